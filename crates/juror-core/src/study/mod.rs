@@ -1,0 +1,23 @@
+//! The study file: its format ([`raw`]), the validated model ([`model`]), validation
+//! ([`validate`](mod@validate)) and the published JSON Schema ([`schema`]).
+
+pub mod model;
+pub mod raw;
+pub mod validate;
+
+pub use model::*;
+pub use raw::{RawStudy, STUDY_FORMAT_V1};
+pub use validate::{Problem, Problems, parse_study, validate};
+
+/// The JSON Schema of `juror.study/1`, generated from [`RawStudy`], pretty-printed with a
+/// trailing newline: exactly the text committed at `assets/schema/study.v1.json`.
+pub fn schema() -> String {
+    let mut schema = schemars::schema_for!(RawStudy);
+    schema.insert(
+        "$id".to_owned(),
+        serde_json::Value::String("https://juror.invalid/schema/study.v1.json".to_owned()),
+    );
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}

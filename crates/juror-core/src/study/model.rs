@@ -1,0 +1,435 @@
+//! The validated study: what the rest of Juror works with.
+//!
+//! A [`Study`] can only be made by [`crate::study::parse_study`] (or
+//! [`crate::study::validate`]), so every invariant checked there holds for the study's whole
+//! life: ids are unique, every item has one output per system, every scale point is labelled,
+//! every id a task or check names exists. Defaults are resolved here, so later code never asks
+//! "was this field given?".
+
+use std::collections::BTreeMap;
+
+pub use super::raw::{
+    RawLabels as LabelScheme, RawMediaKind as MediaKind, RawOrder as Order,
+    RawPreferenceKind as PreferenceKind, RawPresentation as Presentation,
+    RawRequirement as Requirement,
+};
+
+/// A validated study.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Study {
+    pub(crate) id: String,
+    pub(crate) title: String,
+    pub(crate) description: Option<String>,
+    pub(crate) instructions: Option<String>,
+    pub(crate) consent: Option<Consent>,
+    pub(crate) estimated_minutes: Option<u32>,
+    pub(crate) contact: Option<String>,
+    pub(crate) seed: u64,
+    pub(crate) systems: Vec<String>,
+    pub(crate) rubric: Rubric,
+    pub(crate) design: Design,
+    pub(crate) intake: Vec<Question>,
+    pub(crate) exit: Vec<Question>,
+    pub(crate) items: Vec<Item>,
+}
+
+impl Study {
+    /// The study's stable identifier.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+    /// The title shown to annotators.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+    /// The welcome page's description (Markdown).
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+    /// The annotator guidelines (Markdown).
+    pub fn instructions(&self) -> Option<&str> {
+        self.instructions.as_deref()
+    }
+    /// The consent form, when the study has one.
+    pub fn consent(&self) -> Option<&Consent> {
+        self.consent.as_ref()
+    }
+    /// The researcher's estimate of the study's length.
+    pub fn estimated_minutes(&self) -> Option<u32> {
+        self.estimated_minutes
+    }
+    /// Who to contact.
+    pub fn contact(&self) -> Option<&str> {
+        self.contact.as_deref()
+    }
+    /// The counterbalancing seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The system ids, in file order. Never to be shown to annotators.
+    pub fn systems(&self) -> &[String] {
+        &self.systems
+    }
+    /// The rubric.
+    pub fn rubric(&self) -> &Rubric {
+        &self.rubric
+    }
+    /// The design.
+    pub fn design(&self) -> &Design {
+        &self.design
+    }
+    /// The intake survey.
+    pub fn intake(&self) -> &[Question] {
+        &self.intake
+    }
+    /// The exit survey.
+    pub fn exit(&self) -> &[Question] {
+        &self.exit
+    }
+    /// The items, in file order.
+    pub fn items(&self) -> &[Item] {
+        &self.items
+    }
+    /// The item with this id.
+    pub fn item(&self, id: &str) -> Option<&Item> {
+        self.items.iter().find(|item| item.id == id)
+    }
+    /// The dimension with this id.
+    pub fn dimension(&self, id: &str) -> Option<&Dimension> {
+        self.rubric.dimensions.iter().find(|d| d.id == id)
+    }
+    /// How many trials one annotator does when every item goes to every annotator. The exact
+    /// count for a given annotator comes from the plan.
+    pub fn trials_per_annotator(&self) -> usize {
+        self.design
+            .tasks
+            .iter()
+            .map(|task| task.items.len() * task.trials_per_item(self.systems.len()))
+            .sum()
+    }
+}
+
+/// Consent text and button labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Consent {
+    /// The form (Markdown).
+    pub text: String,
+    /// Agree button label.
+    pub agree_label: String,
+    /// Decline button label.
+    pub decline_label: String,
+}
+
+/// The rubric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rubric {
+    /// Rated dimensions.
+    pub dimensions: Vec<Dimension>,
+    /// Extra per-output questions.
+    pub output_questions: Vec<Question>,
+    /// Worked examples.
+    pub examples: Vec<Example>,
+    /// What to look for.
+    pub look_for: Vec<String>,
+    /// What to avoid.
+    pub avoid: Vec<String>,
+}
+
+/// A Likert dimension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dimension {
+    /// Identifier.
+    pub id: String,
+    /// Short name.
+    pub label: String,
+    /// The question it answers.
+    pub question: String,
+    /// The scale.
+    pub scale: Scale,
+    /// Whether it must be answered.
+    pub required: bool,
+}
+
+/// A scale whose points run from `min` to `max`, each labelled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scale {
+    /// Points in ascending order of value, one per integer from min to max.
+    pub points: Vec<ScalePoint>,
+}
+
+impl Scale {
+    /// Lowest value.
+    pub fn min(&self) -> i32 {
+        self.points.first().map_or(0, |p| p.value)
+    }
+    /// Highest value.
+    pub fn max(&self) -> i32 {
+        self.points.last().map_or(0, |p| p.value)
+    }
+    /// Whether `value` is a point of the scale.
+    pub fn contains(&self, value: i32) -> bool {
+        (self.min()..=self.max()).contains(&value)
+    }
+}
+
+/// A point of a scale.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalePoint {
+    /// The score.
+    pub value: i32,
+    /// Short label.
+    pub label: String,
+    /// Longer description.
+    pub description: Option<String>,
+}
+
+/// A worked example.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// Heading.
+    pub title: Option<String>,
+    /// The prompt (Markdown).
+    pub prompt: Option<String>,
+    /// The output (Markdown).
+    pub output: String,
+    /// Scores by dimension id.
+    pub scores: BTreeMap<String, i32>,
+    /// Why.
+    pub why: String,
+}
+
+/// A survey or per-output question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// Identifier.
+    pub id: String,
+    /// The question.
+    pub prompt: String,
+    /// Help text.
+    pub help: Option<String>,
+    /// Whether it must be answered.
+    pub required: bool,
+    /// The kind of answer.
+    pub kind: QuestionKind,
+}
+
+/// Kinds of question.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuestionKind {
+    /// A labelled scale.
+    Likert(Scale),
+    /// One option.
+    SingleChoice(Vec<String>),
+    /// Several options, with bounds on how many.
+    MultipleChoice {
+        /// The options.
+        options: Vec<String>,
+        /// Fewest.
+        min_selected: u32,
+        /// Most.
+        max_selected: u32,
+    },
+    /// A line of text.
+    ShortText {
+        /// Longest answer.
+        max_length: Option<u32>,
+    },
+    /// Several lines of text.
+    LongText {
+        /// Longest answer.
+        max_length: Option<u32>,
+    },
+    /// A number.
+    Number {
+        /// Smallest.
+        min: Option<f64>,
+        /// Largest.
+        max: Option<f64>,
+        /// Whole numbers only.
+        integer: bool,
+    },
+    /// An ordering of options, best first.
+    Rank(RankOptions),
+}
+
+/// What a rank question orders.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RankOptions {
+    /// Fixed options.
+    Fixed(Vec<String>),
+    /// The systems, by their blinded labels.
+    Systems,
+}
+
+/// The design.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Design {
+    /// Label scheme.
+    pub labels: LabelScheme,
+    /// Label format, with `{}` for the letter.
+    pub label_format: String,
+    /// Assignment of items to slots; `None`: everyone rates everything.
+    pub assignment: Option<Assignment>,
+    /// Attention checks.
+    pub attention_checks: Vec<AttentionCheck>,
+    /// Tasks in order.
+    pub tasks: Vec<Task>,
+}
+
+impl Design {
+    /// The label for the `index`-th letter (0 → "Output A").
+    pub fn label(&self, index: usize) -> String {
+        self.label_format.replacen("{}", &letter(index), 1)
+    }
+}
+
+/// A, B, ..., Z, AA, AB, ... for 0, 1, ...
+pub fn letter(index: usize) -> String {
+    let mut n = index;
+    let mut out = Vec::new();
+    loop {
+        out.push(b'A' + (n % 26) as u8);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Slots and annotators per item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Assignment {
+    /// Number of annotator slots.
+    pub slots: u32,
+    /// Annotators per item.
+    pub annotators_per_item: u32,
+}
+
+/// An attention check.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttentionCheck {
+    /// A rating must be one of `accept`.
+    Rating {
+        /// Item id.
+        item: String,
+        /// System id.
+        system: String,
+        /// Dimension id.
+        dimension: String,
+        /// Passing scores.
+        accept: Vec<i32>,
+    },
+    /// The preferred output must be one of `accept`.
+    Preference {
+        /// Item id.
+        item: String,
+        /// Passing system ids.
+        accept: Vec<String>,
+    },
+}
+
+impl AttentionCheck {
+    /// The checked item's id.
+    pub fn item(&self) -> &str {
+        match self {
+            AttentionCheck::Rating { item, .. } | AttentionCheck::Preference { item, .. } => item,
+        }
+    }
+}
+
+/// A task.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    /// Identifier.
+    pub id: String,
+    /// Heading.
+    pub title: Option<String>,
+    /// Task instructions (Markdown).
+    pub instructions: Option<String>,
+    /// Presentation.
+    pub presentation: Presentation,
+    /// With pairs, the anchor system; `None` means all pairs.
+    pub anchor: Option<String>,
+    /// Dimension ids rated.
+    pub dimensions: Vec<String>,
+    /// Per-output question ids asked.
+    pub output_questions: Vec<String>,
+    /// Preference asked for.
+    pub preference: Option<Preference>,
+    /// Notes.
+    pub notes: Requirement,
+    /// Flag label, when outputs can be flagged.
+    pub flag: Option<String>,
+    /// Trial order.
+    pub order: Order,
+    /// Indices into [`Study::items`] of the items in this task, in file order.
+    pub items: Vec<usize>,
+}
+
+impl Task {
+    /// Trials per item for a study with `systems` systems.
+    pub fn trials_per_item(&self, systems: usize) -> usize {
+        match (self.presentation, &self.anchor) {
+            (Presentation::Single, _) => systems,
+            (Presentation::SideBySide, _) => 1,
+            (Presentation::Pairs, Some(_)) => systems.saturating_sub(1),
+            (Presentation::Pairs, None) => systems * systems.saturating_sub(1) / 2,
+        }
+    }
+}
+
+/// A preference question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preference {
+    /// Kind.
+    pub kind: PreferenceKind,
+    /// The question.
+    pub question: String,
+    /// Whether a tie is offered (choice only).
+    pub allow_tie: bool,
+    /// The free-text reason.
+    pub explanation: Requirement,
+}
+
+/// An item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// Identifier.
+    pub id: String,
+    /// Group.
+    pub group: Option<String>,
+    /// Round.
+    pub round: Option<u32>,
+    /// Prompt (Markdown).
+    pub prompt: String,
+    /// Extra context (Markdown).
+    pub context: Option<String>,
+    /// Media.
+    pub media: Option<Media>,
+    /// Output by system id; exactly the study's systems.
+    pub outputs: BTreeMap<String, String>,
+}
+
+/// Image or video.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Media {
+    /// Kind.
+    pub kind: MediaKind,
+    /// URL relative to the study file.
+    pub src: String,
+    /// Text alternative.
+    pub alt: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::letter;
+
+    #[test]
+    fn letters_run_like_spreadsheet_columns() {
+        let got: Vec<String> = [0, 1, 25, 26, 27, 51, 52, 701, 702].map(letter).to_vec();
+        assert_eq!(got, ["A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ", "AAA"]);
+    }
+}

@@ -1,0 +1,523 @@
+//! The study file as it is written: `juror.study/1`.
+//!
+//! These are permissive serde DTOs. They say what a field may hold, not whether the whole makes
+//! sense: that is [`crate::study::validate`]'s job, which turns a [`RawStudy`] into a
+//! [`crate::study::Study`] or a list of every problem. The JSON Schema published at
+//! `assets/schema/study.v1.json` is generated from these types (see [`crate::study::schema`]).
+//!
+//! Unknown fields are rejected everywhere: a typo such as `"sytems"` must not silently drop the
+//! researcher's intent.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The `format` value of every study file this version of Juror reads.
+pub const STUDY_FORMAT_V1: &str = "juror.study/1";
+
+/// A whole study file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(
+    title = "Juror study",
+    description = "A Juror study file, format juror.study/1."
+)]
+pub struct RawStudy {
+    /// Always `"juror.study/1"` for this version of the format.
+    pub format: String,
+    /// A stable identifier for the study, copied into every ratings file.
+    /// Letters, digits, `-`, `_` and `.` only.
+    pub id: String,
+    /// The title shown to annotators on the welcome page.
+    pub title: String,
+    /// A short description shown on the welcome page (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The annotator's guidelines, shown before the first trial and at any time after (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    /// Informed consent; when present the annotator must agree before anything is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consent: Option<RawConsent>,
+    /// How long the study takes, in minutes, as shown on the welcome page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_minutes: Option<u32>,
+    /// Who to contact with questions (free text, e.g. a name and an e-mail address).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact: Option<String>,
+    /// Seed of the counterbalancing: the plan is a pure function of the study and the annotator.
+    pub seed: u64,
+    /// Identifiers of the systems compared. Never shown to annotators.
+    pub systems: Vec<String>,
+    /// What annotators judge and how.
+    pub rubric: RawRubric,
+    /// How outputs are presented, blinded, ordered and assigned.
+    pub design: RawDesign,
+    /// Questions asked once, before the first trial (intake) and after the last (exit).
+    #[serde(default, skip_serializing_if = "RawSurveys::is_empty")]
+    pub surveys: RawSurveys,
+    /// The items: one prompt and one output per system each.
+    pub items: Vec<RawItem>,
+}
+
+/// Consent text and the label of the button that gives it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawConsent {
+    /// The consent form (Markdown).
+    pub text: String,
+    /// Label of the agree button.
+    #[serde(default = "default_agree_label")]
+    pub agree_label: String,
+    /// Label of the decline button.
+    #[serde(default = "default_decline_label")]
+    pub decline_label: String,
+}
+
+fn default_agree_label() -> String {
+    "I agree".to_owned()
+}
+
+fn default_decline_label() -> String {
+    "I do not agree".to_owned()
+}
+
+/// The rubric: rated dimensions, extra per-output questions, worked examples and guidance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRubric {
+    /// Likert dimensions each output is rated on. May be empty for a preference-only study.
+    #[serde(default)]
+    pub dimensions: Vec<RawDimension>,
+    /// Extra questions asked about each output (e.g. useful / not useful).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output_questions: Vec<RawQuestion>,
+    /// Worked examples with their scores and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<RawExample>,
+    /// Qualities to look for (rate higher).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub look_for: Vec<String>,
+    /// Qualities to avoid (rate lower).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub avoid: Vec<String>,
+}
+
+/// One Likert dimension.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDimension {
+    /// Identifier used in ratings files and analyses.
+    pub id: String,
+    /// Short name shown to annotators ("Relevance").
+    pub label: String,
+    /// The question the dimension answers ("Does the output address the query?").
+    pub question: String,
+    /// The scale with a label (and ideally a description) for every point.
+    pub scale: RawScale,
+    /// Whether an answer is needed before going on.
+    #[serde(default = "yes")]
+    pub required: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// An integer rating scale from `min` to `max`, with every point labelled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScale {
+    /// Lowest score.
+    pub min: i32,
+    /// Highest score.
+    pub max: i32,
+    /// One entry per score from `min` to `max`, in any order.
+    pub points: Vec<RawScalePoint>,
+}
+
+/// One point of a scale.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScalePoint {
+    /// The score.
+    pub value: i32,
+    /// Short label ("Excellent").
+    pub label: String,
+    /// What the point means, shown on hover and focus and in the rubric table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A worked example: an output with the scores it deserves and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawExample {
+    /// A heading ("Example 1: an excellent analysis").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The prompt the example answers (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// The example output (Markdown).
+    pub output: String,
+    /// Scores by dimension id.
+    pub scores: BTreeMap<String, i32>,
+    /// Why it deserves these scores.
+    pub why: String,
+}
+
+/// A question asked per output or in a survey.
+///
+/// Unlike every other type here it does not reject unknown fields: serde cannot combine that
+/// with the flattened `type`-tagged kind. [`crate::study::validate`] checks the keys instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RawQuestion {
+    /// Identifier used in ratings files.
+    pub id: String,
+    /// The question as shown.
+    pub prompt: String,
+    /// Extra help shown under the question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// Whether an answer is needed before going on.
+    #[serde(default = "yes")]
+    pub required: bool,
+    /// What kind of answer is asked for.
+    #[serde(flatten)]
+    pub kind: RawQuestionKind,
+}
+
+/// The kinds of question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RawQuestionKind {
+    /// A labelled integer scale.
+    Likert {
+        /// The scale.
+        scale: RawScale,
+    },
+    /// Exactly one of the options.
+    SingleChoice {
+        /// The options, in the order shown.
+        options: Vec<String>,
+    },
+    /// Any number of the options, optionally bounded.
+    MultipleChoice {
+        /// The options, in the order shown.
+        options: Vec<String>,
+        /// Fewest options to tick.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_selected: Option<u32>,
+        /// Most options to tick.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_selected: Option<u32>,
+    },
+    /// One line of text.
+    ShortText {
+        /// Longest answer accepted, in characters.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_length: Option<u32>,
+    },
+    /// Free text over several lines.
+    LongText {
+        /// Longest answer accepted, in characters.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_length: Option<u32>,
+    },
+    /// A number, optionally bounded.
+    Number {
+        /// Smallest value accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min: Option<f64>,
+        /// Largest value accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<f64>,
+        /// Whether only whole numbers are accepted.
+        #[serde(default)]
+        integer: bool,
+    },
+    /// Put options in order, best first. With `systems: true` the options are the blinded
+    /// system labels ("System A", ...), which needs `design.labels: "per_annotator"`.
+    Rank {
+        /// The options to order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        options: Vec<String>,
+        /// Rank the systems by their blinded labels instead of fixed options.
+        #[serde(default)]
+        systems: bool,
+    },
+}
+
+/// The design of the study.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDesign {
+    /// How blinded labels are given to outputs.
+    #[serde(default)]
+    pub labels: RawLabels,
+    /// How the labels read; `{}` is replaced by the letter. Default `"Output {}"`.
+    #[serde(default = "default_label_format")]
+    pub label_format: String,
+    /// Who rates what. Absent: every annotator rates every item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assignment: Option<RawAssignment>,
+    /// Items that check attention, with the answers expected.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attention_checks: Vec<RawAttentionCheck>,
+    /// The tasks, done one after another (most studies have one).
+    pub tasks: Vec<RawTask>,
+}
+
+fn default_label_format() -> String {
+    "Output {}".to_owned()
+}
+
+/// How blinded labels are assigned.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawLabels {
+    /// A fresh random mapping from labels to systems on every trial.
+    #[default]
+    PerTrial,
+    /// One mapping per annotator, kept for the whole study (a system keeps its letter).
+    PerAnnotator,
+}
+
+/// How items are spread over annotator slots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAssignment {
+    /// How many annotator slots the study has (`?slot=1` .. `?slot=N`).
+    pub slots: u32,
+    /// How many different annotators rate each item.
+    pub annotators_per_item: u32,
+}
+
+/// An attention check: an item with a known answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawAttentionCheck {
+    /// The score given to one system's output on one dimension must be one of `accept`.
+    Rating {
+        /// The check item's id.
+        item: String,
+        /// The system whose output is checked.
+        system: String,
+        /// The dimension checked.
+        dimension: String,
+        /// The scores that pass.
+        accept: Vec<i32>,
+    },
+    /// The preferred output must be one of `accept` (system ids).
+    Preference {
+        /// The check item's id.
+        item: String,
+        /// The systems whose choice passes.
+        accept: Vec<String>,
+    },
+}
+
+/// One task: a pass over the items with one way of presenting and judging them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTask {
+    /// Identifier used in ratings files.
+    pub id: String,
+    /// Heading shown to annotators when the task starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Instructions specific to this task (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    /// How outputs are shown.
+    pub presentation: RawPresentation,
+    /// With `pairs`: which pairs. Absent: all pairs of systems.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<RawPairs>,
+    /// Dimension ids rated in this task. Absent: all of the rubric's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimensions: Option<Vec<String>>,
+    /// Per-output question ids asked in this task. Absent: all of the rubric's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_questions: Option<Vec<String>>,
+    /// The preference asked for. Absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preference: Option<RawPreference>,
+    /// Free-text notes per trial.
+    #[serde(default)]
+    pub notes: RawRequirement,
+    /// Lets the annotator flag an output (e.g. "this output is an error message").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<RawFlag>,
+    /// In what order trials come.
+    #[serde(default)]
+    pub order: RawOrder,
+    /// Only these items (ids or groups). Absent: all items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<RawItemFilter>,
+}
+
+/// How outputs are shown in a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPresentation {
+    /// One output per trial.
+    Single,
+    /// Two outputs side by side.
+    Pairs,
+    /// All of an item's outputs side by side.
+    SideBySide,
+}
+
+/// Which pairs of systems are compared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPairs {
+    /// Compare this system against each of the others, instead of all pairs.
+    pub anchor: String,
+}
+
+/// The preference question of a task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPreference {
+    /// Which kind of preference.
+    #[serde(rename = "type")]
+    pub kind: RawPreferenceKind,
+    /// The question as shown. Default: "Which output do you prefer overall?"
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// With `choice`: whether "tie" is offered.
+    #[serde(default)]
+    pub allow_tie: bool,
+    /// A free-text reason for the preference.
+    #[serde(default)]
+    pub explanation: RawRequirement,
+}
+
+/// Kinds of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPreferenceKind {
+    /// The single best of the outputs shown.
+    Best,
+    /// A forced choice between the two outputs of a pair.
+    Choice,
+    /// A full ranking of the outputs shown, best first.
+    Rank,
+}
+
+/// Whether something is asked, and whether it must be answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawRequirement {
+    /// Not asked.
+    Off,
+    /// Asked; may be left empty.
+    #[default]
+    Optional,
+    /// Asked; must be answered.
+    Required,
+}
+
+/// The flag control.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlag {
+    /// Label of the check box ("This output is an error message").
+    pub label: String,
+}
+
+/// Order of the trials within a task.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawOrder {
+    /// Shuffled per annotator.
+    #[default]
+    Shuffled,
+    /// As in the file.
+    Fixed,
+    /// One block per system, block order counterbalanced across annotators (Williams design),
+    /// items inside a block by `round` then file order. Only with `presentation: "single"`.
+    SystemBlocks,
+}
+
+/// A subset of items.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawItemFilter {
+    /// Items with one of these ids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ids: Vec<String>,
+    /// Items in one of these groups.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+}
+
+/// Intake and exit surveys.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSurveys {
+    /// Asked after the instructions, before the first trial.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intake: Vec<RawQuestion>,
+    /// Asked after the last trial.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exit: Vec<RawQuestion>,
+}
+
+impl RawSurveys {
+    /// True when neither survey has a question.
+    pub fn is_empty(&self) -> bool {
+        self.intake.is_empty() && self.exit.is_empty()
+    }
+}
+
+/// One item: a prompt and the output of each system.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawItem {
+    /// Identifier, unique in the study.
+    pub id: String,
+    /// A group, e.g. a task type ("taxonomy", "routing").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The round this item belongs to (for studies with repeated rounds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// The query or instruction the systems answered (Markdown).
+    pub prompt: String,
+    /// Extra material shown under the prompt, e.g. a reference answer (Markdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    /// An image or video shown with the prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media: Option<RawMedia>,
+    /// Output by system id (Markdown).
+    pub outputs: BTreeMap<String, String>,
+}
+
+/// An image or a video.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMedia {
+    /// Image or video.
+    #[serde(rename = "type")]
+    pub kind: RawMediaKind,
+    /// URL, relative to the study file.
+    pub src: String,
+    /// Text alternative, read by screen readers and shown if the media fails to load.
+    pub alt: String,
+}
+
+/// Kinds of media.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawMediaKind {
+    /// An image.
+    Image,
+    /// A video.
+    Video,
+}

@@ -1,0 +1,1151 @@
+//! From text to a [`Study`], reporting every problem at once.
+//!
+//! Three passes, each reporting all it finds before giving up:
+//! 1. syntax: `serde_json` gives the line and column of the first syntax error (the JSON cannot
+//!    be read past it, so this pass reports one);
+//! 2. shape: the document is deserialized into [`RawStudy`]; when that fails, each section and
+//!    each item is tried on its own so that one bad item does not hide the next;
+//! 3. meaning: [`validate`] checks every rule that types cannot say (unique ids, one output per
+//!    system, known dimensions, labelled scale points, ...).
+//!
+//! Every [`Problem`] names where (a JSON path such as `items[3].outputs`, or a line and column)
+//! and what to do about it.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::model::*;
+use super::raw::*;
+
+/// One thing wrong with a study file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where: a JSON path (`items[3].outputs`), `line 4, column 7`, or `(top level)`.
+    pub at: String,
+    /// What is wrong.
+    pub message: String,
+    /// What to do about it.
+    pub fix: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} ({})", self.at, self.message, self.fix)
+    }
+}
+
+/// Every problem found in a study file, in document order as far as possible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problems(pub Vec<Problem>);
+
+impl Problems {
+    /// The problems.
+    pub fn iter(&self) -> impl Iterator<Item = &Problem> {
+        self.0.iter()
+    }
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// True when there are none (never the case for an `Err`).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Problems {}
+
+/// Reads and validates a study file.
+///
+/// # Errors
+/// Every problem found, each with where it is and what to do.
+pub fn parse_study(text: &str) -> Result<Study, Problems> {
+    let value: Value = serde_json::from_str(text).map_err(|e| Problems(vec![syntax(&e)]))?;
+    let Some(object) = value.as_object() else {
+        return Err(one(
+            "(top level)",
+            "the study must be a JSON object",
+            "start the file with { and give the fields described in docs/study-format.md",
+        ));
+    };
+    match object.get("format") {
+        Some(Value::String(f)) if f == STUDY_FORMAT_V1 => {}
+        Some(Value::String(f)) => {
+            return Err(one(
+                "format",
+                &format!("unknown format version \"{f}\""),
+                &format!(
+                    "this version of Juror reads \"{STUDY_FORMAT_V1}\" only; set \"format\": \"{STUDY_FORMAT_V1}\" or use the Juror that wrote this file"
+                ),
+            ));
+        }
+        Some(_) => {
+            return Err(one(
+                "format",
+                "the format must be a string",
+                &format!("set \"format\": \"{STUDY_FORMAT_V1}\""),
+            ));
+        }
+        None => {
+            return Err(one(
+                "(top level)",
+                "missing field \"format\"",
+                &format!("add \"format\": \"{STUDY_FORMAT_V1}\" as the first field"),
+            ));
+        }
+    }
+
+    let mut problems = question_key_problems(&value);
+    match deserialize::<RawStudy>(&value, "") {
+        Ok(raw) => {
+            if !problems.is_empty() {
+                return Err(Problems(problems));
+            }
+            validate(&raw)
+        }
+        Err(first) => {
+            problems.push(first);
+            problems.extend(section_problems(object));
+            let mut seen = BTreeSet::new();
+            problems.retain(|p| seen.insert((p.at.clone(), p.message.clone())));
+            Err(Problems(problems))
+        }
+    }
+}
+
+fn one(at: &str, message: &str, fix: &str) -> Problems {
+    Problems(vec![Problem {
+        at: at.to_owned(),
+        message: message.to_owned(),
+        fix: fix.to_owned(),
+    }])
+}
+
+fn syntax(e: &serde_json::Error) -> Problem {
+    // serde_json's message ends with " at line L column C"; the position goes in `at`.
+    let full = e.to_string();
+    let message = full
+        .rfind(" at line ")
+        .map_or(full.as_str(), |i| &full[..i])
+        .to_owned();
+    let fix = if e.is_eof() {
+        "the file ends too early: a closing } or ] or a closing quote is missing"
+    } else {
+        "fix the JSON syntax there; a missing comma or quote, or a trailing comma, is the usual cause"
+    };
+    Problem {
+        at: format!("line {}, column {}", e.line(), e.column()),
+        message: format!("JSON syntax error: {message}"),
+        fix: fix.to_owned(),
+    }
+}
+
+fn join_path(prefix: &str, inner: &str) -> String {
+    match (prefix.is_empty(), inner.is_empty() || inner == ".") {
+        (true, true) => "(top level)".to_owned(),
+        (true, false) => inner.to_owned(),
+        (false, true) => prefix.to_owned(),
+        (false, false) if inner.starts_with('[') => format!("{prefix}{inner}"),
+        (false, false) => format!("{prefix}.{inner}"),
+    }
+}
+
+fn deserialize<T: DeserializeOwned>(value: &Value, prefix: &str) -> Result<T, Problem> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = e.path().to_string();
+        let message = e.inner().to_string();
+        let fix = shape_fix(&message);
+        Problem {
+            at: join_path(prefix, &inner),
+            message: message.replace('`', "\""),
+            fix,
+        }
+    })
+}
+
+fn shape_fix(message: &str) -> String {
+    if message.starts_with("missing field") {
+        "add the field; docs/study-format.md says what it holds".to_owned()
+    } else if message.starts_with("unknown field") {
+        "remove the field or correct its spelling".to_owned()
+    } else if message.starts_with("unknown variant") {
+        "use one of the values listed".to_owned()
+    } else if message.starts_with("invalid type") || message.starts_with("invalid value") {
+        "change the value to the expected type".to_owned()
+    } else {
+        "see docs/study-format.md for what this field holds".to_owned()
+    }
+}
+
+/// When the whole document does not deserialize, tries each part alone so that one mistake does
+/// not hide the others.
+fn section_problems(object: &serde_json::Map<String, Value>) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut push = |r: Result<(), Problem>| {
+        if let Err(p) = r {
+            out.push(p);
+        }
+    };
+    if let Some(v) = object.get("rubric") {
+        push(deserialize::<RawRubric>(v, "rubric").map(drop));
+    }
+    if let Some(v) = object.get("design") {
+        push(deserialize::<RawDesign>(v, "design").map(drop));
+    }
+    if let Some(v) = object.get("surveys") {
+        push(deserialize::<RawSurveys>(v, "surveys").map(drop));
+    }
+    if let Some(Value::Array(items)) = object.get("items") {
+        for (i, v) in items.iter().enumerate() {
+            push(deserialize::<RawItem>(v, &format!("items[{i}]")).map(drop));
+        }
+    }
+    out
+}
+
+/// Unknown keys in questions (serde cannot deny them there, see [`RawQuestion`]).
+fn question_key_problems(study: &Value) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let lists = [
+        ("rubric", "output_questions"),
+        ("surveys", "intake"),
+        ("surveys", "exit"),
+    ];
+    for (section, list) in lists {
+        let Some(Value::Array(questions)) = study.get(section).and_then(|s| s.get(list)) else {
+            continue;
+        };
+        for (i, q) in questions.iter().enumerate() {
+            let Some(obj) = q.as_object() else { continue };
+            let Some(kind) = obj.get("type").and_then(Value::as_str) else {
+                continue;
+            };
+            let specific: &[&str] = match kind {
+                "likert" => &["scale"],
+                "single_choice" => &["options"],
+                "multiple_choice" => &["options", "min_selected", "max_selected"],
+                "short_text" | "long_text" => &["max_length"],
+                "number" => &["min", "max", "integer"],
+                "rank" => &["options", "systems"],
+                _ => continue,
+            };
+            let common = ["id", "prompt", "help", "required", "type"];
+            for key in obj.keys() {
+                if !common.contains(&key.as_str()) && !specific.contains(&key.as_str()) {
+                    let allowed: Vec<&str> = common.iter().chain(specific).copied().collect();
+                    out.push(Problem {
+                        at: format!("{section}.{list}[{i}].{key}"),
+                        message: format!(
+                            "unknown field \"{key}\" for a {kind} question, expected one of {}",
+                            allowed.join(", ")
+                        ),
+                        fix: "remove the field or correct its spelling".to_owned(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Collects problems with their paths.
+#[derive(Default)]
+struct Checker {
+    problems: Vec<Problem>,
+}
+
+impl Checker {
+    fn error(&mut self, at: impl Into<String>, message: impl Into<String>, fix: impl Into<String>) {
+        self.problems.push(Problem {
+            at: at.into(),
+            message: message.into(),
+            fix: fix.into(),
+        });
+    }
+
+    fn id(&mut self, at: &str, what: &str, id: &str) {
+        if id.trim().is_empty() {
+            self.error(
+                at,
+                format!("the {what} id is empty"),
+                "give it a short name such as \"relevance\"",
+            );
+        } else if id.trim() != id || id.chars().any(char::is_control) {
+            self.error(
+                at,
+                format!(
+                    "the {what} id \"{id}\" has leading or trailing spaces or control characters"
+                ),
+                "remove them",
+            );
+        } else if id.len() > 200 {
+            self.error(
+                at,
+                format!("the {what} id is {} characters long", id.len()),
+                "use at most 200 characters",
+            );
+        }
+    }
+
+    fn not_blank(&mut self, at: &str, what: &str, text: &str) {
+        if text.trim().is_empty() {
+            self.error(at, format!("{what} is empty"), format!("write the {what}"));
+        }
+    }
+
+    /// Reports duplicates among `ids` (each with its own path) and returns the set of ids.
+    fn unique<'a>(
+        &mut self,
+        what: &str,
+        ids: impl IntoIterator<Item = (String, &'a str)>,
+    ) -> BTreeSet<&'a str> {
+        let mut first: HashMap<&str, String> = HashMap::new();
+        for (at, id) in ids {
+            self.id(&at, what, id);
+            if let Some(prev) = first.get(id) {
+                self.error(
+                    at,
+                    format!("duplicate {what} id \"{id}\", first used at {prev}"),
+                    "give each one its own id",
+                );
+            } else {
+                first.insert(id, at);
+            }
+        }
+        first.into_keys().collect()
+    }
+
+    fn scale(&mut self, at: &str, raw: &RawScale) -> Scale {
+        if raw.min >= raw.max {
+            self.error(
+                format!("{at}.min"),
+                format!(
+                    "the scale's min ({}) is not below its max ({})",
+                    raw.min, raw.max
+                ),
+                "make min smaller than max, e.g. \"min\": 1, \"max\": 5",
+            );
+            return Scale { points: Vec::new() };
+        }
+        if i64::from(raw.max) - i64::from(raw.min) > 100 {
+            self.error(
+                format!("{at}.max"),
+                format!(
+                    "the scale has {} points",
+                    i64::from(raw.max) - i64::from(raw.min) + 1
+                ),
+                "use at most 101 points; for a wider range use a number question",
+            );
+            return Scale { points: Vec::new() };
+        }
+        let mut by_value: BTreeMap<i32, &RawScalePoint> = BTreeMap::new();
+        for (i, p) in raw.points.iter().enumerate() {
+            let here = format!("{at}.points[{i}]");
+            if !(raw.min..=raw.max).contains(&p.value) {
+                self.error(
+                    format!("{here}.value"),
+                    format!("{} is outside the scale {}..{}", p.value, raw.min, raw.max),
+                    "remove the point or widen min and max",
+                );
+            } else if by_value.insert(p.value, p).is_some() {
+                self.error(
+                    format!("{here}.value"),
+                    format!("the point {} is given twice", p.value),
+                    "keep one entry per value",
+                );
+            }
+            if p.label.trim().is_empty() {
+                self.error(
+                    format!("{here}.label"),
+                    format!("the point {} has an empty label", p.value),
+                    "give every point a short label such as \"Good\"",
+                );
+            }
+        }
+        let missing: Vec<String> = (raw.min..=raw.max)
+            .filter(|v| !by_value.contains_key(v))
+            .map(|v| v.to_string())
+            .collect();
+        if !missing.is_empty() {
+            self.error(
+                format!("{at}.points"),
+                format!("no label for point {}", missing.join(", ")),
+                "add { \"value\": N, \"label\": \"...\", \"description\": \"...\" } for each; annotators need every point labelled",
+            );
+        }
+        Scale {
+            points: by_value
+                .values()
+                .map(|p| ScalePoint {
+                    value: p.value,
+                    label: p.label.clone(),
+                    description: p.description.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    fn questions(&mut self, at: &str, raw: &[RawQuestion], labels: LabelScheme) -> Vec<Question> {
+        self.unique(
+            "question",
+            raw.iter()
+                .enumerate()
+                .map(|(i, q)| (format!("{at}[{i}].id"), q.id.as_str())),
+        );
+        raw.iter()
+            .enumerate()
+            .map(|(i, q)| self.question(&format!("{at}[{i}]"), q, labels))
+            .collect()
+    }
+
+    fn options(&mut self, at: &str, options: &[String], fewest: usize) {
+        if options.len() < fewest {
+            self.error(
+                at.to_owned(),
+                format!("{} option(s) given", options.len()),
+                format!("give at least {fewest}"),
+            );
+        }
+        let mut seen = BTreeSet::new();
+        for (i, o) in options.iter().enumerate() {
+            if o.trim().is_empty() {
+                self.error(
+                    format!("{at}[{i}]"),
+                    "the option is empty",
+                    "write the option",
+                );
+            } else if !seen.insert(o.as_str()) {
+                self.error(
+                    format!("{at}[{i}]"),
+                    format!("the option \"{o}\" is given twice"),
+                    "keep one",
+                );
+            }
+        }
+    }
+
+    fn question(&mut self, at: &str, q: &RawQuestion, labels: LabelScheme) -> Question {
+        self.not_blank(&format!("{at}.prompt"), "question prompt", &q.prompt);
+        let kind = match &q.kind {
+            RawQuestionKind::Likert { scale } => {
+                QuestionKind::Likert(self.scale(&format!("{at}.scale"), scale))
+            }
+            RawQuestionKind::SingleChoice { options } => {
+                self.options(&format!("{at}.options"), options, 2);
+                QuestionKind::SingleChoice(options.clone())
+            }
+            RawQuestionKind::MultipleChoice {
+                options,
+                min_selected,
+                max_selected,
+            } => {
+                self.options(&format!("{at}.options"), options, 2);
+                let n = u32::try_from(options.len()).unwrap_or(u32::MAX);
+                let lo = min_selected.unwrap_or(0);
+                let hi = max_selected.unwrap_or(n);
+                if hi > n {
+                    self.error(
+                        format!("{at}.max_selected"),
+                        format!("max_selected is {hi} but there are {n} options"),
+                        "lower max_selected or add options",
+                    );
+                }
+                if lo > hi {
+                    self.error(
+                        format!("{at}.min_selected"),
+                        format!("min_selected ({lo}) is above max_selected ({hi})"),
+                        "make min_selected at most max_selected",
+                    );
+                }
+                QuestionKind::MultipleChoice {
+                    options: options.clone(),
+                    min_selected: lo,
+                    max_selected: hi.min(n),
+                }
+            }
+            RawQuestionKind::ShortText { max_length } => QuestionKind::ShortText {
+                max_length: *max_length,
+            },
+            RawQuestionKind::LongText { max_length } => QuestionKind::LongText {
+                max_length: *max_length,
+            },
+            RawQuestionKind::Number { min, max, integer } => {
+                if let (Some(lo), Some(hi)) = (min, max)
+                    && lo > hi
+                {
+                    self.error(
+                        format!("{at}.min"),
+                        format!("min ({lo}) is above max ({hi})"),
+                        "make min at most max",
+                    );
+                }
+                QuestionKind::Number {
+                    min: *min,
+                    max: *max,
+                    integer: *integer,
+                }
+            }
+            RawQuestionKind::Rank { options, systems } => {
+                if *systems {
+                    if !options.is_empty() {
+                        self.error(
+                            format!("{at}.options"),
+                            "a rank of systems takes no options",
+                            "remove \"options\" or set \"systems\": false",
+                        );
+                    }
+                    if labels != LabelScheme::PerAnnotator {
+                        self.error(
+                            format!("{at}.systems"),
+                            "ranking systems by label needs labels that stay the same for an annotator",
+                            "set design.labels to \"per_annotator\", or rank fixed options",
+                        );
+                    }
+                    QuestionKind::Rank(RankOptions::Systems)
+                } else {
+                    self.options(&format!("{at}.options"), options, 2);
+                    QuestionKind::Rank(RankOptions::Fixed(options.clone()))
+                }
+            }
+        };
+        Question {
+            id: q.id.clone(),
+            prompt: q.prompt.clone(),
+            help: q.help.clone(),
+            required: q.required,
+            kind,
+        }
+    }
+}
+
+/// Checks the meaning of a [`RawStudy`] and builds the [`Study`].
+///
+/// # Errors
+/// Every rule broken, each with its JSON path and a fix.
+pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
+    let mut c = Checker::default();
+
+    if raw.format != STUDY_FORMAT_V1 {
+        c.error(
+            "format",
+            format!("unknown format version \"{}\"", raw.format),
+            format!("this version of Juror reads \"{STUDY_FORMAT_V1}\" only"),
+        );
+    }
+    c.id("id", "study", &raw.id);
+    c.not_blank("title", "title", &raw.title);
+    if let Some(consent) = &raw.consent {
+        c.not_blank("consent.text", "consent text", &consent.text);
+        c.not_blank("consent.agree_label", "agree label", &consent.agree_label);
+        c.not_blank(
+            "consent.decline_label",
+            "decline label",
+            &consent.decline_label,
+        );
+    }
+
+    // Systems.
+    if raw.systems.is_empty() {
+        c.error(
+            "systems",
+            "no systems are listed",
+            "list the ids of the systems whose outputs are judged, e.g. [\"baseline\", \"ours\"]",
+        );
+    }
+    let systems = c.unique(
+        "system",
+        raw.systems
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("systems[{i}]"), s.as_str())),
+    );
+
+    // Rubric.
+    let dims = c.unique(
+        "dimension",
+        raw.rubric
+            .dimensions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (format!("rubric.dimensions[{i}].id"), d.id.as_str())),
+    );
+    let dimensions: Vec<Dimension> = raw
+        .rubric
+        .dimensions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let at = format!("rubric.dimensions[{i}]");
+            c.not_blank(&format!("{at}.label"), "dimension label", &d.label);
+            c.not_blank(&format!("{at}.question"), "dimension question", &d.question);
+            Dimension {
+                id: d.id.clone(),
+                label: d.label.clone(),
+                question: d.question.clone(),
+                scale: c.scale(&format!("{at}.scale"), &d.scale),
+                required: d.required,
+            }
+        })
+        .collect();
+    let scale_of = |id: &str| dimensions.iter().find(|d| d.id == id).map(|d| &d.scale);
+
+    let output_questions = c.questions(
+        "rubric.output_questions",
+        &raw.rubric.output_questions,
+        raw.design.labels,
+    );
+    for (i, q) in output_questions.iter().enumerate() {
+        if matches!(q.kind, QuestionKind::Rank(RankOptions::Systems)) {
+            c.error(
+                format!("rubric.output_questions[{i}].systems"),
+                "a question about one output cannot rank the systems",
+                "move the question to surveys.exit",
+            );
+        }
+    }
+    let question_ids: BTreeSet<&str> = raw
+        .rubric
+        .output_questions
+        .iter()
+        .map(|q| q.id.as_str())
+        .collect();
+
+    for (i, ex) in raw.rubric.examples.iter().enumerate() {
+        let at = format!("rubric.examples[{i}]");
+        c.not_blank(&format!("{at}.output"), "example output", &ex.output);
+        c.not_blank(&format!("{at}.why"), "example's why", &ex.why);
+        for (dim, score) in &ex.scores {
+            match scale_of(dim) {
+                None => c.error(
+                    format!("{at}.scores.{dim}"),
+                    format!("unknown dimension \"{dim}\""),
+                    known("dimension", &dims),
+                ),
+                Some(scale) if !scale.points.is_empty() && !scale.contains(*score) => c.error(
+                    format!("{at}.scores.{dim}"),
+                    format!(
+                        "the score {score} is outside {}..{}",
+                        scale.min(),
+                        scale.max()
+                    ),
+                    "use a point of the dimension's scale",
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+
+    // Items.
+    if raw.items.is_empty() {
+        c.error(
+            "items",
+            "the study has no items",
+            "add at least one item with a prompt and one output per system",
+        );
+    }
+    let item_ids = c.unique(
+        "item",
+        raw.items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| (format!("items[{i}].id"), it.id.as_str())),
+    );
+    let groups: BTreeSet<&str> = raw
+        .items
+        .iter()
+        .filter_map(|it| it.group.as_deref())
+        .collect();
+    let items: Vec<Item> = raw
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let at = format!("items[{i}]");
+            c.not_blank(&format!("{at}.prompt"), "prompt", &it.prompt);
+            for s in &raw.systems {
+                if !it.outputs.contains_key(s) {
+                    c.error(
+                        format!("{at}.outputs"),
+                        format!("no output for system \"{s}\""),
+                        format!("add \"{s}\": \"...\" to the item's outputs"),
+                    );
+                }
+            }
+            for s in it.outputs.keys() {
+                if !systems.contains(s.as_str()) {
+                    c.error(
+                        format!("{at}.outputs.{s}"),
+                        format!("output for unknown system \"{s}\""),
+                        format!("add \"{s}\" to \"systems\" or correct the key; {}", known("system", &systems)),
+                    );
+                }
+            }
+            if let Some(m) = &it.media {
+                c.not_blank(&format!("{at}.media.src"), "media src", &m.src);
+                if m.alt.trim().is_empty() {
+                    c.error(
+                        format!("{at}.media.alt"),
+                        "the media has no text alternative",
+                        "describe the image or video in a sentence, for annotators who use a screen reader or whose download failed",
+                    );
+                }
+            }
+            Item {
+                id: it.id.clone(),
+                group: it.group.clone(),
+                round: it.round,
+                prompt: it.prompt.clone(),
+                context: it.context.clone(),
+                media: it.media.as_ref().map(|m| Media {
+                    kind: m.kind,
+                    src: m.src.clone(),
+                    alt: m.alt.clone(),
+                }),
+                outputs: it.outputs.clone(),
+            }
+        })
+        .collect();
+
+    // Design.
+    let d = &raw.design;
+    if !d.label_format.contains("{}") {
+        c.error(
+            "design.label_format",
+            format!("\"{}\" has no {{}} for the letter", d.label_format),
+            "write it like \"System {}\"",
+        );
+    }
+    let assignment = d.assignment.as_ref().map(|a| {
+        if a.slots == 0 {
+            c.error(
+                "design.assignment.slots",
+                "the study has 0 annotator slots",
+                "set slots to the number of annotators you will recruit",
+            );
+        }
+        if a.annotators_per_item == 0 {
+            c.error(
+                "design.assignment.annotators_per_item",
+                "no annotator would rate any item",
+                "set annotators_per_item to 1 or more",
+            );
+        } else if a.annotators_per_item > a.slots {
+            c.error(
+                "design.assignment.annotators_per_item",
+                format!(
+                    "{} annotators per item but only {} slots",
+                    a.annotators_per_item, a.slots
+                ),
+                "raise slots or lower annotators_per_item",
+            );
+        }
+        Assignment {
+            slots: a.slots,
+            annotators_per_item: a.annotators_per_item,
+        }
+    });
+
+    if d.tasks.is_empty() {
+        c.error(
+            "design.tasks",
+            "the design has no tasks",
+            "add a task, e.g. { \"id\": \"rate\", \"presentation\": \"single\" }",
+        );
+    }
+    c.unique(
+        "task",
+        d.tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("design.tasks[{i}].id"), t.id.as_str())),
+    );
+    let tasks: Vec<Task> = d
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            task(
+                &mut c,
+                &format!("design.tasks[{i}]"),
+                t,
+                raw,
+                (&systems, &dims, &question_ids, &item_ids, &groups),
+            )
+        })
+        .collect();
+
+    let mut attention_checks = Vec::new();
+    for (i, check) in d.attention_checks.iter().enumerate() {
+        let at = format!("design.attention_checks[{i}]");
+        match check {
+            RawAttentionCheck::Rating {
+                item,
+                system,
+                dimension,
+                accept,
+            } => {
+                if !item_ids.contains(item.as_str()) {
+                    c.error(
+                        format!("{at}.item"),
+                        format!("unknown item \"{item}\""),
+                        "name an item of the study",
+                    );
+                }
+                if !systems.contains(system.as_str()) {
+                    c.error(
+                        format!("{at}.system"),
+                        format!("unknown system \"{system}\""),
+                        known("system", &systems),
+                    );
+                }
+                match scale_of(dimension) {
+                    None => c.error(
+                        format!("{at}.dimension"),
+                        format!("unknown dimension \"{dimension}\""),
+                        known("dimension", &dims),
+                    ),
+                    Some(scale) => {
+                        for (j, v) in accept.iter().enumerate() {
+                            if !scale.points.is_empty() && !scale.contains(*v) {
+                                c.error(
+                                    format!("{at}.accept[{j}]"),
+                                    format!("{v} is not a point of the scale"),
+                                    format!("use values from {} to {}", scale.min(), scale.max()),
+                                );
+                            }
+                        }
+                    }
+                }
+                if accept.is_empty() {
+                    c.error(
+                        format!("{at}.accept"),
+                        "no accepted answer",
+                        "list the scores that pass the check",
+                    );
+                }
+                attention_checks.push(AttentionCheck::Rating {
+                    item: item.clone(),
+                    system: system.clone(),
+                    dimension: dimension.clone(),
+                    accept: accept.clone(),
+                });
+            }
+            RawAttentionCheck::Preference { item, accept } => {
+                if !item_ids.contains(item.as_str()) {
+                    c.error(
+                        format!("{at}.item"),
+                        format!("unknown item \"{item}\""),
+                        "name an item of the study",
+                    );
+                }
+                if accept.is_empty() {
+                    c.error(
+                        format!("{at}.accept"),
+                        "no accepted answer",
+                        "list the system ids whose choice passes",
+                    );
+                }
+                for (j, s) in accept.iter().enumerate() {
+                    if !systems.contains(s.as_str()) {
+                        c.error(
+                            format!("{at}.accept[{j}]"),
+                            format!("unknown system \"{s}\""),
+                            known("system", &systems),
+                        );
+                    }
+                }
+                if !d.tasks.iter().any(|t| t.preference.is_some()) {
+                    c.error(
+                        format!("{at}.kind"),
+                        "a preference check, but no task asks for a preference",
+                        "add a preference to a task or check a rating instead",
+                    );
+                }
+                attention_checks.push(AttentionCheck::Preference {
+                    item: item.clone(),
+                    accept: accept.clone(),
+                });
+            }
+        }
+    }
+
+    // Surveys.
+    let intake = c.questions("surveys.intake", &raw.surveys.intake, d.labels);
+    let exit = c.questions("surveys.exit", &raw.surveys.exit, d.labels);
+
+    if !c.problems.is_empty() {
+        return Err(Problems(c.problems));
+    }
+    Ok(Study {
+        id: raw.id.clone(),
+        title: raw.title.clone(),
+        description: raw.description.clone(),
+        instructions: raw.instructions.clone(),
+        consent: raw.consent.as_ref().map(|k| Consent {
+            text: k.text.clone(),
+            agree_label: k.agree_label.clone(),
+            decline_label: k.decline_label.clone(),
+        }),
+        estimated_minutes: raw.estimated_minutes,
+        contact: raw.contact.clone(),
+        seed: raw.seed,
+        systems: raw.systems.clone(),
+        rubric: Rubric {
+            dimensions,
+            output_questions,
+            examples: raw
+                .rubric
+                .examples
+                .iter()
+                .map(|e| Example {
+                    title: e.title.clone(),
+                    prompt: e.prompt.clone(),
+                    output: e.output.clone(),
+                    scores: e.scores.clone(),
+                    why: e.why.clone(),
+                })
+                .collect(),
+            look_for: raw.rubric.look_for.clone(),
+            avoid: raw.rubric.avoid.clone(),
+        },
+        design: Design {
+            labels: d.labels,
+            label_format: d.label_format.clone(),
+            assignment,
+            attention_checks,
+            tasks,
+        },
+        intake,
+        exit,
+        items,
+    })
+}
+
+type Known<'a> = (
+    &'a BTreeSet<&'a str>,
+    &'a BTreeSet<&'a str>,
+    &'a BTreeSet<&'a str>,
+    &'a BTreeSet<&'a str>,
+    &'a BTreeSet<&'a str>,
+);
+
+fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known<'_>) -> Task {
+    let (systems, dims, questions, item_ids, groups) = known_ids;
+    let n_systems = raw.systems.len();
+    let compares = t.presentation != RawPresentation::Single || t.preference.is_some();
+    if compares && n_systems < 2 {
+        c.error(
+            format!("{at}.presentation"),
+            format!("a comparison needs at least two systems, the study has {n_systems}"),
+            "add a system or present outputs \"single\" without a preference",
+        );
+    }
+    let anchor = match (&t.pairs, t.presentation) {
+        (Some(p), RawPresentation::Pairs) => {
+            if !systems.contains(p.anchor.as_str()) {
+                c.error(
+                    format!("{at}.pairs.anchor"),
+                    format!("unknown system \"{}\"", p.anchor),
+                    known("system", systems),
+                );
+            }
+            Some(p.anchor.clone())
+        }
+        (Some(_), _) => {
+            c.error(
+                format!("{at}.pairs"),
+                "\"pairs\" is only used with \"presentation\": \"pairs\"",
+                "remove it or present pairs",
+            );
+            None
+        }
+        (None, _) => None,
+    };
+
+    let dimensions: Vec<String> = match &t.dimensions {
+        None => raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect(),
+        Some(list) => {
+            for (j, id) in list.iter().enumerate() {
+                if !dims.contains(id.as_str()) {
+                    c.error(
+                        format!("{at}.dimensions[{j}]"),
+                        format!("unknown dimension \"{id}\""),
+                        known("dimension", dims),
+                    );
+                }
+            }
+            list.clone()
+        }
+    };
+    let output_questions: Vec<String> = match &t.output_questions {
+        None => raw
+            .rubric
+            .output_questions
+            .iter()
+            .map(|q| q.id.clone())
+            .collect(),
+        Some(list) => {
+            for (j, id) in list.iter().enumerate() {
+                if !questions.contains(id.as_str()) {
+                    c.error(
+                        format!("{at}.output_questions[{j}]"),
+                        format!("unknown output question \"{id}\""),
+                        known("output question", questions),
+                    );
+                }
+            }
+            list.clone()
+        }
+    };
+
+    let preference = t.preference.as_ref().map(|p| {
+        let here = format!("{at}.preference");
+        match (p.kind, t.presentation) {
+            (RawPreferenceKind::Choice, RawPresentation::Pairs)
+            | (RawPreferenceKind::Best, RawPresentation::Pairs | RawPresentation::SideBySide)
+            | (RawPreferenceKind::Rank, RawPresentation::SideBySide) => {}
+            (kind, presentation) => c.error(
+                format!("{here}.type"),
+                format!(
+                    "a \"{}\" preference cannot be asked with \"{}\" presentation",
+                    kind_name(kind),
+                    presentation_name(presentation)
+                ),
+                "use \"choice\" with pairs, \"best\" with pairs or side_by_side, \"rank\" with side_by_side",
+            ),
+        }
+        if p.allow_tie && p.kind != RawPreferenceKind::Choice {
+            c.error(
+                format!("{here}.allow_tie"),
+                "a tie is only offered in a pair choice",
+                "remove allow_tie or use \"type\": \"choice\"",
+            );
+        }
+        Preference {
+            kind: p.kind,
+            question: p
+                .question
+                .clone()
+                .unwrap_or_else(|| "Which output do you prefer overall?".to_owned()),
+            allow_tie: p.allow_tie,
+            explanation: p.explanation,
+        }
+    });
+
+    if t.order == RawOrder::SystemBlocks && t.presentation != RawPresentation::Single {
+        c.error(
+            format!("{at}.order"),
+            "blocks by system need one output per trial",
+            "set \"presentation\": \"single\" or choose another order",
+        );
+    }
+
+    let items: Vec<usize> = match &t.items {
+        None => (0..raw.items.len()).collect(),
+        Some(filter) => {
+            for (j, id) in filter.ids.iter().enumerate() {
+                if !item_ids.contains(id.as_str()) {
+                    c.error(
+                        format!("{at}.items.ids[{j}]"),
+                        format!("unknown item \"{id}\""),
+                        "name an item of the study",
+                    );
+                }
+            }
+            for (j, g) in filter.groups.iter().enumerate() {
+                if !groups.contains(g.as_str()) {
+                    c.error(
+                        format!("{at}.items.groups[{j}]"),
+                        format!("no item is in group \"{g}\""),
+                        known("group", groups),
+                    );
+                }
+            }
+            let chosen: Vec<usize> = raw
+                .items
+                .iter()
+                .enumerate()
+                .filter(|(_, it)| {
+                    filter.ids.contains(&it.id)
+                        || it.group.as_ref().is_some_and(|g| filter.groups.contains(g))
+                })
+                .map(|(k, _)| k)
+                .collect();
+            if chosen.is_empty() && !raw.items.is_empty() {
+                c.error(
+                    format!("{at}.items"),
+                    "the filter selects no item",
+                    "list item ids or groups, or remove \"items\" to use all",
+                );
+            }
+            chosen
+        }
+    };
+
+    if dimensions.is_empty()
+        && output_questions.is_empty()
+        && preference.is_none()
+        && t.notes == RawRequirement::Off
+    {
+        c.error(
+            at.to_owned(),
+            "the task asks nothing",
+            "rate dimensions, ask output questions, ask a preference or ask for notes",
+        );
+    }
+
+    Task {
+        id: t.id.clone(),
+        title: t.title.clone(),
+        instructions: t.instructions.clone(),
+        presentation: t.presentation,
+        anchor,
+        dimensions,
+        output_questions,
+        preference,
+        notes: t.notes,
+        flag: t.flag.as_ref().map(|f| f.label.clone()),
+        order: t.order,
+        items,
+    }
+}
+
+fn kind_name(kind: RawPreferenceKind) -> &'static str {
+    match kind {
+        RawPreferenceKind::Best => "best",
+        RawPreferenceKind::Choice => "choice",
+        RawPreferenceKind::Rank => "rank",
+    }
+}
+
+fn presentation_name(p: RawPresentation) -> &'static str {
+    match p {
+        RawPresentation::Single => "single",
+        RawPresentation::Pairs => "pairs",
+        RawPresentation::SideBySide => "side_by_side",
+    }
+}
+
+fn known(what: &str, ids: &BTreeSet<&str>) -> String {
+    if ids.is_empty() {
+        return format!("the study defines no {what}");
+    }
+    let list: Vec<String> = ids.iter().take(12).map(|s| format!("\"{s}\"")).collect();
+    let more = if ids.len() > 12 { ", ..." } else { "" };
+    format!("known {what} ids: {}{more}", list.join(", "))
+}

@@ -1,0 +1,227 @@
+//! Study validation against fixtures: every broken fixture is rejected with the right path, and
+//! its full report matches the committed `.expected` snapshot (regenerate with
+//! `JUROR_BLESS=1 cargo test -p juror-core --test validation`, then read the diff).
+
+use std::path::{Path, PathBuf};
+
+use juror_core::study::{Problems, parse_study};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn problems(name: &str) -> Problems {
+    let path = fixtures().join("invalid").join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    match parse_study(&text) {
+        Ok(_) => panic!("{name}: accepted, but it is broken"),
+        Err(p) => p,
+    }
+}
+
+/// One row per error kind the study format must catch: the fixture, where the problem must be
+/// reported, and a piece of the message.
+const CASES: &[(&str, &str, &str)] = &[
+    ("syntax-error", "line 6, column 3", "expected `,` or `}`"),
+    ("not-an-object", "(top level)", "must be a JSON object"),
+    (
+        "unknown-format",
+        "format",
+        "unknown format version \"juror.study/2\"",
+    ),
+    ("unknown-field", "sytems", "unknown field \"sytems\""),
+    ("empty-items", "items", "no items"),
+    (
+        "duplicate-item-ids",
+        "items[1].id",
+        "duplicate item id \"q1\", first used at items[0].id",
+    ),
+    (
+        "missing-output",
+        "items[1].outputs",
+        "no output for system \"ours\"",
+    ),
+    (
+        "unknown-system-output",
+        "items[0].outputs.rag",
+        "unknown system \"rag\"",
+    ),
+    (
+        "unknown-dimension-in-example",
+        "rubric.examples[0].scores.fluency",
+        "unknown dimension \"fluency\"",
+    ),
+    (
+        "unknown-dimension-in-check",
+        "design.attention_checks[0].dimension",
+        "unknown dimension \"fluency\"",
+    ),
+    (
+        "scale-min-not-below-max",
+        "rubric.dimensions[0].scale.min",
+        "min (3) is not below its max (3)",
+    ),
+    (
+        "missing-point-label",
+        "rubric.dimensions[0].scale.points",
+        "no label for point 2",
+    ),
+    (
+        "one-system-comparison",
+        "design.tasks[0].presentation",
+        "at least two systems",
+    ),
+    (
+        "annotators-exceed-slots",
+        "design.assignment.annotators_per_item",
+        "3 annotators per item but only 2 slots",
+    ),
+    (
+        "wrong-types-in-two-items",
+        "items[0].outputs.ours",
+        "invalid type: integer",
+    ),
+    (
+        "wrong-types-in-two-items",
+        "items[1]",
+        "missing field \"prompt\"",
+    ),
+    ("many-problems", "items[1].id", "duplicate item id"),
+    (
+        "many-problems",
+        "items[0].outputs",
+        "no output for system \"base\"",
+    ),
+    (
+        "many-problems",
+        "rubric.dimensions[0].scale.points[0].label",
+        "empty label",
+    ),
+    (
+        "many-problems",
+        "design.tasks[0].pairs.anchor",
+        "unknown system \"gpt\"",
+    ),
+    (
+        "many-problems",
+        "design.tasks[0].preference.type",
+        "\"rank\" preference cannot be asked with \"pairs\"",
+    ),
+];
+
+#[test]
+fn each_error_kind_is_reported_at_its_path() {
+    for (name, at, message) in CASES {
+        let found = problems(name);
+        assert!(
+            found
+                .iter()
+                .any(|p| p.at == *at && p.message.contains(message)),
+            "{name}: expected `{at}: ...{message}...`, got:\n{found}"
+        );
+        assert!(
+            found.iter().all(|p| !p.fix.is_empty()),
+            "{name}: every problem needs a fix:\n{found}"
+        );
+    }
+}
+
+#[test]
+fn every_invalid_fixture_is_covered_and_matches_its_snapshot() {
+    let bless = std::env::var_os("JUROR_BLESS").is_some();
+    let dir = fixtures().join("invalid");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            names.push(path.file_stem().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    names.sort();
+    assert!(names.len() >= 15, "fixtures missing: {names:?}");
+    for name in &names {
+        assert!(
+            CASES.iter().any(|(n, _, _)| n == name),
+            "{name}.json has no row in CASES"
+        );
+        let report = format!("{}\n", problems(name));
+        let expected_path = dir.join(format!("{name}.expected"));
+        if bless {
+            std::fs::write(&expected_path, &report).unwrap();
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
+            panic!(
+                "{} missing; run with JUROR_BLESS=1",
+                expected_path.display()
+            )
+        });
+        assert_eq!(report, expected, "{name}: report changed");
+    }
+}
+
+#[test]
+fn many_problems_are_reported_at_once() {
+    assert!(problems("many-problems").len() >= 5);
+    assert_eq!(problems("wrong-types-in-two-items").len(), 2);
+}
+
+#[test]
+fn the_minimal_valid_fixture_is_accepted() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(study.items().len(), 2);
+    assert_eq!(study.trials_per_annotator(), 2);
+    assert_eq!(study.design().label(1), "Output B");
+}
+
+#[test]
+fn every_example_study_is_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/studies");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Err(p) = parse_study(&text) {
+                panic!("{}:\n{p}", path.display());
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 6, "expected at least six example studies, found {n}");
+}
+
+#[test]
+fn committed_schema_matches_the_types() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/schema/study.v1.json");
+    let generated = juror_core::study::schema();
+    if std::env::var_os("JUROR_BLESS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "assets/schema/study.v1.json is out of date with crates/juror-core/src/study/raw.rs; \
+         regenerate it with `cargo run -p juror-cli -- schema > assets/schema/study.v1.json`"
+    );
+}
+
+#[test]
+fn no_input_panics() {
+    // A handful of hostile inputs: each must give problems, never a panic.
+    for text in [
+        "",
+        "null",
+        "{}",
+        "[]",
+        "\"x\"",
+        "{\"format\": 1}",
+        "{\"format\": \"juror.study/1\"}",
+        "{\"format\": \"juror.study/1\", \"items\": [1, null, {}]}",
+        "{\"format\": \"juror.study/1\", \"rubric\": {\"output_questions\": [{\"type\": \"rank\", \"zzz\": 1}]}}",
+        "\u{feff}{}",
+        "{\"a\": \"\\ud800\"}",
+    ] {
+        assert!(parse_study(text).is_err(), "{text:?} accepted");
+    }
+}

@@ -1,0 +1,8 @@
+//! The web shell of Juror: Leptos components that render the core's model and hand user
+//! actions back to it. `services` is the only module that touches browser APIs.
+
+mod app;
+pub mod pages;
+pub mod services;
+
+pub use app::App;

@@ -1,0 +1,79 @@
+//! The page shown when no study is named in the address: open one from a file or an address.
+
+use leptos::ev::{DragEvent, Event};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A labelled file input that hands the chosen file to `on_file`.
+#[component]
+pub fn FilePicker(on_file: Callback<web_sys::File>, label: &'static str) -> impl IntoView {
+    let on_change = move |ev: Event| {
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        if let Some(file) = input.and_then(|i| i.files()).and_then(|files| files.get(0)) {
+            on_file.run(file);
+        }
+    };
+    view! {
+        <label class="file-picker">
+            <span class="button">{label}</span>
+            <input type="file" accept=".json,application/json" on:change=on_change />
+        </label>
+    }
+}
+
+/// Choose a study: a file picker, a drop zone and an address form.
+#[component]
+pub fn OpenStudy(on_file: Callback<web_sys::File>) -> impl IntoView {
+    let dragging = RwSignal::new(false);
+    let on_drop = move |ev: DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        let file = ev
+            .data_transfer()
+            .and_then(|dt| dt.files())
+            .and_then(|files| files.get(0));
+        if let Some(file) = file {
+            on_file.run(file);
+        }
+    };
+    view! {
+        <section
+            class="open-study"
+            class:dragging=move || dragging.get()
+            on:dragover=move |ev: DragEvent| {
+                ev.prevent_default();
+                dragging.set(true);
+            }
+            on:dragleave=move |_| dragging.set(false)
+            on:drop=on_drop
+        >
+            <h1>"Juror"</h1>
+            <p class="lead">
+                "Blinded human evaluation of AI outputs. Open a study to begin: the link you were "
+                "sent usually does this for you."
+            </p>
+            <div class="drop-zone">
+                <p>"Drop a study file here, or"</p>
+                <FilePicker on_file label="Choose a study file" />
+            </div>
+            <form method="get" class="open-by-address">
+                <label for="study-address">"Or open a study by its address"</label>
+                <div class="row">
+                    <input
+                        id="study-address"
+                        name="study"
+                        type="text"
+                        placeholder="studies/my-study.json"
+                        required
+                    />
+                    <button type="submit">"Open"</button>
+                </div>
+            </form>
+            <p class="privacy">
+                "Everything stays in this browser: nothing you open or answer is uploaded."
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,86 @@
+//! In-browser component tests (wasm-bindgen-test in headless Chromium). Native `cargo test`
+//! skips this file: it only builds for wasm32.
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+
+use juror::pages::{StudyProblems, Welcome};
+use juror_core::study::parse_study;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const MINIMAL: &str = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
+const BROKEN: &str = include_str!("../crates/juror-core/tests/fixtures/invalid/many-problems.json");
+
+fn container() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let div = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&div).unwrap();
+    div.unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn welcome_shows_title_counts_and_safe_markdown() {
+    let mut raw: serde_json::Value = serde_json::from_str(MINIMAL).unwrap();
+    raw["description"] = "A **bold** claim <script>window.pwned = 1</script>".into();
+    raw["estimated_minutes"] = 90.into();
+    let study = Arc::new(parse_study(&raw.to_string()).unwrap());
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), move || view! { <Welcome study /> });
+    leptos::task::tick().await;
+
+    let h1 = root.query_selector("h1").unwrap().unwrap();
+    assert_eq!(h1.text_content().unwrap(), "Minimal study");
+    let facts = root
+        .query_selector(".facts")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(facts.contains("Items2"), "{facts}");
+    assert!(facts.contains("Trials2"), "{facts}");
+    assert!(facts.contains("1 hour 30 minutes"), "{facts}");
+    let md = root.query_selector(".markdown").unwrap().unwrap();
+    assert!(md.query_selector("strong").unwrap().is_some());
+    assert!(
+        md.query_selector("script").unwrap().is_none(),
+        "raw HTML must not be interpreted"
+    );
+    drop(handle);
+}
+
+#[wasm_bindgen_test]
+async fn problems_are_listed_with_paths_and_fixes() {
+    let problems = parse_study(BROKEN).unwrap_err().0;
+    let n = problems.len();
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <StudyProblems
+                source="broken.json".to_owned()
+                lead="The study file has problems.".to_owned()
+                problems
+                on_file=Callback::new(|_| {})
+            />
+        }
+    });
+    leptos::task::tick().await;
+
+    let heading = root
+        .query_selector("h1")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert_eq!(heading, format!("This study has {n} problems"));
+    let items = root.query_selector_all("ol.problems li").unwrap();
+    assert_eq!(items.length() as usize, n);
+    let text = root.text_content().unwrap();
+    assert!(text.contains("items[0].outputs"), "{text}");
+    assert!(text.contains("Fix: "), "{text}");
+    assert!(root.query_selector("[role=alert]").unwrap().is_some());
+    drop(handle);
+}
