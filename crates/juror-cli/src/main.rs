@@ -1,9 +1,10 @@
 //! `juror`: the researcher's command line, on the same core as the web app.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use juror_core::study::{Study, parse_study};
 
 #[derive(Parser)]
 #[command(
@@ -25,12 +26,32 @@ enum Command {
     },
     /// Print the JSON Schema of the study format (juror.study/1).
     Schema,
+    /// Print one annotator's counterbalanced plan, or check the balance over all slots.
+    Plan {
+        /// The study file.
+        file: PathBuf,
+        /// The annotator slot, from 1 (as in a link's ?slot=N).
+        #[arg(long, conflicts_with = "check")]
+        slot: Option<String>,
+        /// An annotator id (as in ?annotator=ID), mapped to a slot by a stable hash.
+        #[arg(long, conflicts_with = "check")]
+        annotator: Option<String>,
+        /// Print the balance report over all slots; exit 1 if a bound is violated.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { file } => validate(&file),
+        Command::Plan {
+            file,
+            slot,
+            annotator,
+            check,
+        } => plan(&file, slot.as_deref(), annotator.as_deref(), check),
         Command::Schema => {
             print!("{}", juror_core::study::schema());
             ExitCode::SUCCESS
@@ -38,16 +59,64 @@ fn main() -> ExitCode {
     }
 }
 
-fn validate(file: &std::path::Path) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("{}: cannot read the file: {e}", file.display());
-            return ExitCode::from(2);
+/// Reads and validates a study, or says why not (exit 2 for an unreadable file, 1 for an
+/// invalid one).
+fn load(file: &Path) -> Result<Study, ExitCode> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        eprintln!("{}: cannot read the file: {e}", file.display());
+        ExitCode::from(2)
+    })?;
+    parse_study(&text).map_err(|problems| {
+        for p in problems.iter() {
+            println!("{p}");
         }
+        eprintln!(
+            "{}: {} problem(s); the study is not valid",
+            file.display(),
+            problems.len()
+        );
+        ExitCode::FAILURE
+    })
+}
+
+fn plan(file: &Path, slot: Option<&str>, annotator: Option<&str>, check: bool) -> ExitCode {
+    let study = match load(file) {
+        Ok(study) => study,
+        Err(code) => return code,
     };
-    match juror_core::study::parse_study(&text) {
-        Ok(study) => {
+    if check {
+        let report = juror_core::plan::balance::check(&study);
+        print!("{}", report.render(&study));
+        return if report.violations.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    let slot = if slot.is_none() && annotator.is_none() {
+        Some("1")
+    } else {
+        slot
+    };
+    match juror_core::plan::resolve_annotator(&study, slot, annotator) {
+        Ok(who) => {
+            print!("{}", juror_core::plan::plan(&study, &who).table(&study));
+            ExitCode::SUCCESS
+        }
+        Err(p) => {
+            eprintln!("{p}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn validate(file: &Path) -> ExitCode {
+    let study = match load(file) {
+        Ok(study) => study,
+        Err(code) => return code,
+    };
+    {
+        {
             println!(
                 "{}: valid {} study \"{}\": {} items, {} systems, {} dimensions, {} task(s), {} trials per annotator",
                 file.display(),
@@ -60,17 +129,6 @@ fn validate(file: &std::path::Path) -> ExitCode {
                 study.trials_per_annotator(),
             );
             ExitCode::SUCCESS
-        }
-        Err(problems) => {
-            for p in problems.iter() {
-                println!("{p}");
-            }
-            eprintln!(
-                "{}: {} problem(s); the study is not valid",
-                file.display(),
-                problems.len()
-            );
-            ExitCode::FAILURE
         }
     }
 }

@@ -10,4 +10,5 @@
 //! deterministic.
 
 pub mod markdown;
+pub mod plan;
 pub mod study;

@@ -3,6 +3,7 @@
 
 pub mod model;
 pub mod raw;
+pub mod seal;
 pub mod validate;
 
 pub use model::*;

@@ -24,10 +24,13 @@ pub const STUDY_FORMAT_V1: &str = "juror.study/1";
     description = "A Juror study file, format juror.study/1."
 )]
 pub struct RawStudy {
+    /// Optional address of the JSON Schema, for editors; ignored by Juror.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     /// Always `"juror.study/1"` for this version of the format.
     pub format: String,
-    /// A stable identifier for the study, copied into every ratings file.
-    /// Letters, digits, `-`, `_` and `.` only.
+    /// A stable identifier for the study, copied into every ratings file. Not empty, no
+    /// leading or trailing spaces, at most 200 characters (as for every id in the file).
     pub id: String,
     /// The title shown to annotators on the welcome page.
     pub title: String,
@@ -119,6 +122,10 @@ pub struct RawDimension {
     /// Whether an answer is needed before going on.
     #[serde(default = "yes")]
     pub required: bool,
+}
+
+fn off() -> RawRequirement {
+    RawRequirement::Off
 }
 
 fn yes() -> bool {
@@ -392,8 +399,8 @@ pub struct RawPreference {
     /// With `choice`: whether "tie" is offered.
     #[serde(default)]
     pub allow_tie: bool,
-    /// A free-text reason for the preference.
-    #[serde(default)]
+    /// A free-text reason for the preference. Default: off.
+    #[serde(default = "off")]
     pub explanation: RawRequirement,
 }
 

@@ -887,6 +887,22 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
     // Surveys.
     let intake = c.questions("surveys.intake", &raw.surveys.intake, d.labels);
     let exit = c.questions("surveys.exit", &raw.surveys.exit, d.labels);
+    let intake_ids: BTreeMap<&str, usize> = raw
+        .surveys
+        .intake
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (q.id.as_str(), i))
+        .collect();
+    for (j, q) in raw.surveys.exit.iter().enumerate() {
+        if let Some(i) = intake_ids.get(q.id.as_str()) {
+            c.error(
+                format!("surveys.exit[{j}].id"),
+                format!("the id \"{}\" is also used at surveys.intake[{i}].id", q.id),
+                "give each survey question its own id: both end up in the same ratings file",
+            );
+        }
+    }
 
     if !c.problems.is_empty() {
         return Err(Problems(c.problems));

@@ -1,0 +1,188 @@
+//! Which items each annotator slot rates.
+//!
+//! With `design.assignment { slots: n, annotators_per_item: k }`, the non-check items are taken
+//! in a seeded random order and each is given to `k` slots chosen greedily: the least-loaded
+//! slots first (which keeps loads within one of each other: a slot is only chosen at load
+//! `L + 1` once every slot has reached `L + 1`), then, among equally loaded slots, the one that
+//! has shared the fewest items with the slots already chosen for this item (so that every pair
+//! of slots shares items as evenly as possible, for pairwise agreement), then at random.
+//! Attention-check items go to every slot. Without an assignment, every slot gets every item.
+
+use std::collections::BTreeSet;
+
+use super::rng::Stream;
+use crate::study::Study;
+
+/// The items of every slot.
+#[derive(Debug, Clone)]
+pub struct Assignment {
+    /// `Some(items of slot s at index s - 1)`, sorted; `None` when every slot rates every item.
+    per_slot: Option<Vec<Vec<usize>>>,
+    all: Vec<usize>,
+}
+
+/// Indices of the study's attention-check items, sorted.
+pub fn check_items(study: &Study) -> BTreeSet<usize> {
+    study
+        .design()
+        .attention_checks
+        .iter()
+        .filter_map(|c| study.items().iter().position(|i| i.id == c.item()))
+        .collect()
+}
+
+/// Local search after the greedy pass: swaps one slot of an item with one slot of another item
+/// (which keeps every load and every item's number of raters) when that lowers the sum of
+/// squared overlaps between slots (or keeps it equal), i.e. makes pairs of slots share items more evenly. A fixed
+/// number of seeded attempts, so the result stays a pure function of the study.
+fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<usize>], stream: &mut Stream) {
+    let m = raters.len();
+    if m < 2 {
+        return;
+    }
+    let attempts = (m * 40).min(400_000);
+    // Applies `delta` to the overlap of a and b, returning the change in the sum of squares.
+    fn bump(shared: &mut [Vec<usize>], a: usize, b: usize, up: bool) -> i64 {
+        let x = shared[a][b] as i64;
+        let y = if up { x + 1 } else { x - 1 };
+        shared[a][b] = y as usize;
+        shared[b][a] = y as usize;
+        y * y - x * x
+    }
+    for _ in 0..attempts {
+        let i = stream.below(m);
+        let j = stream.below(m);
+        if i == j {
+            continue;
+        }
+        let si = stream.below(raters[i].len());
+        let sj = stream.below(raters[j].len());
+        let (s, t) = (raters[i][si], raters[j][sj]);
+        if s == t || raters[i].contains(&t) || raters[j].contains(&s) {
+            continue;
+        }
+        // Move: item i goes from slot s to slot t; item j from t to s.
+        let mut changes: Vec<(usize, usize, bool)> = Vec::new();
+        for &c in &raters[i] {
+            if c != s {
+                changes.push((s, c, false));
+                changes.push((t, c, true));
+            }
+        }
+        for &c in &raters[j] {
+            if c != t {
+                changes.push((t, c, false));
+                changes.push((s, c, true));
+            }
+        }
+        let delta: i64 = changes
+            .iter()
+            .map(|&(a, b, up)| bump(shared, a, b, up))
+            .sum();
+        // Sideways moves (delta 0) are taken too: they walk plateaus to better states.
+        if delta <= 0 {
+            raters[i][si] = t;
+            raters[j][sj] = s;
+        } else {
+            for &(a, b, up) in changes.iter().rev() {
+                bump(shared, a, b, !up);
+            }
+        }
+    }
+}
+
+impl Assignment {
+    /// Computes the assignment of `study` (a pure function of the study).
+    pub fn new(study: &Study) -> Assignment {
+        let all: Vec<usize> = (0..study.items().len()).collect();
+        let Some(a) = study.design().assignment else {
+            return Assignment {
+                per_slot: None,
+                all,
+            };
+        };
+        let n = a.slots as usize;
+        let k = (a.annotators_per_item as usize).min(n);
+        let checks = check_items(study);
+        let mut order: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|i| !checks.contains(i))
+            .collect();
+        let mut stream = Stream::new(study.seed(), "assignment", 0, 0);
+        stream.shuffle(&mut order);
+
+        let mut load = vec![0usize; n];
+        let mut shared = vec![vec![0usize; n]; n];
+        let mut raters: Vec<Vec<usize>> = Vec::with_capacity(order.len());
+        let mut ties: Vec<usize> = Vec::with_capacity(n);
+        for _ in &order {
+            let mut chosen: Vec<usize> = Vec::with_capacity(k);
+            for _ in 0..k {
+                let mut best = (usize::MAX, usize::MAX);
+                ties.clear();
+                for s in 0..n {
+                    if chosen.contains(&s) {
+                        continue;
+                    }
+                    let overlap: usize = chosen.iter().map(|&c| shared[s][c]).sum();
+                    let key = (load[s], overlap);
+                    if key < best {
+                        best = key;
+                        ties.clear();
+                    }
+                    if key == best {
+                        ties.push(s);
+                    }
+                }
+                let s = ties[stream.below(ties.len())];
+                for &c in &chosen {
+                    shared[s][c] += 1;
+                    shared[c][s] += 1;
+                }
+                chosen.push(s);
+                load[s] += 1;
+            }
+            raters.push(chosen);
+        }
+        even_out(&mut raters, &mut shared, &mut stream);
+
+        let mut per_slot: Vec<Vec<usize>> = vec![checks.iter().copied().collect(); n];
+        for (&item, slots) in order.iter().zip(&raters) {
+            for &s in slots {
+                per_slot[s].push(item);
+            }
+        }
+        for items in &mut per_slot {
+            items.sort_unstable();
+        }
+        Assignment {
+            per_slot: Some(per_slot),
+            all,
+        }
+    }
+
+    /// The items of `slot` (from 1), sorted. A slot past the study's last wraps around.
+    pub fn items(&self, slot: u32) -> Vec<usize> {
+        match &self.per_slot {
+            None => self.all.clone(),
+            Some(per_slot) if per_slot.is_empty() => Vec::new(),
+            Some(per_slot) => per_slot[(slot.max(1) as usize - 1) % per_slot.len()].clone(),
+        }
+    }
+
+    /// `sum of count(s)` over the slots before `slot`, in slot order: how far a rotation that
+    /// continues from slot to slot has gone when `slot` starts.
+    pub fn trials_before(&self, slot: u32, count: impl Fn(u32) -> usize) -> u128 {
+        let before = slot.max(1) - 1;
+        match &self.per_slot {
+            None => u128::from(before) * count(1) as u128,
+            Some(_) => (1..=before).map(|s| count(s) as u128).sum(),
+        }
+    }
+
+    /// The number of slots, when fixed.
+    pub fn slots(&self) -> Option<usize> {
+        self.per_slot.as_ref().map(Vec::len)
+    }
+}

@@ -1,0 +1,376 @@
+//! The balance report over all of a study's slots: what `juror plan --check` prints, and what
+//! the property tests assert.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::{Annotator, Plan, assign, plan, slots, squares};
+use crate::study::{LabelScheme, Order, Presentation, Study};
+
+/// Counts over all checked slots, and every bound that does not hold.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The slots checked: all of the study's, or one counterbalancing period when unbounded.
+    pub slots: u32,
+    /// Per task: `counts[system][position]` summed over the slots.
+    pub positions: Vec<TaskPositions>,
+    /// Items per slot.
+    pub items_per_slot: Vec<usize>,
+    /// `overlap[a][b]`: items slots `a + 1` and `b + 1` share.
+    pub overlap: Vec<Vec<usize>>,
+    /// Per item: how many slots rate it.
+    pub raters_per_item: Vec<usize>,
+    /// Every bound that does not hold, as a sentence.
+    pub violations: Vec<String>,
+}
+
+/// Position counts of one task.
+#[derive(Debug, Clone)]
+pub struct TaskPositions {
+    /// Task id.
+    pub task: String,
+    /// `counts[system][position]` over all checked slots.
+    pub counts: Vec<Vec<usize>>,
+}
+
+fn spread(values: impl IntoIterator<Item = usize>) -> usize {
+    let v: Vec<usize> = values.into_iter().collect();
+    match (v.iter().max(), v.iter().min()) {
+        (Some(max), Some(min)) => max - min,
+        _ => 0,
+    }
+}
+
+/// The number of positions trials of a task have.
+fn positions_of(study: &Study, presentation: Presentation) -> usize {
+    match presentation {
+        Presentation::Single => 1,
+        Presentation::Pairs => 2,
+        Presentation::SideBySide => study.systems().len(),
+    }
+}
+
+/// Checks every bound over the study's slots (or one period when the study does not fix them).
+pub fn check(study: &Study) -> Report {
+    let n_slots = slots(study).unwrap_or_else(|| super::period(study));
+    let plans: Vec<Plan> = (1..=n_slots)
+        .map(|slot| plan(study, &Annotator { slot, id: None }))
+        .collect();
+    check_plans(study, &plans)
+}
+
+/// Checks the bounds over the given plans (one per slot, slots 1, 2, ... in order).
+pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
+    let n = study.systems().len();
+    let tasks = &study.design().tasks;
+    let assignment = assign::Assignment::new(study);
+    let checks = assign::check_items(study);
+    let mut violations = Vec::new();
+
+    let mut positions: Vec<TaskPositions> = tasks
+        .iter()
+        .map(|t| TaskPositions {
+            task: t.id.clone(),
+            counts: vec![vec![0; positions_of(study, t.presentation)]; n],
+        })
+        .collect();
+
+    for plan in plans {
+        let slot = plan.annotator.slot;
+        let mine = assignment.items(slot);
+        for (ti, task) in tasks.iter().enumerate() {
+            let trials: Vec<_> = plan.trials.iter().filter(|t| t.task == ti).collect();
+            // Completeness: every (item, systems shown) unit exactly once.
+            let items: Vec<usize> = task
+                .items
+                .iter()
+                .copied()
+                .filter(|i| mine.binary_search(i).is_ok())
+                .collect();
+            let expected = items.len() * task.trials_per_item(n);
+            if trials.len() != expected {
+                violations.push(format!(
+                    "slot {slot}, task \"{}\": {} trials, expected {expected}",
+                    task.id,
+                    trials.len()
+                ));
+            }
+            let mut units: Vec<(usize, Vec<usize>)> = trials
+                .iter()
+                .map(|t| {
+                    let mut s: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
+                    s.sort_unstable();
+                    (t.item, s)
+                })
+                .collect();
+            units.sort();
+            let before = units.len();
+            units.dedup();
+            if units.len() != before {
+                violations.push(format!(
+                    "slot {slot}, task \"{}\": an output or pair is shown twice",
+                    task.id
+                ));
+            }
+            for t in &trials {
+                if t.check != checks.contains(&t.item) {
+                    violations.push(format!(
+                        "slot {slot}, task \"{}\": trial of item {} is wrongly marked as a check",
+                        task.id, t.item
+                    ));
+                }
+            }
+
+            // Positions within the slot.
+            let width = positions_of(study, task.presentation);
+            let mut mine_counts = vec![vec![0usize; width]; n];
+            for t in &trials {
+                for (p, s) in t.shown.iter().enumerate() {
+                    mine_counts[s.system][p] += 1;
+                    positions[ti].counts[s.system][p] += 1;
+                }
+            }
+            if width > 1 {
+                for (s, row) in mine_counts.iter().enumerate() {
+                    if spread(row.iter().copied()) > 1 {
+                        violations.push(format!(
+                            "slot {slot}, task \"{}\": system \"{}\" is at positions {row:?} times",
+                            task.id,
+                            study.systems()[s]
+                        ));
+                    }
+                }
+            }
+
+            // Labels.
+            match study.design().labels {
+                LabelScheme::PerTrial => {
+                    for t in &trials {
+                        for (p, s) in t.shown.iter().enumerate() {
+                            if s.label != study.design().label(p) {
+                                violations.push(format!(
+                                    "slot {slot}: label \"{}\" at position {p}",
+                                    s.label
+                                ));
+                            }
+                        }
+                    }
+                }
+                LabelScheme::PerAnnotator => {
+                    let mut label_of: BTreeMap<usize, &str> = BTreeMap::new();
+                    for t in &trials {
+                        for s in &t.shown {
+                            let first = label_of.entry(s.system).or_insert(&s.label);
+                            if *first != s.label {
+                                violations.push(format!(
+                                    "slot {slot}: system \"{}\" has two labels",
+                                    study.systems()[s.system]
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+
+            // Blocks.
+            if task.order == Order::SystemBlocks {
+                let mut blocks: Vec<usize> = Vec::new();
+                for t in &trials {
+                    let s = t.shown[0].system;
+                    if blocks.last() != Some(&s) {
+                        if blocks.contains(&s) {
+                            violations.push(format!(
+                                "slot {slot}, task \"{}\": system \"{}\" is split over two blocks",
+                                task.id,
+                                study.systems()[s]
+                            ));
+                        }
+                        blocks.push(s);
+                    }
+                }
+            }
+        }
+    }
+
+    // Positions across slots.
+    for (ti, task) in tasks.iter().enumerate() {
+        if positions_of(study, task.presentation) > 1 {
+            for (s, row) in positions[ti].counts.iter().enumerate() {
+                if spread(row.iter().copied()) > 1 {
+                    violations.push(format!(
+                        "all slots, task \"{}\": system \"{}\" is at positions {row:?} times",
+                        task.id,
+                        study.systems()[s]
+                    ));
+                }
+            }
+        }
+    }
+
+    // Block orders across slots: Williams' carry-over balance over whole periods, when every
+    // slot does every block (with an assignment, a slot may have no item of the task).
+    for (ti, task) in tasks.iter().enumerate() {
+        let rows = squares::williams(n).len();
+        if task.order != Order::SystemBlocks || n < 2 || plans.len() % rows != 0 {
+            continue;
+        }
+        let block_orders: Vec<Vec<usize>> = plans
+            .iter()
+            .map(|plan| {
+                let mut blocks: Vec<usize> = Vec::new();
+                for t in plan.trials.iter().filter(|t| t.task == ti) {
+                    if blocks.last() != Some(&t.shown[0].system) {
+                        blocks.push(t.shown[0].system);
+                    }
+                }
+                blocks
+            })
+            .collect();
+        if block_orders.iter().any(|b| b.len() != n) {
+            continue;
+        }
+        let mut adjacent = vec![vec![0usize; n]; n];
+        for blocks in &block_orders {
+            for w in blocks.windows(2) {
+                adjacent[w[0]][w[1]] += 1;
+            }
+        }
+        let off_diagonal = (0..n).flat_map(|a| {
+            let row = &adjacent[a];
+            (0..n).filter(move |&b| b != a).map(move |b| row[b])
+        });
+        if spread(off_diagonal) > 0 {
+            violations.push(format!(
+                "task \"{}\": block orders are not carry-over balanced: {adjacent:?}",
+                task.id
+            ));
+        }
+    }
+
+    // Assignment.
+    let slot_items: Vec<Vec<usize>> = plans
+        .iter()
+        .map(|p| {
+            let mut items: Vec<usize> = p.trials.iter().map(|t| t.item).collect();
+            items.sort_unstable();
+            items.dedup();
+            items
+        })
+        .collect();
+    let mut raters_per_item = vec![0usize; study.items().len()];
+    for items in &slot_items {
+        for &i in items {
+            raters_per_item[i] += 1;
+        }
+    }
+    let items_per_slot: Vec<usize> = slot_items.iter().map(Vec::len).collect();
+    if let Some(a) = study.design().assignment {
+        for (i, &r) in raters_per_item.iter().enumerate() {
+            let want = if checks.contains(&i) {
+                a.slots as usize
+            } else {
+                a.annotators_per_item as usize
+            };
+            let in_some_task = tasks.iter().any(|t| t.items.contains(&i));
+            if in_some_task && r != want {
+                violations.push(format!(
+                    "item \"{}\" is rated by {r} slots, expected {want}",
+                    study.items()[i].id
+                ));
+            }
+        }
+        let loads = slot_items
+            .iter()
+            .map(|items| items.iter().filter(|i| !checks.contains(i)).count());
+        if spread(loads) > 1 {
+            violations.push(format!(
+                "slot loads differ by more than one: {items_per_slot:?}"
+            ));
+        }
+    }
+    let m = slot_items.len();
+    let mut overlap = vec![vec![0usize; m]; m];
+    for a in 0..m {
+        for b in 0..m {
+            overlap[a][b] = slot_items[a]
+                .iter()
+                .filter(|i| slot_items[b].binary_search(i).is_ok())
+                .count();
+        }
+    }
+
+    Report {
+        slots: u32::try_from(plans.len()).unwrap_or(u32::MAX),
+        positions,
+        items_per_slot,
+        overlap,
+        raters_per_item,
+        violations,
+    }
+}
+
+impl Report {
+    /// The smallest and largest number of items two different slots share.
+    pub fn overlap_range(&self) -> Option<(usize, usize)> {
+        let m = self.overlap.len();
+        let pairs = (0..m).flat_map(|a| (a + 1..m).map(move |b| (a, b)));
+        let values: Vec<usize> = pairs.map(|(a, b)| self.overlap[a][b]).collect();
+        Some((*values.iter().min()?, *values.iter().max()?))
+    }
+
+    /// The report as text, for `juror plan --check`.
+    pub fn render(&self, study: &Study) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Balance of \"{}\" over {} slot(s){}",
+            study.id(),
+            self.slots,
+            if study.design().assignment.is_none() {
+                " (one counterbalancing period; every slot rates every item)"
+            } else {
+                ""
+            }
+        );
+        for tp in &self.positions {
+            let width = tp.counts.first().map_or(0, Vec::len);
+            let _ = writeln!(
+                out,
+                "\nTask \"{}\": times each system is at each position",
+                tp.task
+            );
+            let header: Vec<String> = (1..=width).map(|p| format!("{p:>6}")).collect();
+            let _ = writeln!(out, "  {:<20}{}", "system", header.join(""));
+            for (s, row) in tp.counts.iter().enumerate() {
+                let cells: Vec<String> = row.iter().map(|c| format!("{c:>6}")).collect();
+                let _ = writeln!(out, "  {:<20}{}", study.systems()[s], cells.join(""));
+            }
+        }
+        let loads = &self.items_per_slot;
+        let _ = writeln!(
+            out,
+            "\nItems per slot: min {}, max {}",
+            loads.iter().min().unwrap_or(&0),
+            loads.iter().max().unwrap_or(&0)
+        );
+        let rated: Vec<usize> = self.raters_per_item.clone();
+        let _ = writeln!(
+            out,
+            "Slots per item: min {}, max {}",
+            rated.iter().min().unwrap_or(&0),
+            rated.iter().max().unwrap_or(&0)
+        );
+        if let Some((lo, hi)) = self.overlap_range() {
+            let _ = writeln!(out, "Items shared by two slots: min {lo}, max {hi}");
+        }
+        if self.violations.is_empty() {
+            let _ = writeln!(out, "\nAll bounds hold.");
+        } else {
+            let _ = writeln!(out, "\n{} bound(s) violated:", self.violations.len());
+            for v in &self.violations {
+                let _ = writeln!(out, "  - {v}");
+            }
+        }
+        out
+    }
+}

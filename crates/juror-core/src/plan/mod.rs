@@ -1,0 +1,471 @@
+//! Counterbalanced, blinded trial plans: which annotator sees which items, in what order, with
+//! which system in which position under which label.
+//!
+//! [`plan`] is a pure function of the [`Study`] and the [`Annotator`]'s slot: the same study
+//! and slot give the same plan on every machine and in every version of plan format v1 (the
+//! random streams are specified in [`rng`], and golden plans freeze the whole).
+//!
+//! # How a plan is made, per task
+//! 1. **Assignment** ([`assign`]): without `design.assignment` every slot gets every item; with
+//!    it, each non-check item goes to exactly `annotators_per_item` slots, loads differ by at
+//!    most one, and slot pairs share items as evenly as a greedy choice allows. Attention-check
+//!    items go to every slot.
+//! 2. **Trials**: `single` makes one trial per (item, system); `side_by_side` one per item;
+//!    `pairs` one per (item, pair), over all pairs or the anchor against each other system.
+//! 3. **Order**: `fixed` keeps file order; `shuffled` shuffles the task's trials per slot;
+//!    `system_blocks` runs one block per system, the block order being row `slot - 1` of a
+//!    Williams design (balanced for first-order carry-over), items in a block by round then
+//!    file order. Except in blocks, attention-check trials are then moved to evenly spread
+//!    positions.
+//! 4. **Positions**: `side_by_side` takes the rows of a Latin square (the first `n` rows of the
+//!    Williams design) in turn, continuing across slots in slot order, so that within a slot and
+//!    across the whole study every system is at every position as often as possible (counts
+//!    differ by at most one). `pairs` shows each pair in both orders equally often; the odd
+//!    trial left over in each pair is oriented by an Euler orientation (so each system's left
+//!    and right counts differ by at most one) that flips from one odd-count slot to the next.
+//! 5. **Labels**: `per_trial` labels follow positions (the first output shown is "A");
+//!    `per_annotator` gives each system one letter for the whole plan, rotated across slots so
+//!    that each system gets each letter equally often.
+
+pub mod assign;
+pub mod balance;
+pub mod rng;
+pub mod squares;
+pub mod view;
+
+use serde::Serialize;
+
+use crate::study::{LabelScheme, Order, Presentation, Problem, Study, Task};
+use rng::Stream;
+
+/// Who is annotating: a slot (1-based), and the id they came with, if any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Annotator {
+    /// The slot, from 1.
+    pub slot: u32,
+    /// The id from the link (`?annotator=`, `PROLIFIC_PID`), if any.
+    pub id: Option<String>,
+}
+
+/// One trial of a plan (researcher-side: it names systems; see [`view`] for what raters see).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Trial {
+    /// Index of the task in `design.tasks`.
+    pub task: usize,
+    /// Index of the item in the study's items.
+    pub item: usize,
+    /// The outputs in position order (left to right, or top to bottom).
+    pub shown: Vec<Shown>,
+    /// Whether this trial is an attention check.
+    pub check: bool,
+}
+
+/// One output shown in a trial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Shown {
+    /// Index of the system in the study's systems.
+    pub system: usize,
+    /// Its blinded label ("Output A").
+    pub label: String,
+}
+
+/// An annotator's whole plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    /// Who it is for.
+    pub annotator: Annotator,
+    /// The trials, in the order they are done.
+    pub trials: Vec<Trial>,
+}
+
+/// The number of slots after which the counterbalancing repeats when the study does not fix a
+/// number of slots: the rows of the Williams design for the study's systems (a multiple of the
+/// number of systems and of 2).
+pub fn period(study: &Study) -> u32 {
+    let rows = squares::williams(study.systems().len()).len().max(2);
+    u32::try_from(rows).unwrap_or(u32::MAX)
+}
+
+/// The slots the study has: `design.assignment.slots`, or `None` when unbounded.
+pub fn slots(study: &Study) -> Option<u32> {
+    study.design().assignment.map(|a| a.slots)
+}
+
+/// Works out the annotator from a link's `slot` and `annotator` parameters.
+///
+/// A slot wins when given. An id alone is mapped to a slot by a stable hash: modulo the study's
+/// slots, or modulo [`period`] when the study does not fix them.
+///
+/// # Errors
+/// A slot that is not a whole number within the study's slots, or neither parameter.
+pub fn resolve_annotator(
+    study: &Study,
+    slot: Option<&str>,
+    id: Option<&str>,
+) -> Result<Annotator, Problem> {
+    let id = id
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned);
+    let range = match slots(study) {
+        Some(n) => format!("1 to {n}"),
+        None => "1 or more".to_owned(),
+    };
+    let slot = match slot.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(text) => {
+            let n: u32 = text
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| Problem {
+                    at: "slot".to_owned(),
+                    message: format!("\"{text}\" is not a slot number"),
+                    fix: format!("use a link with slot={range}"),
+                })?;
+            if let Some(max) = slots(study)
+                && n > max
+            {
+                return Err(Problem {
+                    at: "slot".to_owned(),
+                    message: format!("slot {n} does not exist: the study has {max} slots"),
+                    fix: format!("use a link with slot={range}"),
+                });
+            }
+            n
+        }
+        None => match &id {
+            Some(id) => {
+                let modulus = u64::from(slots(study).unwrap_or_else(|| period(study)).max(1));
+                u32::try_from(rng::hash_id(id) % modulus).unwrap_or(0) + 1
+            }
+            None => {
+                return Err(Problem {
+                    at: "annotator".to_owned(),
+                    message: "the link names no annotator".to_owned(),
+                    fix: format!("add slot={range} or annotator=YOUR-ID to the link"),
+                });
+            }
+        },
+    };
+    Ok(Annotator { slot, id })
+}
+
+/// The plan for one annotator. Pure: the same study and slot always give the same plan.
+pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
+    let assignment = assign::Assignment::new(study);
+    let slot = annotator.slot.max(1);
+    let mine = assignment.items(slot);
+    let mut trials = Vec::new();
+    for (t, task) in study.design().tasks.iter().enumerate() {
+        trials.extend(task_trials(study, &assignment, t, task, slot, &mine));
+    }
+    Plan {
+        annotator: annotator.clone(),
+        trials,
+    }
+}
+
+/// A trial before positions and labels: the item and the systems to show, unordered.
+struct Unit {
+    item: usize,
+    systems: Vec<usize>,
+    check: bool,
+}
+
+fn pairs_of(study: &Study, task: &Task) -> Vec<(usize, usize)> {
+    let n = study.systems().len();
+    match &task.anchor {
+        Some(anchor) => {
+            let a = study
+                .systems()
+                .iter()
+                .position(|s| s == anchor)
+                .unwrap_or(0);
+            (0..n).filter(|&b| b != a).map(|b| (a, b)).collect()
+        }
+        None => (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect(),
+    }
+}
+
+fn units_for(study: &Study, task: &Task, items: &[usize]) -> Vec<Unit> {
+    let n = study.systems().len();
+    let checks = assign::check_items(study);
+    let mut units = Vec::new();
+    for &item in items {
+        let check = checks.contains(&item);
+        match task.presentation {
+            Presentation::Single => {
+                units.extend((0..n).map(|s| Unit {
+                    item,
+                    systems: vec![s],
+                    check,
+                }));
+            }
+            Presentation::SideBySide => units.push(Unit {
+                item,
+                systems: (0..n).collect(),
+                check,
+            }),
+            Presentation::Pairs => {
+                units.extend(pairs_of(study, task).into_iter().map(|(a, b)| Unit {
+                    item,
+                    systems: vec![a, b],
+                    check,
+                }));
+            }
+        }
+    }
+    units
+}
+
+/// The items of `task` that `slot` does, in file order.
+fn task_items(task: &Task, mine: &[usize]) -> Vec<usize> {
+    task.items
+        .iter()
+        .copied()
+        .filter(|i| mine.binary_search(i).is_ok())
+        .collect()
+}
+
+fn task_trials(
+    study: &Study,
+    assignment: &assign::Assignment,
+    t: usize,
+    task: &Task,
+    slot: u32,
+    mine: &[usize],
+) -> Vec<Trial> {
+    let seed = study.seed();
+    let n = study.systems().len();
+    let items = task_items(task, mine);
+    let mut units = units_for(study, task, &items);
+
+    // Order.
+    match task.order {
+        Order::Fixed => {}
+        Order::Shuffled => {
+            Stream::new(seed, "order", u64::from(slot), t as u64).shuffle(&mut units)
+        }
+        Order::SystemBlocks => {
+            let rows = squares::williams(n);
+            let symbols = Stream::new(seed, "blocks", t as u64, 0).permutation(n);
+            let row = &rows[(slot as usize - 1) % rows.len()];
+            let block_of = |system: usize| {
+                row.iter()
+                    .position(|&symbol| symbols[symbol] == system)
+                    .unwrap_or(0)
+            };
+            let round = |item: usize| study.items()[item].round.unwrap_or(0);
+            // Stable: file order breaks ties within a round.
+            units.sort_by_key(|u| (block_of(u.systems[0]), round(u.item)));
+        }
+    }
+    if task.order != Order::SystemBlocks {
+        spread_checks(&mut units);
+    }
+
+    // Positions.
+    let mut trials: Vec<Trial> = match task.presentation {
+        Presentation::Single => units
+            .into_iter()
+            .map(|u| Trial {
+                task: t,
+                item: u.item,
+                shown: vec![Shown {
+                    system: u.systems[0],
+                    label: String::new(),
+                }],
+                check: u.check,
+            })
+            .collect(),
+        Presentation::SideBySide => {
+            let square = squares::position_square(n);
+            let symbols = Stream::new(seed, "symbols", t as u64, 0).permutation(n);
+            let offset = assignment.trials_before(slot, |s| {
+                task_items(task, &assignment.items(s)).len() * task.trials_per_item(n)
+            }) % n as u128;
+            units
+                .into_iter()
+                .enumerate()
+                .map(|(k, u)| {
+                    let row = &square[(offset as usize + k) % n];
+                    Trial {
+                        task: t,
+                        item: u.item,
+                        shown: row
+                            .iter()
+                            .map(|&symbol| Shown {
+                                system: symbols[symbol],
+                                label: String::new(),
+                            })
+                            .collect(),
+                        check: u.check,
+                    }
+                })
+                .collect()
+        }
+        Presentation::Pairs => orient_pairs(study, assignment, t, task, slot, units),
+    };
+
+    // Labels.
+    match study.design().labels {
+        LabelScheme::PerTrial => {
+            for trial in &mut trials {
+                for (p, shown) in trial.shown.iter_mut().enumerate() {
+                    shown.label = study.design().label(p);
+                }
+            }
+        }
+        LabelScheme::PerAnnotator => {
+            let letters = annotator_letters(study, slot);
+            for trial in &mut trials {
+                for shown in &mut trial.shown {
+                    shown.label = study.design().label(letters[shown.system]);
+                }
+            }
+        }
+    }
+    trials
+}
+
+/// For `per_annotator` labels: the letter index of each system for `slot`. A study-wide random
+/// permutation, rotated by the slot, so that across `n` slots each system has each letter once.
+pub fn annotator_letters(study: &Study, slot: u32) -> Vec<usize> {
+    let n = study.systems().len();
+    let base = Stream::new(study.seed(), "labels", 0, 0).permutation(n);
+    base.iter()
+        .map(|&b| (b + slot as usize - 1) % n.max(1))
+        .collect()
+}
+
+/// Moves attention-check trials to evenly spread positions: with `c` checks among `T` trials,
+/// the `i`-th check goes to position `floor((2i + 1) T / 2c)`; other trials keep their order.
+fn spread_checks(units: &mut Vec<Unit>) {
+    let total = units.len();
+    let (checks, others): (Vec<Unit>, Vec<Unit>) =
+        std::mem::take(units).into_iter().partition(|u| u.check);
+    let c = checks.len();
+    if c == 0 {
+        *units = others;
+        return;
+    }
+    let targets: Vec<usize> = (0..c).map(|i| (2 * i + 1) * total / (2 * c)).collect();
+    let mut checks = checks.into_iter();
+    let mut others = others.into_iter();
+    let mut next_target = 0;
+    for position in 0..total {
+        let take_check = next_target < c && targets[next_target] == position;
+        let unit = if take_check {
+            next_target += 1;
+            checks.next()
+        } else {
+            others.next()
+        };
+        if let Some(u) = unit {
+            units.push(u);
+        }
+    }
+    units.extend(checks);
+    units.extend(others);
+}
+
+fn orient_pairs(
+    study: &Study,
+    assignment: &assign::Assignment,
+    t: usize,
+    task: &Task,
+    slot: u32,
+    units: Vec<Unit>,
+) -> Vec<Trial> {
+    let n = study.systems().len();
+    let pairs = pairs_of(study, task);
+    let orientation = squares::balanced_orientation(n, &pairs);
+    // Slots whose per-pair count is odd alternate the leftover orientation.
+    let odd_before =
+        assignment.trials_before(slot, |s| task_items(task, &assignment.items(s)).len() % 2);
+    let flip = odd_before % 2 == 1;
+
+    let mut stream = Stream::new(study.seed(), "pairs", u64::from(slot), t as u64);
+    let mut trials: Vec<Option<Trial>> = units.iter().map(|_| None).collect();
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        let members: Vec<usize> = units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.systems == [a, b])
+            .map(|(i, _)| i)
+            .collect();
+        let c = members.len();
+        // `true`: a is shown first.
+        let mut firsts: Vec<bool> = (0..c).map(|i| i < c / 2).collect();
+        if c % 2 == 1 {
+            firsts[c - 1] = orientation[k] != flip;
+        }
+        stream.shuffle(&mut firsts);
+        for (&i, &a_first) in members.iter().zip(&firsts) {
+            let order = if a_first { [a, b] } else { [b, a] };
+            trials[i] = Some(Trial {
+                task: t,
+                item: units[i].item,
+                shown: order
+                    .iter()
+                    .map(|&system| Shown {
+                        system,
+                        label: String::new(),
+                    })
+                    .collect(),
+                check: units[i].check,
+            });
+        }
+    }
+    trials.into_iter().flatten().collect()
+}
+
+impl Plan {
+    /// The plan as a text table (researcher-side: it names the systems), for `juror plan` and
+    /// the golden files.
+    pub fn table(&self, study: &Study) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let who = match &self.annotator.id {
+            Some(id) => format!("slot {} (annotator \"{id}\")", self.annotator.slot),
+            None => format!("slot {}", self.annotator.slot),
+        };
+        let _ = writeln!(
+            out,
+            "Plan of \"{}\" for {who}: {} trials",
+            study.id(),
+            self.trials.len()
+        );
+        let _ = writeln!(
+            out,
+            "{:>5}  {:<10} {:<24} shown (label = system)",
+            "trial", "task", "item"
+        );
+        for (i, t) in self.trials.iter().enumerate() {
+            let task = &study.design().tasks[t.task].id;
+            let item = &study.items()[t.item].id;
+            let shown: Vec<String> = t
+                .shown
+                .iter()
+                .map(|s| {
+                    let system = &study.systems()[s.system];
+                    if s.label.is_empty() {
+                        system.clone()
+                    } else {
+                        format!("{} = {system}", s.label)
+                    }
+                })
+                .collect();
+            let check = if t.check { "  [check]" } else { "" };
+            let _ = writeln!(
+                out,
+                "{:>5}  {task:<10} {item:<24} {}{check}",
+                i + 1,
+                shown.join(" | ")
+            );
+        }
+        out
+    }
+}

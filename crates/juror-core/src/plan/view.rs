@@ -1,0 +1,135 @@
+//! What a rater is shown for a trial. Built from a plan's [`Trial`] and the study, it holds
+//! blinded labels and rendered outputs, and by construction no system identifier: there is no
+//! field a system id could go into.
+
+use serde::Serialize;
+
+use super::{Plan, Trial};
+use crate::markdown;
+use crate::study::{MediaKind, PreferenceKind, Requirement, Study};
+
+/// One trial as the rater sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrialView {
+    /// 1-based number of the trial in the plan.
+    pub number: usize,
+    /// Trials in the plan.
+    pub total: usize,
+    /// The task's id and heading.
+    pub task_id: String,
+    /// The task's heading, if any.
+    pub task_title: Option<String>,
+    /// The item's id (study content, not a system).
+    pub item_id: String,
+    /// The prompt, rendered.
+    pub prompt_html: String,
+    /// Extra context, rendered.
+    pub context_html: Option<String>,
+    /// Image or video.
+    pub media: Option<MediaView>,
+    /// The outputs in position order.
+    pub outputs: Vec<OutputView>,
+    /// Ids of the dimensions rated for each output.
+    pub dimensions: Vec<String>,
+    /// Ids of the per-output questions.
+    pub output_questions: Vec<String>,
+    /// The preference asked for, if any.
+    pub preference: Option<PreferenceView>,
+    /// Notes.
+    pub notes: Requirement,
+    /// Flag label.
+    pub flag: Option<String>,
+}
+
+/// An output under its label.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutputView {
+    /// "Output A".
+    pub label: String,
+    /// The output, rendered.
+    pub html: String,
+}
+
+/// Media as shown.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MediaView {
+    /// Image or video.
+    pub kind: MediaKind,
+    /// Source URL, relative to the study.
+    pub src: String,
+    /// Text alternative.
+    pub alt: String,
+}
+
+/// The preference question as shown.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreferenceView {
+    /// Kind.
+    pub kind: PreferenceKind,
+    /// The question.
+    pub question: String,
+    /// The labels to choose from, in position order.
+    pub labels: Vec<String>,
+    /// Whether "tie" is offered.
+    pub allow_tie: bool,
+    /// The free-text reason.
+    pub explanation: Requirement,
+}
+
+impl TrialView {
+    /// The view of `trial`, the `index`-th of `plan`.
+    pub fn new(study: &Study, plan: &Plan, index: usize, trial: &Trial) -> TrialView {
+        let task = &study.design().tasks[trial.task];
+        let item = &study.items()[trial.item];
+        let systems = study.systems();
+        let outputs: Vec<OutputView> = trial
+            .shown
+            .iter()
+            .map(|s| OutputView {
+                label: s.label.clone(),
+                html: markdown::to_html(
+                    item.outputs
+                        .get(&systems[s.system])
+                        .map_or("", String::as_str),
+                ),
+            })
+            .collect();
+        TrialView {
+            number: index + 1,
+            total: plan.trials.len(),
+            task_id: task.id.clone(),
+            task_title: task.title.clone(),
+            item_id: item.id.clone(),
+            prompt_html: markdown::to_html(&item.prompt),
+            context_html: item.context.as_deref().map(markdown::to_html),
+            media: item.media.as_ref().map(|m| MediaView {
+                kind: m.kind,
+                src: m.src.clone(),
+                alt: m.alt.clone(),
+            }),
+            preference: task.preference.as_ref().map(|p| PreferenceView {
+                kind: p.kind,
+                question: p.question.clone(),
+                labels: outputs.iter().map(|o| o.label.clone()).collect(),
+                allow_tie: p.allow_tie,
+                explanation: p.explanation,
+            }),
+            outputs,
+            dimensions: task.dimensions.clone(),
+            output_questions: task.output_questions.clone(),
+            notes: task.notes,
+            flag: task.flag.clone(),
+        }
+    }
+}
+
+impl Plan {
+    /// Every trial as the rater sees it.
+    pub fn views(&self, study: &Study) -> Vec<TrialView> {
+        self.trials
+            .iter()
+            .enumerate()
+            .map(|(i, t)| TrialView::new(study, self, i, t))
+            .collect()
+    }
+}

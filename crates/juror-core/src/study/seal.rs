@@ -1,0 +1,144 @@
+//! Sealing: blinding that survives "view source".
+//!
+//! The study file is public (it is served next to the app), so the system ids in it are visible
+//! to anyone who opens it. [`seal`] replaces every system id with an opaque token derived from a
+//! secret that is then thrown away, and returns the [`SealKey`] (token → system id) for the
+//! researcher to keep. The analysis unblinds ratings with the key.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::raw::{RawAttentionCheck, RawStudy};
+
+/// The `format` of key files.
+pub const KEY_FORMAT_V1: &str = "juror.key/1";
+
+/// The researcher's key to a sealed study.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SealKey {
+    /// Always `"juror.key/1"`.
+    pub format: String,
+    /// The sealed study's id.
+    pub study: String,
+    /// Token → original system id.
+    pub systems: BTreeMap<String, String>,
+}
+
+/// Replaces every system id in `raw` with a token `s-` + 12 hex digits of
+/// `SHA-256("juror/seal/v1" ‖ secret ‖ id)`. The sealed study lists its systems in token order,
+/// so the order of the original list does not leak either.
+///
+/// `secret` must come from a real source of randomness and be discarded after: anyone who has it
+/// can recompute the tokens of guessed ids.
+pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
+    let token = |id: &str| {
+        let mut h = Sha256::new();
+        h.update(b"juror/seal/v1\0");
+        h.update(secret);
+        h.update(id.as_bytes());
+        let digest = h.finalize();
+        let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+        format!("s-{hex}")
+    };
+    let map: BTreeMap<String, String> = raw.systems.iter().map(|s| (s.clone(), token(s))).collect();
+    let rename = |id: &str| map.get(id).cloned().unwrap_or_else(|| id.to_owned());
+
+    let mut sealed = raw.clone();
+    sealed.systems = raw.systems.iter().map(|s| rename(s)).collect();
+    sealed.systems.sort();
+    for item in &mut sealed.items {
+        item.outputs = std::mem::take(&mut item.outputs)
+            .into_iter()
+            .map(|(k, v)| (rename(&k), v))
+            .collect();
+    }
+    for task in &mut sealed.design.tasks {
+        if let Some(pairs) = &mut task.pairs {
+            pairs.anchor = rename(&pairs.anchor);
+        }
+    }
+    for check in &mut sealed.design.attention_checks {
+        match check {
+            RawAttentionCheck::Rating { system, .. } => *system = rename(system),
+            RawAttentionCheck::Preference { accept, .. } => {
+                for s in accept.iter_mut() {
+                    *s = rename(s);
+                }
+            }
+        }
+    }
+    let key = SealKey {
+        format: KEY_FORMAT_V1.to_owned(),
+        study: raw.id.clone(),
+        systems: map.into_iter().map(|(id, t)| (t, id)).collect(),
+    };
+    (sealed, key)
+}
+
+/// Places in the free text of `raw` (instructions, prompts, outputs, ...) where a system id
+/// appears as a whole word, ignoring case: sealing cannot hide those, the researcher must
+/// reword them. Returns `(JSON path, system id)` pairs.
+pub fn mentions<'a>(raw: &'a RawStudy) -> Vec<(String, String)> {
+    let mut texts: Vec<(String, &'a str)> = Vec::new();
+    let mut push = |path: String, text: Option<&'a str>| {
+        if let Some(t) = text {
+            texts.push((path, t));
+        }
+    };
+    push("title".into(), Some(&raw.title));
+    push("description".into(), raw.description.as_deref());
+    push("instructions".into(), raw.instructions.as_deref());
+    for (i, task) in raw.design.tasks.iter().enumerate() {
+        push(format!("design.tasks[{i}].title"), task.title.as_deref());
+        push(
+            format!("design.tasks[{i}].instructions"),
+            task.instructions.as_deref(),
+        );
+    }
+    for (i, item) in raw.items.iter().enumerate() {
+        push(format!("items[{i}].prompt"), Some(&item.prompt));
+        push(format!("items[{i}].context"), item.context.as_deref());
+        for (system, output) in &item.outputs {
+            push(format!("items[{i}].outputs.{system}"), Some(output));
+        }
+    }
+    let mut found = Vec::new();
+    for (path, text) in texts {
+        let lower = text.to_lowercase();
+        for id in &raw.systems {
+            if contains_word(&lower, &id.to_lowercase()) {
+                found.push((path.clone(), id.clone()));
+            }
+        }
+    }
+    found
+}
+
+fn contains_word(haystack: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return false;
+    }
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    haystack.match_indices(needle).any(|(i, _)| {
+        let before = haystack[..i].chars().next_back();
+        let after = haystack[i + needle.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_word;
+
+    #[test]
+    fn whole_words_only() {
+        assert!(contains_word("the rag system", "rag"));
+        assert!(contains_word("rag.", "rag"));
+        assert!(!contains_word("fragment", "rag"));
+        assert!(!contains_word("rag-2", "rag"));
+        assert!(!contains_word("anything", ""));
+    }
+}

@@ -1,0 +1,373 @@
+//! Plans: properties over random designs (proptest), golden plans for every example study, and
+//! blinding of the rater's view.
+
+use std::path::{Path, PathBuf};
+
+use juror_core::plan::{Annotator, balance, plan, resolve_annotator};
+use juror_core::study::raw::*;
+use juror_core::study::{Study, parse_study, seal, validate};
+use proptest::prelude::*;
+
+fn scale() -> RawScale {
+    RawScale {
+        min: 1,
+        max: 3,
+        points: (1..=3)
+            .map(|v| RawScalePoint {
+                value: v,
+                label: format!("p{v}"),
+                description: None,
+            })
+            .collect(),
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Design {
+    systems: usize,
+    items: usize,
+    presentation: RawPresentation,
+    anchor: bool,
+    order: RawOrder,
+    labels: RawLabels,
+    assignment: Option<(u32, u32)>,
+    checks: usize,
+    seed: u64,
+}
+
+fn design() -> impl Strategy<Value = Design> {
+    (
+        2usize..=6,
+        1usize..=24,
+        prop_oneof![
+            Just(RawPresentation::Single),
+            Just(RawPresentation::Pairs),
+            Just(RawPresentation::SideBySide)
+        ],
+        any::<bool>(),
+        prop_oneof![
+            Just(RawOrder::Shuffled),
+            Just(RawOrder::Fixed),
+            Just(RawOrder::SystemBlocks)
+        ],
+        prop_oneof![Just(RawLabels::PerTrial), Just(RawLabels::PerAnnotator)],
+        proptest::option::of((1u32..=9, 1u32..=9)),
+        0usize..=2,
+        any::<u64>(),
+    )
+        .prop_map(
+            |(systems, items, presentation, anchor, order, labels, assignment, checks, seed)| {
+                let order =
+                    if presentation != RawPresentation::Single && order == RawOrder::SystemBlocks {
+                        RawOrder::Shuffled
+                    } else {
+                        order
+                    };
+                Design {
+                    systems,
+                    items,
+                    presentation,
+                    anchor: anchor && presentation == RawPresentation::Pairs,
+                    order,
+                    labels,
+                    assignment: assignment.map(|(n, k)| (n, k.min(n))),
+                    checks: checks.min(items),
+                    seed,
+                }
+            },
+        )
+}
+
+/// A study for a design; system ids are distinctive tokens so that a leak is easy to spot.
+fn study_for(d: &Design) -> Study {
+    let systems: Vec<String> = (0..d.systems).map(|s| format!("SYSTEM-ID-{s}-x")).collect();
+    let raw = RawStudy {
+        schema: None,
+        format: STUDY_FORMAT_V1.to_owned(),
+        id: "prop".to_owned(),
+        title: "Property study".to_owned(),
+        description: None,
+        instructions: None,
+        consent: None,
+        estimated_minutes: None,
+        contact: None,
+        seed: d.seed,
+        systems: systems.clone(),
+        rubric: RawRubric {
+            dimensions: vec![RawDimension {
+                id: "q".to_owned(),
+                label: "Quality".to_owned(),
+                question: "How good?".to_owned(),
+                scale: scale(),
+                required: true,
+            }],
+            output_questions: Vec::new(),
+            examples: Vec::new(),
+            look_for: Vec::new(),
+            avoid: Vec::new(),
+        },
+        design: RawDesign {
+            labels: d.labels,
+            label_format: "Output {}".to_owned(),
+            assignment: d.assignment.map(|(slots, k)| RawAssignment {
+                slots,
+                annotators_per_item: k,
+            }),
+            attention_checks: (0..d.checks)
+                .map(|c| RawAttentionCheck::Rating {
+                    item: format!("item-{c}"),
+                    system: systems[0].clone(),
+                    dimension: "q".to_owned(),
+                    accept: vec![1],
+                })
+                .collect(),
+            tasks: vec![RawTask {
+                id: "t".to_owned(),
+                title: None,
+                instructions: None,
+                presentation: d.presentation,
+                pairs: d.anchor.then(|| RawPairs {
+                    anchor: systems[d.systems - 1].clone(),
+                }),
+                dimensions: None,
+                output_questions: None,
+                preference: None,
+                notes: RawRequirement::Optional,
+                flag: None,
+                order: d.order,
+                items: None,
+            }],
+        },
+        surveys: RawSurveys::default(),
+        items: (0..d.items)
+            .map(|i| RawItem {
+                id: format!("item-{i}"),
+                group: None,
+                round: Some((i % 3) as u32),
+                prompt: format!("Prompt {i}"),
+                context: None,
+                media: None,
+                outputs: systems
+                    .iter()
+                    .map(|s| (s.clone(), format!("Output of item {i}")))
+                    .collect(),
+            })
+            .collect(),
+    };
+    validate(&raw).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// 200 cases by default; `PROPTEST_CASES=5000` for a longer search.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn every_bound_holds(d in design()) {
+        let study = study_for(&d);
+        let report = balance::check(&study);
+        prop_assert!(report.violations.is_empty(), "{d:?}\n{}", report.render(&study));
+        if let Some((slots, k)) = d.assignment {
+            // Every non-check item goes to exactly k slots; loads within one.
+            let n_checks = d.checks;
+            for (i, &r) in report.raters_per_item.iter().enumerate() {
+                let want = if i < n_checks { slots as usize } else { k as usize };
+                prop_assert_eq!(r, want);
+            }
+            let loads: Vec<usize> = report.items_per_slot.iter().map(|l| l - n_checks).collect();
+            prop_assert!(loads.iter().max().unwrap() - loads.iter().min().unwrap() <= 1);
+            // Pairs of slots share items evenly. Exact evenness is not always possible (10
+            // items, 8 slots, 6 per item forces a spread of 3: see docs/design.md), so the bound
+            // is a spread of at most 3.
+            if let Some((lo, hi)) = report.overlap_range() {
+                prop_assert!(hi - lo <= 3, "overlap {lo}..{hi}");
+            }
+        }
+    }
+
+    #[test]
+    fn plans_are_deterministic(d in design(), slot in 1u32..=9) {
+        let study = study_for(&d);
+        let slot = d.assignment.map_or(slot, |(n, _)| slot.min(n));
+        let who = Annotator { slot, id: None };
+        prop_assert_eq!(plan(&study, &who), plan(&study, &who));
+    }
+
+    #[test]
+    fn no_system_id_reaches_the_view(d in design(), slot in 1u32..=9) {
+        let study = study_for(&d);
+        let slot = d.assignment.map_or(slot, |(n, _)| slot.min(n));
+        let p = plan(&study, &Annotator { slot, id: None });
+        let json = serde_json::to_string(&p.views(&study)).unwrap();
+        prop_assert!(!json.contains("SYSTEM-ID"), "{json}");
+    }
+
+    #[test]
+    fn checks_are_spread_out(d in design().prop_map(|mut d| {
+        d.checks = d.items.min(2);
+        if d.order == RawOrder::SystemBlocks {
+            d.order = RawOrder::Shuffled;
+        }
+        d
+    })) {
+        let study = study_for(&d);
+        let p = plan(&study, &Annotator { slot: 1, id: None });
+        let at: Vec<usize> = p.trials.iter().enumerate().filter(|(_, t)| t.check).map(|(i, _)| i).collect();
+        // With c check trials among T, the i-th sits at floor((2i + 1) T / 2c).
+        let (c, total) = (at.len(), p.trials.len());
+        prop_assert!(c > 0);
+        let targets: Vec<usize> = (0..c).map(|i| (2 * i + 1) * total / (2 * c)).collect();
+        prop_assert_eq!(at, targets);
+    }
+}
+
+fn examples() -> Vec<(String, Study)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/studies");
+    let mut out: Vec<(String, Study)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let study = parse_study(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            (name, study)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/plans")
+}
+
+/// The plans of slots 1 to 3 of every example study are frozen: a change means plan format v1
+/// changed, which needs a format version bump (regenerate with JUROR_BLESS=1 only then).
+#[test]
+fn golden_plans_of_the_example_studies() {
+    let bless = std::env::var_os("JUROR_BLESS").is_some();
+    std::fs::create_dir_all(golden_dir()).unwrap();
+    for (name, study) in examples() {
+        let mut text = String::new();
+        for slot in 1..=3 {
+            text.push_str(&plan(&study, &Annotator { slot, id: None }).table(&study));
+            text.push('\n');
+        }
+        let path = golden_dir().join(format!("{name}.txt"));
+        if bless {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let golden = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            golden == text,
+            "{name}: the plan changed (see {})",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn every_example_study_is_balanced() {
+    for (name, study) in examples() {
+        let report = balance::check(&study);
+        assert!(
+            report.violations.is_empty(),
+            "{name}:\n{}",
+            report.render(&study)
+        );
+    }
+}
+
+/// Every trial of every slot of every example, rendered to the rater's view, holds no system id.
+/// The examples' ids ("rag", "random", ...) could appear in ordinary text, so each study is
+/// first sealed: its systems become tokens that appear nowhere else, and then none may appear
+/// in any view.
+#[test]
+fn no_system_id_reaches_the_rater_view_of_any_example() {
+    for (name, study) in examples() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../assets/studies/{name}.json"));
+        let raw: RawStudy = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let (sealed, key) = seal::seal(&raw, &[7; 32]);
+        let sealed = validate(&sealed).unwrap();
+        let slots =
+            juror_core::plan::slots(&sealed).unwrap_or_else(|| juror_core::plan::period(&sealed));
+        let mut views = 0;
+        for slot in 1..=slots {
+            let p = plan(&sealed, &Annotator { slot, id: None });
+            for view in p.views(&sealed) {
+                let json = serde_json::to_string(&view).unwrap();
+                for token in key.systems.keys() {
+                    assert!(!json.contains(token.as_str()), "{name}: {token} in {json}");
+                }
+                views += 1;
+            }
+        }
+        assert!(views >= study.trials_per_annotator(), "{name}");
+    }
+}
+
+#[test]
+fn seed_001_blocks_follow_a_williams_design_across_four_participants() {
+    let (_, study) = examples()
+        .into_iter()
+        .find(|(n, _)| n == "hare-personalization")
+        .unwrap();
+    let orders: Vec<Vec<usize>> = (1..=4)
+        .map(|slot| {
+            let p = plan(&study, &Annotator { slot, id: None });
+            let mut blocks: Vec<usize> = Vec::new();
+            for t in p.trials.iter().filter(|t| t.task == 0) {
+                if blocks.last() != Some(&t.shown[0].system) {
+                    blocks.push(t.shown[0].system);
+                }
+            }
+            blocks
+        })
+        .collect();
+    // Each system leads once, and each ordered pair is adjacent exactly once.
+    let mut adjacent = [[0; 4]; 4];
+    for o in &orders {
+        assert_eq!(o.len(), 4);
+        for w in o.windows(2) {
+            adjacent[w[0]][w[1]] += 1;
+        }
+    }
+    let mut first: Vec<usize> = orders.iter().map(|o| o[0]).collect();
+    first.sort_unstable();
+    assert_eq!(first, [0, 1, 2, 3]);
+    for (a, row) in adjacent.iter().enumerate() {
+        for (b, &count) in row.iter().enumerate() {
+            assert_eq!(count, usize::from(a != b), "{orders:?}");
+        }
+    }
+}
+
+#[test]
+fn annotators_resolve_from_slot_or_id() {
+    let (_, study) = examples()
+        .into_iter()
+        .find(|(n, _)| n == "reasoning-trajectories")
+        .unwrap();
+    assert_eq!(resolve_annotator(&study, Some("3"), None).unwrap().slot, 3);
+    let by_id = resolve_annotator(&study, None, Some("PROLIFIC-xyz")).unwrap();
+    assert_eq!(
+        by_id,
+        resolve_annotator(&study, None, Some("PROLIFIC-xyz")).unwrap()
+    );
+    assert!((1..=9).contains(&by_id.slot));
+    let both = resolve_annotator(&study, Some("2"), Some("ann")).unwrap();
+    assert_eq!((both.slot, both.id.as_deref()), (2, Some("ann")));
+    for bad in ["0", "10", "two", "-1"] {
+        let e = resolve_annotator(&study, Some(bad), None).unwrap_err();
+        assert_eq!(e.at, "slot");
+        assert!(e.fix.contains("1 to 9"), "{e}");
+    }
+    assert!(resolve_annotator(&study, None, None).is_err());
+}
