@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use juror_core::study::{Study, parse_study};
+use juror_core::study::prepare::{Options, build, read_items};
+use juror_core::study::raw::RawStudy;
+use juror_core::study::{Problems, Study, parse_study};
 
 #[derive(Parser)]
 #[command(
@@ -26,6 +28,51 @@ enum Command {
     },
     /// Print the JSON Schema of the study format (juror.study/1).
     Schema,
+    /// Build a study from a JSON Lines file of outputs and a template study (rubric, design).
+    Prepare {
+        /// The template study: its text, systems, rubric and design are kept, its items replaced.
+        #[arg(long)]
+        template: PathBuf,
+        /// The outputs, one JSON object per line: an item ({"id", "prompt", "outputs": {...}})
+        /// or one output ({"item_id", "system_id", TEXT_FIELD, ...}).
+        #[arg(long)]
+        outputs: PathBuf,
+        /// How many items to sample.
+        #[arg(long)]
+        n: usize,
+        /// Sampling seed (default: the template's seed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Sample each item group in proportion to its size.
+        #[arg(long)]
+        stratify: bool,
+        /// One-output-per-line files: the field with the output text.
+        #[arg(long, default_value = "output")]
+        text_field: String,
+        /// One-output-per-line files: a field to show as the item's context.
+        #[arg(long)]
+        context_field: Option<String>,
+        /// The prompt of every item whose line has no "prompt".
+        #[arg(long)]
+        prompt: Option<String>,
+        /// Where to write the study.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Replace every system id with an opaque token; write the key (token -> id) separately.
+    Seal {
+        /// The study to seal.
+        file: PathBuf,
+        /// Where to write the sealed study (publish this one).
+        #[arg(long)]
+        out: PathBuf,
+        /// Where to write the key (keep it private: it unblinds the ratings).
+        #[arg(long)]
+        key: PathBuf,
+        /// Overwrite an existing key file.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print one annotator's counterbalanced plan, or check the balance over all slots.
     Plan {
         /// The study file.
@@ -52,6 +99,30 @@ fn main() -> ExitCode {
             annotator,
             check,
         } => plan(&file, slot.as_deref(), annotator.as_deref(), check),
+        Command::Prepare {
+            template,
+            outputs,
+            n,
+            seed,
+            stratify,
+            text_field,
+            context_field,
+            prompt,
+            out,
+        } => prepare(&template, &outputs, &out, |template_seed| Options {
+            n,
+            seed: seed.unwrap_or(template_seed),
+            stratify,
+            text_field,
+            context_field,
+            prompt,
+        }),
+        Command::Seal {
+            file,
+            out,
+            key,
+            force,
+        } => seal(&file, &out, &key, force),
         Command::Schema => {
             print!("{}", juror_core::study::schema());
             ExitCode::SUCCESS
@@ -131,4 +202,145 @@ fn validate(file: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+fn read(file: &Path) -> Result<String, ExitCode> {
+    std::fs::read_to_string(file).map_err(|e| {
+        eprintln!("{}: cannot read the file: {e}", file.display());
+        ExitCode::from(2)
+    })
+}
+
+/// Reads a study file as its raw form, after checking it validates.
+fn load_raw(file: &Path) -> Result<RawStudy, ExitCode> {
+    let text = read(file)?;
+    load(file)?;
+    serde_json::from_str(&text).map_err(|e| {
+        eprintln!("{}: {e}", file.display());
+        ExitCode::FAILURE
+    })
+}
+
+fn report(file: &Path, problems: &Problems) -> ExitCode {
+    const SHOWN: usize = 20;
+    for p in problems.iter().take(SHOWN) {
+        println!("{}: {p}", file.display());
+    }
+    if problems.len() > SHOWN {
+        println!(
+            "{}: ... and {} more problems like these",
+            file.display(),
+            problems.len() - SHOWN
+        );
+    }
+    eprintln!("{} problem(s); nothing was written", problems.len());
+    ExitCode::FAILURE
+}
+
+/// Writes `text` to `path` whole or not at all: a temporary file next to it, then a rename.
+fn write_atomically(path: &Path, text: &str) -> Result<(), ExitCode> {
+    let tmp = path.with_extension("juror-tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            eprintln!("{}: cannot write: {e}", path.display());
+            ExitCode::from(2)
+        })
+}
+
+fn pretty(value: &impl serde::Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn prepare(
+    template_path: &Path,
+    outputs: &Path,
+    out: &Path,
+    options: impl FnOnce(u64) -> Options,
+) -> ExitCode {
+    let template: RawStudy = match read(template_path).and_then(|t| {
+        serde_json::from_str(&t).map_err(|e| {
+            eprintln!("{}: not a study template: {e}", template_path.display());
+            ExitCode::FAILURE
+        })
+    }) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let options = options(template.seed);
+    let jsonl = match read(outputs) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let items = match read_items(&jsonl, &options) {
+        Ok(items) => items,
+        Err(problems) => return report(outputs, &problems),
+    };
+    match build(&template, items, &options) {
+        Ok((study, summary)) => {
+            if let Err(code) = write_atomically(out, &pretty(&study)) {
+                return code;
+            }
+            println!(
+                "{}: {} items sampled (seed {}{}) from {} eligible of {} read, {} systems",
+                out.display(),
+                summary.sampled,
+                options.seed,
+                if options.stratify {
+                    ", stratified by group"
+                } else {
+                    ""
+                },
+                summary.eligible,
+                summary.read,
+                study.systems.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(problems) => report(template_path, &problems),
+    }
+}
+
+fn seal(file: &Path, out: &Path, key_path: &Path, force: bool) -> ExitCode {
+    let raw = match load_raw(file) {
+        Ok(raw) => raw,
+        Err(code) => return code,
+    };
+    if key_path.exists() && !force {
+        eprintln!(
+            "{}: a key is already there; overwriting it would lose the way to unblind the study it belongs to. Choose another path or pass --force.",
+            key_path.display()
+        );
+        return ExitCode::from(2);
+    }
+    let mut secret = [0u8; 32];
+    if let Err(e) = getrandom::fill(&mut secret) {
+        eprintln!("no source of randomness: {e}");
+        return ExitCode::from(2);
+    }
+    let (sealed, key) = juror_core::study::seal::seal(&raw, &secret);
+    if let Err(problems) = juror_core::study::validate(&sealed) {
+        return report(file, &problems);
+    }
+    for (path, system) in juror_core::study::seal::mentions(&raw) {
+        eprintln!(
+            "warning: {path} mentions system \"{system}\" in its text; sealing cannot hide that, reword it"
+        );
+    }
+    if let Err(code) = write_atomically(key_path, &pretty(&key)) {
+        return code;
+    }
+    if let Err(code) = write_atomically(out, &pretty(&sealed)) {
+        return code;
+    }
+    println!(
+        "{}: sealed ({} systems); key written to {} (keep it private)",
+        out.display(),
+        key.systems.len(),
+        key_path.display()
+    );
+    ExitCode::SUCCESS
 }

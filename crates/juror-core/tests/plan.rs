@@ -183,7 +183,7 @@ proptest! {
             let loads: Vec<usize> = report.items_per_slot.iter().map(|l| l - n_checks).collect();
             prop_assert!(loads.iter().max().unwrap() - loads.iter().min().unwrap() <= 1);
             // Pairs of slots share items evenly. Exact evenness is not always possible (10
-            // items, 8 slots, 6 per item forces a spread of 3: see docs/design.md), so the bound
+            // items, 8 slots, 6 per item forces a spread of 3: see docs/counterbalancing.md), so the bound
             // is a spread of at most 3.
             if let Some((lo, hi)) = report.overlap_range() {
                 prop_assert!(hi - lo <= 3, "overlap {lo}..{hi}");

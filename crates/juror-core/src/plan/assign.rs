@@ -40,7 +40,8 @@ fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<usize>], stream: &mut S
     if m < 2 {
         return;
     }
-    let attempts = (m * 40).min(400_000);
+    let attempts = (m * 20).min(200_000);
+    let mut changes: Vec<(usize, usize, bool)> = Vec::new();
     // Applies `delta` to the overlap of a and b, returning the change in the sum of squares.
     fn bump(shared: &mut [Vec<usize>], a: usize, b: usize, up: bool) -> i64 {
         let x = shared[a][b] as i64;
@@ -62,7 +63,7 @@ fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<usize>], stream: &mut S
             continue;
         }
         // Move: item i goes from slot s to slot t; item j from t to s.
-        let mut changes: Vec<(usize, usize, bool)> = Vec::new();
+        changes.clear();
         for &c in &raters[i] {
             if c != s {
                 changes.push((s, c, false));

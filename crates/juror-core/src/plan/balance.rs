@@ -211,7 +211,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
     // slot does every block (with an assignment, a slot may have no item of the task).
     for (ti, task) in tasks.iter().enumerate() {
         let rows = squares::williams(n).len();
-        if task.order != Order::SystemBlocks || n < 2 || plans.len() % rows != 0 {
+        if task.order != Order::SystemBlocks || n < 2 || !plans.len().is_multiple_of(rows) {
             continue;
         }
         let block_orders: Vec<Vec<usize>> = plans

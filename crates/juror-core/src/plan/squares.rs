@@ -127,10 +127,10 @@ mod tests {
                 }
             }
             let times = if n % 2 == 0 { 1 } else { 2 };
-            for a in 0..n {
-                for b in 0..n {
+            for (a, row) in adjacent.iter().enumerate() {
+                for (b, &count) in row.iter().enumerate() {
                     let want = if a == b { 0 } else { times };
-                    assert_eq!(adjacent[a][b], want, "n={n} {a}->{b}");
+                    assert_eq!(count, want, "n={n} {a}->{b}");
                 }
             }
         }

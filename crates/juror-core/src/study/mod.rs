@@ -2,6 +2,7 @@
 //! ([`validate`](mod@validate)) and the published JSON Schema ([`schema`]).
 
 pub mod model;
+pub mod prepare;
 pub mod raw;
 pub mod seal;
 pub mod validate;

@@ -78,7 +78,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
     (sealed, key)
 }
 
-/// Places in the free text of `raw` (instructions, prompts, outputs, ...) where a system id
+/// Places in the id and free text of `raw` (instructions, prompts, outputs, ...) where a system id
 /// appears as a whole word, ignoring case: sealing cannot hide those, the researcher must
 /// reword them. Returns `(JSON path, system id)` pairs.
 pub fn mentions<'a>(raw: &'a RawStudy) -> Vec<(String, String)> {
@@ -88,6 +88,7 @@ pub fn mentions<'a>(raw: &'a RawStudy) -> Vec<(String, String)> {
             texts.push((path, t));
         }
     };
+    push("id".into(), Some(&raw.id));
     push("title".into(), Some(&raw.title));
     push("description".into(), raw.description.as_deref());
     push("instructions".into(), raw.instructions.as_deref());
@@ -121,7 +122,8 @@ fn contains_word(haystack: &str, needle: &str) -> bool {
     if needle.is_empty() {
         return false;
     }
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // `-` and `.` separate words here: "hare-personalization" mentions "hare".
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
     haystack.match_indices(needle).any(|(i, _)| {
         let before = haystack[..i].chars().next_back();
         let after = haystack[i + needle.len()..].chars().next();
@@ -138,7 +140,8 @@ mod tests {
         assert!(contains_word("the rag system", "rag"));
         assert!(contains_word("rag.", "rag"));
         assert!(!contains_word("fragment", "rag"));
-        assert!(!contains_word("rag-2", "rag"));
+        assert!(contains_word("hare-personalization", "hare"));
+        assert!(!contains_word("rag_2", "rag"));
         assert!(!contains_word("anything", ""));
     }
 }

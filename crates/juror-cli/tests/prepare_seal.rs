@@ -1,0 +1,220 @@
+//! `juror prepare` and `juror seal` end to end, on the real SummEval data and the examples.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use juror_core::study::raw::RawStudy;
+use juror_core::study::seal::mentions;
+
+fn juror(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_juror"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("juror-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn prepare_summeval(out: &Path, seed: &str) -> Output {
+    let template = root().join("assets/studies/summeval.json");
+    let data = root().join("../shared/datasets/summeval_summaries.jsonl");
+    juror(&[
+        "prepare",
+        "--template",
+        s(&template),
+        "--outputs",
+        s(&data),
+        "--n",
+        "100",
+        "--seed",
+        seed,
+        "--text-field",
+        "summary",
+        "--context-field",
+        "reference",
+        "--prompt",
+        "Summarise the news article.",
+        "--out",
+        s(out),
+    ])
+}
+
+#[test]
+fn prepare_builds_a_100_item_summeval_study_reproducibly() {
+    let (a, b, c) = (tmp("a.json"), tmp("b.json"), tmp("c.json"));
+    for (out, seed) in [(&a, "11"), (&b, "11"), (&c, "12")] {
+        let o = prepare_summeval(out, seed);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let (a, b, c) = (
+        std::fs::read(&a).unwrap(),
+        std::fs::read(&b).unwrap(),
+        std::fs::read(&c).unwrap(),
+    );
+    assert_eq!(a, b, "same inputs and seed must give the same bytes");
+    let study = juror_core::study::parse_study(std::str::from_utf8(&a).unwrap()).unwrap();
+    assert_eq!(study.items().len(), 100);
+    let other = juror_core::study::parse_study(std::str::from_utf8(&c).unwrap()).unwrap();
+    // SummEval has 100 documents here, so both seeds take all of them; the order is the input's.
+    assert_eq!(study.items().len(), other.items().len());
+}
+
+#[test]
+fn prepare_samples_fewer_items_by_seed_and_writes_nothing_on_bad_lines() {
+    let template = root().join("assets/studies/summeval.json");
+    let data = root().join("../shared/datasets/summeval_summaries.jsonl");
+    let out = tmp("ten.json");
+    let args = |seed: &'static str| -> Vec<String> {
+        [
+            "prepare",
+            "--template",
+            s(&template),
+            "--outputs",
+            s(&data),
+            "--n",
+            "10",
+            "--seed",
+            seed,
+            "--text-field",
+            "summary",
+            "--prompt",
+            "Summarise.",
+            "--out",
+            s(&out),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let run = |seed| {
+        let a = args(seed);
+        let o = juror(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success());
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let (x, y) = (run("1"), run("2"));
+    assert_ne!(x, y, "different seeds should sample different items");
+
+    let bad = tmp("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"id\": \"q\", \"prompt\": \"p\", \"outputs\": {}}\n{oops\n",
+    )
+    .unwrap();
+    let out2 = tmp("never.json");
+    let o = juror(&[
+        "prepare",
+        "--template",
+        s(&template),
+        "--outputs",
+        s(&bad),
+        "--n",
+        "1",
+        "--out",
+        s(&out2),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("line 2: not JSON"));
+    assert!(!out2.exists(), "nothing may be written when a line is bad");
+}
+
+#[test]
+fn sealed_examples_validate_and_hold_no_system_id() {
+    let mut clean = 0;
+    for name in [
+        "work-intake",
+        "hare-personalization",
+        "reasoning-trajectories",
+        "financial-analysis",
+        "summeval",
+        "pandalm",
+    ] {
+        let study = root().join(format!("assets/studies/{name}.json"));
+        let (out, key) = (
+            tmp(&format!("{name}.sealed.json")),
+            tmp(&format!("{name}.key.json")),
+        );
+        let _ = std::fs::remove_file(&key);
+        let o = juror(&["seal", s(&study), "--out", s(&out), "--key", s(&key)]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v = juror(&["validate", s(&out)]);
+        assert!(
+            v.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&v.stdout)
+        );
+
+        let raw: RawStudy =
+            serde_json::from_str(&std::fs::read_to_string(&study).unwrap()).unwrap();
+        let sealed_text = std::fs::read_to_string(&out).unwrap();
+        let sealed: serde_json::Value = serde_json::from_str(&sealed_text).unwrap();
+        // No key and no string value is a system id, anywhere.
+        let mut strings = Vec::new();
+        collect(&sealed, &mut strings);
+        for id in &raw.systems {
+            assert!(
+                !strings.contains(id),
+                "{name}: \"{id}\" is still in the sealed file"
+            );
+        }
+        // Where the text never mentions a system, the id is nowhere in the file at all.
+        if mentions(&raw).is_empty() {
+            clean += 1;
+            let lower = sealed_text.to_lowercase();
+            for id in &raw.systems {
+                assert!(
+                    !lower.contains(&format!("\"{}\"", id.to_lowercase())),
+                    "{name}: {id}"
+                );
+            }
+        }
+        // The key maps every token back.
+        let key: juror_core::study::seal::SealKey =
+            serde_json::from_str(&std::fs::read_to_string(&key).unwrap()).unwrap();
+        let mut back: Vec<&String> = key.systems.values().collect();
+        back.sort();
+        let mut want: Vec<&String> = raw.systems.iter().collect();
+        want.sort();
+        assert_eq!(back, want);
+        // Sealing again refuses to overwrite the key.
+        let again = juror(&[
+            "seal",
+            s(&study),
+            "--out",
+            s(&out),
+            "--key",
+            s(&tmp(&format!("{name}.key.json"))),
+        ]);
+        assert_eq!(again.status.code(), Some(2));
+    }
+    assert!(
+        clean >= 2,
+        "too few examples free of system names in their text"
+    );
+}
+
+fn collect(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| collect(x, out)),
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                out.push(k.clone());
+                collect(x, out);
+            }
+        }
+        _ => {}
+    }
+}

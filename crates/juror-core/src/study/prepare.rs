@@ -1,0 +1,335 @@
+//! Building a study from a file of model outputs and a template (`juror prepare`).
+//!
+//! The outputs come as JSON Lines in one of two shapes, detected per file:
+//! - one line per item: `{"id", "prompt", "group"?, "round"?, "context"?, "media"?,
+//!   "outputs": {"system": "text", ...}}` (the fields of a study item);
+//! - one line per output ("long"): `{"item_id", "system_id", <text field>, ...}`, as in many
+//!   published datasets; the text field is named by [`Options::text_field`], an optional
+//!   context field by [`Options::context_field`], the prompt by `prompt` in the line or
+//!   [`Options::prompt`]; other fields are ignored.
+//!
+//! Items are sampled with the plan's specified random stream, so the same inputs, options and
+//! seed give the same study, byte for byte.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::raw::{RawItem, RawStudy};
+use super::validate::{Problem, Problems, validate};
+use crate::plan::rng::Stream;
+
+/// How to build the study.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// How many items to sample (all eligible items if fewer).
+    pub n: usize,
+    /// The sampling seed.
+    pub seed: u64,
+    /// Sample each group in proportion to its size (largest remainders round).
+    pub stratify: bool,
+    /// Long shape: the field holding an output's text.
+    pub text_field: String,
+    /// Long shape: a field shown as the item's context (e.g. a reference), if any.
+    pub context_field: Option<String>,
+    /// Long shape: the prompt when lines carry none.
+    pub prompt: Option<String>,
+}
+
+/// What happened, for the command's summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// Items read.
+    pub read: usize,
+    /// Items with an output for every system of the study.
+    pub eligible: usize,
+    /// Items in the study.
+    pub sampled: usize,
+}
+
+fn problem(line: usize, message: impl Into<String>, fix: impl Into<String>) -> Problem {
+    Problem {
+        at: format!("line {line}"),
+        message: message.into(),
+        fix: fix.into(),
+    }
+}
+
+/// Reads the JSON Lines of outputs into items, in first-seen order.
+///
+/// # Errors
+/// Every bad line, with its number.
+pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Problems> {
+    let mut problems = Vec::new();
+    let mut items: Vec<RawItem> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, line) in jsonl.lines().enumerate() {
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                problems.push(problem(
+                    number,
+                    format!("not JSON: {e}"),
+                    "each line must be one JSON object",
+                ));
+                continue;
+            }
+        };
+        let long = value.get("item_id").is_some() && value.get("system_id").is_some();
+        if !long {
+            match serde_json::from_value::<RawItem>(value) {
+                Ok(item) => {
+                    if index.insert(item.id.clone(), items.len()).is_some() {
+                        problems.push(problem(
+                            number,
+                            format!("item \"{}\" appears twice", item.id),
+                            "give each line its own id",
+                        ));
+                    } else {
+                        items.push(item);
+                    }
+                }
+                Err(e) => problems.push(problem(
+                    number,
+                    format!("not an item: {e}"),
+                    "give id, prompt and outputs, or item_id, system_id and the text field",
+                )),
+            }
+            continue;
+        }
+        let text_of = |v: &Value| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        let (Some(item_id), Some(system)) =
+            (text_of(&value["item_id"]), text_of(&value["system_id"]))
+        else {
+            problems.push(problem(
+                number,
+                "item_id and system_id must be strings or numbers",
+                "fix the line",
+            ));
+            continue;
+        };
+        let Some(text) = value.get(&options.text_field).and_then(Value::as_str) else {
+            problems.push(problem(
+                number,
+                format!("no text field \"{}\"", options.text_field),
+                "name the field holding the output with --text-field",
+            ));
+            continue;
+        };
+        let prompt = value
+            .get("prompt")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| options.prompt.clone());
+        let Some(prompt) = prompt else {
+            problems.push(problem(
+                number,
+                "no prompt in the line",
+                "add a \"prompt\" field or give one for all items with --prompt",
+            ));
+            continue;
+        };
+        let context = options
+            .context_field
+            .as_ref()
+            .and_then(|f| value.get(f))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let group = value.get("group").and_then(text_of);
+        let k = *index.entry(item_id.clone()).or_insert_with(|| {
+            items.push(RawItem {
+                id: item_id.clone(),
+                group,
+                round: None,
+                prompt,
+                context,
+                media: None,
+                outputs: BTreeMap::new(),
+            });
+            items.len() - 1
+        });
+        if items[k]
+            .outputs
+            .insert(system.clone(), text.to_owned())
+            .is_some()
+        {
+            problems.push(problem(
+                number,
+                format!("a second output of system \"{system}\" for item \"{item_id}\""),
+                "keep one line per item and system",
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(items)
+    } else {
+        Err(Problems(problems))
+    }
+}
+
+/// Builds a study: the template's text, rubric and design, with `n` items sampled from `items`
+/// among those that have an output for every one of the template's systems (or, when the
+/// template lists none, of every system seen in the outputs).
+///
+/// # Errors
+/// No eligible item, or the built study does not validate (with the template's paths).
+pub fn build(
+    template: &RawStudy,
+    items: Vec<RawItem>,
+    options: &Options,
+) -> Result<(RawStudy, Summary), Problems> {
+    let mut study = template.clone();
+    if study.systems.is_empty() {
+        let mut seen: Vec<String> = items
+            .iter()
+            .flat_map(|i| i.outputs.keys().cloned())
+            .collect();
+        seen.sort();
+        seen.dedup();
+        study.systems = seen;
+    }
+    let read = items.len();
+    let eligible: Vec<RawItem> = items
+        .into_iter()
+        .filter(|item| study.systems.iter().all(|s| item.outputs.contains_key(s)))
+        .map(|mut item| {
+            item.outputs.retain(|s, _| study.systems.contains(s));
+            item
+        })
+        .collect();
+    if eligible.is_empty() {
+        return Err(Problems(vec![Problem {
+            at: "outputs".to_owned(),
+            message: format!(
+                "none of the {read} items has an output for every system ({})",
+                study.systems.join(", ")
+            ),
+            fix: "check the template's systems against the system ids in the outputs".to_owned(),
+        }]));
+    }
+    let chosen = sample(&eligible, options);
+    let summary = Summary {
+        read,
+        eligible: eligible.len(),
+        sampled: chosen.len(),
+    };
+    study.items = chosen.into_iter().map(|i| eligible[i].clone()).collect();
+    validate(&study)?;
+    Ok((study, summary))
+}
+
+/// Indices of the sampled items, in input order.
+fn sample(items: &[RawItem], options: &Options) -> Vec<usize> {
+    let n = options.n.min(items.len());
+    let mut stream = Stream::new(options.seed, "prepare", 0, 0);
+    let mut chosen: Vec<usize> = if options.stratify {
+        let mut groups: BTreeMap<Option<&str>, Vec<usize>> = BTreeMap::new();
+        for (i, item) in items.iter().enumerate() {
+            groups.entry(item.group.as_deref()).or_default().push(i);
+        }
+        // Largest-remainder apportionment of n over the groups.
+        let total = items.len();
+        let mut quotas: Vec<(usize, usize, usize)> = groups
+            .values()
+            .enumerate()
+            .map(|(g, members)| {
+                let exact = members.len() * n;
+                (g, exact / total, exact % total)
+            })
+            .collect();
+        let given: usize = quotas.iter().map(|q| q.1).sum();
+        let mut by_remainder: Vec<usize> = (0..quotas.len()).collect();
+        by_remainder.sort_by_key(|&g| (std::cmp::Reverse(quotas[g].2), g));
+        for &g in by_remainder.iter().take(n - given) {
+            quotas[g].1 += 1;
+        }
+        groups
+            .values()
+            .zip(&quotas)
+            .flat_map(|(members, &(_, quota, _))| {
+                let mut m = members.clone();
+                stream.shuffle(&mut m);
+                m.truncate(quota);
+                m
+            })
+            .collect()
+    } else {
+        let mut all: Vec<usize> = (0..items.len()).collect();
+        stream.shuffle(&mut all);
+        all.truncate(n);
+        all
+    };
+    chosen.sort_unstable();
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(n: usize, stratify: bool) -> Options {
+        Options {
+            n,
+            seed: 5,
+            stratify,
+            text_field: "summary".to_owned(),
+            context_field: Some("reference".to_owned()),
+            prompt: Some("Summarise.".to_owned()),
+        }
+    }
+
+    #[test]
+    fn reads_both_shapes_and_reports_bad_lines_by_number() {
+        let long = "{\"item_id\": 1, \"system_id\": \"a\", \"summary\": \"x\", \"reference\": \"r\"}\n\
+                    {\"item_id\": 1, \"system_id\": \"b\", \"summary\": \"y\"}\n";
+        let items = read_items(long, &options(1, false)).unwrap();
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0].outputs.len(), 2);
+        assert_eq!(items[0].context.as_deref(), Some("r"));
+
+        let wide = "{\"id\": \"q\", \"prompt\": \"p\", \"outputs\": {\"a\": \"1\"}}\n";
+        assert_eq!(read_items(wide, &options(1, false)).unwrap()[0].id, "q");
+
+        let bad = "{\"id\": \"q\", \"prompt\": \"p\", \"outputs\": {}}\nnot json\n\n{\"item_id\": 2, \"system_id\": \"a\"}\n";
+        let problems = read_items(bad, &options(1, false)).unwrap_err();
+        let at: Vec<&str> = problems.iter().map(|p| p.at.as_str()).collect();
+        assert_eq!(at, ["line 2", "line 4"]);
+    }
+
+    #[test]
+    fn stratified_sampling_is_proportional() {
+        let items: Vec<RawItem> = (0..30)
+            .map(|i| RawItem {
+                id: format!("i{i}"),
+                group: Some(if i < 20 { "big" } else { "small" }.to_owned()),
+                round: None,
+                prompt: "p".to_owned(),
+                context: None,
+                media: None,
+                outputs: BTreeMap::new(),
+            })
+            .collect();
+        let chosen = sample(&items, &options(9, true));
+        let big = chosen.iter().filter(|&&i| i < 20).count();
+        assert_eq!((chosen.len(), big), (9, 6));
+        assert_eq!(chosen, sample(&items, &options(9, true)));
+        assert_ne!(
+            chosen,
+            sample(
+                &items,
+                &Options {
+                    seed: 6,
+                    ..options(9, true)
+                }
+            )
+        );
+    }
+}
