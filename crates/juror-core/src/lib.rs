@@ -11,4 +11,5 @@
 
 pub mod markdown;
 pub mod plan;
+pub mod session;
 pub mod study;

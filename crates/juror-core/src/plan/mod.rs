@@ -39,7 +39,7 @@ use crate::study::{LabelScheme, Order, Presentation, Problem, Study, Task};
 use rng::Stream;
 
 /// Who is annotating: a slot (1-based), and the id they came with, if any.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Annotator {
     /// The slot, from 1.
     pub slot: u32,

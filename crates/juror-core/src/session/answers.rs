@@ -1,0 +1,175 @@
+//! What an annotator has given: answers, preferences, notes and timings. These types are
+//! persisted (in the browser's storage envelope and in ratings files), so they are versioned
+//! DTOs: change them only with a schema or format version bump and a migration.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::study::{Question, QuestionKind, RankOptions};
+
+/// An answer to a survey or per-output question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// A point of a Likert scale.
+    Scale(i32),
+    /// One option.
+    Choice(String),
+    /// Several options.
+    Choices(Vec<String>),
+    /// Free text.
+    Text(String),
+    /// A number.
+    Number(f64),
+    /// Options (or system labels) in order, best first.
+    Rank(Vec<String>),
+}
+
+impl Answer {
+    /// Whether the answer counts as given for `question` (empty text or choices do not), and
+    /// fits it. Returns why not.
+    pub fn check(&self, question: &Question, labels: &[String]) -> Result<(), String> {
+        match (&question.kind, self) {
+            (QuestionKind::Likert(scale), Answer::Scale(v)) if scale.contains(*v) => Ok(()),
+            (QuestionKind::SingleChoice(options), Answer::Choice(c)) if options.contains(c) => {
+                Ok(())
+            }
+            (
+                QuestionKind::MultipleChoice {
+                    options,
+                    min_selected,
+                    max_selected,
+                },
+                Answer::Choices(cs),
+            ) => {
+                let n = u32::try_from(cs.len()).unwrap_or(u32::MAX);
+                if cs.iter().any(|c| !options.contains(c)) {
+                    Err("an unknown option is ticked".to_owned())
+                } else if n < *min_selected || n > *max_selected {
+                    if min_selected == max_selected {
+                        Err(format!("choose exactly {min_selected}"))
+                    } else {
+                        Err(format!("choose between {min_selected} and {max_selected}"))
+                    }
+                } else {
+                    Ok(())
+                }
+            }
+            (
+                QuestionKind::ShortText { max_length } | QuestionKind::LongText { max_length },
+                Answer::Text(t),
+            ) => {
+                if t.trim().is_empty() {
+                    Err("write an answer".to_owned())
+                } else if max_length.is_some_and(|m| t.chars().count() > m as usize) {
+                    Err(format!(
+                        "use at most {} characters",
+                        max_length.unwrap_or(0)
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            (QuestionKind::Number { min, max, integer }, Answer::Number(x)) => {
+                if !x.is_finite() {
+                    Err("enter a number".to_owned())
+                } else if *integer && x.fract() != 0.0 {
+                    Err("enter a whole number".to_owned())
+                } else if min.is_some_and(|m| *x < m) || max.is_some_and(|m| *x > m) {
+                    Err(match (min, max) {
+                        (Some(a), Some(b)) => format!("enter a number from {a} to {b}"),
+                        (Some(a), None) => format!("enter {a} or more"),
+                        (None, Some(b)) => format!("enter {b} or less"),
+                        (None, None) => "enter a number".to_owned(),
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            (QuestionKind::Rank(options), Answer::Rank(order)) => {
+                let want: Vec<String> = match options {
+                    RankOptions::Fixed(o) => o.clone(),
+                    RankOptions::Systems => labels.to_vec(),
+                };
+                let mut got = order.clone();
+                got.sort();
+                let mut all = want.clone();
+                all.sort();
+                if got == all {
+                    Ok(())
+                } else {
+                    Err("put every option in order".to_owned())
+                }
+            }
+            _ => Err("answer the question".to_owned()),
+        }
+    }
+}
+
+/// The preference given in a trial, by position (0 is the first output shown).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Preference {
+    /// The best output.
+    Best {
+        /// Its position.
+        position: usize,
+    },
+    /// The chosen output of a pair.
+    Choice {
+        /// Its position.
+        position: usize,
+    },
+    /// Neither of a pair.
+    Tie,
+    /// All outputs, best first.
+    Rank {
+        /// Positions, best first.
+        order: Vec<usize>,
+    },
+}
+
+/// Answers about one shown output.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OutputAnswers {
+    /// Score by dimension id.
+    #[serde(default)]
+    pub ratings: BTreeMap<String, i32>,
+    /// Answer by per-output question id.
+    #[serde(default)]
+    pub answers: BTreeMap<String, Answer>,
+    /// Whether the annotator flagged the output.
+    #[serde(default)]
+    pub flagged: bool,
+}
+
+/// Everything given in one trial, with its timing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TrialAnswers {
+    /// Per shown output, in position order.
+    #[serde(default)]
+    pub outputs: Vec<OutputAnswers>,
+    /// The preference, if given.
+    #[serde(default)]
+    pub preference: Option<Preference>,
+    /// The reason for the preference.
+    #[serde(default)]
+    pub explanation: String,
+    /// Notes.
+    #[serde(default)]
+    pub notes: String,
+    /// Active time on the trial (visible tab), in milliseconds.
+    #[serde(default)]
+    pub active_ms: u64,
+    /// When the trial was first shown (ms since the Unix epoch).
+    #[serde(default)]
+    pub first_shown: Option<f64>,
+    /// When an answer in it last changed (ms since the Unix epoch).
+    #[serde(default)]
+    pub last_changed: Option<f64>,
+    /// Whether the annotator went past it with every required answer.
+    #[serde(default)]
+    pub done: bool,
+}

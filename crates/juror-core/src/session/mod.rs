@@ -1,0 +1,946 @@
+//! The annotator's session: one reducer owns it.
+//!
+//! `update(study, session, msg, now)` is the only way the session changes; it returns the
+//! commands the shell must carry out (save, move focus). `view(study, session)` is what the
+//! page renders. Clocks and storage stay in the shell: every message comes with `now`
+//! (milliseconds since the Unix epoch), so every journey can be replayed natively.
+//!
+//! Phases run welcome → consent (when the study has one; declining ends it) → instructions →
+//! intake survey (when there is one) → trials → exit survey (when there is one) → done.
+
+pub mod answers;
+pub mod ratings;
+pub mod store;
+pub mod time;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use answers::{Answer, OutputAnswers, Preference, TrialAnswers};
+
+use crate::plan::view::TrialView;
+use crate::plan::{Annotator, Plan, plan};
+use crate::study::{PreferenceKind, Question, Requirement, Study};
+
+/// Where the annotator is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The study's welcome page.
+    Welcome,
+    /// The consent form.
+    Consent,
+    /// Consent was declined: nothing is recorded.
+    Declined,
+    /// The guidelines and rubric.
+    Instructions,
+    /// The intake survey.
+    Intake,
+    /// The trials.
+    Trials,
+    /// The exit survey.
+    Exit,
+    /// Finished: download the ratings.
+    Done,
+}
+
+/// Which survey.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Survey {
+    /// Before the trials.
+    Intake,
+    /// After the trials.
+    Exit,
+}
+
+/// The persisted part of a session: everything given, nothing derivable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Who.
+    pub annotator: Annotator,
+    /// Where.
+    pub phase: Phase,
+    /// The trial shown (index into the plan).
+    pub current: usize,
+    /// When consent was given.
+    #[serde(default)]
+    pub consent_at: Option<f64>,
+    /// Intake answers by question id.
+    #[serde(default)]
+    pub intake: BTreeMap<String, Answer>,
+    /// Exit answers by question id.
+    #[serde(default)]
+    pub exit: BTreeMap<String, Answer>,
+    /// One entry per trial of the plan.
+    pub trials: Vec<TrialAnswers>,
+    /// When the annotator started.
+    #[serde(default)]
+    pub started_at: Option<f64>,
+    /// When the annotator finished.
+    #[serde(default)]
+    pub finished_at: Option<f64>,
+}
+
+/// Overlays that can be open over any phase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Overlay {
+    /// Nothing open.
+    #[default]
+    None,
+    /// The rubric.
+    Rubric,
+    /// Keyboard shortcuts.
+    Shortcuts,
+    /// The list of trials.
+    TrialList,
+}
+
+/// A question on screen that can be answered, focused, or missing.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Target {
+    /// A dimension of the output at a position.
+    Rating {
+        /// Position.
+        position: usize,
+        /// Dimension id.
+        dimension: String,
+    },
+    /// A per-output question.
+    OutputQuestion {
+        /// Position.
+        position: usize,
+        /// Question id.
+        question: String,
+    },
+    /// The preference.
+    Preference,
+    /// The preference's explanation.
+    Explanation,
+    /// The notes.
+    Notes,
+    /// A survey question.
+    Survey {
+        /// Question id.
+        question: String,
+    },
+}
+
+impl Target {
+    /// The id of the element to focus for this target (stable, free of system ids).
+    pub fn dom_id(&self) -> String {
+        let clean = |s: &str| -> String {
+            s.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect()
+        };
+        match self {
+            Target::Rating {
+                position,
+                dimension,
+            } => format!("q-rate-{position}-{}", clean(dimension)),
+            Target::OutputQuestion { position, question } => {
+                format!("q-out-{position}-{}", clean(question))
+            }
+            Target::Preference => "q-preference".to_owned(),
+            Target::Explanation => "q-explanation".to_owned(),
+            Target::Notes => "q-notes".to_owned(),
+            Target::Survey { question } => format!("q-survey-{}", clean(question)),
+        }
+    }
+}
+
+/// A required answer not given yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    /// What.
+    pub target: Target,
+    /// How the page names it ("Relevance — Output B").
+    pub label: String,
+    /// Why it does not count yet ("choose exactly 3").
+    pub reason: String,
+}
+
+/// What the shell must do after an update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cmd {
+    /// Persist the progress now.
+    Save,
+    /// Move focus to the element with this id.
+    Focus(String),
+    /// Scroll to the top (a new page or trial).
+    ScrollTop,
+}
+
+/// A message from the page.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    /// Leave the welcome page.
+    Start,
+    /// Answer the consent form.
+    Consent(bool),
+    /// Leave the instructions.
+    FinishInstructions,
+    /// Back to the instructions from the intake survey or the first trial.
+    BackToInstructions,
+    /// Answer (or clear, with `None`) a survey question.
+    SurveyAnswer {
+        /// Which survey.
+        survey: Survey,
+        /// Question id.
+        question: String,
+        /// The answer.
+        answer: Option<Answer>,
+    },
+    /// Leave a survey.
+    SubmitSurvey(Survey),
+    /// Rate an output on a dimension; with `advance`, focus moves to the next unanswered one.
+    Rate {
+        /// Position.
+        position: usize,
+        /// Dimension id.
+        dimension: String,
+        /// Score.
+        value: i32,
+        /// Move focus on (keyboard answers).
+        advance: bool,
+    },
+    /// Answer a per-output question.
+    OutputAnswer {
+        /// Position.
+        position: usize,
+        /// Question id.
+        question: String,
+        /// Answer.
+        answer: Option<Answer>,
+    },
+    /// Flag or unflag an output.
+    Flag {
+        /// Position.
+        position: usize,
+        /// Flagged.
+        on: bool,
+    },
+    /// Give or clear the preference.
+    Prefer(Option<Preference>),
+    /// The preference's explanation.
+    Explain(String),
+    /// Notes.
+    Notes(String),
+    /// Next trial (refused while required answers are missing).
+    Next,
+    /// Previous trial.
+    Previous,
+    /// Jump to a trial (from the list).
+    GoTo(usize),
+    /// Open or close an overlay.
+    Overlay(Overlay),
+    /// The tab became visible or hidden.
+    Visibility(bool),
+}
+
+/// A session: the plan, the progress, and what is on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    /// The annotator's plan (recomputed from the study, never stored).
+    pub plan: Plan,
+    /// What has been given.
+    pub progress: Progress,
+    /// Whether the tab is visible.
+    pub visible: bool,
+    /// Since when the current trial has been on screen and visible.
+    pub shown_since: Option<f64>,
+    /// Required answers found missing by the last refused step.
+    pub missing: Vec<Missing>,
+    /// The open overlay.
+    pub overlay: Overlay,
+}
+
+impl Session {
+    /// A fresh session.
+    pub fn new(study: &Study, annotator: Annotator) -> Session {
+        let plan = plan(study, &annotator);
+        let trials = plan
+            .trials
+            .iter()
+            .map(|t| TrialAnswers {
+                outputs: vec![OutputAnswers::default(); t.shown.len()],
+                ..TrialAnswers::default()
+            })
+            .collect();
+        Session {
+            progress: Progress {
+                annotator,
+                phase: Phase::Welcome,
+                current: 0,
+                consent_at: None,
+                intake: BTreeMap::new(),
+                exit: BTreeMap::new(),
+                trials,
+                started_at: None,
+                finished_at: None,
+            },
+            plan,
+            visible: true,
+            shown_since: None,
+            missing: Vec::new(),
+            overlay: Overlay::None,
+        }
+    }
+
+    /// A session continued from saved progress.
+    ///
+    /// # Errors
+    /// When the progress does not fit the study's plan for its annotator (a different study or
+    /// plan version): the progress is then not used.
+    pub fn resume(study: &Study, progress: Progress, now: f64) -> Result<Session, String> {
+        let mut session = Session::new(study, progress.annotator.clone());
+        if progress.trials.len() != session.plan.trials.len() {
+            return Err(format!(
+                "the saved progress has {} trials but this study's plan has {}",
+                progress.trials.len(),
+                session.plan.trials.len()
+            ));
+        }
+        for (i, (saved, trial)) in progress.trials.iter().zip(&session.plan.trials).enumerate() {
+            if saved.outputs.len() != trial.shown.len() {
+                return Err(format!("trial {} does not match this study's plan", i + 1));
+            }
+        }
+        if progress.current >= session.plan.trials.len().max(1) {
+            return Err("the saved trial is past the end of the plan".to_owned());
+        }
+        session.progress = progress;
+        if session.progress.phase == Phase::Trials {
+            session.shown_since = Some(now);
+            session.mark_shown(now);
+        }
+        Ok(session)
+    }
+
+    fn mark_shown(&mut self, now: f64) {
+        if let Some(t) = self.progress.trials.get_mut(self.progress.current)
+            && t.first_shown.is_none()
+        {
+            t.first_shown = Some(now);
+        }
+    }
+
+    /// Adds the time since the trial was last shown to its active time.
+    fn bank_time(&mut self, now: f64) {
+        if let Some(since) = self.shown_since.take() {
+            let ms = (now - since).max(0.0);
+            if let Some(t) = self.progress.trials.get_mut(self.progress.current) {
+                t.active_ms = t.active_ms.saturating_add(ms as u64);
+            }
+        }
+    }
+
+    fn show_trial(&mut self, index: usize, now: f64) {
+        self.bank_time(now);
+        self.progress.current = index;
+        self.missing.clear();
+        if self.visible {
+            self.shown_since = Some(now);
+        }
+        self.mark_shown(now);
+    }
+
+    /// Labels of the systems for a `rank` question over systems (per-annotator labels, in letter
+    /// order).
+    pub fn system_labels(&self, study: &Study) -> Vec<String> {
+        let letters = crate::plan::annotator_letters(study, self.progress.annotator.slot);
+        let mut labels: Vec<(usize, String)> = letters
+            .iter()
+            .map(|&l| (l, study.design().label(l)))
+            .collect();
+        labels.sort();
+        labels.into_iter().map(|(_, s)| s).collect()
+    }
+
+    fn trial_answers(&mut self) -> Option<&mut TrialAnswers> {
+        self.progress.trials.get_mut(self.progress.current)
+    }
+}
+
+fn survey_questions(study: &Study, survey: Survey) -> &[Question] {
+    match survey {
+        Survey::Intake => study.intake(),
+        Survey::Exit => study.exit(),
+    }
+}
+
+/// The required answers of a survey that are missing or do not fit.
+pub fn survey_missing(study: &Study, session: &Session, survey: Survey) -> Vec<Missing> {
+    let given = match survey {
+        Survey::Intake => &session.progress.intake,
+        Survey::Exit => &session.progress.exit,
+    };
+    let labels = session.system_labels(study);
+    survey_questions(study, survey)
+        .iter()
+        .filter_map(|q| {
+            let target = Target::Survey {
+                question: q.id.clone(),
+            };
+            let reason = match given.get(&q.id) {
+                None if q.required => "answer the question".to_owned(),
+                None => return None,
+                Some(a) => a.check(q, &labels).err()?,
+            };
+            Some(Missing {
+                target,
+                label: q.prompt.clone(),
+                reason,
+            })
+        })
+        .collect()
+}
+
+/// Every answerable target of trial `index`, in page order.
+pub fn trial_targets(study: &Study, session: &Session, index: usize) -> Vec<(Target, bool)> {
+    let Some(trial) = session.plan.trials.get(index) else {
+        return Vec::new();
+    };
+    let task = &study.design().tasks[trial.task];
+    let mut out = Vec::new();
+    for position in 0..trial.shown.len() {
+        for d in &task.dimensions {
+            let required = study.dimension(d).is_some_and(|d| d.required);
+            out.push((
+                Target::Rating {
+                    position,
+                    dimension: d.clone(),
+                },
+                required,
+            ));
+        }
+        for q in &task.output_questions {
+            let required = study
+                .rubric()
+                .output_questions
+                .iter()
+                .any(|x| &x.id == q && x.required);
+            out.push((
+                Target::OutputQuestion {
+                    position,
+                    question: q.clone(),
+                },
+                required,
+            ));
+        }
+    }
+    if let Some(p) = &task.preference {
+        out.push((Target::Preference, true));
+        if p.explanation != Requirement::Off {
+            out.push((Target::Explanation, p.explanation == Requirement::Required));
+        }
+    }
+    if task.notes != Requirement::Off {
+        out.push((Target::Notes, task.notes == Requirement::Required));
+    }
+    out
+}
+
+/// Whether `target` is answered in trial `index`, and if not (or wrongly), why.
+fn target_state(study: &Study, session: &Session, index: usize, target: &Target) -> Option<String> {
+    let answers = &session.progress.trials[index];
+    let trial = &session.plan.trials[index];
+    match target {
+        Target::Rating {
+            position,
+            dimension,
+        } => {
+            if answers.outputs[*position].ratings.contains_key(dimension) {
+                None
+            } else {
+                Some("choose a score".to_owned())
+            }
+        }
+        Target::OutputQuestion { position, question } => {
+            let q = study
+                .rubric()
+                .output_questions
+                .iter()
+                .find(|q| &q.id == question)?;
+            match answers.outputs[*position].answers.get(question) {
+                None => Some("answer the question".to_owned()),
+                Some(a) => a.check(q, &session.system_labels(study)).err(),
+            }
+        }
+        Target::Preference => {
+            let task = &study.design().tasks[trial.task];
+            let n = trial.shown.len();
+            match (
+                &answers.preference,
+                task.preference.as_ref().map(|p| p.kind),
+            ) {
+                (None, _) => Some("choose an output".to_owned()),
+                (Some(Preference::Rank { order }), Some(PreferenceKind::Rank)) => {
+                    let mut sorted = order.clone();
+                    sorted.sort_unstable();
+                    (sorted != (0..n).collect::<Vec<_>>()).then(|| "rank every output".to_owned())
+                }
+                _ => None,
+            }
+        }
+        Target::Explanation => answers
+            .explanation
+            .trim()
+            .is_empty()
+            .then(|| "explain your choice".to_owned()),
+        Target::Notes => answers
+            .notes
+            .trim()
+            .is_empty()
+            .then(|| "write a note".to_owned()),
+        Target::Survey { .. } => None,
+    }
+}
+
+/// How the page names a target.
+pub fn target_label(study: &Study, session: &Session, index: usize, target: &Target) -> String {
+    let trial = &session.plan.trials[index];
+    let label_at = |p: usize| {
+        trial
+            .shown
+            .get(p)
+            .map_or(String::new(), |s| s.label.clone())
+    };
+    match target {
+        Target::Rating {
+            position,
+            dimension,
+        } => {
+            let name = study
+                .dimension(dimension)
+                .map_or(dimension.as_str(), |d| d.label.as_str());
+            with_label(name, &label_at(*position))
+        }
+        Target::OutputQuestion { position, question } => {
+            let name = study
+                .rubric()
+                .output_questions
+                .iter()
+                .find(|q| &q.id == question)
+                .map_or(question.as_str(), |q| q.prompt.as_str());
+            with_label(name, &label_at(*position))
+        }
+        Target::Preference => study.design().tasks[trial.task]
+            .preference
+            .as_ref()
+            .map_or("Preference".to_owned(), |p| p.question.clone()),
+        Target::Explanation => "Why this choice?".to_owned(),
+        Target::Notes => "Notes".to_owned(),
+        Target::Survey { question } => question.clone(),
+    }
+}
+
+/// "Relevance — Output B", or just "Relevance" for an unlabelled single output.
+pub fn with_label(name: &str, label: &str) -> String {
+    if label.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name} — {label}")
+    }
+}
+
+/// The required answers of trial `index` that are missing.
+pub fn trial_missing(study: &Study, session: &Session, index: usize) -> Vec<Missing> {
+    trial_targets(study, session, index)
+        .into_iter()
+        .filter_map(|(target, required)| {
+            let reason = target_state(study, session, index, &target)?;
+            // An optional question only counts when answered badly, which cannot happen for
+            // the ones whose only fault is being empty.
+            if !required {
+                return None;
+            }
+            Some(Missing {
+                label: target_label(study, session, index, &target),
+                target,
+                reason,
+            })
+        })
+        .collect()
+}
+
+/// The first unanswered target of the current trial after `after` (wrapping to the start), for
+/// keyboard answering.
+pub fn next_unanswered(study: &Study, session: &Session, after: &Target) -> Option<Target> {
+    let index = session.progress.current;
+    let targets = trial_targets(study, session, index);
+    let start = targets
+        .iter()
+        .position(|(t, _)| t == after)
+        .map_or(0, |i| i + 1);
+    let n = targets.len();
+    (0..n)
+        .map(|k| &targets[(start + k) % n].0)
+        .find(|t| {
+            matches!(
+                t,
+                Target::Rating { .. } | Target::OutputQuestion { .. } | Target::Preference
+            ) && target_state(study, session, index, t).is_some()
+        })
+        .cloned()
+}
+
+/// Applies a message. Returns what the shell must do; `Cmd::Save` whenever progress changed.
+pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<Cmd> {
+    let mut cmds = Vec::new();
+    let phase = session.progress.phase;
+    let changed = |cmds: &mut Vec<Cmd>| cmds.push(Cmd::Save);
+    match msg {
+        Msg::Start if phase == Phase::Welcome => {
+            session.progress.phase = if study.consent().is_some() {
+                Phase::Consent
+            } else {
+                session.progress.started_at.get_or_insert(now);
+                Phase::Instructions
+            };
+            if session.progress.phase == Phase::Instructions {
+                changed(&mut cmds);
+            }
+            cmds.push(Cmd::ScrollTop);
+        }
+        Msg::Consent(agree) if phase == Phase::Consent => {
+            if agree {
+                session.progress.consent_at = Some(now);
+                session.progress.started_at.get_or_insert(now);
+                session.progress.phase = Phase::Instructions;
+                changed(&mut cmds);
+            } else {
+                // Nothing is recorded for a declined consent.
+                session.progress.phase = Phase::Declined;
+            }
+            cmds.push(Cmd::ScrollTop);
+        }
+        Msg::FinishInstructions if phase == Phase::Instructions => {
+            if study.intake().is_empty() {
+                enter_trials(study, session, now, &mut cmds);
+            } else {
+                session.progress.phase = Phase::Intake;
+                cmds.push(Cmd::ScrollTop);
+            }
+            changed(&mut cmds);
+        }
+        Msg::BackToInstructions if matches!(phase, Phase::Intake | Phase::Trials) => {
+            session.bank_time(now);
+            session.progress.phase = Phase::Instructions;
+            session.missing.clear();
+            changed(&mut cmds);
+            cmds.push(Cmd::ScrollTop);
+        }
+        Msg::SurveyAnswer {
+            survey,
+            question,
+            answer,
+        } if phase == survey_phase(survey)
+            && survey_questions(study, survey)
+                .iter()
+                .any(|q| q.id == question) =>
+        {
+            let target = Target::Survey {
+                question: question.clone(),
+            };
+            let answers = match survey {
+                Survey::Intake => &mut session.progress.intake,
+                Survey::Exit => &mut session.progress.exit,
+            };
+            match answer {
+                Some(a) => answers.insert(question, a),
+                None => answers.remove(&question),
+            };
+            session.missing.retain(|m| m.target != target);
+            changed(&mut cmds);
+        }
+        Msg::SubmitSurvey(survey) if phase == survey_phase(survey) => {
+            let missing = survey_missing(study, session, survey);
+            if let Some(first) = missing.first() {
+                cmds.push(Cmd::Focus(first.target.dom_id()));
+                session.missing = missing;
+            } else {
+                session.missing.clear();
+                match survey {
+                    Survey::Intake => enter_trials(study, session, now, &mut cmds),
+                    Survey::Exit => finish(session, now, &mut cmds),
+                }
+                changed(&mut cmds);
+            }
+        }
+        Msg::Rate {
+            position,
+            dimension,
+            value,
+            advance,
+        } if phase == Phase::Trials => {
+            let valid = study
+                .dimension(&dimension)
+                .is_some_and(|d| d.scale.contains(value));
+            let current = session.progress.current;
+            if valid && position < session.plan.trials[current].shown.len() {
+                let target = Target::Rating {
+                    position,
+                    dimension: dimension.clone(),
+                };
+                if let Some(t) = session.trial_answers() {
+                    t.outputs[position].ratings.insert(dimension, value);
+                    t.last_changed = Some(now);
+                }
+                after_answer(study, session, &target, advance, &mut cmds);
+                changed(&mut cmds);
+            }
+        }
+        Msg::OutputAnswer {
+            position,
+            question,
+            answer,
+        } if phase == Phase::Trials => {
+            let current = session.progress.current;
+            let known = study
+                .rubric()
+                .output_questions
+                .iter()
+                .any(|q| q.id == question);
+            if known && position < session.plan.trials[current].shown.len() {
+                let target = Target::OutputQuestion {
+                    position,
+                    question: question.clone(),
+                };
+                if let Some(t) = session.trial_answers() {
+                    match answer {
+                        Some(a) => t.outputs[position].answers.insert(question, a),
+                        None => t.outputs[position].answers.remove(&question),
+                    };
+                    t.last_changed = Some(now);
+                }
+                after_answer(study, session, &target, false, &mut cmds);
+                changed(&mut cmds);
+            }
+        }
+        Msg::Flag { position, on } if phase == Phase::Trials => {
+            if let Some(t) = session.trial_answers()
+                && let Some(o) = t.outputs.get_mut(position)
+            {
+                o.flagged = on;
+                t.last_changed = Some(now);
+                changed(&mut cmds);
+            }
+        }
+        Msg::Prefer(preference) if phase == Phase::Trials => {
+            let current = session.progress.current;
+            let trial = &session.plan.trials[current];
+            let task = &study.design().tasks[trial.task];
+            let n = trial.shown.len();
+            let fits = match (&preference, task.preference.as_ref()) {
+                (None, Some(_)) => true,
+                (Some(Preference::Best { position }), Some(p)) => {
+                    p.kind == PreferenceKind::Best && *position < n
+                }
+                (Some(Preference::Choice { position }), Some(p)) => {
+                    p.kind == PreferenceKind::Choice && *position < n
+                }
+                (Some(Preference::Tie), Some(p)) => p.kind == PreferenceKind::Choice && p.allow_tie,
+                (Some(Preference::Rank { order }), Some(p)) => {
+                    p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
+                }
+                _ => false,
+            };
+            if fits {
+                if let Some(t) = session.trial_answers() {
+                    t.preference = preference;
+                    t.last_changed = Some(now);
+                }
+                session.missing.retain(|m| m.target != Target::Preference);
+                changed(&mut cmds);
+            }
+        }
+        Msg::Explain(text) if phase == Phase::Trials => {
+            if let Some(t) = session.trial_answers() {
+                t.explanation = text;
+                t.last_changed = Some(now);
+            }
+            session.missing.retain(|m| m.target != Target::Explanation);
+            changed(&mut cmds);
+        }
+        Msg::Notes(text) if phase == Phase::Trials => {
+            if let Some(t) = session.trial_answers() {
+                t.notes = text;
+                t.last_changed = Some(now);
+            }
+            session.missing.retain(|m| m.target != Target::Notes);
+            changed(&mut cmds);
+        }
+        Msg::Next if phase == Phase::Trials => {
+            let current = session.progress.current;
+            let missing = trial_missing(study, session, current);
+            if let Some(first) = missing.first() {
+                cmds.push(Cmd::Focus(first.target.dom_id()));
+                session.missing = missing;
+            } else {
+                session.progress.trials[current].done = true;
+                // On to the first trial not done after this one, or any before it (after a jump
+                // back), or out of the trials.
+                let total = session.plan.trials.len();
+                let next = (current + 1..total)
+                    .chain(0..current)
+                    .find(|&i| !session.progress.trials[i].done);
+                // After revising an earlier trial this returns to the first one still to do.
+                match next {
+                    Some(i) => session.show_trial(i, now),
+                    None => leave_trials(study, session, now, &mut cmds),
+                }
+                cmds.push(Cmd::ScrollTop);
+                changed(&mut cmds);
+            }
+        }
+        Msg::Previous if phase == Phase::Trials => {
+            let current = session.progress.current;
+            if current > 0 {
+                session.show_trial(current - 1, now);
+                cmds.push(Cmd::ScrollTop);
+                changed(&mut cmds);
+            } else if !study.intake().is_empty() {
+                session.bank_time(now);
+                session.progress.phase = Phase::Intake;
+                session.missing.clear();
+                cmds.push(Cmd::ScrollTop);
+                changed(&mut cmds);
+            }
+        }
+        Msg::Previous if phase == Phase::Exit => {
+            enter_trials(study, session, now, &mut cmds);
+            let last = session.plan.trials.len().saturating_sub(1);
+            session.show_trial(last, now);
+            changed(&mut cmds);
+        }
+        Msg::GoTo(index)
+            if matches!(phase, Phase::Trials | Phase::Exit | Phase::Done)
+                && index < session.plan.trials.len() =>
+        {
+            session.progress.phase = Phase::Trials;
+            session.show_trial(index, now);
+            session.overlay = Overlay::None;
+            cmds.push(Cmd::ScrollTop);
+            changed(&mut cmds);
+        }
+        Msg::Overlay(overlay) => {
+            session.overlay = overlay;
+        }
+        Msg::Visibility(visible) => {
+            if visible == session.visible {
+                return cmds;
+            }
+            session.visible = visible;
+            if phase == Phase::Trials {
+                if visible {
+                    session.shown_since = Some(now);
+                } else {
+                    session.bank_time(now);
+                    changed(&mut cmds);
+                }
+            }
+        }
+        // A message that does not belong to the current phase is ignored: it can only come
+        // from a stale page or a double click, and must never corrupt the session.
+        _ => {}
+    }
+    cmds
+}
+
+fn survey_phase(survey: Survey) -> Phase {
+    match survey {
+        Survey::Intake => Phase::Intake,
+        Survey::Exit => Phase::Exit,
+    }
+}
+
+fn after_answer(
+    study: &Study,
+    session: &mut Session,
+    target: &Target,
+    advance: bool,
+    cmds: &mut Vec<Cmd>,
+) {
+    session.missing.retain(|m| &m.target != target);
+    if advance && let Some(next) = next_unanswered(study, session, target) {
+        cmds.push(Cmd::Focus(next.dom_id()));
+    }
+}
+
+fn enter_trials(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    if session.plan.trials.is_empty() {
+        leave_trials(study, session, now, cmds);
+        return;
+    }
+    session.progress.phase = Phase::Trials;
+    let current = session.progress.current.min(session.plan.trials.len() - 1);
+    session.show_trial(current, now);
+    cmds.push(Cmd::ScrollTop);
+}
+
+fn leave_trials(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    session.bank_time(now);
+    session.missing.clear();
+    if study.exit().is_empty() {
+        finish(session, now, cmds);
+    } else {
+        session.progress.phase = Phase::Exit;
+        cmds.push(Cmd::ScrollTop);
+    }
+}
+
+fn finish(session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    session.progress.phase = Phase::Done;
+    session.progress.finished_at.get_or_insert(now);
+    cmds.push(Cmd::ScrollTop);
+}
+
+/// Progress as shown: "37 of 75", and the time left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgressView {
+    /// Trials done.
+    pub done: usize,
+    /// Trials in the plan.
+    pub total: usize,
+    /// 1-based number of the trial shown.
+    pub current: usize,
+    /// Estimated minutes left: the median active time of the trials done, times the trials
+    /// left; `None` until a trial is done.
+    pub minutes_left: Option<u64>,
+}
+
+/// The progress figures.
+pub fn progress(session: &Session) -> ProgressView {
+    let trials = &session.progress.trials;
+    let mut times: Vec<u64> = trials
+        .iter()
+        .filter(|t| t.done)
+        .map(|t| t.active_ms)
+        .collect();
+    let done = times.len();
+    times.sort_unstable();
+    let median = match times.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(times[n / 2] as f64),
+        n => Some((times[n / 2 - 1] + times[n / 2]) as f64 / 2.0),
+    };
+    let left = trials.len() - done;
+    ProgressView {
+        done,
+        total: trials.len(),
+        current: session.progress.current + 1,
+        minutes_left: median.map(|m| ((m * left as f64) / 60_000.0).ceil() as u64),
+    }
+}
+
+/// The trial on screen, as the rater sees it.
+pub fn current_view(study: &Study, session: &Session) -> Option<TrialView> {
+    let index = session.progress.current;
+    let trial = session.plan.trials.get(index)?;
+    Some(TrialView::new(study, &session.plan, index, trial))
+}
+
+#[cfg(test)]
+mod tests;

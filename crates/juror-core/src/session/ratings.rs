@@ -1,0 +1,664 @@
+//! The ratings file, `juror.ratings/1`: what an annotator sends back, and also their backup.
+//!
+//! # Checksum
+//! `sha256` is the SHA-256 (lowercase hex) of the file's JSON with the `sha256` member removed,
+//! written compactly with object keys sorted and no insignificant whitespace (what
+//! `serde_json::to_string` of a `serde_json::Value` gives; in Python,
+//! `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` for files whose
+//! numbers are integers). Any edit or truncation changes it.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::answers::{Answer, OutputAnswers, Preference, TrialAnswers};
+use super::time::{iso8601, parse_iso8601};
+use super::{Phase, Progress, Session};
+use crate::plan::Annotator;
+use crate::study::Study;
+
+/// The `format` of ratings files.
+pub const RATINGS_FORMAT_V1: &str = "juror.ratings/1";
+
+/// A whole ratings file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(
+    title = "Juror ratings",
+    description = "A Juror ratings file, format juror.ratings/1."
+)]
+pub struct RatingsFile {
+    /// Always `"juror.ratings/1"`.
+    pub format: String,
+    /// The Juror version that wrote the file.
+    pub app_version: String,
+    /// The study rated.
+    pub study: StudyRef,
+    /// Who rated.
+    pub annotator: AnnotatorRef,
+    /// The plan's inputs.
+    pub plan: PlanRef,
+    /// Where the annotator was when the file was written.
+    pub phase: Phase,
+    /// Whether every trial and survey was finished.
+    pub complete: bool,
+    /// Index of the trial shown when the file was written (for restoring).
+    pub current_trial: usize,
+    /// When consent was given (RFC 3339), if the study asks for it.
+    pub consent_given_at: Option<String>,
+    /// When the annotator started.
+    pub started_at: Option<String>,
+    /// When the annotator finished.
+    pub finished_at: Option<String>,
+    /// When this file was written.
+    pub exported_at: String,
+    /// Intake survey answers by question id.
+    pub intake: BTreeMap<String, Answer>,
+    /// Exit survey answers by question id.
+    pub exit: BTreeMap<String, Answer>,
+    /// One record per trial of the plan, in plan order.
+    pub trials: Vec<TrialRecord>,
+    /// SHA-256 of the rest of the file (see the module documentation).
+    pub sha256: String,
+}
+
+/// The study a file belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StudyRef {
+    /// The study's id.
+    pub id: String,
+    /// SHA-256 (hex) of the study file as loaded.
+    pub sha256: String,
+}
+
+/// The annotator.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnnotatorRef {
+    /// The slot, from 1.
+    pub slot: u32,
+    /// The id from the link, if any.
+    pub id: Option<String>,
+}
+
+/// What the plan was computed from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlanRef {
+    /// The plan algorithm's version.
+    pub version: String,
+    /// The study's seed.
+    pub seed: u64,
+}
+
+/// One trial.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TrialRecord {
+    /// 1-based trial number.
+    pub trial: usize,
+    /// Task id.
+    pub task: String,
+    /// Item id.
+    pub item: String,
+    /// Whether the item is an attention check.
+    pub check: bool,
+    /// Whether the annotator finished the trial.
+    pub done: bool,
+    /// The outputs shown, in position order, with their answers.
+    pub outputs: Vec<OutputRecord>,
+    /// The preference, if any.
+    pub preference: Option<PreferenceRecord>,
+    /// The reason for the preference.
+    pub explanation: String,
+    /// Notes.
+    pub notes: String,
+    /// Active time on the trial, milliseconds.
+    pub active_ms: u64,
+    /// When first shown.
+    pub first_shown: Option<String>,
+    /// When last changed.
+    pub last_changed: Option<String>,
+}
+
+/// One shown output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutputRecord {
+    /// 1-based position on screen.
+    pub position: usize,
+    /// The blinded label shown.
+    pub label: String,
+    /// The system (or sealed token) that wrote it.
+    pub system: String,
+    /// Scores by dimension id.
+    pub ratings: BTreeMap<String, i32>,
+    /// Answers by per-output question id.
+    pub answers: BTreeMap<String, Answer>,
+    /// Whether the annotator flagged it.
+    pub flagged: bool,
+}
+
+/// A preference, resolved to labels and systems.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PreferenceRecord {
+    /// The best output.
+    Best {
+        /// Its 1-based position.
+        position: usize,
+        /// Its label.
+        label: String,
+        /// Its system.
+        system: String,
+    },
+    /// The chosen output of a pair.
+    Choice {
+        /// Its 1-based position.
+        position: usize,
+        /// Its label.
+        label: String,
+        /// Its system.
+        system: String,
+    },
+    /// Neither of a pair.
+    Tie,
+    /// All outputs best first, by system.
+    Rank {
+        /// Systems, best first.
+        systems: Vec<String>,
+        /// Their labels, best first.
+        labels: Vec<String>,
+    },
+}
+
+/// Version of the plan algorithm written into files.
+pub const PLAN_VERSION: &str = "juror.plan/1";
+
+/// The ratings file of a session.
+pub fn export(
+    study: &Study,
+    study_sha256: &str,
+    session: &Session,
+    app_version: &str,
+    now: f64,
+) -> RatingsFile {
+    let systems = study.systems();
+    let p = &session.progress;
+    let trials = session
+        .plan
+        .trials
+        .iter()
+        .zip(&p.trials)
+        .enumerate()
+        .map(|(i, (trial, given))| {
+            let shown = |pos: usize| &trial.shown[pos.min(trial.shown.len() - 1)];
+            TrialRecord {
+                trial: i + 1,
+                task: study.design().tasks[trial.task].id.clone(),
+                item: study.items()[trial.item].id.clone(),
+                check: trial.check,
+                done: given.done,
+                outputs: trial
+                    .shown
+                    .iter()
+                    .zip(&given.outputs)
+                    .enumerate()
+                    .map(|(pos, (s, a))| OutputRecord {
+                        position: pos + 1,
+                        label: s.label.clone(),
+                        system: systems[s.system].clone(),
+                        ratings: a.ratings.clone(),
+                        answers: a.answers.clone(),
+                        flagged: a.flagged,
+                    })
+                    .collect(),
+                preference: given.preference.as_ref().map(|pref| match pref {
+                    Preference::Best { position } => PreferenceRecord::Best {
+                        position: position + 1,
+                        label: shown(*position).label.clone(),
+                        system: systems[shown(*position).system].clone(),
+                    },
+                    Preference::Choice { position } => PreferenceRecord::Choice {
+                        position: position + 1,
+                        label: shown(*position).label.clone(),
+                        system: systems[shown(*position).system].clone(),
+                    },
+                    Preference::Tie => PreferenceRecord::Tie,
+                    Preference::Rank { order } => PreferenceRecord::Rank {
+                        systems: order
+                            .iter()
+                            .map(|&o| systems[shown(o).system].clone())
+                            .collect(),
+                        labels: order.iter().map(|&o| shown(o).label.clone()).collect(),
+                    },
+                }),
+                explanation: given.explanation.clone(),
+                notes: given.notes.clone(),
+                active_ms: given.active_ms,
+                first_shown: given.first_shown.map(iso8601),
+                last_changed: given.last_changed.map(iso8601),
+            }
+        })
+        .collect();
+    let mut file = RatingsFile {
+        format: RATINGS_FORMAT_V1.to_owned(),
+        app_version: app_version.to_owned(),
+        study: StudyRef {
+            id: study.id().to_owned(),
+            sha256: study_sha256.to_owned(),
+        },
+        annotator: AnnotatorRef {
+            slot: p.annotator.slot,
+            id: p.annotator.id.clone(),
+        },
+        plan: PlanRef {
+            version: PLAN_VERSION.to_owned(),
+            seed: study.seed(),
+        },
+        phase: p.phase,
+        complete: p.phase == Phase::Done,
+        current_trial: p.current,
+        consent_given_at: p.consent_at.map(iso8601),
+        started_at: p.started_at.map(iso8601),
+        finished_at: p.finished_at.map(iso8601),
+        exported_at: iso8601(now),
+        intake: p.intake.clone(),
+        exit: p.exit.clone(),
+        trials,
+        sha256: String::new(),
+    };
+    file.sha256 = checksum_of(&file);
+    file
+}
+
+fn checksum_of(file: &RatingsFile) -> String {
+    let mut value = serde_json::to_value(file).unwrap_or(Value::Null);
+    checksum_value(&mut value)
+}
+
+/// The checksum of a file's JSON: removes `sha256` and hashes the compact, key-sorted rest.
+fn checksum_value(value: &mut Value) -> String {
+    if let Some(o) = value.as_object_mut() {
+        o.remove("sha256");
+    }
+    let text = serde_json::to_string(value).unwrap_or_default();
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// SHA-256 of any text, lowercase hex (used for the study file as loaded).
+pub fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl RatingsFile {
+    /// The file as pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// A file name such as `juror-finance-slot3-2026-11-22.json`.
+    pub fn file_name(&self, extension: &str) -> String {
+        let who = match &self.annotator.id {
+            Some(id) => id.clone(),
+            None => format!("slot{}", self.annotator.slot),
+        };
+        let safe = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect()
+        };
+        let day = self.exported_at.get(..10).unwrap_or("undated");
+        format!(
+            "juror-{}-{}-{day}.{extension}",
+            safe(&self.study.id),
+            safe(&who)
+        )
+    }
+
+    /// Tidy CSV: one row per answer.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "study_id,annotator_slot,annotator_id,trial,task,item_id,check,system_id,position,label,question,value\n",
+        );
+        let who_id = self.annotator.id.clone().unwrap_or_default();
+        let mut row = |t: &TrialRecord,
+                       system: &str,
+                       position: String,
+                       label: &str,
+                       question: &str,
+                       value: String| {
+            let fields = [
+                self.study.id.clone(),
+                self.annotator.slot.to_string(),
+                who_id.clone(),
+                t.trial.to_string(),
+                t.task.clone(),
+                t.item.clone(),
+                t.check.to_string(),
+                system.to_owned(),
+                position,
+                label.to_owned(),
+                question.to_owned(),
+                value,
+            ];
+            let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+            out.push_str(&line.join(","));
+            out.push('\n');
+        };
+        for t in &self.trials {
+            for o in &t.outputs {
+                for (dim, v) in &o.ratings {
+                    row(
+                        t,
+                        &o.system,
+                        o.position.to_string(),
+                        &o.label,
+                        dim,
+                        v.to_string(),
+                    );
+                }
+                for (q, a) in &o.answers {
+                    row(
+                        t,
+                        &o.system,
+                        o.position.to_string(),
+                        &o.label,
+                        q,
+                        answer_text(a),
+                    );
+                }
+                if o.flagged {
+                    row(
+                        t,
+                        &o.system,
+                        o.position.to_string(),
+                        &o.label,
+                        "flagged",
+                        "true".into(),
+                    );
+                }
+            }
+            match &t.preference {
+                Some(PreferenceRecord::Best {
+                    position,
+                    label,
+                    system,
+                }) => {
+                    row(
+                        t,
+                        system,
+                        position.to_string(),
+                        label,
+                        "preference",
+                        "best".into(),
+                    );
+                }
+                Some(PreferenceRecord::Choice {
+                    position,
+                    label,
+                    system,
+                }) => {
+                    row(
+                        t,
+                        system,
+                        position.to_string(),
+                        label,
+                        "preference",
+                        "chosen".into(),
+                    );
+                }
+                Some(PreferenceRecord::Tie) => {
+                    row(t, "", String::new(), "", "preference", "tie".into())
+                }
+                Some(PreferenceRecord::Rank { systems, labels }) => {
+                    for (rank, (s, l)) in systems.iter().zip(labels).enumerate() {
+                        row(
+                            t,
+                            s,
+                            String::new(),
+                            l,
+                            "preference_rank",
+                            (rank + 1).to_string(),
+                        );
+                    }
+                }
+                None => {}
+            }
+            if !t.explanation.is_empty() {
+                row(
+                    t,
+                    "",
+                    String::new(),
+                    "",
+                    "explanation",
+                    t.explanation.clone(),
+                );
+            }
+            if !t.notes.is_empty() {
+                row(t, "", String::new(), "", "notes", t.notes.clone());
+            }
+        }
+        out
+    }
+}
+
+fn answer_text(a: &Answer) -> String {
+    match a {
+        Answer::Scale(v) => v.to_string(),
+        Answer::Choice(c) | Answer::Text(c) => c.clone(),
+        Answer::Choices(cs) | Answer::Rank(cs) => cs.join("; "),
+        Answer::Number(x) => x.to_string(),
+    }
+}
+
+/// RFC 4180 quoting; also defuses spreadsheet formulas (a leading `=`, `+`, `-`, `@`).
+fn csv_field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() {
+        format!("'{s}")
+    } else {
+        s.to_owned()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+/// Why a ratings file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportError {
+    /// Where (a JSON path, a line and column, or "sha256").
+    pub at: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+/// Reads and checks a ratings file: JSON, format, shape and checksum.
+///
+/// # Errors
+/// The first problem, with where it is.
+pub fn parse(text: &str) -> Result<RatingsFile, ImportError> {
+    let mut value: Value = serde_json::from_str(text).map_err(|e| ImportError {
+        at: format!("line {}, column {}", e.line(), e.column()),
+        message: format!("not valid JSON ({e}); the file may be cut short or edited"),
+    })?;
+    match value.get("format").and_then(Value::as_str) {
+        Some(RATINGS_FORMAT_V1) => {}
+        Some(other) => {
+            return Err(ImportError {
+                at: "format".into(),
+                message: format!(
+                    "\"{other}\" is not a ratings format this Juror reads ({RATINGS_FORMAT_V1})"
+                ),
+            });
+        }
+        None => {
+            return Err(ImportError {
+                at: "format".into(),
+                message: "not a Juror ratings file (no \"format\": \"juror.ratings/1\")".into(),
+            });
+        }
+    }
+    let stated = value
+        .get("sha256")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let file: RatingsFile = serde_path_to_error::deserialize(&value).map_err(|e| ImportError {
+        at: e.path().to_string(),
+        message: e.inner().to_string(),
+    })?;
+    let actual = checksum_value(&mut value);
+    if stated.as_deref() != Some(actual.as_str()) {
+        return Err(ImportError {
+            at: "sha256".into(),
+            message: "the checksum does not match: the file was changed or damaged after it was written. Ask the annotator for the file as downloaded".into(),
+        });
+    }
+    Ok(file)
+}
+
+/// Progress restored from a ratings file, for `study` (whose text hashes to `study_sha256`).
+///
+/// # Errors
+/// When the file belongs to another study or another version of it, or does not fit the plan.
+pub fn restore(
+    study: &Study,
+    study_sha256: &str,
+    file: &RatingsFile,
+) -> Result<Progress, ImportError> {
+    if file.study.id != study.id() {
+        return Err(ImportError {
+            at: "study.id".into(),
+            message: format!(
+                "this file is for the study \"{}\", not \"{}\"",
+                file.study.id,
+                study.id()
+            ),
+        });
+    }
+    if file.study.sha256 != study_sha256 {
+        return Err(ImportError {
+            at: "study.sha256".into(),
+            message:
+                "this file was made with a different version of the study file; ask the researcher"
+                    .into(),
+        });
+    }
+    let annotator = Annotator {
+        slot: file.annotator.slot,
+        id: file.annotator.id.clone(),
+    };
+    let fresh = Session::new(study, annotator.clone());
+    if fresh.plan.trials.len() != file.trials.len() {
+        return Err(ImportError {
+            at: "trials".into(),
+            message: format!(
+                "{} trials, but the plan for this annotator has {}",
+                file.trials.len(),
+                fresh.plan.trials.len()
+            ),
+        });
+    }
+    let systems = study.systems();
+    let mut trials = Vec::with_capacity(file.trials.len());
+    for (i, (record, trial)) in file.trials.iter().zip(&fresh.plan.trials).enumerate() {
+        let fits = record.item == study.items()[trial.item].id
+            && record.outputs.len() == trial.shown.len()
+            && record
+                .outputs
+                .iter()
+                .zip(&trial.shown)
+                .all(|(o, s)| o.system == systems[s.system]);
+        if !fits {
+            return Err(ImportError {
+                at: format!("trials[{i}]"),
+                message: "does not match the plan of this study for this annotator".into(),
+            });
+        }
+        let position_of =
+            |system: &str| trial.shown.iter().position(|s| systems[s.system] == system);
+        let preference = match &record.preference {
+            None => None,
+            Some(PreferenceRecord::Best { position, .. }) => Some(Preference::Best {
+                position: position - 1,
+            }),
+            Some(PreferenceRecord::Choice { position, .. }) => Some(Preference::Choice {
+                position: position - 1,
+            }),
+            Some(PreferenceRecord::Tie) => Some(Preference::Tie),
+            Some(PreferenceRecord::Rank { systems: order, .. }) => Some(Preference::Rank {
+                order: order.iter().filter_map(|s| position_of(s)).collect(),
+            }),
+        };
+        trials.push(TrialAnswers {
+            outputs: record
+                .outputs
+                .iter()
+                .map(|o| OutputAnswers {
+                    ratings: o.ratings.clone(),
+                    answers: o.answers.clone(),
+                    flagged: o.flagged,
+                })
+                .collect(),
+            preference,
+            explanation: record.explanation.clone(),
+            notes: record.notes.clone(),
+            active_ms: record.active_ms,
+            first_shown: record.first_shown.as_deref().and_then(parse_iso8601),
+            last_changed: record.last_changed.as_deref().and_then(parse_iso8601),
+            done: record.done,
+        });
+    }
+    Ok(Progress {
+        annotator,
+        phase: match file.phase {
+            Phase::Welcome | Phase::Consent | Phase::Declined => Phase::Instructions,
+            other => other,
+        },
+        current: file.current_trial.min(trials.len().saturating_sub(1)),
+        consent_at: file.consent_given_at.as_deref().and_then(parse_iso8601),
+        intake: file.intake.clone(),
+        exit: file.exit.clone(),
+        trials,
+        started_at: file.started_at.as_deref().and_then(parse_iso8601),
+        finished_at: file.finished_at.as_deref().and_then(parse_iso8601),
+    })
+}
+
+/// The JSON Schema of `juror.ratings/1`, as committed at `assets/schema/ratings.v1.json`.
+pub fn schema() -> String {
+    let mut schema = schemars::schema_for!(RatingsFile);
+    schema.insert(
+        "$id".to_owned(),
+        Value::String("https://juror.invalid/schema/ratings.v1.json".to_owned()),
+    );
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,653 @@
+//! The reducer's journeys, natively: every phase transition and every refusal.
+
+use super::ratings::{export, parse, restore, sha256_hex};
+use super::*;
+use crate::study::{QuestionKind, RankOptions, parse_study};
+
+fn example(name: &str) -> (Study, String) {
+    let path = format!(
+        "{}/../../assets/studies/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    (parse_study(&text).unwrap(), sha256_hex(&text))
+}
+
+fn slot(n: u32) -> Annotator {
+    Annotator { slot: n, id: None }
+}
+
+/// A valid answer to any question.
+fn answer_for(q: &Question, labels: &[String]) -> Answer {
+    match &q.kind {
+        QuestionKind::Likert(scale) => Answer::Scale(scale.max()),
+        QuestionKind::SingleChoice(o) => Answer::Choice(o[0].clone()),
+        QuestionKind::MultipleChoice {
+            options,
+            min_selected,
+            ..
+        } => Answer::Choices(
+            options
+                .iter()
+                .take((*min_selected).max(1) as usize)
+                .cloned()
+                .collect(),
+        ),
+        QuestionKind::ShortText { .. } | QuestionKind::LongText { .. } => {
+            Answer::Text("fine".into())
+        }
+        QuestionKind::Number { min, .. } => Answer::Number(min.unwrap_or(3.0)),
+        QuestionKind::Rank(RankOptions::Fixed(o)) => Answer::Rank(o.clone()),
+        QuestionKind::Rank(RankOptions::Systems) => Answer::Rank(labels.to_vec()),
+    }
+}
+
+/// Answers every question of the current trial (first scale point, first option, ...).
+fn answer_trial(study: &Study, s: &mut Session, now: f64) {
+    let index = s.progress.current;
+    let trial = s.plan.trials[index].clone();
+    let task = study.design().tasks[trial.task].clone();
+    for position in 0..trial.shown.len() {
+        for d in &task.dimensions {
+            let value = study.dimension(d).unwrap().scale.min();
+            update(
+                study,
+                s,
+                Msg::Rate {
+                    position,
+                    dimension: d.clone(),
+                    value,
+                    advance: false,
+                },
+                now,
+            );
+        }
+        for q in &task.output_questions {
+            let question = study
+                .rubric()
+                .output_questions
+                .iter()
+                .find(|x| &x.id == q)
+                .unwrap();
+            let a = answer_for(question, &s.system_labels(study));
+            update(
+                study,
+                s,
+                Msg::OutputAnswer {
+                    position,
+                    question: q.clone(),
+                    answer: Some(a),
+                },
+                now,
+            );
+        }
+    }
+    if let Some(p) = &task.preference {
+        let pref = match p.kind {
+            PreferenceKind::Best => Preference::Best { position: 0 },
+            PreferenceKind::Choice => Preference::Choice { position: 1 },
+            PreferenceKind::Rank => Preference::Rank {
+                order: (0..trial.shown.len()).rev().collect(),
+            },
+        };
+        update(study, s, Msg::Prefer(Some(pref)), now);
+        if p.explanation == Requirement::Required {
+            update(study, s, Msg::Explain("because".into()), now);
+        }
+    }
+    if task.notes == Requirement::Required {
+        update(study, s, Msg::Notes("noted".into()), now);
+    }
+}
+
+fn answer_survey(study: &Study, s: &mut Session, survey: Survey, now: f64) {
+    let labels = s.system_labels(study);
+    for q in survey_questions(study, survey).to_vec() {
+        let answer = Some(answer_for(&q, &labels));
+        update(
+            study,
+            s,
+            Msg::SurveyAnswer {
+                survey,
+                question: q.id.clone(),
+                answer,
+            },
+            now,
+        );
+    }
+}
+
+/// Drives a session from the welcome page to the end, answering everything.
+fn complete(study: &Study, s: &mut Session) -> f64 {
+    let mut now = 1_795_300_000_000.0;
+    let mut steps = 0;
+    while s.progress.phase != Phase::Done {
+        steps += 1;
+        assert!(steps < 100_000, "stuck in {:?}", s.progress.phase);
+        now += 1500.0;
+        match s.progress.phase {
+            Phase::Welcome => drop(update(study, s, Msg::Start, now)),
+            Phase::Consent => drop(update(study, s, Msg::Consent(true), now)),
+            Phase::Instructions => drop(update(study, s, Msg::FinishInstructions, now)),
+            Phase::Intake => {
+                answer_survey(study, s, Survey::Intake, now);
+                update(study, s, Msg::SubmitSurvey(Survey::Intake), now);
+            }
+            Phase::Trials => {
+                answer_trial(study, s, now);
+                now += 4000.0;
+                let cmds = update(study, s, Msg::Next, now);
+                assert!(s.missing.is_empty(), "{:?}", s.missing);
+                assert!(cmds.contains(&Cmd::Save));
+            }
+            Phase::Exit => {
+                answer_survey(study, s, Survey::Exit, now);
+                update(study, s, Msg::SubmitSurvey(Survey::Exit), now);
+            }
+            Phase::Declined | Phase::Done => unreachable!(),
+        }
+    }
+    now
+}
+
+#[test]
+fn every_example_study_can_be_completed_and_exported() {
+    for name in [
+        "work-intake",
+        "hare-personalization",
+        "reasoning-trajectories",
+        "financial-analysis",
+        "summeval",
+        "pandalm",
+    ] {
+        let (study, hash) = example(name);
+        let mut s = Session::new(&study, slot(2));
+        let now = complete(&study, &mut s);
+        assert!(s.progress.trials.iter().all(|t| t.done), "{name}");
+        assert!(s.progress.finished_at.is_some());
+        let file = export(&study, &hash, &s, "test", now);
+        assert!(file.complete);
+        let text = file.to_json();
+        let back = parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(back, file);
+        // The file restores to the same progress.
+        let progress = restore(&study, &hash, &back).unwrap();
+        assert_eq!(progress.trials, s.progress.trials, "{name}");
+        assert_eq!(progress.intake, s.progress.intake);
+        assert_eq!(progress.exit, s.progress.exit);
+        assert_eq!(progress.phase, Phase::Done);
+        // The CSV has a header and one row per answer at least.
+        let csv = file.to_csv();
+        assert!(csv.lines().count() > s.plan.trials.len(), "{name}");
+    }
+}
+
+#[test]
+fn consent_declined_records_nothing() {
+    let (study, _) = example("hare-personalization");
+    let mut s = Session::new(&study, slot(1));
+    assert!(!update(&study, &mut s, Msg::Start, 1.0).contains(&Cmd::Save));
+    assert_eq!(s.progress.phase, Phase::Consent);
+    let cmds = update(&study, &mut s, Msg::Consent(false), 2.0);
+    assert_eq!(s.progress.phase, Phase::Declined);
+    assert!(
+        !cmds.contains(&Cmd::Save),
+        "a declined consent must not be stored"
+    );
+    assert_eq!(s.progress.started_at, None);
+    // Nothing moves a declined session on.
+    for msg in [
+        Msg::Start,
+        Msg::FinishInstructions,
+        Msg::Next,
+        Msg::Consent(true),
+    ] {
+        update(&study, &mut s, msg, 3.0);
+        assert_eq!(s.progress.phase, Phase::Declined);
+    }
+}
+
+#[test]
+fn consent_given_goes_to_instructions_then_intake() {
+    let (study, _) = example("hare-personalization");
+    let mut s = Session::new(&study, slot(1));
+    update(&study, &mut s, Msg::Start, 1.0);
+    assert!(update(&study, &mut s, Msg::Consent(true), 2.0).contains(&Cmd::Save));
+    assert_eq!(
+        (s.progress.phase, s.progress.consent_at),
+        (Phase::Instructions, Some(2.0))
+    );
+    update(&study, &mut s, Msg::FinishInstructions, 3.0);
+    assert_eq!(s.progress.phase, Phase::Intake);
+    update(&study, &mut s, Msg::BackToInstructions, 3.5);
+    assert_eq!(s.progress.phase, Phase::Instructions);
+}
+
+#[test]
+fn a_study_without_consent_or_intake_goes_straight_through() {
+    let (study, _) = example("financial-analysis");
+    let mut s = Session::new(&study, slot(1));
+    update(&study, &mut s, Msg::Start, 1.0);
+    assert_eq!(s.progress.phase, Phase::Instructions);
+    update(&study, &mut s, Msg::FinishInstructions, 2.0);
+    assert_eq!(s.progress.phase, Phase::Trials);
+    assert_eq!(s.progress.trials[0].first_shown, Some(2.0));
+}
+
+#[test]
+fn the_intake_survey_refuses_missing_and_bad_answers() {
+    let (study, _) = example("hare-personalization");
+    let mut s = Session::new(&study, slot(1));
+    for m in [Msg::Start, Msg::Consent(true), Msg::FinishInstructions] {
+        update(&study, &mut s, m, 1.0);
+    }
+    let cmds = update(&study, &mut s, Msg::SubmitSurvey(Survey::Intake), 2.0);
+    assert_eq!(s.progress.phase, Phase::Intake);
+    let required = study.intake().iter().filter(|q| q.required).count();
+    assert_eq!(s.missing.len(), required);
+    assert!(matches!(&cmds[..], [Cmd::Focus(id)] if id.starts_with("q-survey-")));
+    // Topics: exactly three must be ticked.
+    let topics = study
+        .intake()
+        .iter()
+        .find(|q| matches!(q.kind, QuestionKind::MultipleChoice { .. }))
+        .unwrap();
+    let QuestionKind::MultipleChoice {
+        options,
+        min_selected,
+        ..
+    } = &topics.kind
+    else {
+        unreachable!()
+    };
+    answer_survey(&study, &mut s, Survey::Intake, 3.0);
+    let one = Some(Answer::Choices(vec![options[0].clone()]));
+    update(
+        &study,
+        &mut s,
+        Msg::SurveyAnswer {
+            survey: Survey::Intake,
+            question: topics.id.clone(),
+            answer: one,
+        },
+        4.0,
+    );
+    update(&study, &mut s, Msg::SubmitSurvey(Survey::Intake), 5.0);
+    assert_eq!(s.progress.phase, Phase::Intake);
+    assert_eq!(s.missing.len(), 1);
+    assert_eq!(
+        s.missing[0].reason,
+        format!("choose exactly {min_selected}")
+    );
+    answer_survey(&study, &mut s, Survey::Intake, 6.0);
+    update(&study, &mut s, Msg::SubmitSurvey(Survey::Intake), 7.0);
+    assert_eq!(s.progress.phase, Phase::Trials);
+}
+
+fn into_trials(name: &str) -> (Study, Session) {
+    let (study, _) = example(name);
+    let mut s = Session::new(&study, slot(1));
+    let mut now = 1.0;
+    while s.progress.phase != Phase::Trials {
+        now += 1.0;
+        match s.progress.phase {
+            Phase::Welcome => drop(update(&study, &mut s, Msg::Start, now)),
+            Phase::Consent => drop(update(&study, &mut s, Msg::Consent(true), now)),
+            Phase::Instructions => drop(update(&study, &mut s, Msg::FinishInstructions, now)),
+            Phase::Intake => {
+                answer_survey(&study, &mut s, Survey::Intake, now);
+                update(&study, &mut s, Msg::SubmitSurvey(Survey::Intake), now);
+            }
+            _ => unreachable!(),
+        }
+    }
+    (study, s)
+}
+
+#[test]
+fn next_is_refused_until_required_answers_are_given_and_says_which() {
+    let (study, mut s) = into_trials("work-intake");
+    let cmds = update(&study, &mut s, Msg::Next, 10.0);
+    assert_eq!(s.progress.current, 0);
+    // Three dimensions for each of four outputs, and the preference; notes are optional.
+    assert_eq!(s.missing.len(), 13);
+    assert_eq!(s.missing[0].label, "Relevance — System A");
+    assert_eq!(cmds, vec![Cmd::Focus("q-rate-0-relevance".into())]);
+    assert!(s.missing.iter().any(|m| m.target == Target::Preference));
+    // Answering clears the answered entries from the list as they come.
+    update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 0,
+            dimension: "relevance".into(),
+            value: 4,
+            advance: false,
+        },
+        11.0,
+    );
+    assert_eq!(s.missing.len(), 12);
+    answer_trial(&study, &mut s, 12.0);
+    update(&study, &mut s, Msg::Next, 13.0);
+    assert!(s.missing.is_empty());
+    assert_eq!(s.progress.current, 1);
+    assert!(s.progress.trials[0].done);
+}
+
+#[test]
+fn answers_out_of_range_or_for_the_wrong_kind_are_ignored() {
+    let (study, mut s) = into_trials("pandalm");
+    let before = s.clone();
+    // No dimension in this study; a rank or best is not a pair choice.
+    update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 0,
+            dimension: "quality".into(),
+            value: 3,
+            advance: false,
+        },
+        5.0,
+    );
+    update(
+        &study,
+        &mut s,
+        Msg::Prefer(Some(Preference::Best { position: 0 })),
+        5.0,
+    );
+    update(
+        &study,
+        &mut s,
+        Msg::Prefer(Some(Preference::Choice { position: 7 })),
+        5.0,
+    );
+    update(
+        &study,
+        &mut s,
+        Msg::Flag {
+            position: 9,
+            on: true,
+        },
+        5.0,
+    );
+    assert_eq!(s.progress, before.progress);
+    // A tie is allowed here.
+    update(&study, &mut s, Msg::Prefer(Some(Preference::Tie)), 6.0);
+    assert_eq!(s.progress.trials[0].preference, Some(Preference::Tie));
+
+    let (study, mut s) = into_trials("financial-analysis");
+    update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 0,
+            dimension: "quality".into(),
+            value: 9,
+            advance: false,
+        },
+        5.0,
+    );
+    assert!(s.progress.trials[0].outputs[0].ratings.is_empty());
+    update(&study, &mut s, Msg::Prefer(Some(Preference::Tie)), 5.0);
+    assert_eq!(
+        s.progress.trials[0].preference, None,
+        "no preference in this study"
+    );
+}
+
+#[test]
+fn messages_of_another_phase_change_nothing() {
+    let (study, _) = example("work-intake");
+    let mut s = Session::new(&study, slot(1));
+    let before = s.clone();
+    for msg in [
+        Msg::Next,
+        Msg::Previous,
+        Msg::GoTo(3),
+        Msg::Consent(true),
+        Msg::FinishInstructions,
+        Msg::SubmitSurvey(Survey::Exit),
+        Msg::Rate {
+            position: 0,
+            dimension: "relevance".into(),
+            value: 3,
+            advance: false,
+        },
+        Msg::Notes("x".into()),
+    ] {
+        assert!(update(&study, &mut s, msg, 1.0).is_empty());
+    }
+    assert_eq!(s, before);
+}
+
+#[test]
+fn previous_goto_and_revising_return_to_the_first_trial_left() {
+    let (study, mut s) = into_trials("financial-analysis");
+    for t in 0..5 {
+        answer_trial(&study, &mut s, 10.0 + t as f64);
+        update(&study, &mut s, Msg::Next, 11.0 + t as f64);
+    }
+    assert_eq!(s.progress.current, 5);
+    update(&study, &mut s, Msg::Previous, 20.0);
+    assert_eq!(s.progress.current, 4);
+    update(&study, &mut s, Msg::GoTo(1), 21.0);
+    assert_eq!(s.progress.current, 1);
+    update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 0,
+            dimension: "quality".into(),
+            value: 5,
+            advance: false,
+        },
+        22.0,
+    );
+    update(&study, &mut s, Msg::Next, 23.0);
+    assert_eq!(s.progress.current, 5, "back to the first trial not done");
+    assert_eq!(s.progress.trials[1].outputs[0].ratings["quality"], 5);
+    update(&study, &mut s, Msg::GoTo(999), 24.0);
+    assert_eq!(s.progress.current, 5);
+}
+
+#[test]
+fn previous_from_the_first_trial_returns_to_the_intake_survey() {
+    let (study, mut s) = into_trials("hare-personalization");
+    update(&study, &mut s, Msg::Previous, 50.0);
+    assert_eq!(s.progress.phase, Phase::Intake);
+}
+
+#[test]
+fn active_time_pauses_while_the_tab_is_hidden() {
+    let (study, mut s) = into_trials("financial-analysis");
+    let start = s.shown_since.unwrap();
+    update(&study, &mut s, Msg::Visibility(false), start + 10_000.0);
+    update(&study, &mut s, Msg::Visibility(true), start + 70_000.0);
+    answer_trial(&study, &mut s, start + 75_000.0);
+    update(&study, &mut s, Msg::Next, start + 80_000.0);
+    // 10 s before hiding, 10 s after: the minute away does not count.
+    assert_eq!(s.progress.trials[0].active_ms, 20_000);
+    assert_eq!(s.progress.trials[0].last_changed, Some(start + 75_000.0));
+    let p = progress(&s);
+    assert_eq!((p.done, p.current, p.total), (1, 2, 50));
+    // 49 trials left at a median of 20 s: 16.3 minutes, shown as 17.
+    assert_eq!(p.minutes_left, Some(17));
+}
+
+#[test]
+fn keyboard_answers_move_focus_to_the_next_unanswered_question() {
+    let (study, mut s) = into_trials("work-intake");
+    let cmds = update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 0,
+            dimension: "relevance".into(),
+            value: 5,
+            advance: true,
+        },
+        5.0,
+    );
+    assert!(
+        cmds.contains(&Cmd::Focus("q-rate-0-completeness".into())),
+        "{cmds:?}"
+    );
+    update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 1,
+            dimension: "relevance".into(),
+            value: 5,
+            advance: false,
+        },
+        5.0,
+    );
+    let cmds = update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 0,
+            dimension: "coherence".into(),
+            value: 5,
+            advance: true,
+        },
+        5.0,
+    );
+    // The next unanswered after output 1's coherence skips output 2's answered relevance.
+    assert!(
+        cmds.contains(&Cmd::Focus("q-rate-1-completeness".into())),
+        "{cmds:?}"
+    );
+}
+
+#[test]
+fn the_exit_survey_ranks_systems_by_their_labels() {
+    let (study, mut s) = into_trials("hare-personalization");
+    while s.progress.phase == Phase::Trials {
+        answer_trial(&study, &mut s, 100.0);
+        update(&study, &mut s, Msg::Next, 101.0);
+    }
+    assert_eq!(s.progress.phase, Phase::Exit);
+    let rank = study
+        .exit()
+        .iter()
+        .find(|q| matches!(q.kind, QuestionKind::Rank(RankOptions::Systems)))
+        .unwrap();
+    answer_survey(&study, &mut s, Survey::Exit, 102.0);
+    let partial = Some(Answer::Rank(vec!["System A".into()]));
+    update(
+        &study,
+        &mut s,
+        Msg::SurveyAnswer {
+            survey: Survey::Exit,
+            question: rank.id.clone(),
+            answer: partial,
+        },
+        103.0,
+    );
+    update(&study, &mut s, Msg::SubmitSurvey(Survey::Exit), 104.0);
+    assert_eq!(s.progress.phase, Phase::Exit);
+    assert_eq!(s.missing[0].reason, "put every option in order");
+    assert_eq!(
+        s.system_labels(&study),
+        ["System A", "System B", "System C", "System D"]
+    );
+    answer_survey(&study, &mut s, Survey::Exit, 105.0);
+    update(&study, &mut s, Msg::SubmitSurvey(Survey::Exit), 106.0);
+    assert_eq!(s.progress.phase, Phase::Done);
+    // From the end, the trial list can still reopen a trial to revise it.
+    update(&study, &mut s, Msg::GoTo(3), 107.0);
+    assert_eq!((s.progress.phase, s.progress.current), (Phase::Trials, 3));
+}
+
+#[test]
+fn a_changed_ratings_file_is_refused() {
+    let (study, hash) = example("financial-analysis");
+    let mut s = Session::new(&study, slot(1));
+    let now = complete(&study, &mut s);
+    let text = export(&study, &hash, &s, "test", now).to_json();
+    let edited = text.replacen("\"quality\": 1", "\"quality\": 5", 1);
+    assert_ne!(edited, text);
+    assert_eq!(parse(&edited).unwrap_err().at, "sha256");
+    let cut = &text[..text.len() / 2];
+    assert!(parse(cut).unwrap_err().at.starts_with("line "));
+    // Another study, or another version of it, is refused on restore.
+    let file = parse(&text).unwrap();
+    assert_eq!(
+        restore(&study, "0000", &file).unwrap_err().at,
+        "study.sha256"
+    );
+    let (other, other_hash) = example("summeval");
+    assert_eq!(
+        restore(&other, &other_hash, &file).unwrap_err().at,
+        "study.id"
+    );
+}
+
+#[test]
+fn a_half_done_session_restores_on_the_same_trial() {
+    let (study, hash) = example("work-intake");
+    let (_, mut s) = into_trials("work-intake");
+    for _ in 0..3 {
+        answer_trial(&study, &mut s, 10.0);
+        update(&study, &mut s, Msg::Next, 11.0);
+    }
+    update(&study, &mut s, Msg::Notes("half way".into()), 12.0);
+    let file = parse(&export(&study, &hash, &s, "test", 13.0).to_json()).unwrap();
+    assert!(!file.complete);
+    let progress = restore(&study, &hash, &file).unwrap();
+    let resumed = Session::resume(&study, progress, 14.0).unwrap();
+    assert_eq!(resumed.progress.current, 3);
+    assert_eq!(resumed.progress.phase, Phase::Trials);
+    assert_eq!(resumed.progress.trials[3].notes, "half way");
+    assert_eq!(resumed.progress.trials[..3], s.progress.trials[..3]);
+}
+
+#[test]
+fn the_storage_envelope_round_trips_and_refuses_the_future() {
+    let (study, hash) = example("pandalm");
+    let (_, s) = into_trials("pandalm");
+    let envelope = store::Envelope {
+        schema_version: store::SCHEMA_VERSION,
+        study_id: study.id().to_owned(),
+        study_sha256: hash.clone(),
+        saved_at: 5.0,
+        progress: s.progress.clone(),
+    };
+    let text = store::write(&envelope);
+    assert_eq!(store::read(&text).unwrap(), envelope);
+    let future = text.replacen("\"schema_version\":1", "\"schema_version\":9", 1);
+    assert_eq!(
+        store::read(&future).unwrap_err(),
+        store::Unreadable::Future(9)
+    );
+    assert!(matches!(
+        store::read("{not json"),
+        Err(store::Unreadable::Corrupt(_))
+    ));
+    assert_eq!(store::key(&hash, 3, None), format!("juror/v1/{hash}/3"));
+    // Progress that does not fit the plan is refused, not half-used.
+    let mut wrong = s.progress.clone();
+    wrong.trials.pop();
+    assert!(Session::resume(&study, wrong, 1.0).is_err());
+}
+
+#[test]
+fn csv_fields_are_quoted_and_formulas_defused() {
+    let (study, hash) = example("work-intake");
+    let (_, mut s) = into_trials("work-intake");
+    answer_trial(&study, &mut s, 1.0);
+    update(
+        &study,
+        &mut s,
+        Msg::Notes("=HYPERLINK(\"x\"), and \"quotes\"".into()),
+        2.0,
+    );
+    let csv = export(&study, &hash, &s, "test", 3.0).to_csv();
+    assert!(
+        csv.contains("\"'=HYPERLINK(\"\"x\"\"), and \"\"quotes\"\"\""),
+        "{csv}"
+    );
+}
