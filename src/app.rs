@@ -1,14 +1,17 @@
-//! The root component: decides what the page shows from where the study comes from and whether
-//! it could be loaded and validated.
+//! The root component: decides what the page shows from where the study comes from, whether it
+//! could be loaded and validated, and who the annotator is.
 
 use std::sync::Arc;
 
+use juror_core::plan::{Annotator, resolve_annotator};
+use juror_core::session::ratings::sha256_hex;
 use juror_core::study::{Problem, Study, parse_study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::pages::{OpenStudy, StudyProblems, Welcome};
+use crate::pages::{OpenStudy, StudyFlow, StudyProblems, Welcome};
 use crate::services::{location, study_source};
+use crate::session::SessionHandle;
 
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
@@ -20,12 +23,9 @@ pub enum Load {
     /// The file could not be had at all.
     Unreachable { source: String, message: String },
     /// The file was read but is not a valid study.
-    Invalid {
-        source: String,
-        problems: Vec<Problem>,
-    },
-    /// A valid study.
-    Ready(Arc<Study>),
+    Invalid { source: String, problems: Vec<Problem> },
+    /// A valid study, with the SHA-256 of its text.
+    Ready(Arc<Study>, String),
 }
 
 impl Load {
@@ -34,7 +34,7 @@ impl Load {
         match text {
             Err(message) => Load::Unreachable { source, message },
             Ok(text) => match parse_study(&text) {
-                Ok(study) => Load::Ready(Arc::new(study)),
+                Ok(study) => Load::Ready(Arc::new(study), sha256_hex(&text)),
                 Err(problems) => Load::Invalid {
                     source,
                     problems: problems.0,
@@ -42,6 +42,16 @@ impl Load {
             },
         }
     }
+}
+
+/// The annotator named by the page's address: `slot`, `annotator`, or Prolific's `PROLIFIC_PID`.
+fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
+    let slot = location::query_param("slot");
+    let id = location::query_param("annotator").or_else(|| location::query_param("PROLIFIC_PID"));
+    if slot.is_none() && id.is_none() {
+        return None;
+    }
+    Some(resolve_annotator(study, slot.as_deref(), id.as_deref()))
 }
 
 /// The whole app.
@@ -91,9 +101,45 @@ pub fn App() -> impl IntoView {
                     />
                 }
                 .into_any(),
-                Load::Ready(study) => view! { <Welcome study /> }.into_any(),
+                Load::Ready(study, sha256) => view! { <Ready study sha256 /> }.into_any(),
             }}
         </main>
+    }
+}
+
+/// A valid study: find out who the annotator is, then run their session.
+#[component]
+fn Ready(study: Arc<Study>, sha256: String) -> impl IntoView {
+    let chosen: RwSignal<Option<Result<Annotator, Problem>>> =
+        RwSignal::new(annotator_from_address(&study));
+    let study_for_code = study.clone();
+    let on_code = Callback::new(move |code: String| {
+        let result = resolve_annotator(&study_for_code, None, Some(&code));
+        if let Ok(a) = &result {
+            location::set_annotator(a.slot, a.id.as_deref());
+        }
+        chosen.set(Some(result));
+    });
+    move || match chosen.get() {
+        None => view! { <Welcome study=study.clone() on_code /> }.into_any(),
+        Some(Err(problem)) => view! {
+            <section class="study-problems" role="alert">
+                <h1>"This link does not name a valid annotator"</h1>
+                <p>
+                    <code>{problem.at.clone()}</code>
+                    ": "
+                    {problem.message.clone()}
+                </p>
+                <p>{format!("Fix: {}.", problem.fix)}</p>
+                <p>"Ask the researcher who sent you the link for a working one."</p>
+            </section>
+        }
+        .into_any(),
+        Some(Ok(annotator)) => {
+            let handle = SessionHandle::start(study.clone(), sha256.clone(), annotator);
+            provide_context(handle);
+            view! { <StudyFlow /> }.into_any()
+        }
     }
 }
 
@@ -109,6 +155,6 @@ mod tests {
         assert!(matches!(gone, Load::Unreachable { .. }));
         let text = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
         let ok = Load::from_text("a.json".into(), Ok(text.into()));
-        assert!(matches!(ok, Load::Ready(_)));
+        assert!(matches!(ok, Load::Ready(_, ref hash) if hash.len() == 64));
     }
 }

@@ -1,9 +1,15 @@
 //! One component per page the app can show.
 
+mod done;
+mod flow;
+mod instructions;
 mod open;
 mod problems;
+mod survey;
+mod trial;
 mod welcome;
 
+pub use flow::StudyFlow;
 pub use open::{FilePicker, OpenStudy};
 pub use problems::StudyProblems;
 pub use welcome::Welcome;

@@ -6,9 +6,15 @@ use juror_core::markdown;
 use juror_core::study::Study;
 use leptos::prelude::*;
 
-/// Title, description, and the facts an annotator wants before starting.
+/// Title, description, and the facts an annotator wants before starting. With `on_code`, the
+/// link named no annotator: a form asks for the participant code. `children` are the actions
+/// (start, continue, restore).
 #[component]
-pub fn Welcome(study: Arc<Study>) -> impl IntoView {
+pub fn Welcome(
+    study: Arc<Study>,
+    #[prop(optional)] on_code: Option<Callback<String>>,
+    #[prop(optional)] children: Option<Children>,
+) -> impl IntoView {
     let description = study.description().map(markdown::to_html);
     let items = study.items().len();
     let trials = study.trials_per_annotator();
@@ -42,8 +48,45 @@ pub fn Welcome(study: Arc<Study>) -> impl IntoView {
                 "shown without the names of the systems that wrote them."
                 {consent.then_some(" You will be asked for your consent before anything is recorded.")}
             </p>
+            {on_code.map(|on_code| view! { <ParticipantCode on_code /> })}
+            {children.map(|c| c())}
             {study.contact().map(|c| view! { <p class="contact">"Questions? " {c.to_owned()}</p> })}
         </section>
+    }
+}
+
+/// Asks for the participant code when the link did not carry one.
+#[component]
+fn ParticipantCode(on_code: Callback<String>) -> impl IntoView {
+    let code = RwSignal::new(String::new());
+    view! {
+        <form
+            class="participant-code"
+            on:submit=move |ev| {
+                ev.prevent_default();
+                let c = code.get_untracked();
+                if !c.trim().is_empty() {
+                    on_code.run(c.trim().to_owned());
+                }
+            }
+        >
+            <label for="participant-code">"Your participant code"</label>
+            <p class="hint">
+                "The link you were sent usually includes it. If not, enter the code the researcher gave you; "
+                "use the same code every time so that your answers are found again."
+            </p>
+            <div class="row">
+                <input
+                    id="participant-code"
+                    type="text"
+                    autocomplete="off"
+                    required
+                    prop:value=move || code.get()
+                    on:input=move |ev| code.set(event_target_value(&ev))
+                />
+                <button type="submit">"Continue"</button>
+            </div>
+        </form>
     }
 }
 

@@ -6,3 +6,25 @@ pub fn query_param(name: &str) -> Option<String> {
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     params.get(name).filter(|v| !v.trim().is_empty())
 }
+
+/// Replaces the page's `slot` and `annotator` parameters (without reloading), so that a reload
+/// finds the same annotator's saved answers.
+pub fn set_annotator(slot: u32, id: Option<&str>) {
+    let Some(window) = web_sys::window() else { return };
+    let location = window.location();
+    let (Ok(search), Ok(path)) = (location.search(), location.pathname()) else {
+        return;
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return;
+    };
+    params.set("slot", &slot.to_string());
+    match id {
+        Some(id) => params.set("annotator", id),
+        None => params.delete("annotator"),
+    }
+    let url = format!("{path}?{}", String::from(params.to_string()));
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}

@@ -26,8 +26,23 @@ enum Command {
         /// The study file (juror.study/1 JSON).
         file: PathBuf,
     },
-    /// Print the JSON Schema of the study format (juror.study/1).
-    Schema,
+    /// Print the JSON Schema of the study format (juror.study/1), or of ratings files.
+    Schema {
+        /// Print the schema of ratings files (juror.ratings/1) instead.
+        #[arg(long)]
+        ratings: bool,
+    },
+    /// Check ratings files (juror.ratings/1): format, shape and checksum, and with --study that
+    /// they belong to that study file. One line per file; exit 1 if any is refused.
+    ValidateRatings {
+        /// The ratings files, as the annotators downloaded them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The study file they were made with: also check each file's study id, the study
+        /// file's SHA-256, and that the trials fit the annotator's plan.
+        #[arg(long)]
+        study: Option<PathBuf>,
+    },
     /// Build a study from a JSON Lines file of outputs and a template study (rubric, design).
     Prepare {
         /// The template study: its text, systems, rubric and design are kept, its items replaced.
@@ -123,21 +138,28 @@ fn main() -> ExitCode {
             key,
             force,
         } => seal(&file, &out, &key, force),
-        Command::Schema => {
-            print!("{}", juror_core::study::schema());
+        Command::Schema { ratings } => {
+            if ratings {
+                print!("{}", juror_core::session::ratings::schema());
+            } else {
+                print!("{}", juror_core::study::schema());
+            }
             ExitCode::SUCCESS
         }
+        Command::ValidateRatings { files, study } => validate_ratings(&files, study.as_deref()),
     }
 }
 
 /// Reads and validates a study, or says why not (exit 2 for an unreadable file, 1 for an
 /// invalid one).
 fn load(file: &Path) -> Result<Study, ExitCode> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        eprintln!("{}: cannot read the file: {e}", file.display());
-        ExitCode::from(2)
-    })?;
-    parse_study(&text).map_err(|problems| {
+    let text = read(file)?;
+    study_of(file, &text)
+}
+
+/// Validates a study's text, or prints its problems (exit 1).
+fn study_of(file: &Path, text: &str) -> Result<Study, ExitCode> {
+    parse_study(text).map_err(|problems| {
         for p in problems.iter() {
             println!("{p}");
         }
@@ -202,6 +224,96 @@ fn validate(file: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `juror validate-ratings`: one line per file, `FILE: ok: ...` or `FILE: AT: PROBLEM`. Exits 2
+/// when the study cannot be read or is invalid (checking nothing) or a ratings file cannot be
+/// read (after checking the others), else 1 when any file is refused.
+fn validate_ratings(files: &[PathBuf], study_path: Option<&Path>) -> ExitCode {
+    use juror_core::session::ratings::{parse, restore, sha256_hex};
+
+    let study = match study_path {
+        None => None,
+        Some(path) => match read(path).and_then(|text| Ok((study_of(path, &text)?, text))) {
+            Ok((study, text)) => Some((study, sha256_hex(&text))),
+            // Nothing was checked: exit 1 is kept for refused ratings files.
+            Err(_) => return ExitCode::from(2),
+        },
+    };
+    let (mut refused, mut unreadable) = (0usize, 0usize);
+    for file in files {
+        let Ok(text) = read(file) else {
+            unreadable += 1;
+            continue;
+        };
+        let checked = parse(&text)
+            .and_then(|ratings| preference_positions(&ratings).map(|()| ratings))
+            .and_then(|ratings| match &study {
+                Some((study, hash)) => restore(study, hash, &ratings).map(|_| ratings),
+                None => Ok(ratings),
+            });
+        match checked {
+            Ok(r) => {
+                let who = match &r.annotator.id {
+                    Some(id) => format!("annotator slot {} (id {id:?})", r.annotator.slot),
+                    None => format!("annotator slot {}", r.annotator.slot),
+                };
+                println!(
+                    "{}: ok: study {:?}, {who}, {} trials ({} done), {}",
+                    file.display(),
+                    r.study.id,
+                    r.trials.len(),
+                    r.trials.iter().filter(|t| t.done).count(),
+                    if r.complete { "complete" } else { "incomplete" },
+                );
+            }
+            Err(e) => {
+                refused += 1;
+                println!("{}: {e}", file.display());
+            }
+        }
+    }
+    if refused + unreadable > 0 {
+        eprintln!(
+            "{} of {} ratings file(s) refused{}",
+            refused + unreadable,
+            files.len(),
+            if unreadable > 0 { " or unreadable" } else { "" }
+        );
+    }
+    if unreadable > 0 {
+        ExitCode::from(2)
+    } else if refused > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Every `best` or `choice` preference names one of its trial's outputs. `parse` accepts any
+/// position and `restore` subtracts 1 from it unchecked (a panic on 0), so this is checked here
+/// first.
+fn preference_positions(
+    ratings: &juror_core::session::ratings::RatingsFile,
+) -> Result<(), juror_core::session::ratings::ImportError> {
+    use juror_core::session::ratings::{ImportError, PreferenceRecord};
+
+    for (i, t) in ratings.trials.iter().enumerate() {
+        if let Some(
+            PreferenceRecord::Best { position, .. } | PreferenceRecord::Choice { position, .. },
+        ) = &t.preference
+            && !(1..=t.outputs.len()).contains(position)
+        {
+            return Err(ImportError {
+                at: format!("trials[{i}].preference.position"),
+                message: format!(
+                    "{position} is not the position of one of the trial's {} output(s)",
+                    t.outputs.len()
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn read(file: &Path) -> Result<String, ExitCode> {

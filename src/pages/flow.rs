@@ -1,0 +1,360 @@
+//! The annotator's journey: one page per phase of the core's session, with the banners,
+//! overlays and keyboard shortcuts that hold for all of them.
+
+use juror_core::markdown;
+use juror_core::session::{Msg, Overlay, Phase, Preference};
+use juror_core::study::{PreferenceKind, letter};
+use leptos::prelude::*;
+
+use super::done::Finished;
+use super::instructions::{Instructions, RubricTable};
+use super::survey::SurveyPage;
+use super::trial::{TrialList, TrialPage};
+use super::{FilePicker, Welcome};
+use crate::services::{dom, download};
+use crate::session::{SessionHandle, use_session};
+
+/// The session's pages.
+#[component]
+pub fn StudyFlow() -> impl IntoView {
+    let handle = use_session();
+    let phase = Memo::new(move |_| handle.session.with(|s| s.progress.phase));
+    let title = handle.study.with_value(|s| s.title().to_owned());
+    dom::set_title(&format!("{title} — Juror"));
+    dom::on_visibility_change(move |visible| handle.dispatch(Msg::Visibility(visible)));
+    dom::on_keydown(move |ev| keyboard(handle, ev));
+
+    view! {
+        <Banners />
+        {move || match phase.get() {
+            Phase::Welcome => view! { <Start /> }.into_any(),
+            Phase::Consent => view! { <Consent /> }.into_any(),
+            Phase::Declined => view! {
+                <section aria-labelledby="declined-heading">
+                    <h1 id="declined-heading">"Thank you"</h1>
+                    <p>
+                        "You chose not to take part. Nothing was recorded, and you can close this page."
+                    </p>
+                </section>
+            }
+            .into_any(),
+            Phase::Instructions => view! { <Instructions /> }.into_any(),
+            Phase::Intake => view! { <SurveyPage exit=false /> }.into_any(),
+            Phase::Trials => view! { <TrialPage /> }.into_any(),
+            Phase::Exit => view! { <SurveyPage exit=true /> }.into_any(),
+            Phase::Done => view! { <Finished /> }.into_any(),
+        }}
+        <Overlays />
+    }
+}
+
+/// Storage problems and one-off notices, above every page.
+#[component]
+fn Banners() -> impl IntoView {
+    let handle = use_session();
+    let backup = move |_| {
+        let file = handle.ratings();
+        let _ = download::download(&file.file_name("json"), "application/json", &file.to_json());
+    };
+    view! {
+        <Show when=move || handle.storage_problem.with(Option::is_some)>
+            <div class="banner warning" role="alert">
+                <p>{move || handle.storage_problem.get().unwrap_or_default()}</p>
+                <button type="button" on:click=backup>"Download a backup"</button>
+            </div>
+        </Show>
+        <Show when=move || handle.notice.with(Option::is_some)>
+            <div class="banner" role="status">
+                <p>{move || handle.notice.get().unwrap_or_default()}</p>
+                <button type="button" on:click=move |_| handle.notice.set(None)>
+                    "Dismiss"
+                </button>
+            </div>
+        </Show>
+    }
+}
+
+/// The welcome page inside a session: start, or continue, or restore from a file.
+#[component]
+fn Start() -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let restore_error = RwSignal::new(None::<String>);
+    let on_file = Callback::new(move |file: web_sys::File| {
+        leptos::task::spawn_local(async move {
+            match crate::services::study_source::read_file(file).await {
+                Ok(text) => match handle.restore(&text) {
+                    Ok(()) => {
+                        restore_error.set(None);
+                        let (slot, id) = handle.session.with_untracked(|s| {
+                            (s.progress.annotator.slot, s.progress.annotator.id.clone())
+                        });
+                        crate::services::location::set_annotator(slot, id.as_deref());
+                    }
+                    Err(e) => restore_error.set(Some(e)),
+                },
+                Err(e) => restore_error.set(Some(e)),
+            }
+        });
+    });
+    view! {
+        <Welcome study>
+            <div class="actions">
+                <button type="button" class="primary" on:click=move |_| handle.dispatch(Msg::Start)>
+                    "Start"
+                </button>
+            </div>
+            <details class="restore">
+                <summary>"Continue from a downloaded ratings file"</summary>
+                <p>
+                    "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
+                </p>
+                <FilePicker on_file label="Restore from file" />
+                {move || {
+                    restore_error
+                        .get()
+                        .map(|e| view! { <p class="error" role="alert">{format!("This file cannot be used: {e}")}</p> })
+                }}
+            </details>
+        </Welcome>
+    }
+}
+
+/// The consent form.
+#[component]
+fn Consent() -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let Some(consent) = study.consent().cloned() else {
+        return view! { <p>"No consent is needed."</p> }.into_any();
+    };
+    view! {
+        <section class="consent" aria-labelledby="consent-heading">
+            <h1 id="consent-heading">"Consent"</h1>
+            <div class="markdown" inner_html=markdown::to_html(&consent.text)></div>
+            <div class="actions">
+                <button
+                    type="button"
+                    class="primary"
+                    on:click=move |_| handle.dispatch(Msg::Consent(true))
+                >
+                    {consent.agree_label.clone()}
+                </button>
+                <button type="button" class="secondary" on:click=move |_| handle.dispatch(Msg::Consent(false))>
+                    {consent.decline_label.clone()}
+                </button>
+            </div>
+        </section>
+    }
+    .into_any()
+}
+
+/// The rubric, the shortcut list and the trial list, over any page.
+#[component]
+fn Overlays() -> impl IntoView {
+    let handle = use_session();
+    let overlay = Memo::new(move |_| handle.session.with(|s| s.overlay));
+    let close = move |_| handle.dispatch(Msg::Overlay(Overlay::None));
+    view! {
+        {move || {
+            let (title, body) = match overlay.get() {
+                Overlay::None => return None,
+                Overlay::Rubric => ("Rubric", view! { <RubricTable /> }.into_any()),
+                Overlay::Shortcuts => ("Keyboard shortcuts", view! { <Shortcuts /> }.into_any()),
+                Overlay::TrialList => ("All trials", view! { <TrialList /> }.into_any()),
+            };
+            Some(
+                view! {
+                    <div class="overlay-backdrop">
+                        <div class="overlay" role="dialog" aria-modal="true" aria-label=title>
+                            <div class="overlay-head">
+                                <h2>{title}</h2>
+                                <button type="button" class="secondary" on:click=close>
+                                    "Close"
+                                </button>
+                            </div>
+                            {body}
+                        </div>
+                    </div>
+                },
+            )
+        }}
+    }
+}
+
+#[component]
+fn Shortcuts() -> impl IntoView {
+    let rows = [
+        ("1 – 9", "Give that score to the focused question, then move to the next unanswered one"),
+        ("← → ↑ ↓", "Move between the points of a scale"),
+        ("Tab", "Move to the next question or button"),
+        ("A, B, C, …", "Choose that output as your preference"),
+        ("T", "Choose “tie”, where a tie is allowed"),
+        ("Enter", "Next trial (when every required answer is given)"),
+        ("Shift + Enter", "Previous trial"),
+        ("R", "Show the rubric"),
+        ("L", "List all trials"),
+        ("?", "Show these shortcuts"),
+        ("Esc", "Close this window"),
+    ];
+    view! {
+        <table class="shortcuts">
+            <thead>
+                <tr>
+                    <th scope="col">"Key"</th>
+                    <th scope="col">"What it does"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {rows
+                    .iter()
+                    .map(|(k, what)| view! {
+                        <tr>
+                            <td><kbd>{*k}</kbd></td>
+                            <td>{*what}</td>
+                        </tr>
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// Whether the event comes from a field where keys are text (not shortcuts).
+fn typing(ev: &web_sys::KeyboardEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return false;
+    };
+    match el.tag_name().to_ascii_lowercase().as_str() {
+        "textarea" | "select" => true,
+        "input" => {
+            let kind = el.get_attribute("type").unwrap_or_default();
+            !matches!(kind.as_str(), "radio" | "checkbox" | "button" | "submit")
+        }
+        _ => false,
+    }
+}
+
+/// The page-wide shortcuts.
+fn keyboard(handle: SessionHandle, ev: web_sys::KeyboardEvent) {
+    if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() {
+        return;
+    }
+    let key = ev.key();
+    if key == "Escape" {
+        handle.dispatch(Msg::Overlay(Overlay::None));
+        return;
+    }
+    if typing(&ev) {
+        return;
+    }
+    let (phase, overlay) = handle.session.with_untracked(|s| (s.progress.phase, s.overlay));
+    let mut handled = true;
+    match key.as_str() {
+        "?" => handle.dispatch(Msg::Overlay(Overlay::Shortcuts)),
+        "r" | "R" => handle.dispatch(Msg::Overlay(Overlay::Rubric)),
+        "l" | "L" if phase == Phase::Trials => handle.dispatch(Msg::Overlay(Overlay::TrialList)),
+        _ if overlay != Overlay::None || phase != Phase::Trials => handled = false,
+        "Enter" => {
+            // Enter on a button or link does what the button says.
+            let on_control = dom::active_element().is_some_and(|e| {
+                matches!(e.tag_name().to_ascii_lowercase().as_str(), "button" | "a" | "summary")
+            });
+            if on_control {
+                handled = false;
+            } else if ev.shift_key() {
+                handle.dispatch(Msg::Previous);
+            } else {
+                handle.dispatch(Msg::Next);
+            }
+        }
+        d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() && d != "0" => {
+            handled = digit(handle, d.as_bytes()[0] - b'0');
+        }
+        "t" | "T" => handled = tie(handle),
+        k if k.len() == 1 && k.as_bytes()[0].is_ascii_alphabetic() => {
+            handled = prefer_letter(handle, k.to_ascii_uppercase());
+        }
+        _ => handled = false,
+    }
+    if handled {
+        ev.prevent_default();
+    }
+}
+
+/// A digit answers the focused rating (or the first unanswered one) with the n-th point.
+fn digit(handle: SessionHandle, n: u8) -> bool {
+    use juror_core::session::{Target, next_unanswered};
+    let study = handle.study.get_value();
+    let focused = dom::active_element()
+        .and_then(|e| e.closest("[data-rate]").ok().flatten())
+        .and_then(|e| {
+            let position = e.get_attribute("data-position")?.parse().ok()?;
+            let dimension = e.get_attribute("data-rate")?;
+            Some(Target::Rating { position, dimension })
+        });
+    let target = focused.or_else(|| {
+        handle.session.with_untracked(|s| {
+            // The first unanswered question: search from the last target, wrapping to the start.
+            next_unanswered(&study, s, &Target::Notes)
+        })
+    });
+    let Some(Target::Rating { position, dimension }) = target else {
+        return false;
+    };
+    let Some(scale) = study.dimension(&dimension).map(|d| d.scale.clone()) else {
+        return false;
+    };
+    let Some(point) = scale.points.get(usize::from(n) - 1) else {
+        return false;
+    };
+    handle.dispatch(Msg::Rate {
+        position,
+        dimension,
+        value: point.value,
+        advance: true,
+    });
+    true
+}
+
+/// The letter of a label ("Output B" → B) chooses the preference.
+fn prefer_letter(handle: SessionHandle, key: String) -> bool {
+    let study = handle.study.get_value();
+    let choice = handle.session.with_untracked(|s| {
+        let trial = s.plan.trials.get(s.progress.current)?;
+        let kind = study.design().tasks[trial.task].preference.as_ref()?.kind;
+        let position = trial.shown.iter().position(|shown| {
+            (0..trial.shown.len().max(26) * 2).any(|i| {
+                shown.label == study.design().label(i) && letter(i) == key
+            })
+        })?;
+        match kind {
+            PreferenceKind::Best => Some(Preference::Best { position }),
+            PreferenceKind::Choice => Some(Preference::Choice { position }),
+            PreferenceKind::Rank => None,
+        }
+    });
+    match choice {
+        Some(p) => {
+            handle.dispatch(Msg::Prefer(Some(p)));
+            true
+        }
+        None => false,
+    }
+}
+
+fn tie(handle: SessionHandle) -> bool {
+    let study = handle.study.get_value();
+    let allowed = handle.session.with_untracked(|s| {
+        s.plan
+            .trials
+            .get(s.progress.current)
+            .and_then(|t| study.design().tasks[t.task].preference.as_ref())
+            .is_some_and(|p| p.allow_tie)
+    });
+    if allowed {
+        handle.dispatch(Msg::Prefer(Some(Preference::Tie)));
+    }
+    allowed
+}

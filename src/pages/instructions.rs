@@ -1,0 +1,128 @@
+//! The guidelines: instructions, the rubric with every scale point, worked examples.
+
+use juror_core::markdown;
+use juror_core::session::Msg;
+use leptos::prelude::*;
+
+use crate::session::use_session;
+
+/// The instructions page, before the first trial.
+#[component]
+pub fn Instructions() -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let begin_label = if study.intake().is_empty() { "Begin" } else { "Continue" };
+    view! {
+        <section class="instructions" aria-labelledby="instructions-heading">
+            <h1 id="instructions-heading">"Instructions"</h1>
+            {study
+                .instructions()
+                .map(|md| view! { <div class="markdown" inner_html=markdown::to_html(md)></div> })}
+            <h2>"Rubric"</h2>
+            <RubricTable />
+            <p class="hint">
+                "You can see the rubric again at any time with the Rubric button or the R key; "
+                "press ? for all keyboard shortcuts."
+            </p>
+            <div class="actions">
+                <button
+                    type="button"
+                    class="primary"
+                    on:click=move |_| handle.dispatch(Msg::FinishInstructions)
+                >
+                    {begin_label}
+                </button>
+            </div>
+        </section>
+    }
+}
+
+/// Every dimension with every point's label and description, what to look for, what to avoid,
+/// and the worked examples.
+#[component]
+pub fn RubricTable() -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let rubric = study.rubric().clone();
+    let examples = rubric.examples.clone();
+    view! {
+        <div class="rubric">
+            {rubric
+                .dimensions
+                .iter()
+                .map(|d| {
+                    let rows = d
+                        .scale
+                        .points
+                        .iter()
+                        .rev()
+                        .map(|p| view! {
+                            <tr>
+                                <th scope="row">{p.value}</th>
+                                <td>{p.label.clone()}</td>
+                                <td>{p.description.clone().unwrap_or_default()}</td>
+                            </tr>
+                        })
+                        .collect_view();
+                    view! {
+                        <table class="scale-table">
+                            <caption>
+                                <strong>{d.label.clone()}</strong>
+                                " — "
+                                {d.question.clone()}
+                            </caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Score"</th>
+                                    <th scope="col">"Label"</th>
+                                    <th scope="col">"Meaning"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    }
+                })
+                .collect_view()}
+            {(!rubric.look_for.is_empty())
+                .then(|| view! {
+                    <h3>"Look for (rate higher)"</h3>
+                    <ul>{rubric.look_for.iter().map(|x| view! { <li inner_html=markdown::to_html(x)></li> }).collect_view()}</ul>
+                })}
+            {(!rubric.avoid.is_empty())
+                .then(|| view! {
+                    <h3>"Watch out for (rate lower)"</h3>
+                    <ul>{rubric.avoid.iter().map(|x| view! { <li inner_html=markdown::to_html(x)></li> }).collect_view()}</ul>
+                })}
+            {(!examples.is_empty())
+                .then(|| {
+                    let study = study.clone();
+                    view! {
+                        <h3>"Worked examples"</h3>
+                        {examples
+                            .iter()
+                            .enumerate()
+                            .map(|(i, e)| {
+                                let scores: Vec<String> = e
+                                    .scores
+                                    .iter()
+                                    .map(|(dim, v)| {
+                                        let name = study.dimension(dim).map_or(dim.clone(), |d| d.label.clone());
+                                        format!("{name}: {v}")
+                                    })
+                                    .collect();
+                                view! {
+                                    <article class="example">
+                                        <h4>{e.title.clone().unwrap_or_else(|| format!("Example {}", i + 1))}</h4>
+                                        {e.prompt.as_deref().map(|p| view! { <div class="markdown prompt" inner_html=markdown::to_html(p)></div> })}
+                                        <div class="markdown output" inner_html=markdown::to_html(&e.output)></div>
+                                        <p class="scores"><strong>{scores.join(", ")}</strong></p>
+                                        <p class="why"><strong>"Why: "</strong>{e.why.clone()}</p>
+                                    </article>
+                                }
+                            })
+                            .collect_view()}
+                    }
+                })}
+        </div>
+    }
+}

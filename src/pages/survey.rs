@@ -1,0 +1,358 @@
+//! Survey pages and the control for any question (also used for per-output questions).
+
+use juror_core::session::{Answer, Missing, Msg, Survey};
+use juror_core::study::{Question, QuestionKind, RankOptions};
+use leptos::prelude::*;
+
+use crate::session::use_session;
+
+/// The intake (`exit = false`) or exit survey.
+#[component]
+pub fn SurveyPage(exit: bool) -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let survey = if exit { Survey::Exit } else { Survey::Intake };
+    let questions: Vec<Question> = if exit { study.exit() } else { study.intake() }.to_vec();
+    let labels = handle.session.with_untracked(|s| s.system_labels(&study));
+    let heading = if exit { "Last questions" } else { "Before you start" };
+    view! {
+        <section class="survey" aria-labelledby="survey-heading">
+            <h1 id="survey-heading">{heading}</h1>
+            {exit
+                .then(|| view! {
+                    <p>"You have finished every trial. A few questions about the study as a whole:"</p>
+                })}
+            <MissingList />
+            {questions
+                .into_iter()
+                .map(|q| {
+                    let id = q.id.clone();
+                    let id2 = id.clone();
+                    let value = Signal::derive(move || {
+                        handle.session.with(|s| {
+                            let answers = if exit { &s.progress.exit } else { &s.progress.intake };
+                            answers.get(&id).cloned()
+                        })
+                    });
+                    let on_change = Callback::new(move |answer: Option<Answer>| {
+                        handle.dispatch(Msg::SurveyAnswer { survey, question: id2.clone(), answer })
+                    });
+                    let dom_id = juror_core::session::Target::Survey { question: q.id.clone() }.dom_id();
+                    let name = q.prompt.clone();
+                    view! {
+                        <QuestionControl question=q dom_id name value on_change labels=labels.clone() />
+                    }
+                })
+                .collect_view()}
+            <div class="actions">
+                {exit
+                    .then(|| view! {
+                        <button type="button" class="secondary" on:click=move |_| handle.dispatch(Msg::Previous)>
+                            "Back to the trials"
+                        </button>
+                    })}
+                <button
+                    type="button"
+                    class="primary"
+                    on:click=move |_| handle.dispatch(Msg::SubmitSurvey(survey))
+                >
+                    {if exit { "Finish" } else { "Continue" }}
+                </button>
+            </div>
+        </section>
+    }
+}
+
+/// The required answers still missing after a refused step, each a link to its question.
+#[component]
+pub fn MissingList() -> impl IntoView {
+    let handle = use_session();
+    let missing = Memo::new(move |_| handle.session.with(|s| s.missing.clone()));
+    move || {
+        let list: Vec<Missing> = missing.get();
+        (!list.is_empty()).then(|| {
+            view! {
+                <div class="missing" role="alert" aria-labelledby="missing-heading">
+                    <h2 id="missing-heading">
+                        {if list.len() == 1 {
+                            "1 answer is missing".to_owned()
+                        } else {
+                            format!("{} answers are missing", list.len())
+                        }}
+                    </h2>
+                    <ul>
+                        {list
+                            .into_iter()
+                            .map(|m| {
+                                let id = m.target.dom_id();
+                                view! {
+                                    <li>
+                                        <a
+                                            href=format!("#{id}")
+                                            on:click=move |ev| {
+                                                ev.prevent_default();
+                                                crate::services::dom::focus(id.clone());
+                                            }
+                                        >
+                                            {m.label}
+                                        </a>
+                                        {format!(": {}", m.reason)}
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                </div>
+            }
+        })
+    }
+}
+
+/// One question, whatever its kind. `name` is its accessible name (e.g. "Useful? — Output B").
+#[component]
+pub fn QuestionControl(
+    question: Question,
+    dom_id: String,
+    name: String,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+    labels: Vec<String>,
+) -> impl IntoView {
+    let required = question.required;
+    let help = question.help.clone();
+    let help_id = format!("{dom_id}-help");
+    let described = help.as_ref().map(|_| help_id.clone());
+    let prompt = question.prompt.clone();
+    let legend = view! {
+        <legend>
+            {prompt.clone()}
+            {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
+        </legend>
+        {help.map(|h| view! { <p class="hint" id=help_id.clone()>{h}</p> })}
+    };
+    match question.kind.clone() {
+        QuestionKind::Likert(scale) => {
+            let group = dom_id.clone();
+            view! {
+                <fieldset class="question scale" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
+                    {legend}
+                    <div class="points">
+                        {scale
+                            .points
+                            .into_iter()
+                            .map(|p| {
+                                let v = p.value;
+                                let checked = move || value.get() == Some(Answer::Scale(v));
+                                view! {
+                                    <label class="point" title=p.description.clone().unwrap_or_default()>
+                                        <input
+                                            type="radio"
+                                            name=group.clone()
+                                            value=v
+                                            prop:checked=checked
+                                            on:change=move |_| on_change.run(Some(Answer::Scale(v)))
+                                        />
+                                        <span class="value">{v}</span>
+                                        <span class="label">{p.label.clone()}</span>
+                                    </label>
+                                }
+                            })
+                            .collect_view()}
+                    </div>
+                </fieldset>
+            }
+            .into_any()
+        }
+        QuestionKind::SingleChoice(options) => {
+            let group = dom_id.clone();
+            view! {
+                <fieldset class="question choice" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
+                    {legend}
+                    {options
+                        .into_iter()
+                        .map(|o| {
+                            let o2 = o.clone();
+                            let o3 = o.clone();
+                            view! {
+                                <label class="option">
+                                    <input
+                                        type="radio"
+                                        name=group.clone()
+                                        prop:checked=move || value.get() == Some(Answer::Choice(o2.clone()))
+                                        on:change=move |_| on_change.run(Some(Answer::Choice(o3.clone())))
+                                    />
+                                    {o}
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                </fieldset>
+            }
+            .into_any()
+        }
+        QuestionKind::MultipleChoice { options, .. } => view! {
+            <fieldset class="question choices" id=dom_id role="group" aria-label=name aria-describedby=described>
+                {legend}
+                {options
+                    .into_iter()
+                    .map(|o| {
+                        let o2 = o.clone();
+                        let o3 = o.clone();
+                        let ticked = move || match value.get() {
+                            Some(Answer::Choices(cs)) => cs.contains(&o2),
+                            _ => false,
+                        };
+                        view! {
+                            <label class="option">
+                                <input
+                                    type="checkbox"
+                                    prop:checked=ticked
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        let mut cs = match value.get_untracked() {
+                                            Some(Answer::Choices(cs)) => cs,
+                                            _ => Vec::new(),
+                                        };
+                                        cs.retain(|c| c != &o3);
+                                        if on {
+                                            cs.push(o3.clone());
+                                        }
+                                        on_change.run((!cs.is_empty()).then_some(Answer::Choices(cs)));
+                                    }
+                                />
+                                {o}
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+            </fieldset>
+        }
+        .into_any(),
+        QuestionKind::ShortText { max_length } | QuestionKind::LongText { max_length } => {
+            let long = matches!(question.kind, QuestionKind::LongText { .. });
+            let text = move || match value.get() {
+                Some(Answer::Text(t)) => t,
+                _ => String::new(),
+            };
+            let input = move |ev| {
+                let t = event_target_value(&ev);
+                on_change.run((!t.is_empty()).then_some(Answer::Text(t)));
+            };
+            let max = max_length.map(|m| m.to_string());
+            let control = if long {
+                view! { <textarea id=dom_id.clone() aria-label=name.clone() rows="4" maxlength=max.clone() prop:value=text on:input=input></textarea> }.into_any()
+            } else {
+                view! { <input type="text" id=dom_id.clone() aria-label=name.clone() maxlength=max.clone() prop:value=text on:input=input /> }.into_any()
+            };
+            view! {
+                <div class="question text">
+                    <label for=dom_id.clone() class="legend">
+                        {prompt.clone()}
+                        {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
+                    </label>
+                    {control}
+                </div>
+            }
+            .into_any()
+        }
+        QuestionKind::Number { min, max, integer } => {
+            let text = move || match value.get() {
+                Some(Answer::Number(x)) => x.to_string(),
+                _ => String::new(),
+            };
+            view! {
+                <div class="question number">
+                    <label for=dom_id.clone() class="legend">
+                        {prompt.clone()}
+                        {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
+                    </label>
+                    <input
+                        type="number"
+                        id=dom_id.clone()
+                        inputmode=if integer { "numeric" } else { "decimal" }
+                        min=min.map(|m| m.to_string())
+                        max=max.map(|m| m.to_string())
+                        step=if integer { "1" } else { "any" }
+                        prop:value=text
+                        on:input=move |ev| {
+                            let t = event_target_value(&ev);
+                            on_change.run(t.trim().parse::<f64>().ok().map(Answer::Number));
+                        }
+                    />
+                </div>
+            }
+            .into_any()
+        }
+        QuestionKind::Rank(options) => {
+            let initial = match options {
+                RankOptions::Fixed(o) => o,
+                RankOptions::Systems => labels,
+            };
+            view! {
+                <fieldset class="question rank" id=dom_id role="group" aria-label=name>
+                    {legend}
+                    <RankList initial value on_change />
+                </fieldset>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// A list to put in order with buttons (keyboard and touch friendly).
+#[component]
+fn RankList(initial: Vec<String>, value: Signal<Option<Answer>>, on_change: Callback<Option<Answer>>) -> impl IntoView {
+    let order = move || match value.get() {
+        Some(Answer::Rank(o)) => o,
+        _ => initial.clone(),
+    };
+    let order = Memo::new(move |_| order());
+    let moved = move |from: usize, to: usize| {
+        let mut o = order.get_untracked();
+        if to < o.len() {
+            o.swap(from, to);
+            on_change.run(Some(Answer::Rank(o)));
+        }
+    };
+    view! {
+        <ol class="rank-list">
+            {move || {
+                let o = order.get();
+                let n = o.len();
+                o.into_iter()
+                    .enumerate()
+                    .map(|(i, item)| view! {
+                        <li>
+                            <span class="rank-item">{item.clone()}</span>
+                            <button
+                                type="button"
+                                class="small"
+                                aria-label=format!("Move {item} up")
+                                disabled=i == 0
+                                on:click=move |_| moved(i, i.wrapping_sub(1))
+                            >
+                                "↑"
+                            </button>
+                            <button
+                                type="button"
+                                class="small"
+                                aria-label=format!("Move {item} down")
+                                disabled=i + 1 == n
+                                on:click=move |_| moved(i, i + 1)
+                            >
+                                "↓"
+                            </button>
+                        </li>
+                    })
+                    .collect_view()
+            }}
+        </ol>
+        <button
+            type="button"
+            class="secondary small"
+            on:click=move |_| on_change.run(Some(Answer::Rank(order.get_untracked())))
+        >
+            "This order is right"
+        </button>
+    }
+}

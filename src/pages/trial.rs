@@ -1,0 +1,470 @@
+//! A trial: the prompt, the blinded outputs, the questions about each, the preference, notes,
+//! and the way on. Everything shown comes from the core's `TrialView`, which has no system ids.
+
+use juror_core::markdown;
+use juror_core::plan::view::{OutputView, TrialView};
+use juror_core::session::{
+    Answer, Msg, Overlay, Preference, Target, current_view, progress, with_label,
+};
+use juror_core::study::{MediaKind, PreferenceKind, Requirement};
+use leptos::prelude::*;
+
+use super::survey::{MissingList, QuestionControl};
+use crate::session::use_session;
+
+/// The trial on screen, with its header and navigation.
+#[component]
+pub fn TrialPage() -> impl IntoView {
+    let handle = use_session();
+    let current = Memo::new(move |_| handle.session.with(|s| s.progress.current));
+    view! {
+        <TrialHeader />
+        {move || {
+            let index = current.get();
+            let study = handle.study.get_value();
+            handle
+                .session
+                .with_untracked(|s| current_view(&study, s))
+                .map(|view| view! { <TrialBody index view /> })
+        }}
+    }
+}
+
+/// Progress ("Trial 3 of 75"), time left, and the rubric, list and shortcut buttons.
+#[component]
+fn TrialHeader() -> impl IntoView {
+    let handle = use_session();
+    let p = Memo::new(move |_| handle.session.with(progress));
+    // The ratings file so far: it restores on another device or browser.
+    let backup = move |_| {
+        let file = handle.ratings();
+        let _ = crate::services::download::download(&file.file_name("json"), "application/json", &file.to_json());
+    };
+    let text = move || {
+        let p = p.get();
+        let left = match p.minutes_left {
+            Some(0) => " · almost done".to_owned(),
+            Some(1) => " · about 1 minute left".to_owned(),
+            Some(m) if m < 90 => format!(" · about {m} minutes left"),
+            Some(m) => format!(" · about {} h {} min left", m / 60, m % 60),
+            None => String::new(),
+        };
+        format!("Trial {} of {} · {} done{left}", p.current, p.total, p.done)
+    };
+    view! {
+        <header class="trial-header">
+            <div class="progress-line">
+                <p class="progress-text" aria-live="polite">{text}</p>
+                <div class="tools">
+                    <button type="button" class="secondary small" aria-keyshortcuts="R" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::Rubric))>
+                        "Rubric"
+                    </button>
+                    <button type="button" class="secondary small" aria-keyshortcuts="L" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::TrialList))>
+                        "All trials"
+                    </button>
+                    <button type="button" class="secondary small" aria-keyshortcuts="?" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::Shortcuts))>
+                        "Shortcuts"
+                    </button>
+                    <button type="button" class="secondary small" on:click=backup>
+                        "Save a backup"
+                    </button>
+                </div>
+            </div>
+            <div
+                class="progress-bar"
+                role="progressbar"
+                aria-label="Trials done"
+                aria-valuemin="0"
+                aria-valuemax=move || p.get().total
+                aria-valuenow=move || p.get().done
+            >
+                <div
+                    class="progress-fill"
+                    style:width=move || {
+                        let p = p.get();
+                        format!("{}%", if p.total == 0 { 100 } else { p.done * 100 / p.total })
+                    }
+                ></div>
+            </div>
+        </header>
+    }
+}
+
+#[component]
+fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let task = study
+        .design()
+        .tasks
+        .iter()
+        .find(|t| t.id == view.task_id)
+        .cloned();
+    let first_of_task = handle.session.with_untracked(|s| {
+        index == 0 || s.plan.trials[index - 1].task != s.plan.trials[index].task
+    });
+    let task_intro = task.as_ref().and_then(|t| {
+        let title = t.title.clone();
+        let md = t.instructions.clone();
+        (title.is_some() || md.is_some()).then(|| {
+            view! {
+                <details class="task-intro" open=first_of_task>
+                    <summary>{title.unwrap_or_else(|| "About this part".to_owned())}</summary>
+                    {md.map(|md| view! { <div class="markdown" inner_html=markdown::to_html(&md)></div> })}
+                </details>
+            }
+        })
+    });
+    let several = view.outputs.len() > 1;
+    let outputs = view
+        .outputs
+        .iter()
+        .enumerate()
+        .map(|(position, output)| {
+            view! { <OutputCard index position output=output.clone() view=view.clone() several /> }
+        })
+        .collect_view();
+    let media = view.media.clone().map(|m| match m.kind {
+        MediaKind::Image => view! {
+            <figure class="media"><img src=m.src.clone() alt=m.alt.clone() loading="eager" /></figure>
+        }
+        .into_any(),
+        MediaKind::Video => view! {
+            <figure class="media">
+                <video src=m.src.clone() controls preload="metadata" aria-label=m.alt.clone()></video>
+                <figcaption>{m.alt.clone()}</figcaption>
+            </figure>
+        }
+        .into_any(),
+    });
+    let preference = view.preference.clone().map(|p| view! { <PreferenceControl index preference=p /> });
+    let notes = (view.notes != Requirement::Off).then(|| {
+        let required = view.notes == Requirement::Required;
+        view! {
+            <div class="question text notes">
+                <label for="q-notes" class="legend">
+                    "Notes"
+                    {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
+                </label>
+                <textarea
+                    id="q-notes"
+                    rows="3"
+                    prop:value=move || handle.session.with(|s| s.progress.trials[index].notes.clone())
+                    on:input=move |ev| handle.dispatch(Msg::Notes(event_target_value(&ev)))
+                ></textarea>
+            </div>
+        }
+    });
+    let has_previous = index > 0 || !study.intake().is_empty();
+    view! {
+        <section class="trial" aria-labelledby="trial-heading">
+            <h1 id="trial-heading" class="visually-hidden">{format!("Trial {}", view.number)}</h1>
+            {task_intro}
+            <div class="prompt">
+                <h2>"Prompt"</h2>
+                <div class="markdown" inner_html=view.prompt_html.clone()></div>
+                {view.context_html.clone().map(|html| view! {
+                    <details class="context" open>
+                        <summary>"Context"</summary>
+                        <div class="markdown" inner_html=html></div>
+                    </details>
+                })}
+                {media}
+            </div>
+            <div class="outputs" class:several=several>{outputs}</div>
+            {preference}
+            {notes}
+            <MissingList />
+            <nav class="trial-nav" aria-label="Trials">
+                <button
+                    type="button"
+                    class="secondary"
+                    disabled=!has_previous
+                    aria-keyshortcuts="Shift+Enter"
+                    on:click=move |_| handle.dispatch(Msg::Previous)
+                >
+                    "Previous"
+                </button>
+                <button type="button" class="primary" aria-keyshortcuts="Enter" on:click=move |_| handle.dispatch(Msg::Next)>
+                    "Next"
+                </button>
+            </nav>
+        </section>
+    }
+}
+
+/// One output under its label, with its ratings, questions and flag.
+#[component]
+fn OutputCard(
+    index: usize,
+    position: usize,
+    output: OutputView,
+    view: TrialView,
+    several: bool,
+) -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let label = output.label.clone();
+    let heading = if label.is_empty() { "Output".to_owned() } else { label.clone() };
+    let dimensions = view
+        .dimensions
+        .iter()
+        .filter_map(|d| study.dimension(d).cloned())
+        .map(|d| {
+            let target = Target::Rating { position, dimension: d.id.clone() };
+            let dom_id = target.dom_id();
+            let name = with_label(&d.label, &label);
+            let dim = d.id.clone();
+            let dim2 = d.id.clone();
+            let group = dom_id.clone();
+            view! {
+                <fieldset
+                    class="question scale"
+                    id=dom_id.clone()
+                    role="radiogroup"
+                    aria-label=name
+                    data-rate=d.id.clone()
+                    data-position=position
+                >
+                    <legend>
+                        <strong>{d.label.clone()}</strong>
+                        {(!d.required).then(|| view! { <span class="optional">" (optional)"</span> })}
+                        <span class="question-text">{d.question.clone()}</span>
+                    </legend>
+                    <div class="points">
+                        {d.scale
+                            .points
+                            .iter()
+                            .map(|p| {
+                                let v = p.value;
+                                let dim = dim.clone();
+                                let dim2 = dim2.clone();
+                                let desc_id = format!("{group}-d{v}");
+                                let description = p.description.clone();
+                                let title = description.clone().unwrap_or_default();
+                                let described_by = description.as_ref().map(|_| desc_id.clone());
+                                let desc = description.map(|text| view! { <span class="desc" id=desc_id.clone()>{text}</span> });
+                                view! {
+                                    <label class="point" title=title>
+                                        <input
+                                            type="radio"
+                                            name=group.clone()
+                                            value=v
+                                            aria-describedby=described_by
+                                            prop:checked=move || handle.session.with(|s| {
+                                                s.progress.trials[index].outputs[position].ratings.get(&dim) == Some(&v)
+                                            })
+                                            on:change=move |_| handle.dispatch(Msg::Rate {
+                                                position,
+                                                dimension: dim2.clone(),
+                                                value: v,
+                                                advance: false,
+                                            })
+                                        />
+                                        <span class="value">{v}</span>
+                                        <span class="label">{p.label.clone()}</span>
+                                        {desc}
+                                    </label>
+                                }
+                            })
+                            .collect_view()}
+                    </div>
+                </fieldset>
+            }
+        })
+        .collect_view();
+    let labels = handle.session.with_untracked(|s| s.system_labels(&study));
+    let questions = view
+        .output_questions
+        .iter()
+        .filter_map(|q| study.rubric().output_questions.iter().find(|x| &x.id == q).cloned())
+        .map(|q| {
+            let id = q.id.clone();
+            let id2 = q.id.clone();
+            let dom_id = Target::OutputQuestion { position, question: q.id.clone() }.dom_id();
+            let name = with_label(&q.prompt, &label);
+            let value = Signal::derive(move || {
+                handle.session.with(|s| s.progress.trials[index].outputs[position].answers.get(&id).cloned())
+            });
+            let on_change = Callback::new(move |answer: Option<Answer>| {
+                handle.dispatch(Msg::OutputAnswer { position, question: id2.clone(), answer })
+            });
+            view! { <QuestionControl question=q dom_id name value on_change labels=labels.clone() /> }
+        })
+        .collect_view();
+    let flag = view.flag.clone().map(|flag_label| {
+        let aria = with_label(&flag_label, &label);
+        view! {
+            <label class="flag">
+                <input
+                    type="checkbox"
+                    aria-label=aria
+                    prop:checked=move || handle.session.with(|s| s.progress.trials[index].outputs[position].flagged)
+                    on:change=move |ev| handle.dispatch(Msg::Flag { position, on: event_target_checked(&ev) })
+                />
+                {flag_label}
+            </label>
+        }
+    });
+    view! {
+        <article class="output" aria-label=heading.clone()>
+            {several.then(|| view! { <h2 class="output-label">{heading.clone()}</h2> })}
+            {(!several).then(|| view! { <h2 class="output-label">"Output"</h2> })}
+            <div class="markdown output-text" inner_html=output.html.clone()></div>
+            <div class="output-questions">{dimensions} {questions} {flag}</div>
+        </article>
+    }
+}
+
+/// Best of the outputs, a pair choice (with tie when allowed), or a full ranking.
+#[component]
+fn PreferenceControl(index: usize, preference: juror_core::plan::view::PreferenceView) -> impl IntoView {
+    let handle = use_session();
+    let current = move || handle.session.with(|s| s.progress.trials[index].preference.clone());
+    let explanation = (preference.explanation != Requirement::Off).then(|| {
+        let required = preference.explanation == Requirement::Required;
+        view! {
+            <div class="question text">
+                <label for="q-explanation" class="legend">
+                    "Why this choice?"
+                    {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
+                </label>
+                <textarea
+                    id="q-explanation"
+                    rows="2"
+                    prop:value=move || handle.session.with(|s| s.progress.trials[index].explanation.clone())
+                    on:input=move |ev| handle.dispatch(Msg::Explain(event_target_value(&ev)))
+                ></textarea>
+            </div>
+        }
+    });
+    let control = match preference.kind {
+        PreferenceKind::Best | PreferenceKind::Choice => {
+            let choice = preference.kind == PreferenceKind::Choice;
+            let make = move |position: usize| {
+                if choice {
+                    Preference::Choice { position }
+                } else {
+                    Preference::Best { position }
+                }
+            };
+            let options = preference
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(position, label)| {
+                    let p = make(position);
+                    let p2 = p.clone();
+                    view! {
+                        <label class="option">
+                            <input
+                                type="radio"
+                                name="preference"
+                                prop:checked=move || current() == Some(p.clone())
+                                on:change=move |_| handle.dispatch(Msg::Prefer(Some(p2.clone())))
+                            />
+                            {label.clone()}
+                        </label>
+                    }
+                })
+                .collect_view();
+            let tie = preference.allow_tie.then(|| view! {
+                <label class="option">
+                    <input
+                        type="radio"
+                        name="preference"
+                        prop:checked=move || current() == Some(Preference::Tie)
+                        on:change=move |_| handle.dispatch(Msg::Prefer(Some(Preference::Tie)))
+                    />
+                    "Tie (no preference)"
+                </label>
+            });
+            view! {
+                <fieldset class="question choice" id="q-preference" role="radiogroup" aria-label=preference.question.clone()>
+                    <legend><strong>{preference.question.clone()}</strong></legend>
+                    <div class="points">{options} {tie}</div>
+                </fieldset>
+            }
+            .into_any()
+        }
+        PreferenceKind::Rank => {
+            let labels = preference.labels.clone();
+            let labels2 = labels.clone();
+            let value = Signal::derive(move || match current() {
+                Some(Preference::Rank { order }) => {
+                    Some(Answer::Rank(order.iter().map(|&i| labels[i].clone()).collect()))
+                }
+                _ => None,
+            });
+            let on_change = Callback::new(move |a: Option<Answer>| {
+                let order = match a {
+                    Some(Answer::Rank(ls)) => Some(Preference::Rank {
+                        order: ls.iter().filter_map(|l| labels2.iter().position(|x| x == l)).collect(),
+                    }),
+                    _ => None,
+                };
+                handle.dispatch(Msg::Prefer(order));
+            });
+            let question = juror_core::study::Question {
+                id: "preference".to_owned(),
+                prompt: preference.question.clone(),
+                help: Some("Best first. Use the arrows to move an output up or down.".to_owned()),
+                required: true,
+                kind: juror_core::study::QuestionKind::Rank(juror_core::study::RankOptions::Fixed(
+                    preference.labels.clone(),
+                )),
+            };
+            view! {
+                <QuestionControl
+                    question
+                    dom_id="q-preference".to_owned()
+                    name=preference.question.clone()
+                    value
+                    on_change
+                    labels=Vec::new()
+                />
+            }
+            .into_any()
+        }
+    };
+    view! { <div class="preference">{control} {explanation}</div> }
+}
+
+/// Every trial with its status; a click reopens it.
+#[component]
+pub fn TrialList() -> impl IntoView {
+    let handle = use_session();
+    let rows = move || {
+        handle.session.with(|s| {
+            s.progress
+                .trials
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let status = if t.done {
+                        "done"
+                    } else if t.first_shown.is_some() {
+                        "started"
+                    } else {
+                        "to do"
+                    };
+                    let here = i == s.progress.current;
+                    view! {
+                        <li class:here=here>
+                            <button
+                                type="button"
+                                class="link"
+                                aria-current=here.then_some("step")
+                                on:click=move |_| handle.dispatch(Msg::GoTo(i))
+                            >
+                                {format!("Trial {}", i + 1)}
+                            </button>
+                            <span class=format!("status {}", status.replace(' ', "-"))>{status}</span>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! { <ol class="trial-list">{rows}</ol> }
+}

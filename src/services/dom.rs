@@ -1,0 +1,71 @@
+//! Focus, scrolling and page-wide listeners.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// Moves focus to the element with `id`; for a group of radio buttons or check boxes, to its
+/// checked input or else its first one. Runs after the page has been updated.
+pub fn focus(id: String) {
+    leptos::task::spawn_local(async move {
+        leptos::task::tick().await;
+        let Some(element) = document().and_then(|d| d.get_element_by_id(&id)) else {
+            return;
+        };
+        let inner = element
+            .query_selector("input:checked")
+            .ok()
+            .flatten()
+            .or_else(|| element.query_selector("input, textarea, button").ok().flatten());
+        let target = inner.unwrap_or(element);
+        if let Ok(html) = target.dyn_into::<web_sys::HtmlElement>() {
+            let _ = html.focus();
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Center);
+            html.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+}
+
+/// Scrolls to the top of the page.
+pub fn scroll_top() {
+    if let Some(w) = web_sys::window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
+/// Whether the page is visible (not a background tab).
+pub fn visible() -> bool {
+    document().is_none_or(|d| d.visibility_state() == web_sys::VisibilityState::Visible)
+}
+
+/// Calls `f(visible)` whenever the page is shown or hidden, for the page's life.
+pub fn on_visibility_change(f: impl Fn(bool) + 'static) {
+    let Some(doc) = document() else { return };
+    let closure = Closure::<dyn Fn()>::new(move || f(visible()));
+    let _ = doc.add_event_listener_with_callback("visibilitychange", closure.as_ref().unchecked_ref());
+    closure.forget();
+}
+
+/// Calls `f` on every key press on the page, for the page's life.
+pub fn on_keydown(f: impl Fn(web_sys::KeyboardEvent) + 'static) {
+    let Some(window) = web_sys::window() else { return };
+    let closure = Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(f);
+    let _ = window.add_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref());
+    closure.forget();
+}
+
+/// The element with keyboard focus.
+pub fn active_element() -> Option<web_sys::Element> {
+    document()?.active_element()
+}
+
+/// Sets the page title.
+pub fn set_title(title: &str) {
+    if let Some(d) = document() {
+        d.set_title(title);
+    }
+}

@@ -1,0 +1,159 @@
+//! The annotator's session in the page: the core's `Session` in a signal, and `dispatch`, which
+//! runs the core's `update` and carries out its commands (save, focus, scroll).
+
+use std::sync::Arc;
+
+use juror_core::plan::Annotator;
+use juror_core::session::ratings::{self, RatingsFile};
+use juror_core::session::store::{self, Envelope, Unreadable};
+use juror_core::session::{Cmd, Msg, Progress, Session, update};
+use juror_core::study::Study;
+use leptos::prelude::*;
+
+use crate::services::{clock, dom, storage};
+
+/// The app's version, written into ratings files.
+pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Handle to the running session, provided as context to every page.
+#[derive(Clone, Copy)]
+pub struct SessionHandle {
+    /// The study (never changes while the session runs).
+    pub study: StoredValue<Arc<Study>>,
+    /// SHA-256 of the study file as loaded.
+    pub study_sha256: StoredValue<String>,
+    /// The session.
+    pub session: RwSignal<Session>,
+    /// A storage problem to show, if any.
+    pub storage_problem: RwSignal<Option<String>>,
+    /// Something to tell the annotator once (e.g. saved progress could not be read).
+    pub notice: RwSignal<Option<String>>,
+}
+
+/// The session handle of the page.
+pub fn use_session() -> SessionHandle {
+    expect_context::<SessionHandle>()
+}
+
+impl SessionHandle {
+    /// Starts or resumes the session of `annotator` for `study`.
+    pub fn start(study: Arc<Study>, study_sha256: String, annotator: Annotator) -> SessionHandle {
+        let now = clock::now();
+        let key = store::key(&study_sha256, annotator.slot, annotator.id.as_deref());
+        let mut notice = None;
+        let mut storage_problem = None;
+        let session = match storage::read(&key) {
+            Ok(Some(text)) => match store::read(&text) {
+                Ok(envelope) if envelope.study_sha256 == study_sha256 => {
+                    match Session::resume(&study, envelope.progress, now) {
+                        Ok(session) => session,
+                        Err(why) => {
+                            let aside = storage::quarantine(&key, &text, now);
+                            notice = Some(format!(
+                                "Saved answers could not be used ({why}); they were kept aside{} and you start afresh.",
+                                aside.map(|k| format!(" under \"{k}\"")).unwrap_or_default()
+                            ));
+                            Session::new(&study, annotator)
+                        }
+                    }
+                }
+                Ok(_) => Session::new(&study, annotator),
+                Err(reason) => {
+                    let aside = storage::quarantine(&key, &text, now);
+                    let why = match reason {
+                        Unreadable::Corrupt(_) => "they are damaged".to_owned(),
+                        Unreadable::Future(v) => {
+                            format!("they were saved by a newer version of Juror (format {v})")
+                        }
+                    };
+                    notice = Some(format!(
+                        "Saved answers for this study could not be read ({why}). They were kept aside{} and you start afresh.",
+                        aside.map(|k| format!(" under \"{k}\"")).unwrap_or_default()
+                    ));
+                    Session::new(&study, annotator)
+                }
+            },
+            Ok(None) => Session::new(&study, annotator),
+            Err(problem) => {
+                storage_problem = Some(problem);
+                Session::new(&study, annotator)
+            }
+        };
+        let mut session = session;
+        session.visible = dom::visible();
+        SessionHandle {
+            study: StoredValue::new(study),
+            study_sha256: StoredValue::new(study_sha256),
+            session: RwSignal::new(session),
+            storage_problem: RwSignal::new(storage_problem),
+            notice: RwSignal::new(notice),
+        }
+    }
+
+    /// Applies `msg` and carries out what the core asks.
+    pub fn dispatch(&self, msg: Msg) {
+        let now = clock::now();
+        let study = self.study.get_value();
+        let mut cmds = Vec::new();
+        self.session.update(|s| cmds = update(&study, s, msg, now));
+        for cmd in cmds {
+            match cmd {
+                Cmd::Save => self.save(now),
+                Cmd::Focus(id) => dom::focus(id),
+                Cmd::ScrollTop => dom::scroll_top(),
+            }
+        }
+    }
+
+    fn key(&self) -> String {
+        self.session.with_untracked(|s| {
+            let a = &s.progress.annotator;
+            store::key(&self.study_sha256.get_value(), a.slot, a.id.as_deref())
+        })
+    }
+
+    fn save(&self, now: f64) {
+        let study = self.study.get_value();
+        let text = self.session.with_untracked(|s| {
+            store::write(&Envelope {
+                schema_version: store::SCHEMA_VERSION,
+                study_id: study.id().to_owned(),
+                study_sha256: self.study_sha256.get_value(),
+                saved_at: now,
+                progress: s.progress.clone(),
+            })
+        });
+        match storage::write(&self.key(), &text) {
+            Ok(()) => {
+                if self.storage_problem.with_untracked(Option::is_some) {
+                    self.storage_problem.set(None);
+                }
+            }
+            Err(problem) => self.storage_problem.set(Some(problem)),
+        }
+    }
+
+    /// The ratings file as of now.
+    pub fn ratings(&self) -> RatingsFile {
+        let study = self.study.get_value();
+        self.session.with_untracked(|s| {
+            ratings::export(&study, &self.study_sha256.get_value(), s, APP_VERSION, clock::now())
+        })
+    }
+
+    /// Replaces the session with progress restored from a ratings file, and saves it.
+    ///
+    /// # Errors
+    /// Why the file cannot be used.
+    pub fn restore(&self, text: &str) -> Result<(), String> {
+        let study = self.study.get_value();
+        let file = ratings::parse(text).map_err(|e| e.to_string())?;
+        let progress: Progress = ratings::restore(&study, &self.study_sha256.get_value(), &file)
+            .map_err(|e| e.to_string())?;
+        let now = clock::now();
+        let session = Session::resume(&study, progress, now)?;
+        self.session.set(session);
+        self.save(now);
+        Ok(())
+    }
+}
