@@ -23,9 +23,12 @@ pub enum Load {
     /// The file could not be had at all.
     Unreachable { source: String, message: String },
     /// The file was read but is not a valid study.
-    Invalid { source: String, problems: Vec<Problem> },
-    /// A valid study, with the SHA-256 of its text.
-    Ready(Arc<Study>, String),
+    Invalid {
+        source: String,
+        problems: Vec<Problem>,
+    },
+    /// A valid study, with the SHA-256 of its text and the address its media are relative to.
+    Ready(Arc<Study>, String, String),
 }
 
 impl Load {
@@ -34,13 +37,27 @@ impl Load {
         match text {
             Err(message) => Load::Unreachable { source, message },
             Ok(text) => match parse_study(&text) {
-                Ok(study) => Load::Ready(Arc::new(study), sha256_hex(&text)),
+                Ok(study) => {
+                    let base = media_base(&source);
+                    Load::Ready(Arc::new(study), sha256_hex(&text), base)
+                }
                 Err(problems) => Load::Invalid {
                     source,
                     problems: problems.0,
                 },
             },
         }
+    }
+}
+
+/// The folder of a study's address, to which its media paths are relative: `studies/` for
+/// `studies/finance.json`; empty for a file opened from the computer (no folder to resolve
+/// against: its media must then be absolute or relative to the page).
+pub fn media_base(source: &str) -> String {
+    let is_address = source.contains('/') || source.starts_with("http");
+    match source.rfind('/') {
+        Some(i) if is_address => source[..=i].to_owned(),
+        _ => String::new(),
     }
 }
 
@@ -101,7 +118,7 @@ pub fn App() -> impl IntoView {
                     />
                 }
                 .into_any(),
-                Load::Ready(study, sha256) => view! { <Ready study sha256 /> }.into_any(),
+                Load::Ready(study, sha256, base) => view! { <Ready study sha256 base /> }.into_any(),
             }}
         </main>
     }
@@ -109,7 +126,7 @@ pub fn App() -> impl IntoView {
 
 /// A valid study: find out who the annotator is, then run their session.
 #[component]
-fn Ready(study: Arc<Study>, sha256: String) -> impl IntoView {
+fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
     let chosen: RwSignal<Option<Result<Annotator, Problem>>> =
         RwSignal::new(annotator_from_address(&study));
     let study_for_code = study.clone();
@@ -136,7 +153,8 @@ fn Ready(study: Arc<Study>, sha256: String) -> impl IntoView {
         }
         .into_any(),
         Some(Ok(annotator)) => {
-            let handle = SessionHandle::start(study.clone(), sha256.clone(), annotator);
+            let handle =
+                SessionHandle::start(study.clone(), sha256.clone(), base.clone(), annotator);
             provide_context(handle);
             view! { <StudyFlow /> }.into_any()
         }
@@ -155,6 +173,14 @@ mod tests {
         assert!(matches!(gone, Load::Unreachable { .. }));
         let text = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
         let ok = Load::from_text("a.json".into(), Ok(text.into()));
-        assert!(matches!(ok, Load::Ready(_, ref hash) if hash.len() == 64));
+        assert!(matches!(ok, Load::Ready(_, ref hash, _) if hash.len() == 64));
+    }
+
+    #[test]
+    fn media_resolve_against_the_study_folder() {
+        use super::media_base;
+        assert_eq!(media_base("studies/finance.json"), "studies/");
+        assert_eq!(media_base("https://x.org/a/b.json"), "https://x.org/a/");
+        assert_eq!(media_base("my-study.json"), "");
     }
 }

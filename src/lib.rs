@@ -2,8 +2,8 @@
 //! actions back to it. `services` is the only module that touches browser APIs.
 
 mod app;
-pub mod session;
 pub mod pages;
 pub mod services;
+pub mod session;
 
 pub use app::App;

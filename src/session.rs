@@ -22,6 +22,8 @@ pub struct SessionHandle {
     pub study: StoredValue<Arc<Study>>,
     /// SHA-256 of the study file as loaded.
     pub study_sha256: StoredValue<String>,
+    /// The folder of the study's address, for its relative media paths.
+    pub media_base: StoredValue<String>,
     /// The session.
     pub session: RwSignal<Session>,
     /// A storage problem to show, if any.
@@ -37,7 +39,12 @@ pub fn use_session() -> SessionHandle {
 
 impl SessionHandle {
     /// Starts or resumes the session of `annotator` for `study`.
-    pub fn start(study: Arc<Study>, study_sha256: String, annotator: Annotator) -> SessionHandle {
+    pub fn start(
+        study: Arc<Study>,
+        study_sha256: String,
+        media_base: String,
+        annotator: Annotator,
+    ) -> SessionHandle {
         let now = clock::now();
         let key = store::key(&study_sha256, annotator.slot, annotator.id.as_deref());
         let mut notice = None;
@@ -84,6 +91,7 @@ impl SessionHandle {
         SessionHandle {
             study: StoredValue::new(study),
             study_sha256: StoredValue::new(study_sha256),
+            media_base: StoredValue::new(media_base),
             session: RwSignal::new(session),
             storage_problem: RwSignal::new(storage_problem),
             notice: RwSignal::new(notice),
@@ -133,11 +141,27 @@ impl SessionHandle {
         }
     }
 
+    /// The address of a study's media file: as given when absolute, else relative to the study.
+    pub fn media_src(&self, src: &str) -> String {
+        let absolute = src.starts_with('/') || src.contains("://") || src.starts_with("data:");
+        if absolute {
+            src.to_owned()
+        } else {
+            format!("{}{src}", self.media_base.get_value())
+        }
+    }
+
     /// The ratings file as of now.
     pub fn ratings(&self) -> RatingsFile {
         let study = self.study.get_value();
         self.session.with_untracked(|s| {
-            ratings::export(&study, &self.study_sha256.get_value(), s, APP_VERSION, clock::now())
+            ratings::export(
+                &study,
+                &self.study_sha256.get_value(),
+                s,
+                APP_VERSION,
+                clock::now(),
+            )
         })
     }
 

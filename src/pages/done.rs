@@ -42,7 +42,9 @@ pub fn Finished() -> impl IntoView {
         let text = handle.ratings().to_json();
         leptos::task::spawn_local(async move {
             match download::copy(&text).await {
-                Ok(()) => status.set(Some("Copied. Paste it into an e-mail to the researcher.".to_owned())),
+                Ok(()) => status.set(Some(
+                    "Copied. Paste it into an e-mail to the researcher.".to_owned(),
+                )),
                 Err(e) => status.set(Some(e)),
             }
         });
@@ -53,14 +55,17 @@ pub fn Finished() -> impl IntoView {
         let title = title.clone();
         leptos::task::spawn_local(async move {
             let name = file.file_name("json");
-            if let Err(e) = download::share(&name, "application/json", &file.to_json(), &title).await {
+            if let Err(e) =
+                download::share(&name, "application/json", &file.to_json(), &title).await
+            {
                 status.set(Some(e));
             }
         });
     };
     let mail = study.contact().and_then(email_in).map(|address| {
         let subject = format!("Ratings for {}", study.title());
-        let body = "Hello,\n\nPlease find my ratings file attached (downloaded from the study page).\n";
+        let body =
+            "Hello,\n\nPlease find my ratings file attached (downloaded from the study page).\n";
         let href = format!(
             "mailto:{address}?subject={}&body={}",
             js_sys::encode_uri_component(&subject),
@@ -105,8 +110,14 @@ mod tests {
 
     #[test]
     fn finds_the_address_in_a_contact_line() {
-        assert_eq!(email_in("Dr Ada Lovelace <ada@example.org>").as_deref(), Some("ada@example.org"));
-        assert_eq!(email_in("write to team@lab.ac.uk.").as_deref(), Some("team@lab.ac.uk"));
+        assert_eq!(
+            email_in("Dr Ada Lovelace <ada@example.org>").as_deref(),
+            Some("ada@example.org")
+        );
+        assert_eq!(
+            email_in("write to team@lab.ac.uk.").as_deref(),
+            Some("team@lab.ac.uk")
+        );
         assert_eq!(email_in("no address here"), None);
     }
 }

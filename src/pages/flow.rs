@@ -185,7 +185,10 @@ fn Overlays() -> impl IntoView {
 #[component]
 fn Shortcuts() -> impl IntoView {
     let rows = [
-        ("1 – 9", "Give that score to the focused question, then move to the next unanswered one"),
+        (
+            "1 – 9",
+            "Give that score to the focused question, then move to the next unanswered one",
+        ),
         ("← → ↑ ↓", "Move between the points of a scale"),
         ("Tab", "Move to the next question or button"),
         ("A, B, C, …", "Choose that output as your preference"),
@@ -223,7 +226,10 @@ fn Shortcuts() -> impl IntoView {
 /// Whether the event comes from a field where keys are text (not shortcuts).
 fn typing(ev: &web_sys::KeyboardEvent) -> bool {
     use wasm_bindgen::JsCast;
-    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
         return false;
     };
     match el.tag_name().to_ascii_lowercase().as_str() {
@@ -249,7 +255,9 @@ fn keyboard(handle: SessionHandle, ev: web_sys::KeyboardEvent) {
     if typing(&ev) {
         return;
     }
-    let (phase, overlay) = handle.session.with_untracked(|s| (s.progress.phase, s.overlay));
+    let (phase, overlay) = handle
+        .session
+        .with_untracked(|s| (s.progress.phase, s.overlay));
     let mut handled = true;
     match key.as_str() {
         "?" => handle.dispatch(Msg::Overlay(Overlay::Shortcuts)),
@@ -259,7 +267,10 @@ fn keyboard(handle: SessionHandle, ev: web_sys::KeyboardEvent) {
         "Enter" => {
             // Enter on a button or link does what the button says.
             let on_control = dom::active_element().is_some_and(|e| {
-                matches!(e.tag_name().to_ascii_lowercase().as_str(), "button" | "a" | "summary")
+                matches!(
+                    e.tag_name().to_ascii_lowercase().as_str(),
+                    "button" | "a" | "summary"
+                )
             });
             if on_control {
                 handled = false;
@@ -292,7 +303,10 @@ fn digit(handle: SessionHandle, n: u8) -> bool {
         .and_then(|e| {
             let position = e.get_attribute("data-position")?.parse().ok()?;
             let dimension = e.get_attribute("data-rate")?;
-            Some(Target::Rating { position, dimension })
+            Some(Target::Rating {
+                position,
+                dimension,
+            })
         });
     let target = focused.or_else(|| {
         handle.session.with_untracked(|s| {
@@ -300,7 +314,11 @@ fn digit(handle: SessionHandle, n: u8) -> bool {
             next_unanswered(&study, s, &Target::Notes)
         })
     });
-    let Some(Target::Rating { position, dimension }) = target else {
+    let Some(Target::Rating {
+        position,
+        dimension,
+    }) = target
+    else {
         return false;
     };
     let Some(scale) = study.dimension(&dimension).map(|d| d.scale.clone()) else {
@@ -325,9 +343,8 @@ fn prefer_letter(handle: SessionHandle, key: String) -> bool {
         let trial = s.plan.trials.get(s.progress.current)?;
         let kind = study.design().tasks[trial.task].preference.as_ref()?.kind;
         let position = trial.shown.iter().position(|shown| {
-            (0..trial.shown.len().max(26) * 2).any(|i| {
-                shown.label == study.design().label(i) && letter(i) == key
-            })
+            (0..trial.shown.len().max(26) * 2)
+                .any(|i| shown.label == study.design().label(i) && letter(i) == key)
         })?;
         match kind {
             PreferenceKind::Best => Some(Preference::Best { position }),

@@ -11,7 +11,11 @@ use crate::session::use_session;
 pub fn Instructions() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
-    let begin_label = if study.intake().is_empty() { "Begin" } else { "Continue" };
+    let begin_label = if study.intake().is_empty() {
+        "Begin"
+    } else {
+        "Continue"
+    };
     view! {
         <section class="instructions" aria-labelledby="instructions-heading">
             <h1 id="instructions-heading">"Instructions"</h1>

@@ -14,7 +14,11 @@ pub fn SurveyPage(exit: bool) -> impl IntoView {
     let survey = if exit { Survey::Exit } else { Survey::Intake };
     let questions: Vec<Question> = if exit { study.exit() } else { study.intake() }.to_vec();
     let labels = handle.session.with_untracked(|s| s.system_labels(&study));
-    let heading = if exit { "Last questions" } else { "Before you start" };
+    let heading = if exit {
+        "Last questions"
+    } else {
+        "Before you start"
+    };
     view! {
         <section class="survey" aria-labelledby="survey-heading">
             <h1 id="survey-heading">{heading}</h1>
@@ -301,7 +305,11 @@ pub fn QuestionControl(
 
 /// A list to put in order with buttons (keyboard and touch friendly).
 #[component]
-fn RankList(initial: Vec<String>, value: Signal<Option<Answer>>, on_change: Callback<Option<Answer>>) -> impl IntoView {
+fn RankList(
+    initial: Vec<String>,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> impl IntoView {
     let order = move || match value.get() {
         Some(Answer::Rank(o)) => o,
         _ => initial.clone(),

@@ -19,14 +19,17 @@ pub fn TrialPage() -> impl IntoView {
     let current = Memo::new(move |_| handle.session.with(|s| s.progress.current));
     view! {
         <TrialHeader />
-        {move || {
-            let index = current.get();
-            let study = handle.study.get_value();
-            handle
-                .session
-                .with_untracked(|s| current_view(&study, s))
-                .map(|view| view! { <TrialBody index view /> })
-        }}
+        // Keyed by the trial: each trial gets fresh elements (Leptos would otherwise update the
+        // previous trial's elements in place, keeping focus on a control of the last trial).
+        <For each=move || [current.get()] key=|index| *index let(index)>
+            {
+                let study = handle.study.get_value();
+                handle
+                    .session
+                    .with_untracked(|s| current_view(&study, s))
+                    .map(|view| view! { <TrialBody index view /> })
+            }
+        </For>
     }
 }
 
@@ -38,7 +41,11 @@ fn TrialHeader() -> impl IntoView {
     // The ratings file so far: it restores on another device or browser.
     let backup = move |_| {
         let file = handle.ratings();
-        let _ = crate::services::download::download(&file.file_name("json"), "application/json", &file.to_json());
+        let _ = crate::services::download::download(
+            &file.file_name("json"),
+            "application/json",
+            &file.to_json(),
+        );
     };
     let text = move || {
         let p = p.get();
@@ -124,7 +131,11 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
             view! { <OutputCard index position output=output.clone() view=view.clone() several /> }
         })
         .collect_view();
-    let media = view.media.clone().map(|m| match m.kind {
+    let media = view.media.clone().map(|mut m| {
+        m.src = handle.media_src(&m.src);
+        m
+    });
+    let media = media.map(|m| match m.kind {
         MediaKind::Image => view! {
             <figure class="media"><img src=m.src.clone() alt=m.alt.clone() loading="eager" /></figure>
         }
@@ -137,7 +148,10 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         }
         .into_any(),
     });
-    let preference = view.preference.clone().map(|p| view! { <PreferenceControl index preference=p /> });
+    let preference = view
+        .preference
+        .clone()
+        .map(|p| view! { <PreferenceControl index preference=p /> });
     let notes = (view.notes != Requirement::Off).then(|| {
         let required = view.notes == Requirement::Required;
         view! {
@@ -158,7 +172,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
     let has_previous = index > 0 || !study.intake().is_empty();
     view! {
         <section class="trial" aria-labelledby="trial-heading">
-            <h1 id="trial-heading" class="visually-hidden">{format!("Trial {}", view.number)}</h1>
+            <h1 id="trial-heading" class="visually-hidden" tabindex="-1">{format!("Trial {}", view.number)}</h1>
             {task_intro}
             <div class="prompt">
                 <h2>"Prompt"</h2>
@@ -205,7 +219,11 @@ fn OutputCard(
     let handle = use_session();
     let study = handle.study.get_value();
     let label = output.label.clone();
-    let heading = if label.is_empty() { "Output".to_owned() } else { label.clone() };
+    let heading = if label.is_empty() {
+        "Output".to_owned()
+    } else {
+        label.clone()
+    };
     let dimensions = view
         .dimensions
         .iter()
@@ -318,9 +336,16 @@ fn OutputCard(
 
 /// Best of the outputs, a pair choice (with tie when allowed), or a full ranking.
 #[component]
-fn PreferenceControl(index: usize, preference: juror_core::plan::view::PreferenceView) -> impl IntoView {
+fn PreferenceControl(
+    index: usize,
+    preference: juror_core::plan::view::PreferenceView,
+) -> impl IntoView {
     let handle = use_session();
-    let current = move || handle.session.with(|s| s.progress.trials[index].preference.clone());
+    let current = move || {
+        handle
+            .session
+            .with(|s| s.progress.trials[index].preference.clone())
+    };
     let explanation = (preference.explanation != Requirement::Off).then(|| {
         let required = preference.explanation == Requirement::Required;
         view! {
@@ -368,16 +393,18 @@ fn PreferenceControl(index: usize, preference: juror_core::plan::view::Preferenc
                     }
                 })
                 .collect_view();
-            let tie = preference.allow_tie.then(|| view! {
-                <label class="option">
-                    <input
-                        type="radio"
-                        name="preference"
-                        prop:checked=move || current() == Some(Preference::Tie)
-                        on:change=move |_| handle.dispatch(Msg::Prefer(Some(Preference::Tie)))
-                    />
-                    "Tie (no preference)"
-                </label>
+            let tie = preference.allow_tie.then(|| {
+                view! {
+                    <label class="option">
+                        <input
+                            type="radio"
+                            name="preference"
+                            prop:checked=move || current() == Some(Preference::Tie)
+                            on:change=move |_| handle.dispatch(Msg::Prefer(Some(Preference::Tie)))
+                        />
+                        "Tie (no preference)"
+                    </label>
+                }
             });
             view! {
                 <fieldset class="question choice" id="q-preference" role="radiogroup" aria-label=preference.question.clone()>
@@ -391,15 +418,18 @@ fn PreferenceControl(index: usize, preference: juror_core::plan::view::Preferenc
             let labels = preference.labels.clone();
             let labels2 = labels.clone();
             let value = Signal::derive(move || match current() {
-                Some(Preference::Rank { order }) => {
-                    Some(Answer::Rank(order.iter().map(|&i| labels[i].clone()).collect()))
-                }
+                Some(Preference::Rank { order }) => Some(Answer::Rank(
+                    order.iter().map(|&i| labels[i].clone()).collect(),
+                )),
                 _ => None,
             });
             let on_change = Callback::new(move |a: Option<Answer>| {
                 let order = match a {
                     Some(Answer::Rank(ls)) => Some(Preference::Rank {
-                        order: ls.iter().filter_map(|l| labels2.iter().position(|x| x == l)).collect(),
+                        order: ls
+                            .iter()
+                            .filter_map(|l| labels2.iter().position(|x| x == l))
+                            .collect(),
                     }),
                     _ => None,
                 };

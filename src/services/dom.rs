@@ -8,18 +8,33 @@ fn document() -> Option<web_sys::Document> {
 }
 
 /// Moves focus to the element with `id`; for a group of radio buttons or check boxes, to its
-/// checked input or else its first one. Runs after the page has been updated.
+/// checked input or else its first one. At once when the element is on the page (so that fast
+/// typing goes where the annotator sees the focus), else after the page has been updated.
 pub fn focus(id: String) {
+    if focus_now(&id) {
+        return;
+    }
     leptos::task::spawn_local(async move {
         leptos::task::tick().await;
-        let Some(element) = document().and_then(|d| d.get_element_by_id(&id)) else {
-            return;
-        };
+        focus_now(&id);
+    });
+}
+
+fn focus_now(id: &str) -> bool {
+    let Some(element) = document().and_then(|d| d.get_element_by_id(id)) else {
+        return false;
+    };
+    {
         let inner = element
             .query_selector("input:checked")
             .ok()
             .flatten()
-            .or_else(|| element.query_selector("input, textarea, button").ok().flatten());
+            .or_else(|| {
+                element
+                    .query_selector("input, textarea, button")
+                    .ok()
+                    .flatten()
+            });
         let target = inner.unwrap_or(element);
         if let Ok(html) = target.dyn_into::<web_sys::HtmlElement>() {
             let _ = html.focus();
@@ -27,14 +42,30 @@ pub fn focus(id: String) {
             options.set_block(web_sys::ScrollLogicalPosition::Center);
             html.scroll_into_view_with_scroll_into_view_options(&options);
         }
-    });
+    }
+    true
 }
 
-/// Scrolls to the top of the page.
+/// Scrolls to the top of a new page and puts focus on its heading (where a screen reader
+/// starts reading, and where the next Tab or digit key starts from).
 pub fn scroll_top() {
     if let Some(w) = web_sys::window() {
         w.scroll_to_with_x_and_y(0.0, 0.0);
     }
+    leptos::task::spawn_local(async {
+        leptos::task::tick().await;
+        let heading = document().and_then(|d| d.query_selector("main h1").ok().flatten());
+        if let Some(h) = heading.and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok()) {
+            if !h.has_attribute("tabindex") {
+                let _ = h.set_attribute("tabindex", "-1");
+            }
+            let _ = h.focus_with_options(&{
+                let o = web_sys::FocusOptions::new();
+                o.set_prevent_scroll(true);
+                o
+            });
+        }
+    });
 }
 
 /// Whether the page is visible (not a background tab).
@@ -46,13 +77,16 @@ pub fn visible() -> bool {
 pub fn on_visibility_change(f: impl Fn(bool) + 'static) {
     let Some(doc) = document() else { return };
     let closure = Closure::<dyn Fn()>::new(move || f(visible()));
-    let _ = doc.add_event_listener_with_callback("visibilitychange", closure.as_ref().unchecked_ref());
+    let _ =
+        doc.add_event_listener_with_callback("visibilitychange", closure.as_ref().unchecked_ref());
     closure.forget();
 }
 
 /// Calls `f` on every key press on the page, for the page's life.
 pub fn on_keydown(f: impl Fn(web_sys::KeyboardEvent) + 'static) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let closure = Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(f);
     let _ = window.add_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref());
     closure.forget();

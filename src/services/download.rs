@@ -33,7 +33,8 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let revoke = wasm_bindgen::prelude::Closure::once_into_js(move || {
         let _ = web_sys::Url::revoke_object_url(&url);
     });
-    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
+    let _ = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000);
     Ok(())
 }
 
@@ -42,7 +43,10 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 /// # Errors
 /// A sentence when the browser refused (no permission, or an insecure page).
 pub async fn copy(text: &str) -> Result<(), String> {
-    let clipboard = web_sys::window().ok_or("no window")?.navigator().clipboard();
+    let clipboard = web_sys::window()
+        .ok_or("no window")?
+        .navigator()
+        .clipboard();
     JsFuture::from(clipboard.write_text(text))
         .await
         .map(|_| ())
@@ -51,9 +55,8 @@ pub async fn copy(text: &str) -> Result<(), String> {
 
 /// Whether the browser can share files (phones: attach to an e-mail).
 pub fn can_share() -> bool {
-    web_sys::window().is_some_and(|w| {
-        js_sys::Reflect::has(&w.navigator(), &"share".into()).unwrap_or(false)
-    })
+    web_sys::window()
+        .is_some_and(|w| js_sys::Reflect::has(&w.navigator(), &"share".into()).unwrap_or(false))
 }
 
 /// Opens the share sheet with the file.

@@ -10,7 +10,9 @@ pub fn query_param(name: &str) -> Option<String> {
 /// Replaces the page's `slot` and `annotator` parameters (without reloading), so that a reload
 /// finds the same annotator's saved answers.
 pub fn set_annotator(slot: u32, id: Option<&str>) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let location = window.location();
     let (Ok(search), Ok(path)) = (location.search(), location.pathname()) else {
         return;

@@ -2,14 +2,37 @@
 //!
 //! Outputs of AI systems are untrusted text: raw HTML in them is shown as text, never
 //! interpreted, and `javascript:`-style links are neutralised. Everything else is CommonMark
-//! with tables and strikethrough.
+//! with tables and strikethrough. Headings are moved down a level or more, so that the page's
+//! own `<h1>` stays the only one (a study's `# Title` becomes an `<h2>`).
 
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
-/// Renders Markdown to HTML that is safe to insert into the page.
+/// Renders Markdown to HTML that is safe to insert into the page, headings one level down.
 pub fn to_html(markdown: &str) -> String {
+    to_html_below(markdown, 1)
+}
+
+/// Like [`to_html`], with headings `shift` levels down (at most `<h6>`): for text shown under
+/// a page's `<h2>`, shift by 2.
+pub fn to_html_below(markdown: &str, shift: usize) -> String {
+    let lower = |level: HeadingLevel| {
+        let n = (level as usize + shift).min(6);
+        HeadingLevel::try_from(n).unwrap_or(HeadingLevel::H6)
+    };
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let events = Parser::new_ext(markdown, options).map(|event| match event {
+        Event::Start(Tag::Heading {
+            level,
+            id,
+            classes,
+            attrs,
+        }) => Event::Start(Tag::Heading {
+            level: lower(level),
+            id,
+            classes,
+            attrs,
+        }),
+        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(lower(level))),
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
         Event::Start(Tag::Link {
             link_type,
@@ -64,9 +87,20 @@ mod tests {
     #[test]
     fn renders_commonmark_with_tables() {
         let html = to_html("# Title\n\n**bold**\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
-        assert!(html.contains("<h1>Title</h1>"));
+        assert!(html.contains("<h2>Title</h2>"), "{html}");
         assert!(html.contains("<strong>bold</strong>"));
         assert!(html.contains("<table>"));
+    }
+
+    #[test]
+    fn headings_move_down_and_stop_at_six() {
+        let html = super::to_html_below("# a\n\n#### b\n\n###### c\n", 2);
+        assert!(
+            html.contains("<h3>a</h3>")
+                && html.contains("<h6>b</h6>")
+                && html.contains("<h6>c</h6>"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -87,10 +87,11 @@ impl TrialView {
             .iter()
             .map(|s| OutputView {
                 label: s.label.clone(),
-                html: markdown::to_html(
+                html: markdown::to_html_below(
                     item.outputs
                         .get(&systems[s.system])
                         .map_or("", String::as_str),
+                    2,
                 ),
             })
             .collect();
@@ -100,8 +101,11 @@ impl TrialView {
             task_id: task.id.clone(),
             task_title: task.title.clone(),
             item_id: item.id.clone(),
-            prompt_html: markdown::to_html(&item.prompt),
-            context_html: item.context.as_deref().map(markdown::to_html),
+            prompt_html: markdown::to_html_below(&item.prompt, 2),
+            context_html: item
+                .context
+                .as_deref()
+                .map(|c| markdown::to_html_below(c, 2)),
             media: item.media.as_ref().map(|m| MediaView {
                 kind: m.kind,
                 src: m.src.clone(),

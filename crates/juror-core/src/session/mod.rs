@@ -586,8 +586,18 @@ pub fn next_unanswered(study: &Study, session: &Session, after: &Target) -> Opti
         .cloned()
 }
 
+/// Whether an answer can be stored at all (a number must be finite: JSON has no NaN).
+fn storable(answer: &Option<Answer>) -> bool {
+    !matches!(answer, Some(Answer::Number(x)) if !x.is_finite())
+}
+
 /// Applies a message. Returns what the shell must do; `Cmd::Save` whenever progress changed.
 pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<Cmd> {
+    if let Msg::SurveyAnswer { answer, .. } | Msg::OutputAnswer { answer, .. } = &msg
+        && !storable(answer)
+    {
+        return Vec::new();
+    }
     let mut cmds = Vec::new();
     let phase = session.progress.phase;
     let changed = |cmds: &mut Vec<Cmd>| cmds.push(Cmd::Save);

@@ -603,18 +603,32 @@ pub fn restore(
         }
         let position_of =
             |system: &str| trial.shown.iter().position(|s| systems[s.system] == system);
+        let bad = |what: &str| ImportError {
+            at: format!("trials[{i}].preference"),
+            message: format!("{what}; the file does not fit this study"),
+        };
+        // 1-based positions from the file, checked against the trial before use.
+        let position = |p: usize| {
+            p.checked_sub(1)
+                .filter(|&p| p < trial.shown.len())
+                .ok_or_else(|| bad("a position that is not shown"))
+        };
         let preference = match &record.preference {
             None => None,
-            Some(PreferenceRecord::Best { position, .. }) => Some(Preference::Best {
-                position: position - 1,
+            Some(PreferenceRecord::Best { position: p, .. }) => Some(Preference::Best {
+                position: position(*p)?,
             }),
-            Some(PreferenceRecord::Choice { position, .. }) => Some(Preference::Choice {
-                position: position - 1,
+            Some(PreferenceRecord::Choice { position: p, .. }) => Some(Preference::Choice {
+                position: position(*p)?,
             }),
             Some(PreferenceRecord::Tie) => Some(Preference::Tie),
-            Some(PreferenceRecord::Rank { systems: order, .. }) => Some(Preference::Rank {
-                order: order.iter().filter_map(|s| position_of(s)).collect(),
-            }),
+            Some(PreferenceRecord::Rank { systems: order, .. }) => {
+                let order: Vec<usize> = order
+                    .iter()
+                    .map(|s| position_of(s).ok_or_else(|| bad("an unknown system in a ranking")))
+                    .collect::<Result<_, _>>()?;
+                Some(Preference::Rank { order })
+            }
         };
         trials.push(TrialAnswers {
             outputs: record

@@ -651,3 +651,52 @@ fn csv_fields_are_quoted_and_formulas_defused() {
         "{csv}"
     );
 }
+
+#[test]
+fn numbers_that_json_cannot_hold_are_refused() {
+    let (study, _) = example("hare-personalization");
+    let mut s = Session::new(&study, slot(1));
+    for m in [Msg::Start, Msg::Consent(true), Msg::FinishInstructions] {
+        update(&study, &mut s, m, 1.0);
+    }
+    let number = study
+        .intake()
+        .iter()
+        .find(|q| matches!(q.kind, QuestionKind::Number { .. }))
+        .unwrap();
+    let cmds = update(
+        &study,
+        &mut s,
+        Msg::SurveyAnswer {
+            survey: Survey::Intake,
+            question: number.id.clone(),
+            answer: Some(Answer::Number(f64::NAN)),
+        },
+        2.0,
+    );
+    assert!(cmds.is_empty());
+    assert!(s.progress.intake.is_empty());
+}
+
+#[test]
+fn a_preference_position_outside_the_trial_is_refused_on_restore() {
+    let (study, hash) = example("pandalm");
+    let mut s = Session::new(&study, slot(1));
+    let now = complete(&study, &mut s);
+    let mut file = export(&study, &hash, &s, "test", now);
+    file.trials[0].preference = Some(ratings::PreferenceRecord::Choice {
+        position: 0,
+        label: "x".into(),
+        system: "y".into(),
+    });
+    assert_eq!(
+        restore(&study, &hash, &file).unwrap_err().at,
+        "trials[0].preference"
+    );
+    file.trials[0].preference = Some(ratings::PreferenceRecord::Choice {
+        position: 3,
+        label: "x".into(),
+        system: "y".into(),
+    });
+    assert!(restore(&study, &hash, &file).is_err());
+}

@@ -1,0 +1,49 @@
+// Intent: an annotator completes a whole study, whatever its design, and gets a ratings file
+// that Juror's own checker accepts.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test, expect, exampleStudies, root } from './fixtures';
+import { completeStudy, openStudy } from './session';
+
+const juror = path.join(root, 'target/debug/juror');
+
+for (const study of exampleStudies()) {
+  test(`completes ${study.file} and downloads ratings that validate`, async ({ page, errors }, testInfo) => {
+    test.setTimeout(180_000);
+    await openStudy(page, study.file, 2);
+    const trials = await completeStudy(page);
+    expect(trials).toBeGreaterThan(0);
+
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
+    ]);
+    expect(json.suggestedFilename()).toMatch(/^juror-.+-slot2-\d{4}-\d{2}-\d{2}\.json$/);
+    const jsonPath = testInfo.outputPath(json.suggestedFilename());
+    await json.saveAs(jsonPath);
+    const file = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
+    expect(file.format).toBe('juror.ratings/1');
+    expect(file.complete).toBe(true);
+    expect(file.trials).toHaveLength(trials);
+    expect(file.trials.every((t: { done: boolean }) => t.done)).toBe(true);
+
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download ratings (CSV)' }).click(),
+    ]);
+    const csvPath = testInfo.outputPath(csv.suggestedFilename());
+    await csv.saveAs(csvPath);
+    const lines = fs.readFileSync(csvPath, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe(
+      'study_id,annotator_slot,annotator_id,trial,task,item_id,check,system_id,position,label,question,value',
+    );
+    expect(lines.length).toBeGreaterThan(trials);
+
+    // Juror's checker accepts the file, for this very study.
+    const studyPath = path.join(root, 'assets/studies', study.file);
+    const out = execFileSync(juror, ['validate-ratings', jsonPath, '--study', studyPath], { encoding: 'utf8' });
+    expect(out).toContain('ok');
+    expect(errors).toEqual([]);
+  });
+}

@@ -1,0 +1,63 @@
+// Page helpers for walking a study the way an annotator does: by role and accessible name.
+import { expect, type Page } from '@playwright/test';
+
+/** Opens a study for an annotator slot and waits for its welcome page. */
+export async function openStudy(page: Page, file: string, slot = 1) {
+  await page.goto(`index.html?study=studies/${file}&slot=${slot}`);
+  await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+}
+
+/** Answers every unanswered question on the page with its first option. */
+export async function answerEverything(page: Page) {
+  // Radio groups (scales, single choices, preferences): the first point, unless answered.
+  for (const group of await page.getByRole('radiogroup').all()) {
+    if ((await group.locator('input:checked').count()) === 0) {
+      await group.getByRole('radio').first().check();
+    }
+  }
+  // Check-box groups (multiple choice): tick as many as the hint or refusal asks, else one.
+  for (const group of await page.locator('fieldset[role="group"]:has(input[type="checkbox"])').all()) {
+    const boxes = group.getByRole('checkbox');
+    const want = Math.min(3, await boxes.count());
+    for (let i = 0; i < want; i++) await boxes.nth(i).check();
+  }
+  // Rank lists: accept the order shown.
+  for (const button of await page.getByRole('button', { name: 'This order is right' }).all()) {
+    await button.click();
+  }
+  for (const box of await page.locator('main input[type="number"]').all()) {
+    if (!(await box.inputValue())) await box.fill('3');
+  }
+  for (const box of await page.locator('main input[type="text"]:not(#study-address), main textarea').all()) {
+    if (!(await box.inputValue())) await box.fill('Fine.');
+  }
+}
+
+/** From the welcome page to the finish page, answering everything. Returns the trials done. */
+export async function completeStudy(page: Page): Promise<number> {
+  let trials = 0;
+  await page.getByRole('button', { name: 'Start' }).click();
+  for (let step = 0; step < 500; step++) {
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toBeVisible();
+    const title = (await heading.first().textContent()) ?? '';
+    if (title.startsWith('Thank you')) return trials;
+    if (title === 'Consent') {
+      await page.locator('.consent .actions button.primary').click();
+    } else if (title === 'Instructions') {
+      await page.locator('.instructions .actions button.primary').click();
+    } else if (title === 'Before you start' || title === 'Last questions') {
+      await answerEverything(page);
+      await page.getByRole('button', { name: title === 'Last questions' ? 'Finish' : 'Continue' }).click();
+    } else if (title.startsWith('Trial ')) {
+      await answerEverything(page);
+      await page.getByRole('button', { name: 'Next', exact: true }).click();
+      // The next page has another heading: the next trial, the exit survey or the end.
+      await expect(heading.first()).not.toHaveText(title);
+      trials++;
+    } else {
+      throw new Error(`unexpected page "${title}"`);
+    }
+  }
+  throw new Error('the study did not finish');
+}
