@@ -97,8 +97,9 @@ fn Start() -> impl IntoView {
             }
         });
     });
+    let trials = handle.session.with_untracked(|s| s.plan.trials.len());
     view! {
-        <Welcome study>
+        <Welcome study trials>
             <div class="actions">
                 <button type="button" class="primary" on:click=move |_| handle.dispatch(Msg::Start)>
                     "Start"

@@ -13,11 +13,14 @@ use leptos::prelude::*;
 pub fn Welcome(
     study: Arc<Study>,
     #[prop(optional)] on_code: Option<Callback<String>>,
+    /// This annotator's number of trials, once known (else the study's count for everyone).
+    #[prop(optional)]
+    trials: Option<usize>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let description = study.description().map(markdown::to_html);
     let items = study.items().len();
-    let trials = study.trials_per_annotator();
+    let trials = trials.unwrap_or_else(|| study.trials_per_annotator());
     let minutes = study.estimated_minutes();
     let consent = study.consent().is_some();
     view! {

@@ -20,6 +20,9 @@ pub fn to_html_below(markdown: &str, shift: usize) -> String {
         HeadingLevel::try_from(n).unwrap_or(HeadingLevel::H6)
     };
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    // Images from another site would make the page request them: they become links instead
+    // (the stack remembers which image ends must close a link).
+    let mut images_as_links: Vec<bool> = Vec::new();
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         Event::Start(Tag::Heading {
             level,
@@ -50,30 +53,60 @@ pub fn to_html_below(markdown: &str, shift: usize) -> String {
             dest_url,
             title,
             id,
-        }) => Event::Start(Tag::Image {
-            link_type,
-            dest_url: safe_url(dest_url),
-            title,
-            id,
-        }),
+        }) => {
+            let remote = has_scheme(&dest_url);
+            images_as_links.push(remote);
+            if remote {
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url: safe_url(dest_url),
+                    title,
+                    id,
+                })
+            } else {
+                Event::Start(Tag::Image {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                })
+            }
+        }
+        Event::End(TagEnd::Image) => {
+            if images_as_links.pop().unwrap_or(false) {
+                Event::End(TagEnd::Link)
+            } else {
+                Event::End(TagEnd::Image)
+            }
+        }
         other => other,
     });
     let mut out = String::with_capacity(markdown.len() * 3 / 2);
     html::push_html(&mut out, events);
-    out
+    // Every `<a` here was written by the renderer (text is escaped): links open in a new tab,
+    // so the study stays open, and give the other site neither the opener nor the referrer.
+    out.replace(
+        "<a href=",
+        "<a target=\"_blank\" rel=\"noopener noreferrer\" href=",
+    )
+}
+
+/// Whether a URL names a scheme (`https:`, `javascript:`, ...) rather than a relative path.
+fn has_scheme(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    let scheme_end = lower.find(':');
+    let path_start = lower.find(['/', '?', '#']);
+    match (scheme_end, path_start) {
+        (Some(c), Some(p)) => c < p,
+        (Some(_), None) => true,
+        _ => lower.starts_with("//"),
+    }
 }
 
 fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
     let lower = url.trim().to_ascii_lowercase();
-    let scheme_end = lower.find(':');
-    let path_start = lower.find(['/', '?', '#']);
-    let has_scheme = match (scheme_end, path_start) {
-        (Some(c), Some(p)) => c < p,
-        (Some(_), None) => true,
-        _ => false,
-    };
-    let allowed = ["http:", "https:", "mailto:"];
-    if has_scheme && !allowed.iter().any(|s| lower.starts_with(s)) {
+    let allowed = ["http:", "https:", "mailto:", "//"];
+    if has_scheme(&url) && !allowed.iter().any(|s| lower.starts_with(s)) {
         CowStr::Borrowed("#")
     } else {
         url
@@ -90,6 +123,24 @@ mod tests {
         assert!(html.contains("<h2>Title</h2>"), "{html}");
         assert!(html.contains("<strong>bold</strong>"));
         assert!(html.contains("<table>"));
+    }
+
+    #[test]
+    fn links_open_apart_and_remote_images_become_links() {
+        let html = to_html(
+            "[a](https://example.org) ![chart](https://cdn.example.org/x.png) ![local](media/x.png)",
+        );
+        assert!(html.contains("<a target=\"_blank\" rel=\"noopener noreferrer\" href=\"https://example.org\">a</a>"), "{html}");
+        assert!(!html.contains("<img src=\"https://"), "{html}");
+        assert!(
+            html.contains("href=\"https://cdn.example.org/x.png\">chart</a>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<img src=\"media/x.png\" alt=\"local\""),
+            "{html}"
+        );
+        assert!(!to_html("![x](//cdn.example.org/y.png)").contains("<img"));
     }
 
     #[test]
