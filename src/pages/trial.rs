@@ -89,7 +89,7 @@ fn TrialHeader() -> impl IntoView {
                     class="progress-fill"
                     style:width=move || {
                         let p = p.get();
-                        format!("{}%", if p.total == 0 { 100 } else { p.done * 100 / p.total })
+                        format!("{}%", (p.done * 100).checked_div(p.total).unwrap_or(100))
                     }
                 ></div>
             </div>

@@ -945,6 +945,34 @@ pub fn progress(session: &Session) -> ProgressView {
     }
 }
 
+/// Everything the page renders of a session, in one value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionView {
+    /// The phase.
+    pub phase: Phase,
+    /// Progress figures.
+    pub progress: ProgressView,
+    /// The trial on screen, in the trials phase.
+    pub trial: Option<TrialView>,
+    /// Required answers found missing by the last refused step.
+    pub missing: Vec<Missing>,
+    /// The open overlay.
+    pub overlay: Overlay,
+}
+
+/// The view of a session: what the page shows, with no system id anywhere in it.
+pub fn view(study: &Study, session: &Session) -> SessionView {
+    SessionView {
+        phase: session.progress.phase,
+        progress: progress(session),
+        trial: (session.progress.phase == Phase::Trials)
+            .then(|| current_view(study, session))
+            .flatten(),
+        missing: session.missing.clone(),
+        overlay: session.overlay,
+    }
+}
+
 /// The trial on screen, as the rater sees it.
 pub fn current_view(study: &Study, session: &Session) -> Option<TrialView> {
     let index = session.progress.current;

@@ -700,3 +700,16 @@ fn a_preference_position_outside_the_trial_is_refused_on_restore() {
     });
     assert!(restore(&study, &hash, &file).is_err());
 }
+
+#[test]
+fn the_view_follows_the_phase() {
+    let (study, mut s) = into_trials("work-intake");
+    let v = view(&study, &s);
+    assert_eq!(v.phase, Phase::Trials);
+    assert_eq!(v.trial.as_ref().map(|t| t.number), Some(1));
+    assert_eq!(v.progress.total, 9);
+    update(&study, &mut s, Msg::Next, 5.0);
+    assert_eq!(view(&study, &s).missing.len(), 13);
+    update(&study, &mut s, Msg::BackToInstructions, 6.0);
+    assert_eq!(view(&study, &s).trial, None);
+}
