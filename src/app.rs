@@ -94,7 +94,18 @@ pub fn App() -> impl IntoView {
         });
     });
 
+    let update_ready = RwSignal::new(false);
+    crate::services::offline::register(move || update_ready.set(true));
+
     view! {
+        <Show when=move || update_ready.get()>
+            <div class="banner update" role="status">
+                <p>"A new version of Juror is available. Reloading keeps every answer."</p>
+                <button type="button" on:click=|_| crate::services::offline::apply_update()>
+                    "Reload"
+                </button>
+            </div>
+        </Show>
         <main id="main">
             {move || match load.get() {
                 Load::Choose => view! { <OpenStudy on_file=open_file /> }.into_any(),

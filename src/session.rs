@@ -28,8 +28,22 @@ pub struct SessionHandle {
     pub session: RwSignal<Session>,
     /// A storage problem to show, if any.
     pub storage_problem: RwSignal<Option<String>>,
-    /// Something to tell the annotator once (e.g. saved progress could not be read).
-    pub notice: RwSignal<Option<String>>,
+    /// Something to tell the annotator once (e.g. saved progress could not be read), with a
+    /// file they can download (name, text), if any.
+    pub notice: RwSignal<Option<Notice>>,
+    /// The revision of the stored envelope this tab last wrote or read.
+    pub revision: StoredValue<u64>,
+    /// Whether the browser agreed to keep storage under pressure (`None`: not asked or unknown).
+    pub persisted: RwSignal<Option<bool>>,
+}
+
+/// A message for the annotator, with a file to download when there is something to keep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    /// The message.
+    pub text: String,
+    /// A file to offer: name and content.
+    pub download: Option<(String, String)>,
 }
 
 /// The session handle of the page.
@@ -49,38 +63,65 @@ impl SessionHandle {
         let key = store::key(&study_sha256, annotator.slot, annotator.id.as_deref());
         let mut notice = None;
         let mut storage_problem = None;
+        let mut revision = 0;
+        let raw_file = |text: &str| {
+            Some((
+                format!("juror-saved-answers-{}.json", study.id()),
+                text.to_owned(),
+            ))
+        };
         let session = match storage::read(&key) {
             Ok(Some(text)) => match store::read(&text) {
                 Ok(envelope) if envelope.study_sha256 == study_sha256 => {
+                    revision = envelope.revision;
                     match Session::resume(&study, envelope.progress, now) {
                         Ok(session) => session,
                         Err(why) => {
-                            let aside = storage::quarantine(&key, &text, now);
-                            notice = Some(format!(
-                                "Saved answers could not be used ({why}); they were kept aside{} and you start afresh.",
-                                aside.map(|k| format!(" under \"{k}\"")).unwrap_or_default()
-                            ));
+                            storage::quarantine(&key, &text, now);
+                            notice = Some(Notice {
+                                text: format!(
+                                    "Your saved answers do not fit this study ({why}). They were set aside, not deleted: download them and send them to the researcher. You start afresh."
+                                ),
+                                download: raw_file(&text),
+                            });
                             Session::new(&study, annotator)
                         }
                     }
                 }
                 Ok(_) => Session::new(&study, annotator),
                 Err(reason) => {
-                    let aside = storage::quarantine(&key, &text, now);
+                    storage::quarantine(&key, &text, now);
                     let why = match reason {
                         Unreadable::Corrupt(_) => "they are damaged".to_owned(),
                         Unreadable::Future(v) => {
                             format!("they were saved by a newer version of Juror (format {v})")
                         }
                     };
-                    notice = Some(format!(
-                        "Saved answers for this study could not be read ({why}). They were kept aside{} and you start afresh.",
-                        aside.map(|k| format!(" under \"{k}\"")).unwrap_or_default()
-                    ));
+                    notice = Some(Notice {
+                        text: format!(
+                            "Your saved answers for this study could not be read ({why}). They were set aside, not deleted: download them and send them to the researcher. You start afresh."
+                        ),
+                        download: raw_file(&text),
+                    });
                     Session::new(&study, annotator)
                 }
             },
-            Ok(None) => Session::new(&study, annotator),
+            Ok(None) => {
+                // Answers for an earlier version of this study file? Never mix them in: say so.
+                let earlier = storage::find_other_versions(
+                    study.id(),
+                    &study_sha256,
+                    annotator.slot,
+                    annotator.id.as_deref(),
+                );
+                if let Some(text) = earlier {
+                    notice = Some(Notice {
+                        text: "The study file has changed since you started. Your earlier answers are kept as they were, apart from this new version: download them and send them to the researcher with your new ones.".to_owned(),
+                        download: raw_file(&text),
+                    });
+                }
+                Session::new(&study, annotator)
+            }
             Err(problem) => {
                 storage_problem = Some(problem);
                 Session::new(&study, annotator)
@@ -88,14 +129,39 @@ impl SessionHandle {
         };
         let mut session = session;
         session.visible = dom::visible();
-        SessionHandle {
+        let handle = SessionHandle {
             study: StoredValue::new(study),
             study_sha256: StoredValue::new(study_sha256),
             media_base: StoredValue::new(media_base),
             session: RwSignal::new(session),
             storage_problem: RwSignal::new(storage_problem),
             notice: RwSignal::new(notice),
+            revision: StoredValue::new(revision),
+            persisted: RwSignal::new(None),
+        };
+        // Another tab of the same study and annotator saved: take its answers in.
+        storage::on_change(move |changed_key, text| {
+            if changed_key == handle.key() {
+                handle.take_in(&text);
+            }
+        });
+        handle
+    }
+
+    /// Joins answers saved by another tab into this one's, when they are newer than what this
+    /// tab last saw. Returns whether anything was taken in.
+    fn take_in(&self, text: &str) -> bool {
+        let Ok(envelope) = store::read(text) else {
+            return false;
+        };
+        let fits = envelope.study_sha256 == self.study_sha256.get_value();
+        if !fits || envelope.revision <= self.revision.get_value() {
+            return false;
         }
+        self.revision.set_value(envelope.revision);
+        self.session
+            .update(|s| s.progress = store::merge(&s.progress, &envelope.progress));
+        true
     }
 
     /// Applies `msg` and carries out what the core asks.
@@ -122,17 +188,27 @@ impl SessionHandle {
 
     fn save(&self, now: f64) {
         let study = self.study.get_value();
+        let key = self.key();
+        // A save from another tab not yet heard of: join it in first, so that it is not
+        // overwritten by this tab's older copy.
+        if let Ok(Some(stored)) = storage::read(&key) {
+            self.take_in(&stored);
+        }
+        let revision = self.revision.get_value() + 1;
         let text = self.session.with_untracked(|s| {
             store::write(&Envelope {
                 schema_version: store::SCHEMA_VERSION,
                 study_id: study.id().to_owned(),
                 study_sha256: self.study_sha256.get_value(),
                 saved_at: now,
+                revision,
+                app_version: APP_VERSION.to_owned(),
                 progress: s.progress.clone(),
             })
         });
-        match storage::write(&self.key(), &text) {
+        match storage::write(&key, &text) {
             Ok(()) => {
+                self.revision.set_value(revision);
                 if self.storage_problem.with_untracked(Option::is_some) {
                     self.storage_problem.set(None);
                 }

@@ -63,14 +63,35 @@ fn Banners() -> impl IntoView {
                 <button type="button" on:click=backup>"Download a backup"</button>
             </div>
         </Show>
-        <Show when=move || handle.notice.with(Option::is_some)>
-            <div class="banner" role="status">
-                <p>{move || handle.notice.get().unwrap_or_default()}</p>
-                <button type="button" on:click=move |_| handle.notice.set(None)>
-                    "Dismiss"
-                </button>
-            </div>
-        </Show>
+        {move || {
+            handle
+                .notice
+                .get()
+                .map(|notice| {
+                    let file = notice.download.clone();
+                    view! {
+                        <div class="banner" role="status">
+                            <p>{notice.text.clone()}</p>
+                            {file
+                                .map(|(name, text)| {
+                                    view! {
+                                        <button
+                                            type="button"
+                                            on:click=move |_| {
+                                                let _ = download::download(&name, "application/json", &text);
+                                            }
+                                        >
+                                            "Download the earlier answers"
+                                        </button>
+                                    }
+                                })}
+                            <button type="button" class="secondary" on:click=move |_| handle.notice.set(None)>
+                                "Dismiss"
+                            </button>
+                        </div>
+                    }
+                })
+        }}
     }
 }
 
@@ -101,7 +122,17 @@ fn Start() -> impl IntoView {
     view! {
         <Welcome study trials>
             <div class="actions">
-                <button type="button" class="primary" on:click=move |_| handle.dispatch(Msg::Start)>
+                <button
+                    type="button"
+                    class="primary"
+                    on:click=move |_| {
+                        handle.dispatch(Msg::Start);
+                        // Ask the browser not to clear this site's storage when it runs short.
+                        leptos::task::spawn_local(async move {
+                            handle.persisted.set(crate::services::offline::persist().await);
+                        });
+                    }
+                >
                     "Start"
                 </button>
             </div>

@@ -24,6 +24,18 @@ pub fn Instructions() -> impl IntoView {
                 .map(|md| view! { <div class="markdown" inner_html=markdown::to_html(md)></div> })}
             <h2>"Rubric"</h2>
             <RubricTable />
+            {move || match handle.persisted.get() {
+                Some(true) => Some(view! {
+                    <p class="hint persisted">"This browser has agreed to keep your answers until you finish."</p>
+                }.into_any()),
+                Some(false) => Some(view! {
+                    <p class="hint persisted">
+                        "This browser may clear saved answers if it runs short of space. They are saved as you go; "
+                        "for a long study, use “Save a backup” now and then."
+                    </p>
+                }.into_any()),
+                None => None,
+            }}
             <p class="hint">
                 "You can see the rubric again at any time with the Rubric button or the R key; "
                 "press ? for all keyboard shortcuts."

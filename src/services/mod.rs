@@ -6,5 +6,6 @@ pub mod clock;
 pub mod dom;
 pub mod download;
 pub mod location;
+pub mod offline;
 pub mod storage;
 pub mod study_source;

@@ -5,6 +5,11 @@ import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect, fixture } from './fixtures';
 
+// axe-core is injected as a script of the test's own; the app's Content-Security-Policy would
+// (rightly) refuse it, so the audit runs with CSP bypassed. tests/e2e/privacy.spec.ts checks the
+// app under its policy.
+test.use({ bypassCSP: true });
+
 type Violation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
 
 /** Runs axe-core on the page as it is now and fails on any serious or critical violation. */

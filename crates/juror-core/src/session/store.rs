@@ -2,6 +2,11 @@
 //! of the study file) and annotator, versioned so that an app update can migrate it.
 //!
 //! The envelope holds answers and timings, never the study itself.
+//!
+//! # Versions
+//! - 1: `schema_version`, `study_id`, `study_sha256`, `saved_at`, `progress`.
+//! - 2: adds `revision` (incremented by every save, so that two tabs can tell whose copy is
+//!   newer) and `app_version`. Version 1 envelopes are migrated on read (revision 0).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -9,7 +14,7 @@ use serde_json::Value;
 use super::Progress;
 
 /// The envelope's current schema version.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// What is stored under [`key`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,6 +27,10 @@ pub struct Envelope {
     pub study_sha256: String,
     /// When it was saved (ms since the Unix epoch).
     pub saved_at: f64,
+    /// How many saves led to this one (across all tabs).
+    pub revision: u64,
+    /// The Juror version that saved it.
+    pub app_version: String,
     /// The progress.
     pub progress: Progress,
 }
@@ -58,8 +67,59 @@ pub fn read(text: &str) -> Result<Envelope, Unreadable> {
     if version > SCHEMA_VERSION {
         return Err(Unreadable::Future(version));
     }
-    // Version 1 is the first: migrations from older versions go here, one step at a time.
+    let mut value = value;
+    if version < 2 {
+        value = migrate_1_to_2(value);
+    }
     serde_json::from_value(value).map_err(|e| Unreadable::Corrupt(e.to_string()))
+}
+
+fn migrate_1_to_2(mut value: Value) -> Value {
+    if let Some(o) = value.as_object_mut() {
+        o.insert("schema_version".into(), 2.into());
+        o.insert("revision".into(), 0.into());
+        o.insert("app_version".into(), "0.1.0 (schema 1)".into());
+    }
+    value
+}
+
+/// Combines what two tabs saved for the same annotator, so that neither loses an answer: each
+/// trial is taken from the copy that changed it last (a finished trial wins a tie), survey
+/// answers are joined (`theirs` wins where both answered), and the phase and trial on screen
+/// stay `mine`'s.
+pub fn merge(mine: &Progress, theirs: &Progress) -> Progress {
+    let mut out = mine.clone();
+    if mine.trials.len() != theirs.trials.len() || mine.annotator != theirs.annotator {
+        return out;
+    }
+    for (ours, other) in out.trials.iter_mut().zip(&theirs.trials) {
+        let key = |t: &super::TrialAnswers| (t.last_changed.unwrap_or(f64::MIN), t.done);
+        let (a, b) = (key(ours), key(other));
+        let first_shown = match (ours.first_shown, other.first_shown) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        let active_ms = ours.active_ms.max(other.active_ms);
+        if b.0 > a.0 || (b.0 == a.0 && b.1 && !a.1) {
+            *ours = other.clone();
+        }
+        // Times are facts about both tabs: the earliest showing, the longer active time.
+        ours.first_shown = first_shown;
+        ours.active_ms = active_ms;
+    }
+    for (k, v) in &theirs.intake {
+        out.intake.insert(k.clone(), v.clone());
+    }
+    for (k, v) in &theirs.exit {
+        out.exit.insert(k.clone(), v.clone());
+    }
+    out.consent_at = mine.consent_at.or(theirs.consent_at);
+    out.started_at = match (mine.started_at, theirs.started_at) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    out.finished_at = mine.finished_at.or(theirs.finished_at);
+    out
 }
 
 /// The text to store.

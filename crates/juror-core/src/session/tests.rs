@@ -614,11 +614,13 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
         study_id: study.id().to_owned(),
         study_sha256: hash.clone(),
         saved_at: 5.0,
+        revision: 7,
+        app_version: "test".to_owned(),
         progress: s.progress.clone(),
     };
     let text = store::write(&envelope);
     assert_eq!(store::read(&text).unwrap(), envelope);
-    let future = text.replacen("\"schema_version\":1", "\"schema_version\":9", 1);
+    let future = text.replacen("\"schema_version\":2", "\"schema_version\":9", 1);
     assert_eq!(
         store::read(&future).unwrap_err(),
         store::Unreadable::Future(9)
@@ -712,4 +714,49 @@ fn the_view_follows_the_phase() {
     assert_eq!(view(&study, &s).missing.len(), 13);
     update(&study, &mut s, Msg::BackToInstructions, 6.0);
     assert_eq!(view(&study, &s).trial, None);
+}
+
+#[test]
+fn a_version_1_envelope_is_migrated() {
+    let (study, hash) = example("pandalm");
+    let (_, mut s) = into_trials("pandalm");
+    update(&study, &mut s, Msg::Prefer(Some(Preference::Tie)), 9.0);
+    // What Juror 0.1 (schema 1) wrote: no revision, no app version.
+    let v1 = serde_json::json!({
+        "schema_version": 1,
+        "study_id": study.id(),
+        "study_sha256": hash,
+        "saved_at": 10.0,
+        "progress": serde_json::to_value(&s.progress).unwrap(),
+    });
+    let envelope = store::read(&v1.to_string()).unwrap();
+    assert_eq!(envelope.schema_version, 2);
+    assert_eq!(envelope.revision, 0);
+    assert_eq!(envelope.progress, s.progress);
+}
+
+#[test]
+fn two_tabs_merge_without_losing_an_answer() {
+    let (study, _) = example("financial-analysis");
+    let (_, base) = into_trials("financial-analysis");
+    let (mut a, mut b) = (base.clone(), base.clone());
+    // Tab A answers trial 1 and goes on; tab B, not yet told, writes a note on trial 1 later and
+    // answers trial 3 through the list.
+    answer_trial(&study, &mut a, 100.0);
+    update(&study, &mut a, Msg::Next, 101.0);
+    update(&study, &mut b, Msg::GoTo(2), 102.0);
+    answer_trial(&study, &mut b, 103.0);
+    let merged = store::merge(&a.progress, &b.progress);
+    assert!(merged.trials[0].done, "tab A's finished trial 1 is kept");
+    assert_eq!(
+        merged.trials[2], b.progress.trials[2],
+        "tab B's trial 3 is kept"
+    );
+    assert_eq!(
+        merged.current, a.progress.current,
+        "the trial on screen stays this tab's"
+    );
+    // Merging is the same whichever tab does it, answer for answer.
+    let other_way = store::merge(&b.progress, &a.progress);
+    assert_eq!(other_way.trials, merged.trials);
 }
