@@ -286,11 +286,7 @@ fn checksum_value(value: &mut Value) -> String {
     if let Some(o) = value.as_object_mut() {
         o.remove("sha256");
     }
-    let text = serde_json::to_string(value).unwrap_or_default();
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    sha256_hex(&serde_json::to_string(value).unwrap_or_default())
 }
 
 /// SHA-256 of any text, lowercase hex (used for the study file as loaded).

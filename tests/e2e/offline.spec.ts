@@ -1,0 +1,20 @@
+import { test, expect } from './fixtures';
+import { answerEverything, openStudy } from './session';
+test.use({ serviceWorkers: 'allow' });
+test('explore', async ({ page, context }) => {
+  await openStudy(page, 'reasoning-trajectories.json', 1);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('button', { name: 'Begin' }).click();
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Trial 1');
+  await answerEverything(page);
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await expect(heading).toHaveText('Trial 2');
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  console.log(await page.locator('main').ariaSnapshot());
+  console.log(await page.evaluate(async () => { const out: any = {}; for (const k of await caches.keys()) { const c = await caches.open(k); out[k] = (await c.keys()).map(r => r.url); } return out; }));
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForTimeout(3000);
+  console.log(await page.locator('main').ariaSnapshot());
+});
