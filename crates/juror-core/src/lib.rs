@@ -12,4 +12,5 @@
 pub mod markdown;
 pub mod plan;
 pub mod session;
+pub mod stats;
 pub mod study;
