@@ -1,0 +1,467 @@
+//! `stats::paired` against scipy, statsmodels and numpy.
+//!
+//! Every expected value comes from `tests/reference/paired/reference.json`, written by
+//! `make_reference.py` beside it (library versions in its `versions` object). Tolerances:
+//! - closed forms and p-values (normal, t, exact and permutation distributions): 1e-9, read as
+//!   |got − want| ≤ 1e-9 · max(1, |want|), i.e. absolute for p-values and relative for large
+//!   statistics;
+//! - the special functions themselves, against `scipy.special`, by relative error (see
+//!   `SPECIAL_RELATIVE` for the figure and why it holds).
+
+use std::path::PathBuf;
+
+use juror_core::stats::paired::{self, PairedError, WilcoxonDistribution, WilcoxonMethod, special};
+use serde_json::Value;
+
+/// Closed forms and p-values.
+const TOL: f64 = 1e-9;
+
+/// Largest relative difference allowed between `special` and `scipy.special`. Both are
+/// accurate to about 1e-15 in most of the ranges tested; the measured worst cases are printed
+/// by `special_functions_match_scipy` (run with `--nocapture`): about 1e-14 or better, except
+/// the t distribution with huge df (see `t_tolerance`).
+const SPECIAL_RELATIVE: f64 = 1e-13;
+
+/// The t distribution's tail is ½ I_x(df/2, ½) with x = df/(df + t²) close to 1 when df ≫ t²;
+/// there the continued fraction's terms cancel and its relative error grows like
+/// ε · df/2 (documented in `special`): 6e-11 measured at df = 10⁶, 1e-13 or better up to
+/// df = 10³. Every p-value elsewhere in these tests has df below 300.
+fn t_tolerance(df: f64) -> f64 {
+    SPECIAL_RELATIVE + 2e-16 * df
+}
+
+fn reference() -> Value {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/paired/reference.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("reference.json is JSON")
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect()
+}
+
+/// Asserts |got − want| ≤ tol · max(1, |want|).
+fn check(what: &str, got: f64, want: f64, tol: f64) {
+    let bound = tol * want.abs().max(1.0);
+    assert!(
+        (got - want).abs() <= bound,
+        "{what}: got {got:e}, want {want:e} (difference {:e} > {bound:e})",
+        (got - want).abs()
+    );
+}
+
+fn diffs(sample: &Value) -> Vec<f64> {
+    if sample["d"].is_array() {
+        floats(&sample["d"])
+    } else {
+        paired::differences(&floats(&sample["x"]), &floats(&sample["y"])).expect("paired")
+    }
+}
+
+/// |got − want| / max(|want|, floor): relative error, or absolute error below `floor`.
+fn relative(got: f64, want: f64, floor: f64) -> f64 {
+    if got == want {
+        0.0
+    } else {
+        (got - want).abs() / want.abs().max(floor)
+    }
+}
+
+/// Probabilities are compared relatively down to 1e-300 (a p-value of 1e-30 must be right to
+/// 12 digits, not merely below 1e-9).
+const PROBABILITY: f64 = 1e-300;
+/// ln Γ and quantiles cross zero, where only the absolute error means anything.
+const CROSSES_ZERO: f64 = 1.0;
+
+#[test]
+fn special_functions_match_scipy() {
+    let r = reference();
+    let sp = &r["special"];
+    let mut worst: Vec<(String, f64)> = Vec::new();
+    let mut run =
+        |name: &str, floor: f64, cases: &Value, arg: &dyn Fn(&Value) -> (f64, String, f64)| {
+            let mut max = 0.0_f64;
+            let mut at = String::new();
+            for c in cases.as_array().expect("cases") {
+                let (got, label, tolerance) = arg(c);
+                let want = f(c, "value");
+                let err = relative(got, want, floor);
+                assert!(
+                    err <= tolerance,
+                    "{name}({label}): got {got:e}, scipy {want:e}, relative error {err:e}"
+                );
+                if err >= max {
+                    max = err;
+                    at = label;
+                }
+            }
+            worst.push((format!("{name}({at})"), max));
+        };
+    let one = |x: f64| format!("{x}");
+    run("ln_gamma", CROSSES_ZERO, &sp["ln_gamma"], &|c| {
+        let x = f(c, "x");
+        (special::ln_gamma(x), one(x), SPECIAL_RELATIVE)
+    });
+    run("erfc", PROBABILITY, &sp["erfc"], &|c| {
+        let x = f(c, "x");
+        (special::erfc(x), one(x), SPECIAL_RELATIVE)
+    });
+    run("normal_cdf", PROBABILITY, &sp["normal_cdf"], &|c| {
+        let z = f(c, "z");
+        (special::normal_cdf(z), one(z), SPECIAL_RELATIVE)
+    });
+    run("normal_sf", PROBABILITY, &sp["normal_sf"], &|c| {
+        let z = f(c, "z");
+        (special::normal_sf(z), one(z), SPECIAL_RELATIVE)
+    });
+    run(
+        "normal_quantile",
+        CROSSES_ZERO,
+        &sp["normal_quantile"],
+        &|c| {
+            let p = f(c, "p");
+            (special::normal_quantile(p), one(p), SPECIAL_RELATIVE)
+        },
+    );
+    run("t_cdf", PROBABILITY, &sp["t_cdf"], &|c| {
+        let (df, t) = (f(c, "df"), f(c, "t"));
+        (
+            special::t_cdf(t, df),
+            format!("t={t}, df={df}"),
+            t_tolerance(df),
+        )
+    });
+    run("t_sf", PROBABILITY, &sp["t_sf"], &|c| {
+        let (df, t) = (f(c, "df"), f(c, "t"));
+        (
+            special::t_sf(t, df),
+            format!("t={t}, df={df}"),
+            t_tolerance(df),
+        )
+    });
+    run("t_quantile", CROSSES_ZERO, &sp["t_quantile"], &|c| {
+        let (df, p) = (f(c, "df"), f(c, "p"));
+        let label = format!("p={p}, df={df}");
+        (special::t_quantile(p, df), label, t_tolerance(df))
+    });
+    run("beta_inc", PROBABILITY, &sp["beta_inc"], &|c| {
+        let (a, b, x) = (f(c, "a"), f(c, "b"), f(c, "x"));
+        let label = format!("a={a}, b={b}, x={x}");
+        (special::beta_inc(a, b, x), label, SPECIAL_RELATIVE)
+    });
+    run("beta_inc_inv", PROBABILITY, &sp["beta_inc_inv"], &|c| {
+        let (a, b, p) = (f(c, "a"), f(c, "b"), f(c, "p"));
+        let label = format!("a={a}, b={b}, p={p}");
+        (special::beta_inc_inv(a, b, p), label, SPECIAL_RELATIVE)
+    });
+    for (name, max) in worst {
+        println!("{name:>40}: largest relative difference from scipy {max:.2e}");
+    }
+}
+
+#[test]
+fn descriptives_match_numpy_and_scipy() {
+    for s in reference()["samples"].as_array().expect("samples") {
+        let name = s["name"].as_str().expect("name");
+        let want = &s["describe"];
+        let got = paired::describe(&diffs(s)).expect("describe");
+        assert_eq!(got.n as f64, f(want, "n"), "{name}");
+        check(&format!("{name} mean"), got.mean, f(want, "mean"), TOL);
+        check(&format!("{name} sd"), got.sd, f(want, "sd"), TOL);
+        check(
+            &format!("{name} median"),
+            got.median,
+            f(want, "median"),
+            TOL,
+        );
+        check(
+            &format!("{name} ci low"),
+            got.ci95.low,
+            f(want, "ci95_low"),
+            TOL,
+        );
+        check(
+            &format!("{name} ci high"),
+            got.ci95.high,
+            f(want, "ci95_high"),
+            TOL,
+        );
+    }
+}
+
+#[test]
+fn bootstrap_reproduces_the_python_stream() {
+    let mut checked = 0;
+    for s in reference()["samples"].as_array().expect("samples") {
+        let want = &s["bootstrap"];
+        if want.is_null() {
+            continue;
+        }
+        let name = s["name"].as_str().expect("name");
+        let got = paired::bootstrap_mean(
+            &diffs(s),
+            f(want, "level"),
+            f(want, "resamples") as usize,
+            f(want, "seed") as u64,
+        )
+        .expect("bootstrap");
+        check(&format!("{name} mean"), got.mean, f(want, "mean"), TOL);
+        check(
+            &format!("{name} low"),
+            got.interval.low,
+            f(want, "low"),
+            TOL,
+        );
+        check(
+            &format!("{name} high"),
+            got.interval.high,
+            f(want, "high"),
+            TOL,
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} bootstrap cases");
+}
+
+fn distribution(name: &str) -> WilcoxonDistribution {
+    match name {
+        "exact" => WilcoxonDistribution::Exact,
+        "permutation" => WilcoxonDistribution::Permutation,
+        "normal" => WilcoxonDistribution::Normal,
+        other => panic!("unknown distribution {other}"),
+    }
+}
+
+#[test]
+fn wilcoxon_matches_scipy() {
+    for s in reference()["samples"].as_array().expect("samples") {
+        let name = s["name"].as_str().expect("name");
+        let want = &s["wilcoxon"];
+        let d = diffs(s);
+        let got = paired::wilcoxon(&d).expect("wilcoxon");
+        assert_eq!(
+            got.distribution,
+            distribution(want["distribution"].as_str().expect("distribution")),
+            "{name}"
+        );
+        assert_eq!(got.n as f64, f(want, "n"), "{name} n");
+        assert_eq!(got.zeros as f64, f(want, "zeros"), "{name} zeros");
+        assert_eq!(
+            got.ties,
+            want["ties"].as_bool().expect("ties"),
+            "{name} ties"
+        );
+        check(
+            &format!("{name} statistic"),
+            got.statistic,
+            f(want, "statistic"),
+            TOL,
+        );
+        check(&format!("{name} W+"), got.w_plus, f(want, "w_plus"), TOL);
+        check(&format!("{name} W-"), got.w_minus, f(want, "w_minus"), TOL);
+        check(&format!("{name} p"), got.p_value, f(want, "pvalue"), TOL);
+
+        let normal = paired::wilcoxon_with(&d, WilcoxonMethod::Normal).expect("normal");
+        assert_eq!(normal.distribution, WilcoxonDistribution::Normal);
+        check(
+            &format!("{name} asymptotic p"),
+            normal.p_value,
+            f(want, "asymptotic_pvalue"),
+            TOL,
+        );
+        let z = normal.z.expect("z of the normal approximation");
+        check(
+            &format!("{name} |z|"),
+            z.abs(),
+            f(want, "asymptotic_z_abs"),
+            TOL,
+        );
+
+        if want["exact_pvalue"].is_number() {
+            let exact = paired::wilcoxon_with(&d, WilcoxonMethod::Exact).expect("exact");
+            assert_eq!(exact.distribution, WilcoxonDistribution::Exact, "{name}");
+            check(
+                &format!("{name} exact p"),
+                exact.p_value,
+                f(want, "exact_pvalue"),
+                TOL,
+            );
+        }
+        if want["exact_permutation_pvalue"].is_number() {
+            let exact = paired::wilcoxon_with(&d, WilcoxonMethod::Exact).expect("exact");
+            assert_eq!(
+                exact.distribution,
+                WilcoxonDistribution::Permutation,
+                "{name}"
+            );
+            check(
+                &format!("{name} exact permutation p"),
+                exact.p_value,
+                f(want, "exact_permutation_pvalue"),
+                TOL,
+            );
+        }
+        if let Some(doc) = s.get("documented") {
+            // The published numbers, not only today's scipy.
+            check(
+                "documented statistic",
+                got.statistic,
+                f(doc, "statistic"),
+                TOL,
+            );
+            check("documented p", got.p_value, f(doc, "pvalue"), TOL);
+            check(
+                "documented asymptotic p",
+                normal.p_value,
+                f(doc, "asymptotic_pvalue"),
+                TOL,
+            );
+        }
+    }
+}
+
+#[test]
+fn wilcoxon_x_minus_y_is_not_rounded_into_ties() {
+    // scipy's documentation: 0.825 − 0.775 and 0.55 − 0.5 differ in binary, so there are no
+    // ties and the exact distribution applies.
+    let w = paired::wilcoxon_paired(&[0.5, 0.825, 0.375, 0.5], &[0.525, 0.775, 0.325, 0.55])
+        .expect("wilcoxon");
+    assert_eq!(w.distribution, WilcoxonDistribution::Exact);
+    assert!(!w.ties);
+}
+
+#[test]
+fn wilcoxon_refuses_what_it_cannot_test() {
+    assert_eq!(
+        paired::wilcoxon(&[0.0, 0.0, 0.0]),
+        Err(PairedError::AllZero { n: 3 })
+    );
+    assert!(matches!(
+        paired::wilcoxon(&[]),
+        Err(PairedError::TooFew { .. })
+    ));
+    assert!(matches!(
+        paired::wilcoxon(&[1.0, f64::NAN]),
+        Err(PairedError::NotFinite { index: 1, .. })
+    ));
+    assert!(matches!(
+        paired::wilcoxon_paired(&[1.0, 2.0], &[1.0]),
+        Err(PairedError::LengthMismatch { x: 2, y: 1 })
+    ));
+}
+
+#[test]
+fn effect_sizes_match_the_formulas() {
+    let mut checked = 0;
+    for s in reference()["samples"].as_array().expect("samples") {
+        let want = &s["effect"];
+        if want.is_null() {
+            continue;
+        }
+        let name = s["name"].as_str().expect("name");
+        let got = paired::paired_effect(&diffs(s)).expect("effect");
+        check(
+            &format!("{name} mean"),
+            got.mean_diff,
+            f(want, "mean_diff"),
+            TOL,
+        );
+        check(&format!("{name} sd"), got.sd_diff, f(want, "sd_diff"), TOL);
+        check(&format!("{name} d_z"), got.d_z, f(want, "d_z"), TOL);
+        check(&format!("{name} J"), got.j, f(want, "j"), TOL);
+        check(&format!("{name} g_z"), got.g_z, f(want, "g_z"), TOL);
+        check(
+            &format!("{name} rank-biserial"),
+            got.rank_biserial.expect("some non-zero difference"),
+            f(want, "rank_biserial"),
+            TOL,
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} effect-size cases");
+    // J by hand at n = 10: 1 − 3/35.
+    let e = paired::paired_effect(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, -1.0])
+        .expect("effect");
+    assert_eq!(e.j, 1.0 - 3.0 / 35.0);
+}
+
+#[test]
+fn holm_and_bonferroni_match_statsmodels() {
+    for c in reference()["adjust"].as_array().expect("adjust") {
+        let name = c["name"].as_str().expect("name");
+        let p = floats(&c["p"]);
+        for (got, want) in paired::holm(&p)
+            .expect("holm")
+            .iter()
+            .zip(floats(&c["holm"]))
+        {
+            check(&format!("{name} holm"), *got, want, TOL);
+        }
+        for (got, want) in paired::bonferroni(&p)
+            .expect("bonferroni")
+            .iter()
+            .zip(floats(&c["bonferroni"]))
+        {
+            check(&format!("{name} bonferroni"), *got, want, TOL);
+        }
+    }
+    assert_eq!(paired::holm(&[]), Ok(vec![]));
+    assert!(matches!(
+        paired::holm(&[0.1, 1.5]),
+        Err(PairedError::BadProbability { index: 1, .. })
+    ));
+}
+
+#[test]
+fn trend_matches_linregress_and_spearmanr() {
+    for c in reference()["trend"].as_array().expect("trend") {
+        let name = c["name"].as_str().expect("name");
+        let got = paired::trend(&floats(&c["x"]), &floats(&c["y"])).expect("trend");
+        check(&format!("{name} slope"), got.fit.slope, f(c, "slope"), TOL);
+        check(
+            &format!("{name} intercept"),
+            got.fit.intercept,
+            f(c, "intercept"),
+            TOL,
+        );
+        check(&format!("{name} r"), got.fit.r, f(c, "r"), TOL);
+        check(
+            &format!("{name} slope se"),
+            got.fit.slope_se,
+            f(c, "slope_se"),
+            TOL,
+        );
+        check(&format!("{name} p"), got.fit.p_value, f(c, "pvalue"), TOL);
+        match (got.spearman, c["spearman_rho"].as_f64()) {
+            (Some(s), Some(rho)) => {
+                check(&format!("{name} rho"), s.rho, rho, TOL);
+                check(
+                    &format!("{name} rho p"),
+                    s.p_value,
+                    f(c, "spearman_pvalue"),
+                    TOL,
+                );
+            }
+            (got, want) => panic!("{name}: spearman {got:?}, scipy {want:?}"),
+        }
+    }
+    assert!(matches!(
+        paired::linregress(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
+        Err(PairedError::NoSpread { what: "x" })
+    ));
+    assert_eq!(
+        paired::spearman(&[1.0, 2.0, 3.0], &[4.0, 4.0, 4.0]),
+        Ok(None)
+    );
+}
