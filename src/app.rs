@@ -166,6 +166,13 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
         Some(Ok(annotator)) => {
             let handle =
                 SessionHandle::start(study.clone(), sha256.clone(), base.clone(), annotator);
+            // The study and its media, for reloading offline even after this first visit.
+            if let Some(url) = location::query_param("study") {
+                let media = study.items().iter().filter_map(|i| i.media.as_ref());
+                let mut urls = vec![url];
+                urls.extend(media.map(|m| handle.media_src(&m.src)));
+                crate::services::offline::keep_for_offline(urls);
+            }
             provide_context(handle);
             view! { <StudyFlow /> }.into_any()
         }

@@ -12,6 +12,16 @@ use leptos::prelude::*;
 
 use crate::services::{clock, dom, storage};
 
+/// What the notice says about unreadable saved answers, depending on whether they could be
+/// copied aside.
+fn set_aside(kept: bool) -> &'static str {
+    if kept {
+        "They were set aside, not deleted: download them and send them to the researcher."
+    } else {
+        "They could not be set aside because this browser's storage is full: download them now. Juror will not overwrite them until you have."
+    }
+}
+
 /// The app's version, written into ratings files.
 pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -35,6 +45,9 @@ pub struct SessionHandle {
     pub revision: StoredValue<u64>,
     /// Whether the browser agreed to keep storage under pressure (`None`: not asked or unknown).
     pub persisted: RwSignal<Option<bool>>,
+    /// Saved answers that could not be set aside (storage full) and would be overwritten by the
+    /// next save: nothing is saved until the annotator has downloaded them.
+    pub hold_saves: RwSignal<bool>,
 }
 
 /// A message for the annotator, with a file to download when there is something to keep.
@@ -64,6 +77,7 @@ impl SessionHandle {
         let mut notice = None;
         let mut storage_problem = None;
         let mut revision = 0;
+        let mut hold = false;
         let raw_file = |text: &str| {
             Some((
                 format!("juror-saved-answers-{}.json", study.id()),
@@ -77,10 +91,12 @@ impl SessionHandle {
                     match Session::resume(&study, envelope.progress, now) {
                         Ok(session) => session,
                         Err(why) => {
-                            storage::quarantine(&key, &text, now);
+                            let kept = storage::quarantine(&key, &text, now).is_some();
+                            hold = !kept;
                             notice = Some(Notice {
                                 text: format!(
-                                    "Your saved answers do not fit this study ({why}). They were set aside, not deleted: download them and send them to the researcher. You start afresh."
+                                    "Your saved answers do not fit this study ({why}). {} You start afresh.",
+                                    set_aside(kept)
                                 ),
                                 download: raw_file(&text),
                             });
@@ -90,7 +106,8 @@ impl SessionHandle {
                 }
                 Ok(_) => Session::new(&study, annotator),
                 Err(reason) => {
-                    storage::quarantine(&key, &text, now);
+                    let kept = storage::quarantine(&key, &text, now).is_some();
+                    hold = !kept;
                     let why = match reason {
                         Unreadable::Corrupt(_) => "they are damaged".to_owned(),
                         Unreadable::Future(v) => {
@@ -99,7 +116,8 @@ impl SessionHandle {
                     };
                     notice = Some(Notice {
                         text: format!(
-                            "Your saved answers for this study could not be read ({why}). They were set aside, not deleted: download them and send them to the researcher. You start afresh."
+                            "Your saved answers for this study could not be read ({why}). {} You start afresh.",
+                            set_aside(kept)
                         ),
                         download: raw_file(&text),
                     });
@@ -138,30 +156,43 @@ impl SessionHandle {
             notice: RwSignal::new(notice),
             revision: StoredValue::new(revision),
             persisted: RwSignal::new(None),
+            hold_saves: RwSignal::new(hold),
         };
-        // Another tab of the same study and annotator saved: take its answers in.
+        // Another tab of the same study and annotator saved: take its answers in, and save the
+        // union if this tab had answers that tab lacked.
         storage::on_change(move |changed_key, text| {
-            if changed_key == handle.key() {
-                handle.take_in(&text);
+            if changed_key == handle.key() && handle.take_in(&text) {
+                handle.save(clock::now());
             }
         });
         handle
     }
 
-    /// Joins answers saved by another tab into this one's, when they are newer than what this
-    /// tab last saw. Returns whether anything was taken in.
+    /// Joins answers saved by another tab into this one's. Returns whether this tab has answers
+    /// the stored copy lacks (then it must save the union).
     fn take_in(&self, text: &str) -> bool {
         let Ok(envelope) = store::read(text) else {
             return false;
         };
         let fits = envelope.study_sha256 == self.study_sha256.get_value();
-        if !fits || envelope.revision <= self.revision.get_value() {
+        // An equal revision is taken in too: two tabs that saved at the same moment both wrote
+        // it, and each must still see the other's answers. Merging is idempotent.
+        if !fits || envelope.revision < self.revision.get_value() {
             return false;
         }
         self.revision.set_value(envelope.revision);
-        self.session
-            .update(|s| s.progress = store::merge(&s.progress, &envelope.progress));
-        true
+        let (before, merged) = self.session.with_untracked(|s| {
+            (
+                s.progress.clone(),
+                store::merge(&s.progress, &envelope.progress),
+            )
+        });
+        if merged != before {
+            self.session.update(|s| s.progress = merged.clone());
+        }
+        merged.trials != envelope.progress.trials
+            || merged.intake != envelope.progress.intake
+            || merged.exit != envelope.progress.exit
     }
 
     /// Applies `msg` and carries out what the core asks.
@@ -187,6 +218,12 @@ impl SessionHandle {
     }
 
     fn save(&self, now: f64) {
+        if self.hold_saves.get_untracked() {
+            self.storage_problem.set(Some(
+                "Your new answers are kept in this tab only until you download your earlier saved answers (see above): saving now would overwrite them.".to_owned(),
+            ));
+            return;
+        }
         let study = self.study.get_value();
         let key = self.key();
         // A save from another tab not yet heard of: join it in first, so that it is not
@@ -214,6 +251,15 @@ impl SessionHandle {
                 }
             }
             Err(problem) => self.storage_problem.set(Some(problem)),
+        }
+    }
+
+    /// The earlier answers were downloaded: saving may go on (and saves the session now).
+    pub fn release_hold(&self) {
+        if self.hold_saves.get_untracked() {
+            self.hold_saves.set(false);
+            self.storage_problem.set(None);
+            self.save(clock::now());
         }
     }
 

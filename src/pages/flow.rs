@@ -78,7 +78,9 @@ fn Banners() -> impl IntoView {
                                         <button
                                             type="button"
                                             on:click=move |_| {
-                                                let _ = download::download(&name, "application/json", &text);
+                                                if download::download(&name, "application/json", &text).is_ok() {
+                                                    handle.release_hold();
+                                                }
                                             }
                                         >
                                             "Download the earlier answers"

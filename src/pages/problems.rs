@@ -42,7 +42,7 @@ pub fn StudyProblems(
                 </ol>
             </Show>
             <p class="help">
-                "If you were sent this link, tell the researcher who sent it: nothing was recorded. "
+                "If you were sent this link, tell the researcher who sent it. Answers you have already given stay saved in this browser. "
                 "If you wrote the study, fix the problems and reload this page; "
                 <code>"juror validate"</code>
                 " lists the same problems."

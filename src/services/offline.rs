@@ -89,3 +89,32 @@ pub async fn persist() -> Option<bool> {
     let promise = storage.persist().ok()?;
     JsFuture::from(promise).await.ok()?.as_bool()
 }
+
+/// Puts the study file and its media into the offline cache now (the worker caches what is
+/// fetched once it controls the page, but on the first visit the study is fetched before it
+/// does). Quietly does nothing where the Cache API is missing.
+pub fn keep_for_offline(urls: Vec<String>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if container().is_none() {
+        return;
+    }
+    let Ok(caches) = window.caches() else { return };
+    leptos::task::spawn_local(async move {
+        let Ok(cache) = JsFuture::from(caches.open("juror-runtime")).await else {
+            return;
+        };
+        let Ok(cache) = cache.dyn_into::<web_sys::Cache>() else {
+            return;
+        };
+        // Only the site's own files: another site's address would be refused by the CSP anyway.
+        for url in urls
+            .into_iter()
+            .filter(|u| !u.contains("://") && !u.starts_with("//"))
+        {
+            // One by one: a missing image must not keep the study itself out of the cache.
+            let _ = JsFuture::from(cache.add_with_str(&url)).await;
+        }
+    });
+}

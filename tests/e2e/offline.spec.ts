@@ -1,8 +1,47 @@
+// Intent: an annotator loses the connection mid-study (a train, a flaky Wi-Fi) and reloads:
+// the app, the study and its images come from the service worker, and every answer is there.
 import { test, expect } from './fixtures';
 import { answerEverything, openStudy } from './session';
+import type { BrowserContext, Page } from '@playwright/test';
+
+// The worker must run here: it is what this spec is about.
 test.use({ serviceWorkers: 'allow' });
-test('explore', async ({ page, context }) => {
-  await openStudy(page, 'reasoning-trajectories.json', 1);
+
+const study = 'reasoning-trajectories.json';
+
+function controlled(page: Page) {
+  return page.evaluate(() => navigator.serviceWorker.controller !== null);
+}
+
+/** Waits until the service worker controls the page; reloads once (online) if it never does. */
+async function waitForControl(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  try {
+    // The worker claims its clients when it activates, so the first load is normally enough.
+    await expect.poll(() => controlled(page), { timeout: 5_000 }).toBe(true);
+  } catch {
+    await page.reload();
+    await expect.poll(() => controlled(page)).toBe(true);
+  }
+}
+
+/**
+ * Goes offline with an empty HTTP cache, so that whatever loads next comes from the service
+ * worker's caches and from nowhere else (a real browser's HTTP cache expires; GitHub Pages
+ * serves with max-age=600).
+ */
+async function goOffline(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+  await context.setOffline(true);
+}
+
+/** Start, Begin, answer trial 1 and move on to trial 2. */
+async function firstTrialDone(page: Page) {
+  await openStudy(page, study, 1);
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Begin' }).click();
   const heading = page.getByRole('heading', { level: 1 });
@@ -10,11 +49,65 @@ test('explore', async ({ page, context }) => {
   await answerEverything(page);
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await expect(heading).toHaveText('Trial 2');
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-  console.log(await page.locator('main').ariaSnapshot());
-  console.log(await page.evaluate(async () => { const out: any = {}; for (const k of await caches.keys()) { const c = await caches.open(k); out[k] = (await c.keys()).map(r => r.url); } return out; }));
-  await context.setOffline(true);
+}
+
+/** Part of trial 2: one score for each trajectory and a note. */
+async function halfOfTrial2(page: Page) {
+  await page.getByRole('radiogroup', { name: 'Correctness — Trajectory A' }).getByRole('radio', { name: '3 Partly right' }).check();
+  await page.getByRole('radiogroup', { name: 'Coherence / Logicality — Trajectory B' }).getByRole('radio', { name: '4 Good' }).check();
+  await page.getByRole('textbox', { name: 'Notes' }).fill('Written before the train entered the tunnel.');
+}
+
+async function expectTrial2Answers(page: Page) {
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Trial 2');
+  await expect(page.getByText('Trial 2 of 18 · 1 done')).toBeVisible();
+  await expect(page.getByRole('radiogroup', { name: 'Correctness — Trajectory A' }).getByRole('radio', { name: '3 Partly right' })).toBeChecked();
+  await expect(page.getByRole('radiogroup', { name: 'Coherence / Logicality — Trajectory B' }).getByRole('radio', { name: '4 Good' })).toBeChecked();
+  await expect(page.locator('fieldset[data-rate] input:checked')).toHaveCount(2);
+  await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Written before the train entered the tunnel.');
+  // The trial's image (studies/media/…) is drawn from the worker's cache.
+  const image = page.locator('figure.media img');
+  await expect(image).toHaveAttribute('src', /^studies\/media\/.+\.svg$/);
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // Trial 1 kept its answers: six scores (two trajectories, three dimensions).
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(heading).toHaveText('Trial 1');
+  await expect(page.locator('fieldset[data-rate] input:checked')).toHaveCount(6);
+}
+
+test('a reload while offline reopens the same trial with every answer, the study and its images', async ({ page, context, errors }) => {
+  await firstTrialDone(page);
+  await waitForControl(page);
+  // One more load while online and controlled (an annotator who came back to the tab): the
+  // worker caches the study file as the app fetches it.
   await page.reload();
-  await page.waitForTimeout(3000);
-  console.log(await page.locator('main').ariaSnapshot());
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 2');
+  expect(await controlled(page)).toBe(true);
+  await halfOfTrial2(page);
+
+  await goOffline(context, page);
+  await page.reload();
+  await expectTrial2Answers(page);
+  expect(await controlled(page)).toBe(true);
+  // What made that work: the study and the image are in the worker's runtime cache.
+  const cached = await page.evaluate(async () => {
+    const cache = await caches.open('juror-runtime');
+    return (await cache.keys()).map((r) => new URL(r.url).pathname);
+  });
+  expect(cached).toContain('/juror/studies/reasoning-trajectories.json');
+  expect(cached.some((p) => p.startsWith('/juror/studies/media/'))).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('the first visit alone is enough to reopen the study offline', async ({ page, context, errors }) => {
+  // The first visit puts the study file and its media into the offline cache itself
+  // (services::offline::keep_for_offline): the worker does not control that first page yet.
+  await firstTrialDone(page);
+  await waitForControl(page);
+  await halfOfTrial2(page);
+  await goOffline(context, page);
+  await page.reload();
+  await expectTrial2Answers(page);
+  expect(errors).toEqual([]);
 });

@@ -83,10 +83,16 @@ fn migrate_1_to_2(mut value: Value) -> Value {
     value
 }
 
-/// Combines what two tabs saved for the same annotator, so that neither loses an answer: each
-/// trial is taken from the copy that changed it last (a finished trial wins a tie), survey
-/// answers are joined (`theirs` wins where both answered), and the phase and trial on screen
-/// stay `mine`'s.
+/// Combines what two tabs saved for the same annotator, so that neither loses an answer.
+///
+/// Per trial, the copy changed last ("newer") wins where both gave an answer to the same
+/// question; answers only the other copy has are kept (so two tabs answering different
+/// questions of one trial at the same moment both keep theirs). A trial is done if either copy
+/// finished it; first shown is the earliest, active time the longer. Survey answers are joined
+/// (`theirs` wins where both answered). The phase and trial on screen stay `mine`'s.
+///
+/// The one thing a union cannot tell is a deliberate removal (a cleared answer) in one tab
+/// while the other still has it: the answer then comes back, which loses nothing.
 pub fn merge(mine: &Progress, theirs: &Progress) -> Progress {
     let mut out = mine.clone();
     if mine.trials.len() != theirs.trials.len() || mine.annotator != theirs.annotator {
@@ -94,18 +100,38 @@ pub fn merge(mine: &Progress, theirs: &Progress) -> Progress {
     }
     for (ours, other) in out.trials.iter_mut().zip(&theirs.trials) {
         let key = |t: &super::TrialAnswers| (t.last_changed.unwrap_or(f64::MIN), t.done);
-        let (a, b) = (key(ours), key(other));
-        let first_shown = match (ours.first_shown, other.first_shown) {
+        let (newer, older) = if key(other) > key(ours) {
+            (other.clone(), ours.clone())
+        } else {
+            (ours.clone(), other.clone())
+        };
+        let mut merged = newer.clone();
+        if merged.outputs.len() == older.outputs.len() {
+            for (m, o) in merged.outputs.iter_mut().zip(&older.outputs) {
+                for (k, v) in &o.ratings {
+                    m.ratings.entry(k.clone()).or_insert(*v);
+                }
+                for (k, v) in &o.answers {
+                    m.answers.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+        if merged.preference.is_none() {
+            merged.preference = older.preference.clone();
+        }
+        if merged.explanation.is_empty() {
+            merged.explanation = older.explanation.clone();
+        }
+        if merged.notes.is_empty() {
+            merged.notes = older.notes.clone();
+        }
+        merged.done = newer.done || older.done;
+        merged.first_shown = match (newer.first_shown, older.first_shown) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
         };
-        let active_ms = ours.active_ms.max(other.active_ms);
-        if b.0 > a.0 || (b.0 == a.0 && b.1 && !a.1) {
-            *ours = other.clone();
-        }
-        // Times are facts about both tabs: the earliest showing, the longer active time.
-        ours.first_shown = first_shown;
-        ours.active_ms = active_ms;
+        merged.active_ms = newer.active_ms.max(older.active_ms);
+        *ours = merged;
     }
     for (k, v) in &theirs.intake {
         out.intake.insert(k.clone(), v.clone());

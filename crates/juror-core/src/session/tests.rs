@@ -740,8 +740,7 @@ fn two_tabs_merge_without_losing_an_answer() {
     let (study, _) = example("financial-analysis");
     let (_, base) = into_trials("financial-analysis");
     let (mut a, mut b) = (base.clone(), base.clone());
-    // Tab A answers trial 1 and goes on; tab B, not yet told, writes a note on trial 1 later and
-    // answers trial 3 through the list.
+    // Tab A answers trial 1 and goes on; tab B, not yet told, answers trial 3 through the list.
     answer_trial(&study, &mut a, 100.0);
     update(&study, &mut a, Msg::Next, 101.0);
     update(&study, &mut b, Msg::GoTo(2), 102.0);
@@ -759,4 +758,63 @@ fn two_tabs_merge_without_losing_an_answer() {
     // Merging is the same whichever tab does it, answer for answer.
     let other_way = store::merge(&b.progress, &a.progress);
     assert_eq!(other_way.trials, merged.trials);
+}
+
+#[test]
+fn two_tabs_answering_one_trial_at_the_same_moment_keep_both_answers() {
+    let (study, _) = example("work-intake");
+    let (_, base) = into_trials("work-intake");
+    let (mut a, mut b) = (base.clone(), base.clone());
+    update(
+        &study,
+        &mut a,
+        Msg::Rate {
+            position: 0,
+            dimension: "relevance".into(),
+            value: 4,
+            advance: false,
+        },
+        100.0,
+    );
+    update(
+        &study,
+        &mut b,
+        Msg::Rate {
+            position: 1,
+            dimension: "coherence".into(),
+            value: 2,
+            advance: false,
+        },
+        100.0,
+    );
+    update(&study, &mut b, Msg::Notes("from tab B".into()), 101.0);
+    for merged in [
+        store::merge(&a.progress, &b.progress),
+        store::merge(&b.progress, &a.progress),
+    ] {
+        let t = &merged.trials[0];
+        assert_eq!(t.outputs[0].ratings.get("relevance"), Some(&4));
+        assert_eq!(t.outputs[1].ratings.get("coherence"), Some(&2));
+        assert_eq!(t.notes, "from tab B");
+        assert_eq!(t.last_changed, Some(101.0));
+    }
+    // Where both answered the same question, the later answer wins.
+    update(
+        &study,
+        &mut a,
+        Msg::Rate {
+            position: 1,
+            dimension: "coherence".into(),
+            value: 5,
+            advance: false,
+        },
+        102.0,
+    );
+    let merged = store::merge(&b.progress, &a.progress);
+    assert_eq!(
+        merged.trials[0].outputs[1].ratings.get("coherence"),
+        Some(&5)
+    );
+    // Merging is idempotent: what is merged again changes nothing.
+    assert_eq!(store::merge(&merged, &merged), merged);
 }

@@ -1,0 +1,161 @@
+// Intent: nothing an annotator does leaves the site they opened: no request to another origin,
+// with or without the service worker; and the page runs under a Content-Security-Policy that
+// lets only the app's own files run.
+import { test, expect, root } from './fixtures';
+import { completeStudy, openStudy } from './session';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { BrowserContext, Page, Request } from '@playwright/test';
+
+/** Every request the page and the context (service worker included) make. */
+function recordRequests(page: Page, context: BrowserContext): string[] {
+  const urls: string[] = [];
+  const record = (r: Request) => urls.push(r.url());
+  page.on('request', record);
+  context.on('request', record);
+  return urls;
+}
+
+async function fullStudy(page: Page, context: BrowserContext, baseURL: string | undefined) {
+  const origin = new URL(baseURL!).origin;
+  const urls = recordRequests(page, context);
+  await openStudy(page, 'pandalm.json', 2);
+  const trials = await completeStudy(page);
+  expect(trials).toBeGreaterThan(0);
+  const [ratings] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
+  ]);
+  expect(ratings.suggestedFilename()).toMatch(/\.json$/);
+  // Something was recorded: the page, the app, the study.
+  expect(urls.some((u) => u.endsWith('/juror/studies/pandalm.json'))).toBe(true);
+  // Downloads are made in the page (blob: or data: addresses) and never touch the network.
+  const network = urls.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:'));
+  expect(network.filter((u) => new URL(u).origin !== origin)).toEqual([]);
+  return urls;
+}
+
+/** Collects `securitypolicyviolation` events from the first script of every document. */
+async function watchViolations(page: Page) {
+  await page.addInitScript(() => {
+    (window as unknown as { __csp: string[] }).__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+}
+const violations = (page: Page) => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+
+test.describe('no request leaves the origin', () => {
+  test('during a whole study', async ({ page, context, baseURL, errors }) => {
+    await fullStudy(page, context, baseURL);
+    expect(errors).toEqual([]);
+  });
+
+  test.describe('with the service worker running', () => {
+    test.use({ serviceWorkers: 'allow' });
+    test('during a whole study', async ({ page, context, baseURL, errors }) => {
+      const urls = await fullStudy(page, context, baseURL);
+      // The worker did run, and its own requests (sw.js, the precache) were recorded too.
+      expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+      expect(urls.some((u) => u.endsWith('/juror/sw.js'))).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  });
+});
+
+test.describe('Content-Security-Policy', () => {
+  test('index.html carries a strict policy with the start-up script hash', async ({ request }) => {
+    const html = await (await request.get('index.html')).text();
+    const meta = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)"/);
+    expect(meta).not.toBeNull();
+    const directives = new Map(
+      meta![1].split(';').map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values] as [string, string[]];
+      }),
+    );
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    const script = directives.get('script-src')!;
+    expect(script).toContain("'self'");
+    expect(script).toContain("'wasm-unsafe-eval'");
+    expect(script).not.toContain("'unsafe-inline'");
+    expect(script).not.toContain("'unsafe-eval'");
+    const hashes = script.filter((s) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(s));
+    expect(hashes).toHaveLength(1);
+    // The hash is the one inline script's (the wasm start-up), byte for byte.
+    const inline = html.match(/<script type="module">([\s\S]*?)<\/script>/);
+    expect(hashes[0]).toBe(`'sha256-${createHash('sha256').update(inline![1]).digest('base64')}'`);
+    // Nothing may be fetched from elsewhere.
+    for (const [name, values] of directives) {
+      for (const v of values) expect(v, `${name} ${v}`).not.toMatch(/^(https?:|\*|'unsafe-inline')/);
+    }
+  });
+
+  test('the app starts and runs a study without breaking the policy', async ({ page, errors }) => {
+    await watchViolations(page);
+    await openStudy(page, 'reasoning-trajectories.json', 2);
+    // The welcome page is up: the wasm started under the policy.
+    const title = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/reasoning-trajectories.json'), 'utf8')).title;
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Begin' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 1');
+    // A trial with an image, Markdown and the rubric overlay.
+    await expect.poll(() => page.locator('figure.media img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Rubric' }).click();
+    await expect(page.getByRole('dialog', { name: 'Rubric' })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test('a script injected into the page does not run', async ({ page, errors }) => {
+    await watchViolations(page);
+    await openStudy(page, 'pandalm.json', 1);
+    await page.addScriptTag({ content: 'window.__x = 1' }).catch(() => {});
+    expect(await page.evaluate(() => (window as unknown as { __x?: number }).__x)).toBeUndefined();
+    await expect.poll(() => violations(page)).toEqual(['script-src-elem inline']);
+    // The one console error is the browser refusing that script; nothing else went wrong.
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^console: .*inline script.* Content Security Policy directive:? ["']script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+  });
+});
+
+test.describe('remote media named by a study', () => {
+  test('are not fetched: the policy blocks them before any request leaves', async ({ page, context, baseURL, errors }) => {
+    // `juror validate` accepts an absolute media address and the page puts it in <img src>
+    // unchanged (SessionHandle::media_src); only the policy's img-src 'self' keeps the
+    // request from leaving. The annotator then sees the alternative text of a broken image.
+    const remote = 'https://media.example.org/chart.svg';
+    const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/reasoning-trajectories.json'), 'utf8'));
+    for (const item of study.items) if (item.media) item.media.src = remote;
+    await page.route('**/studies/remote-media.json', (route) => route.fulfill({ json: study }));
+    await watchViolations(page);
+    // Should a request get past the page, it would show here (and be stopped).
+    let reachedNetwork = 0;
+    await context.route('https://media.example.org/**', (route) => {
+      reachedNetwork++;
+      return route.abort();
+    });
+    const failures: string[] = [];
+    page.on('requestfailed', (r) => failures.push(`${r.url()} ${r.failure()?.errorText}`));
+    const urls = recordRequests(page, context);
+
+    await openStudy(page, 'remote-media.json', 1);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Begin' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 1');
+    await expect(page.locator('figure.media img')).toHaveAttribute('src', remote);
+    await expect.poll(() => violations(page)).toEqual([`img-src ${remote}`]);
+    expect(reachedNetwork).toBe(0);
+    // The page did ask for it, and the browser refused it itself ("csp"), before the network.
+    const origin = new URL(baseURL!).origin;
+    for (const url of urls.filter((u) => new URL(u).origin !== origin)) expect(url).toBe(remote);
+    for (const failure of failures.filter((f) => f.startsWith(remote))) expect(failure).toBe(`${remote} csp`);
+    // The only console error is the browser refusing that image.
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^console: .*'https:\/\/media\.example\.org\/chart\.svg'.* Content Security Policy directive:? ["']img-src 'self' data: blob:/);
+  });
+});

@@ -1,0 +1,156 @@
+// Intent: the researcher deploys a new build while an annotator is mid-study. The annotator is
+// told a new version is ready, reloads when they choose, and lands on the same trial with every
+// answer.
+//
+// The browser fetches sw.js for an update check itself, past page.route and context.route, so
+// a new deployment cannot be faked by routing. Instead this spec serves its own copy of dist/
+// (under /juror/, like the main server) from a temporary directory on another port, and edits
+// that copy's sw.js the way a new build would.
+import { test, expect } from './fixtures';
+import { answerEverything } from './session';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import type { Page } from '@playwright/test';
+
+test.use({ serviceWorkers: 'allow' });
+
+const dist = path.resolve(__dirname, '../../dist');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A copy of dist/ served at http://127.0.0.1:<port>/juror/ by a server of this test's own. */
+async function ownSite(dir: string): Promise<{ origin: string; site: string; server: ChildProcess }> {
+  const site = path.join(dir, 'juror');
+  fs.cpSync(dist, site, { recursive: true, dereference: true });
+  const port = await freePort();
+  const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], {
+    stdio: 'ignore',
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await expect
+    .poll(async () => {
+      try {
+        return (await fetch(`${origin}/juror/index.html`)).status;
+      } catch {
+        return 0;
+      }
+    })
+    .toBe(200);
+  return { origin, site, server };
+}
+
+/** The version of the build whose worker controls the page. */
+function controllerVersion(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        navigator.serviceWorker.addEventListener('message', (e) => {
+          if (e.data?.type === 'VERSION') resolve(e.data.version);
+        });
+        navigator.serviceWorker.controller!.postMessage({ type: 'VERSION' });
+      }),
+  );
+}
+
+test('a new deployment mid-study is offered, and reloading keeps the trial and every answer', async ({ page, errors }, testInfo) => {
+  const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
+  try {
+    await page.goto(`${origin}/juror/index.html?study=studies/work-intake.json&slot=5`);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Begin' }).click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toHaveText('Trial 1');
+    await answerEverything(page);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expect(heading).toHaveText('Trial 2');
+    await page.getByRole('radiogroup', { name: 'Relevance — System C' }).getByRole('radio', { name: /2 / }).check();
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Note written under the old build.');
+
+    // The first build's worker runs the page.
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const oldVersion = await controllerVersion(page);
+    const update = page.getByRole('status').filter({ hasText: 'A new version of Juror is available' });
+    await expect(update).toHaveCount(0);
+
+    // The new build is deployed: a new sw.js (new version) beside the same files.
+    const swPath = path.join(site, 'sw.js');
+    const sw = fs.readFileSync(swPath, 'utf8');
+    const newVersion = `${oldVersion}-next`;
+    expect(sw).toContain(`const VERSION = "${oldVersion}";`);
+    fs.writeFileSync(swPath, sw.replace(`const VERSION = "${oldVersion}";`, `const VERSION = "${newVersion}";`));
+    // The browser checks for updates on navigations and every 24 hours; ask now.
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      await registration!.update();
+    });
+
+    await expect(update).toHaveText('A new version of Juror is available. Reloading keeps every answer.Reload');
+    // Nothing changed under the annotator's hands until they choose to reload.
+    await expect(heading).toHaveText('Trial 2');
+    await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Note written under the old build.');
+    const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
+    await page.getByRole('button', { name: 'Reload' }).click();
+
+    // The new worker takes over and the page reloads under it.
+    await reloaded;
+    await expect(heading).toHaveText('Trial 2');
+    await expect.poll(() => controllerVersion(page).catch(() => 'navigating')).toBe(newVersion);
+    await expect(heading).toHaveText('Trial 2');
+    await expect(page.getByText('Trial 2 of 9 · 1 done')).toBeVisible();
+    await expect(page.getByRole('radiogroup', { name: 'Relevance — System C' }).getByRole('radio', { name: /2 / })).toBeChecked();
+    await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Note written under the old build.');
+    await expect(update).toHaveCount(0);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(heading).toHaveText('Trial 1');
+    await expect(page.locator('fieldset[data-rate] input:checked')).toHaveCount(12);
+    // The old build's cache is gone; the new one holds the shell.
+    const shells = await page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('juror-shell-')));
+    expect(shells).toEqual([`juror-shell-${newVersion}`]);
+    expect(errors).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
+
+test('a new deployment found when the annotator reloads is offered too', async ({ page, errors }, testInfo) => {
+  const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
+  try {
+    await page.goto(`${origin}/juror/index.html?study=studies/work-intake.json&slot=6`);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Begin' }).click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toHaveText('Trial 1');
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Note written under the old build.');
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const oldVersion = await controllerVersion(page);
+    const swPath = path.join(site, 'sw.js');
+    const sw = fs.readFileSync(swPath, 'utf8');
+    const newVersion = `${oldVersion}-next`;
+    fs.writeFileSync(swPath, sw.replace(`const VERSION = "${oldVersion}";`, `const VERSION = "${newVersion}";`));
+    // The annotator reloads on their own; the browser checks sw.js as the page loads.
+    await page.reload();
+    await expect(heading).toHaveText('Trial 1');
+    const update = page.getByRole('status').filter({ hasText: 'A new version of Juror is available' });
+    await expect(update).toBeVisible();
+    const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await reloaded;
+    await expect(heading).toHaveText('Trial 1');
+    await expect.poll(() => controllerVersion(page).catch(() => 'navigating')).toBe(newVersion);
+    await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Note written under the old build.');
+    expect(errors).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
