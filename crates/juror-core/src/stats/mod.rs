@@ -6,5 +6,6 @@
 //! `crates/juror-core/tests/reference/`, with the library versions that produced them.
 
 pub mod agreement;
+pub mod mixed;
 pub mod paired;
 pub mod preference;
