@@ -88,6 +88,48 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Analyse ratings: per dimension, each system's mean with intervals, inter-annotator
+    /// agreement, paired comparisons of every pair of systems and cells to adjudicate; and the
+    /// pairwise preferences (win rates, Bradley-Terry, agreement). Exit 1 when some input had
+    /// problems (listed on stderr; the report covers the rest). See docs/analysis.md.
+    Analyze {
+        /// Ratings files (juror.ratings/1) and tidy CSV tables (Likert:
+        /// item_id,system_id,annotator_id,dimension,score; pairwise:
+        /// item_id,system_a,system_b,annotator_id,preference).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The study file the ratings files belong to: each is checked against it (as
+        /// validate-ratings --study does), and its scales are used.
+        #[arg(long)]
+        study: Option<PathBuf>,
+        /// The key written by `juror seal`: system tokens in ratings files become system ids.
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// An adjudication CSV (item_id,system_id,dimension,score): each score replaces the
+        /// ratings of its cell in the system summaries and comparisons, never in agreement.
+        #[arg(long)]
+        adjudication: Option<PathBuf>,
+        /// Also write the flagged cells to this file as an adjudication CSV with the score to
+        /// fill in.
+        #[arg(long)]
+        adjudication_sheet: Option<PathBuf>,
+        /// Flag a cell (item, system, dimension) whose ratings have a sample SD above this.
+        #[arg(long, default_value_t = 1.5)]
+        flag_sd: f64,
+        /// Seed of the bootstrap intervals.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = 2000)]
+        resamples: usize,
+        /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
+        /// the merged tidy data.
+        #[arg(long, value_enum, default_value_t = AnalyzeFormat::Json)]
+        format: AnalyzeFormat,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Print one annotator's counterbalanced plan, or check the balance over all slots.
     Plan {
         /// The study file.
@@ -147,6 +189,162 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::ValidateRatings { files, study } => validate_ratings(&files, study.as_deref()),
+        Command::Analyze {
+            inputs,
+            study,
+            key,
+            adjudication,
+            adjudication_sheet,
+            flag_sd,
+            seed,
+            resamples,
+            format,
+            out,
+        } => analyze(&AnalyzeArgs {
+            inputs,
+            study,
+            key,
+            adjudication,
+            adjudication_sheet,
+            options: juror_core::analysis::Options {
+                flag_sd,
+                seed,
+                resamples,
+            },
+            format,
+            out,
+        }),
+    }
+}
+
+/// What `juror analyze` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum AnalyzeFormat {
+    Json,
+    Md,
+    Csv,
+}
+
+struct AnalyzeArgs {
+    inputs: Vec<PathBuf>,
+    study: Option<PathBuf>,
+    key: Option<PathBuf>,
+    adjudication: Option<PathBuf>,
+    adjudication_sheet: Option<PathBuf>,
+    options: juror_core::analysis::Options,
+    format: AnalyzeFormat,
+    out: Option<PathBuf>,
+}
+
+/// `juror analyze`: exits 2 when the study, the key or the adjudication file cannot be used or
+/// the output cannot be written (nothing is analysed or written), 1 when some input had
+/// problems (the report covers the rest), else 0.
+fn analyze(args: &AnalyzeArgs) -> ExitCode {
+    use juror_core::analysis::{self, Context, Input, Problem};
+    use juror_core::session::ratings::sha256_hex;
+    use juror_core::study::seal::{KEY_FORMAT_V1, SealKey};
+
+    let o = &args.options;
+    if !(o.flag_sd.is_finite() && o.flag_sd >= 0.0) {
+        eprintln!(
+            "--flag-sd {}: give a number of 0 or more, such as 1.5",
+            o.flag_sd
+        );
+        return ExitCode::from(2);
+    }
+    if o.resamples == 0 {
+        eprintln!("--resamples 0: a bootstrap needs at least one resample; 2000 is usual");
+        return ExitCode::from(2);
+    }
+    let study = match &args.study {
+        None => None,
+        Some(path) => match read(path).and_then(|text| Ok((study_of(path, &text)?, text))) {
+            Ok((study, text)) => Some((study, sha256_hex(&text))),
+            Err(_) => return ExitCode::from(2),
+        },
+    };
+    let key = match &args.key {
+        None => None,
+        Some(path) => {
+            let Ok(text) = read(path) else {
+                return ExitCode::from(2);
+            };
+            match serde_json::from_str::<SealKey>(&text) {
+                Ok(key) if key.format == KEY_FORMAT_V1 => Some(key),
+                Ok(key) => {
+                    eprintln!(
+                        "{}: format \"{}\" is not a key this juror reads ({KEY_FORMAT_V1})",
+                        path.display(),
+                        key.format
+                    );
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!(
+                        "{}: not a key written by `juror seal` ({e})",
+                        path.display()
+                    );
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let adjudication = match &args.adjudication {
+        None => None,
+        Some(path) => match read(path) {
+            Ok(text) => Some(Input::new(path.display().to_string(), text)),
+            Err(code) => return code,
+        },
+    };
+    let mut unreadable = Vec::new();
+    let mut inputs = Vec::new();
+    for path in &args.inputs {
+        let name = path.display().to_string();
+        match std::fs::read_to_string(path) {
+            Ok(text) => inputs.push(Input::new(name, text)),
+            Err(e) => unreadable.push(Problem::new(
+                &name,
+                None,
+                format!("cannot read the file ({e}); it is left out"),
+            )),
+        }
+    }
+    let context = Context {
+        study: study.as_ref().map(|(s, h)| (s, h.as_str())),
+        key: key.as_ref(),
+    };
+    let (data, mut report) = analysis::analyze(&inputs, &context, adjudication.as_ref(), o);
+    report.problems.splice(0..0, unreadable);
+
+    if let Some(path) = &args.adjudication_sheet
+        && let Err(code) = write_atomically(path, &report.adjudication_sheet())
+    {
+        return code;
+    }
+    let text = match args.format {
+        AnalyzeFormat::Json => report.to_json(),
+        AnalyzeFormat::Md => analysis::markdown::render(&report),
+        AnalyzeFormat::Csv => analysis::to_csv(&data),
+    };
+    match &args.out {
+        Some(path) => {
+            if let Err(code) = write_atomically(path, &text) {
+                return code;
+            }
+        }
+        None => print!("{text}"),
+    }
+    for p in &report.problems {
+        eprintln!("{p}");
+    }
+    if report.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "{} problem(s) in the inputs; the report covers the rest",
+            report.problems.len()
+        );
+        ExitCode::FAILURE
     }
 }
 

@@ -1,0 +1,378 @@
+//! `juror analyze` end to end: the report on the core's fixtures in every format, problems on
+//! standard error with exit 1, the seal key, adjudication; and on real data, PandaLM's published
+//! Cohen's kappas and SummEval's expert means and agreement.
+//!
+//! The real data are read from `/work/shared/datasets` (or `$JUROR_DATASETS`); a test whose file
+//! is absent says so on standard error and checks nothing else. Few bootstrap resamples keep the
+//! debug binary fast: the bootstrap itself is tested in juror-core.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fixture(name: &str) -> String {
+    root()
+        .join("crates/juror-core/tests/fixtures/analysis")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("juror-analyze-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn juror(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_juror"))
+        .arg("analyze")
+        .args(["--resamples", "20"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn financial() -> Vec<String> {
+    (1..=3)
+        .map(|s| fixture(&format!("financial-slot{s}.json")))
+        .collect()
+}
+
+fn args<'a>(head: &[&'a str], files: &'a [String]) -> Vec<&'a str> {
+    let mut v = head.to_vec();
+    v.extend(files.iter().map(String::as_str));
+    v
+}
+
+#[test]
+fn the_json_report_of_good_files_exits_0() {
+    let files = financial();
+    let study = root().join("assets/studies/financial-analysis.json");
+    let study = study.display().to_string();
+    let out = juror(&args(&["--study", &study, "--seed", "3"], &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let r = json(&out);
+    assert_eq!(r["format"], "juror.report/1");
+    assert_eq!(r["settings"]["seed"], 3);
+    assert_eq!(r["settings"]["resamples"], 20);
+    assert_eq!(r["settings"]["study"], "financial-analysis-2024w10");
+    let d = &r["dimensions"][0];
+    assert_eq!(d["dimension"], "quality");
+    assert_eq!(d["systems"].as_array().unwrap().len(), 2);
+    assert_eq!(d["comparisons"].as_array().unwrap().len(), 1);
+    assert_eq!(d["flags"].as_array().unwrap().len(), 4);
+    assert!(d["agreement"]["krippendorff_alpha"]["ordinal"].is_f64());
+    assert!(r["preferences"].is_null());
+}
+
+#[test]
+fn bad_inputs_are_named_on_stderr_with_exit_1_and_the_rest_is_reported() {
+    let mut files = financial();
+    files.push(fixture("tampered.json"));
+    files.push(fixture("bad-header.csv"));
+    files.push(tmp("does-not-exist.csv").display().to_string());
+    let out = juror(&args(&[], &files));
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    assert!(
+        lines[0].starts_with(&format!("{}: cannot read the file", files[5])),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{}: sha256: the checksum", files[3])),
+        "{err}"
+    );
+    assert!(
+        lines[2].starts_with(&format!("{}: line 1: the header", files[4])),
+        "{err}"
+    );
+    assert_eq!(
+        lines[3],
+        "3 problem(s) in the inputs; the report covers the rest"
+    );
+    // The report is still printed, for the good files.
+    let r = json(&out);
+    assert_eq!(r["dimensions"][0]["annotators"], 3);
+    assert_eq!(r["problems"].as_array().unwrap().len(), 3);
+    assert_eq!(r["inputs"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn the_seal_key_turns_tokens_into_system_ids() {
+    let files: Vec<String> = (1..=3)
+        .map(|s| fixture(&format!("pandalm-slot{s}.json")))
+        .collect();
+    let study = fixture("pandalm-sealed-study.json");
+    let key = fixture("pandalm-key.json");
+    let out = juror(&args(&["--study", &study, "--key", &key], &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    assert_eq!(
+        r["preferences"]["systems"],
+        serde_json::json!(["bloom-7b", "llama-7b"])
+    );
+    assert!(r["preferences"]["bradley_terry"]["scores"]["llama-7b"]["score"].is_f64());
+
+    // Without the key the tokens stay.
+    let sealed = json(&juror(&args(&[], &files)));
+    let systems = sealed["preferences"]["systems"].as_array().unwrap();
+    assert!(
+        systems
+            .iter()
+            .all(|s| s.as_str().unwrap().starts_with("s-"))
+    );
+
+    // A key that is not a key stops everything.
+    let out = juror(&args(&["--key", &study], &files));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not a key written by `juror seal`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_adjudication_sheet_filled_in_changes_comparisons_not_agreement() {
+    let files = financial();
+    let sheet = tmp("sheet.csv");
+    let sheet_arg = sheet.display().to_string();
+    let before = juror(&args(&["--adjudication-sheet", &sheet_arg], &files));
+    assert_eq!(before.status.code(), Some(0), "{}", stderr(&before));
+    let text = std::fs::read_to_string(&sheet).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("item_id,system_id,dimension,score,n,mean,sd,ratings")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r.split(',').nth(3) == Some("")));
+    // The expert gives 4 to each.
+    let mut filled = String::from("item_id,system_id,dimension,score,n,mean,sd,ratings\n");
+    for r in &rows {
+        let mut f: Vec<&str> = r.splitn(5, ',').collect();
+        f[3] = "4";
+        filled.push_str(&f.join(","));
+        filled.push('\n');
+    }
+    let adjudicated = tmp("adjudicated.csv");
+    std::fs::write(&adjudicated, filled).unwrap();
+    let adjudicated = adjudicated.display().to_string();
+    let after = juror(&args(&["--adjudication", &adjudicated], &files));
+    assert_eq!(after.status.code(), Some(0), "{}", stderr(&after));
+    let (b, a) = (json(&before), json(&after));
+    let (b, a) = (&b["dimensions"][0], &a["dimensions"][0]);
+    assert_eq!(b["agreement"], a["agreement"]);
+    assert_ne!(b["comparisons"], a["comparisons"]);
+    assert_eq!(json(&after)["adjudication"]["applied"], 4);
+}
+
+#[test]
+fn markdown_and_csv() {
+    let files = financial();
+    let out = juror(&args(&["--format", "md"], &files));
+    assert_eq!(out.status.code(), Some(0));
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.starts_with("# Analysis report\n"));
+    assert!(md.contains("| base-llm | fin-agent | 25 |"), "{md}");
+    assert!(md.contains("## Methods"));
+
+    // The tidy CSV reads back to the same report.
+    let csv = tmp("tidy.csv");
+    let csv_arg = csv.display().to_string();
+    let out = juror(&args(&["--format", "csv", "--out", &csv_arg], &files));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        text.starts_with("item_id,system_id,annotator_id,dimension,score,source_file,source_at\n")
+    );
+    assert_eq!(text.lines().count(), 1 + 149);
+    let again = json(&juror(&[&csv_arg]));
+    let first = json(&juror(&args(&[], &files)));
+    assert_eq!(again["dimensions"], first["dimensions"]);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let files = financial();
+    for bad in [
+        vec!["--flag-sd", "-1"],
+        vec!["--resamples", "0"],
+        vec!["--study", "/nonexistent/study.json"],
+        vec!["--adjudication", "/nonexistent/adjudication.csv"],
+    ] {
+        let out = juror(&args(&bad, &files));
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{bad:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real data
+// ---------------------------------------------------------------------------------------------
+
+fn dataset(name: &str) -> Option<String> {
+    let dir = std::env::var("JUROR_DATASETS").unwrap_or_else(|_| "/work/shared/datasets".into());
+    let path = Path::new(&dir).join(name);
+    if path.exists() {
+        Some(path.display().to_string())
+    } else {
+        eprintln!("{}: absent, the test checks nothing", path.display());
+        None
+    }
+}
+
+/// The reference values of `crates/juror-core/tests/reference/agreement/reference.json`
+/// (statsmodels, krippendorff and scikit-learn on the same data).
+fn reference_case(name: &str) -> Value {
+    let path = root().join("crates/juror-core/tests/reference/agreement/reference.json");
+    let reference: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    reference["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap()
+        .clone()
+}
+
+fn close(what: &str, got: &Value, want: &Value, tolerance: f64) {
+    let (g, w) = (got.as_f64().unwrap(), want.as_f64().unwrap());
+    assert!((g - w).abs() <= tolerance, "{what}: {g} != {w}");
+}
+
+/// PandaLM's README reports Cohen's kappa 0.85, 0.88 and 0.86 between its three annotators.
+#[test]
+fn pandalm_reproduces_the_published_kappas() {
+    let Some(path) = dataset("pandalm_pairwise_long.csv") else {
+        return;
+    };
+    let out = juror(&[&path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    let a = &r["preferences"]["agreement"];
+    assert_eq!(a["units"], 999);
+    let reference = reference_case("pandalm_pairwise");
+    let pairs = a["cohen_kappa"].as_array().unwrap();
+    for (i, (x, y, published, helper)) in [
+        ("annotator1", "annotator2", 0.85, 0.8520),
+        ("annotator1", "annotator3", 0.88, 0.8789),
+        ("annotator2", "annotator3", 0.86, 0.8617),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = &pairs[i];
+        assert_eq!(
+            (p["annotator_a"].as_str(), p["annotator_b"].as_str()),
+            (Some(x), Some(y))
+        );
+        let kappa = p["unweighted"].as_f64().unwrap();
+        assert_eq!(format!("{kappa:.2}"), format!("{published:.2}"), "{x}/{y}");
+        assert_eq!(format!("{kappa:.4}"), format!("{helper:.4}"), "{x}/{y}");
+        close(
+            "kappa",
+            &p["unweighted"],
+            &reference["pairs"][i]["unweighted"],
+            1e-9,
+        );
+    }
+    close(
+        "fleiss",
+        &a["fleiss_kappa"],
+        &reference["fleiss_kappa"],
+        1e-9,
+    );
+    close(
+        "alpha",
+        &a["krippendorff_alpha"]["nominal"],
+        &reference["alpha"]["nominal"],
+        1e-9,
+    );
+}
+
+/// SummEval's expert ratings: per-system means (as in the paper's Table 3) and agreement.
+#[test]
+fn summeval_expert_means_and_agreement() {
+    let Some(path) = dataset("summeval_expert_long.csv") else {
+        return;
+    };
+    let out = juror(&[&path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+
+    // The means, computed here from the CSV with a plain split (it has no quoted field).
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut sums: BTreeMap<(String, String), (f64, f64)> = BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let e = sums.entry((f[3].to_owned(), f[1].to_owned())).or_default();
+        e.0 += f[4].parse::<f64>().unwrap();
+        e.1 += 1.0;
+    }
+    let mut table = String::new();
+    for d in r["dimensions"].as_array().unwrap() {
+        let dimension = d["dimension"].as_str().unwrap();
+        assert_eq!(d["items"], 100);
+        let systems = d["systems"].as_array().unwrap();
+        assert_eq!(systems.len(), 12);
+        for s in systems {
+            let system = s["system"].as_str().unwrap();
+            let (sum, n) = sums[&(dimension.to_owned(), system.to_owned())];
+            assert_eq!(n, 300.0);
+            close("mean", &s["mean"], &Value::from(sum / n), 1e-12);
+            table.push_str(&format!("{dimension} {system} {:.2}\n", sum / n));
+        }
+        // 12 systems: 66 comparisons per dimension, adjusted over all 264.
+        assert_eq!(d["comparisons"].as_array().unwrap().len(), 66);
+        let reference = reference_case(&format!("summeval_expert_{dimension}"));
+        let a = &d["agreement"];
+        close(
+            "fleiss",
+            &a["fleiss_kappa"],
+            &reference["fleiss_kappa"],
+            1e-9,
+        );
+        for metric in ["nominal", "ordinal", "interval"] {
+            close(
+                metric,
+                &a["krippendorff_alpha"][metric],
+                &reference["alpha"][metric],
+                1e-9,
+            );
+        }
+        for (i, p) in a["cohen_kappa"].as_array().unwrap().iter().enumerate() {
+            for w in ["unweighted", "linear", "quadratic"] {
+                close(w, &p[w], &reference["pairs"][i][w], 1e-9);
+            }
+        }
+    }
+    eprintln!("SummEval expert means:\n{table}");
+}

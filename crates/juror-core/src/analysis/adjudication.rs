@@ -1,0 +1,180 @@
+//! Adjudication: an expert's score for cells (item, system, dimension) whose annotators
+//! disagree.
+//!
+//! The file is a CSV with the columns `item_id,system_id,dimension,score` (others, such as the
+//! `n`, `mean`, `sd` and `ratings` of the sheet [`super::Report::adjudication_sheet`] writes, are
+//! ignored). A row with an empty score is a cell not yet adjudicated and is skipped. An
+//! adjudicated score replaces the cell's raw ratings in the system summaries and the comparisons,
+//! never in agreement (agreement is about the annotators, not the expert).
+
+use std::collections::BTreeMap;
+
+use super::csv;
+use super::input::{Input, Problem, number, score};
+
+/// (dimension, item, system).
+pub type Cell = (String, String, String);
+
+/// One adjudicated score and the line it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub score: f64,
+    /// `line N`.
+    pub at: String,
+}
+
+/// The scores of an adjudication file, by cell.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Adjudication {
+    file: String,
+    cells: BTreeMap<Cell, Entry>,
+    unfilled: usize,
+    problems: Vec<Problem>,
+}
+
+const COLUMNS: [&str; 4] = ["item_id", "system_id", "dimension", "score"];
+
+impl Adjudication {
+    /// Reads an adjudication file. Rows with a problem (a missing id, a score that is not a
+    /// number, a second score for the same cell) are left out and listed in
+    /// [`Adjudication::problems`]; an unreadable file or header gives no cells and one problem.
+    pub fn read(input: &Input) -> Adjudication {
+        let mut out = Adjudication {
+            file: input.name.clone(),
+            ..Adjudication::default()
+        };
+        let name = input.name.as_str();
+        let records = match csv::parse(&input.text) {
+            Ok(r) => r,
+            Err(e) => {
+                out.problems.push(Problem::new(
+                    name,
+                    Some(format!("line {}, column {}", e.line, e.column)),
+                    format!("{}; no adjudicated score is used", e.message),
+                ));
+                return out;
+            }
+        };
+        let Some((header, rows)) = records.split_first() else {
+            out.problems.push(Problem::new(
+                name,
+                None,
+                format!(
+                    "the file is empty: expected the header {}",
+                    COLUMNS.join(",")
+                ),
+            ));
+            return out;
+        };
+        let index = |c: &str| header.fields.iter().position(|h| h.trim() == c);
+        let Some(cols) = COLUMNS
+            .iter()
+            .map(|c| index(c))
+            .collect::<Option<Vec<usize>>>()
+        else {
+            let missing: Vec<&str> = COLUMNS
+                .iter()
+                .copied()
+                .filter(|c| index(c).is_none())
+                .collect();
+            out.problems.push(Problem::new(
+                name,
+                Some(format!("line {}", header.line)),
+                format!(
+                    "the header lacks {}; an adjudication file has the columns {} (write one \
+                     with --adjudication-sheet)",
+                    missing.join(", "),
+                    COLUMNS.join(",")
+                ),
+            ));
+            return out;
+        };
+        for record in rows {
+            let at = format!("line {}", record.line);
+            if record.fields.len() != header.fields.len() {
+                out.problems.push(Problem::new(
+                    name,
+                    Some(at),
+                    format!(
+                        "{} field(s), but the header has {}; quote fields that hold commas",
+                        record.fields.len(),
+                        header.fields.len()
+                    ),
+                ));
+                continue;
+            }
+            let get = |i: usize| csv::undefuse(record.fields[cols[i]].trim()).to_owned();
+            let (item, system, dimension, text) = (get(0), get(1), get(2), get(3));
+            if text.is_empty() {
+                out.unfilled += 1;
+                continue;
+            }
+            if let Some(column) = [
+                (&item, "item_id"),
+                (&system, "system_id"),
+                (&dimension, "dimension"),
+            ]
+            .iter()
+            .find(|(v, _)| v.is_empty())
+            .map(|(_, c)| c)
+            {
+                out.problems
+                    .push(Problem::new(name, Some(at), format!("{column} is empty")));
+                continue;
+            }
+            let value = match score(&text) {
+                Ok(v) => v,
+                Err(message) => {
+                    out.problems.push(Problem::new(name, Some(at), message));
+                    continue;
+                }
+            };
+            let cell = (dimension, item, system);
+            if let Some(first) = out.cells.get(&cell) {
+                out.problems.push(Problem::new(
+                    name,
+                    Some(at),
+                    format!(
+                        "item \"{}\", system \"{}\" on \"{}\" already has a score ({} at {}); \
+                         this one is left out",
+                        cell.1,
+                        cell.2,
+                        cell.0,
+                        number(first.score),
+                        first.at
+                    ),
+                ));
+                continue;
+            }
+            out.cells.insert(cell, Entry { score: value, at });
+        }
+        out
+    }
+
+    /// The file's name.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// Every adjudicated cell, by (dimension, item, system).
+    pub fn cells(&self) -> &BTreeMap<Cell, Entry> {
+        &self.cells
+    }
+
+    /// The adjudicated score of a cell, if any.
+    pub fn score(&self, dimension: &str, item: &str, system: &str) -> Option<f64> {
+        self.cells
+            .get(&(dimension.to_owned(), item.to_owned(), system.to_owned()))
+            .map(|e| e.score)
+    }
+
+    /// Rows with an empty score.
+    pub fn unfilled(&self) -> usize {
+        self.unfilled
+    }
+
+    /// Rows left out, with where and why.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+}

@@ -1,0 +1,854 @@
+//! Inputs to the analysis → one tidy table of ratings and one of pairwise preferences.
+//!
+//! Three kinds of input, told apart by their content (not their file name):
+//! - a ratings file, `juror.ratings/1` (text starting with `{`), read by
+//!   [`crate::session::ratings::parse`];
+//! - a Likert CSV whose header has `item_id,system_id,annotator_id,dimension,score`;
+//! - a pairwise CSV whose header has `item_id,system_a,system_b,annotator_id,preference`
+//!   (`a`, `b` or `tie`).
+//!
+//! A CSV header may hold other columns, in any order; they are ignored. A header with both sets
+//! of columns (what `juror analyze --format csv` writes when there are both kinds of data) holds
+//! both: a row with a `dimension` is a rating, a row with a `preference` is a preference.
+//!
+//! Every row keeps where it came from ([`Source`]: the file and a line or a JSON path). Every
+//! problem names the file, the place and what is wrong ([`Problem`]); a file with a problem
+//! loses only the rows in question (or, for a ratings file that cannot be trusted as a whole,
+//! the file), and the other files are still read.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use serde::Serialize;
+
+use super::csv;
+use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile};
+use crate::stats::preference::Outcome;
+use crate::study::Study;
+use crate::study::seal::SealKey;
+
+/// One input: a name (the file's path, as the user gave it) and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub name: String,
+    pub text: String,
+}
+
+impl Input {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Input {
+        Input {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// Where a row came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// The input's name.
+    pub file: String,
+    /// `line N` in a CSV (the line its record starts on), or a JSON path in a ratings file
+    /// (`trials[3].outputs[0].ratings.quality`).
+    pub at: String,
+    /// The position of the input in the list given to [`read`], from 0 (two inputs may have the
+    /// same name).
+    #[serde(skip)]
+    pub input: usize,
+}
+
+/// One rating: one annotator's score of one system's output for one item, on one dimension.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatingRow {
+    pub source: Source,
+    pub item: String,
+    pub system: String,
+    pub annotator: String,
+    pub dimension: String,
+    pub score: f64,
+}
+
+/// One pairwise judgement: `system_a` against `system_b` on `item`, by `annotator`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreferenceRow {
+    pub source: Source,
+    pub item: String,
+    pub system_a: String,
+    pub system_b: String,
+    pub annotator: String,
+    pub outcome: Outcome,
+}
+
+/// The text of an outcome in tables: `a`, `b` or `tie`.
+pub fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::A => "a",
+        Outcome::B => "b",
+        Outcome::Tie => "tie",
+    }
+}
+
+/// One thing wrong with an input: the file, where in it, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub file: String,
+    /// A line (`line 12`, `line 3, column 7`) or a JSON path; `None` for the file as a whole.
+    pub at: Option<String>,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(file: &str, at: Option<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            file: file.to_owned(),
+            at,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.at {
+            Some(at) => write!(f, "{}: {at}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// What kind of input a file was read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// A `juror.ratings/1` file.
+    RatingsFile,
+    /// A tidy CSV of Likert ratings.
+    LikertCsv,
+    /// A tidy CSV of pairwise preferences.
+    PairwiseCsv,
+    /// A tidy CSV with both (as `juror analyze --format csv` writes).
+    TidyCsv,
+    /// Nothing could be read from it.
+    Unread,
+}
+
+/// What was taken from one input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileSummary {
+    pub file: String,
+    pub kind: InputKind,
+    /// Rating rows kept (after duplicates are dropped).
+    pub ratings: usize,
+    /// Preference rows kept (after duplicates are dropped).
+    pub preferences: usize,
+    /// Problems found in this file.
+    pub problems: usize,
+    /// Ratings files: the annotator id used (`annotator.id`, else `slot<N>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annotator: Option<String>,
+    /// Ratings files: trials left out because they were not finished (`done: false`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unfinished_trials: usize,
+    /// Ratings files: trials left out because their item is an attention check.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub check_trials: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Everything read: the two tidy tables, a summary per input, and the problems.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Data {
+    pub ratings: Vec<RatingRow>,
+    pub preferences: Vec<PreferenceRow>,
+    pub files: Vec<FileSummary>,
+    pub problems: Vec<Problem>,
+}
+
+/// What ratings files are checked against and resolved with.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// The study file the ratings files must belong to, with the SHA-256 of its text (as
+    /// `juror validate-ratings --study` checks).
+    pub study: Option<(&'a Study, &'a str)>,
+    /// The key of a sealed study: system tokens in ratings files become system ids.
+    pub key: Option<&'a SealKey>,
+}
+
+/// Reads every input into one pair of tidy tables, then drops duplicates.
+///
+/// A duplicate is a second rating of the same (item, system, annotator, dimension), or a second
+/// judgement of the same (item, pair of systems, annotator) in either order; the first one read
+/// (in the order of `inputs`, then of rows) is kept and the duplicate is a problem that names
+/// both places.
+pub fn read(inputs: &[Input], context: &Context) -> Data {
+    let mut data = Data::default();
+    for (index, input) in inputs.iter().enumerate() {
+        let before = data.problems.len();
+        let mut summary = FileSummary {
+            file: input.name.clone(),
+            kind: InputKind::Unread,
+            ratings: 0,
+            preferences: 0,
+            problems: 0,
+            annotator: None,
+            unfinished_trials: 0,
+            check_trials: 0,
+        };
+        if input.text.trim_start().starts_with('{') {
+            read_ratings_file(input, index, context, &mut data, &mut summary);
+        } else {
+            read_csv(input, index, &mut data, &mut summary);
+        }
+        summary.problems = data.problems.len() - before;
+        data.files.push(summary);
+    }
+    if let Some((study, _)) = context.study {
+        drop_off_scale(study, &mut data);
+    }
+    drop_duplicates(&mut data);
+    data
+}
+
+/// With a study, a rating on one of its dimensions must be a point of that dimension's scale.
+fn drop_off_scale(study: &Study, data: &mut Data) {
+    let mut problems = Vec::new();
+    let mut inputs = Vec::new();
+    data.ratings.retain(|row| {
+        let Some(dimension) = study.dimension(&row.dimension) else {
+            return true;
+        };
+        let on = dimension
+            .scale
+            .points
+            .iter()
+            .any(|p| f64::from(p.value) == row.score);
+        if !on {
+            inputs.push(row.source.input);
+            problems.push(Problem::new(
+                &row.source.file,
+                Some(row.source.at.clone()),
+                format!(
+                    "score {} is not on the scale of \"{}\" ({} to {}); the rating is left out",
+                    number(row.score),
+                    row.dimension,
+                    dimension.scale.min(),
+                    dimension.scale.max()
+                ),
+            ));
+        }
+        on
+    });
+    for (p, input) in problems.into_iter().zip(inputs) {
+        bump_problems(&mut data.files, input);
+        data.problems.push(p);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ratings files
+// ---------------------------------------------------------------------------------------------
+
+fn read_ratings_file(
+    input: &Input,
+    index: usize,
+    context: &Context,
+    data: &mut Data,
+    summary: &mut FileSummary,
+) {
+    let name = input.name.as_str();
+    let problem = |at: Option<String>, message: String| Problem::new(name, at, message);
+    let file = match ratings::parse(&input.text) {
+        Ok(file) => file,
+        Err(e) => {
+            data.problems.push(problem(Some(e.at), e.message));
+            return;
+        }
+    };
+    if let Some((study, hash)) = context.study
+        && let Err(e) = ratings::restore(study, hash, &file)
+    {
+        data.problems.push(problem(
+            Some(e.at),
+            format!("{}; the file is left out", e.message),
+        ));
+        return;
+    }
+    let rename = match resolver(&file, context.key) {
+        Ok(rename) => rename,
+        Err((at, message)) => {
+            data.problems.push(problem(Some(at), message));
+            return;
+        }
+    };
+    summary.kind = InputKind::RatingsFile;
+    let annotator = match &file.annotator.id {
+        Some(id) if !id.is_empty() => id.clone(),
+        _ => format!("slot{}", file.annotator.slot),
+    };
+    summary.annotator = Some(annotator.clone());
+    let source = |at: String| Source {
+        file: name.to_owned(),
+        at,
+        input: index,
+    };
+    for (t, trial) in file.trials.iter().enumerate() {
+        if !trial.done {
+            summary.unfinished_trials += 1;
+            continue;
+        }
+        if trial.check {
+            summary.check_trials += 1;
+            continue;
+        }
+        let system = |o: &OutputRecord| rename(&o.system);
+        for (o, output) in trial.outputs.iter().enumerate() {
+            for (dimension, &score) in &output.ratings {
+                data.ratings.push(RatingRow {
+                    source: source(format!("trials[{t}].outputs[{o}].ratings.{dimension}")),
+                    item: trial.item.clone(),
+                    system: system(output),
+                    annotator: annotator.clone(),
+                    dimension: dimension.clone(),
+                    score: f64::from(score),
+                });
+            }
+        }
+        let at = format!("trials[{t}].preference");
+        let judgements = match preference_pairs(trial.preference.as_ref(), &trial.outputs) {
+            Ok(j) => j,
+            Err(message) => {
+                data.problems.push(problem(Some(at), message));
+                continue;
+            }
+        };
+        for (a, b, outcome) in judgements {
+            data.preferences.push(PreferenceRow {
+                source: source(at.clone()),
+                item: trial.item.clone(),
+                system_a: system(&trial.outputs[a]),
+                system_b: system(&trial.outputs[b]),
+                annotator: annotator.clone(),
+                outcome,
+            });
+        }
+    }
+}
+
+type Rename<'k> = Box<dyn Fn(&str) -> String + 'k>;
+
+/// The map from the file's system names to system ids: the key's, after checking that every
+/// system of the file is one of its tokens, else the identity.
+fn resolver<'k>(
+    file: &RatingsFile,
+    key: Option<&'k SealKey>,
+) -> Result<Rename<'k>, (String, String)> {
+    let Some(key) = key else {
+        return Ok(Box::new(str::to_owned));
+    };
+    if key.study != file.study.id {
+        return Err((
+            "study.id".into(),
+            format!(
+                "this file is for the study \"{}\", but the key is for \"{}\"; give the key \
+                 written by `juror seal` for this study; the file is left out",
+                file.study.id, key.study
+            ),
+        ));
+    }
+    for (t, trial) in file.trials.iter().enumerate() {
+        for (o, output) in trial.outputs.iter().enumerate() {
+            if !key.systems.contains_key(&output.system) {
+                return Err((
+                    format!("trials[{t}].outputs[{o}].system"),
+                    format!(
+                        "\"{}\" is not a token of the key (its tokens: {}); the file and the \
+                         key do not belong together; the file is left out",
+                        output.system,
+                        list(key.systems.keys())
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Box::new(move |token: &str| {
+        key.systems
+            .get(token)
+            .cloned()
+            .unwrap_or_else(|| token.to_owned())
+    }))
+}
+
+fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let names: Vec<String> = names.map(|n| format!("\"{n}\"")).collect();
+    names.join(", ")
+}
+
+/// The pairwise judgements of a trial's preference, as (position of a, position of b,
+/// outcome) with positions from 0 and a shown before b:
+/// - `choice` of a pair: the chosen output against the other;
+/// - `tie`: every pair of outputs shown (with a pair, the pair), tied;
+/// - `best`: the best output against each other output shown, which it beats; the others are
+///   not compared among themselves;
+/// - `rank`: every pair of outputs, the one ranked higher winning.
+fn preference_pairs(
+    preference: Option<&PreferenceRecord>,
+    outputs: &[OutputRecord],
+) -> Result<Vec<(usize, usize, Outcome)>, String> {
+    let n = outputs.len();
+    let winner_at = |position: usize, system: &str| -> Result<usize, String> {
+        let index = position.checked_sub(1).filter(|&i| i < n).ok_or_else(|| {
+            format!("position {position} is not one of the trial's {n} output(s)")
+        })?;
+        if outputs[index].system != system {
+            return Err(format!(
+                "position {position} shows \"{}\", not \"{system}\" as the preference says",
+                outputs[index].system
+            ));
+        }
+        Ok(index)
+    };
+    let beats = |w: usize, other: usize| {
+        if w < other {
+            (w, other, Outcome::A)
+        } else {
+            (other, w, Outcome::B)
+        }
+    };
+    let pairs = match preference {
+        None => Vec::new(),
+        Some(PreferenceRecord::Choice {
+            position, system, ..
+        }) => {
+            let w = winner_at(*position, system)?;
+            if n != 2 {
+                return Err(format!(
+                    "a choice needs a pair of outputs, this trial shows {n}"
+                ));
+            }
+            vec![beats(w, 1 - w)]
+        }
+        Some(PreferenceRecord::Best {
+            position, system, ..
+        }) => {
+            let w = winner_at(*position, system)?;
+            (0..n).filter(|&o| o != w).map(|o| beats(w, o)).collect()
+        }
+        Some(PreferenceRecord::Tie) => {
+            let mut out = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    out.push((a, b, Outcome::Tie));
+                }
+            }
+            out
+        }
+        Some(PreferenceRecord::Rank { systems, .. }) => {
+            let rank: Vec<usize> = outputs
+                .iter()
+                .map(|o| {
+                    systems.iter().position(|s| *s == o.system).ok_or_else(|| {
+                        format!(
+                            "the ranking does not list \"{}\", which was shown",
+                            o.system
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+            let mut out = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    let outcome = if rank[a] < rank[b] {
+                        Outcome::A
+                    } else {
+                        Outcome::B
+                    };
+                    out.push((a, b, outcome));
+                }
+            }
+            out
+        }
+    };
+    if let Some(&(a, b, _)) = pairs
+        .iter()
+        .find(|(a, b, _)| outputs[*a].system == outputs[*b].system)
+    {
+        return Err(format!(
+            "outputs {} and {} are both \"{}\": a system cannot be compared with itself",
+            a + 1,
+            b + 1,
+            outputs[a].system
+        ));
+    }
+    Ok(pairs)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tidy CSV
+// ---------------------------------------------------------------------------------------------
+
+const LIKERT: [&str; 5] = ["item_id", "system_id", "annotator_id", "dimension", "score"];
+const PAIRWISE: [&str; 5] = [
+    "item_id",
+    "system_a",
+    "system_b",
+    "annotator_id",
+    "preference",
+];
+
+/// The columns of a header: name → index (first occurrence; names compared after trimming).
+fn columns(header: &[String]) -> HashMap<&str, usize> {
+    let mut map = HashMap::new();
+    for (i, name) in header.iter().enumerate() {
+        map.entry(name.trim()).or_insert(i);
+    }
+    map
+}
+
+fn read_csv(input: &Input, index: usize, data: &mut Data, summary: &mut FileSummary) {
+    let name = input.name.as_str();
+    let records = match csv::parse(&input.text) {
+        Ok(r) => r,
+        Err(e) => {
+            data.problems.push(Problem::new(
+                name,
+                Some(format!("line {}, column {}", e.line, e.column)),
+                format!("{}; nothing is read from this file", e.message),
+            ));
+            return;
+        }
+    };
+    let Some((header, rows)) = records.split_first() else {
+        data.problems.push(Problem::new(
+            name,
+            None,
+            "the file is empty: expected a ratings file or a CSV with a header",
+        ));
+        return;
+    };
+    let cols = columns(&header.fields);
+    let has = |set: &[&str]| set.iter().all(|c| cols.contains_key(c));
+    let (likert, pairwise) = (has(&LIKERT), has(&PAIRWISE));
+    summary.kind = match (likert, pairwise) {
+        (true, true) => InputKind::TidyCsv,
+        (true, false) => InputKind::LikertCsv,
+        (false, true) => InputKind::PairwiseCsv,
+        (false, false) => {
+            let message = if cols.contains_key("question") && cols.contains_key("value") {
+                "this is the CSV export of a ratings file (question, value); give the \
+                 ratings file itself (.json), which carries the checksum"
+                    .to_owned()
+            } else {
+                format!(
+                    "the header is neither a Likert table ({}) nor a pairwise table ({}); \
+                     missing: {}",
+                    LIKERT.join(","),
+                    PAIRWISE.join(","),
+                    nearest_missing(&cols)
+                )
+            };
+            data.problems.push(Problem::new(
+                name,
+                Some(format!("line {}", header.line)),
+                message,
+            ));
+            return;
+        }
+    };
+    let width = header.fields.len();
+    for record in rows {
+        let at = format!("line {}", record.line);
+        if record.fields.len() != width {
+            data.problems.push(Problem::new(
+                name,
+                Some(at),
+                format!(
+                    "{} field(s), but the header has {width}; quote fields that hold commas",
+                    record.fields.len()
+                ),
+            ));
+            continue;
+        }
+        let get = |column: &str| -> &str {
+            cols.get(column)
+                .map_or("", |&i| csv::undefuse(record.fields[i].trim()))
+        };
+        let is_rating = likert && (!pairwise || !get("dimension").is_empty());
+        let result = if is_rating {
+            likert_row(&get).map(|row| data.ratings.push(with_source(row, name, &at, index)))
+        } else {
+            pairwise_row(&get).map(|row| {
+                data.preferences
+                    .push(with_source_pref(row, name, &at, index))
+            })
+        };
+        if let Err(message) = result {
+            data.problems.push(Problem::new(name, Some(at), message));
+        }
+    }
+}
+
+/// The columns of the table the header is closest to that it lacks.
+fn nearest_missing(cols: &HashMap<&str, usize>) -> String {
+    let missing = |set: &[&'static str]| -> Vec<&'static str> {
+        set.iter()
+            .copied()
+            .filter(|c| !cols.contains_key(c))
+            .collect()
+    };
+    let (l, p) = (missing(&LIKERT), missing(&PAIRWISE));
+    let closest = if l.len() <= p.len() { l } else { p };
+    closest.join(", ")
+}
+
+fn required<'a>(get: &impl Fn(&str) -> &'a str, column: &str) -> Result<String, String> {
+    let value = get(column);
+    if value.is_empty() {
+        Err(format!("{column} is empty"))
+    } else {
+        Ok(value.to_owned())
+    }
+}
+
+/// Item, system, annotator, dimension and score of a Likert row (the source is added after).
+fn likert_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<RatingRow, String> {
+    let item = required(get, "item_id")?;
+    let system = required(get, "system_id")?;
+    let annotator = required(get, "annotator_id")?;
+    let dimension = required(get, "dimension")?;
+    let score = score(get("score"))?;
+    Ok(RatingRow {
+        source: Source {
+            file: String::new(),
+            at: String::new(),
+            input: 0,
+        },
+        item,
+        system,
+        annotator,
+        dimension,
+        score,
+    })
+}
+
+/// A score: a finite number.
+pub(crate) fn score(text: &str) -> Result<f64, String> {
+    if text.is_empty() {
+        return Err("score is empty".into());
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v + 0.0),
+        _ => Err(format!("score \"{text}\" is not a number")),
+    }
+}
+
+fn pairwise_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<PreferenceRow, String> {
+    let item = required(get, "item_id")?;
+    let system_a = required(get, "system_a")?;
+    let system_b = required(get, "system_b")?;
+    let annotator = required(get, "annotator_id")?;
+    if system_a == system_b {
+        return Err(format!(
+            "system_a and system_b are both \"{system_a}\": a system cannot be compared with \
+             itself"
+        ));
+    }
+    let outcome = match get("preference").to_ascii_lowercase().as_str() {
+        "a" => Outcome::A,
+        "b" => Outcome::B,
+        "tie" => Outcome::Tie,
+        other => {
+            return Err(format!("preference \"{other}\" is not a, b or tie"));
+        }
+    };
+    Ok(PreferenceRow {
+        source: Source {
+            file: String::new(),
+            at: String::new(),
+            input: 0,
+        },
+        item,
+        system_a,
+        system_b,
+        annotator,
+        outcome,
+    })
+}
+
+fn with_source(mut row: RatingRow, file: &str, at: &str, input: usize) -> RatingRow {
+    row.source = Source {
+        file: file.to_owned(),
+        at: at.to_owned(),
+        input,
+    };
+    row
+}
+
+fn with_source_pref(mut row: PreferenceRow, file: &str, at: &str, input: usize) -> PreferenceRow {
+    row.source = Source {
+        file: file.to_owned(),
+        at: at.to_owned(),
+        input,
+    };
+    row
+}
+
+// ---------------------------------------------------------------------------------------------
+// Duplicates
+// ---------------------------------------------------------------------------------------------
+
+fn drop_duplicates(data: &mut Data) {
+    let mut kept_in: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let mut count = |input: usize, rating: bool| {
+        let e = kept_in.entry(input).or_default();
+        if rating { e.0 += 1 } else { e.1 += 1 }
+    };
+
+    let mut seen: HashMap<(String, String, String, String), usize> = HashMap::new();
+    let mut ratings = Vec::with_capacity(data.ratings.len());
+    for row in std::mem::take(&mut data.ratings) {
+        let key = (
+            row.item.clone(),
+            row.system.clone(),
+            row.annotator.clone(),
+            row.dimension.clone(),
+        );
+        if let Some(&first) = seen.get(&key) {
+            let kept: &RatingRow = &ratings[first];
+            data.problems.push(Problem::new(
+                &row.source.file,
+                Some(row.source.at.clone()),
+                format!(
+                    "annotator \"{}\" already rated item \"{}\", system \"{}\" on \"{}\" ({} at \
+                     {}: {}); this duplicate ({}) is left out",
+                    row.annotator,
+                    row.item,
+                    row.system,
+                    row.dimension,
+                    number(kept.score),
+                    kept.source.file,
+                    kept.source.at,
+                    number(row.score)
+                ),
+            ));
+            bump_problems(&mut data.files, row.source.input);
+            continue;
+        }
+        seen.insert(key, ratings.len());
+        count(row.source.input, true);
+        ratings.push(row);
+    }
+    data.ratings = ratings;
+
+    let mut seen: HashMap<(String, String, String, String), usize> = HashMap::new();
+    let mut preferences = Vec::with_capacity(data.preferences.len());
+    for row in std::mem::take(&mut data.preferences) {
+        let (x, y) = ordered(&row.system_a, &row.system_b);
+        let key = (
+            row.item.clone(),
+            x.to_owned(),
+            y.to_owned(),
+            row.annotator.clone(),
+        );
+        if let Some(&first) = seen.get(&key) {
+            let kept: &PreferenceRow = &preferences[first];
+            data.problems.push(Problem::new(
+                &row.source.file,
+                Some(row.source.at.clone()),
+                format!(
+                    "annotator \"{}\" already judged \"{}\" against \"{}\" on item \"{}\" (at \
+                     {}: {}); this duplicate is left out",
+                    row.annotator, x, y, row.item, kept.source.file, kept.source.at
+                ),
+            ));
+            bump_problems(&mut data.files, row.source.input);
+            continue;
+        }
+        seen.insert(key, preferences.len());
+        count(row.source.input, false);
+        preferences.push(row);
+    }
+    data.preferences = preferences;
+
+    for (input, summary) in data.files.iter_mut().enumerate() {
+        let (r, p) = kept_in.get(&input).copied().unwrap_or_default();
+        summary.ratings = r;
+        summary.preferences = p;
+    }
+}
+
+fn bump_problems(files: &mut [FileSummary], input: usize) {
+    if let Some(s) = files.get_mut(input) {
+        s.problems += 1;
+    }
+}
+
+/// The two names in byte order.
+pub(crate) fn ordered<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+/// A number as people write it: `4`, not `4.0`; `3.5`.
+pub(crate) fn number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing the tidy tables
+// ---------------------------------------------------------------------------------------------
+
+/// The tidy tables as one CSV that `read` reads back: the Likert columns when there are only
+/// ratings, the pairwise columns when there are only preferences, both when there are both;
+/// then `source_file` and `source_at`, the provenance of each row.
+pub fn to_csv(data: &Data) -> String {
+    let (r, p) = (!data.ratings.is_empty(), !data.preferences.is_empty());
+    let mut header: Vec<&str> = match (r, p) {
+        (false, true) => PAIRWISE.to_vec(),
+        (true, true) => [&LIKERT[..], &["system_a", "system_b", "preference"]].concat(),
+        _ => LIKERT.to_vec(),
+    };
+    header.extend(["source_file", "source_at"]);
+    let mut out = csv::line(&header);
+    let index = |name: &str| header.iter().position(|h| *h == name);
+    for row in &data.ratings {
+        let mut fields = vec![String::new(); header.len()];
+        for (name, value) in [
+            ("item_id", row.item.clone()),
+            ("system_id", row.system.clone()),
+            ("annotator_id", row.annotator.clone()),
+            ("dimension", row.dimension.clone()),
+            ("score", number(row.score)),
+            ("source_file", row.source.file.clone()),
+            ("source_at", row.source.at.clone()),
+        ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    for row in &data.preferences {
+        let mut fields = vec![String::new(); header.len()];
+        for (name, value) in [
+            ("item_id", row.item.clone()),
+            ("system_a", row.system_a.clone()),
+            ("system_b", row.system_b.clone()),
+            ("annotator_id", row.annotator.clone()),
+            ("preference", outcome_name(row.outcome).to_owned()),
+            ("source_file", row.source.file.clone()),
+            ("source_at", row.source.at.clone()),
+        ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    out
+}

@@ -1,0 +1,451 @@
+//! The report as paper-ready Markdown: tables, then a methods paragraph that states every
+//! convention, then the problems with the inputs.
+
+use std::fmt::Write as _;
+
+use super::report::{
+    Agreement, BradleyTerryReport, Ci, DimensionReport, PreferenceReport, Report, SystemSummary,
+};
+
+/// Flags shown in the Markdown; all of them are in the JSON and the adjudication sheet.
+const FLAGS_SHOWN: usize = 20;
+
+/// Pairs of annotators shown in the Markdown (crowds have thousands); all are in the JSON.
+const PAIRS_SHOWN: usize = 15;
+
+fn more_pairs(out: &mut String, total: usize) {
+    if total > PAIRS_SHOWN {
+        let _ = writeln!(
+            out,
+            "The first {PAIRS_SHOWN} of {total} pairs of annotators sharing a unit are shown; all \
+             are in the JSON report.\n"
+        );
+    }
+}
+
+/// Renders the whole report.
+pub fn render(report: &Report) -> String {
+    let mut out = String::from("# Analysis report\n\n");
+    let s = &report.settings;
+    let _ = writeln!(
+        out,
+        "{} input file(s); {} rating(s) on {} dimension(s); {} preference judgement(s).{}{}\n",
+        report.inputs.len(),
+        s.ratings,
+        report.dimensions.len(),
+        s.preferences,
+        match &s.study {
+            Some(id) => format!(" Checked against the study `{}`.", cell(id)),
+            None => String::new(),
+        },
+        if report.problems.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " **{} problem(s) with the inputs**, listed at the end; the rest was analysed.",
+                report.problems.len()
+            )
+        }
+    );
+    for d in &report.dimensions {
+        dimension(&mut out, d, s.flag_sd);
+    }
+    if let Some(p) = &report.preferences {
+        preferences(&mut out, p);
+    }
+    out.push_str("## Methods\n\n");
+    out.push_str(&methods(report));
+    out.push_str("\n\n");
+    if !report.problems.is_empty() {
+        out.push_str("## Problems with the inputs\n\n");
+        for p in &report.problems {
+            let _ = writeln!(out, "- {}", cell(&p.to_string()));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Text safe inside a table cell: pipes escaped, line breaks as spaces.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+fn num(x: Option<f64>, decimals: usize) -> String {
+    match x {
+        Some(v) => format!("{v:.decimals$}"),
+        None => "–".to_owned(),
+    }
+}
+
+fn p_value(p: Option<f64>) -> String {
+    match p {
+        Some(p) if p < 0.001 => "< 0.001".to_owned(),
+        Some(p) => format!("{p:.3}"),
+        None => "–".to_owned(),
+    }
+}
+
+fn ci(c: Option<Ci>, decimals: usize) -> String {
+    match c {
+        Some(c) => format!("[{:.decimals$}, {:.decimals$}]", c.low, c.high),
+        None => "–".to_owned(),
+    }
+}
+
+fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64) {
+    let _ = writeln!(
+        out,
+        "## {}\n\n{} rating(s) of {} item(s) by {} annotator(s){}.\n",
+        cell(&d.dimension),
+        d.ratings,
+        d.items,
+        d.annotators,
+        match &d.scale {
+            Some(s) if !s.is_empty() => format!(
+                ", scale {} to {}",
+                super::input::number(s[0]),
+                super::input::number(s[s.len() - 1])
+            ),
+            _ => String::new(),
+        }
+    );
+    systems(out, &d.systems);
+    agreement(out, &d.agreement);
+    comparisons(out, d);
+    if !d.flags.is_empty() {
+        let _ = writeln!(
+            out,
+            "### Cells to adjudicate\n\n{} cell(s) whose ratings have a sample SD above {flag_sd}{}.\n",
+            d.flags.len(),
+            if d.flags.len() > FLAGS_SHOWN {
+                format!(
+                    "; the first {FLAGS_SHOWN} are shown (all are in the JSON report and the adjudication sheet)"
+                )
+            } else {
+                String::new()
+            }
+        );
+        out.push_str("| Item | System | Ratings | SD | Adjudicated |\n|---|---|---|---:|---:|\n");
+        for f in d.flags.iter().take(FLAGS_SHOWN) {
+            let ratings: Vec<String> = f
+                .ratings
+                .iter()
+                .map(|r| format!("{} ({})", super::input::number(r.score), r.annotator))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {:.2} | {} |",
+                cell(&f.item),
+                cell(&f.system),
+                cell(&ratings.join(", ")),
+                f.sd,
+                f.adjudicated
+                    .map(super::input::number)
+                    .unwrap_or_else(|| "–".into())
+            );
+        }
+        out.push('\n');
+    }
+}
+
+fn systems(out: &mut String, systems: &[SystemSummary]) {
+    out.push_str("### Systems\n\n");
+    out.push_str(
+        "| System | Items | Ratings | Mean ± SD | Median | 95% CI (t) | 95% CI (bootstrap) |\n\
+         |---|---:|---:|---|---:|---|---|\n",
+    );
+    for s in systems {
+        let _ = writeln!(
+            out,
+            "| {}{} | {} | {} | {:.2} ± {} | {:.2} | {} | {} |",
+            cell(&s.system),
+            if s.adjudicated > 0 {
+                format!(" ({} adjudicated)", s.adjudicated)
+            } else {
+                String::new()
+            },
+            s.n,
+            s.n_ratings,
+            s.mean,
+            num(s.sd, 2),
+            s.median,
+            ci(s.ci95, 2),
+            ci(
+                s.bootstrap.map(|b| Ci {
+                    low: b.low,
+                    high: b.high
+                }),
+                2
+            ),
+        );
+    }
+    out.push('\n');
+}
+
+fn agreement(out: &mut String, a: &Agreement) {
+    let _ = writeln!(
+        out,
+        "### Agreement\n\nOn the raw ratings; {} (item, system) cell(s) rated by two or more of {} annotator(s).\n",
+        a.units, a.annotators
+    );
+    out.push_str("| Statistic | Value |\n|---|---:|\n");
+    for (name, value) in [
+        ("Fleiss' κ", a.fleiss_kappa),
+        ("Krippendorff's α (nominal)", a.krippendorff_alpha.nominal),
+        ("Krippendorff's α (ordinal)", a.krippendorff_alpha.ordinal),
+        ("Krippendorff's α (interval)", a.krippendorff_alpha.interval),
+        ("Percent agreement", a.percent_agreement),
+    ] {
+        let _ = writeln!(out, "| {name} | {} |", num(value, 3));
+    }
+    out.push('\n');
+    if !a.cohen_kappa.is_empty() {
+        out.push_str(
+            "| Annotators | Units | Agreement | Cohen's κ | κ (linear) | κ (quadratic) |\n\
+             |---|---:|---:|---:|---:|---:|\n",
+        );
+        for p in a.cohen_kappa.iter().take(PAIRS_SHOWN) {
+            let _ = writeln!(
+                out,
+                "| {} / {} | {} | {} | {} | {} | {} |",
+                cell(&p.annotator_a),
+                cell(&p.annotator_b),
+                p.units,
+                num(p.agreement, 3),
+                num(p.unweighted, 3),
+                num(p.linear, 3),
+                num(p.quadratic, 3)
+            );
+        }
+        out.push('\n');
+        more_pairs(out, a.cohen_kappa.len());
+    }
+}
+
+fn comparisons(out: &mut String, d: &DimensionReport) {
+    if d.comparisons.is_empty() {
+        return;
+    }
+    out.push_str("### Comparisons\n\n");
+    out.push_str(
+        "| A | B | Items | Mean A | Mean B | A − B | W | p | p (Holm) | p (Bonferroni) | d_z | g_z | r (rank-biserial) |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for c in &d.comparisons {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&c.system_a),
+            cell(&c.system_b),
+            c.n,
+            num(c.mean_a, 2),
+            num(c.mean_b, 2),
+            num(c.mean_diff, 2),
+            num(c.wilcoxon.map(|w| w.statistic), 1),
+            p_value(c.p_value),
+            p_value(c.p_holm),
+            p_value(c.p_bonferroni),
+            num(c.d_z, 2),
+            num(c.g_z, 2),
+            num(c.rank_biserial, 2)
+        );
+    }
+    out.push('\n');
+    let notes: Vec<String> = d
+        .comparisons
+        .iter()
+        .filter(|c| !c.notes.is_empty())
+        .map(|c| {
+            format!(
+                "- {} vs {}: {}",
+                cell(&c.system_a),
+                cell(&c.system_b),
+                cell(&c.notes.join("; "))
+            )
+        })
+        .collect();
+    if !notes.is_empty() {
+        out.push_str(&notes.join("\n"));
+        out.push_str("\n\n");
+    }
+}
+
+fn preferences(out: &mut String, p: &PreferenceReport) {
+    let _ = writeln!(
+        out,
+        "## Preferences\n\n{} judgement(s) between {} system(s).\n\n### Pairs\n",
+        p.judgements,
+        p.systems.len()
+    );
+    out.push_str(
+        "| A | B | A wins | B wins | Ties | Win rate of A | Wilson 95% | Clopper–Pearson 95% | p |\n\
+         |---|---|---:|---:|---:|---:|---|---|---:|\n",
+    );
+    for r in &p.pairs {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&r.system_a),
+            cell(&r.system_b),
+            r.wins,
+            r.losses,
+            r.ties,
+            num(r.win_rate, 3),
+            ci(r.wilson, 3),
+            ci(r.clopper_pearson, 3),
+            p_value(r.p_value)
+        );
+    }
+    out.push('\n');
+    if let Some(bt) = &p.bradley_terry {
+        bradley_terry(out, bt);
+    }
+    let a = &p.agreement;
+    let _ = writeln!(
+        out,
+        "### Agreement on preferences\n\n{} (item, pair) unit(s) judged by two or more of {} annotator(s).\n",
+        a.units, a.annotators
+    );
+    out.push_str("| Statistic | Value |\n|---|---:|\n");
+    for (name, value) in [
+        ("Fleiss' κ", a.fleiss_kappa),
+        ("Krippendorff's α (nominal)", a.krippendorff_alpha.nominal),
+        ("Percent agreement", a.percent_agreement),
+    ] {
+        let _ = writeln!(out, "| {name} | {} |", num(value, 3));
+    }
+    out.push('\n');
+    if !a.cohen_kappa.is_empty() {
+        out.push_str("| Annotators | Units | Agreement | Cohen's κ |\n|---|---:|---:|---:|\n");
+        for c in a.cohen_kappa.iter().take(PAIRS_SHOWN) {
+            let _ = writeln!(
+                out,
+                "| {} / {} | {} | {} | {} |",
+                cell(&c.annotator_a),
+                cell(&c.annotator_b),
+                c.units,
+                num(c.agreement, 3),
+                num(c.unweighted, 3)
+            );
+        }
+        out.push('\n');
+        more_pairs(out, a.cohen_kappa.len());
+    }
+}
+
+fn bradley_terry(out: &mut String, bt: &BradleyTerryReport) {
+    out.push_str("### Bradley–Terry\n\n");
+    let mut notes = Vec::new();
+    if !bt.converged {
+        notes.push(format!(
+            "the fit did not converge in {} iterations",
+            bt.iterations
+        ));
+    }
+    if !bt.strongly_connected {
+        notes.push(
+            "the comparisons are not strongly connected, so the maximum-likelihood strengths do \
+             not exist; read them with care"
+                .to_owned(),
+        );
+    }
+    if !bt.never_won.is_empty() {
+        notes.push(format!("never won: {}", bt.never_won.join(", ")));
+    }
+    if !bt.never_lost.is_empty() {
+        notes.push(format!("never lost: {}", bt.never_lost.join(", ")));
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(out, "Note: {}.\n", cell(&notes.join("; ")));
+    }
+    out.push_str("| Rank | System | Strength | 95% CI (bootstrap) |\n|---:|---|---:|---|\n");
+    let mut scores: Vec<(&String, _)> = bt.scores.iter().collect();
+    scores.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(b.0)));
+    for (rank, (system, s)) in scores.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.4} | {} |",
+            rank + 1,
+            cell(system),
+            s.score,
+            ci(s.ci, 4)
+        );
+    }
+    out.push('\n');
+}
+
+/// The methods paragraph: every convention the numbers above depend on.
+pub fn methods(report: &Report) -> String {
+    let s = &report.settings;
+    let mut parts: Vec<String> = Vec::new();
+    if !report.dimensions.is_empty() {
+        let comparisons: usize = report
+            .dimensions
+            .iter()
+            .map(|d| d.comparisons.iter().filter(|c| c.p_value.is_some()).count())
+            .sum();
+        parts.push(format!(
+            "Ratings were analysed separately for each dimension. For each system, the ratings of \
+             an item were averaged over annotators{adj}, and the system's mean, SD (n − 1) and \
+             median are those of these item means, with a 95% t interval and a 95% percentile \
+             bootstrap interval ({resamples} resamples of items, seed {seed}); the distribution \
+             counts the ratings used. Inter-annotator agreement was computed on the raw ratings \
+             (never adjudicated), with units the (item, system) cells: Fleiss' κ (each unit with \
+             its own number of ratings), Krippendorff's α (coincidence matrix, nominal, ordinal \
+             and interval distances; Krippendorff 2011), Cohen's κ for every pair of annotators \
+             over the cells both rated (unweighted, and with linear and quadratic weights \
+             counting steps on the scale{scale}), and percent agreement (the share of agreeing \
+             pairs of ratings within a unit, averaged over units). Every pair of systems was \
+             compared on the items both have by a two-sided Wilcoxon signed-rank test of the \
+             differences of item means (zero differences dropped, average ranks for ties; the \
+             exact null distribution up to 50 differences without ties or zeros, the exact \
+             permutation distribution up to 13 with them, otherwise the normal approximation \
+             with tie correction and no continuity correction, as scipy 1.15), with the effect \
+             sizes d_z (mean difference over its SD), Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z \
+             and the matched-pairs rank-biserial correlation (W+ − W−)/(W+ + W−). The p-values \
+             were adjusted over all {comparisons} comparison(s) of the report (every dimension) by \
+             Holm's step-down method and by Bonferroni's. Cells whose ratings have a sample SD \
+             above {flag_sd} were flagged for adjudication.",
+            adj = if s.adjudication.is_some() {
+                ", except that an adjudicated score replaced the ratings of its cell"
+            } else {
+                ""
+            },
+            resamples = s.resamples,
+            seed = s.seed,
+            scale = if report.dimensions.iter().all(|d| d.scale.is_some()) {
+                " of the study"
+            } else {
+                " of the values used"
+            },
+            flag_sd = s.flag_sd,
+        ));
+    }
+    if report.preferences.is_some() {
+        parts.push(format!(
+            "Pairwise preferences were counted per pair of systems in either position shown. \
+             From Juror ratings files, a choice counts as a win of the chosen output over the \
+             other, a best choice as a win of the best output over each other output shown, a \
+             ranking as a win of each output over every output ranked below it, and a tie as a \
+             tie. A win rate is wins / (wins + losses), ties excluded, with Wilson and \
+             Clopper–Pearson 95% intervals and the exact two-sided binomial test of ½. \
+             Bradley–Terry strengths were fitted by Hunter's (2004) MM algorithm with a tie \
+             counting as half a win for each side and no pseudo-count, normalised to sum to 1, \
+             with 95% percentile bootstrap intervals resampling judgements ({resamples} \
+             resamples, seed {seed}). Agreement on preferences treats each (item, pair of \
+             systems) as a unit and its label (tie, first system preferred, second preferred; \
+             systems in byte order) as nominal: Fleiss' κ, Krippendorff's α and unweighted \
+             Cohen's κ for every pair of annotators.",
+            resamples = s.resamples,
+            seed = s.seed,
+        ));
+    }
+    parts.push(
+        "Only finished trials (done) of ratings files are used, attention-check items are left \
+         out, and a second rating of the same (item, system, annotator, dimension), or a second \
+         judgement of the same (item, pair, annotator), is left out and reported."
+            .to_owned(),
+    );
+    parts.join(" ")
+}

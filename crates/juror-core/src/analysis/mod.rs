@@ -1,0 +1,50 @@
+//! The analysis report: inputs → tidy tables → `juror.report/1`.
+//!
+//! The types and functions that matter:
+//! - [`Input`] (a name and a text) and [`read`], which turns ratings files (`juror.ratings/1`)
+//!   and tidy CSV files into [`Data`]: one table of [`RatingRow`]s and one of
+//!   [`PreferenceRow`]s, each row with its [`Source`], plus every [`Problem`] with a file and a
+//!   place;
+//! - [`Adjudication`], an expert's scores for disputed cells;
+//! - [`report()`] ([`Report`], with its [`Options`]): per dimension the systems' summaries,
+//!   agreement, paired comparisons and flagged cells, and the pairwise preferences;
+//!   [`Report::to_json`], [`markdown::render`], [`Report::adjudication_sheet`] and
+//!   [`to_csv`] (the tidy data) write it out.
+//!
+//! Every statistic is one call of [`crate::stats`]; the conventions (what a unit is, how
+//! preferences are read from ratings files, what adjudication replaces) are in
+//! `docs/analysis.md`.
+//!
+//! Invariants: nothing here reads files or a clock (the caller passes texts in); the same inputs
+//! in the same order and the same options give the same report, byte for byte.
+
+pub mod adjudication;
+pub mod csv;
+pub mod input;
+pub mod markdown;
+pub mod report;
+
+pub use adjudication::Adjudication;
+pub use input::{
+    Context, Data, FileSummary, Input, InputKind, PreferenceRow, Problem, RatingRow, Source, read,
+    to_csv,
+};
+pub use report::{Options, REPORT_FORMAT_V1, Report, report};
+
+use crate::study::Study;
+
+/// Reads the inputs and the adjudication file and computes the report: [`read`] then
+/// [`report()`]. The report's `problems` hold every problem, of the inputs and of the
+/// adjudication file.
+pub fn analyze(
+    inputs: &[Input],
+    context: &Context,
+    adjudication: Option<&Input>,
+    options: &Options,
+) -> (Data, Report) {
+    let data = read(inputs, context);
+    let adjudication = adjudication.map(Adjudication::read);
+    let study: Option<&Study> = context.study.map(|(s, _)| s);
+    let report = report(&data, study, adjudication.as_ref(), options);
+    (data, report)
+}

@@ -1,0 +1,1030 @@
+//! The analysis report, `juror.report/1`: per dimension, the systems' summaries, agreement,
+//! paired comparisons and cells to adjudicate; and the pairwise preferences.
+//!
+//! Every number is one call of a function of [`crate::stats`] on data laid out as
+//! `docs/analysis.md` says; this module only arranges the data and the results. Undefined
+//! statistics are `null` in the JSON (never NaN), with a `note` saying why where it helps.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use super::adjudication::Adjudication;
+use super::input::{Data, FileSummary, PreferenceRow, Problem, RatingRow, number, ordered};
+use crate::stats::agreement::{
+    Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
+};
+use crate::stats::paired::{
+    self, Interval, PairedError, Wilcoxon, WilcoxonDistribution, bootstrap_mean, describe,
+    paired_effect, wilcoxon,
+};
+use crate::stats::preference::{
+    BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
+};
+use crate::study::Study;
+
+/// The `format` of reports.
+pub const REPORT_FORMAT_V1: &str = "juror.report/1";
+
+/// The confidence level of every interval in the report.
+pub const LEVEL: f64 = 0.95;
+
+/// Separates the item and the system in an agreement unit's name (neither id can hold it:
+/// it is a control character).
+pub const UNIT_SEPARATOR: char = '\u{1f}';
+
+/// How the report is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Options {
+    /// A cell (item, system, dimension) is flagged when the sample SD (n − 1) of its ratings is
+    /// above this. Default 1.5.
+    pub flag_sd: f64,
+    /// The seed of every bootstrap. Default 0.
+    pub seed: u64,
+    /// Bootstrap resamples. Default 2000.
+    pub resamples: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            flag_sd: 1.5,
+            seed: 0,
+            resamples: 2000,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report's shape
+// ---------------------------------------------------------------------------------------------
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Always `"juror.report/1"`.
+    pub format: &'static str,
+    /// The options, the confidence level and what was given.
+    pub settings: Settings,
+    /// What was read from each input.
+    pub inputs: Vec<FileSummary>,
+    /// Every problem with the inputs (and the adjudication file), each with file and place.
+    pub problems: Vec<Problem>,
+    /// One section per rating dimension: study order with a study, else first appearance.
+    pub dimensions: Vec<DimensionReport>,
+    /// The pairwise preferences; `null` when there are none.
+    pub preferences: Option<PreferenceReport>,
+    /// What the adjudication file did; `null` without one.
+    pub adjudication: Option<AdjudicationSummary>,
+}
+
+/// The settings the report was made with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settings {
+    pub flag_sd: f64,
+    pub seed: u64,
+    pub resamples: usize,
+    pub level: f64,
+    /// The study id, when the inputs were checked against a study.
+    pub study: Option<String>,
+    /// The adjudication file, if any.
+    pub adjudication: Option<String>,
+    /// Ratings kept, over all dimensions.
+    pub ratings: usize,
+    /// Preference judgements kept.
+    pub preferences: usize,
+}
+
+/// A two-sided interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Ci {
+    pub low: f64,
+    pub high: f64,
+}
+
+impl From<Interval> for Ci {
+    fn from(i: Interval) -> Ci {
+        Ci {
+            low: i.low,
+            high: i.high,
+        }
+    }
+}
+
+/// One rating dimension.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DimensionReport {
+    pub dimension: String,
+    /// The study's scale for it, or `null` (then the categories are the values seen).
+    pub scale: Option<Vec<f64>>,
+    /// Ratings of this dimension, as given (before adjudication).
+    pub ratings: usize,
+    pub items: usize,
+    pub annotators: usize,
+    pub systems: Vec<SystemSummary>,
+    pub agreement: Agreement,
+    pub comparisons: Vec<PairComparison>,
+    pub flags: Vec<Flag>,
+}
+
+/// One system on one dimension, over its item means (see `docs/analysis.md`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SystemSummary {
+    pub system: String,
+    /// Items rated (the sample size of every statistic below but `distribution`).
+    pub n: usize,
+    /// Ratings used: an adjudicated cell counts as one, the expert's.
+    pub n_ratings: usize,
+    /// Mean of the item means.
+    pub mean: f64,
+    /// SD of the item means (n − 1); `null` with one item.
+    pub sd: Option<f64>,
+    /// Median of the item means.
+    pub median: f64,
+    /// 95% t interval of the mean of item means; `null` with one item.
+    pub ci95: Option<Ci>,
+    /// Seeded percentile bootstrap interval of the mean of item means.
+    pub bootstrap: Option<Bootstrap>,
+    /// Every score used and how often (with a scale, every point of it, zeros included).
+    pub distribution: Vec<ScoreCount>,
+    /// Cells whose ratings were replaced by an adjudicated score.
+    pub adjudicated: usize,
+}
+
+/// A bootstrap interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Bootstrap {
+    pub low: f64,
+    pub high: f64,
+    pub level: f64,
+    pub resamples: usize,
+    pub seed: u64,
+}
+
+/// How many ratings had a score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ScoreCount {
+    pub score: f64,
+    pub count: usize,
+}
+
+/// Agreement on one dimension's raw ratings; units are (item, system) cells.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Agreement {
+    /// Cells rated by at least two annotators (the pairable ones).
+    pub units: usize,
+    pub annotators: usize,
+    pub fleiss_kappa: Option<f64>,
+    pub krippendorff_alpha: Alphas,
+    pub cohen_kappa: Vec<CohenPair>,
+    pub percent_agreement: Option<f64>,
+}
+
+/// Krippendorff's alpha at three levels of measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Alphas {
+    pub nominal: Option<f64>,
+    pub ordinal: Option<f64>,
+    pub interval: Option<f64>,
+}
+
+/// Cohen's kappa of one pair of annotators over the units both rated (pairs who share no unit
+/// are left out of the report).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CohenPair {
+    pub annotator_a: String,
+    pub annotator_b: String,
+    pub units: usize,
+    /// Share of those units with the same value (not corrected for chance).
+    pub agreement: Option<f64>,
+    pub unweighted: Option<f64>,
+    pub linear: Option<f64>,
+    pub quadratic: Option<f64>,
+}
+
+/// Two systems on the items both have, on the per-item means.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairComparison {
+    pub system_a: String,
+    pub system_b: String,
+    /// Items both systems have.
+    pub n: usize,
+    pub mean_a: Option<f64>,
+    pub mean_b: Option<f64>,
+    /// Mean of the differences a − b.
+    pub mean_diff: Option<f64>,
+    /// The Wilcoxon signed-rank test of the differences.
+    pub wilcoxon: Option<WilcoxonResult>,
+    pub p_value: Option<f64>,
+    /// Holm-adjusted p over every comparison of the report (all dimensions).
+    pub p_holm: Option<f64>,
+    /// Bonferroni-adjusted p over every comparison of the report.
+    pub p_bonferroni: Option<f64>,
+    pub d_z: Option<f64>,
+    pub g_z: Option<f64>,
+    pub rank_biserial: Option<f64>,
+    /// Why something is `null`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The signed-rank test's details.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct WilcoxonResult {
+    /// min(W+, W−).
+    pub statistic: f64,
+    pub w_plus: f64,
+    pub w_minus: f64,
+    /// Non-zero differences ranked.
+    pub n_nonzero: usize,
+    pub zeros: usize,
+    pub ties: bool,
+    /// `exact`, `permutation` or `normal`.
+    pub method: &'static str,
+    pub z: Option<f64>,
+}
+
+impl From<Wilcoxon> for WilcoxonResult {
+    fn from(w: Wilcoxon) -> WilcoxonResult {
+        WilcoxonResult {
+            statistic: w.statistic,
+            w_plus: w.w_plus,
+            w_minus: w.w_minus,
+            n_nonzero: w.n,
+            zeros: w.zeros,
+            ties: w.ties,
+            method: match w.distribution {
+                WilcoxonDistribution::Exact => "exact",
+                WilcoxonDistribution::Permutation => "permutation",
+                WilcoxonDistribution::Normal => "normal",
+            },
+            z: w.z,
+        }
+    }
+}
+
+/// A cell whose annotators disagree: sample SD above `flag_sd`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Flag {
+    pub item: String,
+    pub system: String,
+    pub n: usize,
+    pub mean: f64,
+    pub sd: f64,
+    pub ratings: Vec<AnnotatorScore>,
+    /// The adjudicated score that replaces these ratings, if the adjudication file has one.
+    pub adjudicated: Option<f64>,
+}
+
+/// One annotator's score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AnnotatorScore {
+    pub annotator: String,
+    pub score: f64,
+}
+
+/// The pairwise preferences.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreferenceReport {
+    pub judgements: usize,
+    /// Systems, in byte order.
+    pub systems: Vec<String>,
+    pub pairs: Vec<PreferencePair>,
+    pub bradley_terry: Option<BradleyTerryReport>,
+    pub agreement: PreferenceAgreement,
+}
+
+/// The record of `system_a` against `system_b` (byte order), in either position shown.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreferencePair {
+    pub system_a: String,
+    pub system_b: String,
+    pub wins: u64,
+    pub losses: u64,
+    pub ties: u64,
+    /// wins / (wins + losses); `null` when every judgement was a tie.
+    pub win_rate: Option<f64>,
+    pub wilson: Option<Ci>,
+    pub clopper_pearson: Option<Ci>,
+    /// Exact two-sided binomial test of win rate ½.
+    pub p_value: Option<f64>,
+}
+
+/// Bradley–Terry strengths (summing to 1) with bootstrap intervals.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BradleyTerryReport {
+    pub scores: BTreeMap<String, BradleyTerryScore>,
+    pub iterations: usize,
+    pub converged: bool,
+    pub strongly_connected: bool,
+    pub never_won: Vec<String>,
+    pub never_lost: Vec<String>,
+    pub level: f64,
+    pub resamples: usize,
+    pub seed: u64,
+}
+
+/// One system's strength.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BradleyTerryScore {
+    pub score: f64,
+    pub ci: Option<Ci>,
+    pub resamples_used: usize,
+}
+
+/// Agreement on preference labels; units are (item, pair of systems).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreferenceAgreement {
+    /// Units judged by at least two annotators.
+    pub units: usize,
+    pub annotators: usize,
+    pub fleiss_kappa: Option<f64>,
+    pub krippendorff_alpha: NominalAlpha,
+    pub cohen_kappa: Vec<CohenPreferencePair>,
+    pub percent_agreement: Option<f64>,
+}
+
+/// Krippendorff's alpha for nominal labels.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct NominalAlpha {
+    pub nominal: Option<f64>,
+}
+
+/// Unweighted Cohen's kappa of one pair of annotators on preference labels.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CohenPreferencePair {
+    pub annotator_a: String,
+    pub annotator_b: String,
+    pub units: usize,
+    pub agreement: Option<f64>,
+    pub unweighted: Option<f64>,
+}
+
+/// What the adjudication file did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AdjudicationSummary {
+    pub file: String,
+    /// Cells with a score in the file.
+    pub cells: usize,
+    /// Of those, cells found in the data and replaced.
+    pub applied: usize,
+    /// Of those applied, cells not flagged at this `flag_sd` (replaced all the same).
+    pub not_flagged: usize,
+    /// Rows with an empty score (not yet adjudicated), ignored.
+    pub unfilled: usize,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Computing it
+// ---------------------------------------------------------------------------------------------
+
+/// The report on `data`. Problems of `data` come first in `problems`, then the adjudication
+/// file's (cells that are not in the data).
+pub fn report(
+    data: &Data,
+    study: Option<&Study>,
+    adjudication: Option<&Adjudication>,
+    options: &Options,
+) -> Report {
+    let mut problems = data.problems.clone();
+    let mut dimensions: Vec<DimensionReport> = dimension_order(data, study)
+        .into_iter()
+        .map(|d| {
+            let scale = study.and_then(|s| s.dimension(&d)).map(|dim| {
+                dim.scale
+                    .points
+                    .iter()
+                    .map(|p| f64::from(p.value))
+                    .collect::<Vec<f64>>()
+            });
+            let rows: Vec<&RatingRow> = data.ratings.iter().filter(|r| r.dimension == d).collect();
+            dimension_report(&d, scale, &rows, adjudication, options)
+        })
+        .collect();
+    adjust(&mut dimensions);
+
+    let summary = adjudication.map(|adj| {
+        let mut applied = 0;
+        let mut not_flagged = 0;
+        for (cell, entry) in adj.cells() {
+            let (dimension, item, system) = cell;
+            let found = data
+                .ratings
+                .iter()
+                .any(|r| r.dimension == *dimension && r.item == *item && r.system == *system);
+            if !found {
+                problems.push(Problem::new(
+                    adj.file(),
+                    Some(entry.at.clone()),
+                    format!(
+                        "no ratings of item \"{item}\", system \"{system}\" on \"{dimension}\" \
+                         in the inputs; check the ids (the score is not used)"
+                    ),
+                ));
+                continue;
+            }
+            applied += 1;
+            let flagged = dimensions.iter().any(|d| {
+                d.dimension == *dimension
+                    && d.flags
+                        .iter()
+                        .any(|f| f.item == *item && f.system == *system)
+            });
+            if !flagged {
+                not_flagged += 1;
+            }
+        }
+        problems.extend(adj.problems().iter().cloned());
+        AdjudicationSummary {
+            file: adj.file().to_owned(),
+            cells: adj.cells().len(),
+            applied,
+            not_flagged,
+            unfilled: adj.unfilled(),
+        }
+    });
+
+    Report {
+        format: REPORT_FORMAT_V1,
+        settings: Settings {
+            flag_sd: options.flag_sd,
+            seed: options.seed,
+            resamples: options.resamples,
+            level: LEVEL,
+            study: study.map(|s| s.id().to_owned()),
+            adjudication: summary.as_ref().map(|a| a.file.clone()),
+            ratings: data.ratings.len(),
+            preferences: data.preferences.len(),
+        },
+        inputs: data.files.clone(),
+        problems,
+        dimensions,
+        preferences: preference_report(&data.preferences, options),
+        adjudication: summary,
+    }
+}
+
+/// The study's order for its dimensions, then the others in order of first appearance.
+fn dimension_order(data: &Data, study: Option<&Study>) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for r in &data.ratings {
+        if !seen.contains(&r.dimension) {
+            seen.push(r.dimension.clone());
+        }
+    }
+    let Some(study) = study else { return seen };
+    let mut out: Vec<String> = study
+        .rubric()
+        .dimensions
+        .iter()
+        .map(|d| d.id.clone())
+        .filter(|d| seen.contains(d))
+        .collect();
+    for d in seen {
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The ratings of one cell (item, system), in the order read.
+type Cells<'a> = BTreeMap<(&'a str, &'a str), Vec<&'a RatingRow>>;
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// Sample SD (n − 1), two passes, as [`crate::stats::paired::describe`].
+fn sample_sd(xs: &[f64]) -> f64 {
+    let m = mean(xs);
+    let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
+    (ss / (xs.len() - 1) as f64).sqrt()
+}
+
+/// Each system's item means on one dimension, items in byte order: the adjudicated score of a
+/// cell when there is one, else the mean of its ratings. Public so that tests and the
+/// documentation can say exactly what the comparisons are computed on.
+pub fn item_means(
+    rows: &[&RatingRow],
+    adjudication: Option<&Adjudication>,
+) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let mut cells: Cells = BTreeMap::new();
+    for r in rows {
+        cells
+            .entry((r.item.as_str(), r.system.as_str()))
+            .or_default()
+            .push(r);
+    }
+    let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    for ((item, system), ratings) in &cells {
+        let dimension = &ratings[0].dimension;
+        let value = adjudication
+            .and_then(|a| a.score(dimension, item, system))
+            .unwrap_or_else(|| mean(&ratings.iter().map(|r| r.score).collect::<Vec<_>>()));
+        out.entry((*system).to_owned())
+            .or_default()
+            .insert((*item).to_owned(), value);
+    }
+    out
+}
+
+fn dimension_report(
+    dimension: &str,
+    scale: Option<Vec<f64>>,
+    rows: &[&RatingRow],
+    adjudication: Option<&Adjudication>,
+    options: &Options,
+) -> DimensionReport {
+    let mut cells: Cells = BTreeMap::new();
+    for r in rows {
+        cells
+            .entry((r.item.as_str(), r.system.as_str()))
+            .or_default()
+            .push(r);
+    }
+    let adjudicated =
+        |item: &str, system: &str| adjudication.and_then(|a| a.score(dimension, item, system));
+
+    // Flags, on the raw ratings.
+    let mut flags = Vec::new();
+    for ((item, system), ratings) in &cells {
+        if ratings.len() < 2 {
+            continue;
+        }
+        let scores: Vec<f64> = ratings.iter().map(|r| r.score).collect();
+        let sd = sample_sd(&scores);
+        if sd > options.flag_sd {
+            flags.push(Flag {
+                item: (*item).to_owned(),
+                system: (*system).to_owned(),
+                n: scores.len(),
+                mean: mean(&scores),
+                sd,
+                ratings: ratings
+                    .iter()
+                    .map(|r| AnnotatorScore {
+                        annotator: r.annotator.clone(),
+                        score: r.score,
+                    })
+                    .collect(),
+                adjudicated: adjudicated(item, system),
+            });
+        }
+    }
+
+    // Systems, on the item means (adjudicated where there is a score).
+    let means = item_means(rows, adjudication);
+    let systems: Vec<SystemSummary> = means
+        .iter()
+        .map(|(system, by_item)| {
+            let values: Vec<f64> = by_item.values().copied().collect();
+            let mut used: Vec<f64> = Vec::new();
+            let mut replaced = 0;
+            for ((item, s), ratings) in &cells {
+                if s != system {
+                    continue;
+                }
+                match adjudicated(item, s) {
+                    Some(score) => {
+                        replaced += 1;
+                        used.push(score);
+                    }
+                    None => used.extend(ratings.iter().map(|r| r.score)),
+                }
+            }
+            system_summary(system, &values, &used, replaced, scale.as_deref(), options)
+        })
+        .collect();
+
+    // Comparisons of every pair of systems, on the items both have.
+    let names: Vec<&String> = means.keys().collect();
+    let mut comparisons = Vec::new();
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            comparisons.push(compare(a, b, &means[*a], &means[*b]));
+        }
+    }
+
+    let annotators = {
+        let mut seen: Vec<&str> = rows.iter().map(|r| r.annotator.as_str()).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    };
+    DimensionReport {
+        dimension: dimension.to_owned(),
+        agreement: rating_agreement(rows, scale.as_deref()),
+        scale,
+        ratings: rows.len(),
+        items: {
+            let mut items: Vec<&str> = rows.iter().map(|r| r.item.as_str()).collect();
+            items.sort_unstable();
+            items.dedup();
+            items.len()
+        },
+        annotators,
+        systems,
+        comparisons,
+        flags,
+    }
+}
+
+fn system_summary(
+    system: &str,
+    item_means: &[f64],
+    used: &[f64],
+    adjudicated: usize,
+    scale: Option<&[f64]>,
+    options: &Options,
+) -> SystemSummary {
+    let mut counts: Vec<ScoreCount> = scale
+        .unwrap_or_default()
+        .iter()
+        .map(|&score| ScoreCount { score, count: 0 })
+        .collect();
+    for &s in used {
+        match counts.iter_mut().find(|c| c.score == s) {
+            Some(c) => c.count += 1,
+            None => counts.push(ScoreCount { score: s, count: 1 }),
+        }
+    }
+    counts.sort_by(|x, y| x.score.total_cmp(&y.score));
+    let described = describe(item_means).ok();
+    let bootstrap = bootstrap_mean(item_means, LEVEL, options.resamples, options.seed)
+        .ok()
+        .map(|b| Bootstrap {
+            low: b.interval.low,
+            high: b.interval.high,
+            level: b.level,
+            resamples: b.resamples,
+            seed: options.seed,
+        });
+    SystemSummary {
+        system: system.to_owned(),
+        n: item_means.len(),
+        n_ratings: used.len(),
+        mean: described.map_or_else(|| mean(item_means), |d| d.mean),
+        sd: described.map(|d| d.sd),
+        median: described.map_or_else(|| mean(item_means), |d| d.median),
+        ci95: described.map(|d| d.ci95.into()),
+        bootstrap,
+        distribution: counts,
+        adjudicated,
+    }
+}
+
+/// The comparison of `a` and `b` (a before b in byte order) on their common items.
+fn compare(
+    a: &str,
+    b: &str,
+    means_a: &BTreeMap<String, f64>,
+    means_b: &BTreeMap<String, f64>,
+) -> PairComparison {
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for (item, va) in means_a {
+        if let Some(vb) = means_b.get(item) {
+            x.push(*va);
+            y.push(*vb);
+        }
+    }
+    let mut notes = Vec::new();
+    let mut out = PairComparison {
+        system_a: a.to_owned(),
+        system_b: b.to_owned(),
+        n: x.len(),
+        mean_a: None,
+        mean_b: None,
+        mean_diff: None,
+        wilcoxon: None,
+        p_value: None,
+        p_holm: None,
+        p_bonferroni: None,
+        d_z: None,
+        g_z: None,
+        rank_biserial: None,
+        notes: Vec::new(),
+    };
+    if x.is_empty() {
+        out.notes
+            .push("no item has ratings of both systems".to_owned());
+        return out;
+    }
+    out.mean_a = Some(mean(&x));
+    out.mean_b = Some(mean(&y));
+    let diffs = match paired::differences(&x, &y) {
+        Ok(d) => d,
+        Err(e) => {
+            out.notes.push(e.to_string());
+            return out;
+        }
+    };
+    out.mean_diff = Some(mean(&diffs));
+    match wilcoxon(&diffs) {
+        Ok(w) => {
+            out.p_value = Some(w.p_value);
+            out.wilcoxon = Some(w.into());
+        }
+        Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
+    }
+    match paired_effect(&diffs) {
+        Ok(e) => {
+            out.d_z = Some(e.d_z);
+            out.g_z = Some(e.g_z);
+            out.rank_biserial = e.rank_biserial;
+        }
+        Err(e) => notes.push(format!("effect sizes: {}", explain(&e))),
+    }
+    out.notes = notes;
+    out
+}
+
+fn explain(e: &PairedError) -> String {
+    e.to_string()
+}
+
+/// Holm and Bonferroni over every comparison of the report that has a p-value.
+fn adjust(dimensions: &mut [DimensionReport]) {
+    let ps: Vec<f64> = dimensions
+        .iter()
+        .flat_map(|d| d.comparisons.iter().filter_map(|c| c.p_value))
+        .collect();
+    let (Ok(holm), Ok(bonferroni)) = (paired::holm(&ps), paired::bonferroni(&ps)) else {
+        return;
+    };
+    let tested = dimensions
+        .iter_mut()
+        .flat_map(|d| d.comparisons.iter_mut())
+        .filter(|c| c.p_value.is_some());
+    for (c, (h, b)) in tested.zip(holm.into_iter().zip(bonferroni)) {
+        c.p_holm = Some(h);
+        c.p_bonferroni = Some(b);
+    }
+}
+
+/// The agreement unit of a rating: its item and system.
+pub fn unit(item: &str, system: &str) -> String {
+    format!("{item}{UNIT_SEPARATOR}{system}")
+}
+
+/// The agreement matrix of one dimension's raw ratings: units (item, system) and raters
+/// (annotators) in order of first appearance, tied to the scale when there is one.
+pub fn rating_matrix(rows: &[&RatingRow], scale: Option<&[f64]>) -> Option<Ratings> {
+    let triples = rows
+        .iter()
+        .map(|r| (unit(&r.item, &r.system), r.annotator.clone(), r.score));
+    let ratings = Ratings::from_triples(triples).ok()?;
+    match scale {
+        Some(s) => ratings.with_scale(s).ok(),
+        None => Some(ratings),
+    }
+}
+
+fn pairable_units(ratings: &Ratings) -> usize {
+    (0..ratings.units().len())
+        .filter(|&u| {
+            (0..ratings.raters().len())
+                .filter(|&r| ratings.get(u, r).is_some())
+                .count()
+                >= 2
+        })
+        .count()
+}
+
+fn rating_agreement(rows: &[&RatingRow], scale: Option<&[f64]>) -> Agreement {
+    let Some(ratings) = rating_matrix(rows, scale) else {
+        return Agreement {
+            units: 0,
+            annotators: 0,
+            fleiss_kappa: None,
+            krippendorff_alpha: Alphas {
+                nominal: None,
+                ordinal: None,
+                interval: None,
+            },
+            cohen_kappa: Vec::new(),
+            percent_agreement: None,
+        };
+    };
+    Agreement {
+        units: pairable_units(&ratings),
+        annotators: ratings.raters().len(),
+        fleiss_kappa: fleiss_kappa(&ratings),
+        krippendorff_alpha: Alphas {
+            nominal: krippendorff_alpha(&ratings, Metric::Nominal),
+            ordinal: krippendorff_alpha(&ratings, Metric::Ordinal),
+            interval: krippendorff_alpha(&ratings, Metric::Interval),
+        },
+        cohen_kappa: pairwise(&ratings)
+            .into_iter()
+            .filter(|p| p.units > 0)
+            .map(|p| CohenPair {
+                annotator_a: p.rater_a,
+                annotator_b: p.rater_b,
+                units: p.units,
+                agreement: p.agreement,
+                unweighted: p.unweighted,
+                linear: p.linear,
+                quadratic: p.quadratic,
+            })
+            .collect(),
+        percent_agreement: percent_agreement(&ratings),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preferences
+// ---------------------------------------------------------------------------------------------
+
+/// The code of a preference label from the point of view of the pair in byte order (x, y):
+/// 0 tie, 1 x preferred, 2 y preferred (PandaLM's coding).
+pub fn preference_code(row: &PreferenceRow) -> f64 {
+    let (x, _) = ordered(&row.system_a, &row.system_b);
+    let x_shown_first = row.system_a == x;
+    match (row.outcome, x_shown_first) {
+        (Outcome::Tie, _) => 0.0,
+        (Outcome::A, true) | (Outcome::B, false) => 1.0,
+        (Outcome::B, true) | (Outcome::A, false) => 2.0,
+    }
+}
+
+/// The agreement unit of a judgement: the item and the pair of systems in byte order.
+pub fn preference_unit(row: &PreferenceRow) -> String {
+    let (x, y) = ordered(&row.system_a, &row.system_b);
+    format!("{}{UNIT_SEPARATOR}{x}{UNIT_SEPARATOR}{y}", row.item)
+}
+
+/// The agreement matrix of the preference labels: units (item, pair), raters annotators, in
+/// order of first appearance, on the scale {0, 1, 2} of [`preference_code`].
+pub fn preference_matrix(rows: &[PreferenceRow]) -> Option<Ratings> {
+    let triples = rows
+        .iter()
+        .map(|r| (preference_unit(r), r.annotator.clone(), preference_code(r)));
+    Ratings::from_triples(triples)
+        .and_then(|r| r.with_scale(&[0.0, 1.0, 2.0]))
+        .ok()
+}
+
+/// The judgements as the statistics take them, in the order read.
+pub fn comparisons(rows: &[PreferenceRow]) -> Vec<Comparison> {
+    rows.iter()
+        .map(|r| Comparison::new(r.system_a.clone(), r.system_b.clone(), r.outcome))
+        .collect()
+}
+
+fn preference_report(rows: &[PreferenceRow], options: &Options) -> Option<PreferenceReport> {
+    if rows.is_empty() {
+        return None;
+    }
+    let comparisons = comparisons(rows);
+    let tally = Tally::from_comparisons(&comparisons).ok()?;
+    let systems = tally.systems().to_vec();
+    let mut pairs = Vec::new();
+    for (i, a) in systems.iter().enumerate() {
+        for b in &systems[i + 1..] {
+            let Some(record) = tally.record(a, b) else {
+                continue;
+            };
+            if record.wins + record.losses + record.ties == 0 {
+                continue;
+            }
+            let rate = record.win_rate(LEVEL).ok();
+            pairs.push(PreferencePair {
+                system_a: a.clone(),
+                system_b: b.clone(),
+                wins: record.wins,
+                losses: record.losses,
+                ties: record.ties,
+                win_rate: rate.map(|r| r.rate),
+                wilson: rate.map(|r| r.wilson.into()),
+                clopper_pearson: rate.map(|r| r.clopper_pearson.into()),
+                p_value: rate.map(|r| r.p_value),
+            });
+        }
+    }
+    let bt_options = BradleyTerryOptions::default();
+    let bradley_terry = bradley_terry(&tally, &bt_options).ok().map(|fit| {
+        let intervals: HashMap<String, (Option<Interval>, usize)> = bradley_terry_bootstrap(
+            &comparisons,
+            &bt_options,
+            LEVEL,
+            options.resamples,
+            options.seed,
+        )
+        .map(|v| {
+            v.into_iter()
+                .map(|s| (s.system, (s.interval, s.resamples_used)))
+                .collect()
+        })
+        .unwrap_or_default();
+        BradleyTerryReport {
+            scores: fit
+                .systems
+                .iter()
+                .zip(&fit.strengths)
+                .map(|(s, &score)| {
+                    let (ci, used) = intervals.get(s).copied().unwrap_or((None, 0));
+                    (
+                        s.clone(),
+                        BradleyTerryScore {
+                            score,
+                            ci: ci.map(Ci::from),
+                            resamples_used: used,
+                        },
+                    )
+                })
+                .collect(),
+            iterations: fit.iterations,
+            converged: fit.converged,
+            strongly_connected: fit.strongly_connected,
+            never_won: fit.never_won,
+            never_lost: fit.never_lost,
+            level: LEVEL,
+            resamples: options.resamples,
+            seed: options.seed,
+        }
+    });
+    let agreement = match preference_matrix(rows) {
+        Some(ratings) => PreferenceAgreement {
+            units: pairable_units(&ratings),
+            annotators: ratings.raters().len(),
+            fleiss_kappa: fleiss_kappa(&ratings),
+            krippendorff_alpha: NominalAlpha {
+                nominal: krippendorff_alpha(&ratings, Metric::Nominal),
+            },
+            cohen_kappa: pairwise(&ratings)
+                .into_iter()
+                .filter(|p| p.units > 0)
+                .map(|p| CohenPreferencePair {
+                    annotator_a: p.rater_a,
+                    annotator_b: p.rater_b,
+                    units: p.units,
+                    agreement: p.agreement,
+                    unweighted: p.unweighted,
+                })
+                .collect(),
+            percent_agreement: percent_agreement(&ratings),
+        },
+        None => PreferenceAgreement {
+            units: 0,
+            annotators: 0,
+            fleiss_kappa: None,
+            krippendorff_alpha: NominalAlpha { nominal: None },
+            cohen_kappa: Vec::new(),
+            percent_agreement: None,
+        },
+    };
+    Some(PreferenceReport {
+        judgements: rows.len(),
+        systems,
+        pairs,
+        bradley_terry,
+        agreement,
+    })
+}
+
+impl Report {
+    /// The report as pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The flagged cells as an adjudication sheet: `item_id,system_id,dimension,score` with the
+    /// score empty, to fill, followed by what the adjudicator needs (`n`, `mean`, `sd`,
+    /// `ratings`), which the reader of adjudication files ignores. Cells already adjudicated
+    /// keep their score.
+    pub fn adjudication_sheet(&self) -> String {
+        let mut out = super::csv::line(&[
+            "item_id",
+            "system_id",
+            "dimension",
+            "score",
+            "n",
+            "mean",
+            "sd",
+            "ratings",
+        ]);
+        for d in &self.dimensions {
+            for f in &d.flags {
+                let ratings: Vec<String> = f
+                    .ratings
+                    .iter()
+                    .map(|r| format!("{}={}", r.annotator, number(r.score)))
+                    .collect();
+                out.push_str(&super::csv::line(&[
+                    f.item.clone(),
+                    f.system.clone(),
+                    d.dimension.clone(),
+                    f.adjudicated.map(number).unwrap_or_default(),
+                    f.n.to_string(),
+                    format!("{:.3}", f.mean),
+                    format!("{:.3}", f.sd),
+                    ratings.join("; "),
+                ]));
+            }
+        }
+        out
+    }
+}

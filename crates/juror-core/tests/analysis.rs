@@ -1,0 +1,1220 @@
+//! The analysis report against direct calls of the statistics, on ratings files written by the
+//! core's own sessions.
+//!
+//! The fixtures in `tests/fixtures/analysis/` are generated here from replayed sessions of the
+//! example studies (financial-analysis: three annotators rating 1 to 5; pandalm, sealed: three
+//! annotators choosing between two responses, with ties; work-intake: two annotators scoring
+//! four plans and picking the best), plus a few broken inputs. Regenerate them with
+//! `JUROR_BLESS=1 cargo test -p juror-core --test analysis` and read the diff.
+//!
+//! Every number of the report is checked against the `stats` function it comes from, called on
+//! data rebuilt here from the ratings files independently of `analysis::input`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use juror_core::analysis::report::{UNIT_SEPARATOR, item_means};
+use juror_core::analysis::{
+    Adjudication, Context, Input, InputKind, Options, Report, analyze, markdown, read, report,
+    to_csv,
+};
+use juror_core::plan::Annotator;
+use juror_core::session::ratings::{PreferenceRecord, RatingsFile, export, parse, sha256_hex};
+use juror_core::session::{Msg, Phase, Preference, Session, update};
+use juror_core::stats::agreement::{
+    Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
+};
+use juror_core::stats::paired::{
+    bonferroni, bootstrap_mean, describe, differences, holm, paired_effect, wilcoxon,
+};
+use juror_core::stats::preference::{
+    BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
+};
+use juror_core::study::raw::RawStudy;
+use juror_core::study::seal::{SealKey, seal};
+use juror_core::study::{PreferenceKind, Study, parse_study};
+
+/// Values computed by the same function on the same data: equal up to summation order.
+const TOLERANCE: f64 = 1e-12;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analysis")
+}
+
+fn bless() -> bool {
+    std::env::var_os("JUROR_BLESS").is_some()
+}
+
+fn close(what: &str, got: Option<f64>, want: Option<f64>) {
+    match (got, want) {
+        (Some(g), Some(w)) => assert!(
+            (g - w).abs() <= TOLERANCE * w.abs().max(1.0),
+            "{what}: {g} != {w}"
+        ),
+        (None, None) => {}
+        _ => panic!("{what}: {got:?} != {want:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures: replayed sessions
+// ---------------------------------------------------------------------------------------------
+
+/// 2026-11-21T23:00:00.000Z.
+const T0: f64 = 1_795_302_000_000.0;
+const APP_VERSION: &str = "0.1.0";
+
+/// The secret the pandalm fixture is sealed with (a real study uses a random one).
+const SECRET: [u8; 32] = [42; 32];
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(root().join(format!("assets/studies/{name}.json"))).unwrap()
+}
+
+/// What an annotator answers in a trial: a score per (position, dimension), and a preference.
+struct Answers {
+    scores: Vec<(usize, String, i32)>,
+    preference: Option<Preference>,
+}
+
+/// Replays a session from the welcome page to the end, answering each trial with `answer`
+/// (given the trial's index, item id and shown system names); `unfinished` trials at the end are
+/// answered but never left.
+fn replay(
+    study: &Study,
+    annotator: Annotator,
+    unfinished: usize,
+    answer: impl Fn(usize, &str, &[String]) -> Answers,
+) -> Session {
+    let mut s = Session::new(study, annotator);
+    let mut now = T0;
+    let mut tick = || {
+        now += 1000.0;
+        now
+    };
+    update(study, &mut s, Msg::Start, tick());
+    update(study, &mut s, Msg::FinishInstructions, tick());
+    assert_eq!(s.progress.phase, Phase::Trials);
+    let total = s.plan.trials.len();
+    for index in 0..total {
+        let trial = s.plan.trials[index].clone();
+        let item = study.items()[trial.item].id.clone();
+        let shown: Vec<String> = trial
+            .shown
+            .iter()
+            .map(|x| study.systems()[x.system].clone())
+            .collect();
+        let a = answer(index, &item, &shown);
+        for (position, dimension, value) in a.scores {
+            update(
+                study,
+                &mut s,
+                Msg::Rate {
+                    position,
+                    dimension,
+                    value,
+                    advance: false,
+                },
+                tick(),
+            );
+        }
+        if a.preference.is_some() {
+            update(study, &mut s, Msg::Prefer(a.preference), tick());
+        }
+        if index + unfinished >= total {
+            break;
+        }
+        update(study, &mut s, Msg::Next, tick());
+        assert!(s.missing.is_empty(), "trial {index}: {:?}", s.missing);
+    }
+    s
+}
+
+fn export_json(study: &Study, hash: &str, s: &Session) -> String {
+    export(study, hash, s, APP_VERSION, T0 + 3_600_000.0).to_json()
+}
+
+/// A small deterministic "noise" in -1..=1 from three numbers.
+fn jitter(a: usize, b: usize, c: usize) -> i32 {
+    match (a * 7 + b * 3 + c * 5) % 5 {
+        0 => 1,
+        1 => -1,
+        _ => 0,
+    }
+}
+
+/// Items of financial-analysis on which annotators disagree strongly about one system.
+const DISPUTED: [(&str, &str); 4] = [
+    ("msft", "base-llm"),
+    ("jnj", "base-llm"),
+    ("xom", "fin-agent"),
+    ("tsla", "base-llm"),
+];
+
+/// financial-analysis, slots 1 to 3 (slot 2 with an id): fin-agent rated about one point above
+/// base-llm, item and annotator effects, strong disagreements on the `DISPUTED` cells, and slot
+/// 3's last trial left unfinished.
+fn financial_files() -> Vec<(String, String)> {
+    let text = example("financial-analysis");
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let items: Vec<String> = study.items().iter().map(|i| i.id.clone()).collect();
+    let mut out = Vec::new();
+    for slot in 1..=3u32 {
+        let id = (slot == 2).then(|| "ann-b".to_owned());
+        let annotator = Annotator { slot, id };
+        let unfinished = usize::from(slot == 3);
+        let s = replay(&study, annotator, unfinished, |_, item, shown| {
+            let i = items.iter().position(|x| x == item).unwrap();
+            let system = &shown[0];
+            let base = if system == "fin-agent" { 4 } else { 3 };
+            let mut score = base + (i % 3) as i32 - 1 + jitter(i, slot as usize, system.len());
+            if DISPUTED.contains(&(item, system.as_str())) {
+                score = [1, 3, 5][slot as usize - 1];
+            }
+            Answers {
+                scores: vec![(0, "quality".into(), score.clamp(1, 5))],
+                preference: None,
+            }
+        });
+        out.push((
+            format!("financial-slot{slot}.json"),
+            export_json(&study, &hash, &s),
+        ));
+    }
+    out
+}
+
+/// pandalm, sealed with [`SECRET`]: the sealed study, its key, and slots 1 to 3 choosing
+/// llama-7b mostly, a tie on every fourth item, and disagreements.
+fn pandalm_files() -> Vec<(String, String)> {
+    let raw: RawStudy = serde_json::from_str(&example("pandalm")).unwrap();
+    let (sealed, key) = seal(&raw, &SECRET);
+    let mut text = serde_json::to_string_pretty(&sealed).unwrap();
+    text.push('\n');
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let id_of = |token: &str| key.systems[token].clone();
+    let items: Vec<String> = study.items().iter().map(|i| i.id.clone()).collect();
+    let mut out = vec![
+        ("pandalm-sealed-study.json".to_owned(), text.clone()),
+        (
+            "pandalm-key.json".to_owned(),
+            format!("{}\n", serde_json::to_string_pretty(&key).unwrap()),
+        ),
+    ];
+    for slot in 1..=3u32 {
+        let annotator = Annotator { slot, id: None };
+        let s = replay(&study, annotator, 0, |_, item, shown| {
+            let i = items.iter().position(|x| x == item).unwrap();
+            let llama = shown.iter().position(|t| id_of(t) == "llama-7b").unwrap();
+            let preference = if i % 4 == 0 && !(slot == 2 && i == 4) {
+                Preference::Tie
+            } else if (slot == 3 && (i == 1 || i == 5)) || i == 7 {
+                Preference::Choice {
+                    position: 1 - llama,
+                }
+            } else {
+                Preference::Choice { position: llama }
+            };
+            Answers {
+                scores: Vec::new(),
+                preference: Some(preference),
+            }
+        });
+        out.push((
+            format!("pandalm-slot{slot}.json"),
+            export_json(&study, &hash, &s),
+        ));
+    }
+    out
+}
+
+/// work-intake, slots 1 and 2: four plans scored on three dimensions, the best picked.
+fn work_intake_files() -> Vec<(String, String)> {
+    let text = example("work-intake");
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let task = &study.design().tasks[0];
+    assert_eq!(
+        task.preference.as_ref().map(|p| p.kind),
+        Some(PreferenceKind::Best)
+    );
+    let dimensions = task.dimensions.clone();
+    let strength = |system: &str| match system {
+        "full-pipeline" => 4,
+        "retrieval-only" => 3,
+        "no-evidence" => 3,
+        _ => 2,
+    };
+    let mut out = Vec::new();
+    for slot in 1..=2u32 {
+        let s = replay(
+            &study,
+            Annotator { slot, id: None },
+            0,
+            |index, _, shown| {
+                let mut scores = Vec::new();
+                for (p, system) in shown.iter().enumerate() {
+                    for (d, dimension) in dimensions.iter().enumerate() {
+                        let v = strength(system) + jitter(index, p + slot as usize, d);
+                        scores.push((p, dimension.clone(), v.clamp(1, 5)));
+                    }
+                }
+                let best = if index % 3 == 2 && slot == 2 {
+                    shown.iter().position(|s| s == "retrieval-only")
+                } else {
+                    shown.iter().position(|s| s == "full-pipeline")
+                };
+                Answers {
+                    scores,
+                    preference: Some(Preference::Best {
+                        position: best.unwrap(),
+                    }),
+                }
+            },
+        );
+        out.push((
+            format!("work-intake-slot{slot}.json"),
+            export_json(&study, &hash, &s),
+        ));
+    }
+    out
+}
+
+/// Broken inputs: a ratings file whose checksum no longer matches, a CSV with bad rows, and a
+/// CSV whose header is neither table.
+fn broken_files(financial: &[(String, String)]) -> Vec<(String, String)> {
+    let slot1 = &financial[0].1;
+    let stated = parse(slot1).unwrap().sha256;
+    let tampered = slot1.replace(&stated, &"0".repeat(64));
+    let csv = "item_id,system_id,annotator_id,dimension,score,comment\n\
+               aapl,fin-agent,extra,quality,4,\"fine, really\"\n\
+               aapl,fin-agent,extra,quality,5,second rating of the same cell\n\
+               \"msft, inc\",fin-agent,extra,quality,3,\"two\nlines\"\n\
+               nvda,fin-agent,extra,quality,high,not a number\n\
+               nvda,fin-agent,extra,quality\n\
+               nvda,,extra,quality,2,no system\n";
+    let header = "item,model,rater,score\nx,y,z,1\n";
+    vec![
+        ("tampered.json".to_owned(), tampered),
+        ("bad-rows.csv".to_owned(), csv.to_owned()),
+        ("bad-header.csv".to_owned(), header.to_owned()),
+    ]
+}
+
+fn generated() -> Vec<(String, String)> {
+    let financial = financial_files();
+    let mut all = financial.clone();
+    all.extend(pandalm_files());
+    all.extend(work_intake_files());
+    all.extend(broken_files(&financial));
+    all
+}
+
+#[test]
+fn fixtures_are_what_the_sessions_export() {
+    for (name, text) in generated() {
+        let path = fixtures().join(&name);
+        if bless() {
+            std::fs::create_dir_all(fixtures()).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == text,
+            "{} is out of date; regenerate it with \
+             `JUROR_BLESS=1 cargo test -p juror-core --test analysis` and read the diff",
+            path.display()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the committed fixtures
+// ---------------------------------------------------------------------------------------------
+
+fn fixture(name: &str) -> Input {
+    let path = fixtures().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; run with JUROR_BLESS=1", path.display()));
+    Input::new(name, text)
+}
+
+fn inputs(names: &[&str]) -> Vec<Input> {
+    names.iter().map(|n| fixture(n)).collect()
+}
+
+const FINANCIAL: [&str; 3] = [
+    "financial-slot1.json",
+    "financial-slot2.json",
+    "financial-slot3.json",
+];
+const PANDALM: [&str; 3] = [
+    "pandalm-slot1.json",
+    "pandalm-slot2.json",
+    "pandalm-slot3.json",
+];
+const WORK_INTAKE: [&str; 2] = ["work-intake-slot1.json", "work-intake-slot2.json"];
+
+/// Few resamples: the tests check that the report passes the same data and seed to the
+/// bootstrap, not the bootstrap itself.
+const OPTIONS: Options = Options {
+    flag_sd: 1.5,
+    seed: 7,
+    resamples: 50,
+};
+
+fn key() -> SealKey {
+    serde_json::from_str(&fixture("pandalm-key.json").text).unwrap()
+}
+
+/// (file, annotator, item, system, dimension, score) of every finished, non-check trial,
+/// straight from the parsed files.
+type Rating = (String, String, String, String, String, f64);
+
+fn ratings_of(files: &[Input]) -> Vec<Rating> {
+    let mut out = Vec::new();
+    for input in files {
+        let file: RatingsFile = parse(&input.text).unwrap();
+        let who = file
+            .annotator
+            .id
+            .clone()
+            .unwrap_or(format!("slot{}", file.annotator.slot));
+        for t in file.trials.iter().filter(|t| t.done && !t.check) {
+            for o in &t.outputs {
+                for (d, v) in &o.ratings {
+                    out.push((
+                        input.name.clone(),
+                        who.clone(),
+                        t.item.clone(),
+                        o.system.clone(),
+                        d.clone(),
+                        f64::from(*v),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Per system, item → mean over annotators (items in byte order), for one dimension.
+fn means_by_hand(
+    ratings: &[Rating],
+    dimension: &str,
+    adjudicated: &BTreeMap<(String, String), f64>,
+) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let mut cells: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
+    for (_, _, item, system, d, v) in ratings {
+        if d == dimension {
+            cells
+                .entry((system.clone(), item.clone()))
+                .or_default()
+                .push(*v);
+        }
+    }
+    let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    for ((system, item), vs) in cells {
+        let v = adjudicated
+            .get(&(item.clone(), system.clone()))
+            .copied()
+            .unwrap_or(vs.iter().sum::<f64>() / vs.len() as f64);
+        out.entry(system).or_default().insert(item, v);
+    }
+    out
+}
+
+/// Checks every number of one dimension's systems and comparisons against direct calls.
+fn check_dimension(
+    report: &Report,
+    dimension: &str,
+    means: &BTreeMap<String, BTreeMap<String, f64>>,
+) {
+    let d = report
+        .dimensions
+        .iter()
+        .find(|d| d.dimension == dimension)
+        .unwrap();
+    assert_eq!(
+        d.systems.iter().map(|s| &s.system).collect::<Vec<_>>(),
+        means.keys().collect::<Vec<_>>()
+    );
+    for s in &d.systems {
+        let xs: Vec<f64> = means[&s.system].values().copied().collect();
+        let want = describe(&xs).unwrap();
+        assert_eq!(s.n, want.n);
+        close("mean", Some(s.mean), Some(want.mean));
+        close("sd", s.sd, Some(want.sd));
+        close("median", Some(s.median), Some(want.median));
+        close("ci low", s.ci95.map(|c| c.low), Some(want.ci95.low));
+        close("ci high", s.ci95.map(|c| c.high), Some(want.ci95.high));
+        let boot = bootstrap_mean(&xs, 0.95, OPTIONS.resamples, OPTIONS.seed).unwrap();
+        let b = s.bootstrap.unwrap();
+        close("bootstrap low", Some(b.low), Some(boot.interval.low));
+        close("bootstrap high", Some(b.high), Some(boot.interval.high));
+    }
+    let systems: Vec<&String> = means.keys().collect();
+    let mut k = 0;
+    for (i, a) in systems.iter().enumerate() {
+        for b in &systems[i + 1..] {
+            let c = &d.comparisons[k];
+            k += 1;
+            assert_eq!((&c.system_a, &c.system_b), (*a, *b));
+            let (x, y): (Vec<f64>, Vec<f64>) = means[*a]
+                .iter()
+                .filter_map(|(item, va)| means[*b].get(item).map(|vb| (*va, *vb)))
+                .unzip();
+            assert_eq!(c.n, x.len());
+            let diffs = differences(&x, &y).unwrap();
+            let w = wilcoxon(&diffs).unwrap();
+            close("p", c.p_value, Some(w.p_value));
+            close("W", c.wilcoxon.map(|w| w.statistic), Some(w.statistic));
+            let e = paired_effect(&diffs).unwrap();
+            close("d_z", c.d_z, Some(e.d_z));
+            close("g_z", c.g_z, Some(e.g_z));
+            close("rank-biserial", c.rank_biserial, e.rank_biserial);
+        }
+    }
+    assert_eq!(k, d.comparisons.len());
+}
+
+/// The agreement matrix of one dimension, built by hand: units "item␟system", raters in order of
+/// first appearance.
+fn matrix_by_hand(ratings: &[Rating], dimension: &str, scale: &[f64]) -> Ratings {
+    let triples =
+        ratings
+            .iter()
+            .filter(|r| r.4 == dimension)
+            .map(|(_, who, item, system, _, v)| {
+                (format!("{item}{UNIT_SEPARATOR}{system}"), who.clone(), *v)
+            });
+    Ratings::from_triples(triples)
+        .unwrap()
+        .with_scale(scale)
+        .unwrap()
+}
+
+fn check_agreement(report: &Report, dimension: &str, m: &Ratings) {
+    let a = &report
+        .dimensions
+        .iter()
+        .find(|d| d.dimension == dimension)
+        .unwrap()
+        .agreement;
+    close("fleiss", a.fleiss_kappa, fleiss_kappa(m));
+    close("percent", a.percent_agreement, percent_agreement(m));
+    close(
+        "alpha nominal",
+        a.krippendorff_alpha.nominal,
+        krippendorff_alpha(m, Metric::Nominal),
+    );
+    close(
+        "alpha ordinal",
+        a.krippendorff_alpha.ordinal,
+        krippendorff_alpha(m, Metric::Ordinal),
+    );
+    close(
+        "alpha interval",
+        a.krippendorff_alpha.interval,
+        krippendorff_alpha(m, Metric::Interval),
+    );
+    let pairs = pairwise(m);
+    assert_eq!(a.cohen_kappa.len(), pairs.len());
+    for (got, want) in a.cohen_kappa.iter().zip(&pairs) {
+        assert_eq!(
+            (&got.annotator_a, &got.annotator_b, got.units),
+            (&want.rater_a, &want.rater_b, want.units)
+        );
+        close("cohen", got.unweighted, want.unweighted);
+        close("cohen linear", got.linear, want.linear);
+        close("cohen quadratic", got.quadratic, want.quadratic);
+        close("pair agreement", got.agreement, want.agreement);
+    }
+}
+
+fn financial_study() -> (Study, String) {
+    let text = example("financial-analysis");
+    (parse_study(&text).unwrap(), sha256_hex(&text))
+}
+
+const FIVE: [f64; 5] = [1.0, 2.0, 3.0, 4.0, 5.0];
+
+// ---------------------------------------------------------------------------------------------
+// The report's numbers
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn ratings_numbers_equal_direct_calls_of_the_statistics() {
+    let files = inputs(&FINANCIAL);
+    let (study, hash) = financial_study();
+    let context = Context {
+        study: Some((&study, &hash)),
+        key: None,
+    };
+    let (data, report) = analyze(&files, &context, None, &OPTIONS);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let ratings = ratings_of(&files);
+    assert_eq!(data.ratings.len(), ratings.len());
+    // Slot 3 left its last trial unfinished: 3 × 50 − 1 ratings.
+    assert_eq!(ratings.len(), 149);
+    assert_eq!(report.inputs[2].unfinished_trials, 1);
+    assert_eq!(
+        report
+            .inputs
+            .iter()
+            .map(|f| f.annotator.clone().unwrap())
+            .collect::<Vec<_>>(),
+        ["slot1", "ann-b", "slot3"]
+    );
+
+    let means = means_by_hand(&ratings, "quality", &BTreeMap::new());
+    check_dimension(&report, "quality", &means);
+    check_agreement(
+        &report,
+        "quality",
+        &matrix_by_hand(&ratings, "quality", &FIVE),
+    );
+
+    // The distribution counts every rating, every point of the scale listed.
+    let d = &report.dimensions[0];
+    assert_eq!(d.scale.as_deref(), Some(&FIVE[..]));
+    for s in &d.systems {
+        let scores: Vec<f64> = ratings
+            .iter()
+            .filter(|r| r.3 == s.system)
+            .map(|r| r.5)
+            .collect();
+        assert_eq!(s.n_ratings, scores.len());
+        for c in &s.distribution {
+            assert_eq!(c.count, scores.iter().filter(|v| **v == c.score).count());
+        }
+        assert_eq!(s.distribution.len(), 5);
+    }
+
+    // Flags: the cells whose ratings have a sample SD above 1.5 are exactly the disputed ones.
+    let flagged: Vec<(&str, &str)> = d
+        .flags
+        .iter()
+        .map(|f| (f.item.as_str(), f.system.as_str()))
+        .collect();
+    let mut disputed = DISPUTED.to_vec();
+    disputed.sort();
+    // tsla is slot 3's unfinished last trial for one system or not: either way SD(1, 3) ≤ 1.5.
+    for f in &d.flags {
+        let scores: Vec<f64> = f.ratings.iter().map(|r| r.score).collect();
+        let sd = describe(&scores).unwrap().sd;
+        close("flag sd", Some(f.sd), Some(sd));
+        assert!(f.sd > 1.5);
+    }
+    assert!(flagged.iter().all(|c| disputed.contains(c)), "{flagged:?}");
+    assert!(flagged.len() >= 3, "{flagged:?}");
+}
+
+#[test]
+fn p_values_are_adjusted_over_every_comparison_of_the_report() {
+    let files = inputs(&WORK_INTAKE);
+    let (data, report) = analyze(&files, &Context::default(), None, &OPTIONS);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.dimensions.len(), 3);
+    let ratings = ratings_of(&files);
+    assert_eq!(data.ratings.len(), ratings.len());
+    for d in &report.dimensions {
+        let means = means_by_hand(&ratings, &d.dimension, &BTreeMap::new());
+        check_dimension(&report, &d.dimension, &means);
+    }
+    let ps: Vec<f64> = report
+        .dimensions
+        .iter()
+        .flat_map(|d| d.comparisons.iter().filter_map(|c| c.p_value))
+        .collect();
+    assert_eq!(ps.len(), 3 * 6, "4 systems: 6 pairs per dimension");
+    let (h, b) = (holm(&ps).unwrap(), bonferroni(&ps).unwrap());
+    let got: Vec<(f64, f64)> = report
+        .dimensions
+        .iter()
+        .flat_map(|d| d.comparisons.iter())
+        .map(|c| (c.p_holm.unwrap(), c.p_bonferroni.unwrap()))
+        .collect();
+    for (i, (gh, gb)) in got.into_iter().enumerate() {
+        close("holm", Some(gh), Some(h[i]));
+        close("bonferroni", Some(gb), Some(b[i]));
+    }
+}
+
+/// (annotator, item, a, b, outcome) of every preference in the files, by the documented
+/// conventions: choice → chosen beats the other; best → best beats each other output; tie.
+fn preferences_of(files: &[Input], rename: &dyn Fn(&str) -> String) -> Vec<Comparison> {
+    let mut out = Vec::new();
+    for input in files {
+        let file = parse(&input.text).unwrap();
+        for t in file.trials.iter().filter(|t| t.done && !t.check) {
+            let systems: Vec<String> = t.outputs.iter().map(|o| rename(&o.system)).collect();
+            match &t.preference {
+                Some(PreferenceRecord::Choice { position, .. }) => {
+                    let w = position - 1;
+                    let outcome = if w == 0 { Outcome::A } else { Outcome::B };
+                    out.push(Comparison::new(&*systems[0], &*systems[1], outcome));
+                }
+                Some(PreferenceRecord::Tie) => {
+                    out.push(Comparison::new(&*systems[0], &*systems[1], Outcome::Tie));
+                }
+                Some(PreferenceRecord::Best { position, .. }) => {
+                    let w = position - 1;
+                    for o in (0..systems.len()).filter(|&o| o != w) {
+                        let (a, b, outcome) = if w < o {
+                            (w, o, Outcome::A)
+                        } else {
+                            (o, w, Outcome::B)
+                        };
+                        out.push(Comparison::new(&*systems[a], &*systems[b], outcome));
+                    }
+                }
+                other => assert!(other.is_none(), "{other:?}"),
+            }
+        }
+    }
+    out
+}
+
+fn check_preferences(
+    report: &Report,
+    comparisons: &[Comparison],
+    labels: &[(String, String, String, f64)],
+) {
+    let p = report.preferences.as_ref().unwrap();
+    assert_eq!(p.judgements, comparisons.len());
+    let tally = Tally::from_comparisons(comparisons).unwrap();
+    assert_eq!(p.systems, tally.systems());
+    let mut shown = 0;
+    for (i, a) in tally.systems().iter().enumerate() {
+        for b in &tally.systems()[i + 1..] {
+            let record = tally.record(a, b).unwrap();
+            if record.wins + record.losses + record.ties == 0 {
+                continue;
+            }
+            let pair = &p.pairs[shown];
+            shown += 1;
+            assert_eq!((&pair.system_a, &pair.system_b), (a, b));
+            assert_eq!(
+                (pair.wins, pair.losses, pair.ties),
+                (record.wins, record.losses, record.ties)
+            );
+            let rate = record.win_rate(0.95).ok();
+            close("win rate", pair.win_rate, rate.map(|r| r.rate));
+            close(
+                "wilson low",
+                pair.wilson.map(|c| c.low),
+                rate.map(|r| r.wilson.low),
+            );
+            close(
+                "clopper-pearson high",
+                pair.clopper_pearson.map(|c| c.high),
+                rate.map(|r| r.clopper_pearson.high),
+            );
+            close("binomial p", pair.p_value, rate.map(|r| r.p_value));
+        }
+    }
+    assert_eq!(shown, p.pairs.len());
+
+    let options = BradleyTerryOptions::default();
+    let fit = bradley_terry(&tally, &options).unwrap();
+    let boot =
+        bradley_terry_bootstrap(comparisons, &options, 0.95, OPTIONS.resamples, OPTIONS.seed)
+            .unwrap();
+    let bt = p.bradley_terry.as_ref().unwrap();
+    for (s, want) in fit.systems.iter().zip(&fit.strengths) {
+        close("bradley-terry", Some(bt.scores[s].score), Some(*want));
+    }
+    for b in &boot {
+        let got = bt.scores[&b.system].ci;
+        close("bt low", got.map(|c| c.low), b.interval.map(|i| i.low));
+        close("bt high", got.map(|c| c.high), b.interval.map(|i| i.high));
+    }
+
+    // Agreement: units (item, pair in byte order), labels 0 tie, 1 first preferred, 2 second.
+    let m =
+        Ratings::from_triples(labels.iter().map(|(who, item, pair, v)| {
+            (format!("{item}{UNIT_SEPARATOR}{pair}"), who.clone(), *v)
+        }))
+        .unwrap()
+        .with_scale(&[0.0, 1.0, 2.0])
+        .unwrap();
+    let a = &p.agreement;
+    close("pref fleiss", a.fleiss_kappa, fleiss_kappa(&m));
+    close(
+        "pref alpha",
+        a.krippendorff_alpha.nominal,
+        krippendorff_alpha(&m, Metric::Nominal),
+    );
+    close("pref percent", a.percent_agreement, percent_agreement(&m));
+    let pairs = pairwise(&m);
+    assert_eq!(a.cohen_kappa.len(), pairs.len());
+    for (got, want) in a.cohen_kappa.iter().zip(&pairs) {
+        assert_eq!(
+            (&got.annotator_a, &got.annotator_b),
+            (&want.rater_a, &want.rater_b)
+        );
+        close("pref cohen", got.unweighted, want.unweighted);
+    }
+}
+
+/// The labels of `comparisons` made by `annotators[i]` (same order), coded from the pair in
+/// byte order.
+fn labels_of(
+    files: &[Input],
+    rename: &dyn Fn(&str) -> String,
+) -> Vec<(String, String, String, f64)> {
+    let mut out = Vec::new();
+    for input in files {
+        let file = parse(&input.text).unwrap();
+        let who = format!("slot{}", file.annotator.slot);
+        let single = Input::new(input.name.clone(), input.text.clone());
+        let comparisons = preferences_of(&[single], rename);
+        let items: Vec<&str> = file
+            .trials
+            .iter()
+            .filter(|t| t.done && !t.check)
+            .flat_map(|t| {
+                let n = match &t.preference {
+                    Some(PreferenceRecord::Best { .. }) => t.outputs.len() - 1,
+                    Some(_) => 1,
+                    None => 0,
+                };
+                std::iter::repeat_n(t.item.as_str(), n)
+            })
+            .collect();
+        for (c, item) in comparisons.iter().zip(items) {
+            let (x, y) = if c.a <= c.b {
+                (&c.a, &c.b)
+            } else {
+                (&c.b, &c.a)
+            };
+            let first_wins = (c.outcome == Outcome::A) == (c.a == *x);
+            let code = match c.outcome {
+                Outcome::Tie => 0.0,
+                _ if first_wins => 1.0,
+                _ => 2.0,
+            };
+            out.push((
+                who.clone(),
+                item.to_owned(),
+                format!("{x}{UNIT_SEPARATOR}{y}"),
+                code,
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn preference_numbers_equal_direct_calls_through_the_seal_key() {
+    let files = inputs(&PANDALM);
+    let key = key();
+    let study_text = fixture("pandalm-sealed-study.json").text;
+    let study = parse_study(&study_text).unwrap();
+    let hash = sha256_hex(&study_text);
+    let context = Context {
+        study: Some((&study, &hash)),
+        key: Some(&key),
+    };
+    let (_, report) = analyze(&files, &context, None, &OPTIONS);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let rename = |t: &str| key.systems[t].clone();
+    let comparisons = preferences_of(&files, &rename);
+    assert_eq!(comparisons.len(), 30);
+    // The key turned every token into a system id.
+    let p = report.preferences.as_ref().unwrap();
+    assert_eq!(p.systems, ["bloom-7b", "llama-7b"]);
+    check_preferences(&report, &comparisons, &labels_of(&files, &rename));
+    assert!(p.pairs[0].ties > 0 && p.pairs[0].losses > p.pairs[0].wins);
+    assert!(report.dimensions.is_empty());
+}
+
+#[test]
+fn best_of_four_counts_a_win_over_each_other_output() {
+    let files = inputs(&WORK_INTAKE);
+    let (_, report) = analyze(&files, &Context::default(), None, &OPTIONS);
+    let same = |s: &str| s.to_owned();
+    let comparisons = preferences_of(&files, &same);
+    // 9 trials × 2 annotators, each best beating the 3 others.
+    assert_eq!(comparisons.len(), 9 * 2 * 3);
+    check_preferences(&report, &comparisons, &labels_of(&files, &same));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Adjudication
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn adjudication_changes_comparisons_and_summaries_but_not_agreement() {
+    let files = inputs(&FINANCIAL);
+    let (data, before) = analyze(&files, &Context::default(), None, &OPTIONS);
+    let flags = &before.dimensions[0].flags;
+    assert!(!flags.is_empty());
+
+    // The sheet lists the flagged cells with an empty score; fill it with 5s.
+    let sheet = before.adjudication_sheet();
+    let mut lines = sheet.lines();
+    assert_eq!(
+        lines.next(),
+        Some("item_id,system_id,dimension,score,n,mean,sd,ratings")
+    );
+    let filled: String = std::iter::once("item_id,system_id,dimension,score,n,mean,sd,ratings")
+        .chain(lines.clone())
+        .map(|l| {
+            let mut f: Vec<&str> = l.splitn(5, ',').collect();
+            if f[3].is_empty() {
+                f[3] = "5";
+            }
+            f.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(lines.count(), flags.len());
+    let adjudication = Input::new("adjudication.csv", filled);
+    let (_, after) = analyze(&files, &Context::default(), Some(&adjudication), &OPTIONS);
+    assert!(after.problems.is_empty(), "{:?}", after.problems);
+    let summary = after.adjudication.as_ref().unwrap();
+    assert_eq!(
+        (summary.cells, summary.applied, summary.not_flagged),
+        (flags.len(), flags.len(), 0)
+    );
+
+    // Agreement is computed on the raw ratings: unchanged, to the bit.
+    assert_eq!(
+        before.dimensions[0].agreement,
+        after.dimensions[0].agreement
+    );
+    // The comparison and the summaries use the expert's score in place of the cell's mean.
+    assert_ne!(
+        before.dimensions[0].comparisons,
+        after.dimensions[0].comparisons
+    );
+    assert_ne!(before.dimensions[0].systems, after.dimensions[0].systems);
+    let adjudicated: BTreeMap<(String, String), f64> = flags
+        .iter()
+        .map(|f| ((f.item.clone(), f.system.clone()), 5.0))
+        .collect();
+    let ratings = ratings_of(&files);
+    let means = means_by_hand(&ratings, "quality", &adjudicated);
+    check_dimension(&after, "quality", &means);
+    let rows: Vec<_> = data.ratings.iter().collect();
+    let read_back = Adjudication::read(&adjudication);
+    assert_eq!(item_means(&rows, Some(&read_back)), means);
+    // Each flag shows the score that replaced it.
+    assert!(
+        after.dimensions[0]
+            .flags
+            .iter()
+            .all(|f| f.adjudicated == Some(5.0))
+    );
+    let replaced: usize = after.dimensions[0]
+        .systems
+        .iter()
+        .map(|s| s.adjudicated)
+        .sum();
+    assert_eq!(replaced, flags.len());
+}
+
+#[test]
+fn adjudication_rows_with_problems_are_named_and_left_out() {
+    let files = inputs(&FINANCIAL);
+    let text = "item_id,system_id,dimension,score\n\
+                msft,base-llm,quality,4\n\
+                msft,base-llm,quality,2\n\
+                jnj,base-llm,quality,\n\
+                nowhere,base-llm,quality,3\n\
+                xom,fin-agent,quality,lots\n";
+    let adjudication = Input::new("adj.csv", text);
+    let (_, report) = analyze(&files, &Context::default(), Some(&adjudication), &OPTIONS);
+    let problems: Vec<String> = report.problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        problems,
+        [
+            "adj.csv: line 5: no ratings of item \"nowhere\", system \"base-llm\" on \"quality\" \
+             in the inputs; check the ids (the score is not used)",
+            "adj.csv: line 3: item \"msft\", system \"base-llm\" on \"quality\" already has a \
+             score (4 at line 2); this one is left out",
+            "adj.csv: line 6: score \"lots\" is not a number",
+        ]
+    );
+    let summary = report.adjudication.unwrap();
+    assert_eq!(
+        (summary.cells, summary.applied, summary.unfilled),
+        (2, 1, 1)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad inputs
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn bad_files_are_named_and_the_rest_is_analysed() {
+    let mut files = inputs(&FINANCIAL);
+    files.extend(inputs(&["tampered.json", "bad-rows.csv", "bad-header.csv"]));
+    files.push(Input::new(
+        "cut.json",
+        "{\"format\": \"juror.ratings/1\", \"trials\": [",
+    ));
+    let (data, report) = analyze(&files, &Context::default(), None, &OPTIONS);
+    let problems: Vec<String> = report.problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        problems,
+        [
+            "tampered.json: sha256: the checksum does not match: the file was changed or damaged \
+             after it was written. Ask the annotator for the file as downloaded",
+            "bad-rows.csv: line 6: score \"high\" is not a number",
+            "bad-rows.csv: line 7: 4 field(s), but the header has 6; quote fields that hold commas",
+            "bad-rows.csv: line 8: system_id is empty",
+            "bad-header.csv: line 1: the header is neither a Likert table \
+             (item_id,system_id,annotator_id,dimension,score) nor a pairwise table \
+             (item_id,system_a,system_b,annotator_id,preference); missing: item_id, system_id, \
+             annotator_id, dimension",
+            "cut.json: line 1, column 41: not valid JSON (EOF while parsing a list at line 1 \
+             column 41); the file may be cut short or edited",
+            "bad-rows.csv: line 3: annotator \"extra\" already rated item \"aapl\", system \
+             \"fin-agent\" on \"quality\" (4 at bad-rows.csv: line 2); this duplicate (5) is left \
+             out",
+        ]
+    );
+    // The good files and the good rows are all there.
+    let good = ratings_of(&inputs(&FINANCIAL)).len();
+    assert_eq!(data.ratings.len(), good + 2);
+    assert!(
+        data.ratings
+            .iter()
+            .any(|r| r.item == "msft, inc" && r.annotator == "extra" && r.source.at == "line 4")
+    );
+    let kinds: Vec<(InputKind, usize, usize)> = report
+        .inputs
+        .iter()
+        .map(|f| (f.kind, f.ratings, f.problems))
+        .collect();
+    assert_eq!(
+        kinds[3..],
+        [
+            (InputKind::Unread, 0, 1),
+            (InputKind::LikertCsv, 2, 4),
+            (InputKind::Unread, 0, 1),
+            (InputKind::Unread, 0, 1),
+        ]
+    );
+    assert_eq!(report.dimensions[0].annotators, 4);
+}
+
+#[test]
+fn a_token_missing_from_the_key_names_the_file_and_the_token() {
+    let files = inputs(&PANDALM);
+    let mut key = key();
+    let (token, _) = key
+        .systems
+        .iter()
+        .find(|(_, id)| *id == "llama-7b")
+        .map(|(t, i)| (t.clone(), i.clone()))
+        .unwrap();
+    key.systems.remove(&token);
+    let context = Context {
+        study: None,
+        key: Some(&key),
+    };
+    let data = read(&files, &context);
+    assert_eq!(data.problems.len(), 3);
+    let p = &data.problems[0];
+    assert_eq!(p.file, "pandalm-slot1.json");
+    assert!(p.at.as_deref().unwrap().starts_with("trials["), "{p}");
+    assert!(
+        p.message
+            .contains(&format!("\"{token}\" is not a token of the key")),
+        "{p}"
+    );
+    assert!(data.preferences.is_empty());
+
+    // A key for another study.
+    let mut other = self::key();
+    other.study = "another-study".into();
+    let data = read(
+        &files[..1],
+        &Context {
+            study: None,
+            key: Some(&other),
+        },
+    );
+    assert_eq!(data.problems[0].at.as_deref(), Some("study.id"));
+}
+
+#[test]
+fn files_of_another_study_are_refused_with_the_study() {
+    let (study, hash) = financial_study();
+    let files = inputs(&["financial-slot1.json", "pandalm-slot1.json"]);
+    let data = read(
+        &files,
+        &Context {
+            study: Some((&study, &hash)),
+            key: None,
+        },
+    );
+    assert_eq!(data.problems.len(), 1);
+    assert_eq!(data.problems[0].file, "pandalm-slot1.json");
+    assert_eq!(data.problems[0].at.as_deref(), Some("study.id"));
+    assert_eq!(data.ratings.len(), 50);
+}
+
+#[test]
+fn the_same_file_twice_is_reported_as_duplicates() {
+    let files = inputs(&["financial-slot1.json", "financial-slot1.json"]);
+    let data = read(&files, &Context::default());
+    assert_eq!(data.ratings.len(), 50);
+    assert_eq!(data.problems.len(), 50);
+    assert!(data.problems[0].message.contains("already rated"));
+    assert_eq!(data.files[1].ratings, 0);
+    assert_eq!(data.files[1].problems, 50);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tidy CSV in and out
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_tidy_csv_reads_back_to_the_same_report() {
+    let mut files = inputs(&WORK_INTAKE);
+    files.extend(inputs(&PANDALM));
+    let key = key();
+    let context = Context {
+        study: None,
+        key: Some(&key),
+    };
+    // The key only knows pandalm's tokens: the work-intake files are refused by it, so read
+    // them apart and merge.
+    let a = read(&files[..2], &Context::default());
+    let b = read(&files[2..], &context);
+    let merged = juror_core::analysis::Data {
+        ratings: [a.ratings, b.ratings].concat(),
+        preferences: [a.preferences, b.preferences].concat(),
+        files: [a.files, b.files].concat(),
+        problems: Vec::new(),
+    };
+    let csv = to_csv(&merged);
+    assert!(csv.starts_with(
+        "item_id,system_id,annotator_id,dimension,score,system_a,system_b,preference,source_file,\
+         source_at\n"
+    ));
+    let back = read(&[Input::new("tidy.csv", csv)], &Context::default());
+    assert!(back.problems.is_empty(), "{:?}", back.problems);
+    assert_eq!(back.files[0].kind, InputKind::TidyCsv);
+    assert_eq!(back.ratings.len(), merged.ratings.len());
+    assert_eq!(back.preferences.len(), merged.preferences.len());
+    let one = report(&merged, None, None, &OPTIONS);
+    let two = report(&back, None, None, &OPTIONS);
+    assert_eq!(one.dimensions, two.dimensions);
+    assert_eq!(one.preferences, two.preferences);
+}
+
+#[test]
+fn pairwise_csv_rows_are_checked() {
+    let text = "item_id,system_a,system_b,annotator_id,preference\n\
+                1,x,y,ann,a\n\
+                1,x,y,bob,B\n\
+                2,y,x,ann,tie\n\
+                3,x,x,ann,a\n\
+                4,x,y,ann,maybe\n\
+                2,x,y,ann,a\n";
+    let data = read(&[Input::new("p.csv", text)], &Context::default());
+    let problems: Vec<String> = data.problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        problems,
+        [
+            "p.csv: line 5: system_a and system_b are both \"x\": a system cannot be compared \
+             with itself",
+            "p.csv: line 6: preference \"maybe\" is not a, b or tie",
+            "p.csv: line 7: annotator \"ann\" already judged \"x\" against \"y\" on item \"2\" \
+             (at p.csv: line 4); this duplicate is left out",
+        ]
+    );
+    assert_eq!(data.preferences.len(), 3);
+    assert_eq!(data.preferences[1].outcome, Outcome::B);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_markdown_has_every_table_and_states_the_conventions() {
+    let mut files = inputs(&WORK_INTAKE);
+    files.push(fixture("bad-header.csv"));
+    let (_, report) = analyze(&files, &Context::default(), None, &OPTIONS);
+    let md = markdown::render(&report);
+    for heading in [
+        "## relevance",
+        "### Systems",
+        "### Agreement",
+        "### Comparisons",
+        "## Preferences",
+        "### Pairs",
+        "### Bradley–Terry",
+        "### Agreement on preferences",
+        "## Methods",
+        "## Problems with the inputs",
+    ] {
+        assert!(md.contains(heading), "{heading} missing:\n{md}");
+    }
+    for convention in [
+        "averaged over annotators",
+        "50 resamples",
+        "seed 7",
+        "(item, system) cells",
+        "Holm",
+        "Bonferroni",
+        "18 comparison(s)",
+        "half a win",
+        "ties excluded",
+        "above 1.5",
+        "best choice as a win of the best output over each other output shown",
+    ] {
+        assert!(md.contains(convention), "{convention} missing:\n{md}");
+    }
+    // Every table row has as many cells as its header.
+    let mut columns = 0;
+    for line in md.lines() {
+        if line.starts_with('|') {
+            let cells = line.replace("\\|", "").matches('|').count();
+            if columns == 0 {
+                columns = cells;
+            }
+            assert_eq!(cells, columns, "{line}");
+        } else {
+            columns = 0;
+        }
+    }
+    assert!(md.contains("bad-header.csv: line 1: the header is neither"));
+}
+
+#[test]
+fn the_report_is_deterministic_and_json_has_no_nan() {
+    let files = inputs(&FINANCIAL);
+    let (_, one) = analyze(&files, &Context::default(), None, &OPTIONS);
+    let (_, two) = analyze(&files, &Context::default(), None, &OPTIONS);
+    let json = one.to_json();
+    assert_eq!(json, two.to_json());
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["format"], "juror.report/1");
+    for key in [
+        "settings",
+        "inputs",
+        "problems",
+        "dimensions",
+        "preferences",
+        "adjudication",
+    ] {
+        assert!(value.get(key).is_some(), "{key}");
+    }
+    let d = &value["dimensions"][0];
+    for key in ["systems", "agreement", "comparisons", "flags"] {
+        assert!(d.get(key).is_some(), "{key}");
+    }
+    assert!(!json.contains("NaN"));
+}
