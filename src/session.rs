@@ -43,6 +43,8 @@ pub struct SessionHandle {
     pub notice: RwSignal<Option<Notice>>,
     /// The revision of the stored envelope this tab last wrote or read.
     pub revision: StoredValue<u64>,
+    /// The text this tab last wrote: finding it in storage means no other tab wrote since.
+    pub last_written: StoredValue<String>,
     /// Whether the browser agreed to keep storage under pressure (`None`: not asked or unknown).
     pub persisted: RwSignal<Option<bool>>,
     /// Saved answers that could not be set aside (storage full) and would be overwritten by the
@@ -78,6 +80,7 @@ impl SessionHandle {
         let mut storage_problem = None;
         let mut revision = 0;
         let mut hold = false;
+        let mut loaded = String::new();
         let raw_file = |text: &str| {
             Some((
                 format!("juror-saved-answers-{}.json", study.id()),
@@ -88,6 +91,7 @@ impl SessionHandle {
             Ok(Some(text)) => match store::read(&text) {
                 Ok(envelope) if envelope.study_sha256 == study_sha256 => {
                     revision = envelope.revision;
+                    loaded = text.clone();
                     match Session::resume(&study, envelope.progress, now) {
                         Ok(session) => session,
                         Err(why) => {
@@ -155,6 +159,7 @@ impl SessionHandle {
             storage_problem: RwSignal::new(storage_problem),
             notice: RwSignal::new(notice),
             revision: StoredValue::new(revision),
+            last_written: StoredValue::new(loaded),
             persisted: RwSignal::new(None),
             hold_saves: RwSignal::new(hold),
         };
@@ -171,6 +176,11 @@ impl SessionHandle {
     /// Joins answers saved by another tab into this one's. Returns whether this tab has answers
     /// the stored copy lacks (then it must save the union).
     fn take_in(&self, text: &str) -> bool {
+        // This tab's own last save: nothing new in it (and merging an older copy of our own
+        // survey answers would undo the newest one).
+        if self.last_written.with_value(|w| w == text) {
+            return false;
+        }
         let Ok(envelope) = store::read(text) else {
             return false;
         };
@@ -246,6 +256,7 @@ impl SessionHandle {
         match storage::write(&key, &text) {
             Ok(()) => {
                 self.revision.set_value(revision);
+                self.last_written.set_value(text);
                 if self.storage_problem.with_untracked(Option::is_some) {
                     self.storage_problem.set(None);
                 }
