@@ -26,11 +26,14 @@ enum Command {
         /// The study file (juror.study/1 JSON).
         file: PathBuf,
     },
-    /// Print the JSON Schema of the study format (juror.study/1), or of ratings files.
+    /// Print the JSON Schema of the study format (juror.study/1), or of ratings files or reports.
     Schema {
         /// Print the schema of ratings files (juror.ratings/1) instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "report")]
         ratings: bool,
+        /// Print the schema of analysis reports (juror.report/1) instead.
+        #[arg(long)]
+        report: bool,
     },
     /// Check ratings files (juror.ratings/1): format, shape and checksum, and with --study that
     /// they belong to that study file. One line per file; exit 1 if any is refused.
@@ -180,9 +183,11 @@ fn main() -> ExitCode {
             key,
             force,
         } => seal(&file, &out, &key, force),
-        Command::Schema { ratings } => {
+        Command::Schema { ratings, report } => {
             if ratings {
                 print!("{}", juror_core::session::ratings::schema());
+            } else if report {
+                print!("{}", juror_core::analysis::schema());
             } else {
                 print!("{}", juror_core::study::schema());
             }

@@ -1218,3 +1218,21 @@ fn the_report_is_deterministic_and_json_has_no_nan() {
     }
     assert!(!json.contains("NaN"));
 }
+
+/// The committed report schema is what the types say (regenerate with
+/// `cargo run -p juror-cli -- schema --report > assets/schema/report.v1.json`).
+#[test]
+fn committed_report_schema_matches_the_types() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/schema/report.v1.json");
+    let generated = juror_core::analysis::schema();
+    if std::env::var_os("JUROR_BLESS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "assets/schema/report.v1.json is out of date with crates/juror-core/src/analysis/"
+    );
+    assert!(generated.contains("\"fleiss_kappa\"") && generated.contains("\"bradley_terry\""));
+}

@@ -44,7 +44,7 @@ impl Input {
 }
 
 /// Where a row came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Source {
     /// The input's name.
     pub file: String,
@@ -58,7 +58,7 @@ pub struct Source {
 }
 
 /// One rating: one annotator's score of one system's output for one item, on one dimension.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RatingRow {
     pub source: Source,
     pub item: String,
@@ -89,7 +89,7 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
 }
 
 /// One thing wrong with an input: the file, where in it, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     pub file: String,
     /// A line (`line 12`, `line 3, column 7`) or a JSON path; `None` for the file as a whole.
@@ -117,7 +117,7 @@ impl fmt::Display for Problem {
 }
 
 /// What kind of input a file was read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InputKind {
     /// A `juror.ratings/1` file.
@@ -133,7 +133,7 @@ pub enum InputKind {
 }
 
 /// What was taken from one input.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FileSummary {
     pub file: String,
     pub kind: InputKind,

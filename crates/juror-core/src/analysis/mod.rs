@@ -48,3 +48,16 @@ pub fn analyze(
     let report = report(&data, study, adjudication.as_ref(), options);
     (data, report)
 }
+
+/// The JSON Schema of `juror.report/1`, generated from [`Report`], as committed at
+/// `assets/schema/report.v1.json`.
+pub fn schema() -> String {
+    let mut schema = schemars::schema_for!(Report);
+    schema.insert(
+        "$id".to_owned(),
+        serde_json::Value::String("https://juror.invalid/schema/report.v1.json".to_owned()),
+    );
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}

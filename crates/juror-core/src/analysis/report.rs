@@ -34,7 +34,7 @@ pub const LEVEL: f64 = 0.95;
 pub const UNIT_SEPARATOR: char = '\u{1f}';
 
 /// How the report is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Options {
     /// A cell (item, system, dimension) is flagged when the sample SD (n − 1) of its ratings is
     /// above this. Default 1.5.
@@ -60,7 +60,7 @@ impl Default for Options {
 // ---------------------------------------------------------------------------------------------
 
 /// The whole report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// Always `"juror.report/1"`.
     pub format: &'static str,
@@ -79,7 +79,7 @@ pub struct Report {
 }
 
 /// The settings the report was made with.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Settings {
     pub flag_sd: f64,
     pub seed: u64,
@@ -96,7 +96,7 @@ pub struct Settings {
 }
 
 /// A two-sided interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Ci {
     pub low: f64,
     pub high: f64,
@@ -112,7 +112,7 @@ impl From<Interval> for Ci {
 }
 
 /// One rating dimension.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DimensionReport {
     pub dimension: String,
     /// The study's scale for it, or `null` (then the categories are the values seen).
@@ -128,7 +128,7 @@ pub struct DimensionReport {
 }
 
 /// One system on one dimension, over its item means (see `docs/analysis.md`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SystemSummary {
     pub system: String,
     /// Items rated (the sample size of every statistic below but `distribution`).
@@ -152,7 +152,7 @@ pub struct SystemSummary {
 }
 
 /// A bootstrap interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Bootstrap {
     pub low: f64,
     pub high: f64,
@@ -162,14 +162,14 @@ pub struct Bootstrap {
 }
 
 /// How many ratings had a score.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ScoreCount {
     pub score: f64,
     pub count: usize,
 }
 
 /// Agreement on one dimension's raw ratings; units are (item, system) cells.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Agreement {
     /// Cells rated by at least two annotators (the pairable ones).
     pub units: usize,
@@ -181,7 +181,7 @@ pub struct Agreement {
 }
 
 /// Krippendorff's alpha at three levels of measurement.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Alphas {
     pub nominal: Option<f64>,
     pub ordinal: Option<f64>,
@@ -190,7 +190,7 @@ pub struct Alphas {
 
 /// Cohen's kappa of one pair of annotators over the units both rated (pairs who share no unit
 /// are left out of the report).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CohenPair {
     pub annotator_a: String,
     pub annotator_b: String,
@@ -203,7 +203,7 @@ pub struct CohenPair {
 }
 
 /// Two systems on the items both have, on the per-item means.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PairComparison {
     pub system_a: String,
     pub system_b: String,
@@ -229,7 +229,7 @@ pub struct PairComparison {
 }
 
 /// The signed-rank test's details.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct WilcoxonResult {
     /// min(W+, W−).
     pub statistic: f64,
@@ -264,7 +264,7 @@ impl From<Wilcoxon> for WilcoxonResult {
 }
 
 /// A cell whose annotators disagree: sample SD above `flag_sd`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Flag {
     pub item: String,
     pub system: String,
@@ -277,14 +277,14 @@ pub struct Flag {
 }
 
 /// One annotator's score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct AnnotatorScore {
     pub annotator: String,
     pub score: f64,
 }
 
 /// The pairwise preferences.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PreferenceReport {
     pub judgements: usize,
     /// Systems, in byte order.
@@ -295,7 +295,7 @@ pub struct PreferenceReport {
 }
 
 /// The record of `system_a` against `system_b` (byte order), in either position shown.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PreferencePair {
     pub system_a: String,
     pub system_b: String,
@@ -311,7 +311,7 @@ pub struct PreferencePair {
 }
 
 /// Bradley–Terry strengths (summing to 1) with bootstrap intervals.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct BradleyTerryReport {
     pub scores: BTreeMap<String, BradleyTerryScore>,
     pub iterations: usize,
@@ -325,7 +325,7 @@ pub struct BradleyTerryReport {
 }
 
 /// One system's strength.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct BradleyTerryScore {
     pub score: f64,
     pub ci: Option<Ci>,
@@ -333,7 +333,7 @@ pub struct BradleyTerryScore {
 }
 
 /// Agreement on preference labels; units are (item, pair of systems).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PreferenceAgreement {
     /// Units judged by at least two annotators.
     pub units: usize,
@@ -345,13 +345,13 @@ pub struct PreferenceAgreement {
 }
 
 /// Krippendorff's alpha for nominal labels.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct NominalAlpha {
     pub nominal: Option<f64>,
 }
 
 /// Unweighted Cohen's kappa of one pair of annotators on preference labels.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CohenPreferencePair {
     pub annotator_a: String,
     pub annotator_b: String,
@@ -361,7 +361,7 @@ pub struct CohenPreferencePair {
 }
 
 /// What the adjudication file did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct AdjudicationSummary {
     pub file: String,
     /// Cells with a score in the file.
