@@ -9,7 +9,7 @@ use juror_core::study::{Problem, Study, parse_study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::pages::{OpenStudy, StudyFlow, StudyProblems, Welcome};
+use crate::pages::{Analyse, OpenStudy, StudyFlow, StudyProblems, Welcome};
 use crate::services::{location, study_source};
 use crate::session::SessionHandle;
 
@@ -74,6 +74,15 @@ fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
+    // The researcher's page: no study to load, no annotator.
+    if location::has_param("analyse") {
+        return view! {
+            <main id="main">
+                <Analyse />
+            </main>
+        }
+        .into_any();
+    }
     let initial = match location::query_param("study") {
         Some(url) => Load::Loading(url),
         None => Load::Choose,
@@ -133,6 +142,7 @@ pub fn App() -> impl IntoView {
             }}
         </main>
     }
+    .into_any()
 }
 
 /// A valid study: find out who the annotator is, then run their session.

@@ -1,5 +1,6 @@
 //! One component per page the app can show.
 
+mod analyse;
 mod done;
 mod flow;
 mod instructions;
@@ -9,6 +10,7 @@ mod survey;
 mod trial;
 mod welcome;
 
+pub use analyse::Analyse;
 pub use flow::StudyFlow;
 pub use open::{FilePicker, OpenStudy};
 pub use problems::StudyProblems;

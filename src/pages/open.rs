@@ -71,6 +71,9 @@ pub fn OpenStudy(on_file: Callback<web_sys::File>) -> impl IntoView {
                     <button type="submit">"Open"</button>
                 </div>
             </form>
+            <p class="analyse-link">
+                "Researchers: " <a href="?analyse">"Analyse ratings files"</a>
+            </p>
             <p class="privacy">
                 "Everything stays in this browser: nothing you open or answer is uploaded."
             </p>

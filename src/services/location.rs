@@ -7,6 +7,15 @@ pub fn query_param(name: &str) -> Option<String> {
     params.get(name).filter(|v| !v.trim().is_empty())
 }
 
+/// Whether the page's address has the query parameter `name`, even without a value
+/// (`?analyse`).
+pub fn has_param(name: &str) -> bool {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return false;
+    };
+    web_sys::UrlSearchParams::new_with_str(&search).is_ok_and(|params| params.has(name))
+}
+
 /// Replaces the page's `slot` and `annotator` parameters (without reloading), so that a reload
 /// finds the same annotator's saved answers.
 pub fn set_annotator(slot: u32, id: Option<&str>) {

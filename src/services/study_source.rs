@@ -54,3 +54,19 @@ pub async fn read_file(file: web_sys::File) -> Result<String, String> {
     text.as_string()
         .ok_or_else(|| format!("\"{name}\" is not a text file."))
 }
+
+/// Reads every file of a picked or dropped list, in its order: each file's name with its text,
+/// or the sentence saying why it could not be read.
+pub async fn read_files(files: Option<web_sys::FileList>) -> Vec<(String, Result<String, String>)> {
+    let Some(files) = files else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for i in 0..files.length() {
+        if let Some(file) = files.get(i) {
+            let name = file.name();
+            out.push((name, read_file(file).await));
+        }
+    }
+    out
+}

@@ -1,0 +1,889 @@
+//! The researcher's analysis page (`index.html?analyse`): ratings files and tidy CSVs in, the
+//! `juror.report/1` report out, computed by the core's `analyze` exactly as `juror analyze` does
+//! (same defaults), so the page and the command line give the same numbers. Nothing leaves the
+//! browser.
+
+use std::sync::Arc;
+
+use juror_core::analysis::report::{DimensionReport, PreferenceReport, SystemSummary};
+use juror_core::analysis::{self, Context, Input, Options, Problem, Report};
+use juror_core::session::ratings::sha256_hex;
+use juror_core::study::parse_study;
+use juror_core::study::seal::{KEY_FORMAT_V1, SealKey};
+use leptos::ev::{DragEvent, Event};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use crate::services::{download, study_source};
+
+/// A file as read: its name, and its text or why it could not be read.
+type Picked = (String, Result<String, String>);
+
+/// What the page can show for the files chosen so far.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// No ratings file or CSV yet.
+    Empty,
+    /// The study, the key or the adjudication file cannot be used: nothing is analysed (as
+    /// `juror analyze` exits 2). Each entry is a sentence.
+    Blocked(Vec<String>),
+    /// The report, with the merged tidy data as CSV.
+    Done(Arc<Analysis>),
+}
+
+/// A computed report and what can be downloaded from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    pub report: Report,
+    pub csv: String,
+}
+
+/// The options `juror analyze` uses when none are given (`--flag-sd 1.5 --seed 0
+/// --resamples 2000`): the page's numbers are the command line's.
+pub fn cli_defaults() -> Options {
+    Options {
+        flag_sd: 1.5,
+        seed: 0,
+        resamples: 2000,
+    }
+}
+
+/// Runs the analysis as `juror analyze` does: the study (checked and hashed), the key, the
+/// adjudication file, then every input in order; files that could not be read become problems
+/// placed before the report's own.
+pub fn run(
+    inputs: &[Picked],
+    study: Option<&Picked>,
+    key: Option<&Picked>,
+    adjudication: Option<&Picked>,
+) -> Outcome {
+    if inputs.is_empty() {
+        return Outcome::Empty;
+    }
+    let mut blocked = Vec::new();
+    let study = match study {
+        None => None,
+        Some((name, Err(message))) => {
+            blocked.push(format!("{name}: {message}"));
+            None
+        }
+        Some((name, Ok(text))) => match parse_study(text) {
+            Ok(study) => Some((study, sha256_hex(text))),
+            Err(problems) => {
+                blocked.push(format!(
+                    "{name}: {} problem(s); the study is not valid. Open it on Juror's first page, or run juror validate, to see them.",
+                    problems.len()
+                ));
+                None
+            }
+        },
+    };
+    let key = match key {
+        None => None,
+        Some((name, Err(message))) => {
+            blocked.push(format!("{name}: {message}"));
+            None
+        }
+        Some((name, Ok(text))) => match serde_json::from_str::<SealKey>(text) {
+            Ok(key) if key.format == KEY_FORMAT_V1 => Some(key),
+            Ok(key) => {
+                blocked.push(format!(
+                    "{name}: format \"{}\" is not a key this Juror reads ({KEY_FORMAT_V1})",
+                    key.format
+                ));
+                None
+            }
+            Err(e) => {
+                blocked.push(format!("{name}: not a key written by juror seal ({e})"));
+                None
+            }
+        },
+    };
+    let adjudication = match adjudication {
+        None => None,
+        Some((name, Err(message))) => {
+            blocked.push(format!("{name}: {message}"));
+            None
+        }
+        Some((name, Ok(text))) => Some(Input::new(name.clone(), text.clone())),
+    };
+    if !blocked.is_empty() {
+        return Outcome::Blocked(blocked);
+    }
+    let mut unreadable = Vec::new();
+    let mut read = Vec::new();
+    for (name, text) in inputs {
+        match text {
+            Ok(text) => read.push(Input::new(name.clone(), text.clone())),
+            Err(message) => unreadable.push(Problem::new(
+                name,
+                None,
+                format!("cannot read the file ({message}); it is left out"),
+            )),
+        }
+    }
+    let context = Context {
+        study: study.as_ref().map(|(s, h)| (s, h.as_str())),
+        key: key.as_ref(),
+    };
+    let (data, mut report) =
+        analysis::analyze(&read, &context, adjudication.as_ref(), &cli_defaults());
+    report.problems.splice(0..0, unreadable);
+    let csv = analysis::to_csv(&data);
+    Outcome::Done(Arc::new(Analysis { report, csv }))
+}
+
+/// The files of a file input's change event.
+fn files_of_change(ev: &Event) -> Option<web_sys::FileList> {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .and_then(|input| input.files())
+}
+
+/// A labelled file input for one or many files; hands the files read to `on_files`.
+#[component]
+fn FilesPicker(
+    label: &'static str,
+    accept: &'static str,
+    multiple: bool,
+    on_files: Callback<Vec<Picked>>,
+) -> impl IntoView {
+    let on_change = move |ev: Event| {
+        let files = files_of_change(&ev);
+        spawn_local(async move {
+            let picked = study_source::read_files(files).await;
+            if !picked.is_empty() {
+                on_files.run(picked);
+            }
+        });
+    };
+    view! {
+        <label class="file-picker">
+            <span class="button secondary">{label}</span>
+            <input type="file" accept=accept multiple=multiple on:change=on_change />
+        </label>
+    }
+}
+
+/// One optional file (study, key, adjudication): its picker, the file chosen, and a way to
+/// remove it.
+#[component]
+fn OptionalFile(
+    label: &'static str,
+    hint: &'static str,
+    accept: &'static str,
+    file: RwSignal<Option<Picked>>,
+) -> impl IntoView {
+    let on_files = Callback::new(move |picked: Vec<Picked>| {
+        file.set(picked.into_iter().next());
+    });
+    view! {
+        <div class="optional-file">
+            <FilesPicker label accept multiple=false on_files />
+            <span class="hint">{hint}</span>
+            {move || {
+                file.get()
+                    .map(|(name, _)| {
+                        view! {
+                            <span class="chosen">
+                                <code>{name.clone()}</code>
+                                <button
+                                    type="button"
+                                    class="small link"
+                                    aria-label=format!("Remove {name}")
+                                    on:click=move |_| file.set(None)
+                                >
+                                    "Remove"
+                                </button>
+                            </span>
+                        }
+                    })
+            }}
+        </div>
+    }
+}
+
+/// The analysis page.
+#[component]
+pub fn Analyse() -> impl IntoView {
+    let inputs: RwSignal<Vec<Picked>> = RwSignal::new(Vec::new());
+    let study: RwSignal<Option<Picked>> = RwSignal::new(None);
+    let key: RwSignal<Option<Picked>> = RwSignal::new(None);
+    let adjudication: RwSignal<Option<Picked>> = RwSignal::new(None);
+    let dragging = RwSignal::new(false);
+    let download_error: RwSignal<Option<String>> = RwSignal::new(None);
+
+    // The bootstrap is the costly part: compute once per change of the files.
+    let outcome = Memo::new(move |_| {
+        inputs.with(|inputs| {
+            run(
+                inputs,
+                study.get().as_ref(),
+                key.get().as_ref(),
+                adjudication.get().as_ref(),
+            )
+        })
+    });
+
+    let add = Callback::new(move |picked: Vec<Picked>| {
+        inputs.update(|list| list.extend(picked));
+    });
+    let on_drop = move |ev: DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        let files = ev.data_transfer().and_then(|dt| dt.files());
+        spawn_local(async move {
+            let picked = study_source::read_files(files).await;
+            if !picked.is_empty() {
+                add.run(picked);
+            }
+        });
+    };
+
+    view! {
+        <section class="analyse" aria-labelledby="analyse-heading">
+            <h1 id="analyse-heading">"Analyse ratings"</h1>
+            <p class="lead">
+                "Ratings files and tidy CSVs in, the report out: the same numbers as "
+                <code>"juror analyze"</code>
+                " (flag SD 1.5, seed 0, 2000 bootstrap resamples). Everything stays in this browser."
+            </p>
+            <div
+                class="drop-zone"
+                class:dragging=move || dragging.get()
+                on:dragover=move |ev: DragEvent| {
+                    ev.prevent_default();
+                    dragging.set(true);
+                }
+                on:dragleave=move |_| dragging.set(false)
+                on:drop=on_drop
+            >
+                <p>"Drop ratings files (.json) and tidy CSVs here, or"</p>
+                <FilesPicker
+                    label="Choose ratings files or CSVs"
+                    accept=".json,.csv,application/json,text/csv"
+                    multiple=true
+                    on_files=add
+                />
+            </div>
+            <Show when=move || inputs.with(|list| !list.is_empty())>
+                <h2 id="files-heading">"Files"</h2>
+                <ol class="chosen-files" aria-labelledby="files-heading">
+                    {move || {
+                        inputs
+                            .get()
+                            .into_iter()
+                            .map(|(name, _)| view! { <li><code>{name}</code></li> })
+                            .collect_view()
+                    }}
+                </ol>
+                <button type="button" class="secondary small" on:click=move |_| inputs.set(Vec::new())>
+                    "Remove all files"
+                </button>
+            </Show>
+            <h2>"Optional files"</h2>
+            <OptionalFile
+                label="Choose the study file"
+                hint="Ratings files are checked against it, and its scales are used."
+                accept=".json,application/json"
+                file=study
+            />
+            <OptionalFile
+                label="Choose the seal key"
+                hint="The key written by juror seal: system tokens become system ids."
+                accept=".json,application/json"
+                file=key
+            />
+            <OptionalFile
+                label="Choose an adjudication CSV"
+                hint="item_id,system_id,dimension,score: each score replaces the ratings of its cell."
+                accept=".csv,text/csv"
+                file=adjudication
+            />
+            {move || match outcome.get() {
+                Outcome::Empty => view! {
+                    <p class="hint">"Choose at least one ratings file or CSV to see the report."</p>
+                }
+                .into_any(),
+                Outcome::Blocked(reasons) => view! {
+                    <section class="study-problems" role="alert">
+                        <h2>"Nothing can be analysed yet"</h2>
+                        <ul class="problems">
+                            {reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
+                        </ul>
+                    </section>
+                }
+                .into_any(),
+                Outcome::Done(analysis) => view! {
+                    <ReportView analysis download_error />
+                }
+                .into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The downloads and the whole report.
+#[component]
+fn ReportView(analysis: Arc<Analysis>, download_error: RwSignal<Option<String>>) -> impl IntoView {
+    let report = &analysis.report;
+    let stem = report
+        .settings
+        .study
+        .as_ref()
+        .map_or_else(|| "juror".to_owned(), |id| format!("juror-{id}"));
+    let offer = move |name: String, mime: &'static str, text: String| {
+        download_error.set(download::download(&name, mime, &text).err());
+    };
+    let json = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            offer(
+                format!("{stem}-report.json"),
+                "application/json",
+                a.report.to_json(),
+            )
+        }
+    };
+    let markdown = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            let text = analysis::markdown::render(&a.report);
+            offer(format!("{stem}-report.md"), "text/markdown", text);
+        }
+    };
+    let csv = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| offer(format!("{stem}-data.csv"), "text/csv", a.csv.clone())
+    };
+    let has_flags = report.dimensions.iter().any(|d| !d.flags.is_empty());
+    let sheet = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            let text = a.report.adjudication_sheet();
+            offer(format!("{stem}-adjudication.csv"), "text/csv", text);
+        }
+    };
+    let settings = &report.settings;
+    let summary = format!(
+        "{} ratings and {} preference judgements from {} file(s){}.",
+        settings.ratings,
+        settings.preferences,
+        report.inputs.len(),
+        settings
+            .study
+            .as_ref()
+            .map(|s| format!(", checked against study {s}"))
+            .unwrap_or_default()
+    );
+    view! {
+        <section class="report" aria-labelledby="report-heading">
+            <h2 id="report-heading">"Report"</h2>
+            <p>{summary}</p>
+            <div class="actions">
+                <button type="button" on:click=json>"Download report (JSON)"</button>
+                <button type="button" on:click=markdown>"Download report (Markdown)"</button>
+                <button type="button" on:click=csv>"Download merged data (CSV)"</button>
+                <Show when=move || has_flags>
+                    <button type="button" on:click=sheet.clone()>"Download adjudication sheet"</button>
+                </Show>
+            </div>
+            {move || download_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <InputsTable report=report.clone() />
+            <ProblemsTable problems=report.problems.clone() />
+            {report
+                .dimensions
+                .iter()
+                .enumerate()
+                .map(|(i, d)| view! { <DimensionView index=i dimension=d.clone() /> })
+                .collect_view()}
+            {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
+        </section>
+    }
+}
+
+/// A number to three decimals, or a dash when undefined.
+fn num(x: Option<f64>) -> String {
+    match x {
+        Some(x) if x.is_finite() => format!("{x:.3}"),
+        _ => "—".to_owned(),
+    }
+}
+
+/// A p-value: three decimals, or `< 0.001`.
+fn pval(p: Option<f64>) -> String {
+    match p {
+        Some(p) if p.is_finite() && p < 0.001 => "< 0.001".to_owned(),
+        other => num(other),
+    }
+}
+
+#[component]
+fn InputsTable(report: Report) -> impl IntoView {
+    view! {
+        <table class="data-table">
+            <caption>"What was read from each file"</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"File"</th>
+                    <th scope="col">"Read as"</th>
+                    <th scope="col">"Annotator"</th>
+                    <th scope="col">"Ratings"</th>
+                    <th scope="col">"Preferences"</th>
+                    <th scope="col">"Problems"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {report
+                    .inputs
+                    .into_iter()
+                    .map(|f| {
+                        let kind = serde_json::to_value(f.kind)
+                            .ok()
+                            .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+                            .unwrap_or_default();
+                        view! {
+                            <tr>
+                                <th scope="row"><code>{f.file}</code></th>
+                                <td>{kind}</td>
+                                <td>{f.annotator.unwrap_or_default()}</td>
+                                <td>{f.ratings}</td>
+                                <td>{f.preferences}</td>
+                                <td>{f.problems}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+#[component]
+fn ProblemsTable(problems: Vec<Problem>) -> impl IntoView {
+    let count = problems.len();
+    if count == 0 {
+        return view! { <p class="no-problems">"No problems in the files."</p> }.into_any();
+    }
+    view! {
+        <section aria-labelledby="problems-heading">
+            <h3 id="problems-heading">
+                {if count == 1 { "1 problem".to_owned() } else { format!("{count} problems") }}
+            </h3>
+            <p>"The report covers everything else."</p>
+            <table class="data-table problems-table">
+                <caption>"Problems per file"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"File"</th>
+                        <th scope="col">"Where"</th>
+                        <th scope="col">"What"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {problems
+                        .into_iter()
+                        .map(|p| {
+                            view! {
+                                <tr>
+                                    <td><code>{p.file}</code></td>
+                                    <td><code>{p.at.unwrap_or_else(|| "whole file".to_owned())}</code></td>
+                                    <td>{p.message}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+    .into_any()
+}
+
+#[component]
+fn DimensionView(index: usize, dimension: DimensionReport) -> impl IntoView {
+    let d = dimension;
+    let heading_id = format!("dimension-{index}");
+    let labelled_by = heading_id.clone();
+    let name = d.dimension.clone();
+    let agreement = d.agreement.clone();
+    let facts = format!(
+        "{} ratings of {} items by {} annotators.",
+        d.ratings, d.items, d.annotators
+    );
+    view! {
+        <section class="dimension" aria-labelledby=labelled_by>
+            <h3 id=heading_id>{format!("Dimension: {name}")}</h3>
+            <p>{facts}</p>
+            <table class="data-table">
+                <caption>{format!("Systems on {name} (over item means)")}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"System"</th>
+                        <th scope="col">"n"</th>
+                        <th scope="col">"Mean"</th>
+                        <th scope="col">"SD"</th>
+                        <th scope="col">"95% CI"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {d
+                        .systems
+                        .iter()
+                        .map(|s| {
+                            view! {
+                                <tr>
+                                    <th scope="row">{s.system.clone()}</th>
+                                    <td>{s.n}</td>
+                                    <td>{num(Some(s.mean))}</td>
+                                    <td>{num(s.sd)}</td>
+                                    <td>{ci_text(s)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+            <MeansChart name=name.clone() scale=d.scale.clone() systems=d.systems.clone() />
+            <table class="data-table">
+                <caption>{format!("Agreement on {name} ({} cells rated twice or more)", agreement.units)}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Statistic"</th>
+                        <th scope="col">"Value"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <tr><th scope="row">"Fleiss' kappa"</th><td>{num(agreement.fleiss_kappa)}</td></tr>
+                    <tr><th scope="row">"Krippendorff's alpha (nominal)"</th><td>{num(agreement.krippendorff_alpha.nominal)}</td></tr>
+                    <tr><th scope="row">"Krippendorff's alpha (ordinal)"</th><td>{num(agreement.krippendorff_alpha.ordinal)}</td></tr>
+                    <tr><th scope="row">"Krippendorff's alpha (interval)"</th><td>{num(agreement.krippendorff_alpha.interval)}</td></tr>
+                    <tr><th scope="row">"Percent agreement"</th><td>{num(agreement.percent_agreement)}</td></tr>
+                </tbody>
+            </table>
+            {(!agreement.cohen_kappa.is_empty()).then(|| view! {
+                <table class="data-table">
+                    <caption>{format!("Cohen's kappa per pair of annotators on {name}")}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Annotators"</th>
+                            <th scope="col">"Units"</th>
+                            <th scope="col">"Agreement"</th>
+                            <th scope="col">"Unweighted"</th>
+                            <th scope="col">"Linear"</th>
+                            <th scope="col">"Quadratic"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {agreement
+                            .cohen_kappa
+                            .iter()
+                            .map(|c| {
+                                view! {
+                                    <tr>
+                                        <th scope="row">{format!("{} – {}", c.annotator_a, c.annotator_b)}</th>
+                                        <td>{c.units}</td>
+                                        <td>{num(c.agreement)}</td>
+                                        <td>{num(c.unweighted)}</td>
+                                        <td>{num(c.linear)}</td>
+                                        <td>{num(c.quadratic)}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            })}
+            {(!d.comparisons.is_empty()).then(|| view! {
+                <table class="data-table">
+                    <caption>{format!("Paired comparisons on {name} (Wilcoxon signed-rank; p adjusted over the whole report)")}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Systems"</th>
+                            <th scope="col">"n"</th>
+                            <th scope="col">"Mean difference"</th>
+                            <th scope="col">"p"</th>
+                            <th scope="col">"p (Holm)"</th>
+                            <th scope="col">"p (Bonferroni)"</th>
+                            <th scope="col">"d_z"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {d.comparisons.iter().map(|c| view! {
+                            <tr>
+                                <th scope="row">{format!("{} vs {}", c.system_a, c.system_b)}</th>
+                                <td>{c.n}</td>
+                                <td>{num(c.mean_diff)}</td>
+                                <td>{pval(c.p_value)}</td>
+                                <td>{pval(c.p_holm)}</td>
+                                <td>{pval(c.p_bonferroni)}</td>
+                                <td>{num(c.d_z)}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+            {if d.flags.is_empty() {
+                view! { <p>{format!("No cell of {name} is flagged.")}</p> }.into_any()
+            } else {
+                view! {
+                    <table class="data-table">
+                        <caption>{format!("Flagged cells on {name}: annotators disagree (SD above the threshold)")}</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Item"</th>
+                                <th scope="col">"System"</th>
+                                <th scope="col">"n"</th>
+                                <th scope="col">"Mean"</th>
+                                <th scope="col">"SD"</th>
+                                <th scope="col">"Ratings"</th>
+                                <th scope="col">"Adjudicated"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {d.flags.iter().map(|f| {
+                                let ratings = f
+                                    .ratings
+                                    .iter()
+                                    .map(|r| format!("{}: {}", r.annotator, r.score))
+                                    .collect::<Vec<_>>()
+                                    .join(", ");
+                                view! {
+                                    <tr>
+                                        <th scope="row">{f.item.clone()}</th>
+                                        <td>{f.system.clone()}</td>
+                                        <td>{f.n}</td>
+                                        <td>{num(Some(f.mean))}</td>
+                                        <td>{num(Some(f.sd))}</td>
+                                        <td>{ratings}</td>
+                                        <td>{f.adjudicated.map(|s| s.to_string()).unwrap_or_default()}</td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }
+                .into_any()
+            }}
+        </section>
+    }
+}
+
+fn ci_text(s: &SystemSummary) -> String {
+    match s.ci95 {
+        Some(ci) => format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))),
+        None => "—".to_owned(),
+    }
+}
+
+/// The horizontal extent of the chart: the scale's range widened to every interval.
+fn chart_domain(scale: Option<&[f64]>, systems: &[SystemSummary]) -> (f64, f64) {
+    let mut values: Vec<f64> = scale.map(<[f64]>::to_vec).unwrap_or_default();
+    for s in systems {
+        values.push(s.mean);
+        if let Some(ci) = s.ci95 {
+            values.extend([ci.low, ci.high]);
+        }
+    }
+    let finite = values.into_iter().filter(|v| v.is_finite());
+    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    if !lo.is_finite() || !hi.is_finite() {
+        (0.0, 1.0)
+    } else if hi - lo < 1e-9 {
+        (lo - 0.5, hi + 0.5)
+    } else {
+        (lo, hi)
+    }
+}
+
+/// Means with their 95% t intervals, one row per system: plain SVG, styled by classes.
+#[component]
+fn MeansChart(name: String, scale: Option<Vec<f64>>, systems: Vec<SystemSummary>) -> impl IntoView {
+    const WIDTH: f64 = 640.0;
+    const LEFT: f64 = 180.0;
+    const RIGHT: f64 = 24.0;
+    const ROW: f64 = 32.0;
+    const TOP: f64 = 12.0;
+    let (lo, hi) = chart_domain(scale.as_deref(), &systems);
+    let x = move |v: f64| LEFT + (v - lo) / (hi - lo) * (WIDTH - LEFT - RIGHT);
+    let axis_y = TOP + ROW * systems.len() as f64;
+    let height = axis_y + 32.0;
+    let ticks: Vec<f64> = match &scale {
+        Some(points) if points.len() <= 11 => points.clone(),
+        _ => (0..=4)
+            .map(|i| lo + (hi - lo) * f64::from(i) / 4.0)
+            .collect(),
+    };
+    let label =
+        format!("Chart: mean of item means with 95% confidence interval per system on {name}");
+    view! {
+        <figure class="chart">
+            <svg
+                class="means-chart"
+                viewBox=format!("0 0 {WIDTH} {height}")
+                role="img"
+                aria-label=label.clone()
+            >
+                {ticks
+                    .into_iter()
+                    .map(|t| {
+                        view! {
+                            <line class="chart-grid" x1=x(t) x2=x(t) y1=TOP y2=axis_y />
+                            <text class="chart-tick" x=x(t) y=axis_y + 20.0>{format!("{}", (t * 100.0).round() / 100.0)}</text>
+                        }
+                    })
+                    .collect_view()}
+                <line class="chart-axis" x1=LEFT x2=WIDTH - RIGHT y1=axis_y y2=axis_y />
+                {systems
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let y = TOP + ROW * (i as f64 + 0.5);
+                        let ci = s.ci95.map(|ci| {
+                            view! { <line class="chart-ci" x1=x(ci.low) x2=x(ci.high) y1=y y2=y /> }
+                        });
+                        view! {
+                            <text class="chart-label" x=LEFT - 10.0 y=y + 5.0>{s.system.clone()}</text>
+                            {ci}
+                            <circle class="chart-mean" cx=x(s.mean) cy=y r="5" />
+                        }
+                    })
+                    .collect_view()}
+            </svg>
+            <figcaption>{label}</figcaption>
+        </figure>
+    }
+}
+
+#[component]
+fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
+    let p = preferences;
+    let ranking = p.bradley_terry.as_ref().map(|bt| {
+        let mut scores: Vec<_> = bt.scores.iter().map(|(s, v)| (s.clone(), *v)).collect();
+        scores.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
+        let note = if bt.strongly_connected {
+            String::new()
+        } else {
+            " The comparison graph is not strongly connected: some strengths are not identified."
+                .to_owned()
+        };
+        view! {
+            <table class="data-table">
+                <caption>{format!("Bradley–Terry ranking (strengths sum to 1; {} bootstrap resamples).{note}", bt.resamples)}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Rank"</th>
+                        <th scope="col">"System"</th>
+                        <th scope="col">"Strength"</th>
+                        <th scope="col">"95% CI"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {scores
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (system, s))| {
+                            let ci = s
+                                .ci
+                                .map(|ci| format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))))
+                                .unwrap_or_else(|| "—".to_owned());
+                            view! {
+                                <tr>
+                                    <td>{i + 1}</td>
+                                    <th scope="row">{system}</th>
+                                    <td>{num(Some(s.score))}</td>
+                                    <td>{ci}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        }
+    });
+    view! {
+        <section class="preferences" aria-labelledby="preferences-heading">
+            <h3 id="preferences-heading">"Pairwise preferences"</h3>
+            <p>{format!("{} judgements.", p.judgements)}</p>
+            <table class="data-table">
+                <caption>"Each pair of systems: wins of the first, with Wilson interval and binomial test"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Pair"</th>
+                        <th scope="col">"Wins"</th>
+                        <th scope="col">"Losses"</th>
+                        <th scope="col">"Ties"</th>
+                        <th scope="col">"Win rate"</th>
+                        <th scope="col">"95% CI (Wilson)"</th>
+                        <th scope="col">"p"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {p.pairs
+                        .iter()
+                        .map(|pair| {
+                            let ci = pair
+                                .wilson
+                                .map(|ci| format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))))
+                                .unwrap_or_else(|| "—".to_owned());
+                            view! {
+                                <tr>
+                                    <th scope="row">{format!("{} vs {}", pair.system_a, pair.system_b)}</th>
+                                    <td>{pair.wins}</td>
+                                    <td>{pair.losses}</td>
+                                    <td>{pair.ties}</td>
+                                    <td>{num(pair.win_rate)}</td>
+                                    <td>{ci}</td>
+                                    <td>{pval(pair.p_value)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+            {ranking}
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Outcome, run};
+
+    fn fixture(name: &str) -> (String, Result<String, String>) {
+        let path = format!(
+            "{}/crates/juror-core/tests/fixtures/analysis/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        (
+            name.to_owned(),
+            std::fs::read_to_string(path).map_err(|e| e.to_string()),
+        )
+    }
+
+    #[test]
+    fn nothing_chosen_is_empty_and_a_bad_key_blocks() {
+        assert_eq!(run(&[], None, None, None), Outcome::Empty);
+        let key = ("key.json".to_owned(), Ok("{}".to_owned()));
+        let inputs = [fixture("financial-slot1.json")];
+        assert!(
+            matches!(run(&inputs, None, Some(&key), None), Outcome::Blocked(r) if r.len() == 1)
+        );
+    }
+
+    #[test]
+    fn unreadable_files_come_first_in_the_problems() {
+        let inputs = [
+            ("gone.json".to_owned(), Err("no".to_owned())),
+            fixture("financial-slot1.json"),
+        ];
+        let Outcome::Done(a) = run(&inputs, None, None, None) else {
+            panic!("expected a report");
+        };
+        assert_eq!(a.report.problems[0].file, "gone.json");
+        assert_eq!(a.report.settings.resamples, 2000);
+    }
+}
