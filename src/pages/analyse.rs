@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use juror_core::analysis::report::{DimensionReport, PreferenceReport, SystemSummary};
+use juror_core::analysis::report::{Ci, DimensionReport, PreferenceReport, SystemSummary};
 use juror_core::analysis::{self, Context, Input, Options, Problem, Report};
 use juror_core::session::ratings::sha256_hex;
 use juror_core::study::parse_study;
@@ -501,168 +501,179 @@ fn ProblemsTable(problems: Vec<Problem>) -> impl IntoView {
     .into_any()
 }
 
+/// A table whose rows start with a header cell: the caption, the column names, and the rows as
+/// text (cell `header` of each row is its row header). Every table of the report has this shape.
+#[component]
+fn DataTable(
+    caption: String,
+    columns: &'static [&'static str],
+    rows: Vec<Vec<String>>,
+    #[prop(optional)] header: usize,
+) -> impl IntoView {
+    view! {
+        <table class="data-table">
+            <caption>{caption}</caption>
+            <thead>
+                <tr>{columns.iter().map(|c| view! { <th scope="col">{*c}</th> }).collect_view()}</tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|row| {
+                        view! {
+                            <tr>
+                                {row
+                                    .into_iter()
+                                    .enumerate()
+                                    .map(|(i, cell)| {
+                                        if i == header {
+                                            view! { <th scope="row">{cell}</th> }.into_any()
+                                        } else {
+                                            view! { <td>{cell}</td> }.into_any()
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+fn interval_text(ci: Option<Ci>) -> String {
+    ci.map(|ci| format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))))
+        .unwrap_or_else(|| "—".to_owned())
+}
+
 #[component]
 fn DimensionView(index: usize, dimension: DimensionReport) -> impl IntoView {
     let d = dimension;
     let heading_id = format!("dimension-{index}");
     let labelled_by = heading_id.clone();
     let name = d.dimension.clone();
-    let agreement = d.agreement.clone();
+    let a = d.agreement.clone();
     let facts = format!(
         "{} ratings of {} items by {} annotators.",
         d.ratings, d.items, d.annotators
     );
+    let systems: Vec<Vec<String>> = d
+        .systems
+        .iter()
+        .map(|s| {
+            vec![
+                s.system.clone(),
+                s.n.to_string(),
+                num(Some(s.mean)),
+                num(s.sd),
+                ci_text(s),
+            ]
+        })
+        .collect();
+    let agreement = vec![
+        vec!["Fleiss' kappa".to_owned(), num(a.fleiss_kappa)],
+        vec![
+            "Krippendorff's alpha (nominal)".to_owned(),
+            num(a.krippendorff_alpha.nominal),
+        ],
+        vec![
+            "Krippendorff's alpha (ordinal)".to_owned(),
+            num(a.krippendorff_alpha.ordinal),
+        ],
+        vec![
+            "Krippendorff's alpha (interval)".to_owned(),
+            num(a.krippendorff_alpha.interval),
+        ],
+        vec!["Percent agreement".to_owned(), num(a.percent_agreement)],
+    ];
+    let cohen: Vec<Vec<String>> = a
+        .cohen_kappa
+        .iter()
+        .map(|c| {
+            vec![
+                format!("{} – {}", c.annotator_a, c.annotator_b),
+                c.units.to_string(),
+                num(c.agreement),
+                num(c.unweighted),
+                num(c.linear),
+                num(c.quadratic),
+            ]
+        })
+        .collect();
+    let comparisons: Vec<Vec<String>> = d
+        .comparisons
+        .iter()
+        .map(|c| {
+            vec![
+                format!("{} vs {}", c.system_a, c.system_b),
+                c.n.to_string(),
+                num(c.mean_diff),
+                pval(c.p_value),
+                pval(c.p_holm),
+                pval(c.p_bonferroni),
+                num(c.d_z),
+            ]
+        })
+        .collect();
+    let flags: Vec<Vec<String>> = d
+        .flags
+        .iter()
+        .map(|f| {
+            let ratings: Vec<String> = f
+                .ratings
+                .iter()
+                .map(|r| format!("{}: {}", r.annotator, r.score))
+                .collect();
+            vec![
+                f.item.clone(),
+                f.system.clone(),
+                f.n.to_string(),
+                num(Some(f.mean)),
+                num(Some(f.sd)),
+                ratings.join(", "),
+                f.adjudicated.map(|s| s.to_string()).unwrap_or_default(),
+            ]
+        })
+        .collect();
     view! {
         <section class="dimension" aria-labelledby=labelled_by>
             <h3 id=heading_id>{format!("Dimension: {name}")}</h3>
             <p>{facts}</p>
-            <table class="data-table">
-                <caption>{format!("Systems on {name} (over item means)")}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"System"</th>
-                        <th scope="col">"n"</th>
-                        <th scope="col">"Mean"</th>
-                        <th scope="col">"SD"</th>
-                        <th scope="col">"95% CI"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {d
-                        .systems
-                        .iter()
-                        .map(|s| {
-                            view! {
-                                <tr>
-                                    <th scope="row">{s.system.clone()}</th>
-                                    <td>{s.n}</td>
-                                    <td>{num(Some(s.mean))}</td>
-                                    <td>{num(s.sd)}</td>
-                                    <td>{ci_text(s)}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+            <DataTable
+                caption=format!("Systems on {name} (over item means)")
+                columns=&["System", "n", "Mean", "SD", "95% CI"]
+                rows=systems
+            />
             <MeansChart name=name.clone() scale=d.scale.clone() systems=d.systems.clone() />
-            <table class="data-table">
-                <caption>{format!("Agreement on {name} ({} cells rated twice or more)", agreement.units)}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Statistic"</th>
-                        <th scope="col">"Value"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <tr><th scope="row">"Fleiss' kappa"</th><td>{num(agreement.fleiss_kappa)}</td></tr>
-                    <tr><th scope="row">"Krippendorff's alpha (nominal)"</th><td>{num(agreement.krippendorff_alpha.nominal)}</td></tr>
-                    <tr><th scope="row">"Krippendorff's alpha (ordinal)"</th><td>{num(agreement.krippendorff_alpha.ordinal)}</td></tr>
-                    <tr><th scope="row">"Krippendorff's alpha (interval)"</th><td>{num(agreement.krippendorff_alpha.interval)}</td></tr>
-                    <tr><th scope="row">"Percent agreement"</th><td>{num(agreement.percent_agreement)}</td></tr>
-                </tbody>
-            </table>
-            {(!agreement.cohen_kappa.is_empty()).then(|| view! {
-                <table class="data-table">
-                    <caption>{format!("Cohen's kappa per pair of annotators on {name}")}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"Annotators"</th>
-                            <th scope="col">"Units"</th>
-                            <th scope="col">"Agreement"</th>
-                            <th scope="col">"Unweighted"</th>
-                            <th scope="col">"Linear"</th>
-                            <th scope="col">"Quadratic"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {agreement
-                            .cohen_kappa
-                            .iter()
-                            .map(|c| {
-                                view! {
-                                    <tr>
-                                        <th scope="row">{format!("{} – {}", c.annotator_a, c.annotator_b)}</th>
-                                        <td>{c.units}</td>
-                                        <td>{num(c.agreement)}</td>
-                                        <td>{num(c.unweighted)}</td>
-                                        <td>{num(c.linear)}</td>
-                                        <td>{num(c.quadratic)}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
+            <DataTable
+                caption=format!("Agreement on {name} ({} cells rated twice or more)", a.units)
+                columns=&["Statistic", "Value"]
+                rows=agreement
+            />
+            {(!cohen.is_empty()).then(|| view! {
+                <DataTable
+                    caption=format!("Cohen's kappa per pair of annotators on {name}")
+                    columns=&["Annotators", "Units", "Agreement", "Unweighted", "Linear", "Quadratic"]
+                    rows=cohen
+                />
             })}
-            {(!d.comparisons.is_empty()).then(|| view! {
-                <table class="data-table">
-                    <caption>{format!("Paired comparisons on {name} (Wilcoxon signed-rank; p adjusted over the whole report)")}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"Systems"</th>
-                            <th scope="col">"n"</th>
-                            <th scope="col">"Mean difference"</th>
-                            <th scope="col">"p"</th>
-                            <th scope="col">"p (Holm)"</th>
-                            <th scope="col">"p (Bonferroni)"</th>
-                            <th scope="col">"d_z"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {d.comparisons.iter().map(|c| view! {
-                            <tr>
-                                <th scope="row">{format!("{} vs {}", c.system_a, c.system_b)}</th>
-                                <td>{c.n}</td>
-                                <td>{num(c.mean_diff)}</td>
-                                <td>{pval(c.p_value)}</td>
-                                <td>{pval(c.p_holm)}</td>
-                                <td>{pval(c.p_bonferroni)}</td>
-                                <td>{num(c.d_z)}</td>
-                            </tr>
-                        }).collect_view()}
-                    </tbody>
-                </table>
+            {(!comparisons.is_empty()).then(|| view! {
+                <DataTable
+                    caption=format!("Paired comparisons on {name} (Wilcoxon signed-rank; p adjusted over the whole report)")
+                    columns=&["Systems", "n", "Mean difference", "p", "p (Holm)", "p (Bonferroni)", "d_z"]
+                    rows=comparisons
+                />
             })}
-            {if d.flags.is_empty() {
+            {if flags.is_empty() {
                 view! { <p>{format!("No cell of {name} is flagged.")}</p> }.into_any()
             } else {
                 view! {
-                    <table class="data-table">
-                        <caption>{format!("Flagged cells on {name}: annotators disagree (SD above the threshold)")}</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"Item"</th>
-                                <th scope="col">"System"</th>
-                                <th scope="col">"n"</th>
-                                <th scope="col">"Mean"</th>
-                                <th scope="col">"SD"</th>
-                                <th scope="col">"Ratings"</th>
-                                <th scope="col">"Adjudicated"</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {d.flags.iter().map(|f| {
-                                let ratings = f
-                                    .ratings
-                                    .iter()
-                                    .map(|r| format!("{}: {}", r.annotator, r.score))
-                                    .collect::<Vec<_>>()
-                                    .join(", ");
-                                view! {
-                                    <tr>
-                                        <th scope="row">{f.item.clone()}</th>
-                                        <td>{f.system.clone()}</td>
-                                        <td>{f.n}</td>
-                                        <td>{num(Some(f.mean))}</td>
-                                        <td>{num(Some(f.sd))}</td>
-                                        <td>{ratings}</td>
-                                        <td>{f.adjudicated.map(|s| s.to_string()).unwrap_or_default()}</td>
-                                    </tr>
-                                }
-                            }).collect_view()}
-                        </tbody>
-                    </table>
+                    <DataTable
+                        caption=format!("Flagged cells on {name}: annotators disagree (SD above the threshold)")
+                        columns=&["Item", "System", "n", "Mean", "SD", "Ratings", "Adjudicated"]
+                        rows=flags
+                    />
                 }
                 .into_any()
             }}
@@ -765,85 +776,50 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
         let mut scores: Vec<_> = bt.scores.iter().map(|(s, v)| (s.clone(), *v)).collect();
         scores.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
         let note = if bt.strongly_connected {
-            String::new()
+            ""
         } else {
             " The comparison graph is not strongly connected: some strengths are not identified."
-                .to_owned()
         };
+        let rows: Vec<Vec<String>> = scores
+            .into_iter()
+            .enumerate()
+            .map(|(i, (system, s))| {
+                vec![(i + 1).to_string(), system, num(Some(s.score)), interval_text(s.ci)]
+            })
+            .collect();
         view! {
-            <table class="data-table">
-                <caption>{format!("Bradley–Terry ranking (strengths sum to 1; {} bootstrap resamples).{note}", bt.resamples)}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Rank"</th>
-                        <th scope="col">"System"</th>
-                        <th scope="col">"Strength"</th>
-                        <th scope="col">"95% CI"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {scores
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, (system, s))| {
-                            let ci = s
-                                .ci
-                                .map(|ci| format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))))
-                                .unwrap_or_else(|| "—".to_owned());
-                            view! {
-                                <tr>
-                                    <td>{i + 1}</td>
-                                    <th scope="row">{system}</th>
-                                    <td>{num(Some(s.score))}</td>
-                                    <td>{ci}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+            <DataTable
+                caption=format!("Bradley–Terry ranking (strengths sum to 1; {} bootstrap resamples).{note}", bt.resamples)
+                columns=&["Rank", "System", "Strength", "95% CI"]
+                rows
+                header=1
+            />
         }
     });
+    let pairs: Vec<Vec<String>> = p
+        .pairs
+        .iter()
+        .map(|pair| {
+            vec![
+                format!("{} vs {}", pair.system_a, pair.system_b),
+                pair.wins.to_string(),
+                pair.losses.to_string(),
+                pair.ties.to_string(),
+                num(pair.win_rate),
+                interval_text(pair.wilson),
+                pval(pair.p_value),
+            ]
+        })
+        .collect();
     view! {
         <section class="preferences" aria-labelledby="preferences-heading">
             <h3 id="preferences-heading">"Pairwise preferences"</h3>
             <p>{format!("{} judgements.", p.judgements)}</p>
-            <table class="data-table">
-                <caption>"Each pair of systems: wins of the first, with Wilson interval and binomial test"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Pair"</th>
-                        <th scope="col">"Wins"</th>
-                        <th scope="col">"Losses"</th>
-                        <th scope="col">"Ties"</th>
-                        <th scope="col">"Win rate"</th>
-                        <th scope="col">"95% CI (Wilson)"</th>
-                        <th scope="col">"p"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {p.pairs
-                        .iter()
-                        .map(|pair| {
-                            let ci = pair
-                                .wilson
-                                .map(|ci| format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))))
-                                .unwrap_or_else(|| "—".to_owned());
-                            view! {
-                                <tr>
-                                    <th scope="row">{format!("{} vs {}", pair.system_a, pair.system_b)}</th>
-                                    <td>{pair.wins}</td>
-                                    <td>{pair.losses}</td>
-                                    <td>{pair.ties}</td>
-                                    <td>{num(pair.win_rate)}</td>
-                                    <td>{ci}</td>
-                                    <td>{pval(pair.p_value)}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+            <DataTable
+                caption="Each pair of systems: wins of the first, with Wilson interval and binomial test".to_owned()
+                columns=&["Pair", "Wins", "Losses", "Ties", "Win rate", "95% CI (Wilson)", "p"]
+                rows=pairs
+            />
             {ranking}
         </section>
     }
