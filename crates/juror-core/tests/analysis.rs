@@ -90,10 +90,21 @@ fn replay(
     unfinished: usize,
     answer: impl Fn(usize, &str, &[String]) -> Answers,
 ) -> Session {
+    replay_timed(study, annotator, unfinished, 1000.0, answer)
+}
+
+/// [`replay`] with `step` milliseconds between two actions of the annotator.
+fn replay_timed(
+    study: &Study,
+    annotator: Annotator,
+    unfinished: usize,
+    step: f64,
+    answer: impl Fn(usize, &str, &[String]) -> Answers,
+) -> Session {
     let mut s = Session::new(study, annotator);
     let mut now = T0;
     let mut tick = || {
-        now += 1000.0;
+        now += step;
         now
     };
     update(study, &mut s, Msg::Start, tick());
@@ -304,11 +315,75 @@ fn broken_files(financial: &[(String, String)]) -> Vec<(String, String)> {
     ]
 }
 
+/// reasoning-trajectories, slots 1 to 3, for the diagnostics: pairs rated on three dimensions
+/// with an attention check (rft-base's correctness must be 1 on `check-circles`). Slot 1 rates
+/// the output shown first a point higher (position bias) and passes the check; slot 2 answers
+/// five times faster than the others and passes; slot 3 gives 3 to everything (straight-lining)
+/// and so fails the check.
+fn trajectories_files() -> Vec<(String, String)> {
+    let text = example("reasoning-trajectories");
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let task = &study.design().tasks[0];
+    let dimensions: Vec<String> = if task.dimensions.is_empty() {
+        study
+            .rubric()
+            .dimensions
+            .iter()
+            .map(|d| d.id.clone())
+            .collect()
+    } else {
+        task.dimensions.clone()
+    };
+    let strength = |system: &str| match system {
+        "rft-full" => 4,
+        "rft-coherence" => 3,
+        "online" => 3,
+        _ => 2,
+    };
+    let mut out = Vec::new();
+    for slot in 1..=3u32 {
+        let step = if slot == 2 { 200.0 } else { 1000.0 };
+        let dimensions = &dimensions;
+        let s = replay_timed(
+            &study,
+            Annotator { slot, id: None },
+            0,
+            step,
+            |index, item, shown| {
+                let mut scores = Vec::new();
+                for (p, system) in shown.iter().enumerate() {
+                    for (d, dimension) in dimensions.iter().enumerate() {
+                        let v = if slot == 3 {
+                            3
+                        } else if item == "check-circles" && system == "rft-base" {
+                            1
+                        } else {
+                            let bias = i32::from(slot == 1 && p == 0);
+                            strength(system) + bias + jitter(index, p + slot as usize, d)
+                        };
+                        scores.push((p, dimension.clone(), v.clamp(1, 5)));
+                    }
+                }
+                Answers {
+                    scores,
+                    preference: None,
+                }
+            },
+        );
+        out.push((
+            format!("trajectories-slot{slot}.json"),
+            export_json(&study, &hash, &s),
+        ));
+    }
+    out
+}
+
 fn generated() -> Vec<(String, String)> {
     let financial = financial_files();
     let mut all = financial.clone();
     all.extend(pandalm_files());
     all.extend(work_intake_files());
+    all.extend(trajectories_files());
     all.extend(broken_files(&financial));
     all
 }
@@ -1095,13 +1170,17 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
         ratings: [a.ratings, b.ratings].concat(),
         preferences: [a.preferences, b.preferences].concat(),
         files: [a.files, b.files].concat(),
+        trials: [a.trials, b.trials].concat(),
+        repeats: [a.repeats, b.repeats].concat(),
         problems: Vec::new(),
     };
     let csv = to_csv(&merged);
-    assert!(csv.starts_with(
-        "item_id,system_id,annotator_id,dimension,score,system_a,system_b,preference,source_file,\
-         source_at\n"
-    ));
+    let header = csv.lines().next().unwrap_or_default();
+    assert_eq!(
+        header,
+        "item_id,system_id,annotator_id,dimension,score,system_a,system_b,preference,position,\
+         shown_first,source_file,source_at"
+    );
     let back = read(&[Input::new("tidy.csv", csv)], &Context::default());
     assert!(back.problems.is_empty(), "{:?}", back.problems);
     assert_eq!(back.files[0].kind, InputKind::TidyCsv);
@@ -1111,6 +1190,17 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
     let two = report(&back, None, None, &OPTIONS);
     assert_eq!(one.dimensions, two.dimensions);
     assert_eq!(one.preferences, two.preferences);
+    // The positions travel with the rows; the trials (times, checks) are in ratings files only.
+    assert_eq!(
+        one.diagnostics.position_scores,
+        two.diagnostics.position_scores
+    );
+    assert!(!one.diagnostics.position_scores.is_empty());
+    assert_eq!(
+        one.diagnostics.preference_position,
+        two.diagnostics.preference_position
+    );
+    assert!(one.diagnostics.preference_position.is_some());
 }
 
 #[test]
@@ -1235,4 +1325,174 @@ fn committed_report_schema_matches_the_types() {
         "assets/schema/report.v1.json is out of date with crates/juror-core/src/analysis/"
     );
     assert!(generated.contains("\"fleiss_kappa\"") && generated.contains("\"bradley_terry\""));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics
+// ---------------------------------------------------------------------------------------------
+
+const TRAJECTORIES: [&str; 3] = [
+    "trajectories-slot1.json",
+    "trajectories-slot2.json",
+    "trajectories-slot3.json",
+];
+
+fn median_of(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// Every diagnostic recomputed from the parsed ratings files, without `analysis::input`: the
+/// trials and their times, the check (rft-base's correctness on `check-circles` must be 1), the
+/// positions of every rating (repeats included), and the repeats against the first rating.
+#[test]
+fn diagnostics_are_what_the_files_say() {
+    let files = inputs(&TRAJECTORIES);
+    let text = example("reasoning-trajectories");
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let context = Context {
+        study: Some((&study, &hash)),
+        key: None,
+    };
+    let (data, report) = analyze(&files, &context, None, &OPTIONS);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let d = &report.diagnostics;
+    assert_eq!(d.annotators.len(), 3);
+    assert!(d.preference_position.is_none());
+
+    let mut by_position: BTreeMap<(String, u32), Vec<f64>> = BTreeMap::new();
+    for (input, a) in files.iter().zip(&d.annotators) {
+        let file: RatingsFile = parse(&input.text).unwrap();
+        let done: Vec<_> = file.trials.iter().filter(|t| t.done).collect();
+        assert_eq!(a.trials, done.len());
+        let seconds: Vec<f64> = done.iter().map(|t| t.active_ms as f64 / 1000.0).collect();
+        close(
+            "median seconds",
+            a.median_seconds_per_trial,
+            Some(median_of(seconds.clone())),
+        );
+        close(
+            "minutes",
+            a.active_minutes,
+            Some(seconds.iter().sum::<f64>() / 60.0),
+        );
+
+        let (mut passed, mut failed, mut not_evaluated) = (0, 0, 0);
+        let mut first: BTreeMap<(String, String, String), i32> = BTreeMap::new();
+        let (mut repeats, mut same) = (0, 0);
+        for t in &done {
+            if t.check {
+                match t.outputs.iter().find(|o| o.system == "rft-base") {
+                    Some(o) if o.ratings["correctness"] == 1 => passed += 1,
+                    Some(_) => failed += 1,
+                    None => not_evaluated += 1,
+                }
+                continue;
+            }
+            for o in &t.outputs {
+                for (dimension, &score) in &o.ratings {
+                    by_position
+                        .entry((dimension.clone(), o.position as u32))
+                        .or_default()
+                        .push(f64::from(score));
+                    let key = (t.item.clone(), o.system.clone(), dimension.clone());
+                    match first.get(&key) {
+                        Some(&f) => {
+                            repeats += 1;
+                            same += usize::from(f == score);
+                        }
+                        None => {
+                            first.insert(key, score);
+                        }
+                    }
+                }
+            }
+        }
+        let c = a.attention_checks;
+        assert_eq!(
+            (c.passed, c.failed, c.not_evaluated),
+            (passed, failed, not_evaluated),
+            "{}",
+            a.annotator
+        );
+        assert_eq!((a.repeats.ratings, a.repeats.same), (repeats, same));
+        assert_eq!(a.ratings, first.len());
+    }
+    assert!(data.repeats.len() > 100);
+    assert_eq!(
+        report.inputs.iter().map(|f| f.repeated_ratings).sum::<usize>(),
+        data.repeats.len()
+    );
+
+    // Positions, every rating included.
+    for p in &d.position_scores {
+        for m in &p.positions {
+            let scores = &by_position[&(p.dimension.clone(), m.position)];
+            assert_eq!(m.n, scores.len());
+            close("position mean", Some(m.mean), Some(describe(scores).unwrap().mean));
+        }
+    }
+    // Slot 1 favours the output shown first: the means say so.
+    let correctness = &d.position_scores[0];
+    assert!(correctness.positions[0].mean > correctness.positions[1].mean);
+
+    // What the fixture was made to show.
+    let warnings: Vec<&Vec<String>> = d.annotators.iter().map(|a| &a.warnings).collect();
+    assert!(!warnings[0].iter().any(|w| w.contains("per trial")));
+    assert!(warnings[1].iter().any(|w| w.starts_with("median 1.4 s per trial")));
+    assert!(warnings[2].contains(&"failed 3 of 3 attention checks".to_owned()));
+    assert!(warnings[2].contains(&"gave 3 on every one of 8 \"correctness\" ratings".to_owned()));
+    let sl = &d.annotators[2].straight_lining[0];
+    assert_eq!((sl.distinct, sl.most_common, sl.share), (1, 3.0, 1.0));
+
+    // The Markdown shows them, and says nothing was excluded.
+    let md = markdown::render(&report);
+    assert!(md.contains("## Diagnostics"));
+    assert!(md.contains("| slot3 | 24 | 0 | 18 | 7.0 | 2.1 | 0 of 3 |"));
+    assert!(md.contains("no annotator or rating was excluded on their basis"));
+}
+
+/// Without the study the checks cannot be evaluated: they are counted, not guessed.
+#[test]
+fn attention_checks_need_the_study() {
+    let files = inputs(&TRAJECTORIES);
+    let (_, report) = analyze(&files, &Context::default(), None, &OPTIONS);
+    for a in &report.diagnostics.annotators {
+        let c = a.attention_checks;
+        assert_eq!((c.trials, c.passed, c.failed, c.not_evaluated), (6, 0, 0, 6));
+    }
+}
+
+/// The first-shown output's record in the pandalm files, counted from the choices' positions.
+#[test]
+fn preference_position_counts_the_first_shown() {
+    let files = inputs(&PANDALM);
+    let key = key();
+    let context = Context {
+        study: None,
+        key: Some(&key),
+    };
+    let (_, report) = analyze(&files, &context, None, &OPTIONS);
+    let (mut first, mut second, mut ties) = (0u64, 0u64, 0u64);
+    for input in &files {
+        let file: RatingsFile = parse(&input.text).unwrap();
+        for t in file.trials.iter().filter(|t| t.done && !t.check) {
+            match &t.preference {
+                Some(PreferenceRecord::Choice { position: 1, .. }) => first += 1,
+                Some(PreferenceRecord::Choice { .. }) => second += 1,
+                Some(PreferenceRecord::Tie) => ties += 1,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+    let p = report.diagnostics.preference_position.as_ref().unwrap();
+    assert_eq!((p.first_wins, p.second_wins, p.ties), (first, second, ties));
+    let rate = juror_core::stats::preference::win_rate(first, second, ties, 0.95).unwrap();
+    close("first-shown win rate", p.first_win_rate, Some(rate.rate));
+    close("binomial p", p.p_value, Some(rate.p_value));
 }

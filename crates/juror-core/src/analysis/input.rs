@@ -7,9 +7,12 @@
 //! - a pairwise CSV whose header has `item_id,system_a,system_b,annotator_id,preference`
 //!   (`a`, `b` or `tie`).
 //!
-//! A CSV header may hold other columns, in any order; they are ignored. A header with both sets
-//! of columns (what `juror analyze --format csv` writes when there are both kinds of data) holds
-//! both: a row with a `dimension` is a rating, a row with a `preference` is a preference.
+//! Optional columns: `round` (a number: the item's round, for the trend and the mixed model)
+//! and `position` (where the output was shown, from 1) in a Likert CSV; `shown_first` (`a` or
+//! `b`) in a pairwise CSV. A CSV header may hold other columns, in any order; they are ignored.
+//! A header with both sets of columns (what `juror analyze --format csv` writes when there are
+//! both kinds of data) holds both: a row with a `dimension` is a rating, a row with a
+//! `preference` is a preference.
 //!
 //! Every row keeps where it came from ([`Source`]: the file and a line or a JSON path). Every
 //! problem names the file, the place and what is wrong ([`Problem`]); a file with a problem
@@ -22,10 +25,10 @@ use std::fmt;
 use serde::Serialize;
 
 use super::csv;
-use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile};
+use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
-use crate::study::Study;
 use crate::study::seal::SealKey;
+use crate::study::{AttentionCheck, Study};
 
 /// One input: a name (the file's path, as the user gave it) and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +69,11 @@ pub struct RatingRow {
     pub annotator: String,
     pub dimension: String,
     pub score: f64,
+    /// The item's round: the study's `items[].round`, or a CSV's optional `round` column.
+    pub round: Option<f64>,
+    /// Where the output was shown, from 1, in a trial that showed two or more outputs (a
+    /// ratings file records it; a CSV may give it in an optional `position` column).
+    pub position: Option<u32>,
 }
 
 /// One pairwise judgement: `system_a` against `system_b` on `item`, by `annotator`.
@@ -77,6 +85,29 @@ pub struct PreferenceRow {
     pub system_b: String,
     pub annotator: String,
     pub outcome: Outcome,
+    /// Which system was shown first, when known: `Some(true)` when `system_a` was (always, in
+    /// a ratings file), `Some(false)` when `system_b` was; a CSV may say so in an optional
+    /// `shown_first` column (`a` or `b`).
+    pub a_first: Option<bool>,
+}
+
+/// One finished trial of a ratings file, for the diagnostics: who, what, how long, and, for
+/// an attention-check item, whether the answer was accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialRow {
+    pub file: String,
+    pub annotator: String,
+    pub item: String,
+    pub task: String,
+    /// The item is an attention check.
+    pub check: bool,
+    /// `Some(passed)` for an attention check evaluated against the study's `accept` list;
+    /// `None` for an ordinary trial, or without the study.
+    pub passed: Option<bool>,
+    /// Active time on the trial (the tab visible), in milliseconds.
+    pub active_ms: u64,
+    /// Outputs shown.
+    pub outputs: usize,
 }
 
 /// The text of an outcome in tables: `a`, `b` or `tie`.
@@ -152,6 +183,11 @@ pub struct FileSummary {
     /// Ratings files: trials left out because their item is an attention check.
     #[serde(skip_serializing_if = "is_zero")]
     pub check_trials: usize,
+    /// Ratings files: ratings of an output the annotator had already rated in an earlier trial
+    /// (an output shown in several pairs); the first rating is used, the repeats feed the
+    /// diagnostics' consistency check.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub repeated_ratings: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -163,6 +199,13 @@ fn is_zero(n: &usize) -> bool {
 pub struct Data {
     pub ratings: Vec<RatingRow>,
     pub preferences: Vec<PreferenceRow>,
+    /// The finished trials of the ratings files, attention checks included (CSV inputs have
+    /// none).
+    pub trials: Vec<TrialRow>,
+    /// Later ratings of a cell (item, system, dimension) an annotator had already rated in an
+    /// earlier trial of the same ratings file; `ratings` holds the first. Used only by the
+    /// diagnostics (position, consistency).
+    pub repeats: Vec<RatingRow>,
     pub files: Vec<FileSummary>,
     pub problems: Vec<Problem>,
 }
@@ -182,7 +225,9 @@ pub struct Context<'a> {
 /// A duplicate is a second rating of the same (item, system, annotator, dimension), or a second
 /// judgement of the same (item, pair of systems, annotator) in either order; the first one read
 /// (in the order of `inputs`, then of rows) is kept and the duplicate is a problem that names
-/// both places.
+/// both places. The exception is a rating repeated within one ratings file: a design that shows
+/// an output in several trials (all pairs, with ratings) asks for it again, so the first rating
+/// is kept and the later ones go to [`Data::repeats`], without a problem.
 pub fn read(inputs: &[Input], context: &Context) -> Data {
     let mut data = Data::default();
     for (index, input) in inputs.iter().enumerate() {
@@ -196,6 +241,7 @@ pub fn read(inputs: &[Input], context: &Context) -> Data {
             annotator: None,
             unfinished_trials: 0,
             check_trials: 0,
+            repeated_ratings: 0,
         };
         if input.text.trim_start().starts_with('{') {
             read_ratings_file(input, index, context, &mut data, &mut summary);
@@ -207,9 +253,25 @@ pub fn read(inputs: &[Input], context: &Context) -> Data {
     }
     if let Some((study, _)) = context.study {
         drop_off_scale(study, &mut data);
+        fill_rounds(study, &mut data);
     }
     drop_duplicates(&mut data);
     data
+}
+
+/// With a study, a rating without a round takes its item's `round`, if the item has one.
+fn fill_rounds(study: &Study, data: &mut Data) {
+    let rounds: HashMap<&str, f64> = study
+        .items()
+        .iter()
+        .filter_map(|i| i.round.map(|r| (i.id.as_str(), f64::from(r))))
+        .collect();
+    if rounds.is_empty() {
+        return;
+    }
+    for row in data.ratings.iter_mut().filter(|r| r.round.is_none()) {
+        row.round = rounds.get(row.item.as_str()).copied();
+    }
 }
 
 /// With a study, a rating on one of its dimensions must be a point of that dimension's scale.
@@ -294,16 +356,30 @@ fn read_ratings_file(
         at,
         input: index,
     };
+    let study = context.study.map(|(s, _)| s);
     for (t, trial) in file.trials.iter().enumerate() {
         if !trial.done {
             summary.unfinished_trials += 1;
             continue;
         }
+        data.trials.push(TrialRow {
+            file: name.to_owned(),
+            annotator: annotator.clone(),
+            item: trial.item.clone(),
+            task: trial.task.clone(),
+            check: trial.check,
+            passed: study
+                .filter(|_| trial.check)
+                .and_then(|s| check_passed(s, trial, &rename)),
+            active_ms: trial.active_ms,
+            outputs: trial.outputs.len(),
+        });
         if trial.check {
             summary.check_trials += 1;
             continue;
         }
         let system = |o: &OutputRecord| rename(&o.system);
+        let shown = trial.outputs.len();
         for (o, output) in trial.outputs.iter().enumerate() {
             for (dimension, &score) in &output.ratings {
                 data.ratings.push(RatingRow {
@@ -313,6 +389,8 @@ fn read_ratings_file(
                     annotator: annotator.clone(),
                     dimension: dimension.clone(),
                     score: f64::from(score),
+                    round: None,
+                    position: (shown >= 2).then(|| u32::try_from(o + 1).unwrap_or(u32::MAX)),
                 });
             }
         }
@@ -332,7 +410,50 @@ fn read_ratings_file(
                 system_b: system(&trial.outputs[b]),
                 annotator: annotator.clone(),
                 outcome,
+                a_first: Some(true),
             });
+        }
+    }
+}
+
+/// Whether an attention-check trial's answer is one the study accepts: the rating of the
+/// checked system on the checked dimension, or the preferred system (the best, the chosen, or
+/// the first of a ranking; a tie is not a choice). `None` when the study has no check for the
+/// item, or the check is a rating of a system this trial did not show (another trial of the
+/// item shows it).
+fn check_passed(study: &Study, trial: &TrialRecord, rename: &Rename<'_>) -> Option<bool> {
+    let check = study
+        .design()
+        .attention_checks
+        .iter()
+        .find(|c| c.item() == trial.item)?;
+    match check {
+        AttentionCheck::Rating {
+            system,
+            dimension,
+            accept,
+            ..
+        } => {
+            let output = trial
+                .outputs
+                .iter()
+                .find(|o| rename(&o.system) == *system)?;
+            Some(
+                output
+                    .ratings
+                    .get(dimension)
+                    .is_some_and(|score| accept.contains(score)),
+            )
+        }
+        AttentionCheck::Preference { accept, .. } => {
+            let chosen = match trial.preference.as_ref() {
+                Some(
+                    PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
+                ) => Some(rename(system)),
+                Some(PreferenceRecord::Rank { systems, .. }) => systems.first().map(|s| rename(s)),
+                Some(PreferenceRecord::Tie) | None => None,
+            };
+            Some(chosen.is_some_and(|c| accept.contains(&c)))
         }
     }
 }
@@ -630,7 +751,36 @@ fn likert_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<RatingRow, String> {
         annotator,
         dimension,
         score,
+        round: optional_number(get("round"), "round")?,
+        position: optional_position(get("position"))?,
     })
+}
+
+/// An optional number column: empty is `None`.
+fn optional_number(text: &str, column: &str) -> Result<Option<f64>, String> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(Some(v + 0.0)),
+        _ => Err(format!(
+            "{column} \"{text}\" is not a number; leave it empty or give one"
+        )),
+    }
+}
+
+/// An optional `position` column: empty, or a whole number from 1.
+fn optional_position(text: &str) -> Result<Option<u32>, String> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<u32>() {
+        Ok(p) if p >= 1 => Ok(Some(p)),
+        _ => Err(format!(
+            "position \"{text}\" is not a whole number from 1 (the place the output was shown); \
+             leave it empty or give one"
+        )),
+    }
 }
 
 /// A score: a finite number.
@@ -674,6 +824,17 @@ fn pairwise_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<PreferenceRow, Str
         system_b,
         annotator,
         outcome,
+        a_first: match get("shown_first").to_ascii_lowercase().as_str() {
+            "" => None,
+            "a" => Some(true),
+            "b" => Some(false),
+            other => {
+                return Err(format!(
+                    "shown_first \"{other}\" is not a or b (the system shown first); leave it \
+                     empty when unknown"
+                ));
+            }
+        },
     })
 }
 
@@ -706,6 +867,7 @@ fn drop_duplicates(data: &mut Data) {
         if rating { e.0 += 1 } else { e.1 += 1 }
     };
 
+    let mut repeated: BTreeMap<usize, usize> = BTreeMap::new();
     let mut seen: HashMap<(String, String, String, String), usize> = HashMap::new();
     let mut ratings = Vec::with_capacity(data.ratings.len());
     for row in std::mem::take(&mut data.ratings) {
@@ -717,6 +879,18 @@ fn drop_duplicates(data: &mut Data) {
         );
         if let Some(&first) = seen.get(&key) {
             let kept: &RatingRow = &ratings[first];
+            if kept.source.input == row.source.input
+                && data.files[row.source.input].kind == InputKind::RatingsFile
+            {
+                // The same output rated again in another trial of the same session (an output
+                // shown in several pairs): by design, not a mistake.
+                repeated
+                    .entry(row.source.input)
+                    .and_modify(|n| *n += 1)
+                    .or_insert(1);
+                data.repeats.push(row);
+                continue;
+            }
             data.problems.push(Problem::new(
                 &row.source.file,
                 Some(row.source.at.clone()),
@@ -773,6 +947,7 @@ fn drop_duplicates(data: &mut Data) {
     data.preferences = preferences;
 
     for (input, summary) in data.files.iter_mut().enumerate() {
+        summary.repeated_ratings = repeated.get(&input).copied().unwrap_or_default();
         let (r, p) = kept_in.get(&input).copied().unwrap_or_default();
         summary.ratings = r;
         summary.preferences = p;
@@ -805,7 +980,8 @@ pub(crate) fn number(x: f64) -> String {
 
 /// The tidy tables as one CSV that `read` reads back: the Likert columns when there are only
 /// ratings, the pairwise columns when there are only preferences, both when there are both;
-/// then `source_file` and `source_at`, the provenance of each row.
+/// `round`, `position` and `shown_first` when some row has one; then `source_file` and
+/// `source_at`, the provenance of each row.
 pub fn to_csv(data: &Data) -> String {
     let (r, p) = (!data.ratings.is_empty(), !data.preferences.is_empty());
     let mut header: Vec<&str> = match (r, p) {
@@ -813,6 +989,15 @@ pub fn to_csv(data: &Data) -> String {
         (true, true) => [&LIKERT[..], &["system_a", "system_b", "preference"]].concat(),
         _ => LIKERT.to_vec(),
     };
+    if data.ratings.iter().any(|r| r.round.is_some()) {
+        header.push("round");
+    }
+    if data.ratings.iter().any(|r| r.position.is_some()) {
+        header.push("position");
+    }
+    if data.preferences.iter().any(|r| r.a_first.is_some()) {
+        header.push("shown_first");
+    }
     header.extend(["source_file", "source_at"]);
     let mut out = csv::line(&header);
     let index = |name: &str| header.iter().position(|h| *h == name);
@@ -824,6 +1009,11 @@ pub fn to_csv(data: &Data) -> String {
             ("annotator_id", row.annotator.clone()),
             ("dimension", row.dimension.clone()),
             ("score", number(row.score)),
+            ("round", row.round.map(number).unwrap_or_default()),
+            (
+                "position",
+                row.position.map(|p| p.to_string()).unwrap_or_default(),
+            ),
             ("source_file", row.source.file.clone()),
             ("source_at", row.source.at.clone()),
         ] {
@@ -841,6 +1031,14 @@ pub fn to_csv(data: &Data) -> String {
             ("system_b", row.system_b.clone()),
             ("annotator_id", row.annotator.clone()),
             ("preference", outcome_name(row.outcome).to_owned()),
+            (
+                "shown_first",
+                match row.a_first {
+                    Some(true) => "a".to_owned(),
+                    Some(false) => "b".to_owned(),
+                    None => String::new(),
+                },
+            ),
             ("source_file", row.source.file.clone()),
             ("source_at", row.source.at.clone()),
         ] {

@@ -3,9 +3,12 @@
 
 use std::fmt::Write as _;
 
+use super::diagnostics::Diagnostics;
+use super::input::number;
 use super::report::{
     Agreement, BradleyTerryReport, Ci, DimensionReport, PreferenceReport, Report, SystemSummary,
 };
+use super::rounds::Rounds;
 
 /// Flags shown in the Markdown; all of them are in the JSON and the adjudication sheet.
 const FLAGS_SHOWN: usize = 20;
@@ -53,6 +56,7 @@ pub fn render(report: &Report) -> String {
     if let Some(p) = &report.preferences {
         preferences(&mut out, p);
     }
+    diagnostics(&mut out, &report.diagnostics);
     out.push_str("## Methods\n\n");
     out.push_str(&methods(report));
     out.push_str("\n\n");
@@ -113,6 +117,9 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64) {
     systems(out, &d.systems);
     agreement(out, &d.agreement);
     comparisons(out, d);
+    if let Some(r) = &d.rounds {
+        rounds(out, r);
+    }
     if !d.flags.is_empty() {
         let _ = writeln!(
             out,
@@ -143,6 +150,149 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64) {
                 f.adjudicated
                     .map(super::input::number)
                     .unwrap_or_else(|| "–".into())
+            );
+        }
+        out.push('\n');
+    }
+}
+
+fn rounds(out: &mut String, r: &Rounds) {
+    let _ = writeln!(
+        out,
+        "### Over rounds\n\n{} rating(s) with a round, rounds {} to {}.\n",
+        r.ratings,
+        number(r.rounds[0]),
+        number(r.rounds[r.rounds.len() - 1])
+    );
+    out.push_str(
+        "| System | Ratings | Slope per round | SE | p | Spearman's ρ | p (ρ) |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for t in &r.trends {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            cell(&t.system),
+            t.n,
+            num(t.slope, 3),
+            num(t.slope_se, 3),
+            p_value(t.p_value),
+            num(t.spearman_rho, 3),
+            p_value(t.spearman_p),
+        );
+    }
+    out.push('\n');
+    if let Some(m) = &r.mixed_model {
+        let _ = writeln!(
+            out,
+            "Linear mixed model `{}` by REML, reference system {}: {} rating(s), {} annotator(s); \
+             annotator variance {:.4}, residual variance {:.4}{}.\n",
+            m.formula,
+            cell(&m.reference),
+            m.n_obs,
+            m.n_groups,
+            m.annotator_variance,
+            m.residual_variance,
+            if m.boundary {
+                " (at the boundary: the fit is ordinary least squares)"
+            } else {
+                ""
+            }
+        );
+        out.push_str("| Term | Estimate | SE | z | p |\n|---|---:|---:|---:|---:|\n");
+        for f in &m.fixed_effects {
+            let _ = writeln!(
+                out,
+                "| {} | {:.4} | {:.4} | {:.2} | {} |",
+                cell(&f.name),
+                f.estimate,
+                f.se,
+                f.z,
+                p_value(Some(f.p_value))
+            );
+        }
+        out.push('\n');
+    }
+    for n in &r.notes {
+        let _ = writeln!(out, "- {}", cell(n));
+    }
+    if !r.notes.is_empty() {
+        out.push('\n');
+    }
+}
+
+fn diagnostics(out: &mut String, d: &Diagnostics) {
+    if d.position_scores.is_empty() && d.preference_position.is_none() && d.annotators.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Diagnostics\n\nShown for the reader to judge; nothing here was excluded from the \
+         analysis.\n\n",
+    );
+    if !d.position_scores.is_empty() {
+        out.push_str("### Mean score by position shown\n\n| Dimension | Position | Ratings | Mean | SD |\n|---|---:|---:|---:|---:|\n");
+        for p in &d.position_scores {
+            for m in &p.positions {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {:.2} | {} |",
+                    cell(&p.dimension),
+                    m.position,
+                    m.n,
+                    m.mean,
+                    num(m.sd, 2)
+                );
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(p) = &d.preference_position {
+        let _ = writeln!(
+            out,
+            "### Preference by position\n\nOf {} judgement(s) whose order is known, the output \
+             shown first won {}, the second {}, with {} tie(s): first-shown win rate {} {} \
+             (binomial p {}).\n",
+            p.judgements,
+            p.first_wins,
+            p.second_wins,
+            p.ties,
+            num(p.first_win_rate, 3),
+            ci(p.wilson, 3),
+            p_value(p.p_value)
+        );
+    }
+    if !d.annotators.is_empty() {
+        out.push_str(
+            "### Annotators\n\n| Annotator | Ratings | Judgements | Trials | Median s / trial | \
+             Minutes | Attention checks passed | Repeats unchanged | Warnings |\n\
+             |---|---:|---:|---:|---:|---:|---|---|---|\n",
+        );
+        for a in &d.annotators {
+            let c = &a.attention_checks;
+            let checks = if c.trials == 0 {
+                "–".to_owned()
+            } else if c.passed + c.failed == 0 {
+                format!("{} not evaluated", c.trials)
+            } else {
+                format!("{} of {}", c.passed, c.passed + c.failed)
+            };
+            let repeats = if a.repeats.ratings == 0 {
+                "–".to_owned()
+            } else {
+                format!("{} of {}", a.repeats.same, a.repeats.ratings)
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                cell(&a.annotator),
+                a.ratings,
+                a.preferences,
+                a.trials,
+                num(a.median_seconds_per_trial, 1),
+                num(a.active_minutes, 1),
+                checks,
+                repeats,
+                cell(&a.warnings.join("; ")),
             );
         }
         out.push('\n');
@@ -441,10 +591,30 @@ pub fn methods(report: &Report) -> String {
             seed = s.seed,
         ));
     }
+    if report.dimensions.iter().any(|d| d.rounds.is_some()) {
+        parts.push(
+            "Change over rounds was estimated on the raw ratings that have a round (one point per \
+             rating): per system, the least-squares slope of the rating on the round with its \
+             standard error and two-sided t test (n − 2 degrees of freedom), and Spearman's ρ \
+             with its t-approximation p-value (as scipy's linregress and spearmanr); and a \
+             linear mixed model, rating ~ system + round + system:round + (1 | annotator), with \
+             treatment coding against the reference system named, fitted by REML (profiled \
+             likelihood maximised over the variance ratio; model-based standard errors of the \
+             fixed effects, Wald z tests), as statsmodels' MixedLM and R's lme4."
+                .to_owned(),
+        );
+    }
     parts.push(
         "Only finished trials (done) of ratings files are used, attention-check items are left \
-         out, and a second rating of the same (item, system, annotator, dimension), or a second \
-         judgement of the same (item, pair, annotator), is left out and reported."
+         out of the analysis (their results are listed per annotator), and a second rating of \
+         the same (item, system, annotator, dimension), or a second judgement of the same (item, \
+         pair, annotator), is left out and reported; the exception is an output an annotator \
+         rated again in a later trial of the same session (shown in several pairs), whose first \
+         rating is used and whose repeats are compared with it in the diagnostics. The \
+         diagnostics (mean score by position shown, the first-shown output's win rate with its \
+         Wilson interval and binomial test, active time per trial, straight-lining, attention \
+         checks, consistency of repeated ratings) are reported for the reader to judge; no \
+         annotator or rating was excluded on their basis."
             .to_owned(),
     );
     parts.join(" ")

@@ -20,14 +20,16 @@
 
 pub mod adjudication;
 pub mod csv;
+pub mod diagnostics;
 pub mod input;
 pub mod markdown;
 pub mod report;
+pub mod rounds;
 
 pub use adjudication::Adjudication;
 pub use input::{
-    Context, Data, FileSummary, Input, InputKind, PreferenceRow, Problem, RatingRow, Source, read,
-    to_csv,
+    Context, Data, FileSummary, Input, InputKind, PreferenceRow, Problem, RatingRow, Source,
+    TrialRow, read, to_csv,
 };
 pub use report::{Options, REPORT_FORMAT_V1, Report, report};
 

@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use super::adjudication::Adjudication;
+use super::diagnostics::{Diagnostics, diagnostics};
 use super::input::{Data, FileSummary, PreferenceRow, Problem, RatingRow, number, ordered};
+use super::rounds::{Rounds, rounds};
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
 };
@@ -76,6 +78,9 @@ pub struct Report {
     pub preferences: Option<PreferenceReport>,
     /// What the adjudication file did; `null` without one.
     pub adjudication: Option<AdjudicationSummary>,
+    /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
+    /// shown, never used to exclude anything.
+    pub diagnostics: Diagnostics,
 }
 
 /// The settings the report was made with.
@@ -125,6 +130,9 @@ pub struct DimensionReport {
     pub agreement: Agreement,
     pub comparisons: Vec<PairComparison>,
     pub flags: Vec<Flag>,
+    /// Ratings over rounds (slopes and the mixed model), on the raw ratings that have a round;
+    /// `null` when fewer than two rounds were rated.
+    pub rounds: Option<Rounds>,
 }
 
 /// One system on one dimension, over its item means (see `docs/analysis.md`).
@@ -247,7 +255,8 @@ pub struct WilcoxonResult {
 impl From<Wilcoxon> for WilcoxonResult {
     fn from(w: Wilcoxon) -> WilcoxonResult {
         WilcoxonResult {
-            statistic: w.statistic,
+            // + 0.0 turns a −0 (min of two zeros) into 0.
+            statistic: w.statistic + 0.0,
             w_plus: w.w_plus,
             w_minus: w.w_minus,
             n_nonzero: w.n,
@@ -398,7 +407,8 @@ pub fn report(
                     .collect::<Vec<f64>>()
             });
             let rows: Vec<&RatingRow> = data.ratings.iter().filter(|r| r.dimension == d).collect();
-            dimension_report(&d, scale, &rows, adjudication, options)
+            let preferred = study.map(Study::systems).unwrap_or_default();
+            dimension_report(&d, scale, &rows, adjudication, preferred, options)
         })
         .collect();
     adjust(&mut dimensions);
@@ -444,7 +454,9 @@ pub fn report(
         }
     });
 
+    let names: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
     Report {
+        diagnostics: diagnostics(data, &names),
         format: REPORT_FORMAT_V1,
         settings: Settings {
             flag_sd: options.flag_sd,
@@ -534,6 +546,7 @@ fn dimension_report(
     scale: Option<Vec<f64>>,
     rows: &[&RatingRow],
     adjudication: Option<&Adjudication>,
+    preferred: &[String],
     options: &Options,
 ) -> DimensionReport {
     let mut cells: Cells = BTreeMap::new();
@@ -624,6 +637,11 @@ fn dimension_report(
             items.len()
         },
         annotators,
+        rounds: rounds(
+            rows,
+            &systems.iter().map(|s| s.system.clone()).collect::<Vec<_>>(),
+            preferred,
+        ),
         systems,
         comparisons,
         flags,

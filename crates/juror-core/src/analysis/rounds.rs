@@ -1,0 +1,229 @@
+//! Ratings over rounds (seed 001's questions): per system, the least-squares slope of the
+//! ratings on the round with its p-value and Spearman's rho; and the linear mixed model
+//! `rating ~ system + round + system:round + (1 | annotator)` fitted by REML.
+//!
+//! Both are computed on the raw ratings that have a round (the study's `items[].round`, or a
+//! CSV's `round` column), one point per rating; adjudicated scores are not used here (they
+//! replace cell means, and these models are about individual ratings).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::input::RatingRow;
+use crate::stats::mixed::{self, MixedData, RoundRating};
+use crate::stats::paired::trend;
+
+/// Ratings over rounds on one dimension; `null` in the report when fewer than two rounds
+/// were rated.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Rounds {
+    /// The rounds seen, in order.
+    pub rounds: Vec<f64>,
+    /// Ratings with a round (the rest are left out of this section).
+    pub ratings: usize,
+    /// One trend per system, systems in the report's order.
+    pub trends: Vec<SystemTrend>,
+    /// The mixed model; `null` when it cannot be fitted (see `notes`).
+    pub mixed_model: Option<MixedModel>,
+    /// Why something is `null`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// One system's ratings against the round.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SystemTrend {
+    pub system: String,
+    /// Ratings (points of the fit).
+    pub n: usize,
+    /// Least-squares slope per round (as `scipy.stats.linregress`); `null` with fewer than 3
+    /// ratings or a single round.
+    pub slope: Option<f64>,
+    pub intercept: Option<f64>,
+    pub slope_se: Option<f64>,
+    /// Two-sided p of slope = 0 (t test, n − 2 degrees of freedom).
+    pub p_value: Option<f64>,
+    /// Pearson's r.
+    pub r: Option<f64>,
+    /// Spearman's rho (as `scipy.stats.spearmanr`); `null` when the ratings are constant.
+    pub spearman_rho: Option<f64>,
+    pub spearman_p: Option<f64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The fitted mixed model.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct MixedModel {
+    /// `rating ~ system + round + system:round + (1 | annotator)`.
+    pub formula: String,
+    /// The reference system of the treatment coding (the study's first system that was
+    /// rated, else the first in byte order).
+    pub reference: String,
+    /// `REML`.
+    pub method: &'static str,
+    pub n_obs: usize,
+    /// Annotators.
+    pub n_groups: usize,
+    /// Named as patsy names them: `Intercept`, `system[T.x]`, `round`, `system[T.x]:round`.
+    pub fixed_effects: Vec<FixedEffect>,
+    /// Variance of the annotators' random intercepts.
+    pub annotator_variance: f64,
+    /// Residual variance.
+    pub residual_variance: f64,
+    /// The restricted log-likelihood at the estimate.
+    pub log_likelihood: f64,
+    pub converged: bool,
+    /// The annotator variance is at its bound, 0 (the fit is then ordinary least squares).
+    pub boundary: bool,
+}
+
+/// One fixed effect with its model-based standard error and Wald z test.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct FixedEffect {
+    pub name: String,
+    pub estimate: f64,
+    pub se: f64,
+    pub z: f64,
+    pub p_value: f64,
+}
+
+/// The rounds section of one dimension from its raw rating rows; `systems` in report order,
+/// `preferred` the study's systems (their order picks the reference). `None` when fewer than
+/// two distinct rounds were rated.
+pub fn rounds(rows: &[&RatingRow], systems: &[String], preferred: &[String]) -> Option<Rounds> {
+    let with_round: Vec<(&RatingRow, f64)> = rows
+        .iter()
+        .filter_map(|r| r.round.map(|round| (*r, round)))
+        .collect();
+    let distinct: BTreeSet<u64> = with_round.iter().map(|(_, r)| r.to_bits()).collect();
+    if distinct.len() < 2 {
+        return None;
+    }
+    let mut seen: Vec<f64> = distinct.iter().map(|b| f64::from_bits(*b)).collect();
+    seen.sort_by(f64::total_cmp);
+
+    let mut trends = Vec::new();
+    for system in systems {
+        let (x, y): (Vec<f64>, Vec<f64>) = with_round
+            .iter()
+            .filter(|(r, _)| r.system == *system)
+            .map(|(r, round)| (*round, r.score))
+            .unzip();
+        if x.is_empty() {
+            continue;
+        }
+        trends.push(system_trend(system, &x, &y));
+    }
+
+    let mut notes = Vec::new();
+    let rated: Vec<&String> = systems
+        .iter()
+        .filter(|s| with_round.iter().any(|(r, _)| r.system == **s))
+        .collect();
+    let reference = preferred
+        .iter()
+        .find(|s| rated.contains(s))
+        .or_else(|| rated.iter().copied().min())
+        .cloned();
+    let mixed_model = reference.and_then(|reference| {
+        let mut order: Vec<&str> = vec![reference.as_str()];
+        order.extend(rated.iter().map(|s| s.as_str()).filter(|s| *s != reference));
+        let ratings: Vec<RoundRating<'_>> = with_round
+            .iter()
+            .map(|(r, round)| RoundRating {
+                annotator: &r.annotator,
+                system: &r.system,
+                round: *round,
+                rating: r.score,
+            })
+            .collect();
+        let fit = MixedData::system_by_round(&order, &ratings).and_then(|d| mixed::reml(&d));
+        match fit {
+            Ok(fit) => Some(MixedModel {
+                formula: "rating ~ system + round + system:round + (1 | annotator)".to_owned(),
+                reference: reference.clone(),
+                method: "REML",
+                n_obs: fit.n_obs,
+                n_groups: fit.n_groups,
+                fixed_effects: fit
+                    .fixed_effects
+                    .iter()
+                    .map(|f| FixedEffect {
+                        name: f.name.clone(),
+                        estimate: f.estimate,
+                        se: f.se,
+                        z: f.z,
+                        p_value: f.p_value,
+                    })
+                    .collect(),
+                annotator_variance: fit.group_variance,
+                residual_variance: fit.residual_variance,
+                log_likelihood: fit.log_likelihood,
+                converged: fit.converged,
+                boundary: fit.boundary,
+            }),
+            Err(e) => {
+                notes.push(format!("mixed model not fitted: {e}"));
+                None
+            }
+        }
+    });
+
+    Some(Rounds {
+        rounds: seen,
+        ratings: with_round.len(),
+        trends,
+        mixed_model,
+        notes,
+    })
+}
+
+fn system_trend(system: &str, x: &[f64], y: &[f64]) -> SystemTrend {
+    let mut out = SystemTrend {
+        system: system.to_owned(),
+        n: x.len(),
+        slope: None,
+        intercept: None,
+        slope_se: None,
+        p_value: None,
+        r: None,
+        spearman_rho: None,
+        spearman_p: None,
+        notes: Vec::new(),
+    };
+    if x.iter().all(|v| *v == x[0]) {
+        out.notes
+            .push("every rating is from one round: no slope".to_owned());
+        return out;
+    }
+    if y.iter().all(|v| *v == y[0]) {
+        out.slope = Some(0.0);
+        out.intercept = Some(y[0]);
+        out.notes
+            .push("every rating is the same: slope 0, nothing to test".to_owned());
+        return out;
+    }
+    match trend(x, y) {
+        Ok(t) => {
+            let finite = |v: f64| v.is_finite().then_some(v);
+            out.slope = finite(t.fit.slope);
+            out.intercept = finite(t.fit.intercept);
+            out.slope_se = finite(t.fit.slope_se);
+            out.p_value = finite(t.fit.p_value);
+            out.r = finite(t.fit.r);
+            match t.spearman {
+                Some(s) => {
+                    out.spearman_rho = finite(s.rho);
+                    out.spearman_p = finite(s.p_value);
+                }
+                None => out
+                    .notes
+                    .push("the ratings are all the same: no rank correlation".to_owned()),
+            }
+        }
+        Err(e) => out.notes.push(format!("no trend: {e}")),
+    }
+    out
+}
