@@ -12,7 +12,8 @@
 
 use std::path::PathBuf;
 
-use juror_core::analysis::report::{Options, report};
+use juror_core::analysis::markdown;
+use juror_core::analysis::report::{Options, Report, report};
 use juror_core::analysis::rounds::Rounds;
 use juror_core::analysis::{Context, Input, read};
 use serde_json::Value;
@@ -46,6 +47,12 @@ fn renamed(index: usize, system: &str) -> String {
 
 /// One case of the mixed reference as a tidy CSV with a `round` column, and its report.
 fn rounds_of(case: &Value) -> Rounds {
+    let mut r = report_of(case);
+    assert_eq!(r.dimensions.len(), 1);
+    r.dimensions.remove(0).rounds.expect("a rounds section")
+}
+
+fn report_of(case: &Value) -> Report {
     let systems: Vec<&str> = case["systems"]
         .as_array()
         .expect("systems")
@@ -70,9 +77,7 @@ fn rounds_of(case: &Value) -> Rounds {
         resamples: 10,
         ..Options::default()
     };
-    let mut r = report(&data, None, None, &options);
-    assert_eq!(r.dimensions.len(), 1);
-    r.dimensions.remove(0).rounds.expect("a rounds section")
+    report(&data, None, None, &options)
 }
 
 #[test]
@@ -272,4 +277,21 @@ fn bad_round_and_position_cells_are_named() {
         (data.ratings[0].round, data.ratings[0].position),
         (None, None)
     );
+}
+
+/// The Markdown has the slopes and the model, and the methods paragraph says how they were made.
+#[test]
+fn the_markdown_shows_the_rounds() {
+    let mixed = reference("mixed");
+    let case = &mixed["cases"][0];
+    let md = markdown::render(&report_of(case));
+    assert!(md.contains("### Over rounds\n\n800 rating(s) with a round, rounds 1 to 10."));
+    assert!(md.contains("| s2-hare | 200 | "));
+    assert!(md.contains(
+        "Linear mixed model `rating ~ system + round + system:round + (1 | annotator)` by REML, \
+         reference system s1-rag: 800 rating(s), 20 annotator(s)"
+    ));
+    assert!(md.contains("| system[T.s2-hare]:round | "));
+    assert!(md.contains("fitted by REML"));
+    assert!(md.contains("as scipy's linregress and spearmanr"));
 }

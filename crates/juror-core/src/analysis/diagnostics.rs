@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use super::input::{Data, RatingRow, number};
+use super::input::{Data, RatingRow, TrialRow, number};
 use super::report::{Ci, LEVEL};
 use crate::stats::preference::{Outcome, win_rate};
 
@@ -213,20 +213,33 @@ fn median(xs: &mut [f64]) -> f64 {
     }
 }
 
-fn annotators(data: &Data, dimensions: &[String]) -> Vec<AnnotatorDiagnostics> {
-    let mut names: Vec<&str> = data
-        .ratings
-        .iter()
-        .map(|r| r.annotator.as_str())
-        .chain(data.preferences.iter().map(|p| p.annotator.as_str()))
-        .chain(data.trials.iter().map(|t| t.annotator.as_str()))
-        .collect();
-    names.sort_unstable();
-    names.dedup();
+/// One annotator's rows, gathered in one pass over each table.
+#[derive(Default)]
+struct Rows<'a> {
+    ratings: Vec<&'a RatingRow>,
+    repeats: Vec<&'a RatingRow>,
+    preferences: usize,
+    trials: Vec<&'a TrialRow>,
+}
 
-    let mut out: Vec<AnnotatorDiagnostics> = names
+fn annotators(data: &Data, dimensions: &[String]) -> Vec<AnnotatorDiagnostics> {
+    let mut by: BTreeMap<&str, Rows> = BTreeMap::new();
+    for r in &data.ratings {
+        by.entry(&r.annotator).or_default().ratings.push(r);
+    }
+    for r in &data.repeats {
+        by.entry(&r.annotator).or_default().repeats.push(r);
+    }
+    for p in &data.preferences {
+        by.entry(&p.annotator).or_default().preferences += 1;
+    }
+    for t in &data.trials {
+        by.entry(&t.annotator).or_default().trials.push(t);
+    }
+
+    let mut out: Vec<AnnotatorDiagnostics> = by
         .iter()
-        .map(|&name| annotator(data, dimensions, name))
+        .map(|(name, rows)| annotator(name, rows, dimensions))
         .collect();
 
     // Speed, against the median annotator (of those with timed trials).
@@ -255,18 +268,8 @@ fn round1(x: f64) -> String {
     number((x * 10.0).round() / 10.0)
 }
 
-fn annotator(data: &Data, dimensions: &[String], name: &str) -> AnnotatorDiagnostics {
-    let ratings: Vec<&RatingRow> = data
-        .ratings
-        .iter()
-        .filter(|r| r.annotator == name)
-        .collect();
-    let preferences = data
-        .preferences
-        .iter()
-        .filter(|p| p.annotator == name)
-        .count();
-    let trials: Vec<_> = data.trials.iter().filter(|t| t.annotator == name).collect();
+fn annotator(name: &str, rows: &Rows, dimensions: &[String]) -> AnnotatorDiagnostics {
+    let (ratings, preferences, trials) = (&rows.ratings, rows.preferences, &rows.trials);
     let mut warnings = Vec::new();
 
     let mut seconds: Vec<f64> = trials.iter().map(|t| t.active_ms as f64 / 1000.0).collect();
@@ -330,7 +333,7 @@ fn annotator(data: &Data, dimensions: &[String], name: &str) -> AnnotatorDiagnos
         ));
     }
 
-    let repeats = repeat_consistency(data, name);
+    let repeats = repeat_consistency(ratings, &rows.repeats);
     if repeats.ratings > 0 && repeats.same * 2 < repeats.ratings {
         warnings.push(format!(
             "changed the score of an output seen again in {} of {} repeated ratings",
@@ -353,11 +356,9 @@ fn annotator(data: &Data, dimensions: &[String], name: &str) -> AnnotatorDiagnos
     }
 }
 
-fn repeat_consistency(data: &Data, name: &str) -> RepeatConsistency {
-    let firsts: HashMap<(&str, &str, &str), f64> = data
-        .ratings
+fn repeat_consistency(ratings: &[&RatingRow], repeats: &[&RatingRow]) -> RepeatConsistency {
+    let firsts: HashMap<(&str, &str, &str), f64> = ratings
         .iter()
-        .filter(|r| r.annotator == name)
         .map(|r| {
             (
                 (r.item.as_str(), r.system.as_str(), r.dimension.as_str()),
@@ -366,7 +367,7 @@ fn repeat_consistency(data: &Data, name: &str) -> RepeatConsistency {
         })
         .collect();
     let (mut ratings, mut same, mut total) = (0, 0, 0.0);
-    for r in data.repeats.iter().filter(|r| r.annotator == name) {
+    for r in repeats {
         let Some(first) = firsts.get(&(r.item.as_str(), r.system.as_str(), r.dimension.as_str()))
         else {
             continue;
