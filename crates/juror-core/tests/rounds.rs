@@ -129,6 +129,24 @@ fn slopes_match_scipy() {
                 1e-9,
             );
             check(&at("rho p"), got.spearman_p, f(w, "spearman_p"), 0.0, 1e-9);
+            // The per-round means, by hand.
+            let rows = case["rows"].as_array().expect("rows");
+            for m in &got.means {
+                let ys: Vec<f64> = rows
+                    .iter()
+                    .filter(|r| r[1] == system && r[2].as_f64() == Some(m.round))
+                    .map(|r| r[3].as_f64().expect("rating"))
+                    .collect();
+                assert_eq!(m.n, ys.len(), "{}", at("round n"));
+                check(
+                    &at("round mean"),
+                    Some(m.mean),
+                    ys.iter().sum::<f64>() / ys.len() as f64,
+                    1.0,
+                    1e-12,
+                );
+            }
+            assert_eq!(got.means.iter().map(|m| m.n).sum::<usize>(), got.n);
         }
     }
 }

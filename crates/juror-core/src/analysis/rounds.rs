@@ -49,8 +49,18 @@ pub struct SystemTrend {
     /// Spearman's rho (as `scipy.stats.spearmanr`); `null` when the ratings are constant.
     pub spearman_rho: Option<f64>,
     pub spearman_p: Option<f64>,
+    /// The mean rating in each round the system was rated in, rounds in order (for a chart).
+    pub means: Vec<RoundMean>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// A system's ratings in one round.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct RoundMean {
+    pub round: f64,
+    pub n: usize,
+    pub mean: f64,
 }
 
 /// The fitted mixed model.
@@ -180,6 +190,33 @@ pub fn rounds(rows: &[&RatingRow], systems: &[String], preferred: &[String]) -> 
     })
 }
 
+fn round_means(x: &[f64], y: &[f64]) -> Vec<RoundMean> {
+    let mut by: Vec<(f64, f64)> = x.iter().copied().zip(y.iter().copied()).collect();
+    by.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<RoundMean> = Vec::new();
+    let mut sums: Vec<f64> = Vec::new();
+    for (round, rating) in by {
+        match out.last_mut() {
+            Some(last) if last.round == round => {
+                last.n += 1;
+                *sums.last_mut().unwrap_or(&mut 0.0) += rating;
+            }
+            _ => {
+                out.push(RoundMean {
+                    round,
+                    n: 1,
+                    mean: 0.0,
+                });
+                sums.push(rating);
+            }
+        }
+    }
+    for (m, sum) in out.iter_mut().zip(sums) {
+        m.mean = sum / m.n as f64;
+    }
+    out
+}
+
 fn system_trend(system: &str, x: &[f64], y: &[f64]) -> SystemTrend {
     let mut out = SystemTrend {
         system: system.to_owned(),
@@ -191,6 +228,7 @@ fn system_trend(system: &str, x: &[f64], y: &[f64]) -> SystemTrend {
         r: None,
         spearman_rho: None,
         spearman_p: None,
+        means: round_means(x, y),
         notes: Vec::new(),
     };
     if x.iter().all(|v| *v == x[0]) {
