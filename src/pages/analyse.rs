@@ -3,6 +3,10 @@
 //! (same defaults), so the page and the command line give the same numbers. Nothing leaves the
 //! browser.
 
+mod adjudicate;
+mod charts;
+
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use juror_core::analysis::report::{Ci, DimensionReport, PreferenceReport, SystemSummary};
@@ -16,6 +20,8 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::services::{download, study_source};
+use adjudicate::{AdjudicationForm, Entries};
+use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
 
 /// A file as read: its name, and its text or why it could not be read.
 type Picked = (String, Result<String, String>);
@@ -37,6 +43,9 @@ pub enum Outcome {
 pub struct Analysis {
     pub report: Report,
     pub csv: String,
+    /// The study's labels of each dimension's scale points (value, label), when a study was
+    /// given: the charts' legends and the adjudication form use them.
+    pub labels: BTreeMap<String, Vec<(f64, String)>>,
 }
 
 /// The options `juror analyze` uses when none are given (`--flag-sd 1.5 --seed 0
@@ -131,7 +140,26 @@ pub fn run(
         analysis::analyze(&read, &context, adjudication.as_ref(), &cli_defaults());
     report.problems.splice(0..0, unreadable);
     let csv = analysis::to_csv(&data);
-    Outcome::Done(Arc::new(Analysis { report, csv }))
+    let labels = study
+        .as_ref()
+        .map(|(study, _)| {
+            report
+                .dimensions
+                .iter()
+                .filter_map(|d| study.dimension(&d.dimension))
+                .map(|d| {
+                    let points = d.scale.points.iter();
+                    let labels = points.map(|p| (f64::from(p.value), p.label.clone()));
+                    (d.id.clone(), labels.collect())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Outcome::Done(Arc::new(Analysis {
+        report,
+        csv,
+        labels,
+    }))
 }
 
 /// The files of a file input's change event.
@@ -213,6 +241,9 @@ pub fn Analyse() -> impl IntoView {
     let adjudication: RwSignal<Option<Picked>> = RwSignal::new(None);
     let dragging = RwSignal::new(false);
     let download_error: RwSignal<Option<String>> = RwSignal::new(None);
+    // The expert's scores live here, above the report, so that recomputing the report (a file
+    // added, an adjudication applied) never loses them.
+    let entries: RwSignal<Entries> = RwSignal::new(Entries::new());
 
     // The bootstrap is the costly part: compute once per change of the files.
     let outcome = Memo::new(move |_| {
@@ -316,7 +347,7 @@ pub fn Analyse() -> impl IntoView {
                 }
                 .into_any(),
                 Outcome::Done(analysis) => view! {
-                    <ReportView analysis download_error />
+                    <ReportView analysis download_error entries adjudication />
                 }
                 .into_any(),
             }}
@@ -326,7 +357,12 @@ pub fn Analyse() -> impl IntoView {
 
 /// The downloads and the whole report.
 #[component]
-fn ReportView(analysis: Arc<Analysis>, download_error: RwSignal<Option<String>>) -> impl IntoView {
+fn ReportView(
+    analysis: Arc<Analysis>,
+    download_error: RwSignal<Option<String>>,
+    entries: RwSignal<Entries>,
+    adjudication: RwSignal<Option<Picked>>,
+) -> impl IntoView {
     let report = &analysis.report;
     let stem = report
         .settings
@@ -365,6 +401,33 @@ fn ReportView(analysis: Arc<Analysis>, download_error: RwSignal<Option<String>>)
             offer(format!("{stem}-adjudication.csv"), "text/csv", text);
         }
     };
+    // The adjudication file of the form: downloaded, or applied under the same name, so that the
+    // report applied here equals the one from that file dropped in again.
+    let adjudicated_name = format!("{stem}-adjudicated.csv");
+    let download_adjudication = {
+        let name = adjudicated_name.clone();
+        Callback::new(move |text: String| offer(name.clone(), "text/csv", text))
+    };
+    let apply_adjudication = Callback::new(move |text: String| {
+        adjudication.set(Some((adjudicated_name.clone(), Ok(text))));
+    });
+    let adjudication_summary = report.adjudication.as_ref().map(|a| {
+        format!(
+            "Adjudication {}: {} of {} score(s) applied; {} cell(s) left empty{}.",
+            a.file,
+            a.applied,
+            a.cells,
+            a.unfilled,
+            if a.not_flagged > 0 {
+                format!(
+                    "; {} score(s) for cells that are not flagged",
+                    a.not_flagged
+                )
+            } else {
+                String::new()
+            }
+        )
+    });
     let settings = &report.settings;
     let summary = format!(
         "{} ratings and {} preference judgements from {} file(s){}.",
@@ -381,6 +444,7 @@ fn ReportView(analysis: Arc<Analysis>, download_error: RwSignal<Option<String>>)
         <section class="report" aria-labelledby="report-heading">
             <h2 id="report-heading">"Report"</h2>
             <p>{summary}</p>
+            {adjudication_summary.map(|s| view! { <p class="adjudication-summary">{s}</p> })}
             <div class="actions">
                 <button type="button" on:click=json>"Download report (JSON)"</button>
                 <button type="button" on:click=markdown>"Download report (Markdown)"</button>
@@ -396,8 +460,20 @@ fn ReportView(analysis: Arc<Analysis>, download_error: RwSignal<Option<String>>)
                 .dimensions
                 .iter()
                 .enumerate()
-                .map(|(i, d)| view! { <DimensionView index=i dimension=d.clone() /> })
+                .map(|(i, d)| {
+                    let labels = analysis.labels.get(&d.dimension).cloned().unwrap_or_default();
+                    view! { <DimensionView index=i dimension=d.clone() labels /> }
+                })
                 .collect_view()}
+            {has_flags.then(|| view! {
+                <AdjudicationForm
+                    report=analysis.report.clone()
+                    labels=analysis.labels.clone()
+                    entries
+                    download=download_adjudication
+                    apply=apply_adjudication
+                />
+            })}
             {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
         </section>
     }
@@ -548,7 +624,11 @@ fn interval_text(ci: Option<Ci>) -> String {
 }
 
 #[component]
-fn DimensionView(index: usize, dimension: DimensionReport) -> impl IntoView {
+fn DimensionView(
+    index: usize,
+    dimension: DimensionReport,
+    labels: Vec<(f64, String)>,
+) -> impl IntoView {
     let d = dimension;
     let heading_id = format!("dimension-{index}");
     let labelled_by = heading_id.clone();
@@ -616,26 +696,7 @@ fn DimensionView(index: usize, dimension: DimensionReport) -> impl IntoView {
             ]
         })
         .collect();
-    let flags: Vec<Vec<String>> = d
-        .flags
-        .iter()
-        .map(|f| {
-            let ratings: Vec<String> = f
-                .ratings
-                .iter()
-                .map(|r| format!("{}: {}", r.annotator, r.score))
-                .collect();
-            vec![
-                f.item.clone(),
-                f.system.clone(),
-                f.n.to_string(),
-                num(Some(f.mean)),
-                num(Some(f.sd)),
-                ratings.join(", "),
-                f.adjudicated.map(|s| s.to_string()).unwrap_or_default(),
-            ]
-        })
-        .collect();
+    let flagged = d.flags.len();
     view! {
         <section class="dimension" aria-labelledby=labelled_by>
             <h3 id=heading_id>{format!("Dimension: {name}")}</h3>
@@ -646,6 +707,7 @@ fn DimensionView(index: usize, dimension: DimensionReport) -> impl IntoView {
                 rows=systems
             />
             <MeansChart name=name.clone() scale=d.scale.clone() systems=d.systems.clone() />
+            <LikertBars name=name.clone() scale=d.scale.clone() labels systems=d.systems.clone() />
             <DataTable
                 caption=format!("Agreement on {name} ({} cells rated twice or more)", a.units)
                 columns=&["Statistic", "Value"]
@@ -665,18 +727,13 @@ fn DimensionView(index: usize, dimension: DimensionReport) -> impl IntoView {
                     rows=comparisons
                 />
             })}
-            {if flags.is_empty() {
-                view! { <p>{format!("No cell of {name} is flagged.")}</p> }.into_any()
-            } else {
-                view! {
-                    <DataTable
-                        caption=format!("Flagged cells on {name}: annotators disagree (SD above the threshold)")
-                        columns=&["Item", "System", "n", "Mean", "SD", "Ratings", "Adjudicated"]
-                        rows=flags
-                    />
-                }
-                .into_any()
-            }}
+            <p>
+                {match flagged {
+                    0 => format!("No cell of {name} is flagged."),
+                    1 => format!("1 cell of {name} is flagged (its annotators disagree): adjudicate it below."),
+                    n => format!("{n} cells of {name} are flagged (their annotators disagree): adjudicate them below."),
+                }}
+            </p>
         </section>
     }
 }
@@ -688,90 +745,10 @@ fn ci_text(s: &SystemSummary) -> String {
     }
 }
 
-/// The horizontal extent of the chart: the scale's range widened to every interval.
-fn chart_domain(scale: Option<&[f64]>, systems: &[SystemSummary]) -> (f64, f64) {
-    let mut values: Vec<f64> = scale.map(<[f64]>::to_vec).unwrap_or_default();
-    for s in systems {
-        values.push(s.mean);
-        if let Some(ci) = s.ci95 {
-            values.extend([ci.low, ci.high]);
-        }
-    }
-    let finite = values.into_iter().filter(|v| v.is_finite());
-    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if !lo.is_finite() || !hi.is_finite() {
-        (0.0, 1.0)
-    } else if hi - lo < 1e-9 {
-        (lo - 0.5, hi + 0.5)
-    } else {
-        (lo, hi)
-    }
-}
-
-/// Means with their 95% t intervals, one row per system: plain SVG, styled by classes.
-#[component]
-fn MeansChart(name: String, scale: Option<Vec<f64>>, systems: Vec<SystemSummary>) -> impl IntoView {
-    const WIDTH: f64 = 640.0;
-    const LEFT: f64 = 180.0;
-    const RIGHT: f64 = 24.0;
-    const ROW: f64 = 32.0;
-    const TOP: f64 = 12.0;
-    let (lo, hi) = chart_domain(scale.as_deref(), &systems);
-    let x = move |v: f64| LEFT + (v - lo) / (hi - lo) * (WIDTH - LEFT - RIGHT);
-    let axis_y = TOP + ROW * systems.len() as f64;
-    let height = axis_y + 32.0;
-    let ticks: Vec<f64> = match &scale {
-        Some(points) if points.len() <= 11 => points.clone(),
-        _ => (0..=4)
-            .map(|i| lo + (hi - lo) * f64::from(i) / 4.0)
-            .collect(),
-    };
-    let label =
-        format!("Chart: mean of item means with 95% confidence interval per system on {name}");
-    view! {
-        <figure class="chart">
-            <svg
-                class="means-chart"
-                viewBox=format!("0 0 {WIDTH} {height}")
-                role="img"
-                aria-label=label.clone()
-            >
-                {ticks
-                    .into_iter()
-                    .map(|t| {
-                        view! {
-                            <line class="chart-grid" x1=x(t) x2=x(t) y1=TOP y2=axis_y />
-                            <text class="chart-tick" x=x(t) y=axis_y + 20.0>{format!("{}", (t * 100.0).round() / 100.0)}</text>
-                        }
-                    })
-                    .collect_view()}
-                <line class="chart-axis" x1=LEFT x2=WIDTH - RIGHT y1=axis_y y2=axis_y />
-                {systems
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| {
-                        let y = TOP + ROW * (i as f64 + 0.5);
-                        let ci = s.ci95.map(|ci| {
-                            view! { <line class="chart-ci" x1=x(ci.low) x2=x(ci.high) y1=y y2=y /> }
-                        });
-                        view! {
-                            <text class="chart-label" x=LEFT - 10.0 y=y + 5.0>{s.system.clone()}</text>
-                            {ci}
-                            <circle class="chart-mean" cx=x(s.mean) cy=y r="5" />
-                        }
-                    })
-                    .collect_view()}
-            </svg>
-            <figcaption>{label}</figcaption>
-        </figure>
-    }
-}
-
 #[component]
 fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
     let p = preferences;
+    let chart = p.clone();
     let ranking = p.bradley_terry.as_ref().map(|bt| {
         let mut scores: Vec<_> = bt.scores.iter().map(|(s, v)| (s.clone(), *v)).collect();
         scores.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
@@ -794,6 +771,7 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
                 rows
                 header=1
             />
+            <StrengthChart preferences=chart.clone() />
         }
     });
     let pairs: Vec<Vec<String>> = p
@@ -820,6 +798,7 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
                 columns=&["Pair", "Wins", "Losses", "Ties", "Win rate", "95% CI (Wilson)", "p"]
                 rows=pairs
             />
+            <PreferenceMatrix preferences=p.clone() />
             {ranking}
         </section>
     }

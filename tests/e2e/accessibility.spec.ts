@@ -3,7 +3,8 @@
 // "serious" or "critical" on any page, overlay or error state.
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { test, expect, fixture } from './fixtures';
+import * as path from 'node:path';
+import { test, expect, fixture, root } from './fixtures';
 
 // axe-core is injected as a script of the test's own; the app's Content-Security-Policy would
 // (rightly) refuse it, so the audit runs with CSP bypassed. tests/e2e/privacy.spec.ts checks the
@@ -192,4 +193,43 @@ test('a pairs trial with an image', async ({ page }) => {
   await toFirstTrial(page, 'reasoning-trajectories.json');
   await expect(page.locator('figure.media img')).toHaveAttribute('alt', /.+/);
   await expectAccessible(page, 'a pairs trial with an image (reasoning-trajectories)');
+});
+
+test('the analysis page: report, charts and the adjudication form', async ({ page, errors }) => {
+  const analysis = fixture('analysis');
+  await page.goto('index.html?analyse');
+  await expect(page.getByRole('heading', { level: 1, name: 'Analyse ratings' })).toBeVisible();
+  await expectAccessible(page, 'the analysis page without files');
+
+  await page.getByLabel('Choose the study file').setInputFiles(path.join(root, 'assets/studies/financial-analysis.json'));
+  await page
+    .getByLabel('Choose ratings files or CSVs')
+    .setInputFiles(['financial-slot1.json', 'financial-slot2.json', 'financial-slot3.json'].map((f) => path.join(analysis, f)));
+  await expect(page.getByRole('img', { name: /^Distribution of the ratings on quality/ })).toBeVisible();
+  const form = page.getByRole('region', { name: 'Adjudicate the flagged cells' });
+  await form.getByRole('combobox').first().selectOption('4');
+  await page.getByRole('button', { name: 'Apply adjudication to the report' }).click();
+  await expect(form.getByRole('status')).toHaveText(/The report below uses these scores\.$/);
+  await expectAccessible(page, 'the analysis page with a report, its charts and the adjudication form');
+
+  // Without a study the scores are typed; a score that is not a number is marked and listed.
+  await page.goto('index.html?analyse');
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(path.join(analysis, 'financial-slot1.json'));
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(path.join(analysis, 'financial-slot3.json'));
+  await form.getByRole('textbox').first().fill('high');
+  await page.getByRole('button', { name: 'Download adjudication file' }).click();
+  await expect(page.getByRole('alert')).toContainText('is not a number');
+  await expectAccessible(page, 'the adjudication form with a score that is not a number');
+
+  // Preferences: the pairs, the preference matrix and the Bradley–Terry chart.
+  await page.goto('index.html?analyse');
+  await page.getByLabel('Choose the study file').setInputFiles(path.join(analysis, 'pandalm-sealed-study.json'));
+  await page.getByLabel('Choose the seal key').setInputFiles(path.join(analysis, 'pandalm-key.json'));
+  await page
+    .getByLabel('Choose ratings files or CSVs')
+    .setInputFiles(['pandalm-slot1.json', 'pandalm-slot2.json', 'pandalm-slot3.json'].map((f) => path.join(analysis, f)));
+  await expect(page.getByRole('img', { name: /^Preference matrix/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Bradley–Terry strengths/ })).toBeVisible();
+  await expectAccessible(page, 'the analysis page with preferences, their matrix and ranking');
+  expect(errors).toEqual([]);
 });

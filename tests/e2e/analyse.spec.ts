@@ -1,63 +1,14 @@
 // Intent: a researcher analyses ratings files in the page and gets the very report that
 // `juror analyze` writes for the same files, with the same defaults.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
-import { test, expect, fixture, root } from './fixtures';
+import { test, expect, root } from './fixtures';
+import { cli, differences, dir, download, juror, normalise } from './analysis-helpers';
 
-const juror = path.join(root, 'target/debug/juror');
-const dir = fixture('analysis');
-
-/** Saves the download a click on the button named `name` starts; returns its text. */
-async function download(page: Page, name: string, testInfo: TestInfo): Promise<string> {
-  const [file] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name }).click(),
-  ]);
-  const saved = testInfo.outputPath(file.suggestedFilename());
-  await file.saveAs(saved);
-  return fs.readFileSync(saved, 'utf8');
-}
-
-/**
- * The fields that may legitimately differ between the two reports are the input names: the
- * page knows a file by its name only, the command line by the path it was given
- * (`inputs[].file`, `problems[].file`, `settings.adjudication`). The command line runs in the
- * fixtures' folder so both give bare names; reducing every name to its last path segment keeps
- * the comparison honest if it ever gets a path.
- */
-function normalise(report: any): any {
-  const base = (p: string) => path.basename(p);
-  report.inputs = report.inputs.map((f: any) => ({ ...f, file: base(f.file) }));
-  report.problems = report.problems.map((p: any) => ({ ...p, file: base(p.file) }));
-  if (report.settings.adjudication) report.settings.adjudication = base(report.settings.adjudication);
-  return report;
-}
-
-/**
- * Deep equality where numbers may differ in their last bits: the page runs the core compiled to
- * WebAssembly, whose `exp`, `ln` and friends come from Rust's own libm, not the system's, so a
- * p-value can differ by an ulp or two (seen: the binomial p of a preference pair). Everything
- * else, structure, strings, counts, must be identical. Returns the paths that differ.
- */
-function differences(a: any, b: any, at = '$'): string[] {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const close = a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
-    return close ? [] : [`${at}: ${a} != ${b}`];
-  }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    return a === b ? [] : [`${at}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`];
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return [`${at}: array and object`];
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].flatMap((k) =>
-    k in a && k in b ? differences(a[k], b[k], `${at}.${k}`) : [`${at}.${k}: only on one side`],
-  );
-}
-
-function cli(args: string[]): string {
-  return execFileSync(juror, ['analyze', ...args], { cwd: dir, encoding: 'utf8' });
+/** `text` as a regular expression that matches it literally. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 test('the open page links to the analysis page', async ({ page }) => {
@@ -86,6 +37,24 @@ test('ratings of the financial study: the page report equals juror analyze', asy
   const cliReport = JSON.parse(cli(['--study', study, ...files, '--format', 'json']));
   expect(pageReport.settings).toEqual({ ...cliReport.settings }); // defaults: flag SD 1.5, seed 0, 2000 resamples
   expect(normalise(pageReport)).toEqual(normalise(cliReport));
+
+  // The distributions as diverging stacked bars: an image whose name gives every count, with
+  // the study's labels of the scale points, and a legend of them.
+  const quality = cliReport.dimensions[0];
+  const bars = page.getByRole('img', { name: /^Distribution of the ratings on quality per system/ });
+  await expect(bars).toBeVisible();
+  for (const s of quality.systems) {
+    const counts = s.distribution.map((c: any) => `: ${c.count} \\(`).join('.*');
+    await expect(bars).toHaveAccessibleName(new RegExp(`${escape(s.system)} \\(${s.n_ratings} ratings\\): 1 Very Poor${counts}`));
+  }
+  await expect(bars).toHaveAccessibleName(/centred on 3 Acceptable, the neutral point split half each side/);
+  await expect(page.getByRole('list', { name: 'Scale points of quality' }).getByRole('listitem')).toHaveText([
+    '1 Very Poor', '2 Poor', '3 Acceptable', '4 Good', '5 Excellent',
+  ]);
+  // The means chart says its numbers too.
+  await expect(page.getByRole('img', { name: /95% confidence interval per system on quality/ })).toHaveAccessibleName(
+    new RegExp(`${escape(quality.systems[0].system)} ${quality.systems[0].mean.toFixed(3)} \\(`),
+  );
 
   // The cells to adjudicate, as `juror analyze --adjudication-sheet` writes them.
   expect(cliReport.dimensions[0].flags.length).toBeGreaterThan(0);
@@ -122,6 +91,32 @@ test('sealed pairwise ratings with their key: preferences equal juror analyze', 
   );
   expect(pageReport.preferences).not.toBeNull();
   expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
+
+  // The Bradley–Terry ranking and the preference matrix are images named by their numbers.
+  const bt = cliReport.preferences.bradley_terry.scores;
+  const ranked = Object.keys(bt).sort((a, b) => bt[b].score - bt[a].score);
+  const ranking = page.getByRole('img', { name: /^Bradley–Terry strengths/ });
+  await expect(ranking).toBeVisible();
+  await expect(ranking).toHaveAccessibleName(
+    new RegExp(
+      ranked
+        .map((s, i) => `${i + 1}\\. ${escape(s)} ${bt[s].score.toFixed(3)} \\(${bt[s].ci.low.toFixed(3)} to ${bt[s].ci.high.toFixed(3)}\\)`)
+        .join('; '),
+    ),
+  );
+  const matrix = page.getByRole('img', { name: /^Preference matrix/ });
+  await expect(matrix).toBeVisible();
+  await expect(matrix).toHaveAccessibleName(/a tie counted as half a win/);
+  for (const p of cliReport.preferences.pairs) {
+    const [a, b] = [escape(p.system_a), escape(p.system_b)];
+    const share = (w: number) => `${Math.round((100 * (w + p.ties / 2)) / (p.wins + p.losses + p.ties))}%`;
+    await expect(matrix).toHaveAccessibleName(
+      new RegExp(
+        `${a} over ${b}: ${share(p.wins)} \\(${p.wins} wins, ${p.losses} losses, ${p.ties} ties\\)|` +
+          `${b} over ${a}: ${share(p.losses)} \\(${p.losses} wins, ${p.wins} losses, ${p.ties} ties\\)`,
+      ),
+    );
+  }
   expect(errors).toEqual([]);
 });
 

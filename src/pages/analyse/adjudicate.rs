@@ -1,0 +1,486 @@
+//! Adjudicating in the page: the report's flagged cells as a form, an expert's scores written as
+//! the adjudication file `juror analyze --adjudication` reads (the columns of
+//! `Report::adjudication_sheet`, with the scores filled in), and applied to the report by reading
+//! that very text with the core's `Adjudication::read`, so the page and the command line share
+//! one path.
+//!
+//! The scores entered live in a signal of the whole page, keyed by cell, so no re-render of the
+//! report (a new file, an applied adjudication) loses them.
+
+use std::collections::BTreeMap;
+
+use juror_core::analysis::Report;
+use juror_core::analysis::adjudication::Cell;
+use juror_core::analysis::csv;
+use juror_core::analysis::report::Flag;
+use leptos::prelude::*;
+
+use super::charts::plain;
+use super::num;
+
+/// The scores typed or chosen in the page, by (dimension, item, system), as entered. A cell
+/// that is absent shows the report's adjudicated score (from an adjudication file), if any.
+pub type Entries = BTreeMap<Cell, String>;
+
+/// The key of a flagged cell.
+pub fn cell(dimension: &str, flag: &Flag) -> Cell {
+    (dimension.to_owned(), flag.item.clone(), flag.system.clone())
+}
+
+/// What the form shows for a cell: what was entered, else the report's adjudicated score.
+pub fn shown(entries: &Entries, cell: &Cell, adjudicated: Option<f64>) -> String {
+    entries
+        .get(cell)
+        .cloned()
+        .unwrap_or_else(|| adjudicated.map(plain).unwrap_or_default())
+}
+
+/// A score as entered: empty is "not adjudicated yet", else a finite number, on the scale when
+/// there is one.
+///
+/// # Errors
+/// A sentence saying what is wrong.
+pub fn parse_score(text: &str, scale: Option<&[f64]>) -> Result<Option<f64>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let value = match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => v + 0.0,
+        _ => return Err(format!("\"{text}\" is not a number")),
+    };
+    match scale {
+        Some(points) if !points.is_empty() && !points.contains(&value) => {
+            let names: Vec<String> = points.iter().map(|p| plain(*p)).collect();
+            Err(format!(
+                "{} is not a point of the scale ({})",
+                plain(value),
+                names.join(", ")
+            ))
+        }
+        _ => Ok(Some(value)),
+    }
+}
+
+/// One problem of the form: which cell and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    pub cell: Cell,
+    pub message: String,
+}
+
+/// The adjudication file of the report's flagged cells with the scores of the form: the columns
+/// `item_id,system_id,dimension,score` that `Adjudication::read` needs, then `n,mean,sd,ratings`
+/// as `Report::adjudication_sheet` writes them (ignored when read). A cell without a score has
+/// an empty score: not yet adjudicated.
+///
+/// # Errors
+/// Every score that is not a number (or not on the dimension's scale).
+pub fn file_text(report: &Report, entries: &Entries) -> Result<String, Vec<Invalid>> {
+    let mut out = csv::line(&[
+        "item_id",
+        "system_id",
+        "dimension",
+        "score",
+        "n",
+        "mean",
+        "sd",
+        "ratings",
+    ]);
+    let mut invalid = Vec::new();
+    for d in &report.dimensions {
+        for f in &d.flags {
+            let key = cell(&d.dimension, f);
+            let score = match parse_score(&shown(entries, &key, f.adjudicated), d.scale.as_deref())
+            {
+                Ok(score) => score,
+                Err(message) => {
+                    invalid.push(Invalid { cell: key, message });
+                    continue;
+                }
+            };
+            let ratings: Vec<String> = f
+                .ratings
+                .iter()
+                .map(|r| format!("{}={}", r.annotator, plain(r.score)))
+                .collect();
+            out.push_str(&csv::line(&[
+                f.item.clone(),
+                f.system.clone(),
+                d.dimension.clone(),
+                score.map(plain).unwrap_or_default(),
+                f.n.to_string(),
+                format!("{:.3}", f.mean),
+                format!("{:.3}", f.sd),
+                ratings.join("; "),
+            ]));
+        }
+    }
+    if invalid.is_empty() {
+        Ok(out)
+    } else {
+        Err(invalid)
+    }
+}
+
+/// Flagged cells with a score in the form, and all flagged cells.
+pub fn progress(report: &Report, entries: &Entries) -> (usize, usize) {
+    let mut filled = 0;
+    let mut total = 0;
+    for d in &report.dimensions {
+        for f in &d.flags {
+            total += 1;
+            let text = shown(entries, &cell(&d.dimension, f), f.adjudicated);
+            if !text.trim().is_empty() {
+                filled += 1;
+            }
+        }
+    }
+    (filled, total)
+}
+
+/// Whether the report was computed with the scores of the form: every flagged cell's
+/// adjudicated score (from the adjudication file the report used) is the one entered.
+pub fn in_report(report: &Report, entries: &Entries) -> bool {
+    report.dimensions.iter().all(|d| {
+        d.flags.iter().all(|f| {
+            let text = shown(entries, &cell(&d.dimension, f), f.adjudicated);
+            parse_score(&text, d.scale.as_deref()) == Ok(f.adjudicated)
+        })
+    })
+}
+
+/// The accessible name of a cell's score control.
+fn control_name(cell: &Cell) -> String {
+    format!(
+        "Score for item {}, system {}, dimension {}",
+        cell.1, cell.2, cell.0
+    )
+}
+
+/// The flagged cells of every dimension as a form, with the buttons that write the adjudication
+/// file and apply it to the report. `download` and `apply` get the file's text.
+#[component]
+pub fn AdjudicationForm(
+    report: Report,
+    /// The study's labels of each dimension's scale points, if a study was given.
+    labels: BTreeMap<String, Vec<(f64, String)>>,
+    entries: RwSignal<Entries>,
+    download: Callback<String>,
+    apply: Callback<String>,
+) -> impl IntoView {
+    let report = StoredValue::new(report);
+    let invalid: RwSignal<Vec<Invalid>> = RwSignal::new(Vec::new());
+    // Runs `then` on the file's text, or lists what stops it from being written.
+    let with_file = move |then: Callback<String>| match report
+        .with_value(|r| entries.with(|e| file_text(r, e)))
+    {
+        Ok(text) => {
+            invalid.set(Vec::new());
+            then.run(text);
+        }
+        Err(problems) => invalid.set(problems),
+    };
+    let status = move || {
+        let (filled, total) = report.with_value(|r| entries.with(|e| progress(r, e)));
+        let current = report.with_value(|r| entries.with(|e| in_report(r, e)));
+        let state = match current {
+            true if filled > 0 => "The report below uses these scores.",
+            true => "",
+            false => "The report below does not use these scores yet: apply them to update it.",
+        };
+        format!("{filled} of {total} flagged cells have a score. {state}")
+    };
+    let tables = report.with_value(|r| {
+        r.dimensions
+            .iter()
+            .filter(|d| !d.flags.is_empty())
+            .map(|d| {
+                let dimension = d.dimension.clone();
+                let scale = d.scale.clone();
+                let labels = labels.get(&d.dimension).cloned().unwrap_or_default();
+                let rows = d.flags.clone();
+                view! {
+                    <table class="data-table adjudication-table">
+                        <caption>{format!("Flagged cells on {dimension}")}</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Item"</th>
+                                <th scope="col">"System"</th>
+                                <th scope="col">"Ratings"</th>
+                                <th scope="col">"Adjudicated score"</th>
+                                <th scope="col">"Mean"</th>
+                                <th scope="col">"SD"</th>
+                                <th scope="col">"In the report"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <For
+                                each=move || rows.clone()
+                                key=|f| (f.item.clone(), f.system.clone())
+                                let(flag)
+                            >
+                                <CellRow
+                                    dimension=dimension.clone()
+                                    flag
+                                    scale=scale.clone()
+                                    labels=labels.clone()
+                                    entries
+                                    invalid
+                                />
+                            </For>
+                        </tbody>
+                    </table>
+                }
+            })
+            .collect_view()
+    });
+    view! {
+        <section class="adjudication" id="adjudicate" aria-labelledby="adjudicate-heading">
+            <h3 id="adjudicate-heading">"Adjudicate the flagged cells"</h3>
+            <p>
+                "Give a score for each cell the annotators disagree on. It replaces the cell's ratings in the systems' summaries and the comparisons, never in agreement. Leave a cell empty to keep its ratings. Download the adjudication file to keep the scores (reading it back gives the same report, here or with "
+                <code>"juror analyze --adjudication"</code>
+                "), or apply them to the report below."
+            </p>
+            {tables}
+            <p class="adjudication-status" role="status">{status}</p>
+            {move || {
+                let problems = invalid.get();
+                (!problems.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="missing" role="alert">
+                                <p>"These scores cannot be used; correct them first:"</p>
+                                <ul>
+                                    {problems
+                                        .into_iter()
+                                        .map(|p| view! { <li>{format!("{}: {}", control_name(&p.cell), p.message)}</li> })
+                                        .collect_view()}
+                                </ul>
+                            </div>
+                        }
+                    })
+            }}
+            <div class="actions">
+                <button type="button" on:click=move |_| with_file(download)>
+                    "Download adjudication file"
+                </button>
+                <button type="button" class="secondary" on:click=move |_| with_file(apply)>
+                    "Apply adjudication to the report"
+                </button>
+            </div>
+        </section>
+    }
+}
+
+/// One flagged cell: what the annotators said and the expert's score.
+#[component]
+fn CellRow(
+    dimension: String,
+    flag: Flag,
+    scale: Option<Vec<f64>>,
+    labels: Vec<(f64, String)>,
+    entries: RwSignal<Entries>,
+    invalid: RwSignal<Vec<Invalid>>,
+) -> impl IntoView {
+    let key = cell(&dimension, &flag);
+    let name = control_name(&key);
+    let adjudicated = flag.adjudicated;
+    let ratings: Vec<String> = flag
+        .ratings
+        .iter()
+        .map(|r| format!("{}: {}", r.annotator, plain(r.score)))
+        .collect();
+    let value = {
+        let key = key.clone();
+        move || entries.with(|e| shown(e, &key, adjudicated))
+    };
+    let set = {
+        let key = key.clone();
+        move |text: String| {
+            entries.update(|e| {
+                e.insert(key.clone(), text);
+            });
+            // A corrected score clears its problem.
+            if invalid.with(|p| p.iter().any(|p| p.cell == key)) {
+                invalid.update(|p| p.retain(|p| p.cell != key));
+            }
+        }
+    };
+    let control = match scale {
+        Some(points) if !points.is_empty() => {
+            // The scale's points, and an adjudicated score off the scale (read from a file) so
+            // that it is shown as it is rather than silently dropped.
+            let mut options: Vec<f64> = points.clone();
+            if let Some(a) = adjudicated.filter(|a| !points.contains(a)) {
+                options.push(a);
+                options.sort_by(f64::total_cmp);
+            }
+            let value = value.clone();
+            let none_selected = {
+                let value = value.clone();
+                move || value().trim().is_empty()
+            };
+            view! {
+                <select aria-label=name.clone() on:change=move |ev| set(event_target_value(&ev))>
+                    <option value="" prop:selected=none_selected>"Not adjudicated"</option>
+                    {options
+                        .into_iter()
+                        .map(|v| {
+                            let text = plain(v);
+                            let label = labels
+                                .iter()
+                                .find(|(p, _)| *p == v)
+                                .map_or_else(|| text.clone(), |(_, l)| format!("{text} — {l}"));
+                            let value = value.clone();
+                            let this = text.clone();
+                            view! {
+                                <option value=text prop:selected=move || value().trim() == this>
+                                    {label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            }
+            .into_any()
+        }
+        _ => {
+            let error_id = format!(
+                "score-error-{}",
+                juror_core::session::ratings::sha256_hex(&name)
+                    .get(..12)
+                    .unwrap_or_default()
+            );
+            let error = {
+                let value = value.clone();
+                move || parse_score(&value(), None).err()
+            };
+            let has_error = {
+                let error = error.clone();
+                move || error().is_some().then_some("true")
+            };
+            view! {
+                <input
+                    type="text"
+                    inputmode="decimal"
+                    autocomplete="off"
+                    aria-label=name.clone()
+                    aria-invalid=has_error
+                    aria-describedby=error_id.clone()
+                    prop:value=value
+                    on:input=move |ev| set(event_target_value(&ev))
+                />
+                <span class="error" id=error_id>{error}</span>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <tr>
+            <th scope="row">{flag.item.clone()}</th>
+            <td>{flag.system.clone()}</td>
+            <td>{ratings.join(", ")}</td>
+            <td class="score-cell">{control}</td>
+            <td>{num(Some(flag.mean))}</td>
+            <td>{num(Some(flag.sd))}</td>
+            <td>{adjudicated.map(plain).unwrap_or_else(|| "—".to_owned())}</td>
+        </tr>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pages::analyse::{Outcome, run};
+
+    fn report() -> Report {
+        let file = |name: &str| {
+            let path = format!(
+                "{}/crates/juror-core/tests/fixtures/analysis/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            (
+                name.to_owned(),
+                std::fs::read_to_string(path).map_err(|e| e.to_string()),
+            )
+        };
+        let study = (
+            "financial-analysis.json".to_owned(),
+            std::fs::read_to_string(format!(
+                "{}/assets/studies/financial-analysis.json",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .map_err(|e| e.to_string()),
+        );
+        let inputs = [
+            file("financial-slot1.json"),
+            file("financial-slot2.json"),
+            file("financial-slot3.json"),
+        ];
+        let Outcome::Done(a) = run(&inputs, Some(&study), None, None) else {
+            panic!("expected a report");
+        };
+        a.report.clone()
+    }
+
+    #[test]
+    fn an_empty_form_writes_the_command_lines_sheet() {
+        let r = report();
+        assert!(r.dimensions[0].flags.len() >= 2);
+        assert_eq!(file_text(&r, &Entries::new()), Ok(r.adjudication_sheet()));
+        assert_eq!(progress(&r, &Entries::new()).0, 0);
+    }
+
+    #[test]
+    fn entered_scores_are_written_and_read_back_by_the_core() {
+        let r = report();
+        let d = &r.dimensions[0];
+        let first = cell(&d.dimension, &d.flags[0]);
+        let second = cell(&d.dimension, &d.flags[1]);
+        let entries = Entries::from([(first.clone(), "4".to_owned()), (second, " ".to_owned())]);
+        let text = file_text(&r, &entries).unwrap();
+        assert_eq!(progress(&r, &entries), (1, d.flags.len()));
+        let adjudication = juror_core::analysis::Adjudication::read(
+            &juror_core::analysis::Input::new("a.csv", text),
+        );
+        assert!(adjudication.problems().is_empty());
+        assert_eq!(adjudication.score(&first.0, &first.1, &first.2), Some(4.0));
+        assert_eq!(adjudication.cells().len(), 1);
+        assert_eq!(adjudication.unfilled(), d.flags.len() - 1);
+    }
+
+    #[test]
+    fn scores_off_the_scale_or_not_numbers_are_refused() {
+        let scale = [1.0, 2.0, 3.0];
+        assert_eq!(parse_score("", Some(&scale)), Ok(None));
+        assert_eq!(parse_score(" 2 ", Some(&scale)), Ok(Some(2.0)));
+        assert!(
+            parse_score("2.5", Some(&scale))
+                .unwrap_err()
+                .contains("1, 2, 3")
+        );
+        assert_eq!(parse_score("2.5", None), Ok(Some(2.5)));
+        assert!(parse_score("high", None).is_err());
+        assert!(parse_score("NaN", None).is_err());
+        let r = report();
+        let d = &r.dimensions[0];
+        let key = cell(&d.dimension, &d.flags[0]);
+        let entries = Entries::from([(key.clone(), "9".to_owned())]);
+        let problems = file_text(&r, &entries).unwrap_err();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].cell, key);
+    }
+
+    #[test]
+    fn what_is_entered_wins_over_the_file_and_an_emptied_cell_is_empty() {
+        let key: Cell = ("q".into(), "i".into(), "s".into());
+        let mut entries = Entries::new();
+        assert_eq!(shown(&entries, &key, Some(3.0)), "3");
+        entries.insert(key.clone(), String::new());
+        assert_eq!(shown(&entries, &key, Some(3.0)), "");
+        entries.insert(key.clone(), "5".into());
+        assert_eq!(shown(&entries, &key, Some(3.0)), "5");
+    }
+}
