@@ -1425,7 +1425,11 @@ fn diagnostics_are_what_the_files_say() {
     }
     assert!(data.repeats.len() > 100);
     assert_eq!(
-        report.inputs.iter().map(|f| f.repeated_ratings).sum::<usize>(),
+        report
+            .inputs
+            .iter()
+            .map(|f| f.repeated_ratings)
+            .sum::<usize>(),
         data.repeats.len()
     );
 
@@ -1434,7 +1438,11 @@ fn diagnostics_are_what_the_files_say() {
         for m in &p.positions {
             let scores = &by_position[&(p.dimension.clone(), m.position)];
             assert_eq!(m.n, scores.len());
-            close("position mean", Some(m.mean), Some(describe(scores).unwrap().mean));
+            close(
+                "position mean",
+                Some(m.mean),
+                Some(describe(scores).unwrap().mean),
+            );
         }
     }
     // Slot 1 favours the output shown first: the means say so.
@@ -1444,7 +1452,11 @@ fn diagnostics_are_what_the_files_say() {
     // What the fixture was made to show.
     let warnings: Vec<&Vec<String>> = d.annotators.iter().map(|a| &a.warnings).collect();
     assert!(!warnings[0].iter().any(|w| w.contains("per trial")));
-    assert!(warnings[1].iter().any(|w| w.starts_with("median 1.4 s per trial")));
+    assert!(
+        warnings[1]
+            .iter()
+            .any(|w| w.starts_with("median 1.4 s per trial"))
+    );
     assert!(warnings[2].contains(&"failed 3 of 3 attention checks".to_owned()));
     assert!(warnings[2].contains(&"gave 3 on every one of 8 \"correctness\" ratings".to_owned()));
     let sl = &d.annotators[2].straight_lining[0];
@@ -1464,7 +1476,10 @@ fn attention_checks_need_the_study() {
     let (_, report) = analyze(&files, &Context::default(), None, &OPTIONS);
     for a in &report.diagnostics.annotators {
         let c = a.attention_checks;
-        assert_eq!((c.trials, c.passed, c.failed, c.not_evaluated), (6, 0, 0, 6));
+        assert_eq!(
+            (c.trials, c.passed, c.failed, c.not_evaluated),
+            (6, 0, 0, 6)
+        );
     }
 }
 
