@@ -5,6 +5,7 @@
 
 mod adjudicate;
 mod charts;
+mod details;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use wasm_bindgen::JsCast;
 use crate::services::{download, study_source};
 use adjudicate::{AdjudicationForm, Entries};
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
+use details::{DiagnosticsView, RoundsView};
 
 /// A file as read: its name, and its text or why it could not be read.
 type Picked = (String, Result<String, String>);
@@ -475,6 +477,7 @@ fn ReportView(
                 />
             })}
             {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
+            <DiagnosticsView diagnostics=report.diagnostics.clone() />
         </section>
     }
 }
@@ -697,6 +700,7 @@ fn DimensionView(
         })
         .collect();
     let flagged = d.flags.len();
+    let rounds = d.rounds.clone();
     view! {
         <section class="dimension" aria-labelledby=labelled_by>
             <h3 id=heading_id>{format!("Dimension: {name}")}</h3>
@@ -727,6 +731,7 @@ fn DimensionView(
                     rows=comparisons
                 />
             })}
+            {rounds.map(|rounds| view! { <RoundsView name=name.clone() scale=d.scale.clone() rounds /> })}
             <p>
                 {match flagged {
                     0 => format!("No cell of {name} is flagged."),

@@ -1458,7 +1458,11 @@ fn diagnostics_are_what_the_files_say() {
             .any(|w| w.starts_with("median 1.4 s per trial"))
     );
     assert!(warnings[2].contains(&"failed 3 of 3 attention checks".to_owned()));
-    assert!(warnings[2].contains(&"gave 3 on every one of 8 \"correctness\" ratings".to_owned()));
+    assert!(warnings[2].contains(
+        &"gave one score to every rating of \"correctness\" (3, 8 ratings), \"coherence\" (3, 8 \
+          ratings) and \"efficiency\" (3, 8 ratings)"
+            .to_owned()
+    ));
     let sl = &d.annotators[2].straight_lining[0];
     assert_eq!((sl.distinct, sl.most_common, sl.share), (1, 3.0, 1.0));
 

@@ -306,15 +306,25 @@ fn annotator(name: &str, rows: &Rows, dimensions: &[String]) -> AnnotatorDiagnos
             most_common,
             share: count as f64 / scores.len() as f64,
         };
-        if entry.distinct == 1 && entry.n >= STRAIGHT_MIN {
-            warnings.push(format!(
-                "gave {} on every one of {} \"{}\" ratings",
-                number(most_common),
-                entry.n,
-                dimension
-            ));
-        }
         straight_lining.push(entry);
+    }
+    let straight: Vec<String> = straight_lining
+        .iter()
+        .filter(|s| s.distinct == 1 && s.n >= STRAIGHT_MIN)
+        .map(|s| {
+            format!(
+                "\"{}\" ({}, {} ratings)",
+                s.dimension,
+                number(s.most_common),
+                s.n
+            )
+        })
+        .collect();
+    if !straight.is_empty() {
+        warnings.push(format!(
+            "gave one score to every rating of {}",
+            and_list(&straight)
+        ));
     }
 
     let checks: Vec<_> = trials.iter().filter(|t| t.check).collect();
@@ -353,6 +363,15 @@ fn annotator(name: &str, rows: &Rows, dimensions: &[String]) -> AnnotatorDiagnos
         straight_lining,
         attention_checks,
         warnings,
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
