@@ -231,5 +231,30 @@ test('the analysis page: report, charts and the adjudication form', async ({ pag
   await expect(page.getByRole('img', { name: /^Preference matrix/ })).toBeVisible();
   await expect(page.getByRole('img', { name: /^Bradley–Terry strengths/ })).toBeVisible();
   await expectAccessible(page, 'the analysis page with preferences, their matrix and ranking');
+
+  // Ratings over rounds (chart, slopes, mixed model) and the diagnostics of a seed-003 study.
+  await page.goto('index.html?analyse');
+  await page.getByLabel('Choose the study file').setInputFiles(path.join(root, 'assets/studies/reasoning-trajectories.json'));
+  await page
+    .getByLabel('Choose ratings files or CSVs')
+    .setInputFiles(['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'].map((f) => path.join(analysis, f)));
+  await expect(page.getByRole('region', { name: 'Diagnostics' })).toBeVisible();
+  await expectAccessible(page, 'the analysis page with diagnostics');
+  await page.goto('index.html?analyse');
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles({
+    name: 'rounds.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      'item_id,system_id,annotator_id,dimension,score,round\n' +
+        ['a', 'b', 'c'].flatMap((annotator, k) =>
+          [1, 2, 3, 4].flatMap((round) =>
+            ['x', 'y'].map((system, j) => `r${round},${system},${annotator},quality,${1 + ((round + j + k) % 5)},${round}`),
+          ),
+        ).join('\n') +
+        '\n',
+    ),
+  });
+  await expect(page.getByRole('img', { name: /^Mean rating of quality per round/ })).toBeVisible();
+  await expectAccessible(page, 'the analysis page with ratings over rounds');
   expect(errors).toEqual([]);
 });
