@@ -24,7 +24,7 @@
 //! library versions are in `crates/juror-core/tests/reference/agreement/`.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// One dimension's ratings: units × raters, each cell a value or missing.
@@ -124,6 +124,75 @@ fn compare(a: &f64, b: &f64) -> Ordering {
     a.total_cmp(b)
 }
 
+/// The index of `id` in `ids` (order of first appearance), adding it if new.
+fn index_of(
+    index: &mut HashMap<String, usize, FastHash>,
+    ids: &mut Vec<String>,
+    id: String,
+) -> usize {
+    if let Some(&i) = index.get(&id) {
+        return i;
+    }
+    let i = ids.len();
+    ids.push(id.clone());
+    index.insert(id, i);
+    i
+}
+
+/// A fast, non-cryptographic hasher for the id and value maps of [`Ratings::from_triples`]
+/// (FxHash, as in rustc): these maps are local to one call and their order is never used, so
+/// only speed matters.
+#[derive(Default, Clone, Copy)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FxHasher;
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 impl Ratings {
     /// Builds the matrix from (unit, rater, value) triples, in any order. A cell no triple
     /// names is missing.
@@ -139,49 +208,64 @@ impl Ratings {
         U: Into<String>,
         R: Into<String>,
     {
-        let mut units = Vec::new();
-        let mut raters = Vec::new();
-        let mut unit_index: HashMap<String, usize> = HashMap::new();
-        let mut rater_index: HashMap<String, usize> = HashMap::new();
-        let mut seen: HashMap<(usize, usize), f64> = HashMap::new();
+        let mut units: Vec<String> = Vec::new();
+        let mut raters: Vec<String> = Vec::new();
+        let mut unit_index: HashMap<String, usize, FastHash> = HashMap::default();
+        let mut rater_index: HashMap<String, usize, FastHash> = HashMap::default();
+        // (unit, rater, value) by index, in input order, up to the first value that is not
+        // finite (`not_finite`): duplicates before it are reported first, as they come first.
+        let mut entries: Vec<(usize, usize, f64)> = Vec::new();
+        let mut not_finite = None;
         for (index, (unit, rater, value)) in triples.into_iter().enumerate() {
             let (unit, rater) = (unit.into(), rater.into());
             if !value.is_finite() {
-                return Err(RatingsError::NotFinite {
+                not_finite = Some(RatingsError::NotFinite {
                     index,
                     unit,
                     rater,
                     value,
                 });
+                break;
             }
-            let u = *unit_index.entry(unit.clone()).or_insert_with(|| {
-                units.push(unit.clone());
-                units.len() - 1
-            });
-            let r = *rater_index.entry(rater.clone()).or_insert_with(|| {
-                raters.push(rater.clone());
-                raters.len() - 1
-            });
+            let u = index_of(&mut unit_index, &mut units, unit);
+            let r = index_of(&mut rater_index, &mut raters, rater);
             // Adding 0.0 turns -0.0 into 0.0, so the two are one category.
-            let value = value + 0.0;
-            if let Some(&first) = seen.get(&(u, r)) {
+            entries.push((u, r, value + 0.0));
+        }
+        // The matrix of values, NaN where missing (every value is finite); filled in input
+        // order, so the first cell met twice is the first duplicate.
+        let width = raters.len();
+        let mut values = vec![f64::NAN; units.len() * width];
+        let mut distinct: HashSet<u64, FastHash> = HashSet::default();
+        for (index, &(u, r, value)) in entries.iter().enumerate() {
+            let cell = &mut values[u * width + r];
+            if !cell.is_nan() {
                 return Err(RatingsError::Duplicate {
                     index,
-                    unit,
-                    rater,
-                    first,
+                    unit: units[u].clone(),
+                    rater: raters[r].clone(),
+                    first: *cell,
                     second: value,
                 });
             }
-            seen.insert((u, r), value);
+            *cell = value;
+            distinct.insert(value.to_bits());
         }
-        let mut categories: Vec<f64> = seen.values().copied().collect();
+        if let Some(error) = not_finite {
+            return Err(error);
+        }
+        let mut categories: Vec<f64> = distinct.iter().map(|&bits| f64::from_bits(bits)).collect();
         categories.sort_by(compare);
-        categories.dedup();
-        let mut cells = vec![None; units.len() * raters.len()];
-        for ((u, r), value) in seen {
-            cells[u * raters.len() + r] = categories.binary_search_by(|c| compare(c, &value)).ok();
-        }
+        let cells = values
+            .iter()
+            .map(|value| {
+                if value.is_nan() {
+                    None
+                } else {
+                    categories.binary_search_by(|c| compare(c, value)).ok()
+                }
+            })
+            .collect();
         Ok(Ratings {
             units,
             raters,
@@ -676,6 +760,21 @@ mod tests {
         );
         let nan = Ratings::from_triples([("x", "ann", f64::NAN)]).unwrap_err();
         assert!(matches!(nan, RatingsError::NotFinite { index: 0, .. }));
+        // The first problem in input order is the one reported.
+        let twice_then_nan =
+            Ratings::from_triples([("x", "ann", 1.0), ("x", "ann", 2.0), ("y", "ann", f64::NAN)])
+                .unwrap_err();
+        assert!(matches!(
+            twice_then_nan,
+            RatingsError::Duplicate { index: 1, .. }
+        ));
+        let nan_then_twice =
+            Ratings::from_triples([("x", "ann", 1.0), ("y", "ann", f64::NAN), ("x", "ann", 2.0)])
+                .unwrap_err();
+        assert!(matches!(
+            nan_then_twice,
+            RatingsError::NotFinite { index: 1, .. }
+        ));
         let off = Ratings::from_triples([("x", "ann", 6.0)])
             .unwrap()
             .with_scale(&[1.0, 2.0, 3.0, 4.0, 5.0])
