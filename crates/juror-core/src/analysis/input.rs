@@ -868,16 +868,35 @@ fn drop_duplicates(data: &mut Data) {
     };
 
     let mut repeated: BTreeMap<usize, usize> = BTreeMap::new();
-    let mut seen: HashMap<(String, String, String, String), usize> = HashMap::new();
+    // A first pass with borrowed keys finds each row's first occurrence without cloning.
+    let firsts: Vec<Option<usize>> = {
+        let mut seen: HashMap<(&str, &str, &str, &str), usize> =
+            HashMap::with_capacity(data.ratings.len());
+        data.ratings
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let key = (
+                    row.item.as_str(),
+                    row.system.as_str(),
+                    row.annotator.as_str(),
+                    row.dimension.as_str(),
+                );
+                match seen.entry(key) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(i);
+                        None
+                    }
+                }
+            })
+            .collect()
+    };
+    let mut kept_at: Vec<usize> = vec![usize::MAX; data.ratings.len()];
     let mut ratings = Vec::with_capacity(data.ratings.len());
-    for row in std::mem::take(&mut data.ratings) {
-        let key = (
-            row.item.clone(),
-            row.system.clone(),
-            row.annotator.clone(),
-            row.dimension.clone(),
-        );
-        if let Some(&first) = seen.get(&key) {
+    for (i, row) in std::mem::take(&mut data.ratings).into_iter().enumerate() {
+        if let Some(first) = firsts[i] {
+            let first = kept_at[first];
             let kept: &RatingRow = &ratings[first];
             if kept.source.input == row.source.input
                 && data.files[row.source.input].kind == InputKind::RatingsFile
@@ -910,7 +929,7 @@ fn drop_duplicates(data: &mut Data) {
             bump_problems(&mut data.files, row.source.input);
             continue;
         }
-        seen.insert(key, ratings.len());
+        kept_at[i] = ratings.len();
         count(row.source.input, true);
         ratings.push(row);
     }

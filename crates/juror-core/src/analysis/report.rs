@@ -521,13 +521,7 @@ pub fn item_means(
     rows: &[&RatingRow],
     adjudication: Option<&Adjudication>,
 ) -> BTreeMap<String, BTreeMap<String, f64>> {
-    let mut cells: Cells = BTreeMap::new();
-    for r in rows {
-        cells
-            .entry((r.item.as_str(), r.system.as_str()))
-            .or_default()
-            .push(r);
-    }
+    let cells: Cells = group_cells(rows);
     let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
     for ((item, system), ratings) in &cells {
         let dimension = &ratings[0].dimension;
@@ -541,6 +535,17 @@ pub fn item_means(
     out
 }
 
+/// The rows by cell (item, system), rows in the order read: grouped in a hash map, sorted once.
+fn group_cells<'a>(rows: &[&'a RatingRow]) -> Cells<'a> {
+    let mut by: HashMap<(&'a str, &'a str), Vec<&'a RatingRow>> = HashMap::new();
+    for r in rows {
+        by.entry((r.item.as_str(), r.system.as_str()))
+            .or_default()
+            .push(r);
+    }
+    by.into_iter().collect()
+}
+
 fn dimension_report(
     dimension: &str,
     scale: Option<Vec<f64>>,
@@ -549,13 +554,7 @@ fn dimension_report(
     preferred: &[String],
     options: &Options,
 ) -> DimensionReport {
-    let mut cells: Cells = BTreeMap::new();
-    for r in rows {
-        cells
-            .entry((r.item.as_str(), r.system.as_str()))
-            .or_default()
-            .push(r);
-    }
+    let cells: Cells = group_cells(rows);
     let adjudicated =
         |item: &str, system: &str| adjudication.and_then(|a| a.score(dimension, item, system));
 
@@ -620,10 +619,10 @@ fn dimension_report(
     }
 
     let annotators = {
-        let mut seen: Vec<&str> = rows.iter().map(|r| r.annotator.as_str()).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        seen.len()
+        rows.iter()
+            .map(|r| r.annotator.as_str())
+            .collect::<std::collections::HashSet<_>>()
+            .len()
     };
     DimensionReport {
         dimension: dimension.to_owned(),
@@ -631,10 +630,10 @@ fn dimension_report(
         scale,
         ratings: rows.len(),
         items: {
-            let mut items: Vec<&str> = rows.iter().map(|r| r.item.as_str()).collect();
-            items.sort_unstable();
-            items.dedup();
-            items.len()
+            rows.iter()
+                .map(|r| r.item.as_str())
+                .collect::<std::collections::HashSet<_>>()
+                .len()
         },
         annotators,
         rounds: rounds(
