@@ -50,15 +50,14 @@ export function normalise(report: any): any {
 }
 
 /**
- * Deep equality where numbers may differ in their last bits: the page runs the core compiled to
- * WebAssembly, whose `exp`, `ln` and friends come from Rust's own libm, not the system's, so a
- * p-value can differ by an ulp or two (seen: the binomial p of a preference pair). Everything
- * else, structure, strings, counts, must be identical. Returns the paths that differ.
+ * Deep equality, numbers included, bit for bit: the page runs the core compiled to WebAssembly
+ * and the command line runs it natively, and the core takes `exp` and `ln` from the `libm`
+ * crate on both (`stats/math.rs`), so every number must be the same. Returns the paths that
+ * differ.
  */
 export function differences(a: any, b: any, at = '$'): string[] {
   if (typeof a === 'number' && typeof b === 'number') {
-    const close = a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
-    return close ? [] : [`${at}: ${a} != ${b}`];
+    return Object.is(a, b) ? [] : [`${at}: ${a} != ${b}`];
   }
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
     return a === b ? [] : [`${at}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`];

@@ -40,6 +40,7 @@ use std::collections::HashMap;
 use std::f64::consts::PI;
 use std::fmt;
 
+use super::math::Portable;
 use super::paired::special;
 
 /// Relative width to which the root of the restricted score in θ is located (Brent's method).
@@ -540,9 +541,9 @@ pub fn reml_with(data: &MixedData, options: RemlOptions) -> Result<MixedFit, Mix
 
     // Coarse search over 0 and the grid.
     let (lo, hi, points) = THETA_GRID;
-    let step = (hi / lo).ln() / (points - 1) as f64;
+    let step = (hi / lo).ln_p() / (points - 1) as f64;
     let mut thetas = vec![0.0];
-    thetas.extend((0..points).map(|k| lo * (step * k as f64).exp()));
+    thetas.extend((0..points).map(|k| lo * (step * k as f64).exp_p()));
     let mut best = (0, f64::NEG_INFINITY);
     for (k, &t) in thetas.iter().enumerate() {
         let ll = eval(t)?.log_likelihood;
@@ -790,11 +791,11 @@ impl<'a> Model<'a> {
         }
 
         let fac = self.fac;
-        let ln_det_h: f64 = self.sizes.iter().map(|n| (n * theta).ln_1p()).sum();
+        let ln_det_h: f64 = self.sizes.iter().map(|n| (n * theta).ln_1p_p()).sum();
         let log_likelihood = -0.5 * ln_det_h
             - 0.5 * chol.ln_det()
-            - 0.5 * fac * q.ln()
-            - 0.5 * fac * ((2.0 * PI).ln() + 1.0 - fac.ln());
+            - 0.5 * fac * q.ln_p()
+            - 0.5 * fac * ((2.0 * PI).ln_p() + 1.0 - fac.ln_p());
 
         let mut score = 0.0;
         let mut b_sum = 0.0;
@@ -1090,7 +1091,7 @@ impl Cholesky {
     fn ln_det(&self) -> f64 {
         let p = self.p;
         (0..p)
-            .map(|j| 2.0 * self.l[j * p + j].ln() - 2.0 * self.d[j].ln())
+            .map(|j| 2.0 * self.l[j * p + j].ln_p() - 2.0 * self.d[j].ln_p())
             .sum()
     }
 
@@ -1211,7 +1212,7 @@ mod tests {
             }
         }
         // det = 4(6 − 0.25) − 2(6 − 0.3) + 0.6(1 − 1.2) = 23 − 11.4 − 0.12
-        assert!((c.ln_det() - 11.48f64.ln()).abs() < 1e-14);
+        assert!((c.ln_det() - 11.48f64.ln_p()).abs() < 1e-14);
         assert_eq!(
             Cholesky::new(&[1.0, 2.0, 2.0, 4.0], 2).err(),
             Some(1),

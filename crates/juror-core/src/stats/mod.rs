@@ -6,6 +6,7 @@
 //! `crates/juror-core/tests/reference/`, with the library versions that produced them.
 
 pub mod agreement;
+pub mod math;
 pub mod mixed;
 pub mod paired;
 pub mod preference;

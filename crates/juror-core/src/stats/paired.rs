@@ -883,6 +883,8 @@ pub mod special {
     //! largest relative differences: ≤ 1.4·10⁻¹⁴ everywhere except the huge-df t case above.
     use std::f64::consts::{FRAC_1_SQRT_2, PI};
 
+    use crate::stats::math::Portable;
+
     /// ln √(2π).
     const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
     /// 2 / √π.
@@ -905,7 +907,7 @@ pub mod special {
             product *= z;
             z += 1.0;
         }
-        (z - 0.5) * z.ln() - z + LN_SQRT_2PI + stirling_tail(z) - product.ln()
+        (z - 0.5) * z.ln_p() - z + LN_SQRT_2PI + stirling_tail(z) - product.ln_p()
     }
 
     /// Where Stirling's series is used directly.
@@ -945,7 +947,7 @@ pub mod special {
             return ln_gamma(a) + ln_gamma(b) - ln_gamma(a + b);
         }
         let sum = large + small;
-        let ratio = -(large - 0.5) * (small / large).ln_1p() - small * sum.ln()
+        let ratio = -(large - 0.5) * (small / large).ln_1p_p() - small * sum.ln_p()
             + small
             + stirling_tail(large)
             - stirling_tail(sum);
@@ -956,7 +958,7 @@ pub mod special {
     fn exp_minus_square(x: f64) -> f64 {
         let hi = x * x;
         let lo = x.mul_add(x, -hi);
-        (-hi).exp() * (-lo).exp()
+        (-hi).exp_p() * (-lo).exp_p()
     }
 
     /// The complementary error function erfc(x) = 1 − erf(x).
@@ -1020,7 +1022,7 @@ pub mod special {
 
     /// The standard normal density.
     pub fn normal_pdf(z: f64) -> f64 {
-        (-0.5 * z * z).exp() / (2.0 * PI).sqrt()
+        (-0.5 * z * z).exp_p() / (2.0 * PI).sqrt()
     }
 
     /// Φ(z), the standard normal distribution function: erfc(−z/√2) / 2.
@@ -1049,7 +1051,7 @@ pub mod special {
             return -normal_quantile(1.0 - p);
         }
         // Lower half: solve Φ(z) = p for z ≤ 0, starting from the tail asymptote.
-        let start = -(-2.0 * p.ln()).sqrt().max(0.1) + 0.5;
+        let start = -(-2.0 * p.ln_p()).sqrt().max(0.1) + 0.5;
         let mut lo = -40.0;
         while normal_cdf(lo) > p {
             lo *= 2.0;
@@ -1069,11 +1071,11 @@ pub mod special {
             return f64::NAN;
         }
         let y = 1.0 - x;
-        beta_inc_parts(a, b, x, y, x.ln(), (-x).ln_1p())
+        beta_inc_parts(a, b, x, y, x.ln_p(), (-x).ln_1p_p())
     }
 
     /// I_x(a, b) given x, y = 1 − x and their logarithms, for callers who know them more
-    /// precisely than `1.0 - x` and `x.ln()` would (the t distribution: x = 1/(1 + r) with
+    /// precisely than `1.0 - x` and `x.ln_p()` would (the t distribution: x = 1/(1 + r) with
     /// ln x = −ln(1 + r), where a·ln x with a = df/2 would otherwise amplify x's rounding).
     fn beta_inc_parts(a: f64, b: f64, x: f64, y: f64, ln_x: f64, ln_y: f64) -> f64 {
         if a.is_nan() || b.is_nan() || x.is_nan() || a <= 0.0 || b <= 0.0 {
@@ -1087,9 +1089,9 @@ pub mod special {
         }
         let ln_front = a * ln_x + b * ln_y - ln_beta(a, b);
         if x < (a + 1.0) / (a + b + 2.0) {
-            ln_front.exp() * beta_cf(a, b, x) / a
+            ln_front.exp_p() * beta_cf(a, b, x) / a
         } else {
-            1.0 - ln_front.exp() * beta_cf(b, a, y) / b
+            1.0 - ln_front.exp_p() * beta_cf(b, a, y) / b
         }
     }
 
@@ -1143,7 +1145,7 @@ pub mod special {
         if x <= 0.0 || x >= 1.0 {
             return 0.0;
         }
-        ((a - 1.0) * x.ln() + (b - 1.0) * (-x).ln_1p() - ln_beta(a, b)).exp()
+        ((a - 1.0) * x.ln_p() + (b - 1.0) * (-x).ln_1p_p() - ln_beta(a, b)).exp_p()
     }
 
     /// The x in [0, 1] with I_x(a, b) = p: the p-quantile of Beta(a, b).
@@ -1185,9 +1187,9 @@ pub mod special {
             0.0
         } else {
             // x = df/(df + t²) = 1/(1 + r), y = 1 − x = r/(1 + r).
-            let ln_x = -r.ln_1p();
+            let ln_x = -r.ln_1p_p();
             let (x, y) = (1.0 / (1.0 + r), r / (1.0 + r));
-            0.5 * beta_inc_parts(0.5 * df, 0.5, x, y, ln_x, r.ln() + ln_x)
+            0.5 * beta_inc_parts(0.5 * df, 0.5, x, y, ln_x, r.ln_p() + ln_x)
         };
         if t > 0.0 { tail } else { 1.0 - tail }
     }
@@ -1201,9 +1203,9 @@ pub mod special {
     pub fn t_pdf(t: f64, df: f64) -> f64 {
         (ln_gamma(0.5 * (df + 1.0))
             - ln_gamma(0.5 * df)
-            - 0.5 * (df * PI).ln()
-            - 0.5 * (df + 1.0) * (t * t / df).ln_1p())
-        .exp()
+            - 0.5 * (df * PI).ln_p()
+            - 0.5 * (df + 1.0) * (t * t / df).ln_1p_p())
+        .exp_p()
     }
 
     /// The p-quantile of Student's t with `df` degrees of freedom.

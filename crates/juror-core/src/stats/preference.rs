@@ -22,6 +22,7 @@
 
 use std::fmt;
 
+use super::math::Portable;
 use super::paired::{Interval, quantile_sorted, special};
 use crate::plan::rng::Stream;
 
@@ -401,10 +402,10 @@ fn ln_binomial_pmf(k: u64, n: u64, p: f64) -> f64 {
         - special::ln_gamma(nf - kf + 1.0);
     let mut ln = ln_choose;
     if k > 0 {
-        ln += kf * p.ln();
+        ln += kf * p.ln_p();
     }
     if k < n {
-        ln += (nf - kf) * (-p).ln_1p();
+        ln += (nf - kf) * (-p).ln_1p_p();
     }
     ln
 }
@@ -438,11 +439,11 @@ pub fn binomial_test(k: u64, n: u64, p: f64) -> Result<f64, PreferenceError> {
     if kf == p * nf {
         return Ok(1.0);
     }
-    let observed = ln_binomial_pmf(k, n, p).exp();
+    let observed = ln_binomial_pmf(k, n, p).exp_p();
     let bound = observed * (1.0 + 1e-7);
     let mut total = 0.0;
     for i in 0..=n {
-        let pmf = ln_binomial_pmf(i, n, p).exp();
+        let pmf = ln_binomial_pmf(i, n, p).exp_p();
         if pmf <= bound {
             total += pmf;
         }
