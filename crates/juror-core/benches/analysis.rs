@@ -12,6 +12,9 @@
 //! this binary with `JUROR_BENCH_WRITE_CSV=PATH` to write those bytes to a file (and nothing
 //! else), so that `juror analyze`, the page and the Python reference read exactly the same data.
 
+// The generator runs natively only and its data is written out once: the platform's `ln` is fine.
+#![allow(clippy::disallowed_methods)]
+
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, criterion_group};

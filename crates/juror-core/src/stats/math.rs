@@ -31,6 +31,7 @@ impl Portable for f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // compared with the platform's on purpose
 mod tests {
     use super::Portable;
 
