@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 
 use juror_core::analysis::Report;
 use juror_core::analysis::adjudication::Cell;
-use juror_core::analysis::csv;
 use juror_core::analysis::report::Flag;
 use leptos::prelude::*;
 
@@ -77,50 +76,23 @@ pub struct Invalid {
 /// # Errors
 /// Every score that is not a number (or not on the dimension's scale).
 pub fn file_text(report: &Report, entries: &Entries) -> Result<String, Vec<Invalid>> {
-    let mut out = csv::line(&[
-        "item_id",
-        "system_id",
-        "dimension",
-        "score",
-        "n",
-        "mean",
-        "sd",
-        "ratings",
-    ]);
+    let mut scores: BTreeMap<Cell, Option<f64>> = BTreeMap::new();
     let mut invalid = Vec::new();
     for d in &report.dimensions {
         for f in &d.flags {
             let key = cell(&d.dimension, f);
-            let score = match parse_score(&shown(entries, &key, f.adjudicated), d.scale.as_deref())
-            {
-                Ok(score) => score,
-                Err(message) => {
-                    invalid.push(Invalid { cell: key, message });
-                    continue;
+            match parse_score(&shown(entries, &key, f.adjudicated), d.scale.as_deref()) {
+                Ok(score) => {
+                    scores.insert(key, score);
                 }
-            };
-            let ratings: Vec<String> = f
-                .ratings
-                .iter()
-                .map(|r| format!("{}={}", r.annotator, plain(r.score)))
-                .collect();
-            out.push_str(&csv::line(&[
-                f.item.clone(),
-                f.system.clone(),
-                d.dimension.clone(),
-                score.map(plain).unwrap_or_default(),
-                f.n.to_string(),
-                format!("{:.3}", f.mean),
-                format!("{:.3}", f.sd),
-                ratings.join("; "),
-            ]));
+                Err(message) => invalid.push(Invalid { cell: key, message }),
+            }
         }
     }
-    if invalid.is_empty() {
-        Ok(out)
-    } else {
-        Err(invalid)
+    if !invalid.is_empty() {
+        return Err(invalid);
     }
+    Ok(report.adjudication_file(|dimension, f| scores.get(&cell(dimension, f)).copied().flatten()))
 }
 
 /// Flagged cells with a score in the form, and all flagged cells.

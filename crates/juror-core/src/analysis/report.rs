@@ -1013,6 +1013,13 @@ impl Report {
     /// `ratings`), which the reader of adjudication files ignores. Cells already adjudicated
     /// keep their score.
     pub fn adjudication_sheet(&self) -> String {
+        self.adjudication_file(|_, flag| flag.adjudicated)
+    }
+
+    /// The flagged cells as an adjudication file, in the sheet's columns, with `score(dimension,
+    /// flag)` as each cell's score (`None`: left empty, not yet adjudicated). The Analyse page
+    /// writes the scores entered in it this way.
+    pub fn adjudication_file(&self, score: impl Fn(&str, &Flag) -> Option<f64>) -> String {
         let mut out = super::csv::line(&[
             "item_id",
             "system_id",
@@ -1034,7 +1041,7 @@ impl Report {
                     f.item.clone(),
                     f.system.clone(),
                     d.dimension.clone(),
-                    f.adjudicated.map(number).unwrap_or_default(),
+                    score(&d.dimension, f).map(number).unwrap_or_default(),
                     f.n.to_string(),
                     format!("{:.3}", f.mean),
                     format!("{:.3}", f.sd),
