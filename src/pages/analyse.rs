@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use juror_core::analysis::report::{Ci, DimensionReport, PreferenceReport, SystemSummary};
-use juror_core::analysis::{self, Context, Input, Options, Problem, Report};
+use juror_core::analysis::{self, Context, Data, Input, Options, Problem, Report};
 use juror_core::session::ratings::sha256_hex;
 use juror_core::study::parse_study;
 use juror_core::study::seal::{KEY_FORMAT_V1, SealKey};
@@ -36,18 +36,30 @@ pub enum Outcome {
     /// The study, the key or the adjudication file cannot be used: nothing is analysed (as
     /// `juror analyze` exits 2). Each entry is a sentence.
     Blocked(Vec<String>),
-    /// The report, with the merged tidy data as CSV.
+    /// The report, with the merged tidy data.
     Done(Arc<Analysis>),
 }
 
 /// A computed report and what can be downloaded from it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Analysis {
     pub report: Report,
-    pub csv: String,
+    /// The merged tidy data, written as CSV only when asked for (for 480,000 ratings that
+    /// takes a third of a second, too long to spend on every change of files).
+    pub data: Arc<Data>,
     /// The study's labels of each dimension's scale points (value, label), when a study was
     /// given: the charts' legends and the adjudication form use them.
     pub labels: BTreeMap<String, Vec<(f64, String)>>,
+}
+
+/// Two analyses are the same when their reports and labels are and they share their data (the
+/// data is never compared row by row: the report already says everything it holds).
+impl PartialEq for Analysis {
+    fn eq(&self, other: &Analysis) -> bool {
+        Arc::ptr_eq(&self.data, &other.data)
+            && self.report == other.report
+            && self.labels == other.labels
+    }
 }
 
 /// The options `juror analyze` uses when none are given (`--flag-sd 1.5 --seed 0
@@ -141,7 +153,6 @@ pub fn run(
     let (data, mut report) =
         analysis::analyze(&read, &context, adjudication.as_ref(), &cli_defaults());
     report.problems.splice(0..0, unreadable);
-    let csv = analysis::to_csv(&data);
     let labels = study
         .as_ref()
         .map(|(study, _)| {
@@ -159,7 +170,7 @@ pub fn run(
         .unwrap_or_default();
     Outcome::Done(Arc::new(Analysis {
         report,
-        csv,
+        data: Arc::new(data),
         labels,
     }))
 }
@@ -393,7 +404,13 @@ fn ReportView(
     };
     let csv = {
         let (a, stem) = (analysis.clone(), stem.clone());
-        move |_| offer(format!("{stem}-data.csv"), "text/csv", a.csv.clone())
+        move |_| {
+            offer(
+                format!("{stem}-data.csv"),
+                "text/csv",
+                analysis::to_csv(&a.data),
+            )
+        }
     };
     let has_flags = report.dimensions.iter().any(|d| !d.flags.is_empty());
     let sheet = {
