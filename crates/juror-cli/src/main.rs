@@ -92,17 +92,20 @@ enum Command {
         force: bool,
     },
     /// Analyse ratings: per dimension, each system's mean with intervals, inter-annotator
-    /// agreement, paired comparisons of every pair of systems and cells to adjudicate; and the
-    /// pairwise preferences (win rates, Bradley-Terry, agreement). Exit 1 when some input had
-    /// problems (listed on stderr; the report covers the rest). See docs/analysis.md.
+    /// agreement, paired comparisons of every pair of systems, cells to adjudicate, and with
+    /// rounds the slopes and a mixed model; the pairwise preferences (win rates, Bradley-Terry,
+    /// agreement); diagnostics (position bias, time per trial, straight-lining, attention
+    /// checks). Exit 1 when some input had problems (listed on stderr; the report covers the
+    /// rest). See docs/analysis.md.
     Analyze {
         /// Ratings files (juror.ratings/1) and tidy CSV tables (Likert:
-        /// item_id,system_id,annotator_id,dimension,score; pairwise:
-        /// item_id,system_a,system_b,annotator_id,preference).
+        /// item_id,system_id,annotator_id,dimension,score, optional round and position;
+        /// pairwise: item_id,system_a,system_b,annotator_id,preference, optional shown_first).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// The study file the ratings files belong to: each is checked against it (as
-        /// validate-ratings --study does), and its scales are used.
+        /// validate-ratings --study does); its scales, item rounds, attention checks and system
+        /// order (the first is the mixed model's reference) are used.
         #[arg(long)]
         study: Option<PathBuf>,
         /// The key written by `juror seal`: system tokens in ratings files become system ids.
