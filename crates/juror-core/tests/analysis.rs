@@ -1143,10 +1143,24 @@ fn the_same_file_twice_is_reported_as_duplicates() {
     let files = inputs(&["financial-slot1.json", "financial-slot1.json"]);
     let data = read(&files, &Context::default());
     assert_eq!(data.ratings.len(), 50);
-    assert_eq!(data.problems.len(), 50);
-    assert!(data.problems[0].message.contains("already rated"));
+    // One problem says the annotator has two files, then one per duplicated rating.
+    assert_eq!(data.problems.len(), 51);
+    assert_eq!(
+        data.problems[0].to_string(),
+        "financial-slot1.json: annotator: annotator \"slot1\" also has the ratings file \
+         financial-slot1.json: the two are merged, and what both hold is left out here as \
+         duplicates; if one is a backup of the other, give only the final file"
+    );
+    assert!(data.problems[1].message.contains("already rated"));
     assert_eq!(data.files[1].ratings, 0);
-    assert_eq!(data.files[1].problems, 50);
+    assert_eq!(data.files[1].problems, 51);
+}
+
+/// Two annotators' files are not one annotator's: no problem.
+#[test]
+fn different_annotators_are_not_overlapping() {
+    let data = read(&inputs(&FINANCIAL), &Context::default());
+    assert!(data.problems.is_empty(), "{:?}", data.problems);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -248,6 +248,23 @@ pub fn read(inputs: &[Input], context: &Context) -> Data {
         } else {
             read_csv(input, index, &mut data, &mut summary);
         }
+        if let Some(annotator) = &summary.annotator
+            && let Some(first) = data
+                .files
+                .iter()
+                .find(|f| f.annotator.as_ref() == Some(annotator))
+        {
+            data.problems.push(Problem::new(
+                &input.name,
+                Some("annotator".to_owned()),
+                format!(
+                    "annotator \"{annotator}\" also has the ratings file {}: the two are merged, \
+                     and what both hold is left out here as duplicates; if one is a backup of \
+                     the other, give only the final file",
+                    first.file
+                ),
+            ));
+        }
         summary.problems = data.problems.len() - before;
         data.files.push(summary);
     }
