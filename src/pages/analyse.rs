@@ -69,6 +69,7 @@ pub fn cli_defaults() -> Options {
         flag_sd: 1.5,
         seed: 0,
         resamples: 2000,
+        reference: None,
     }
 }
 

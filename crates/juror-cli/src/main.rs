@@ -128,6 +128,10 @@ enum Command {
         /// Bootstrap resamples.
         #[arg(long, default_value_t = 2000)]
         resamples: usize,
+        /// The mixed model's reference system (treatment coding) for ratings over rounds;
+        /// default: the study's first system, else the first in byte order.
+        #[arg(long)]
+        reference: Option<String>,
         /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
         /// the merged tidy data.
         #[arg(long, value_enum, default_value_t = AnalyzeFormat::Json)]
@@ -206,6 +210,7 @@ fn main() -> ExitCode {
             flag_sd,
             seed,
             resamples,
+            reference,
             format,
             out,
         } => analyze(&AnalyzeArgs {
@@ -218,6 +223,7 @@ fn main() -> ExitCode {
                 flag_sd,
                 seed,
                 resamples,
+                reference,
             },
             format,
             out,

@@ -376,3 +376,54 @@ fn summeval_expert_means_and_agreement() {
     }
     eprintln!("SummEval expert means:\n{table}");
 }
+
+/// Ratings over rounds from a CSV with a `round` column, the mixed model's reference chosen
+/// with `--reference`, and the Markdown's section.
+#[test]
+fn rounds_with_a_chosen_reference() {
+    let mut csv = String::from("item_id,system_id,annotator_id,dimension,score,round\n");
+    for (a, annotator) in ["p1", "p2", "p3", "p4"].iter().enumerate() {
+        for round in 1..=5 {
+            for (s, system) in ["base", "new"].iter().enumerate() {
+                // "new" improves by a point every other round; annotators differ by a constant.
+                let score = 2 + a % 2 + s * round / 2 + (round + a) % 2;
+                csv.push_str(&format!(
+                    "r{round},{system},{annotator},quality,{score},{round}\n"
+                ));
+            }
+        }
+    }
+    let path = tmp("rounds.csv");
+    std::fs::write(&path, csv).unwrap();
+    let path = path.to_str().unwrap();
+    let out = juror(&["--reference", "new", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["settings"]["reference"], "new");
+    let rounds = &report["dimensions"][0]["rounds"];
+    assert_eq!(rounds["mixed_model"]["reference"], "new");
+    assert_eq!(rounds["mixed_model"]["n_groups"], 4);
+    let names: Vec<&str> = rounds["mixed_model"]["fixed_effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Intercept",
+            "system[T.base]",
+            "round",
+            "system[T.base]:round"
+        ]
+    );
+    let new = &rounds["trends"][1];
+    assert_eq!(new["system"], "new");
+    assert!(new["slope"].as_f64().unwrap() > 0.4, "{new}");
+
+    let md = juror(&["--format", "md", path]);
+    let md = String::from_utf8(md.stdout).unwrap();
+    assert!(md.contains("### Over rounds"), "{md}");
+    assert!(md.contains("reference system base"), "{md}");
+}

@@ -439,6 +439,7 @@ const OPTIONS: Options = Options {
     flag_sd: 1.5,
     seed: 7,
     resamples: 50,
+    reference: None,
 };
 
 fn key() -> SealKey {

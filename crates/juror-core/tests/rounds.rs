@@ -53,6 +53,10 @@ fn rounds_of(case: &Value) -> Rounds {
 }
 
 fn report_of(case: &Value) -> Report {
+    report_with(case, None)
+}
+
+fn report_with(case: &Value, reference: Option<&str>) -> Report {
     let systems: Vec<&str> = case["systems"]
         .as_array()
         .expect("systems")
@@ -75,6 +79,7 @@ fn report_of(case: &Value) -> Report {
     assert!(data.problems.is_empty(), "{:?}", data.problems);
     let options = Options {
         resamples: 10,
+        reference: reference.map(str::to_owned),
         ..Options::default()
     };
     report(&data, None, None, &options)
@@ -312,4 +317,68 @@ fn the_markdown_shows_the_rounds() {
     assert!(md.contains("| system[T.s2-hare]:round | "));
     assert!(md.contains("fitted by REML"));
     assert!(md.contains("as scipy's linregress and spearmanr"));
+}
+
+/// `--reference` changes the coding, not the model: the same likelihood and variances, and the
+/// difference at round 0 between two systems read from either side. A reference without
+/// ratings is said, and the default is used.
+#[test]
+fn the_reference_asked_for_recodes_the_same_model() {
+    let mixed = reference("mixed");
+    let case = &mixed["cases"][0];
+    let model = |r: Option<&str>| {
+        let mut report = report_with(case, r);
+        let rounds = report.dimensions.remove(0).rounds.expect("rounds");
+        (
+            rounds.mixed_model.expect("a model"),
+            rounds.notes,
+            report.settings,
+        )
+    };
+    let (default, notes, _) = model(None);
+    assert!(notes.is_empty());
+    assert_eq!(default.reference, "s1-rag");
+    let (vanilla, notes, settings) = model(Some("s3-vanilla"));
+    assert!(notes.is_empty());
+    assert_eq!(vanilla.reference, "s3-vanilla");
+    assert_eq!(settings.reference.as_deref(), Some("s3-vanilla"));
+    let same = |what: &str, a: f64, b: f64| {
+        check(what, Some(a), b, 0.0, 1e-6);
+    };
+    same(
+        "log-likelihood",
+        vanilla.log_likelihood,
+        default.log_likelihood,
+    );
+    same(
+        "annotator variance",
+        vanilla.annotator_variance,
+        default.annotator_variance,
+    );
+    same(
+        "residual variance",
+        vanilla.residual_variance,
+        default.residual_variance,
+    );
+    let fe = |m: &juror_core::analysis::rounds::MixedModel, name: &str| {
+        m.fixed_effects
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .clone()
+    };
+    let a = fe(&default, "system[T.s3-vanilla]");
+    let b = fe(&vanilla, "system[T.s1-rag]");
+    same("rag − vanilla at round 0", -b.estimate, a.estimate);
+    same("its SE", b.se, a.se);
+
+    let (fallback, notes, _) = model(Some("nobody"));
+    assert_eq!(fallback.reference, "s1-rag");
+    assert_eq!(
+        notes,
+        [
+            "the reference system \"nobody\" has no ratings with a round here; the reference is \
+          \"s1-rag\""
+        ]
+    );
 }

@@ -36,7 +36,7 @@ pub const LEVEL: f64 = 0.95;
 pub const UNIT_SEPARATOR: char = '\u{1f}';
 
 /// How the report is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Options {
     /// A cell (item, system, dimension) is flagged when the sample SD (n − 1) of its ratings is
     /// above this. Default 1.5.
@@ -45,6 +45,9 @@ pub struct Options {
     pub seed: u64,
     /// Bootstrap resamples. Default 2000.
     pub resamples: usize,
+    /// The reference system of the mixed model over rounds; `None` (the default): the study's
+    /// first system that was rated, else the first in byte order.
+    pub reference: Option<String>,
 }
 
 impl Default for Options {
@@ -53,6 +56,7 @@ impl Default for Options {
             flag_sd: 1.5,
             seed: 0,
             resamples: 2000,
+            reference: None,
         }
     }
 }
@@ -89,6 +93,8 @@ pub struct Settings {
     pub flag_sd: f64,
     pub seed: u64,
     pub resamples: usize,
+    /// The mixed model's reference system, when one was asked for (`--reference`).
+    pub reference: Option<String>,
     pub level: f64,
     /// The study id, when the inputs were checked against a study.
     pub study: Option<String>,
@@ -462,6 +468,7 @@ pub fn report(
             flag_sd: options.flag_sd,
             seed: options.seed,
             resamples: options.resamples,
+            reference: options.reference.clone(),
             level: LEVEL,
             study: study.map(|s| s.id().to_owned()),
             adjudication: summary.as_ref().map(|a| a.file.clone()),
@@ -640,6 +647,7 @@ fn dimension_report(
             rows,
             &systems.iter().map(|s| s.system.clone()).collect::<Vec<_>>(),
             preferred,
+            options.reference.as_deref(),
         ),
         systems,
         comparisons,

@@ -68,8 +68,8 @@ pub struct RoundMean {
 pub struct MixedModel {
     /// `rating ~ system + round + system:round + (1 | annotator)`.
     pub formula: String,
-    /// The reference system of the treatment coding (the study's first system that was
-    /// rated, else the first in byte order).
+    /// The reference system of the treatment coding: `--reference` when given (and rated), else
+    /// the study's first system that was rated, else the first in byte order.
     pub reference: String,
     /// `REML`.
     pub method: &'static str,
@@ -100,9 +100,15 @@ pub struct FixedEffect {
 }
 
 /// The rounds section of one dimension from its raw rating rows; `systems` in report order,
-/// `preferred` the study's systems (their order picks the reference). `None` when fewer than
-/// two distinct rounds were rated.
-pub fn rounds(rows: &[&RatingRow], systems: &[String], preferred: &[String]) -> Option<Rounds> {
+/// `preferred` the study's systems (their order picks the reference), `asked` the reference
+/// asked for, which wins when it has ratings with a round. `None` when fewer than two distinct
+/// rounds were rated.
+pub fn rounds(
+    rows: &[&RatingRow],
+    systems: &[String],
+    preferred: &[String],
+    asked: Option<&str>,
+) -> Option<Rounds> {
     let with_round: Vec<(&RatingRow, f64)> = rows
         .iter()
         .filter_map(|r| r.round.map(|round| (*r, round)))
@@ -132,11 +138,23 @@ pub fn rounds(rows: &[&RatingRow], systems: &[String], preferred: &[String]) -> 
         .iter()
         .filter(|s| with_round.iter().any(|(r, _)| r.system == **s))
         .collect();
-    let reference = preferred
+    let fallback = preferred
         .iter()
         .find(|s| rated.contains(s))
         .or_else(|| rated.iter().copied().min())
         .cloned();
+    let reference = match asked {
+        Some(asked) if rated.iter().any(|s| *s == asked) => Some(asked.to_owned()),
+        Some(asked) => {
+            notes.push(format!(
+                "the reference system \"{asked}\" has no ratings with a round here; the \
+                 reference is \"{}\"",
+                fallback.as_deref().unwrap_or("none")
+            ));
+            fallback
+        }
+        None => fallback,
+    };
     let mixed_model = reference.and_then(|reference| {
         let mut order: Vec<&str> = vec![reference.as_str()];
         order.extend(rated.iter().map(|s| s.as_str()).filter(|s| *s != reference));
