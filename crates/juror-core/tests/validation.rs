@@ -42,6 +42,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "no output for system \"ours\"",
     ),
     (
+        "remote-media",
+        "items[0].media.src",
+        "\"https://example.org/figure.png\" is loaded from another site",
+    ),
+    (
         "unknown-system-output",
         "items[0].outputs.rag",
         "unknown system \"rag\"",

@@ -697,6 +697,16 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
             }
             if let Some(m) = &it.media {
                 c.not_blank(&format!("{at}.media.src"), "media src", &m.src);
+                if let Some(scheme) = blocked_scheme(&m.src, m.kind) {
+                    c.error(
+                        format!("{at}.media.src"),
+                        format!(
+                            "\"{}\" is loaded from {scheme}: the app loads nothing from outside its own site (its Content-Security-Policy blocks it, so annotators would see a broken image)",
+                            m.src
+                        ),
+                        "put the file next to the study file and give its path relative to the study, such as \"media/figure.png\"",
+                    );
+                }
                 if m.alt.trim().is_empty() {
                     c.error(
                         format!("{at}.media.alt"),
@@ -1164,4 +1174,65 @@ fn known(what: &str, ids: &BTreeSet<&str>) -> String {
     let list: Vec<String> = ids.iter().take(12).map(|s| format!("\"{s}\"")).collect();
     let more = if ids.len() > 12 { ", ..." } else { "" };
     format!("known {what} ids: {}{more}", list.join(", "))
+}
+
+/// How a media `src` would be fetched from outside the app's own site, if it would: another
+/// site (`https://…`, `//host/…`) or any other scheme; `None` for a relative path, and for a
+/// `data:` image (the page allows those). The page's CSP allows images from `'self' data:
+/// blob:` and videos from `'self' blob:`, and a path in the study file cannot be a `blob:`.
+fn blocked_scheme(src: &str, kind: RawMediaKind) -> Option<String> {
+    let src = src.trim();
+    if src.starts_with("//") {
+        return Some("another site".to_owned());
+    }
+    let (scheme, _) = src.split_once(':')?;
+    let is_scheme = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !is_scheme {
+        return None;
+    }
+    match scheme.to_ascii_lowercase().as_str() {
+        "data" if kind == RawMediaKind::Image => None,
+        "http" | "https" => Some("another site".to_owned()),
+        other => Some(format!("a \"{other}:\" address")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RawMediaKind, blocked_scheme};
+
+    #[test]
+    fn only_the_apps_own_files_and_data_images_are_allowed() {
+        let image = RawMediaKind::Image;
+        let video = RawMediaKind::Video;
+        for ok in [
+            "media/clock.svg",
+            "./media/clock.svg",
+            "../shared/figure.png",
+            "/juror/studies/media/x.png",
+            "figure 1: sales.png",
+            "data:image/png;base64,iVBORw0KGgo=",
+        ] {
+            assert_eq!(blocked_scheme(ok, image), None, "{ok}");
+        }
+        assert_eq!(blocked_scheme("media/clip.mp4", video), None);
+        let another = Some("another site".to_owned());
+        assert_eq!(blocked_scheme("https://example.org/a.png", image), another);
+        assert_eq!(blocked_scheme("HTTP://example.org/a.png", image), another);
+        assert_eq!(blocked_scheme("//cdn.example.org/a.png", image), another);
+        assert_eq!(
+            blocked_scheme("data:video/mp4;base64,AAAA", video),
+            Some("a \"data:\" address".to_owned())
+        );
+        assert_eq!(
+            blocked_scheme("file:///home/me/a.png", image),
+            Some("a \"file:\" address".to_owned())
+        );
+    }
 }
