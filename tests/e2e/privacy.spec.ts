@@ -124,38 +124,41 @@ test.describe('Content-Security-Policy', () => {
 });
 
 test.describe('remote media named by a study', () => {
-  test('are not fetched: the policy blocks them before any request leaves', async ({ page, context, baseURL, errors }) => {
-    // `juror validate` accepts an absolute media address and the page puts it in <img src>
-    // unchanged (SessionHandle::media_src); only the policy's img-src 'self' keeps the
-    // request from leaving. The annotator then sees the alternative text of a broken image.
+  test('are refused when the study is opened, so nothing is fetched', async ({ page, context, baseURL, errors }) => {
+    // A study naming media on another site is invalid (the policy's img-src 'self' would block
+    // the image anyway and leave the annotator a broken picture): the page lists the problem,
+    // with the fix, and never asks for the remote file.
     const remote = 'https://media.example.org/chart.svg';
     const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/reasoning-trajectories.json'), 'utf8'));
-    for (const item of study.items) if (item.media) item.media.src = remote;
+    const withMedia: number[] = [];
+    study.items.forEach((item: { media?: { src: string } }, i: number) => {
+      if (item.media) {
+        item.media.src = remote;
+        withMedia.push(i);
+      }
+    });
+    expect(withMedia.length).toBeGreaterThan(0);
     await page.route('**/studies/remote-media.json', (route) => route.fulfill({ json: study }));
-    await watchViolations(page);
-    // Should a request get past the page, it would show here (and be stopped).
     let reachedNetwork = 0;
     await context.route('https://media.example.org/**', (route) => {
       reachedNetwork++;
       return route.abort();
     });
-    const failures: string[] = [];
-    page.on('requestfailed', (r) => failures.push(`${r.url()} ${r.failure()?.errorText}`));
     const urls = recordRequests(page, context);
 
-    await openStudy(page, 'remote-media.json', 1);
-    await page.getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('button', { name: 'Begin' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 1');
-    await expect(page.locator('figure.media img')).toHaveAttribute('src', remote);
-    await expect.poll(() => violations(page)).toEqual([`img-src ${remote}`]);
+    await page.goto('index.html?study=studies/remote-media.json&slot=1');
+    await expect(
+      page.getByRole('heading', { level: 1, name: `This study has ${withMedia.length} problems` }),
+    ).toBeVisible();
+    const problems = page.getByRole('list', { name: 'Problems' }).getByRole('listitem');
+    await expect(problems).toHaveCount(withMedia.length);
+    await expect(page.getByText(`items[${withMedia[0]}].media.src`, { exact: true })).toBeVisible();
+    await expect(problems.first()).toContainText(`"${remote}" is loaded from another site`);
+    await expect(problems.first()).toContainText('give its path relative to the study');
+    await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
     expect(reachedNetwork).toBe(0);
-    // The page did ask for it, and the browser refused it itself ("csp"), before the network.
     const origin = new URL(baseURL!).origin;
-    for (const url of urls.filter((u) => new URL(u).origin !== origin)) expect(url).toBe(remote);
-    for (const failure of failures.filter((f) => f.startsWith(remote))) expect(failure).toBe(`${remote} csp`);
-    // The only console error is the browser refusing that image.
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^console: .*'https:\/\/media\.example\.org\/chart\.svg'.* Content Security Policy directive:? ["']img-src 'self' data: blob:/);
+    expect(urls.filter((u) => new URL(u).origin !== origin)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });
