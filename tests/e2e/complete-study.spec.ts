@@ -1,15 +1,17 @@
 // Intent: an annotator completes a whole study, whatever its design, and gets a ratings file
-// that Juror's own checker accepts.
+// that Juror's own checker accepts; the researcher drops that file into the Analyse page and
+// gets the very report `juror analyze` writes for it.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test, expect, exampleStudies, root } from './fixtures';
 import { completeStudy, openStudy } from './session';
+import { cli, differences, download, normalise } from './analysis-helpers';
 
 const juror = path.join(root, 'target/debug/juror');
 
 for (const study of exampleStudies()) {
-  test(`completes ${study.file} and downloads ratings that validate`, async ({ page, errors }, testInfo) => {
+  test(`completes ${study.file}, downloads ratings that validate, and the page analyses them as juror analyze does`, async ({ page, errors }, testInfo) => {
     test.setTimeout(180_000);
     await openStudy(page, study.file, 2);
     const trials = await completeStudy(page);
@@ -44,6 +46,17 @@ for (const study of exampleStudies()) {
     const studyPath = path.join(root, 'assets/studies', study.file);
     const out = execFileSync(juror, ['validate-ratings', jsonPath, '--study', studyPath], { encoding: 'utf8' });
     expect(out).toContain('ok');
+
+    // From study file to report: the file just downloaded, analysed in the page and by the CLI.
+    await page.goto('index.html?analyse');
+    await page.getByLabel('Choose the study file').setInputFiles(studyPath);
+    await page.getByLabel('Choose ratings files or CSVs').setInputFiles(jsonPath);
+    await expect(page.getByRole('heading', { name: 'Report' })).toBeVisible();
+    const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
+    const cliReport = JSON.parse(cli(['--study', studyPath, jsonPath]));
+    expect(cliReport.problems).toEqual([]);
+    expect(cliReport.settings.ratings + cliReport.settings.preferences).toBeGreaterThan(0);
+    expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
     expect(errors).toEqual([]);
   });
 }
