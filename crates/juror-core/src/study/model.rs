@@ -1,7 +1,7 @@
 //! The validated study: what the rest of Juror works with.
 //!
 //! A [`Study`] can only be made by [`crate::study::parse_study`] (or
-//! [`crate::study::validate`]), so every invariant checked there holds for the study's whole
+//! [`crate::study::validate()`]), so every invariant checked there holds for the study's whole
 //! life: ids are unique, every item has one output per system, every scale point is labelled,
 //! every id a task or check names exists. Defaults are resolved here, so later code never asks
 //! "was this field given?".

@@ -1,7 +1,7 @@
 //! The study file as it is written: `juror.study/1`.
 //!
 //! These are permissive serde DTOs. They say what a field may hold, not whether the whole makes
-//! sense: that is [`crate::study::validate`]'s job, which turns a [`RawStudy`] into a
+//! sense: that is [`crate::study::validate()`]'s job, which turns a [`RawStudy`] into a
 //! [`crate::study::Study`] or a list of every problem. The JSON Schema published at
 //! `assets/schema/study.v1.json` is generated from these types (see [`crate::study::schema`]).
 //!
@@ -178,7 +178,7 @@ pub struct RawExample {
 /// A question asked per output or in a survey.
 ///
 /// Unlike every other type here it does not reject unknown fields: serde cannot combine that
-/// with the flattened `type`-tagged kind. [`crate::study::validate`] checks the keys instead.
+/// with the flattened `type`-tagged kind. [`crate::study::validate()`] checks the keys instead.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RawQuestion {
     /// Identifier used in ratings files.
