@@ -178,7 +178,7 @@ pub struct RawExample {
 /// A question asked per output or in a survey.
 ///
 /// Unlike every other type here it does not reject unknown fields: serde cannot combine that
-/// with the flattened `type`-tagged kind. [`crate::study::validate()`] checks the keys instead.
+/// with the flattened `type`-tagged kind. Validation checks the keys instead.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RawQuestion {
     /// Identifier used in ratings files.
