@@ -2,8 +2,8 @@
 //! standard error with exit 1, the seal key, adjudication; and on real data, PandaLM's published
 //! Cohen's kappas and SummEval's expert means and agreement.
 //!
-//! The real data are read from `/work/shared/datasets` (or `$JUROR_DATASETS`); a test whose file
-//! is absent says so on standard error and checks nothing else. Few bootstrap resamples keep the
+//! The real data are the copies committed in `data/` (see `data/README.md` for sources and
+//! licences); a test whose file is missing fails and names the path it wanted. Few bootstrap resamples keep the
 //! debug binary fast: the bootstrap itself is tested in juror-core.
 
 use std::collections::BTreeMap;
@@ -238,15 +238,15 @@ fn usage_errors_exit_2() {
 // Real data
 // ---------------------------------------------------------------------------------------------
 
-fn dataset(name: &str) -> Option<String> {
-    let dir = std::env::var("JUROR_DATASETS").unwrap_or_else(|_| "/work/shared/datasets".into());
-    let path = Path::new(&dir).join(name);
-    if path.exists() {
-        Some(path.display().to_string())
-    } else {
-        eprintln!("{}: absent, the test checks nothing", path.display());
-        None
-    }
+/// A committed data file, `data/<name>`; missing, the test fails with the path it wanted.
+fn dataset(name: &str) -> String {
+    let path = root().join("data").join(name);
+    assert!(
+        path.is_file(),
+        "{}: missing; the test needs the committed data set (see data/README.md)",
+        path.display()
+    );
+    path.display().to_string()
 }
 
 /// The reference values of `crates/juror-core/tests/reference/agreement/reference.json`
@@ -271,9 +271,7 @@ fn close(what: &str, got: &Value, want: &Value, tolerance: f64) {
 /// PandaLM's README reports Cohen's kappa 0.85, 0.88 and 0.86 between its three annotators.
 #[test]
 fn pandalm_reproduces_the_published_kappas() {
-    let Some(path) = dataset("pandalm_pairwise_long.csv") else {
-        return;
-    };
+    let path = dataset("pandalm/pandalm_pairwise_long.csv");
     let out = juror(&[&path]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let r = json(&out);
@@ -321,9 +319,7 @@ fn pandalm_reproduces_the_published_kappas() {
 /// SummEval's expert ratings: per-system means (as in the paper's Table 3) and agreement.
 #[test]
 fn summeval_expert_means_and_agreement() {
-    let Some(path) = dataset("summeval_expert_long.csv") else {
-        return;
-    };
+    let path = dataset("summeval/summeval_expert_long.csv");
     let out = juror(&[&path]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let r = json(&out);

@@ -1,4 +1,5 @@
-//! `juror prepare` and `juror seal` end to end, on the real SummEval data and the examples.
+//! `juror prepare` and `juror seal` end to end, on the real SummEval data (the 20-document slice
+//! in `data/summeval/`) and the examples.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -27,9 +28,21 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-fn prepare_summeval(out: &Path, seed: &str) -> Output {
+/// The SummEval summaries committed in `data/summeval/`: 20 documents × 12 systems. A missing file
+/// fails the test with its path (a test never passes on input it did not read).
+fn summaries() -> PathBuf {
+    let path = root().join("data/summeval/summeval_summaries.jsonl");
+    assert!(
+        path.is_file(),
+        "{}: missing; the test needs the committed SummEval slice (see data/README.md)",
+        path.display()
+    );
+    path
+}
+
+fn prepare_summeval(out: &Path, seed: &str, n: &str) -> Output {
     let template = root().join("assets/studies/summeval.json");
-    let data = root().join("../shared/datasets/summeval_summaries.jsonl");
+    let data = summaries();
     juror(&[
         "prepare",
         "--template",
@@ -37,7 +50,7 @@ fn prepare_summeval(out: &Path, seed: &str) -> Output {
         "--outputs",
         s(&data),
         "--n",
-        "100",
+        n,
         "--seed",
         seed,
         "--text-field",
@@ -52,10 +65,11 @@ fn prepare_summeval(out: &Path, seed: &str) -> Output {
 }
 
 #[test]
-fn prepare_builds_a_100_item_summeval_study_reproducibly() {
+fn prepare_builds_a_summeval_study_of_every_document_reproducibly() {
     let (a, b, c) = (tmp("a.json"), tmp("b.json"), tmp("c.json"));
     for (out, seed) in [(&a, "11"), (&b, "11"), (&c, "12")] {
-        let o = prepare_summeval(out, seed);
+        // More than the 20 documents there are: every document is taken.
+        let o = prepare_summeval(out, seed, "100");
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let (a, b, c) = (
@@ -65,16 +79,19 @@ fn prepare_builds_a_100_item_summeval_study_reproducibly() {
     );
     assert_eq!(a, b, "same inputs and seed must give the same bytes");
     let study = juror_core::study::parse_study(std::str::from_utf8(&a).unwrap()).unwrap();
-    assert_eq!(study.items().len(), 100);
+    assert_eq!(study.items().len(), 20);
+    // The template's four systems, each with its summary of every document.
+    assert_eq!(study.systems().len(), 4);
+    assert!(study.items().iter().all(|item| item.outputs.len() == 4));
     let other = juror_core::study::parse_study(std::str::from_utf8(&c).unwrap()).unwrap();
-    // SummEval has 100 documents here, so both seeds take all of them; the order is the input's.
+    // The slice has 20 documents, so both seeds take all of them; the order is the input's.
     assert_eq!(study.items().len(), other.items().len());
 }
 
 #[test]
 fn prepare_samples_fewer_items_by_seed_and_writes_nothing_on_bad_lines() {
     let template = root().join("assets/studies/summeval.json");
-    let data = root().join("../shared/datasets/summeval_summaries.jsonl");
+    let data = summaries();
     let out = tmp("ten.json");
     let args = |seed: &'static str| -> Vec<String> {
         [

@@ -21,7 +21,7 @@ Undefined values (sklearn's nan, no pairable unit) are written as null.
 Run: python3 -m venv /tmp/refenv
      /tmp/refenv/bin/pip install numpy scipy statsmodels scikit-learn krippendorff
      /tmp/refenv/bin/python make_reference.py
-The data sets are read from /work/shared/datasets (override with JUROR_DATASETS).
+The data sets are read from the repository's data/ folder (override with JUROR_DATASETS).
 """
 
 import csv
@@ -40,7 +40,10 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa
 
 HERE = Path(__file__).resolve().parent
-DATASETS = Path(os.environ.get("JUROR_DATASETS", "/work/shared/datasets"))
+# The repository's `data/` folder (data/README.md: sources, licences); JUROR_DATASETS overrides it.
+DATASETS = Path(
+    os.environ.get("JUROR_DATASETS", Path(__file__).resolve().parents[5] / "data")
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,7 +178,7 @@ def random_cases():
 def summeval_cases():
     """SummEval expert ratings: one case per dimension, units are (document, system) cells in
     the order of the file's first appearance, raters expert_1..3."""
-    path = DATASETS / "summeval_expert_long.csv"
+    path = DATASETS / "summeval" / "summeval_expert_long.csv"
     by_dim = defaultdict(lambda: defaultdict(dict))
     order = defaultdict(list)
     with open(path, newline="") as f:
@@ -202,7 +205,7 @@ def summeval_cases():
 
 
 def pandalm_case():
-    path = DATASETS / "pandalm_pairwise_long.csv"
+    path = DATASETS / "pandalm" / "pandalm_pairwise_long.csv"
     labels = defaultdict(dict)
     order = []
     with open(path, newline="") as f:

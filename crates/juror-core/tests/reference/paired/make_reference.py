@@ -9,8 +9,8 @@ Run from anywhere:
 
 It writes `reference.json` beside itself: every input, every expected output and the library
 versions. `crates/juror-core/tests/paired.rs` reads it. Real data: SummEval expert ratings
-(Fabbri et al., TACL 2021; MIT licence) from /work/shared/datasets (see its README.md); set
-JUROR_DATASETS to read them from elsewhere. The per-item means used are stored in the JSON, so
+(Fabbri et al., TACL 2021; MIT licence) from the repository's data/ folder (see its README.md);
+set JUROR_DATASETS to read them from elsewhere. The per-item means used are stored in the JSON, so
 the Rust tests need no dataset.
 """
 
@@ -31,7 +31,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from juror_stream import Stream  # noqa: E402
 
-DATASETS = Path(os.environ.get("JUROR_DATASETS", "/work/shared/datasets"))
+# The repository's `data/` folder (data/README.md: sources, licences); JUROR_DATASETS overrides it.
+DATASETS = Path(
+    os.environ.get("JUROR_DATASETS", Path(__file__).resolve().parents[5] / "data")
+)
 RNG = np.random.default_rng(20240611)
 
 
@@ -91,7 +94,7 @@ def special_cases():
 
 def summeval_means(dimension, systems, items=None):
     """Per-item means over the three experts, for each system, on items sorted by id."""
-    df = pd.read_csv(DATASETS / "summeval_expert_long.csv")
+    df = pd.read_csv(DATASETS / "summeval" / "summeval_expert_long.csv")
     df = df[(df["dimension"] == dimension) & (df["system_id"].isin(systems))]
     # Mean of three integer scores: the integer sum, divided once (exactly what numpy's mean of
     # three small integers gives).

@@ -16,8 +16,8 @@ It writes `reference.json` beside itself: inputs, expected outputs and library v
   implementation of Hunter's (2004) MM iteration with ties as half a win, the same iteration
   the Rust code documents.
 - Real data: LLMFAO crowd votes (Ustalov, github.com/dustalov/llmfao @ 9e224e9,
-  crowd-comparisons.csv; CC BY 4.0), read from /work/shared/datasets (set JUROR_DATASETS to
-  read them from elsewhere) and stored in the JSON as (system index, system index, outcome).
+  crowd-comparisons.csv; CC BY 4.0), read from the repository's data/ folder (set
+  JUROR_DATASETS to read them from elsewhere) and stored in the JSON as (system index, system index, outcome).
 - LLMFAO's published scores: the output of its leaderboard notebook (leaderboard.ipynb at
   commit ca19c2a, "Improve reproducibility", 2024-08-16), made with evalica 0.1.2's
   `bradley_terry` (ties as half a win, stopping when the L2 norm of a step is below 1e-6,
@@ -43,7 +43,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "paired"))
 from juror_stream import Stream  # noqa: E402
 
-DATASETS = Path(os.environ.get("JUROR_DATASETS", "/work/shared/datasets"))
+# The repository's `data/` folder (data/README.md: sources, licences); JUROR_DATASETS overrides it.
+DATASETS = Path(
+    os.environ.get("JUROR_DATASETS", Path(__file__).resolve().parents[5] / "data")
+)
 RNG = np.random.default_rng(7_2004)
 OUTCOMES = {"a": "A", "b": "B", "tie": "Tie"}
 
@@ -200,7 +203,7 @@ def bt_bootstrap(systems, comparisons, level, resamples, seed, pseudo_count=0.0)
 # --------------------------------------------------------------------------------------------
 
 def llmfao():
-    df = pd.read_csv(DATASETS / "llmfao_crowd_votes_long.csv")
+    df = pd.read_csv(DATASETS / "llmfao" / "llmfao_crowd_votes_long.csv")
     systems = sorted(set(df["system_a"]) | set(df["system_b"]))
     index = {s: i for i, s in enumerate(systems)}
     comparisons = [(index[a], index[b], OUTCOMES[p])

@@ -1,0 +1,235 @@
+//! The repository stands on its own: no tracked file reads from outside it (a folder beside the
+//! clone, an absolute path of somebody's machine), and the README's `juror` examples run as
+//! written from a clone.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// Every file git tracks, with its text (binary files are skipped: they name no paths).
+fn tracked_files() -> Vec<(String, String)> {
+    let out = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root())
+        .output()
+        .expect("git must be on PATH to list the tracked files");
+    assert!(
+        out.status.success(),
+        "git ls-files failed in {}: {}",
+        root().display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .split('\0')
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
+        .collect();
+    assert!(
+        names.len() > 100,
+        "git lists {} files in {}: is this a clone of Juror?",
+        names.len(),
+        root().display()
+    );
+    names
+        .into_iter()
+        .filter_map(|name| {
+            // A file deleted in the work tree but not yet in the index is not there to check.
+            let bytes = std::fs::read(root().join(&name)).ok()?;
+            let text = String::from_utf8(bytes).ok()?;
+            Some((name, text))
+        })
+        .collect()
+}
+
+/// What a tracked file may not name: the material folder beside the clone, and the absolute
+/// paths where this project has been built. Spelt in pieces so that this file does not match.
+fn forbidden() -> Vec<String> {
+    let up = "..";
+    vec![
+        format!("{up}/shared"),
+        format!("/{}/shared", "work"),
+        format!("/{}/main", "work"),
+        format!("/{}/", "root"),
+        format!("/{}/", "home"),
+        format!("/{}/", "Users"),
+    ]
+}
+
+/// Lines allowed to name such a path, as `file: fragment`: the study validator's own tests of
+/// the paths it must refuse.
+const ALLOWED: &[(&str, &str)] = &[
+    (
+        "crates/juror-core/src/study/validate.rs",
+        concat!("\"..", "/shared/figure.png\""),
+    ),
+    (
+        "crates/juror-core/src/study/validate.rs",
+        concat!("\"file:///", "home/me/a.png\""),
+    ),
+];
+
+/// Each line of `text` (the file `name`) that names a forbidden path, as `name:line: ...`.
+fn offences(name: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        for needle in forbidden() {
+            let allowed = ALLOWED
+                .iter()
+                .any(|(file, fragment)| *file == name && line.contains(fragment));
+            if line.contains(needle.as_str()) && !allowed {
+                found.push(format!("{name}:{}: names {needle}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_tracked_file_names_a_path_outside_the_repository() {
+    let found: Vec<String> = tracked_files()
+        .iter()
+        .flat_map(|(name, text)| offences(name, text))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "tracked files name paths outside the repository; copy what they need into the \
+         repository (data/ for data sets) and point them there:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_guard_catches_what_it_must_and_only_that() {
+    let up = "..";
+    let text = format!(
+        "let data = \"{up}/shared/datasets/x.csv\";\nok\nDIR = \"/{w}/shared/datasets\"\n",
+        w = "work"
+    );
+    let found = offences("crates/x.rs", &text);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0].starts_with(&format!("crates/x.rs:1: names {up}/shared")),
+        "{found:?}"
+    );
+    assert!(
+        found[1].starts_with(&format!("crates/x.rs:3: names /{}/shared", "work")),
+        "{found:?}"
+    );
+    // The validator's own test of a path it refuses is allowed, and only in its file.
+    let line = format!("            \"{up}/shared/figure.png\",");
+    assert!(offences("crates/juror-core/src/study/validate.rs", &line).is_empty());
+    assert_eq!(offences("README.md", &line).len(), 1);
+    // The files checked are the repository's, data sets included.
+    let files = tracked_files();
+    assert!(files.iter().any(|(name, _)| name == "README.md"));
+    assert!(
+        files
+            .iter()
+            .any(|(name, _)| name == "data/summeval/summeval_summaries.jsonl"),
+        "the data sets are tracked"
+    );
+}
+
+/// Splits one shell command line: words, and "double-quoted" strings (all the README uses).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut started) = (false, false);
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    assert!(!quoted, "unclosed quote in {line:?}");
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+/// The README's `juror ...` commands (in ```sh blocks, continuation lines joined).
+fn readme_commands() -> Vec<Vec<String>> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut commands = Vec::new();
+    let mut in_block = false;
+    let mut pending = String::new();
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_block = line == "```sh";
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        pending.push_str(line.trim_end_matches('\\'));
+        pending.push(' ');
+        if line.ends_with('\\') {
+            continue;
+        }
+        let words = shell_words(&pending);
+        pending.clear();
+        if words.first().is_some_and(|w| w == "juror") {
+            commands.push(words[1..].to_vec());
+        }
+    }
+    commands
+}
+
+#[test]
+fn the_readme_juror_examples_run_from_a_clone() {
+    let commands = readme_commands();
+    assert!(
+        commands.len() >= 2,
+        "the README's juror examples: {commands:?}"
+    );
+    let out_dir = std::env::temp_dir().join(format!("juror-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    for mut args in commands {
+        // Whatever the example writes goes to a temporary folder, not into the clone.
+        if let Some(i) = args.iter().position(|a| a == "--out") {
+            args[i + 1] = out_dir.join(&args[i + 1]).display().to_string();
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_juror"))
+            .args(&args)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "juror {}: {}{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if let Some(i) = args.iter().position(|a| a == "--out") {
+            let text = std::fs::read_to_string(&args[i + 1]).unwrap();
+            juror_core::study::parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
+        } else {
+            assert!(
+                !out.stdout.is_empty(),
+                "juror {}: no output",
+                args.join(" ")
+            );
+        }
+    }
+}
