@@ -420,21 +420,35 @@ fn validate(file: &Path) -> ExitCode {
         Ok(study) => study,
         Err(code) => return code,
     };
-    {
-        {
-            println!(
-                "{}: valid {} study \"{}\": {} items, {} systems, {} dimensions, {} task(s), {} trials per annotator",
-                file.display(),
-                juror_core::study::STUDY_FORMAT_V1,
-                study.id(),
-                study.items().len(),
-                study.systems().len(),
-                study.rubric().dimensions.len(),
-                study.design().tasks.len(),
-                study.trials_per_annotator(),
-            );
-            ExitCode::SUCCESS
-        }
+    println!(
+        "{}: valid {} study \"{}\": {} items, {} systems, {} dimensions, {} task(s), {}",
+        file.display(),
+        juror_core::study::STUDY_FORMAT_V1,
+        study.id(),
+        study.items().len(),
+        study.systems().len(),
+        study.rubric().dimensions.len(),
+        study.design().tasks.len(),
+        trials_summary(&juror_core::plan::trials_per_slot(&study)),
+    );
+    ExitCode::SUCCESS
+}
+
+/// "186 trials per annotator", or with slots whose plans differ in length, "180 to 186 trials
+/// per annotator (6 slots)": what `juror plan --slot N` gives for each slot.
+fn trials_summary(counts: &[usize]) -> String {
+    let (lo, hi) = (
+        counts.iter().copied().min().unwrap_or(0),
+        counts.iter().copied().max().unwrap_or(0),
+    );
+    let slots = match counts.len() {
+        0 | 1 => String::new(),
+        n => format!(" ({n} slots)"),
+    };
+    if lo == hi {
+        format!("{lo} trials per annotator{slots}")
+    } else {
+        format!("{lo} to {hi} trials per annotator{slots}")
     }
 }
 

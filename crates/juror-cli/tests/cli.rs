@@ -65,3 +65,54 @@ fn a_missing_file_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the file"));
 }
+
+/// The trial count of `juror plan STUDY --slot N`'s header ("... for slot N: 18 trials").
+fn plan_trials(study: &Path, slot: u32) -> usize {
+    let out = Command::new(env!("CARGO_BIN_EXE_juror"))
+        .args(["plan".as_ref(), study.as_os_str()])
+        .args(["--slot", &slot.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let header = stdout.lines().next().unwrap();
+    let count = header.rsplit(": ").next().unwrap();
+    count.trim_end_matches(" trials").parse().unwrap()
+}
+
+/// With an `assignment`, each slot rates only its own items: `juror validate` states the
+/// trials of the slots' plans (it once stated every item's, 42 here instead of 30 to 36).
+#[test]
+fn validate_states_the_trials_each_slot_really_has() {
+    let example = root().join("assets/studies/reasoning-trajectories.json");
+    let mut study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&example).unwrap()).unwrap();
+    // 6 items and a check, 3 raters per item over 4 slots: 4 or 5 items (with the check) each.
+    study["design"]["assignment"]["slots"] = 4.into();
+    let path = std::env::temp_dir().join(format!("juror-cli-slots-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(&study).unwrap()).unwrap();
+
+    let counts: Vec<usize> = (1..=4).map(|slot| plan_trials(&path, slot)).collect();
+    let (lo, hi) = (*counts.iter().min().unwrap(), *counts.iter().max().unwrap());
+    assert!(lo < hi, "the slots' plans should differ here: {counts:?}");
+    let out = juror(&[&path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{lo} to {hi} trials per annotator (4 slots)")),
+        "{stdout} (plans: {counts:?})"
+    );
+
+    // The example itself gives every slot the same number, said once.
+    let n = plan_trials(&example, 1);
+    assert!((2..=9).all(|slot| plan_trials(&example, slot) == n));
+    let stdout = String::from_utf8_lossy(&juror(&[&example]).stdout).into_owned();
+    assert!(
+        stdout.contains(&format!(", {n} trials per annotator (9 slots)")),
+        "{stdout}"
+    );
+}

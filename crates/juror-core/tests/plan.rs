@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use juror_core::plan::{Annotator, balance, plan, resolve_annotator};
+use juror_core::plan::{Annotator, balance, plan, resolve_annotator, trials_per_slot};
 use juror_core::study::raw::*;
 use juror_core::study::{Study, parse_study, seal, validate};
 use proptest::prelude::*;
@@ -200,6 +200,20 @@ proptest! {
     }
 
     #[test]
+    fn trials_per_slot_counts_each_slots_plan(d in design()) {
+        let study = study_for(&d);
+        let counts = trials_per_slot(&study);
+        prop_assert_eq!(counts.len(), d.assignment.map_or(1, |(n, _)| n as usize));
+        for (i, &count) in counts.iter().enumerate() {
+            let p = plan(&study, &Annotator { slot: i as u32 + 1, id: None });
+            prop_assert_eq!(count, p.trials.len(), "slot {}", i + 1);
+        }
+        if d.assignment.is_none() {
+            prop_assert_eq!(counts[0], study.trials_per_annotator());
+        }
+    }
+
+    #[test]
     fn no_system_id_reaches_the_view(d in design(), slot in 1u32..=9) {
         let study = study_for(&d);
         let slot = d.assignment.map_or(slot, |(n, _)| slot.min(n));
@@ -240,6 +254,12 @@ fn examples() -> Vec<(String, Study)> {
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(
+        out.len() >= 6,
+        "{}: expected the six example studies, found {}",
+        dir.display(),
+        out.len()
+    );
     out
 }
 

@@ -165,6 +165,26 @@ pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
     }
 }
 
+/// How many trials each slot's plan has, slot 1 first. A study that fixes no slots gives one
+/// number, the same for every annotator ([`Study::trials_per_annotator`]); with an
+/// `assignment`, each slot does only its own items, so the counts can differ by slot.
+pub fn trials_per_slot(study: &Study) -> Vec<usize> {
+    let assignment = assign::Assignment::new(study);
+    let n = study.systems().len();
+    let slots = assignment.slots().unwrap_or(1);
+    (1..=slots)
+        .map(|slot| {
+            let mine = assignment.items(u32::try_from(slot).unwrap_or(u32::MAX));
+            study
+                .design()
+                .tasks
+                .iter()
+                .map(|task| task_items(task, &mine).len() * task.trials_per_item(n))
+                .sum()
+        })
+        .collect()
+}
+
 /// A trial before positions and labels: the item and the systems to show, unordered.
 struct Unit {
     item: usize,

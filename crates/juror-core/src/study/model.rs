@@ -98,8 +98,8 @@ impl Study {
     pub fn dimension(&self, id: &str) -> Option<&Dimension> {
         self.rubric.dimensions.iter().find(|d| d.id == id)
     }
-    /// How many trials one annotator does when every item goes to every annotator. The exact
-    /// count for a given annotator comes from the plan.
+    /// How many trials one annotator does when every item goes to every annotator. With an
+    /// `assignment` each slot does fewer: `plan::trials_per_slot` gives the count of each.
     pub fn trials_per_annotator(&self) -> usize {
         self.design
             .tasks
