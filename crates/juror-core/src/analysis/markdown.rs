@@ -77,7 +77,8 @@ fn cell(s: &str) -> String {
 
 fn num(x: Option<f64>, decimals: usize) -> String {
     match x {
-        Some(v) => format!("{v:.decimals$}"),
+        // `+ 0.0` turns negative zero into zero.
+        Some(v) => format!("{:.decimals$}", v + 0.0),
         None => "–".to_owned(),
     }
 }
@@ -92,7 +93,7 @@ fn p_value(p: Option<f64>) -> String {
 
 fn ci(c: Option<Ci>, decimals: usize) -> String {
     match c {
-        Some(c) => format!("[{:.decimals$}, {:.decimals$}]", c.low, c.high),
+        Some(c) => format!("[{:.decimals$}, {:.decimals$}]", c.low + 0.0, c.high + 0.0),
         None => "–".to_owned(),
     }
 }

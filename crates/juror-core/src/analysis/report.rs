@@ -1010,8 +1010,10 @@ fn preference_report(rows: &[PreferenceRow], options: &Options) -> Option<Prefer
 
 impl Report {
     /// The report as pretty JSON with a final newline.
+    /// Negative zero (an empty sum, a difference of equal means) is written as `0.0`.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        let mut text =
+            without_negative_zero(&serde_json::to_string_pretty(self).unwrap_or_default());
         text.push('\n');
         text
     }
@@ -1058,5 +1060,60 @@ impl Report {
             }
         }
         out
+    }
+}
+
+/// `json` with every number token `-0.0` written `0.0`; strings are left as they are. (IEEE
+/// arithmetic makes negative zero where a reader expects zero: Rust's sum of no floats is -0.0.)
+fn without_negative_zero(json: &str) -> String {
+    let bytes = json.as_bytes();
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if b == b'-'
+            && bytes[i..].starts_with(b"-0.0")
+            && !bytes
+                .get(i + 4)
+                .is_some_and(|c| c.is_ascii_digit() || matches!(c, b'e' | b'E' | b'.'))
+            && !(i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'.'))
+        {
+            out.push_str(&json[start..i]);
+            start = i + 1;
+        }
+        i += 1;
+    }
+    out.push_str(&json[start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_negative_zero;
+
+    #[test]
+    fn negative_zero_is_written_as_zero_and_nothing_else_changes() {
+        let json = r#"{"w_plus": -0.0, "a": [-0.0, -0.05, -0.01e-3, 1e-0, -0.0], "s": "x -0.0 \" -0.0", "t": "\\", "u": -0.0}"#;
+        assert_eq!(
+            without_negative_zero(json),
+            r#"{"w_plus": 0.0, "a": [0.0, -0.05, -0.01e-3, 1e-0, 0.0], "s": "x -0.0 \" -0.0", "t": "\\", "u": 0.0}"#
+        );
+        let pretty = serde_json::to_string_pretty(&serde_json::json!({ "d": [-0.0_f64] })).unwrap();
+        assert!(
+            pretty.contains("-0.0"),
+            "serde_json writes the sign: {pretty}"
+        );
+        assert!(!without_negative_zero(&pretty).contains("-0.0"));
     }
 }

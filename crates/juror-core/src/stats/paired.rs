@@ -492,18 +492,19 @@ pub fn wilcoxon_with(diffs: &[f64], method: WilcoxonMethod) -> Result<Wilcoxon, 
     let abs: Vec<f64> = nonzero.iter().map(|d| d.abs()).collect();
     let (ranks, groups) = average_ranks(&abs);
     let ties = groups.iter().any(|&t| t > 1);
+    // From 0.0: a sum of no floats is -0.0.
     let w_plus: f64 = nonzero
         .iter()
         .zip(&ranks)
         .filter(|(d, _)| **d > 0.0)
         .map(|(_, r)| r)
-        .sum();
+        .fold(0.0, |sum, r| sum + r);
     let w_minus: f64 = nonzero
         .iter()
         .zip(&ranks)
         .filter(|(d, _)| **d < 0.0)
         .map(|(_, r)| r)
-        .sum();
+        .fold(0.0, |sum, r| sum + r);
 
     let distribution = match method {
         WilcoxonMethod::Normal => WilcoxonDistribution::Normal,
