@@ -1,12 +1,14 @@
 // Intent: an annotator completes a whole study, whatever its design, and gets a ratings file
-// that Juror's own checker accepts; the researcher drops that file into the Analyse page and
-// gets the very report `juror analyze` writes for it.
+// that Juror's own checker and the published schema accept; the researcher drops that file into
+// the Analyse page and gets the very report `juror analyze` writes for it, valid under the
+// published report schema.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test, expect, exampleStudies, root } from './fixtures';
 import { completeStudy, openStudy } from './session';
 import { cli, differences, download, normalise } from './analysis-helpers';
+import { schemaErrors } from './schemas';
 
 const juror = path.join(root, 'target/debug/juror');
 
@@ -29,6 +31,8 @@ for (const study of exampleStudies()) {
     expect(file.complete).toBe(true);
     expect(file.trials).toHaveLength(trials);
     expect(file.trials.every((t: { done: boolean }) => t.done)).toBe(true);
+    // The file the app wrote is valid under the published ratings schema.
+    expect(schemaErrors('ratings', file)).toEqual([]);
 
     const [csv] = await Promise.all([
       page.waitForEvent('download'),
@@ -57,6 +61,9 @@ for (const study of exampleStudies()) {
     expect(cliReport.problems).toEqual([]);
     expect(cliReport.settings.ratings + cliReport.settings.preferences).toBeGreaterThan(0);
     expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
+    // And the page's report is valid under the published report schema (as the CLI's is, in
+    // crates/juror-cli/tests/schemas.rs).
+    expect(schemaErrors('report', pageReport)).toEqual([]);
     expect(errors).toEqual([]);
   });
 }
