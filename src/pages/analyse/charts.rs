@@ -465,26 +465,104 @@ fn short(id: &str) -> String {
     }
 }
 
-/// The horizontal extent of the means chart: the scale's range widened to every interval.
-fn chart_domain(scale: Option<&[f64]>, systems: &[SystemSummary]) -> (f64, f64) {
-    let mut values: Vec<f64> = scale.map(<[f64]>::to_vec).unwrap_or_default();
+/// A round step (1, 2, 2.5 or 5 times a power of ten) that cuts `span` into at most `most`
+/// parts.
+fn round_step(span: f64, most: f64) -> f64 {
+    let raw = span / most;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw - 1e-12)
+        .unwrap_or(10.0 * magnitude)
+}
+
+/// The horizontal axis of the means chart: its ends and ticks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeansAxis {
+    /// The left end.
+    pub lo: f64,
+    /// The right end.
+    pub hi: f64,
+    /// Where the ticks go, each a round number or a scale point.
+    pub ticks: Vec<f64>,
+    /// Whether the ends are the rating scale's (an interval past them is clipped and marked).
+    pub scale_ends: bool,
+}
+
+/// The means chart's axis. With the study's scale, exactly the scale's range (a mean cannot
+/// leave it; an interval that does is clipped and marked), ticked at its points, or at round
+/// numbers when it has more than 11. Without a scale, the means and intervals rounded out to
+/// round numbers.
+pub fn means_axis(scale: Option<&[f64]>, systems: &[SystemSummary]) -> MeansAxis {
+    let points: Vec<f64> = scale
+        .unwrap_or_default()
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
+    let round_ticks = |lo: f64, hi: f64| -> Vec<f64> {
+        let step = round_step(hi - lo, 5.0);
+        let first = (lo / step - 1e-9).ceil() as i64;
+        (first..)
+            .map(|k| (k as f64 * step * 1e12).round() / 1e12)
+            .take_while(|t| *t <= hi + 1e-9 * step)
+            .collect()
+    };
+    if points.len() >= 2 {
+        let lo = points.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = points.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if hi > lo {
+            let ticks = if points.len() <= 11 {
+                points
+            } else {
+                round_ticks(lo, hi)
+            };
+            return MeansAxis {
+                lo,
+                hi,
+                ticks,
+                scale_ends: true,
+            };
+        }
+    }
+    let mut values = Vec::new();
     for s in systems {
         values.push(s.mean);
         if let Some(ci) = s.ci95 {
             values.extend([ci.low, ci.high]);
         }
     }
-    let finite = values.into_iter().filter(|v| v.is_finite());
-    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if !lo.is_finite() || !hi.is_finite() {
+    let (lo, hi) = values
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    let (lo, hi) = if !lo.is_finite() {
         (0.0, 1.0)
     } else if hi - lo < 1e-9 {
         (lo - 0.5, hi + 0.5)
     } else {
         (lo, hi)
+    };
+    let step = round_step(hi - lo, 5.0);
+    let (lo, hi) = (
+        (lo / step + 1e-9).floor() * step,
+        (hi / step - 1e-9).ceil() * step,
+    );
+    MeansAxis {
+        lo,
+        hi,
+        ticks: round_ticks(lo, hi),
+        scale_ends: false,
     }
+}
+
+/// An interval as drawn on `axis`: its ends cut to the axis, and whether each end was cut.
+pub fn clip(low: f64, high: f64, axis: &MeansAxis) -> ((f64, f64), (bool, bool)) {
+    let (cut_low, cut_high) = (low < axis.lo, high > axis.hi);
+    ((low.max(axis.lo), high.min(axis.hi)), (cut_low, cut_high))
 }
 
 /// Means with their 95% t intervals, one row per system: plain SVG, styled by classes.
@@ -494,29 +572,48 @@ pub fn MeansChart(
     scale: Option<Vec<f64>>,
     systems: Vec<SystemSummary>,
 ) -> impl IntoView {
-    let (lo, hi) = chart_domain(scale.as_deref(), &systems);
+    let axis = means_axis(scale.as_deref(), &systems);
+    let (lo, hi) = (axis.lo, axis.hi);
     let x = move |v: f64| LEFT + (v - lo) / (hi - lo) * (WIDTH - LEFT - RIGHT);
     let axis_y = TOP + ROW * systems.len() as f64;
     let height = axis_y + 32.0;
-    let ticks: Vec<f64> = match &scale {
-        Some(points) if points.len() <= 11 => points.clone(),
-        _ => (0..=4)
-            .map(|i| lo + (hi - lo) * f64::from(i) / 4.0)
-            .collect(),
-    };
     let label =
         format!("Chart: mean of item means with 95% confidence interval per system on {name}");
+    let clipped_any = systems.iter().any(|s| {
+        s.ci95
+            .is_some_and(|ci| clip(ci.low, ci.high, &axis).1 != (false, false))
+    });
     let numbers: Vec<String> = systems
         .iter()
         .map(|s| {
             let ci = s.ci95.map_or_else(
                 || "no interval".to_owned(),
-                |ci| format!("{} to {}", num(Some(ci.low)), num(Some(ci.high))),
+                |ci| {
+                    let past = match clip(ci.low, ci.high, &axis).1 {
+                        (false, false) => "",
+                        _ => ", past the end of the scale",
+                    };
+                    format!("{} to {}{past}", num(Some(ci.low)), num(Some(ci.high)))
+                },
             );
             format!("{} {} ({ci})", s.system, num(Some(s.mean)))
         })
         .collect();
     let description = format!("{label}: {}.", numbers.join("; "));
+    // An arrowhead pointing out of the plot, at `at` on row `y`: the interval goes on.
+    let arrow = move |at: f64, y: f64, outward: f64| {
+        let tip = x(at) + 7.0 * outward;
+        let base = x(at);
+        format!("{tip},{y} {base},{} {base},{}", y - 5.0, y + 5.0)
+    };
+    let caption = if clipped_any {
+        format!(
+            "{label}. An arrow marks an interval that runs past the end of the rating scale \
+             (a t interval is not bounded by the scale); the chart's description gives its ends."
+        )
+    } else {
+        label.clone()
+    };
     view! {
         <figure class="chart">
             <svg
@@ -526,12 +623,13 @@ pub fn MeansChart(
                 aria-label=description
             >
                 <title>{description.clone()}</title>
-                {ticks
-                    .into_iter()
-                    .map(|t| {
+                {axis
+                    .ticks
+                    .iter()
+                    .map(|&t| {
                         view! {
                             <line class="chart-grid" x1=x(t) x2=x(t) y1=TOP y2=axis_y />
-                            <text class="chart-tick" x=x(t) y=axis_y + 20.0>{format!("{}", (t * 100.0).round() / 100.0)}</text>
+                            <text class="chart-tick" x=x(t) y=axis_y + 20.0>{plain(t)}</text>
                         }
                     })
                     .collect_view()}
@@ -542,7 +640,12 @@ pub fn MeansChart(
                     .map(|(i, s)| {
                         let y = TOP + ROW * (i as f64 + 0.5);
                         let ci = s.ci95.map(|ci| {
-                            view! { <line class="chart-ci" x1=x(ci.low) x2=x(ci.high) y1=y y2=y /> }
+                            let ((low, high), (cut_low, cut_high)) = clip(ci.low, ci.high, &axis);
+                            view! {
+                                <line class="chart-ci" x1=x(low) x2=x(high) y1=y y2=y />
+                                {cut_low.then(|| view! { <polygon class="chart-ci-clipped" points=arrow(low, y, -1.0) /> })}
+                                {cut_high.then(|| view! { <polygon class="chart-ci-clipped" points=arrow(high, y, 1.0) /> })}
+                            }
                         });
                         view! {
                             <text class="chart-label" x=LEFT - 10.0 y=y + 5.0>{short(&s.system)}</text>
@@ -552,7 +655,7 @@ pub fn MeansChart(
                     })
                     .collect_view()}
             </svg>
-            <figcaption>{label}</figcaption>
+            <figcaption>{caption}</figcaption>
         </figure>
     }
 }
@@ -1050,5 +1153,60 @@ mod tests {
         assert!(max >= 0.0394 && ticks.len() <= 6, "{max} {ticks:?}");
         assert_eq!(nice_axis(0.0).0, 1.0);
         assert_eq!(nice_axis(1.0), (1.0, vec![0.0, 0.25, 0.5, 0.75, 1.0]));
+    }
+
+    fn with_ci(name: &str, mean: f64, low: f64, high: f64) -> SystemSummary {
+        SystemSummary {
+            mean,
+            ci95: Some(Ci { low, high }),
+            ..system(name, &[])
+        }
+    }
+
+    /// The means chart once ticked 1.88, 2.8, 3.72, 4.64, 5.56: the scale widened to an interval
+    /// past its end. Now the axis is the scale, and the interval is clipped and marked.
+    #[test]
+    fn the_means_axis_is_the_scale_with_its_points_as_ticks() {
+        let scale = [1.0, 2.0, 3.0, 4.0, 5.0];
+        let systems = [with_ci("a", 4.6, 3.9, 5.56), with_ci("b", 2.1, 1.88, 2.4)];
+        let axis = means_axis(Some(&scale), &systems);
+        assert_eq!((axis.lo, axis.hi), (1.0, 5.0));
+        assert_eq!(axis.ticks, scale.to_vec());
+        assert!(axis.scale_ends);
+        assert_eq!(clip(3.9, 5.56, &axis), ((3.9, 5.0), (false, true)));
+        assert_eq!(clip(1.88, 2.4, &axis), ((1.88, 2.4), (false, false)));
+        assert_eq!(clip(0.5, 1.5, &axis), ((1.0, 1.5), (true, false)));
+    }
+
+    #[test]
+    fn a_long_scale_and_no_scale_get_round_ticks() {
+        let hundred: Vec<f64> = (0..=100).map(f64::from).collect();
+        let axis = means_axis(Some(&hundred), &[with_ci("a", 50.0, 40.0, 60.0)]);
+        assert_eq!((axis.lo, axis.hi), (0.0, 100.0));
+        assert_eq!(axis.ticks, vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+
+        // No scale: the values rounded out; every tick a round number inside the axis.
+        let axis = means_axis(
+            None,
+            &[with_ci("a", 3.1, 1.88, 4.64), with_ci("b", 4.0, 3.2, 5.56)],
+        );
+        assert!(!axis.scale_ends);
+        assert_eq!((axis.lo, axis.hi), (1.0, 6.0));
+        assert_eq!(axis.ticks, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        for case in [(0.0213, 0.0394), (-1.3, 2.2), (17.0, 1234.0), (0.61, 0.62)] {
+            let axis = means_axis(None, &[with_ci("a", case.0, case.0, case.1)]);
+            assert!(axis.lo <= case.0 && axis.hi >= case.1, "{case:?}: {axis:?}");
+            assert!((2..=8).contains(&axis.ticks.len()), "{case:?}: {axis:?}");
+            for t in &axis.ticks {
+                assert!(
+                    *t >= axis.lo - 1e-9 && *t <= axis.hi + 1e-9,
+                    "{case:?}: {axis:?}"
+                );
+                assert!(plain(*t).len() <= 6, "{case:?}: tick {t} is not round");
+            }
+        }
+        // Nothing to show: a unit axis, not NaN.
+        let axis = means_axis(None, &[]);
+        assert_eq!((axis.lo, axis.hi), (0.0, 1.0));
     }
 }
