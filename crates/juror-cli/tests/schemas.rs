@@ -114,7 +114,13 @@ fn analyze(args: &[&str], code: i32) -> Value {
         "juror analyze {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Negative zero is written as zero (it once appeared as `"w_plus": -0.0`).
+    assert!(
+        !text.contains("-0.0,") && !text.contains("-0.0\n"),
+        "juror analyze {args:?} wrote a negative zero"
+    );
+    serde_json::from_str(&text).unwrap()
 }
 
 const FIXTURES: &str = "crates/juror-core/tests/fixtures/analysis";
