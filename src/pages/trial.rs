@@ -128,7 +128,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(position, output)| {
-            view! { <OutputCard index position output=output.clone() view=view.clone() several /> }
+            view! { <OutputCard index position output=output.clone() view=view.clone() /> }
         })
         .collect_view();
     let media = view.media.clone().map(|mut m| {
@@ -209,21 +209,11 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
 
 /// One output under its label, with its ratings, questions and flag.
 #[component]
-fn OutputCard(
-    index: usize,
-    position: usize,
-    output: OutputView,
-    view: TrialView,
-    several: bool,
-) -> impl IntoView {
+fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let label = output.label.clone();
-    let heading = if label.is_empty() {
-        "Output".to_owned()
-    } else {
-        label.clone()
-    };
+    let heading = output.heading.clone();
     let dimensions = view
         .dimensions
         .iter()
@@ -326,8 +316,7 @@ fn OutputCard(
     });
     view! {
         <article class="output" aria-label=heading.clone()>
-            {several.then(|| view! { <h2 class="output-label">{heading.clone()}</h2> })}
-            {(!several).then(|| view! { <h2 class="output-label">"Output"</h2> })}
+            <h2 class="output-label">{heading.clone()}</h2>
             <div class="markdown output-text" inner_html=output.html.clone()></div>
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>

@@ -199,6 +199,38 @@ proptest! {
         prop_assert_eq!(plan(&study, &who), plan(&study, &who));
     }
 
+    /// Side by side, the order of the outputs is balanced but not periodic: an annotator who
+    /// recognises one system cannot predict where it will be next (it once repeated every n
+    /// trials). A period `p` is tested where at least four (n = 3: seven) runs of n trials are
+    /// compared, so that a chance repeat of a random order is out of reach (< 1e-5).
+    #[test]
+    fn side_by_side_orders_are_not_periodic(d in design().prop_map(|mut d| {
+        d.presentation = RawPresentation::SideBySide;
+        d.systems = d.systems.max(3);
+        d.anchor = false;
+        if d.order == RawOrder::SystemBlocks {
+            d.order = RawOrder::Shuffled;
+        }
+        d
+    }), slot in 1u32..=9) {
+        let study = study_for(&d);
+        let n = d.systems;
+        let slot = d.assignment.map_or(slot, |(slots, _)| slot.min(slots));
+        let orders: Vec<Vec<usize>> = plan(&study, &Annotator { slot, id: None })
+            .trials
+            .iter()
+            .map(|t| t.shown.iter().map(|s| s.system).collect())
+            .collect();
+        let runs = if n == 3 { 7 } else { 4 };
+        for p in 1..orders.len() {
+            if orders.len() - p < runs * n {
+                break;
+            }
+            let periodic = (0..orders.len() - p).all(|k| orders[k] == orders[k + p]);
+            prop_assert!(!periodic, "period {p}: {orders:?}");
+        }
+    }
+
     #[test]
     fn trials_per_slot_counts_each_slots_plan(d in design()) {
         let study = study_for(&d);
@@ -390,4 +422,35 @@ fn annotators_resolve_from_slot_or_id() {
         assert!(e.fix.contains("1 to 9"), "{e}");
     }
     assert!(resolve_annotator(&study, None, None).is_err());
+}
+
+/// With per-annotator labels a letter stands for one system all study long (seed 001's exit
+/// survey asks annotators to rank the letters), so an output shown alone is headed by its
+/// letter; with per-trial labels a lone output's letter means nothing and it is headed
+/// "Output". Side by side and in pairs, every output is headed by its label.
+#[test]
+fn outputs_are_headed_by_their_letter_where_the_letter_means_something() {
+    use juror_core::study::LabelScheme;
+    let mut lone_lettered = 0;
+    for (name, study) in examples() {
+        for slot in 1..=3 {
+            let p = plan(&study, &Annotator { slot, id: None });
+            for (trial, view) in p.trials.iter().zip(p.views(&study)) {
+                for output in &view.outputs {
+                    let alone = trial.shown.len() == 1;
+                    if alone && study.design().labels == LabelScheme::PerTrial {
+                        assert_eq!(output.heading, "Output", "{name}");
+                    } else {
+                        assert_eq!(output.heading, output.label, "{name}");
+                        assert!(output.heading.len() > "Output".len(), "{name}");
+                        lone_lettered += usize::from(alone);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        lone_lettered > 0,
+        "seed 001's example shows lone outputs with letters"
+    );
 }

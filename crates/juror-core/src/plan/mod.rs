@@ -306,11 +306,22 @@ fn task_trials(
             let offset = assignment.trials_before(slot, |s| {
                 task_items(task, &assignment.items(s)).len() * task.trials_per_item(n)
             }) % n as u128;
+            // The rows the slot uses continue the cycle of the slots before it, so that each
+            // system is at each position equally often (within one) in every slot and over
+            // the study. Their order is shuffled within each run of `n` trials, so that no
+            // annotator can predict the next trial's order from the earlier ones.
+            let mut rows: Vec<usize> = (0..units.len())
+                .map(|k| (offset as usize + k) % n)
+                .collect();
+            let mut stream = Stream::new(seed, "positions", u64::from(slot), t as u64);
+            for run in rows.chunks_mut(n) {
+                stream.shuffle(run);
+            }
             units
                 .into_iter()
-                .enumerate()
-                .map(|(k, u)| {
-                    let row = &square[(offset as usize + k) % n];
+                .zip(rows)
+                .map(|(u, r)| {
+                    let row = &square[r];
                     Trial {
                         task: t,
                         item: u.item,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Plan, Trial};
 use crate::markdown;
-use crate::study::{MediaKind, PreferenceKind, Requirement, Study};
+use crate::study::{LabelScheme, MediaKind, PreferenceKind, Requirement, Study};
 
 /// One trial as the rater sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -46,6 +46,11 @@ pub struct TrialView {
 pub struct OutputView {
     /// "Output A".
     pub label: String,
+    /// What the page shows above the output: its label, or plain "Output" for an output shown
+    /// alone whose letter means nothing (per-trial labels). With per-annotator labels the
+    /// letter stands for the system throughout the study (the exit survey may ask about it),
+    /// so it is always shown.
+    pub heading: String,
     /// The output, rendered.
     pub html: String,
 }
@@ -82,11 +87,18 @@ impl TrialView {
         let task = &study.design().tasks[trial.task];
         let item = &study.items()[trial.item];
         let systems = study.systems();
+        let letter_means_nothing =
+            trial.shown.len() == 1 && study.design().labels == LabelScheme::PerTrial;
         let outputs: Vec<OutputView> = trial
             .shown
             .iter()
             .map(|s| OutputView {
                 label: s.label.clone(),
+                heading: if letter_means_nothing {
+                    "Output".to_owned()
+                } else {
+                    s.label.clone()
+                },
                 html: markdown::to_html_below(
                     item.outputs
                         .get(&systems[s.system])
