@@ -91,6 +91,29 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Publish studies for annotators, blinded: each study is sealed (system ids become tokens,
+    /// attention-check answers move to the key) and written with its media under
+    /// SITE/studies/; the keys go only to KEYS. With --base-url, one link per annotator slot is
+    /// printed and written to KEYS/links.csv. Refuses a study whose text names a system, and
+    /// never overwrites a key.
+    Publish {
+        /// The original studies (keep them private, with the keys).
+        #[arg(required = true)]
+        studies: Vec<PathBuf>,
+        /// The site folder: sealed studies and media go to SITE/studies/ (`assets` in this
+        /// repository, which Trunk publishes as `studies/`).
+        #[arg(long)]
+        site: PathBuf,
+        /// The private folder for the keys (one STUDY.key.json per study) and links.csv.
+        #[arg(long)]
+        keys: PathBuf,
+        /// The address the site is served at, such as https://you.github.io/juror/.
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Publish even where a study's text names a system (sealing cannot hide that).
+        #[arg(long)]
+        allow_named: bool,
+    },
     /// Analyse ratings: per dimension, each system's mean with intervals, inter-annotator
     /// agreement, paired comparisons of every pair of systems, cells to adjudicate, and with
     /// rounds the slopes and a mixed model; the pairwise preferences (win rates, Bradley-Terry,
@@ -190,6 +213,13 @@ fn main() -> ExitCode {
             key,
             force,
         } => seal(&file, &out, &key, force),
+        Command::Publish {
+            studies,
+            site,
+            keys,
+            base_url,
+            allow_named,
+        } => publish(&studies, &site, &keys, base_url.as_deref(), allow_named),
         Command::Schema { ratings, report } => {
             if ratings {
                 print!("{}", juror_core::session::ratings::schema());
@@ -431,6 +461,16 @@ fn validate(file: &Path) -> ExitCode {
         study.design().tasks.len(),
         trials_summary(&juror_core::plan::trials_per_slot(&study)),
     );
+    if !juror_core::study::seal::is_sealed(study.systems()) {
+        eprintln!(
+            "warning: {}: the study names its systems ({}); an annotator who opens the study \
+             file reads them next to their outputs. Publish it sealed: juror publish {} --site \
+             assets --keys private/keys (README, \"Hosting a study\").",
+            file.display(),
+            study.systems().join(", "),
+            file.display()
+        );
+    }
     ExitCode::SUCCESS
 }
 
@@ -680,5 +720,193 @@ fn seal(file: &Path, out: &Path, key_path: &Path, force: bool) -> ExitCode {
         key.systems.len(),
         key_path.display()
     );
+    ExitCode::SUCCESS
+}
+
+/// One study of `juror publish`, checked and sealed, before anything is written.
+struct Publication {
+    source: PathBuf,
+    file_name: String,
+    study: Study,
+    sealed: RawStudy,
+    key: juror_core::study::seal::SealKey,
+    key_path: PathBuf,
+    media: Vec<String>,
+}
+
+/// `juror publish`: checks every study first (valid, no system named in its text unless
+/// allowed, media present inside its folder, no key already there, no two with one file name)
+/// and writes nothing unless all pass (exit 1, or 2 for an existing key or an I/O error). Then
+/// for each study: the key, the sealed study, its media; and links.csv with --base-url.
+fn publish(
+    studies: &[PathBuf],
+    site: &Path,
+    keys: &Path,
+    base_url: Option<&str>,
+    allow_named: bool,
+) -> ExitCode {
+    use juror_core::study::seal;
+
+    let mut publications: Vec<Publication> = Vec::new();
+    let mut refused = false;
+    for source in studies {
+        let raw = match load_raw(source) {
+            Ok(raw) => raw,
+            Err(code) => return code,
+        };
+        if seal::is_sealed(&raw.systems) {
+            eprintln!(
+                "{}: already sealed (its systems are tokens); publish the original study, so \
+                 that the key is written",
+                source.display()
+            );
+            refused = true;
+            continue;
+        }
+        for (path, system) in seal::mentions(&raw) {
+            let what = if allow_named { "warning" } else { "refused" };
+            eprintln!(
+                "{what}: {}: {path} names system \"{system}\"; sealing cannot hide that: reword it{}",
+                source.display(),
+                if allow_named {
+                    ""
+                } else {
+                    " (or pass --allow-named)"
+                }
+            );
+            refused |= !allow_named;
+        }
+        let Some(file_name) = source.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            eprintln!("{}: not a file name", source.display());
+            return ExitCode::from(2);
+        };
+        if publications.iter().any(|p| p.file_name == file_name) {
+            eprintln!(
+                "{}: another study given is also named {file_name}; they would overwrite each other in {}",
+                source.display(),
+                site.join("studies").display()
+            );
+            refused = true;
+        }
+        let stem = file_name.trim_end_matches(".json");
+        let key_path = keys.join(format!("{stem}.key.json"));
+        if key_path.exists() {
+            eprintln!(
+                "{}: a key is already there; overwriting it would lose the way to unblind the \
+                 ratings of the study published with it. Move it away, or publish under another \
+                 file name.",
+                key_path.display()
+            );
+            return ExitCode::from(2);
+        }
+        let mut media = Vec::new();
+        for item in &raw.items {
+            let Some(m) = &item.media else { continue };
+            let inside = Path::new(&m.src)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            let from = source.parent().unwrap_or(Path::new(".")).join(&m.src);
+            if !inside {
+                eprintln!(
+                    "{}: item \"{}\": media \"{}\" is outside the study's folder; move it into \
+                     the folder (for example media/) and give a path relative to the study",
+                    source.display(),
+                    item.id,
+                    m.src
+                );
+                refused = true;
+            } else if !from.is_file() {
+                eprintln!(
+                    "{}: item \"{}\": media {} is missing",
+                    source.display(),
+                    item.id,
+                    from.display()
+                );
+                refused = true;
+            } else if !media.contains(&m.src) {
+                media.push(m.src.clone());
+            }
+        }
+        let mut secret = [0u8; 32];
+        if let Err(e) = getrandom::fill(&mut secret) {
+            eprintln!("no source of randomness: {e}");
+            return ExitCode::from(2);
+        }
+        let (sealed, key) = seal::publish(&raw, &secret);
+        let study = match juror_core::study::validate(&sealed) {
+            Ok(study) => study,
+            Err(problems) => return report(source, &problems),
+        };
+        publications.push(Publication {
+            source: source.clone(),
+            file_name,
+            study,
+            sealed,
+            key,
+            key_path,
+            media,
+        });
+    }
+    if refused {
+        eprintln!("nothing was published");
+        return ExitCode::FAILURE;
+    }
+
+    let studies_dir = site.join("studies");
+    for dir in [keys, studies_dir.as_path()] {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("{}: cannot create the folder: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
+    let mut links = String::from("study,slot,url\n");
+    for p in &publications {
+        // The key first: a published study without its key could never be unblinded.
+        if let Err(code) = write_atomically(&p.key_path, &pretty(&p.key)) {
+            return code;
+        }
+        let out = studies_dir.join(&p.file_name);
+        if let Err(code) = write_atomically(&out, &pretty(&p.sealed)) {
+            return code;
+        }
+        for src in &p.media {
+            let from = p.source.parent().unwrap_or(Path::new(".")).join(src);
+            let to = studies_dir.join(src);
+            let copied = to
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::copy(&from, &to));
+            if let Err(e) = copied {
+                eprintln!("{}: cannot copy to {}: {e}", from.display(), to.display());
+                return ExitCode::from(2);
+            }
+        }
+        println!(
+            "{}: published as {} ({} systems sealed, {} media file(s)); key: {} (keep it private)",
+            p.source.display(),
+            out.display(),
+            p.key.systems.len(),
+            p.media.len(),
+            p.key_path.display()
+        );
+        if let Some(base) = base_url {
+            let path = format!("studies/{}", p.file_name);
+            for (slot, url) in juror_core::plan::slot_links(&p.study, base, &path) {
+                println!("  slot {slot}: {url}");
+                links.push_str(&juror_core::analysis::csv::line(&[
+                    p.study.id().to_owned(),
+                    slot.to_string(),
+                    url,
+                ]));
+            }
+        }
+    }
+    if base_url.is_some() {
+        let path = keys.join("links.csv");
+        if let Err(code) = write_atomically(&path, &links) {
+            return code;
+        }
+        println!("links written to {}", path.display());
+    }
     ExitCode::SUCCESS
 }

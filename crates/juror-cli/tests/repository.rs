@@ -167,7 +167,8 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
-/// The README's `juror ...` commands (in ```sh blocks, continuation lines joined).
+/// The README's `juror ...` commands (in ```sh blocks, continuation lines joined). Commands
+/// about the reader's own files (`private/mine.json`) are in ```console blocks, not run.
 fn readme_commands() -> Vec<Vec<String>> {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let mut commands = Vec::new();

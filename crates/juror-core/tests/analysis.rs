@@ -1530,3 +1530,131 @@ fn preference_position_counts_the_first_shown() {
     close("first-shown win rate", p.first_win_rate, Some(rate.rate));
     close("binomial p", p.p_value, Some(rate.p_value));
 }
+
+/// A study published by `juror publish` (sealed, attention-check answers moved to the key)
+/// and completed by annotators who answer alike, analysed with the key, gives the report of
+/// the original study: the same systems, numbers, agreement, flags and attention checks (which
+/// the key's answers evaluate, though the served study has none).
+#[test]
+fn a_published_study_analysed_with_its_key_equals_the_original() {
+    use juror_core::study::seal::publish;
+    let text = example("reasoning-trajectories");
+    let raw: RawStudy = serde_json::from_str(&text).unwrap();
+    let original = parse_study(&text).unwrap();
+    let (published_raw, key) = publish(&raw, &[7u8; 32]);
+    let published_text = serde_json::to_string_pretty(&published_raw).unwrap();
+    assert!(!published_text.contains("accept"), "answers stay out");
+    for system in original.systems() {
+        assert!(!published_text.contains(system.as_str()), "{system} named");
+    }
+    let published = parse_study(&published_text).unwrap();
+    let id = |name: &str| key.systems.get(name).cloned().unwrap_or(name.to_owned());
+
+    // Every annotator scores an output from its item and true system alone, so the two runs
+    // give the same ratings though their plans differ. Slot 3 fails the check.
+    let dimensions: Vec<String> = original
+        .rubric()
+        .dimensions
+        .iter()
+        .map(|d| d.id.clone())
+        .collect();
+    let files = |study: &Study, text: &str| -> Vec<Input> {
+        let hash = sha256_hex(text);
+        (1..=3u32)
+            .map(|slot| {
+                let s = replay(study, Annotator { slot, id: None }, 0, |_, item, shown| {
+                    let mut scores = Vec::new();
+                    for (p, name) in shown.iter().enumerate() {
+                        let system = id(name);
+                        for (d, dimension) in dimensions.iter().enumerate() {
+                            let v = if item == "check-circles" && system == "rft-base" {
+                                if slot == 3 { 4 } else { 1 }
+                            } else {
+                                let base = 2 + (system.len() % 3) as i32;
+                                base + jitter(item.len(), system.len() + slot as usize, d)
+                            };
+                            scores.push((p, dimension.clone(), v.clamp(1, 5)));
+                        }
+                    }
+                    Answers {
+                        scores,
+                        preference: None,
+                    }
+                });
+                Input::new(format!("slot{slot}.json"), export_json(study, &hash, &s))
+            })
+            .collect()
+    };
+    let original_files = files(&original, &text);
+    let published_files = files(&published, &published_text);
+    for f in &published_files {
+        for system in original.systems() {
+            assert!(
+                !f.text.contains(system.as_str()),
+                "the ratings file names {system}"
+            );
+        }
+    }
+    let hash = sha256_hex(&text);
+    let (_, want) = analyze(
+        &original_files,
+        &Context {
+            study: Some((&original, &hash)),
+            key: None,
+        },
+        None,
+        &OPTIONS,
+    );
+    let published_hash = sha256_hex(&published_text);
+    let (_, got) = analyze(
+        &published_files,
+        &Context {
+            study: Some((&published, &published_hash)),
+            key: Some(&key),
+        },
+        None,
+        &OPTIONS,
+    );
+    assert!(got.problems.is_empty(), "{:?}", got.problems);
+    assert_eq!(
+        serde_json::to_value(&got.dimensions).unwrap(),
+        serde_json::to_value(&want.dimensions).unwrap()
+    );
+    let checks = |r: &Report| -> Vec<_> {
+        r.diagnostics
+            .annotators
+            .iter()
+            .map(|a| {
+                let c = a.attention_checks;
+                (
+                    a.annotator.clone(),
+                    c.trials,
+                    c.passed,
+                    c.failed,
+                    c.not_evaluated,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(checks(&got), checks(&want));
+    assert_eq!(
+        checks(&got).iter().map(|c| (c.2, c.3)).collect::<Vec<_>>(),
+        vec![(3, 0), (3, 0), (0, 3)],
+        "the key's answers evaluate the checks"
+    );
+    // Without the key, the published study's checks are counted, not guessed.
+    let (_, blind) = analyze(
+        &published_files,
+        &Context {
+            study: Some((&published, &published_hash)),
+            key: None,
+        },
+        None,
+        &OPTIONS,
+    );
+    assert!(
+        checks(&blind)
+            .iter()
+            .all(|c| c.2 == 0 && c.3 == 0 && c.4 == c.1)
+    );
+}

@@ -118,7 +118,7 @@ fn study_for(d: &Design) -> Study {
                     item: format!("item-{c}"),
                     system: systems[0].clone(),
                     dimension: "q".to_owned(),
-                    accept: vec![1],
+                    accept: Some(vec![1]),
                 })
                 .collect(),
             tasks: vec![RawTask {

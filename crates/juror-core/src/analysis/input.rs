@@ -27,6 +27,7 @@ use serde::Serialize;
 use super::csv;
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
+use crate::study::raw::RawAttentionCheck;
 use crate::study::seal::SealKey;
 use crate::study::{AttentionCheck, Study};
 
@@ -387,7 +388,7 @@ fn read_ratings_file(
             check: trial.check,
             passed: study
                 .filter(|_| trial.check)
-                .and_then(|s| check_passed(s, trial, &rename)),
+                .and_then(|s| check_passed(s, context.key, trial)),
             active_ms: trial.active_ms,
             outputs: trial.outputs.len(),
         });
@@ -437,13 +438,18 @@ fn read_ratings_file(
 /// checked system on the checked dimension, or the preferred system (the best, the chosen, or
 /// the first of a ranking; a tie is not a choice). `None` when the study has no check for the
 /// item, or the check is a rating of a system this trial did not show (another trial of the
-/// item shows it).
-fn check_passed(study: &Study, trial: &TrialRecord, rename: &Rename<'_>) -> Option<bool> {
+/// item shows it), or a published study whose answers are in a key that was not given.
+///
+/// The study and the file name systems alike (both sealed, or both not), so the comparison is
+/// in the file's own names; the answers of a published study come from the key, in the same
+/// names.
+fn check_passed(study: &Study, key: Option<&SealKey>, trial: &TrialRecord) -> Option<bool> {
     let check = study
         .design()
         .attention_checks
         .iter()
         .find(|c| c.item() == trial.item)?;
+    let kept = key.and_then(|k| k.attention_check(&trial.item));
     match check {
         AttentionCheck::Rating {
             system,
@@ -451,10 +457,11 @@ fn check_passed(study: &Study, trial: &TrialRecord, rename: &Rename<'_>) -> Opti
             accept,
             ..
         } => {
-            let output = trial
-                .outputs
-                .iter()
-                .find(|o| rename(&o.system) == *system)?;
+            let accept = accept.clone().or_else(|| match kept {
+                Some(RawAttentionCheck::Rating { accept, .. }) => accept.clone(),
+                _ => None,
+            })?;
+            let output = trial.outputs.iter().find(|o| o.system == *system)?;
             Some(
                 output
                     .ratings
@@ -463,14 +470,18 @@ fn check_passed(study: &Study, trial: &TrialRecord, rename: &Rename<'_>) -> Opti
             )
         }
         AttentionCheck::Preference { accept, .. } => {
+            let accept = accept.clone().or_else(|| match kept {
+                Some(RawAttentionCheck::Preference { accept, .. }) => accept.clone(),
+                _ => None,
+            })?;
             let chosen = match trial.preference.as_ref() {
                 Some(
                     PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
-                ) => Some(rename(system)),
-                Some(PreferenceRecord::Rank { systems, .. }) => systems.first().map(|s| rename(s)),
+                ) => Some(system),
+                Some(PreferenceRecord::Rank { systems, .. }) => systems.first(),
                 Some(PreferenceRecord::Tie) | None => None,
             };
-            Some(chosen.is_some_and(|c| accept.contains(&c)))
+            Some(chosen.is_some_and(|c| accept.contains(c)))
         }
     }
 }

@@ -185,6 +185,25 @@ pub fn trials_per_slot(study: &Study) -> Vec<usize> {
         .collect()
 }
 
+/// One link per annotator slot: `BASE/index.html?study=STUDY&slot=N` for the study's slots (or
+/// one counterbalancing [`period`] when it fixes none), where `study` is the study file's path
+/// on the site (such as `studies/mine.json`), percent-encoded where a URL needs it.
+pub fn slot_links(study: &Study, base_url: &str, study_path: &str) -> Vec<(u32, String)> {
+    let base = base_url.trim_end_matches('/');
+    let mut path = String::new();
+    for b in study_path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            path.push(char::from(b));
+        } else {
+            path.push_str(&format!("%{b:02X}"));
+        }
+    }
+    let n = slots(study).unwrap_or_else(|| period(study));
+    (1..=n)
+        .map(|slot| (slot, format!("{base}/index.html?study={path}&slot={slot}")))
+        .collect()
+}
+
 /// A trial before positions and labels: the item and the systems to show, unordered.
 struct Unit {
     item: usize,

@@ -318,15 +318,15 @@ pub enum AttentionCheck {
         system: String,
         /// Dimension id.
         dimension: String,
-        /// Passing scores.
-        accept: Vec<i32>,
+        /// Passing scores; `None` when the published study leaves them to the key.
+        accept: Option<Vec<i32>>,
     },
     /// The preferred output must be one of `accept`.
     Preference {
         /// Item id.
         item: String,
-        /// Passing system ids.
-        accept: Vec<String>,
+        /// Passing system ids; `None` when the published study leaves them to the key.
+        accept: Option<Vec<String>>,
     },
 }
 

@@ -314,15 +314,19 @@ pub enum RawAttentionCheck {
         system: String,
         /// The dimension checked.
         dimension: String,
-        /// The scores that pass.
-        accept: Vec<i32>,
+        /// The scores that pass. Absent in a study written by `juror publish`: the answers are
+        /// kept in the researcher's key, never served to annotators.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        accept: Option<Vec<i32>>,
     },
     /// The preferred output must be one of `accept` (system ids).
     Preference {
         /// The check item's id.
         item: String,
-        /// The systems whose choice passes.
-        accept: Vec<String>,
+        /// The systems whose choice passes. Absent in a study written by `juror publish`: the
+        /// answers are kept in the researcher's key, never served to annotators.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        accept: Option<Vec<String>>,
     },
 }
 

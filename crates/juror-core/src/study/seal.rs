@@ -3,7 +3,9 @@
 //! The study file is public (it is served next to the app), so the system ids in it are visible
 //! to anyone who opens it. [`seal`] replaces every system id with an opaque token derived from a
 //! secret that is then thrown away, and returns the [`SealKey`] (token → system id) for the
-//! researcher to keep. The analysis unblinds ratings with the key.
+//! researcher to keep. The analysis unblinds ratings with the key. [`publish`] also moves the
+//! attention checks' accepted answers from the study into the key, so they never reach an
+//! annotator's browser.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +18,7 @@ use super::raw::{RawAttentionCheck, RawStudy};
 pub const KEY_FORMAT_V1: &str = "juror.key/1";
 
 /// The researcher's key to a sealed study.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SealKey {
     /// Always `"juror.key/1"`.
@@ -25,6 +27,20 @@ pub struct SealKey {
     pub study: String,
     /// Token → original system id.
     pub systems: BTreeMap<String, String>,
+    /// The attention checks of the published study with their accepted answers (in tokens, as
+    /// the published study names systems), which the published study leaves out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attention_checks: Vec<RawAttentionCheck>,
+}
+
+impl SealKey {
+    /// The accepted answers of the attention check on `item`, when the key keeps them.
+    pub fn attention_check(&self, item: &str) -> Option<&RawAttentionCheck> {
+        self.attention_checks.iter().find(|c| match c {
+            RawAttentionCheck::Rating { item: i, .. }
+            | RawAttentionCheck::Preference { item: i, .. } => i == item,
+        })
+    }
 }
 
 /// Replaces every system id in `raw` with a token `s-` + 12 hex digits of
@@ -64,7 +80,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         match check {
             RawAttentionCheck::Rating { system, .. } => *system = rename(system),
             RawAttentionCheck::Preference { accept, .. } => {
-                for s in accept.iter_mut() {
+                for s in accept.iter_mut().flatten() {
                     *s = rename(s);
                 }
             }
@@ -74,8 +90,37 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         format: KEY_FORMAT_V1.to_owned(),
         study: raw.id.clone(),
         systems: map.into_iter().map(|(id, t)| (t, id)).collect(),
+        attention_checks: Vec::new(),
     };
     (sealed, key)
+}
+
+/// What `juror publish` serves: the study [`seal`]ed, with the attention checks' accepted
+/// answers moved into the key (the published study still says which items are checks, since
+/// every annotator's plan must include them; see `docs/counterbalancing.md`).
+pub fn publish(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
+    let (mut sealed, mut key) = seal(raw, secret);
+    key.attention_checks = sealed.design.attention_checks.clone();
+    for check in &mut sealed.design.attention_checks {
+        match check {
+            RawAttentionCheck::Rating { accept, .. } => *accept = None,
+            RawAttentionCheck::Preference { accept, .. } => *accept = None,
+        }
+    }
+    (sealed, key)
+}
+
+/// Whether every system id is a token [`seal`] makes (`s-` and 12 lowercase hex digits): the
+/// study names no system.
+pub fn is_sealed(systems: &[String]) -> bool {
+    systems.iter().all(|id| {
+        id.strip_prefix("s-").is_some_and(|hex| {
+            hex.len() == 12
+                && hex
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+    })
 }
 
 /// Places in the id and free text of `raw` (instructions, prompts, outputs, ...) where a system id
@@ -134,6 +179,19 @@ fn contains_word(haystack: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::contains_word;
+
+    #[test]
+    fn sealed_means_every_id_is_a_token() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(super::is_sealed(&ids(&[
+            "s-0123456789ab",
+            "s-ffffffffffff"
+        ])));
+        assert!(!super::is_sealed(&ids(&["s-0123456789ab", "gpt-4"])));
+        assert!(!super::is_sealed(&ids(&["s-0123456789AB"])));
+        assert!(!super::is_sealed(&ids(&["s-0123456789a"])));
+        assert!(!super::is_sealed(&ids(&["t-0123456789ab"])));
+    }
 
     #[test]
     fn whole_words_only() {

@@ -830,7 +830,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                         known("dimension", &dims),
                     ),
                     Some(scale) => {
-                        for (j, v) in accept.iter().enumerate() {
+                        for (j, v) in accept.iter().flatten().enumerate() {
                             if !scale.points.is_empty() && !scale.contains(*v) {
                                 c.error(
                                     format!("{at}.accept[{j}]"),
@@ -841,7 +841,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                         }
                     }
                 }
-                if accept.is_empty() {
+                if accept.as_ref().is_some_and(Vec::is_empty) {
                     c.error(
                         format!("{at}.accept"),
                         "no accepted answer",
@@ -863,14 +863,14 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                         "name an item of the study",
                     );
                 }
-                if accept.is_empty() {
+                if accept.as_ref().is_some_and(Vec::is_empty) {
                     c.error(
                         format!("{at}.accept"),
                         "no accepted answer",
                         "list the system ids whose choice passes",
                     );
                 }
-                for (j, s) in accept.iter().enumerate() {
+                for (j, s) in accept.iter().flatten().enumerate() {
                     if !systems.contains(s.as_str()) {
                         c.error(
                             format!("{at}.accept[{j}]"),
