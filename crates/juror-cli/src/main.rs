@@ -113,6 +113,11 @@ enum Command {
         /// Publish even where a study's text names a system (sealing cannot hide that).
         #[arg(long)]
         allow_named: bool,
+        /// How many slots' plans to publish for a study without an `assignment` (default: one
+        /// counterbalancing period, the rows of its Williams design); a study with one publishes
+        /// its own slots.
+        #[arg(long)]
+        slots: Option<u32>,
     },
     /// Analyse ratings: per dimension, each system's mean with intervals, inter-annotator
     /// agreement, paired comparisons of every pair of systems, cells to adjudicate, and with
@@ -219,7 +224,15 @@ fn main() -> ExitCode {
             keys,
             base_url,
             allow_named,
-        } => publish(&studies, &site, &keys, base_url.as_deref(), allow_named),
+            slots,
+        } => publish(
+            &studies,
+            &site,
+            &keys,
+            base_url.as_deref(),
+            allow_named,
+            slots,
+        ),
         Command::Schema { ratings, report } => {
             if ratings {
                 print!("{}", juror_core::session::ratings::schema());
@@ -419,6 +432,14 @@ fn plan(file: &Path, slot: Option<&str>, annotator: Option<&str>, check: bool) -
         Ok(study) => study,
         Err(code) => return code,
     };
+    if check && study.design().plans.is_some() {
+        eprintln!(
+            "{}: a published study carries its plans, counterbalanced on the original study: \
+             check that one (juror plan ORIGINAL --check)",
+            file.display()
+        );
+        return ExitCode::from(2);
+    }
     if check {
         let report = juror_core::plan::balance::check(&study);
         print!("{}", report.render(&study));
@@ -744,6 +765,7 @@ fn publish(
     keys: &Path,
     base_url: Option<&str>,
     allow_named: bool,
+    slots: Option<u32>,
 ) -> ExitCode {
     use juror_core::study::seal;
 
@@ -753,6 +775,9 @@ fn publish(
         let raw = match load_raw(source) {
             Ok(raw) => raw,
             Err(code) => return code,
+        };
+        let Ok(original) = juror_core::study::validate(&raw) else {
+            return ExitCode::FAILURE;
         };
         if seal::is_sealed(&raw.systems) {
             eprintln!(
@@ -832,7 +857,22 @@ fn publish(
             eprintln!("no source of randomness: {e}");
             return ExitCode::from(2);
         }
-        let (sealed, key) = seal::publish(&raw, &secret);
+        let n = match (juror_core::plan::slots(&original), slots) {
+            (Some(fixed), Some(asked)) if fixed != asked => {
+                eprintln!(
+                    "{}: --slots {asked}, but the study's assignment fixes {fixed} slots",
+                    source.display()
+                );
+                return ExitCode::from(2);
+            }
+            (Some(fixed), _) => fixed,
+            (None, Some(0)) => {
+                eprintln!("--slots 0: give the number of annotator links to publish");
+                return ExitCode::from(2);
+            }
+            (None, asked) => asked.unwrap_or_else(|| juror_core::plan::period(&original)),
+        };
+        let (sealed, key) = seal::publish(&raw, &original, &secret, n);
         let study = match juror_core::study::validate(&sealed) {
             Ok(study) => study,
             Err(problems) => return report(source, &problems),

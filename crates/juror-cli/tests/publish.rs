@@ -123,21 +123,40 @@ fn publishes_sealed_studies_with_media_keys_apart_and_a_link_per_slot() {
             assert_eq!(copied, source, "{}", item.src);
         }
 
-        // The key maps every token back and keeps the answers.
+        // Each item's outputs have tokens of their own: none is shared by two items.
+        let mut owner = std::collections::BTreeMap::new();
+        for item in &sealed.items {
+            for token in item.outputs.keys() {
+                assert_eq!(*owner.entry(token.clone()).or_insert(&item.id), &item.id);
+            }
+        }
+        assert!(
+            !served.contains("attention_checks"),
+            "{name}: checks served"
+        );
+        assert!(
+            sealed.design.plans.is_some(),
+            "{name}: the plans are published"
+        );
+
+        // The key maps every token back to its system and keeps the checks, answers and all.
         let stem = name.trim_end_matches(".json");
         let key: SealKey = serde_json::from_str(
             &std::fs::read_to_string(keys.join(format!("{stem}.key.json"))).unwrap(),
         )
         .unwrap();
-        let mut ids: Vec<&String> = key.systems.values().collect();
-        ids.sort();
-        let mut want: Vec<&String> = original.systems.iter().collect();
-        want.sort();
-        assert_eq!(ids, want);
         assert_eq!(
-            key.attention_checks.len(),
-            original.design.attention_checks.len()
+            key.systems.len(),
+            original.items.len() * original.systems.len()
         );
+        for item in &sealed.items {
+            let mut ids: Vec<&String> = item.outputs.keys().map(|t| &key.systems[t]).collect();
+            ids.sort();
+            let mut want: Vec<&String> = original.systems.iter().collect();
+            want.sort();
+            assert_eq!(ids, want, "{name}: {}", item.id);
+        }
+        assert_eq!(key.attention_checks, original.design.attention_checks);
     }
     assert!(
         files_under(&site)

@@ -1531,19 +1531,35 @@ fn preference_position_counts_the_first_shown() {
     close("binomial p", p.p_value, Some(rate.p_value));
 }
 
-/// A study published by `juror publish` (sealed, attention-check answers moved to the key)
-/// and completed by annotators who answer alike, analysed with the key, gives the report of
-/// the original study: the same systems, numbers, agreement, flags and attention checks (which
-/// the key's answers evaluate, though the served study has none).
+/// A study published by `juror publish` (plans computed beforehand, tokens of their own for
+/// each item's outputs, attention checks in the key only) and completed by annotators who
+/// answer alike, analysed with the key, gives the report of the original study: the same
+/// systems, numbers, agreement, flags and attention checks (which the key's answers evaluate,
+/// though the served study names none).
 #[test]
 fn a_published_study_analysed_with_its_key_equals_the_original() {
     use juror_core::study::seal::publish;
     let text = example("reasoning-trajectories");
     let raw: RawStudy = serde_json::from_str(&text).unwrap();
     let original = parse_study(&text).unwrap();
-    let (published_raw, key) = publish(&raw, &[7u8; 32]);
+    let (published_raw, key) = publish(&raw, &original, &[7u8; 32], 9);
     let published_text = serde_json::to_string_pretty(&published_raw).unwrap();
     assert!(!published_text.contains("accept"), "answers stay out");
+    assert!(
+        !published_text.contains("attention_checks"),
+        "checks stay out"
+    );
+    // No token is shared by two items: outputs of one system cannot be followed across items.
+    let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
+    for item in &published_raw.items {
+        for token in item.outputs.keys() {
+            assert_eq!(
+                *owner.entry(token.as_str()).or_insert(&item.id),
+                item.id.as_str()
+            );
+        }
+    }
+    assert_eq!(owner.len(), raw.items.len() * raw.systems.len());
     for system in original.systems() {
         assert!(!published_text.contains(system.as_str()), "{system} named");
     }

@@ -121,6 +121,7 @@ fn study_for(d: &Design) -> Study {
                     accept: Some(vec![1]),
                 })
                 .collect(),
+            plans: None,
             tasks: vec![RawTask {
                 id: "t".to_owned(),
                 title: None,
@@ -453,4 +454,53 @@ fn outputs_are_headed_by_their_letter_where_the_letter_means_something() {
         lone_lettered > 0,
         "seed 001's example shows lone outputs with letters"
     );
+}
+
+/// A study published by `juror publish` serves each slot the plan the original study gives
+/// that slot: the same items in the same order, the same labels at the same positions, each
+/// output under its own item's token for the same system, and no trial marked as a check.
+#[test]
+fn a_published_study_serves_the_original_plans_under_item_tokens() {
+    for (name, original) in examples() {
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../assets/studies/{name}.json")),
+        )
+        .unwrap();
+        let raw: RawStudy = serde_json::from_str(&text).unwrap();
+        let slots = juror_core::plan::slots(&original).unwrap_or(4);
+        let (published_raw, key) = seal::publish(&raw, &original, &[3u8; 32], slots);
+        let published = validate(&published_raw).unwrap_or_else(|p| panic!("{name}: {p}"));
+        assert_eq!(juror_core::plan::slots(&published), Some(slots), "{name}");
+        assert_eq!(published.system_count(), original.systems().len(), "{name}");
+        assert_eq!(
+            trials_per_slot(&published),
+            (1..=slots)
+                .map(|slot| plan(&original, &Annotator { slot, id: None }).trials.len())
+                .collect::<Vec<_>>(),
+            "{name}"
+        );
+        for slot in 1..=slots {
+            let who = Annotator { slot, id: None };
+            let (want, got) = (plan(&original, &who), plan(&published, &who));
+            assert_eq!(got.trials.len(), want.trials.len(), "{name} slot {slot}");
+            for (w, g) in want.trials.iter().zip(&got.trials) {
+                assert_eq!((g.task, g.item, g.check), (w.task, w.item, false), "{name}");
+                let item = &published.items()[g.item];
+                for (ws, gs) in w.shown.iter().zip(&g.shown) {
+                    assert_eq!(gs.label, ws.label, "{name}");
+                    let token = &published.systems()[gs.system];
+                    assert!(item.outputs.contains_key(token), "{name}: {token}");
+                    assert_eq!(key.systems[token], original.systems()[ws.system], "{name}");
+                }
+            }
+        }
+        // Nothing of the original's systems is left in what is served.
+        let served = serde_json::to_string(&published_raw).unwrap();
+        for system in original.systems() {
+            assert!(
+                !served.contains(&format!("\"{system}\"")),
+                "{name}: {system}"
+            );
+        }
+    }
 }

@@ -380,19 +380,24 @@ fn read_ratings_file(
             summary.unfinished_trials += 1;
             continue;
         }
+        // A published study does not say which items are checks; its key does.
+        let check = trial.check
+            || context
+                .key
+                .is_some_and(|k| k.attention_check(&trial.item).is_some());
         data.trials.push(TrialRow {
             file: name.to_owned(),
             annotator: annotator.clone(),
             item: trial.item.clone(),
             task: trial.task.clone(),
-            check: trial.check,
+            check,
             passed: study
-                .filter(|_| trial.check)
-                .and_then(|s| check_passed(s, context.key, trial)),
+                .filter(|_| check)
+                .and_then(|s| check_passed(s, context.key, trial, &rename)),
             active_ms: trial.active_ms,
             outputs: trial.outputs.len(),
         });
-        if trial.check {
+        if check {
             summary.check_trials += 1;
             continue;
         }
@@ -436,20 +441,55 @@ fn read_ratings_file(
 
 /// Whether an attention-check trial's answer is one the study accepts: the rating of the
 /// checked system on the checked dimension, or the preferred system (the best, the chosen, or
-/// the first of a ranking; a tie is not a choice). `None` when the study has no check for the
-/// item, or the check is a rating of a system this trial did not show (another trial of the
-/// item shows it), or a published study whose answers are in a key that was not given.
+/// the first of a ranking; a tie is not a choice). `None` when there is no check for the item,
+/// or the check is a rating of a system this trial did not show (another trial of the item
+/// shows it), or the study leaves its answers to a key that was not given.
 ///
-/// The study and the file name systems alike (both sealed, or both not), so the comparison is
-/// in the file's own names; the answers of a published study come from the key, in the same
-/// names.
-fn check_passed(study: &Study, key: Option<&SealKey>, trial: &TrialRecord) -> Option<bool> {
-    let check = study
-        .design()
-        .attention_checks
-        .iter()
-        .find(|c| c.item() == trial.item)?;
-    let kept = key.and_then(|k| k.attention_check(&trial.item));
+/// A check of the study names systems as the file does (both sealed, or both not); a check of
+/// the key (a study written by `juror publish` serves none) names the original systems, which
+/// the file's tokens are renamed to.
+fn check_passed(
+    study: &Study,
+    key: Option<&SealKey>,
+    trial: &TrialRecord,
+    rename: &Rename<'_>,
+) -> Option<bool> {
+    let own = |name: &str| name.to_owned();
+    let (check, names): (AttentionCheck, &dyn Fn(&str) -> String) = match (
+        study
+            .design()
+            .attention_checks
+            .iter()
+            .find(|c| c.item() == trial.item),
+        key.and_then(|k| k.attention_check(&trial.item)),
+    ) {
+        (Some(c), _) if c.has_answers() => (c.clone(), &own),
+        (
+            _,
+            Some(RawAttentionCheck::Rating {
+                item,
+                system,
+                dimension,
+                accept,
+            }),
+        ) => (
+            AttentionCheck::Rating {
+                item: item.clone(),
+                system: system.clone(),
+                dimension: dimension.clone(),
+                accept: accept.clone(),
+            },
+            rename,
+        ),
+        (_, Some(RawAttentionCheck::Preference { item, accept })) => (
+            AttentionCheck::Preference {
+                item: item.clone(),
+                accept: accept.clone(),
+            },
+            rename,
+        ),
+        _ => return None,
+    };
     match check {
         AttentionCheck::Rating {
             system,
@@ -457,31 +497,25 @@ fn check_passed(study: &Study, key: Option<&SealKey>, trial: &TrialRecord) -> Op
             accept,
             ..
         } => {
-            let accept = accept.clone().or_else(|| match kept {
-                Some(RawAttentionCheck::Rating { accept, .. }) => accept.clone(),
-                _ => None,
-            })?;
-            let output = trial.outputs.iter().find(|o| o.system == *system)?;
+            let accept = accept?;
+            let output = trial.outputs.iter().find(|o| names(&o.system) == system)?;
             Some(
                 output
                     .ratings
-                    .get(dimension)
+                    .get(&dimension)
                     .is_some_and(|score| accept.contains(score)),
             )
         }
         AttentionCheck::Preference { accept, .. } => {
-            let accept = accept.clone().or_else(|| match kept {
-                Some(RawAttentionCheck::Preference { accept, .. }) => accept.clone(),
-                _ => None,
-            })?;
+            let accept = accept?;
             let chosen = match trial.preference.as_ref() {
                 Some(
                     PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
-                ) => Some(system),
-                Some(PreferenceRecord::Rank { systems, .. }) => systems.first(),
+                ) => Some(names(system)),
+                Some(PreferenceRecord::Rank { systems, .. }) => systems.first().map(|s| names(s)),
                 Some(PreferenceRecord::Tie) | None => None,
             };
-            Some(chosen.is_some_and(|c| accept.contains(c)))
+            Some(chosen.is_some_and(|c| accept.contains(&c)))
         }
     }
 }

@@ -86,9 +86,13 @@ pub fn period(study: &Study) -> u32 {
     u32::try_from(rows).unwrap_or(u32::MAX)
 }
 
-/// The slots the study has: `design.assignment.slots`, or `None` when unbounded.
+/// The slots the study has: `design.assignment.slots`, a published study's plans, or `None`
+/// when unbounded.
 pub fn slots(study: &Study) -> Option<u32> {
-    study.design().assignment.map(|a| a.slots)
+    match &study.design().plans {
+        Some(plans) => Some(u32::try_from(plans.len()).unwrap_or(u32::MAX)),
+        None => study.design().assignment.map(|a| a.slots),
+    }
 }
 
 /// Works out the annotator from a link's `slot` and `annotator` parameters.
@@ -150,8 +154,19 @@ pub fn resolve_annotator(
     Ok(Annotator { slot, id })
 }
 
-/// The plan for one annotator. Pure: the same study and slot always give the same plan.
+/// The plan for one annotator. Pure: the same study and slot always give the same plan. A
+/// published study carries its plans (computed from the original study by [`plan`] itself).
 pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
+    if let Some(plans) = &study.design().plans {
+        let slot = annotator.slot.max(1) as usize;
+        return Plan {
+            annotator: annotator.clone(),
+            trials: plans
+                .get((slot - 1) % plans.len().max(1))
+                .cloned()
+                .unwrap_or_default(),
+        };
+    }
     let assignment = assign::Assignment::new(study);
     let slot = annotator.slot.max(1);
     let mine = assignment.items(slot);
@@ -169,6 +184,9 @@ pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
 /// number, the same for every annotator ([`Study::trials_per_annotator`]); with an
 /// `assignment`, each slot does only its own items, so the counts can differ by slot.
 pub fn trials_per_slot(study: &Study) -> Vec<usize> {
+    if let Some(plans) = &study.design().plans {
+        return plans.iter().map(Vec::len).collect();
+    }
     let assignment = assign::Assignment::new(study);
     let n = study.systems().len();
     let slots = assignment.slots().unwrap_or(1);

@@ -349,13 +349,11 @@ impl Session {
     /// Labels of the systems for a `rank` question over systems (per-annotator labels, in letter
     /// order).
     pub fn system_labels(&self, study: &Study) -> Vec<String> {
-        let letters = crate::plan::annotator_letters(study, self.progress.annotator.slot);
-        let mut labels: Vec<(usize, String)> = letters
-            .iter()
-            .map(|&l| (l, study.design().label(l)))
-            .collect();
-        labels.sort();
-        labels.into_iter().map(|(_, s)| s).collect()
+        // Each system has one letter, and the letters are the first n: in letter order, they
+        // are "A" to the n-th, whichever system has which.
+        (0..study.system_count())
+            .map(|l| study.design().label(l))
+            .collect()
     }
 
     fn trial_answers(&mut self) -> Option<&mut TrialAnswers> {

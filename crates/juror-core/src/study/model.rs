@@ -94,13 +94,25 @@ impl Study {
     pub fn item(&self, id: &str) -> Option<&Item> {
         self.items.iter().find(|item| item.id == id)
     }
+    /// How many systems each item compares: the number of systems, or, in a published study
+    /// (whose `systems` are every item's own tokens), the number of outputs of an item.
+    pub fn system_count(&self) -> usize {
+        match (&self.design.plans, self.items.first()) {
+            (Some(_), Some(item)) => item.outputs.len(),
+            _ => self.systems.len(),
+        }
+    }
     /// The dimension with this id.
     pub fn dimension(&self, id: &str) -> Option<&Dimension> {
         self.rubric.dimensions.iter().find(|d| d.id == id)
     }
-    /// How many trials one annotator does when every item goes to every annotator. With an
-    /// `assignment` each slot does fewer: `plan::trials_per_slot` gives the count of each.
+    /// How many trials one annotator does when every item goes to every annotator (in a
+    /// published study, slot 1's plan). With an `assignment` each slot does fewer:
+    /// `plan::trials_per_slot` gives the count of each.
     pub fn trials_per_annotator(&self) -> usize {
+        if let Some(plans) = &self.design.plans {
+            return plans.first().map_or(0, Vec::len);
+        }
         self.design
             .tasks
             .iter()
@@ -274,6 +286,8 @@ pub struct Design {
     pub attention_checks: Vec<AttentionCheck>,
     /// Tasks in order.
     pub tasks: Vec<Task>,
+    /// A published study's plans, one per slot (system indices are the per-item tokens').
+    pub plans: Option<Vec<Vec<crate::plan::Trial>>>,
 }
 
 impl Design {
@@ -331,6 +345,14 @@ pub enum AttentionCheck {
 }
 
 impl AttentionCheck {
+    /// Whether the study holds the accepted answers (a published study leaves them to the key).
+    pub fn has_answers(&self) -> bool {
+        match self {
+            AttentionCheck::Rating { accept, .. } => accept.is_some(),
+            AttentionCheck::Preference { accept, .. } => accept.is_some(),
+        }
+    }
+
     /// The checked item's id.
     pub fn item(&self) -> &str {
         match self {

@@ -275,6 +275,34 @@ pub struct RawDesign {
     pub attention_checks: Vec<RawAttentionCheck>,
     /// The tasks, done one after another (most studies have one).
     pub tasks: Vec<RawTask>,
+    /// Every slot's plan, computed before publishing: written by `juror publish`, never by
+    /// hand. With plans, each item's outputs have their own tokens (`systems` lists them all),
+    /// so nothing served links the outputs of one system across items; the plans were
+    /// counterbalanced on the original study. Slot N does `plans[N - 1]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plans: Option<Vec<Vec<RawPlannedTrial>>>,
+}
+
+/// One trial of a published plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlannedTrial {
+    /// The task's id.
+    pub task: String,
+    /// The item's id.
+    pub item: String,
+    /// The outputs shown, in position order.
+    pub shown: Vec<RawShown>,
+}
+
+/// One output of a published plan's trial.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawShown {
+    /// The output's token: a key of the item's `outputs`.
+    pub output: String,
+    /// Its blinded label ("Output A").
+    pub label: String,
 }
 
 fn default_label_format() -> String {

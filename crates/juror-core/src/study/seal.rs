@@ -3,16 +3,20 @@
 //! The study file is public (it is served next to the app), so the system ids in it are visible
 //! to anyone who opens it. [`seal`] replaces every system id with an opaque token derived from a
 //! secret that is then thrown away, and returns the [`SealKey`] (token → system id) for the
-//! researcher to keep. The analysis unblinds ratings with the key. [`publish`] also moves the
-//! attention checks' accepted answers from the study into the key, so they never reach an
-//! annotator's browser.
+//! researcher to keep. The analysis unblinds ratings with the key.
+//!
+//! [`publish`] goes further, for what `juror publish` serves: tokens of their own for each
+//! item's outputs, the plans computed beforehand, and the attention checks (with their answers)
+//! kept in the key only.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::raw::{RawAttentionCheck, RawStudy};
+use super::Study;
+use super::raw::{RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
+use crate::plan::{Annotator, plan};
 
 /// The `format` of key files.
 pub const KEY_FORMAT_V1: &str = "juror.key/1";
@@ -27,8 +31,8 @@ pub struct SealKey {
     pub study: String,
     /// Token → original system id.
     pub systems: BTreeMap<String, String>,
-    /// The attention checks of the published study with their accepted answers (in tokens, as
-    /// the published study names systems), which the published study leaves out.
+    /// The attention checks of a study written by [`publish`], as the original study wrote
+    /// them (system ids, accepted answers): the published study leaves them out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attention_checks: Vec<RawAttentionCheck>,
 }
@@ -95,19 +99,82 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
     (sealed, key)
 }
 
-/// What `juror publish` serves: the study [`seal`]ed, with the attention checks' accepted
-/// answers moved into the key (the published study still says which items are checks, since
-/// every annotator's plan must include them; see `docs/counterbalancing.md`).
-pub fn publish(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
-    let (mut sealed, mut key) = seal(raw, secret);
-    key.attention_checks = sealed.design.attention_checks.clone();
-    for check in &mut sealed.design.attention_checks {
-        match check {
-            RawAttentionCheck::Rating { accept, .. } => *accept = None,
-            RawAttentionCheck::Preference { accept, .. } => *accept = None,
-        }
+/// What `juror publish` serves, blind by construction: every slot's plan computed now from
+/// the original `study` (`slots` of them), and each item's outputs under tokens of their own
+/// (`s-` + 12 hex digits of `SHA-256("juror/publish/v1" ‖ secret ‖ item ‖ system)`), so that
+/// nothing served or downloaded links the outputs of one system across items. The published
+/// study has no assignment, anchor or attention check (the plans carry their effect); the key
+/// maps every token back and keeps the attention checks, answers and all, as the original
+/// wrote them.
+///
+/// `study` must be `raw` validated; `secret` must come from a real source of randomness and be
+/// discarded after.
+pub fn publish(
+    raw: &RawStudy,
+    study: &Study,
+    secret: &[u8; 32],
+    slots: u32,
+) -> (RawStudy, SealKey) {
+    let token = |item: &str, system: &str| {
+        let mut h = Sha256::new();
+        h.update(b"juror/publish/v1\0");
+        h.update(secret);
+        h.update(item.as_bytes());
+        h.update(b"\0");
+        h.update(system.as_bytes());
+        let digest = h.finalize();
+        let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+        format!("s-{hex}")
+    };
+    let mut published = raw.clone();
+    let mut systems = BTreeMap::new();
+    for item in &mut published.items {
+        item.outputs = std::mem::take(&mut item.outputs)
+            .into_iter()
+            .map(|(system, output)| {
+                let t = token(&item.id, &system);
+                systems.insert(t.clone(), system);
+                (t, output)
+            })
+            .collect();
     }
-    (sealed, key)
+    published.systems = systems.keys().cloned().collect();
+    published.design.assignment = None;
+    published.design.attention_checks = Vec::new();
+    for task in &mut published.design.tasks {
+        task.pairs = None;
+    }
+    let plans = (1..=slots.max(1))
+        .map(|slot| {
+            plan(study, &Annotator { slot, id: None })
+                .trials
+                .iter()
+                .map(|trial| {
+                    let item = &study.items()[trial.item].id;
+                    RawPlannedTrial {
+                        task: study.design().tasks[trial.task].id.clone(),
+                        item: item.clone(),
+                        shown: trial
+                            .shown
+                            .iter()
+                            .map(|s| RawShown {
+                                output: token(item, &study.systems()[s.system]),
+                                label: s.label.clone(),
+                            })
+                            .collect(),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    published.design.plans = Some(plans);
+    let key = SealKey {
+        format: KEY_FORMAT_V1.to_owned(),
+        study: raw.id.clone(),
+        systems,
+        attention_checks: raw.design.attention_checks.clone(),
+    };
+    (published, key)
 }
 
 /// Whether every system id is a token [`seal`] makes (`s-` and 12 lowercase hex digits): the

@@ -677,7 +677,8 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         .map(|(i, it)| {
             let at = format!("items[{i}]");
             c.not_blank(&format!("{at}.prompt"), "prompt", &it.prompt);
-            for s in &raw.systems {
+            // A published study's items each have their own tokens (checked with the plans).
+            for s in raw.systems.iter().filter(|_| raw.design.plans.is_none()) {
                 if !it.outputs.contains_key(s) {
                     c.error(
                         format!("{at}.outputs"),
@@ -914,6 +915,11 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         }
     }
 
+    let plans = d
+        .plans
+        .as_ref()
+        .map(|plans| published_plans(&mut c, raw, &tasks, plans));
+
     if !c.problems.is_empty() {
         return Err(Problems(c.problems));
     }
@@ -954,12 +960,103 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
             label_format: d.label_format.clone(),
             assignment,
             attention_checks,
+            plans,
             tasks,
         },
         intake,
         exit,
         items,
     })
+}
+
+/// The plans of a published study: every trial names a task, an item of that task, and
+/// outputs of that item, as many as the task shows, with distinct, non-blank labels; and the
+/// study fixes no assignment (the plans do). Returned with indices, as `plan::plan` gives them.
+fn published_plans(
+    c: &mut Checker,
+    raw: &RawStudy,
+    tasks: &[Task],
+    plans: &[Vec<RawPlannedTrial>],
+) -> Vec<Vec<crate::plan::Trial>> {
+    use crate::plan::{Shown, Trial};
+    if plans.is_empty() {
+        c.error(
+            "design.plans",
+            "no plan",
+            "publish the original study again with juror publish",
+        );
+    }
+    if raw.design.assignment.is_some() {
+        c.error(
+            "design.assignment",
+            "a published study's plans fix who rates what",
+            "remove the assignment (juror publish does)",
+        );
+    }
+    let mut out = Vec::with_capacity(plans.len());
+    for (s, plan) in plans.iter().enumerate() {
+        let mut trials = Vec::with_capacity(plan.len());
+        for (t, trial) in plan.iter().enumerate() {
+            let at = format!("design.plans[{s}][{t}]");
+            let task = tasks.iter().position(|x| x.id == trial.task);
+            let item = raw.items.iter().position(|x| x.id == trial.item);
+            let (Some(task), Some(item)) = (task, item) else {
+                c.error(
+                    at,
+                    format!("unknown task \"{}\" or item \"{}\"", trial.task, trial.item),
+                    "publish the original study again with juror publish",
+                );
+                continue;
+            };
+            let outputs = &raw.items[item].outputs;
+            let width = match tasks[task].presentation {
+                Presentation::Single => 1,
+                Presentation::Pairs => 2,
+                Presentation::SideBySide => outputs.len(),
+            };
+            if trial.shown.len() != width {
+                c.error(
+                    format!("{at}.shown"),
+                    format!("{} outputs where the task shows {width}", trial.shown.len()),
+                    "publish the original study again with juror publish",
+                );
+            }
+            let mut shown = Vec::with_capacity(trial.shown.len());
+            for (p, x) in trial.shown.iter().enumerate() {
+                let system = raw.systems.iter().position(|id| *id == x.output);
+                match system.filter(|_| outputs.contains_key(&x.output)) {
+                    Some(system) => shown.push(Shown {
+                        system,
+                        label: x.label.clone(),
+                    }),
+                    None => c.error(
+                        format!("{at}.shown[{p}].output"),
+                        format!(
+                            "\"{}\" is not an output of item \"{}\"",
+                            x.output, trial.item
+                        ),
+                        "publish the original study again with juror publish",
+                    ),
+                }
+                c.not_blank(&format!("{at}.shown[{p}].label"), "label", &x.label);
+                if trial.shown[..p].iter().any(|y| y.label == x.label) {
+                    c.error(
+                        format!("{at}.shown[{p}].label"),
+                        format!("the label \"{}\" is shown twice", x.label),
+                        "give each output of a trial its own label",
+                    );
+                }
+            }
+            trials.push(Trial {
+                task,
+                item,
+                shown,
+                check: false,
+            });
+        }
+        out.push(trials);
+    }
+    out
 }
 
 type Known<'a> = (
