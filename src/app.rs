@@ -174,8 +174,27 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
         }
         .into_any(),
         Some(Ok(annotator)) => {
-            let handle =
-                SessionHandle::start(study.clone(), sha256.clone(), base.clone(), annotator);
+            let preview = location::has_param("preview");
+            let handle = SessionHandle::start(
+                study.clone(),
+                sha256.clone(),
+                base.clone(),
+                annotator,
+                preview,
+            );
+            provide_context(handle);
+            if preview {
+                return view! {
+                    <p class="preview-banner" role="status">
+                        <strong>"Preview."</strong>
+                        " Each output shows the system that wrote it, and nothing you answer is saved. Annotators' links have no "
+                        <code>"&preview"</code>
+                        "."
+                    </p>
+                    <StudyFlow />
+                }
+                .into_any();
+            }
             // The study and its media, for reloading offline even after this first visit.
             if let Some(url) = location::query_param("study") {
                 let media = study.items().iter().filter_map(|i| i.media.as_ref());
@@ -183,7 +202,6 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
                 urls.extend(media.map(|m| handle.media_src(&m.src)));
                 crate::services::offline::keep_for_offline(urls);
             }
-            provide_context(handle);
             view! { <StudyFlow /> }.into_any()
         }
     }

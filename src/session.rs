@@ -50,6 +50,9 @@ pub struct SessionHandle {
     /// Saved answers that could not be set aside (storage full) and would be overwritten by the
     /// next save: nothing is saved until the annotator has downloaded them.
     pub hold_saves: RwSignal<bool>,
+    /// The researcher's preview (`&preview`): each output shows its system, nothing is read
+    /// from or written to storage.
+    pub preview: bool,
 }
 
 /// A message for the annotator, with a file to download when there is something to keep.
@@ -67,12 +70,14 @@ pub fn use_session() -> SessionHandle {
 }
 
 impl SessionHandle {
-    /// Starts or resumes the session of `annotator` for `study`.
+    /// Starts or resumes the session of `annotator` for `study`; a `preview` starts afresh and
+    /// records nothing.
     pub fn start(
         study: Arc<Study>,
         study_sha256: String,
         media_base: String,
         annotator: Annotator,
+        preview: bool,
     ) -> SessionHandle {
         let now = clock::now();
         let key = store::key(&study_sha256, annotator.slot, annotator.id.as_deref());
@@ -87,7 +92,12 @@ impl SessionHandle {
                 text.to_owned(),
             ))
         };
-        let session = match storage::read(&key) {
+        let stored = if preview {
+            Ok(None)
+        } else {
+            storage::read(&key)
+        };
+        let session = match stored {
             Ok(Some(text)) => match store::read(&text) {
                 Ok(envelope) if envelope.study_sha256 == study_sha256 => {
                     revision = envelope.revision;
@@ -162,14 +172,17 @@ impl SessionHandle {
             last_written: StoredValue::new(loaded),
             persisted: RwSignal::new(None),
             hold_saves: RwSignal::new(hold),
+            preview,
         };
         // Another tab of the same study and annotator saved: take its answers in, and save the
-        // union if this tab had answers that tab lacked.
-        storage::on_change(move |changed_key, text| {
-            if changed_key == handle.key() && handle.take_in(&text) {
-                handle.save(clock::now());
-            }
-        });
+        // union if this tab had answers that tab lacked. (A preview stays on its own.)
+        if !preview {
+            storage::on_change(move |changed_key, text| {
+                if changed_key == handle.key() && handle.take_in(&text) {
+                    handle.save(clock::now());
+                }
+            });
+        }
         handle
     }
 
@@ -228,6 +241,9 @@ impl SessionHandle {
     }
 
     fn save(&self, now: f64) {
+        if self.preview {
+            return;
+        }
         if self.hold_saves.get_untracked() {
             self.storage_problem.set(Some(
                 "Your new answers are kept in this tab only until you download your earlier saved answers (see above): saving now would overwrite them.".to_owned(),

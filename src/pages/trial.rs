@@ -214,6 +214,14 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
     let study = handle.study.get_value();
     let label = output.label.clone();
     let heading = output.heading.clone();
+    // The researcher's preview names the system; an annotator's page never does.
+    let preview_system = handle.preview.then(|| {
+        handle.session.with_untracked(|s| {
+            juror_core::plan::view::preview_system(&study, &s.plan, index, position)
+                .unwrap_or_default()
+                .to_owned()
+        })
+    });
     let dimensions = view
         .dimensions
         .iter()
@@ -317,6 +325,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
     view! {
         <article class="output" aria-label=heading.clone()>
             <h2 class="output-label">{heading.clone()}</h2>
+            {preview_system.map(|system| view! { <p class="preview-system">"System: " <code>{system}</code></p> })}
             <div class="markdown output-text" inner_html=output.html.clone()></div>
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>

@@ -33,8 +33,11 @@ export async function answerEverything(page: Page) {
   }
 }
 
-/** From the welcome page to the finish page, answering everything. Returns the trials done. */
-export async function completeStudy(page: Page): Promise<number> {
+/**
+ * From the welcome page to the finish page, answering everything. Returns the trials done.
+ * `atTrial(n)` runs on each trial page (n from 1) before it is answered.
+ */
+export async function completeStudy(page: Page, atTrial?: (n: number) => Promise<void>): Promise<number> {
   let trials = 0;
   await page.getByRole('button', { name: 'Start' }).click();
   for (let step = 0; step < 500; step++) {
@@ -50,6 +53,7 @@ export async function completeStudy(page: Page): Promise<number> {
       await answerEverything(page);
       await page.getByRole('button', { name: title === 'Last questions' ? 'Finish' : 'Continue' }).click();
     } else if (title.startsWith('Trial ')) {
+      if (atTrial) await atTrial(trials + 1);
       await answerEverything(page);
       await page.getByRole('button', { name: 'Next', exact: true }).click();
       // The next page has another heading: the next trial, the exit survey or the end.

@@ -149,3 +149,15 @@ impl Plan {
             .collect()
     }
 }
+
+/// For the researcher's preview only, never part of what a rater is shown: the system (in a
+/// published study, the item's own token) at `position` of trial `index` of `plan`.
+pub fn preview_system<'a>(
+    study: &'a Study,
+    plan: &Plan,
+    index: usize,
+    position: usize,
+) -> Option<&'a str> {
+    let shown = plan.trials.get(index)?.shown.get(position)?;
+    study.systems().get(shown.system).map(String::as_str)
+}
