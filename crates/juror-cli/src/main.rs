@@ -25,6 +25,10 @@ enum Command {
     Validate {
         /// The study file (juror.study/1 JSON).
         file: PathBuf,
+        /// Also require the study to be in the form `juror publish` writes (plans computed,
+        /// no system named): exit 1 otherwise. For checking what a site is about to serve.
+        #[arg(long)]
+        published: bool,
     },
     /// Print the JSON Schema of the study format (juror.study/1), or of ratings files or reports.
     Schema {
@@ -187,7 +191,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Validate { file } => validate(&file),
+        Command::Validate { file, published } => validate(&file, published),
         Command::Plan {
             file,
             slot,
@@ -466,11 +470,20 @@ fn plan(file: &Path, slot: Option<&str>, annotator: Option<&str>, check: bool) -
     }
 }
 
-fn validate(file: &Path) -> ExitCode {
+fn validate(file: &Path, published: bool) -> ExitCode {
     let study = match load(file) {
         Ok(study) => study,
         Err(code) => return code,
     };
+    if published && study.design().plans.is_none() {
+        println!(
+            "{}: not published: annotators would read the study as written (its systems, its \
+             attention checks); serve what `juror publish {} --site DIR --keys DIR` writes",
+            file.display(),
+            file.display()
+        );
+        return ExitCode::FAILURE;
+    }
     println!(
         "{}: valid {} study \"{}\": {} items, {} systems, {} dimensions, {} task(s), {}",
         file.display(),

@@ -234,3 +234,83 @@ fn the_readme_juror_examples_run_from_a_clone() {
         }
     }
 }
+
+/// `assets/studies/examples.sha256` names every bundled example by its SHA-256, so that the
+/// site check lets the public demos through and nothing else unpublished (regenerate with
+/// `(cd assets/studies && sha256sum *.json) > assets/studies/examples.sha256`).
+#[test]
+fn the_example_checksums_are_current() {
+    let dir = root().join("assets/studies");
+    let mut want = String::new();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "{names:?}");
+    for name in names {
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        let hash = juror_core::session::ratings::sha256_hex(&text);
+        want.push_str(&format!("{hash}  {name}\n"));
+    }
+    let listed = std::fs::read_to_string(dir.join("examples.sha256")).unwrap();
+    assert_eq!(listed, want, "regenerate assets/studies/examples.sha256");
+}
+
+/// `scripts/check-published-studies` (run by the Pages workflow before deploying) lets a
+/// published study and a bundled example through, and refuses a study as written.
+#[test]
+fn the_site_check_refuses_a_study_that_is_not_published() {
+    let dir = std::env::temp_dir().join(format!("juror-site-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
+    let examples = root().join("assets/studies");
+    let publish = Command::new(env!("CARGO_BIN_EXE_juror"))
+        .arg("publish")
+        .arg(examples.join("financial-analysis.json"))
+        .args(["--site".as_ref(), site.as_os_str()])
+        .args(["--keys".as_ref(), keys.as_os_str()])
+        .output()
+        .unwrap();
+    assert!(publish.status.success(), "{publish:?}");
+    let studies = site.join("studies");
+    std::fs::rename(
+        studies.join("financial-analysis.json"),
+        studies.join("mine-published.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        examples.join("work-intake.json"),
+        studies.join("work-intake.json"),
+    )
+    .unwrap();
+    let check = || {
+        Command::new("bash")
+            .arg(root().join("scripts/check-published-studies"))
+            .arg(&studies)
+            .env("JUROR", env!("CARGO_BIN_EXE_juror"))
+            .output()
+            .unwrap()
+    };
+    let out = check();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("work-intake.json: a bundled example"),
+        "{text}"
+    );
+    assert!(text.contains("1 published study file(s)"), "{text}");
+
+    // An example edited into one's own study is a study like any other: refused.
+    let mut mine: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(examples.join("work-intake.json")).unwrap())
+            .unwrap();
+    mine["title"] = "My study".into();
+    std::fs::write(studies.join("mine.json"), mine.to_string()).unwrap();
+    let out = check();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("mine.json: not published"), "{text}");
+    assert!(text.contains("nothing is deployed"), "{text}");
+}
