@@ -117,9 +117,9 @@ enum Command {
         /// Publish even where a study's text names a system (sealing cannot hide that).
         #[arg(long)]
         allow_named: bool,
-        /// How many slots' plans to publish for a study without an `assignment` (default: one
-        /// counterbalancing period, the rows of its Williams design); a study with one publishes
-        /// its own slots.
+        /// How many slots' plans to publish for a study without an `assignment` (default: the
+        /// smallest whole number of counterbalancing periods, the rows of its Williams design,
+        /// that is 12 or more); a study with one publishes its own slots.
         #[arg(long)]
         slots: Option<u32>,
     },
@@ -484,13 +484,19 @@ fn validate(file: &Path, published: bool) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    let systems = match study.design().plans {
+        Some(_) => format!(
+            "{} systems (published: each item's outputs under tokens of their own)",
+            study.system_count()
+        ),
+        None => format!("{} systems", study.system_count()),
+    };
     println!(
-        "{}: valid {} study \"{}\": {} items, {} systems, {} dimensions, {} task(s), {}",
+        "{}: valid {} study \"{}\": {} items, {systems}, {} dimensions, {} task(s), {}",
         file.display(),
         juror_core::study::STUDY_FORMAT_V1,
         study.id(),
         study.items().len(),
-        study.systems().len(),
         study.rubric().dimensions.len(),
         study.design().tasks.len(),
         trials_summary(&juror_core::plan::trials_per_slot(&study)),
@@ -883,7 +889,13 @@ fn publish(
                 eprintln!("--slots 0: give the number of annotator links to publish");
                 return ExitCode::from(2);
             }
-            (None, asked) => asked.unwrap_or_else(|| juror_core::plan::period(&original)),
+            (None, Some(asked)) => asked,
+            // One counterbalancing period at least, and enough plans (12 or more, a whole
+            // number of periods) that annotators met by id are spread over varied orders.
+            (None, None) => {
+                let period = juror_core::plan::period(&original);
+                period * 12u32.div_ceil(period)
+            }
         };
         let (sealed, key) = seal::publish(&raw, &original, &secret, n);
         let study = match juror_core::study::validate(&sealed) {
@@ -935,9 +947,11 @@ fn publish(
             }
         }
         println!(
-            "{}: published as {} ({} systems sealed, {} media file(s)); key: {} (keep it private)",
+            "{}: published as {} ({} slots' plans, {} systems under {} output tokens, {} media file(s)); key: {} (keep it private)",
             p.source.display(),
             out.display(),
+            p.study.design().plans.as_ref().map_or(0, Vec::len),
+            p.study.system_count(),
             p.key.systems.len(),
             p.media.len(),
             p.key_path.display()
