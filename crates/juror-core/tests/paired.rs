@@ -10,7 +10,9 @@
 
 use std::path::PathBuf;
 
-use juror_core::stats::paired::{self, PairedError, WilcoxonDistribution, WilcoxonMethod, special};
+use juror_core::stats::paired::{
+    self, Alternative, PairedError, WilcoxonDistribution, WilcoxonMethod, special,
+};
 use serde_json::Value;
 
 /// Closed forms and p-values.
@@ -464,4 +466,90 @@ fn trend_matches_linregress_and_spearmanr() {
         paired::spearman(&[1.0, 2.0, 3.0], &[4.0, 4.0, 4.0]),
         Ok(None)
     );
+}
+
+/// One-sided signed-rank tests and the paired t-test (with a null mean, for non-inferiority),
+/// against `tests/reference/paired/alternatives.json` (`make_alternatives.py`: scipy's
+/// `wilcoxon(d, alternative, method)`, `ttest_1samp(d, popmean, alternative)` and
+/// `t.interval`), at the tolerances above.
+#[test]
+fn one_sided_tests_match_scipy() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/paired/alternatives.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let r: Value = serde_json::from_str(&text).unwrap();
+    let alternative = |v: &Value| match v.as_str() {
+        Some("two-sided") => Alternative::TwoSided,
+        Some("greater") => Alternative::Greater,
+        Some("less") => Alternative::Less,
+        other => panic!("alternative {other:?}"),
+    };
+    let wilcoxon = r["wilcoxon"].as_array().unwrap();
+    let t_cases = r["t_test"].as_array().unwrap();
+    assert!(wilcoxon.len() >= 40 && t_cases.len() >= 30);
+    for case in wilcoxon {
+        let name = case["sample"].as_str().unwrap();
+        let d = floats(&r["samples"][name]);
+        let method = match case["method"].as_str() {
+            Some("auto") => WilcoxonMethod::Auto,
+            Some("asymptotic") => WilcoxonMethod::Normal,
+            Some("exact") => WilcoxonMethod::Exact,
+            other => panic!("method {other:?}"),
+        };
+        let alt = alternative(&case["alternative"]);
+        let what = format!("{name} {alt:?} {method:?}");
+        let w = paired::wilcoxon_with(&d, method).unwrap();
+        // scipy's statistic: min(W+, W-) two-sided, W+ one-sided.
+        let statistic = if alt == Alternative::TwoSided {
+            w.statistic
+        } else {
+            w.w_plus
+        };
+        check(
+            &format!("{what} statistic"),
+            statistic,
+            f(case, "statistic"),
+            TOL,
+        );
+        let p = paired::wilcoxon_p(&d, method, alt).unwrap();
+        check(&format!("{what} p"), p, f(case, "p_value"), TOL);
+    }
+    for case in t_cases {
+        let name = case["sample"].as_str().unwrap();
+        let d = floats(&r["samples"][name]);
+        let alt = alternative(&case["alternative"]);
+        let mu0 = f(case, "mu0");
+        let what = format!("{name} mu0 {mu0} {alt:?}");
+        let t = paired::t_test(&d, mu0, alt).unwrap();
+        let tol = t_tolerance(t.df).max(TOL);
+        check(&format!("{what} t"), t.t, f(case, "t"), TOL);
+        assert_eq!(t.df, f(case, "df"), "{what} df");
+        check(&format!("{what} p"), t.p_value, f(case, "p_value"), tol);
+        check(&format!("{what} mean"), t.mean, f(case, "mean"), TOL);
+        check(&format!("{what} se"), t.se, f(case, "se"), TOL);
+        let ci = floats(&case["ci95"]);
+        check(&format!("{what} ci low"), t.ci95.0, ci[0], TOL);
+        check(&format!("{what} ci high"), t.ci95.1, ci[1], TOL);
+    }
+    // A one-sided p is half the two-sided one on the side of the data, and the other side's
+    // complement (continuous t; exact here to rounding).
+    let d = floats(&r["samples"]["small_untied"]);
+    let two = paired::t_test(&d, 0.0, Alternative::TwoSided)
+        .unwrap()
+        .p_value;
+    let greater = paired::t_test(&d, 0.0, Alternative::Greater)
+        .unwrap()
+        .p_value;
+    let less = paired::t_test(&d, 0.0, Alternative::Less).unwrap().p_value;
+    check("half", greater, two / 2.0, 1e-15);
+    check("complement", greater + less, 1.0, 1e-15);
+    // No spread, too few: errors, never NaN.
+    assert!(matches!(
+        paired::t_test(&[0.5, 0.5, 0.5], 0.0, Alternative::TwoSided),
+        Err(PairedError::NoSpread { .. })
+    ));
+    assert!(matches!(
+        paired::t_test(&[0.5], 0.0, Alternative::TwoSided),
+        Err(PairedError::TooFew { .. })
+    ));
 }

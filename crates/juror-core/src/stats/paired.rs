@@ -393,6 +393,20 @@ pub enum WilcoxonDistribution {
     Normal,
 }
 
+/// The alternative hypothesis of a paired test, about the differences a − b (scipy's
+/// `alternative`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Alternative {
+    /// The differences are not centred on the null value.
+    #[default]
+    TwoSided,
+    /// They are centred above it (a > b).
+    Greater,
+    /// They are centred below it (a < b).
+    Less,
+}
+
 /// Result of a Wilcoxon signed-rank test.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Wilcoxon {
@@ -556,8 +570,115 @@ pub fn wilcoxon_with(diffs: &[f64], method: WilcoxonMethod) -> Result<Wilcoxon, 
     })
 }
 
-/// Two-sided p-value of W+ = `w_plus` under random signs of `ranks` (each a multiple of ½).
-fn signed_rank_exact_p(ranks: &[f64], w_plus: f64) -> f64 {
+/// The p-value of the signed-rank test of `diffs` for `alternative`, with the same null
+/// distribution as [`wilcoxon_with`] (which gives the two-sided one).
+///
+/// # Conventions
+/// scipy's: for `Greater`, p = P(W+ ≥ w+) (exact or permutation) or 1 − Φ(z) (normal); for
+/// `Less`, p = P(W+ ≤ w+) or Φ(z); z as in [`wilcoxon_with`], without continuity correction.
+///
+/// # Errors
+/// As [`wilcoxon_with`].
+///
+/// # Reference
+/// `scipy.stats.wilcoxon(d, alternative=...)` with `method="auto"`, `"exact"` and
+/// `"asymptotic"` (`tests/reference/paired/alternatives.json`).
+pub fn wilcoxon_p(
+    diffs: &[f64],
+    method: WilcoxonMethod,
+    alternative: Alternative,
+) -> Result<f64, PairedError> {
+    let w = wilcoxon_with(diffs, method)?;
+    if alternative == Alternative::TwoSided {
+        return Ok(w.p_value);
+    }
+    let greater = alternative == Alternative::Greater;
+    Ok(match (w.distribution, w.z) {
+        (WilcoxonDistribution::Normal, Some(z)) => {
+            if greater {
+                special::normal_sf(z)
+            } else {
+                special::normal_cdf(z)
+            }
+        }
+        _ => {
+            let nonzero: Vec<f64> = diffs
+                .iter()
+                .filter(|d| **d != 0.0)
+                .map(|d| d.abs())
+                .collect();
+            let (ranks, _) = average_ranks(&nonzero);
+            let (le, ge) = signed_rank_tails(&ranks, w.w_plus);
+            if greater { ge } else { le }
+        }
+    })
+}
+
+/// Result of a paired (one-sample) t-test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TTest {
+    /// t = (mean − μ₀) / (sd / √n).
+    pub t: f64,
+    /// Degrees of freedom, n − 1.
+    pub df: f64,
+    /// The p-value for the alternative asked.
+    pub p_value: f64,
+    /// The mean difference.
+    pub mean: f64,
+    /// Its standard error, sd / √n.
+    pub se: f64,
+    /// The two-sided 95% t interval of the mean difference.
+    pub ci95: (f64, f64),
+}
+
+/// The paired t-test of differences `diffs` against the mean `mu0` (0 for "no difference"; the
+/// negative margin for a non-inferiority test with `Alternative::Greater`).
+///
+/// # Formula
+/// t = (d̄ − μ₀) / (s / √n) with s the sample SD (n − 1), df = n − 1; p = 2·P(T ≥ |t|),
+/// P(T ≥ t) or P(T ≤ t) for the two-sided, greater and less alternatives; the interval is
+/// d̄ ± t₀.₉₇₅,df · s / √n whatever the alternative.
+///
+/// # Errors
+/// Fewer than two differences, a value that is not finite, or no spread (every difference the
+/// same: t is undefined).
+///
+/// # Reference
+/// `scipy.stats.ttest_1samp(d, popmean=mu0, alternative=...)` (equal to `ttest_rel(a, b)` on
+/// d = a − b) and `scipy.stats.t.interval(0.95, n - 1, loc=d̄, scale=s/√n)`
+/// (`tests/reference/paired/alternatives.json`).
+pub fn t_test(diffs: &[f64], mu0: f64, alternative: Alternative) -> Result<TTest, PairedError> {
+    check_len("differences", diffs, 2)?;
+    check_finite("differences", diffs)?;
+    let d = describe(diffs)?;
+    let sd = d.sd;
+    if sd.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return Err(PairedError::NoSpread {
+            what: "differences",
+        });
+    }
+    let n = diffs.len() as f64;
+    let se = sd / n.sqrt();
+    let df = n - 1.0;
+    let t = (d.mean - mu0) / se;
+    let p_value = match alternative {
+        Alternative::TwoSided => (2.0 * special::t_sf(t.abs(), df)).min(1.0),
+        Alternative::Greater => special::t_sf(t, df),
+        Alternative::Less => special::t_cdf(t, df),
+    };
+    let q = special::t_quantile(0.975, df);
+    Ok(TTest {
+        t,
+        df,
+        p_value,
+        mean: d.mean,
+        se,
+        ci95: (d.mean - q * se, d.mean + q * se),
+    })
+}
+
+/// P(W+ ≤ w) and P(W+ ≥ w) under random signs of `ranks` (each a multiple of ½).
+fn signed_rank_tails(ranks: &[f64], w_plus: f64) -> (f64, f64) {
     // Doubled ranks are integers; pmf[s] = P(2·W+ = s), built one rank at a time by halving,
     // which keeps every value an exact dyadic fraction while the counts fit 53 bits.
     let doubled: Vec<usize> = ranks.iter().map(|r| (2.0 * r).round() as usize).collect();
@@ -575,6 +696,12 @@ fn signed_rank_exact_p(ranks: &[f64], w_plus: f64) -> f64 {
     let observed = (2.0 * w_plus).round() as usize;
     let le: f64 = pmf[..=observed].iter().sum();
     let ge: f64 = pmf[observed..].iter().sum();
+    (le, ge)
+}
+
+/// Two-sided p-value of W+ = `w_plus` under random signs of `ranks` (each a multiple of ½).
+fn signed_rank_exact_p(ranks: &[f64], w_plus: f64) -> f64 {
+    let (le, ge) = signed_rank_tails(ranks, w_plus);
     (2.0 * le.min(ge)).min(1.0)
 }
 
