@@ -10,9 +10,11 @@ mod details;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use juror_core::analysis::plan::{AnalysisPlan, Correction, Unit};
 use juror_core::analysis::report::{Ci, DimensionReport, PreferenceReport, SystemSummary};
 use juror_core::analysis::{self, Context, Data, Input, Options, Problem, Report};
 use juror_core::session::ratings::sha256_hex;
+use juror_core::stats::paired::Alternative;
 use juror_core::study::parse_study;
 use juror_core::study::seal::{KEY_FORMAT_V1, SealKey};
 use leptos::ev::{DragEvent, Event};
@@ -65,12 +67,7 @@ impl PartialEq for Analysis {
 /// The options `juror analyze` uses when none are given (`--flag-sd 1.5 --seed 0
 /// --resamples 2000`): the page's numbers are the command line's.
 pub fn cli_defaults() -> Options {
-    Options {
-        flag_sd: 1.5,
-        seed: 0,
-        resamples: 2000,
-        reference: None,
-    }
+    Options::default()
 }
 
 /// Runs the analysis as `juror analyze` does: the study (checked and hashed), the key, the
@@ -482,7 +479,9 @@ fn ReportView(
                 .enumerate()
                 .map(|(i, d)| {
                     let labels = analysis.labels.get(&d.dimension).cloned().unwrap_or_default();
-                    view! { <DimensionView index=i dimension=d.clone() labels /> }
+                    let plan = report.settings.plan.clone();
+                    let source = report.settings.plan_source;
+                    view! { <DimensionView index=i dimension=d.clone() labels plan source /> }
                 })
                 .collect_view()}
             {has_flags.then(|| view! {
@@ -649,6 +648,9 @@ fn DimensionView(
     index: usize,
     dimension: DimensionReport,
     labels: Vec<(f64, String)>,
+    /// The analysis plan the comparisons follow, and where it came from.
+    plan: AnalysisPlan,
+    source: &'static str,
 ) -> impl IntoView {
     let d = dimension;
     let heading_id = format!("dimension-{index}");
@@ -706,17 +708,41 @@ fn DimensionView(
         .comparisons
         .iter()
         .map(|c| {
+            let relation = match c.alternative {
+                Alternative::TwoSided => "≠",
+                Alternative::Greater => ">",
+                Alternative::Less => "<",
+            };
             vec![
                 format!("{} vs {}", c.system_a, c.system_b),
+                format!(
+                    "{}A {relation} B{}",
+                    c.hypothesis
+                        .as_ref()
+                        .map_or(String::new(), |h| format!("{h}: ")),
+                    if c.exploratory { " (exploratory)" } else { "" }
+                ),
                 c.n.to_string(),
                 num(c.mean_diff),
-                pval(c.p_value),
-                pval(c.p_holm),
-                pval(c.p_bonferroni),
+                c.mean_diff_ci95.map_or("—".to_owned(), |ci| {
+                    format!("{} to {}", num(Some(ci.low)), num(Some(ci.high)))
+                }),
+                pval(c.t_test.map(|t| t.p_value)),
+                pval(c.wilcoxon.map(|w| w.p_value)),
+                pval(c.p_adjusted),
                 num(c.d_z),
             ]
         })
         .collect();
+    let unit = match plan.unit {
+        Unit::Item => "items",
+        Unit::Annotator => "annotators",
+    };
+    let correction = match plan.correction {
+        Correction::Holm => "Holm",
+        Correction::Bonferroni => "Bonferroni",
+        Correction::None => "unadjusted",
+    };
     let flagged = d.flags.len();
     let rounds = d.rounds.clone();
     view! {
@@ -744,8 +770,8 @@ fn DimensionView(
             })}
             {(!comparisons.is_empty()).then(|| view! {
                 <DataTable
-                    caption=format!("Paired comparisons on {name} (Wilcoxon signed-rank; p adjusted over the whole report)")
-                    columns=&["Systems", "n", "Mean difference", "p", "p (Holm)", "p (Bonferroni)", "d_z"]
+                    caption=format!("Paired comparisons on {name}, paired on {unit} (the plan's {source}; p adjusted: {correction})")
+                    columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z"]
                     rows=comparisons
                 />
             })}

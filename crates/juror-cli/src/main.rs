@@ -271,6 +271,7 @@ fn main() -> ExitCode {
                 seed,
                 resamples,
                 reference,
+                plan: None,
             },
             format,
             out,

@@ -200,7 +200,7 @@ fn markdown_and_csv() {
     assert_eq!(out.status.code(), Some(0));
     let md = String::from_utf8(out.stdout).unwrap();
     assert!(md.starts_with("# Analysis report\n"));
-    assert!(md.contains("| base-llm | fin-agent | 25 |"), "{md}");
+    assert!(md.contains("| base-llm | fin-agent | A ≠ B | 25 |"), "{md}");
     assert!(md.contains("## Methods"));
 
     // The tidy CSV reads back to the same report.

@@ -440,6 +440,7 @@ const OPTIONS: Options = Options {
     seed: 7,
     resamples: 50,
     reference: None,
+    plan: None,
 };
 
 fn key() -> SealKey {
@@ -1673,4 +1674,178 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
             .iter()
             .all(|c| c.2 == 0 && c.3 == 0 && c.4 == c.1)
     );
+}
+
+/// Seed 001 as its protocol plans it (the example's `analysis` section): per dimension HARE
+/// against each of the three baselines, paired over participants (each one's mean over the
+/// rounds they rated), t-test first then Wilcoxon, one-sided where the hypotheses are
+/// directional (H2 on personalization, H5 on novelty), non-inferiority on quality against RAG
+/// (H1), Bonferroni over the 12 comparisons. Every number is recomputed here from the CSV with
+/// direct calls of the statistics.
+#[test]
+fn seed_001_is_analysed_as_its_plan_says() {
+    use juror_core::analysis::plan::Unit;
+    use juror_core::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
+    let text = example("hare-personalization");
+    let study = parse_study(&text).unwrap();
+    let plan = study
+        .analysis()
+        .expect("the example carries its plan")
+        .clone();
+    assert_eq!(plan.unit, Unit::Annotator);
+
+    // Six participants, ten rounds, four systems, four dimensions; HARE about half a point
+    // better, more so on personalization, with participant and round noise.
+    let systems = ["hare", "rag", "gpt2", "random"];
+    let dimensions = ["quality", "relevance", "personalization", "novelty"];
+    let mut csv = String::from("item_id,system_id,annotator_id,dimension,score\n");
+    let mut rows: Vec<(String, String, String, f64)> = Vec::new();
+    for p in 0..6usize {
+        for round in 0..10usize {
+            for (s, system) in systems.iter().enumerate() {
+                for (d, dimension) in dimensions.iter().enumerate() {
+                    let boost = match (*system, *dimension) {
+                        ("hare", "personalization") => 2,
+                        ("hare", _) => 1,
+                        _ => 0,
+                    };
+                    // A participant's own leaning on each system, and round-to-round noise.
+                    let leaning = i32::from((p * 5 + s * 3 + d + round / 4) % 4 == 0);
+                    let score = (2 + boost + leaning + jitter(p + round, s, d)).clamp(1, 5);
+                    let item = format!("r{:02}", round + 1);
+                    let annotator = format!("P{p}");
+                    csv.push_str(&format!(
+                        "{item},{system},{annotator},{dimension},{score}\n"
+                    ));
+                    rows.push((
+                        annotator,
+                        (*system).to_owned(),
+                        (*dimension).to_owned(),
+                        f64::from(score),
+                    ));
+                }
+            }
+        }
+    }
+    let hash = sha256_hex(&text);
+    let (_, report) = analyze(
+        &[Input::new("pilot.csv", csv)],
+        &Context {
+            study: Some((&study, &hash)),
+            key: None,
+        },
+        None,
+        &OPTIONS,
+    );
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.settings.plan_source, "study");
+    assert_eq!(report.settings.plan, plan);
+
+    // Per participant means, by hand.
+    let mean_of = |annotator: &str, system: &str, dimension: &str| -> f64 {
+        let xs: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.0 == annotator && r.1 == system && r.2 == dimension)
+            .map(|r| r.3)
+            .collect();
+        xs.iter().sum::<f64>() / xs.len() as f64
+    };
+    let mut all = Vec::new();
+    for d in &report.dimensions {
+        assert_eq!(
+            d.comparisons.len(),
+            3,
+            "{}: HARE against each baseline",
+            d.dimension
+        );
+        for c in &d.comparisons {
+            assert_eq!(c.system_a, "hare");
+            assert_eq!(c.n, 6, "paired over the six participants");
+            let diffs: Vec<f64> = (0..6)
+                .map(|p| {
+                    let who = format!("P{p}");
+                    mean_of(&who, "hare", &d.dimension) - mean_of(&who, &c.system_b, &d.dimension)
+                })
+                .collect();
+            let directional = match (d.dimension.as_str(), c.system_b.as_str()) {
+                ("personalization", _) => Some("H2"),
+                ("novelty", "rag" | "gpt2") => Some("H5"),
+                ("quality", "rag") => Some("H1"),
+                _ => None,
+            };
+            assert_eq!(
+                c.hypothesis.as_deref(),
+                directional,
+                "{} {}",
+                d.dimension,
+                c.system_b
+            );
+            let alternative = if directional.is_some() {
+                Alternative::Greater
+            } else {
+                Alternative::TwoSided
+            };
+            assert_eq!(c.alternative, alternative);
+            let t = t_test(&diffs, 0.0, alternative).unwrap();
+            let tt = c.t_test.unwrap();
+            close("t", Some(tt.t), Some(t.t));
+            close("t p", Some(tt.p_value), Some(t.p_value));
+            let ci = c.mean_diff_ci95.unwrap();
+            close("ci low", Some(ci.low), Some(t.ci95.0));
+            close("ci high", Some(ci.high), Some(t.ci95.1));
+            let w = wilcoxon_p(&diffs, WilcoxonMethod::Auto, alternative).unwrap();
+            close("wilcoxon p", c.wilcoxon.map(|w| w.p_value), Some(w));
+            // The t-test comes first in the plan: its p is the one corrected.
+            close("p", c.p_value, Some(t.p_value));
+            assert!(c.d_z.is_some());
+            if directional == Some("H1") {
+                let ni = c.non_inferiority.unwrap();
+                assert_eq!(ni.margin, 0.5);
+                let want = t_test(&diffs, -0.5, Alternative::Greater).unwrap().p_value;
+                close("non-inferiority t", ni.p_t, Some(want));
+            } else {
+                assert!(c.non_inferiority.is_none());
+            }
+            all.push((
+                c.p_value.unwrap(),
+                c.p_bonferroni.unwrap(),
+                c.p_adjusted.unwrap(),
+            ));
+        }
+    }
+    // Bonferroni over the 12 comparisons, and that is the plan's correction.
+    assert_eq!(all.len(), 12);
+    for (p, bonferroni, adjusted) in all {
+        close("bonferroni", Some(bonferroni), Some((12.0 * p).min(1.0)));
+        assert_eq!(bonferroni, adjusted);
+    }
+}
+
+/// Without a plan, every pair on item means, two-sided, Holm over the report: as before plans.
+#[test]
+fn without_a_plan_every_pair_is_compared_two_sided() {
+    let files = inputs(&[
+        "financial-slot1.json",
+        "financial-slot2.json",
+        "financial-slot3.json",
+    ]);
+    let (study, hash) = financial_study();
+    let (_, report) = analyze(
+        &files,
+        &Context {
+            study: Some((&study, &hash)),
+            key: None,
+        },
+        None,
+        &OPTIONS,
+    );
+    assert_eq!(report.settings.plan_source, "default");
+    let c = &report.dimensions[0].comparisons[0];
+    assert_eq!(
+        c.alternative,
+        juror_core::stats::paired::Alternative::TwoSided
+    );
+    assert_eq!(c.p_value, c.wilcoxon.map(|w| w.p_value));
+    assert_eq!(c.p_adjusted, c.p_holm);
+    assert!(c.t_test.is_some() && c.mean_diff_ci95.is_some() && !c.exploratory);
 }

@@ -83,6 +83,7 @@ fn study_for(d: &Design) -> Study {
     let systems: Vec<String> = (0..d.systems).map(|s| format!("SYSTEM-ID-{s}-x")).collect();
     let raw = RawStudy {
         schema: None,
+        analysis: None,
         format: STUDY_FORMAT_V1.to_owned(),
         id: "prop".to_owned(),
         title: "Property study".to_owned(),

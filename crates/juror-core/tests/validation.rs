@@ -30,6 +30,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "unknown format version \"juror.study/2\"",
     ),
     ("unknown-field", "sytems", "unknown field \"sytems\""),
+    (
+        "bad-analysis-plan",
+        "analysis.hypotheses[0].b[0]",
+        "unknown system \"baseline\"",
+    ),
     ("empty-items", "items", "no items"),
     (
         "duplicate-item-ids",

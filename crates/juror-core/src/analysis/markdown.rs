@@ -5,10 +5,12 @@ use std::fmt::Write as _;
 
 use super::diagnostics::Diagnostics;
 use super::input::number;
+use super::plan::{AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
 use super::report::{
     Agreement, BradleyTerryReport, Ci, DimensionReport, PreferenceReport, Report, SystemSummary,
 };
 use super::rounds::Rounds;
+use crate::stats::paired::Alternative;
 
 /// Flags shown in the Markdown; all of them are in the JSON and the adjudication sheet.
 const FLAGS_SHOWN: usize = 20;
@@ -51,7 +53,7 @@ pub fn render(report: &Report) -> String {
         }
     );
     for d in &report.dimensions {
-        dimension(&mut out, d, s.flag_sd);
+        dimension(&mut out, d, s.flag_sd, &s.plan);
     }
     if let Some(p) = &report.preferences {
         preferences(&mut out, p);
@@ -98,7 +100,7 @@ fn ci(c: Option<Ci>, decimals: usize) -> String {
     }
 }
 
-fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64) {
+fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64, plan: &AnalysisPlan) {
     let _ = writeln!(
         out,
         "## {}\n\n{} rating(s) of {} item(s) by {} annotator(s){}.\n",
@@ -117,7 +119,7 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64) {
     );
     systems(out, &d.systems);
     agreement(out, &d.agreement);
-    comparisons(out, d);
+    comparisons(out, d, plan);
     if let Some(r) = &d.rounds {
         rounds(out, r);
     }
@@ -374,52 +376,198 @@ fn agreement(out: &mut String, a: &Agreement) {
     }
 }
 
-fn comparisons(out: &mut String, d: &DimensionReport) {
+fn comparisons(out: &mut String, d: &DimensionReport, plan: &AnalysisPlan) {
     if d.comparisons.is_empty() {
         return;
     }
-    out.push_str("### Comparisons\n\n");
-    out.push_str(
-        "| A | B | Items | Mean A | Mean B | A − B | W | p | p (Holm) | p (Bonferroni) | d_z | g_z | r (rank-biserial) |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    let exploratory = d.comparisons.iter().any(|c| c.exploratory);
+    let _ = writeln!(
+        out,
+        "### Comparisons{}\n",
+        if exploratory { " (exploratory)" } else { "" }
+    );
+    let unit = match plan.unit {
+        Unit::Item => "Items",
+        Unit::Annotator => "Annotators",
+    };
+    let adjusted = match plan.correction {
+        Correction::Holm => "p (Holm)",
+        Correction::Bonferroni => "p (Bonferroni)",
+        Correction::None => "p (unadjusted)",
+    };
+    let _ = writeln!(
+        out,
+        "| A | B | Hypothesis | {unit} | Mean A | Mean B | A − B | 95% CI | t (df) | p (t) | W | p (W) | {adjusted} | d_z | g_z | r (rank-biserial) |\n\
+         |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for c in &d.comparisons {
+        let relation = match c.alternative {
+            Alternative::TwoSided => "A ≠ B",
+            Alternative::Greater => "A > B",
+            Alternative::Less => "A < B",
+        };
+        let hypothesis = match &c.hypothesis {
+            Some(name) => format!("{} ({relation})", cell(name)),
+            None => relation.to_owned(),
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&c.system_a),
             cell(&c.system_b),
+            hypothesis,
             c.n,
             num(c.mean_a, 2),
             num(c.mean_b, 2),
             num(c.mean_diff, 2),
+            c.mean_diff_ci95.map_or("–".to_owned(), |ci| ci_text(ci, 2)),
+            c.t_test
+                .map_or("–".to_owned(), |t| format!("{:.2} ({})", t.t + 0.0, t.df)),
+            p_value(c.t_test.map(|t| t.p_value)),
             num(c.wilcoxon.map(|w| w.statistic), 1),
-            p_value(c.p_value),
-            p_value(c.p_holm),
-            p_value(c.p_bonferroni),
+            p_value(c.wilcoxon.map(|w| w.p_value)),
+            p_value(c.p_adjusted),
             num(c.d_z, 2),
             num(c.g_z, 2),
             num(c.rank_biserial, 2)
         );
     }
     out.push('\n');
-    let notes: Vec<String> = d
+    let mut notes: Vec<String> = d
         .comparisons
         .iter()
-        .filter(|c| !c.notes.is_empty())
-        .map(|c| {
-            format!(
-                "- {} vs {}: {}",
+        .filter_map(|c| {
+            let ni = c.non_inferiority?;
+            Some(format!(
+                "- {} vs {}: non-inferiority with margin {}: p (t) {}, p (W) {}",
                 cell(&c.system_a),
                 cell(&c.system_b),
-                cell(&c.notes.join("; "))
-            )
+                ni.margin,
+                p_value(ni.p_t),
+                p_value(ni.p_wilcoxon)
+            ))
         })
         .collect();
+    notes.extend(
+        d.comparisons
+            .iter()
+            .filter(|c| !c.notes.is_empty())
+            .map(|c| {
+                format!(
+                    "- {} vs {}: {}",
+                    cell(&c.system_a),
+                    cell(&c.system_b),
+                    cell(&c.notes.join("; "))
+                )
+            }),
+    );
     if !notes.is_empty() {
         out.push_str(&notes.join("\n"));
-        out.push_str("\n\n");
     }
+    out.push('\n');
+}
+
+fn ci_text(c: Ci, decimals: usize) -> String {
+    format!("[{:.decimals$}, {:.decimals$}]", c.low + 0.0, c.high + 0.0)
+}
+
+/// The plan in words, for the methods paragraph.
+fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> String {
+    let unit = match plan.unit {
+        Unit::Item => "the items both have, on each system's mean rating of an item",
+        Unit::Annotator => {
+            "the annotators who rated both, on each annotator's mean rating of a system over \
+             the items they rated"
+        }
+    };
+    let which = match &plan.comparisons {
+        Comparisons::All => "Every pair of systems was".to_owned(),
+        Comparisons::Anchor(anchor) => format!("{anchor} was compared with each other system and"),
+        Comparisons::Pairs(pairs) => format!(
+            "The pairs {} were",
+            pairs
+                .iter()
+                .map(|(a, b)| format!("{a} – {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let tests: Vec<&str> = plan
+        .tests
+        .iter()
+        .map(|t| match t {
+            Test::Wilcoxon => "the Wilcoxon signed-rank test",
+            Test::T => "the paired t-test",
+        })
+        .collect();
+    let alternative = match plan.alternative {
+        Alternative::TwoSided => "two-sided",
+        Alternative::Greater => "one-sided (A > B)",
+        Alternative::Less => "one-sided (A < B)",
+    };
+    let hypotheses = if plan.hypotheses.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = plan
+            .hypotheses
+            .iter()
+            .map(|h| {
+                let dir = match h.alternative {
+                    Alternative::TwoSided => "≠",
+                    Alternative::Greater => ">",
+                    Alternative::Less => "<",
+                };
+                let mut text = format!(
+                    "{}{} {dir} {}{}",
+                    h.name.as_ref().map_or(String::new(), |n| format!("{n}: ")),
+                    h.a,
+                    h.b,
+                    h.dimension
+                        .as_ref()
+                        .map_or(String::new(), |d| format!(" on {d}"))
+                );
+                if let Some(m) = h.margin {
+                    text.push_str(&format!(" (with a non-inferiority test of A − B > −{m})"));
+                }
+                text
+            })
+            .collect();
+        format!(
+            " The directional hypotheses tested one-sided: {}.",
+            parts.join("; ")
+        )
+    };
+    let correction = match plan.correction {
+        Correction::Holm => "Holm's step-down method (Bonferroni's is also reported)",
+        Correction::Bonferroni => "Bonferroni's method (Holm's is also reported)",
+        Correction::None => "no correction (Holm's and Bonferroni's are reported)",
+    };
+    let family = match plan.family {
+        Family::Plan => format!(
+            "over the {comparisons} comparison(s) of the primary dimensions together{}",
+            if plan.primary.is_empty() {
+                " (every dimension)".to_owned()
+            } else {
+                format!(
+                    " ({}; the others, exploratory, apart)",
+                    plan.primary.join(", ")
+                )
+            }
+        ),
+        Family::Dimension => "within each dimension".to_owned(),
+    };
+    let source = match source {
+        "study" => "pre-registered in the study file",
+        "key" => "pre-registered in the study file (kept with the key of the published study)",
+        "options" => "chosen at analysis time (exploratory)",
+        _ => "Juror's default, no plan having been given",
+    };
+    format!(
+        "The analysis plan was {source}. {which} compared on {unit}, by {} ({alternative} unless \
+         a hypothesis says otherwise), with the mean difference's 95% t interval.{hypotheses} \
+         The first test's p-values were adjusted by {correction}, {family}.",
+        tests.join(" and ")
+    )
 }
 
 fn preferences(out: &mut String, p: &PreferenceReport) {
@@ -534,7 +682,12 @@ pub fn methods(report: &Report) -> String {
         let comparisons: usize = report
             .dimensions
             .iter()
-            .map(|d| d.comparisons.iter().filter(|c| c.p_value.is_some()).count())
+            .map(|d| {
+                d.comparisons
+                    .iter()
+                    .filter(|c| c.p_value.is_some() && !c.exploratory)
+                    .count()
+            })
             .sum();
         parts.push(format!(
             "Ratings were analysed separately for each dimension. For each system, the ratings of \
@@ -547,17 +700,15 @@ pub fn methods(report: &Report) -> String {
              and interval distances; Krippendorff 2011), Cohen's κ for every pair of annotators \
              over the cells both rated (unweighted, and with linear and quadratic weights \
              counting steps on the scale{scale}), and percent agreement (the share of agreeing \
-             pairs of ratings within a unit, averaged over units). Every pair of systems was \
-             compared on the items both have by a two-sided Wilcoxon signed-rank test of the \
-             differences of item means (zero differences dropped, average ranks for ties; the \
-             exact null distribution up to 50 differences without ties or zeros, the exact \
-             permutation distribution up to 13 with them, otherwise the normal approximation \
-             with tie correction and no continuity correction, as scipy 1.15), with the effect \
-             sizes d_z (mean difference over its SD), Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z \
-             and the matched-pairs rank-biserial correlation (W+ − W−)/(W+ + W−). The p-values \
-             were adjusted over all {comparisons} comparison(s) of the report (every dimension) by \
-             Holm's step-down method and by Bonferroni's. Cells whose ratings have a sample SD \
-             above {flag_sd} were flagged for adjudication.",
+             pairs of ratings within a unit, averaged over units). {plan} The Wilcoxon test \
+             drops zero differences and gives ties average ranks (the exact null distribution up \
+             to 50 differences without ties or zeros, the exact permutation distribution up to 13 \
+             with them, otherwise the normal approximation with tie correction and no continuity \
+             correction, as scipy 1.15); the effect sizes are d_z (mean difference over its SD), \
+             Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
+             correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
+             {flag_sd} were flagged for adjudication.",
+            plan = plan_in_words(&s.plan, s.plan_source, comparisons),
             adj = if s.adjudication.is_some() {
                 ", except that an adjudicated score replaced the ratings of its cell"
             } else {

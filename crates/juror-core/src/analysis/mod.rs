@@ -23,6 +23,7 @@ pub mod csv;
 pub mod diagnostics;
 pub mod input;
 pub mod markdown;
+pub mod plan;
 pub mod report;
 pub mod rounds;
 
@@ -47,7 +48,7 @@ pub fn analyze(
     let data = read(inputs, context);
     let adjudication = adjudication.map(Adjudication::read);
     let study: Option<&Study> = context.study.map(|(s, _)| s);
-    let report = report(&data, study, adjudication.as_ref(), options);
+    let report = report::report_with_key(&data, study, context.key, adjudication.as_ref(), options);
     (data, report)
 }
 

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::adjudication::Adjudication;
 use super::diagnostics::{Diagnostics, diagnostics};
 use super::input::{Data, FileSummary, PreferenceRow, Problem, RatingRow, number, ordered};
+use super::plan::{AnalysisPlan, Correction, Family, Test, Unit};
 use super::rounds::{Rounds, rounds};
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
@@ -20,6 +21,7 @@ use crate::stats::paired::{
     self, Interval, PairedError, Wilcoxon, WilcoxonDistribution, bootstrap_mean, describe,
     paired_effect, wilcoxon,
 };
+use crate::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
 use crate::stats::preference::{
     BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
 };
@@ -48,6 +50,9 @@ pub struct Options {
     /// The reference system of the mixed model over rounds; `None` (the default): the study's
     /// first system that was rated, else the first in byte order.
     pub reference: Option<String>,
+    /// The analysis plan, overriding the study's (exploratory); `None` (the default): the
+    /// study's `analysis` section, else its key's, else [`AnalysisPlan::default`].
+    pub plan: Option<AnalysisPlan>,
 }
 
 impl Default for Options {
@@ -57,6 +62,7 @@ impl Default for Options {
             seed: 0,
             resamples: 2000,
             reference: None,
+            plan: None,
         }
     }
 }
@@ -104,6 +110,12 @@ pub struct Settings {
     pub ratings: usize,
     /// Preference judgements kept.
     pub preferences: usize,
+    /// The analysis plan the comparisons follow.
+    pub plan: AnalysisPlan,
+    /// Where it came from: `study` (pre-registered in the study file), `key` (the study's,
+    /// kept in the key by `juror publish`), `options` (chosen at analysis time: exploratory)
+    /// or `default`.
+    pub plan_source: &'static str,
 }
 
 /// A two-sided interval.
@@ -216,30 +228,67 @@ pub struct CohenPair {
     pub quadratic: Option<f64>,
 }
 
-/// Two systems on the items both have, on the per-item means.
+/// Two systems on the units both have (items or annotators, as the plan says), on each
+/// unit's mean.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PairComparison {
     pub system_a: String,
     pub system_b: String,
-    /// Items both systems have.
+    /// The hypothesis of the plan this comparison tests, by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hypothesis: Option<String>,
+    /// The alternative about a − b the p-values are for.
+    pub alternative: Alternative,
+    /// Whether the dimension is exploratory (not among the plan's primary ones).
+    pub exploratory: bool,
+    /// Units both systems have.
     pub n: usize,
     pub mean_a: Option<f64>,
     pub mean_b: Option<f64>,
     /// Mean of the differences a − b.
     pub mean_diff: Option<f64>,
-    /// The Wilcoxon signed-rank test of the differences.
+    /// Its two-sided 95% t interval.
+    pub mean_diff_ci95: Option<Ci>,
+    /// The Wilcoxon signed-rank test of the differences, when the plan asks for it.
     pub wilcoxon: Option<WilcoxonResult>,
+    /// The paired t-test, when the plan asks for it.
+    pub t_test: Option<TTestResult>,
+    /// With a non-inferiority margin: the tests of a − b > −margin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub non_inferiority: Option<NonInferiority>,
+    /// The p-value of the plan's first test, for its alternative: what is corrected.
     pub p_value: Option<f64>,
-    /// Holm-adjusted p over every comparison of the report (all dimensions).
+    /// Holm-adjusted p over the plan's family (by default every comparison of the report).
     pub p_holm: Option<f64>,
-    /// Bonferroni-adjusted p over every comparison of the report.
+    /// Bonferroni-adjusted p over the plan's family.
     pub p_bonferroni: Option<f64>,
+    /// The p-value adjusted by the plan's correction (Holm, Bonferroni, or none).
+    pub p_adjusted: Option<f64>,
     pub d_z: Option<f64>,
     pub g_z: Option<f64>,
     pub rank_biserial: Option<f64>,
     /// Why something is `null`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// The paired t-test's result.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct TTestResult {
+    pub t: f64,
+    pub df: f64,
+    /// For the comparison's alternative.
+    pub p_value: f64,
+}
+
+/// Tests of non-inferiority: H0 a − b ≤ −margin against H1 a − b > −margin.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct NonInferiority {
+    pub margin: f64,
+    /// The one-sided paired t-test of the differences against −margin.
+    pub p_t: Option<f64>,
+    /// The one-sided signed-rank test of the differences + margin.
+    pub p_wilcoxon: Option<f64>,
 }
 
 /// The signed-rank test's details.
@@ -256,6 +305,8 @@ pub struct WilcoxonResult {
     /// `exact`, `permutation` or `normal`.
     pub method: &'static str,
     pub z: Option<f64>,
+    /// For the comparison's alternative.
+    pub p_value: f64,
 }
 
 impl From<Wilcoxon> for WilcoxonResult {
@@ -274,6 +325,7 @@ impl From<Wilcoxon> for WilcoxonResult {
                 WilcoxonDistribution::Normal => "normal",
             },
             z: w.z,
+            p_value: w.p_value,
         }
     }
 }
@@ -401,7 +453,64 @@ pub fn report(
     adjudication: Option<&Adjudication>,
     options: &Options,
 ) -> Report {
+    report_with_key(data, study, None, adjudication, options)
+}
+
+/// The plan the report follows, and where it came from: the options' (chosen at analysis
+/// time), the study's `analysis` section, the key's (a study published by `juror publish`
+/// keeps its plan there, since it names systems), else the default.
+pub fn resolve_plan(
+    options: &Options,
+    study: Option<&Study>,
+    key: Option<&crate::study::seal::SealKey>,
+) -> (AnalysisPlan, &'static str, Option<String>) {
+    if let Some(plan) = &options.plan {
+        return (plan.clone(), "options", None);
+    }
+    if let Some(plan) = study.and_then(Study::analysis) {
+        return (plan.clone(), "study", None);
+    }
+    if let Some(raw) = key.and_then(|k| k.analysis.as_ref()) {
+        let mut systems: Vec<String> = key
+            .map(|k| k.systems.values().cloned().collect())
+            .unwrap_or_default();
+        systems.sort();
+        systems.dedup();
+        let dimensions: Vec<String> = study
+            .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
+            .unwrap_or_default();
+        return match AnalysisPlan::from_raw(raw, &systems, &dimensions) {
+            Ok(plan) => (plan, "key", None),
+            Err(problems) => (
+                AnalysisPlan::default(),
+                "default",
+                Some(format!(
+                    "the key's analysis plan cannot be followed ({}); the default plan is used",
+                    problems
+                        .iter()
+                        .map(|(at, message, _)| format!("analysis.{at}: {message}"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )),
+            ),
+        };
+    }
+    (AnalysisPlan::default(), "default", None)
+}
+
+/// [`report()`] with the key of a published study, whose analysis plan it may hold.
+pub fn report_with_key(
+    data: &Data,
+    study: Option<&Study>,
+    key: Option<&crate::study::seal::SealKey>,
+    adjudication: Option<&Adjudication>,
+    options: &Options,
+) -> Report {
     let mut problems = data.problems.clone();
+    let (plan, plan_source, plan_problem) = resolve_plan(options, study, key);
+    if let Some(message) = plan_problem {
+        problems.push(Problem::new("key", None, message));
+    }
     let mut dimensions: Vec<DimensionReport> = dimension_order(data, study)
         .into_iter()
         .map(|d| {
@@ -414,10 +523,10 @@ pub fn report(
             });
             let rows: Vec<&RatingRow> = data.ratings.iter().filter(|r| r.dimension == d).collect();
             let preferred = study.map(Study::systems).unwrap_or_default();
-            dimension_report(&d, scale, &rows, adjudication, preferred, options)
+            dimension_report(&d, scale, &rows, adjudication, preferred, options, &plan)
         })
         .collect();
-    adjust(&mut dimensions);
+    adjust(&mut dimensions, &plan);
 
     let summary = adjudication.map(|adj| {
         let mut applied = 0;
@@ -474,6 +583,8 @@ pub fn report(
             adjudication: summary.as_ref().map(|a| a.file.clone()),
             ratings: data.ratings.len(),
             preferences: data.preferences.len(),
+            plan,
+            plan_source,
         },
         inputs: data.files.clone(),
         problems,
@@ -560,6 +671,7 @@ fn dimension_report(
     adjudication: Option<&Adjudication>,
     preferred: &[String],
     options: &Options,
+    plan: &AnalysisPlan,
 ) -> DimensionReport {
     let cells: Cells = group_cells(rows);
     let adjudicated =
@@ -616,14 +728,36 @@ fn dimension_report(
         })
         .collect();
 
-    // Comparisons of every pair of systems, on the items both have.
-    let names: Vec<&String> = means.keys().collect();
-    let mut comparisons = Vec::new();
-    for (i, a) in names.iter().enumerate() {
-        for b in &names[i + 1..] {
-            comparisons.push(compare(a, b, &means[*a], &means[*b]));
-        }
-    }
+    // Comparisons, as the plan says, on its unit: items (the means above) or annotators.
+    let unit_means = match plan.unit {
+        Unit::Item => means.clone(),
+        Unit::Annotator => annotator_means(rows),
+    };
+    let names: Vec<&str> = unit_means.keys().map(String::as_str).collect();
+    let comparisons: Vec<PairComparison> = plan
+        .pairs(&names)
+        .into_iter()
+        .map(|(a, b)| {
+            // A hypothesis written the other way round orients the comparison.
+            let (a, b) = match (
+                plan.hypothesis(dimension, &a, &b),
+                plan.hypothesis(dimension, &b, &a),
+            ) {
+                (None, Some(_)) => (b, a),
+                _ => (a, b),
+            };
+            let hypothesis = plan.hypothesis(dimension, &a, &b);
+            compare(
+                &a,
+                &b,
+                &unit_means[&a],
+                &unit_means[&b],
+                plan,
+                hypothesis,
+                !plan.is_primary(dimension),
+            )
+        })
+        .collect();
 
     let annotators = {
         rows.iter()
@@ -699,16 +833,46 @@ fn system_summary(
     }
 }
 
-/// The comparison of `a` and `b` (a before b in byte order) on their common items.
+/// Each system's mean per annotator on one dimension (over every item the annotator rated),
+/// annotators in byte order: the unit of a plan with `"unit": "annotator"`. Adjudicated scores
+/// replace cells, not an annotator's ratings, so they are not used here.
+pub fn annotator_means(rows: &[&RatingRow]) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let mut sums: BTreeMap<&str, BTreeMap<&str, (f64, usize)>> = BTreeMap::new();
+    for r in rows {
+        let cell = sums
+            .entry(r.system.as_str())
+            .or_default()
+            .entry(r.annotator.as_str())
+            .or_insert((0.0, 0));
+        cell.0 += r.score;
+        cell.1 += 1;
+    }
+    sums.into_iter()
+        .map(|(system, by)| {
+            let means = by
+                .into_iter()
+                .map(|(annotator, (sum, n))| (annotator.to_owned(), sum / n as f64))
+                .collect();
+            (system.to_owned(), means)
+        })
+        .collect()
+}
+
+/// The comparison of `a` and `b` on their common units, with the plan's tests for the
+/// hypothesis's alternative (else the plan's) and, with a margin, the non-inferiority tests.
 fn compare(
     a: &str,
     b: &str,
     means_a: &BTreeMap<String, f64>,
     means_b: &BTreeMap<String, f64>,
+    plan: &AnalysisPlan,
+    hypothesis: Option<&super::plan::Hypothesis>,
+    exploratory: bool,
 ) -> PairComparison {
+    let alternative = hypothesis.map_or(plan.alternative, |h| h.alternative);
     let (mut x, mut y) = (Vec::new(), Vec::new());
-    for (item, va) in means_a {
-        if let Some(vb) = means_b.get(item) {
+    for (unit, va) in means_a {
+        if let Some(vb) = means_b.get(unit) {
             x.push(*va);
             y.push(*vb);
         }
@@ -717,22 +881,34 @@ fn compare(
     let mut out = PairComparison {
         system_a: a.to_owned(),
         system_b: b.to_owned(),
+        hypothesis: hypothesis.and_then(|h| h.name.clone()),
+        alternative,
+        exploratory,
         n: x.len(),
         mean_a: None,
         mean_b: None,
         mean_diff: None,
+        mean_diff_ci95: None,
         wilcoxon: None,
+        t_test: None,
+        non_inferiority: None,
         p_value: None,
         p_holm: None,
         p_bonferroni: None,
+        p_adjusted: None,
         d_z: None,
         g_z: None,
         rank_biserial: None,
         notes: Vec::new(),
     };
     if x.is_empty() {
-        out.notes
-            .push("no item has ratings of both systems".to_owned());
+        out.notes.push(format!(
+            "no {} has ratings of both systems",
+            match plan.unit {
+                Unit::Item => "item",
+                Unit::Annotator => "annotator",
+            }
+        ));
         return out;
     }
     out.mean_a = Some(mean(&x));
@@ -745,12 +921,51 @@ fn compare(
         }
     };
     out.mean_diff = Some(mean(&diffs));
-    match wilcoxon(&diffs) {
-        Ok(w) => {
-            out.p_value = Some(w.p_value);
-            out.wilcoxon = Some(w.into());
+    for test in &plan.tests {
+        match test {
+            Test::Wilcoxon => match wilcoxon(&diffs) {
+                Ok(w) => {
+                    let mut result: WilcoxonResult = w.into();
+                    match wilcoxon_p(&diffs, WilcoxonMethod::Auto, alternative) {
+                        Ok(p) => result.p_value = p,
+                        Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
+                    }
+                    out.wilcoxon = Some(result);
+                }
+                Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
+            },
+            Test::T => match t_test(&diffs, 0.0, alternative) {
+                Ok(t) => {
+                    out.t_test = Some(TTestResult {
+                        t: t.t,
+                        df: t.df,
+                        p_value: t.p_value,
+                    });
+                    out.mean_diff_ci95 = Some(Ci {
+                        low: t.ci95.0,
+                        high: t.ci95.1,
+                    });
+                }
+                Err(e) => notes.push(format!("t-test: {}", explain(&e))),
+            },
         }
-        Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
+    }
+    // The p-value that is corrected is the first test's: only when that test ran.
+    if let Some(first) = plan.tests.first() {
+        out.p_value = match first {
+            Test::Wilcoxon => out.wilcoxon.map(|w| w.p_value),
+            Test::T => out.t_test.map(|t| t.p_value),
+        };
+    }
+    if let Some(margin) = hypothesis.and_then(|h| h.margin) {
+        let shifted: Vec<f64> = diffs.iter().map(|d| d + margin).collect();
+        out.non_inferiority = Some(NonInferiority {
+            margin,
+            p_t: t_test(&diffs, -margin, Alternative::Greater)
+                .ok()
+                .map(|t| t.p_value),
+            p_wilcoxon: wilcoxon_p(&shifted, WilcoxonMethod::Auto, Alternative::Greater).ok(),
+        });
     }
     match paired_effect(&diffs) {
         Ok(e) => {
@@ -768,22 +983,44 @@ fn explain(e: &PairedError) -> String {
     e.to_string()
 }
 
-/// Holm and Bonferroni over every comparison of the report that has a p-value.
-fn adjust(dimensions: &mut [DimensionReport]) {
-    let ps: Vec<f64> = dimensions
-        .iter()
-        .flat_map(|d| d.comparisons.iter().filter_map(|c| c.p_value))
-        .collect();
-    let (Ok(holm), Ok(bonferroni)) = (paired::holm(&ps), paired::bonferroni(&ps)) else {
-        return;
+/// Holm and Bonferroni over each family of the plan: every comparison of the report's primary
+/// dimensions (and apart, of its exploratory ones), or each dimension's own; `p_adjusted` is
+/// the plan's correction.
+fn adjust(dimensions: &mut [DimensionReport], plan: &AnalysisPlan) {
+    let families: Vec<Vec<(usize, usize)>> = {
+        let mut by: BTreeMap<(usize, bool), Vec<(usize, usize)>> = BTreeMap::new();
+        for (d, dim) in dimensions.iter().enumerate() {
+            for (c, comparison) in dim.comparisons.iter().enumerate() {
+                if comparison.p_value.is_none() {
+                    continue;
+                }
+                let key = match plan.family {
+                    Family::Plan => (0, comparison.exploratory),
+                    Family::Dimension => (d, false),
+                };
+                by.entry(key).or_default().push((d, c));
+            }
+        }
+        by.into_values().collect()
     };
-    let tested = dimensions
-        .iter_mut()
-        .flat_map(|d| d.comparisons.iter_mut())
-        .filter(|c| c.p_value.is_some());
-    for (c, (h, b)) in tested.zip(holm.into_iter().zip(bonferroni)) {
-        c.p_holm = Some(h);
-        c.p_bonferroni = Some(b);
+    for family in families {
+        let ps: Vec<f64> = family
+            .iter()
+            .filter_map(|&(d, c)| dimensions[d].comparisons[c].p_value)
+            .collect();
+        let (Ok(holm), Ok(bonferroni)) = (paired::holm(&ps), paired::bonferroni(&ps)) else {
+            continue;
+        };
+        for (&(d, c), (h, b)) in family.iter().zip(holm.into_iter().zip(bonferroni)) {
+            let comparison = &mut dimensions[d].comparisons[c];
+            comparison.p_holm = Some(h);
+            comparison.p_bonferroni = Some(b);
+            comparison.p_adjusted = match plan.correction {
+                Correction::Holm => Some(h),
+                Correction::Bonferroni => Some(b),
+                Correction::None => comparison.p_value,
+            };
+        }
     }
 }
 

@@ -31,6 +31,7 @@ pub struct Study {
     pub(crate) intake: Vec<Question>,
     pub(crate) exit: Vec<Question>,
     pub(crate) items: Vec<Item>,
+    pub(crate) analysis: Option<crate::analysis::plan::AnalysisPlan>,
 }
 
 impl Study {
@@ -101,6 +102,10 @@ impl Study {
             (Some(_), Some(item)) => item.outputs.len(),
             _ => self.systems.len(),
         }
+    }
+    /// The pre-registered analysis plan, when the study has one.
+    pub fn analysis(&self) -> Option<&crate::analysis::plan::AnalysisPlan> {
+        self.analysis.as_ref()
     }
     /// The dimension with this id.
     pub fn dimension(&self, id: &str) -> Option<&Dimension> {

@@ -62,6 +62,10 @@ pub struct RawStudy {
     pub surveys: RawSurveys,
     /// The items: one prompt and one output per system each.
     pub items: Vec<RawItem>,
+    /// The pre-registered analysis plan (`docs/study-format.md`, "Analysis"); absent: every
+    /// pair of systems on item means, two-sided, Holm over the whole report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<crate::analysis::plan::RawAnalysis>,
 }
 
 /// Consent text and the label of the button that gives it.

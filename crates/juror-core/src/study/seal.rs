@@ -35,6 +35,10 @@ pub struct SealKey {
     /// them (system ids, accepted answers): the published study leaves them out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attention_checks: Vec<RawAttentionCheck>,
+    /// The analysis plan of a study written by [`publish`] (it names systems, so the published
+    /// study leaves it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<crate::analysis::plan::RawAnalysis>,
 }
 
 impl SealKey {
@@ -95,6 +99,8 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         study: raw.id.clone(),
         systems: map.into_iter().map(|(id, t)| (t, id)).collect(),
         attention_checks: Vec::new(),
+        // The plan names systems: it goes with the key, which the analysis reads it from.
+        analysis: sealed.analysis.take(),
     };
     (sealed, key)
 }
@@ -141,6 +147,7 @@ pub fn publish(
     published.systems = systems.keys().cloned().collect();
     published.design.assignment = None;
     published.design.attention_checks = Vec::new();
+    published.analysis = None;
     for task in &mut published.design.tasks {
         task.pairs = None;
     }
@@ -173,6 +180,7 @@ pub fn publish(
         study: raw.id.clone(),
         systems,
         attention_checks: raw.design.attention_checks.clone(),
+        analysis: raw.analysis.clone(),
     };
     (published, key)
 }

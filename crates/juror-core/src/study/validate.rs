@@ -915,6 +915,16 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         }
     }
 
+    let analysis = raw.analysis.as_ref().and_then(|a| {
+        let dims: Vec<String> = raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();
+        crate::analysis::plan::AnalysisPlan::from_raw(a, &raw.systems, &dims)
+            .map_err(|problems| {
+                for (at, message, fix) in problems {
+                    c.error(format!("analysis.{at}"), message, fix);
+                }
+            })
+            .ok()
+    });
     let plans = d
         .plans
         .as_ref()
@@ -966,6 +976,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         intake,
         exit,
         items,
+        analysis,
     })
 }
 
