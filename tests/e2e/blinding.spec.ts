@@ -18,6 +18,7 @@ type Study = {
   };
   surveys?: { intake?: Question[]; exit?: Question[] };
   items: { outputs: Record<string, string> }[];
+  analysis?: unknown;
 };
 type Question = { prompt: string; type: string; min_selected?: number };
 
@@ -27,6 +28,9 @@ function readStudy(file: string): Study {
 
 /** The study with every system id replaced by `SYSID-<n>-zq` where it is an id, and the tokens. */
 function tokenize(study: Study): { study: Study; tokens: string[] } {
+  // The analysis plan names systems: a study served to annotators does not carry it
+  // (`juror publish` keeps it in the key).
+  delete study.analysis;
   const token = new Map(study.systems.map((s, i) => [s, `SYSID-${i + 1}-zq`]));
   const swap = (s: string) => token.get(s) ?? s;
   study.systems = study.systems.map(swap);
