@@ -20,6 +20,8 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+// Parsed once per run: the size of the largest variant (`analyze`'s flags) costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum Command {
     /// Check a study file and list every problem with its JSON path and a fix.
     Validate {
@@ -164,6 +166,38 @@ enum Command {
         /// default: the study's first system, else the first in byte order.
         #[arg(long)]
         reference: Option<String>,
+        /// Override the analysis plan (the study's, else the default), making the report
+        /// exploratory: the unit, item or annotator.
+        #[arg(long, help_heading = "Plan overrides (exploratory)")]
+        unit: Option<String>,
+        /// Compare this system with each other one.
+        #[arg(long, conflicts_with_all = ["pairs", "all_pairs"], help_heading = "Plan overrides (exploratory)")]
+        anchor: Option<String>,
+        /// Compare these pairs: A:B,C:D.
+        #[arg(
+            long,
+            conflicts_with = "all_pairs",
+            help_heading = "Plan overrides (exploratory)"
+        )]
+        pairs: Option<String>,
+        /// Compare every pair of systems.
+        #[arg(long, help_heading = "Plan overrides (exploratory)")]
+        all_pairs: bool,
+        /// two-sided, greater or less (about A − B).
+        #[arg(long, help_heading = "Plan overrides (exploratory)")]
+        alternative: Option<String>,
+        /// wilcoxon, t, or both (the first is corrected): wilcoxon,t.
+        #[arg(long, help_heading = "Plan overrides (exploratory)")]
+        tests: Option<String>,
+        /// holm, bonferroni or none.
+        #[arg(long, help_heading = "Plan overrides (exploratory)")]
+        correction: Option<String>,
+        /// plan or dimension.
+        #[arg(long, help_heading = "Plan overrides (exploratory)")]
+        family: Option<String>,
+        /// The primary dimensions: quality,relevance.
+        #[arg(long, help_heading = "Plan overrides (exploratory)")]
+        primary: Option<String>,
         /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
         /// the merged tidy data.
         #[arg(long, value_enum, default_value_t = AnalyzeFormat::Json)]
@@ -258,9 +292,29 @@ fn main() -> ExitCode {
             seed,
             resamples,
             reference,
+            unit,
+            anchor,
+            pairs,
+            all_pairs,
+            alternative,
+            tests,
+            correction,
+            family,
+            primary,
             format,
             out,
         } => analyze(&AnalyzeArgs {
+            overrides: RawOverrides {
+                unit,
+                anchor,
+                pairs,
+                all_pairs,
+                alternative,
+                tests,
+                correction,
+                family,
+                primary,
+            },
             inputs,
             study,
             key,
@@ -287,7 +341,95 @@ enum AnalyzeFormat {
     Csv,
 }
 
+/// The plan overrides as typed on the command line.
+struct RawOverrides {
+    unit: Option<String>,
+    anchor: Option<String>,
+    pairs: Option<String>,
+    all_pairs: bool,
+    alternative: Option<String>,
+    tests: Option<String>,
+    correction: Option<String>,
+    family: Option<String>,
+    primary: Option<String>,
+}
+
+impl RawOverrides {
+    /// The overrides, each word read as the study file's `analysis` section spells it.
+    fn parse(&self) -> Result<juror_core::analysis::plan::Overrides, String> {
+        use juror_core::analysis::plan::{Comparisons, Overrides, RawAlternative};
+        fn word<T: serde::de::DeserializeOwned>(
+            flag: &str,
+            text: &str,
+            choices: &str,
+        ) -> Result<T, String> {
+            serde_json::from_value(serde_json::Value::String(text.trim().to_owned()))
+                .map_err(|_| format!("--{flag} {text}: give one of {choices}"))
+        }
+        fn list(text: &str) -> Vec<String> {
+            text.split(',')
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect()
+        }
+        let comparisons = if self.all_pairs {
+            Some(Comparisons::All)
+        } else if let Some(a) = &self.anchor {
+            Some(Comparisons::Anchor(a.clone()))
+        } else if let Some(p) = &self.pairs {
+            let mut pairs = Vec::new();
+            for pair in list(p) {
+                match pair.split_once(':') {
+                    Some((a, b)) if !a.is_empty() && !b.is_empty() => {
+                        pairs.push((a.to_owned(), b.to_owned()));
+                    }
+                    _ => return Err(format!("--pairs {p}: write pairs as A:B,C:D")),
+                }
+            }
+            Some(Comparisons::Pairs(pairs))
+        } else {
+            None
+        };
+        Ok(Overrides {
+            unit: self
+                .unit
+                .as_deref()
+                .map(|u| word("unit", u, "item, annotator"))
+                .transpose()?,
+            comparisons,
+            alternative: self
+                .alternative
+                .as_deref()
+                .map(|a| word::<RawAlternative>("alternative", a, "two-sided, greater, less"))
+                .transpose()?
+                .map(Into::into),
+            tests: self
+                .tests
+                .as_deref()
+                .map(|t| {
+                    list(t)
+                        .iter()
+                        .map(|x| word("tests", x, "wilcoxon, t"))
+                        .collect()
+                })
+                .transpose()?,
+            correction: self
+                .correction
+                .as_deref()
+                .map(|c| word("correction", c, "holm, bonferroni, none"))
+                .transpose()?,
+            family: self
+                .family
+                .as_deref()
+                .map(|f| word("family", f, "plan, dimension"))
+                .transpose()?,
+            primary: self.primary.as_deref().map(list),
+        })
+    }
+}
+
 struct AnalyzeArgs {
+    overrides: RawOverrides,
     inputs: Vec<PathBuf>,
     study: Option<PathBuf>,
     key: Option<PathBuf>,
@@ -371,6 +513,38 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
             )),
         }
     }
+    let overrides = match args.overrides.parse() {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut options = o.clone();
+    if !overrides.is_empty() {
+        let study_ref = study.as_ref().map(|(s, _)| s);
+        let (base, _, _) = analysis::report::resolve_plan(o, study_ref, key.as_ref());
+        let mut systems: Vec<String> = match (&key, study_ref) {
+            (Some(k), _) => k.systems.values().cloned().collect(),
+            (None, Some(s)) => s.systems().to_vec(),
+            (None, None) => Vec::new(),
+        };
+        systems.sort();
+        systems.dedup();
+        let dimensions: Vec<String> = study_ref
+            .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
+            .unwrap_or_default();
+        match overrides.apply(&base, &systems, &dimensions) {
+            Ok(plan) => options.plan = Some(plan),
+            Err(problems) => {
+                for (_, message, fix) in problems {
+                    eprintln!("{message}: {fix}");
+                }
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let o = &options;
     let context = Context {
         study: study.as_ref().map(|(s, h)| (s, h.as_str())),
         key: key.as_ref(),

@@ -423,3 +423,96 @@ fn rounds_with_a_chosen_reference() {
     assert!(md.contains("### Over rounds"), "{md}");
     assert!(md.contains("reference system base"), "{md}");
 }
+
+/// Flags override the study's analysis plan, and the report says so (exploratory); a bad flag
+/// is a usage error that names the choices.
+#[test]
+fn plan_flags_override_the_study_and_are_recorded() {
+    let study = root().join("assets/studies/reasoning-trajectories.json");
+    let study = study.display().to_string();
+    let files: Vec<String> = (1..=3)
+        .map(|s| fixture(&format!("trajectories-slot{s}.json")))
+        .collect();
+    let r = json(&juror(&args(&["--study", &study], &files)));
+    assert_eq!(r["settings"]["plan_source"], "study");
+    assert_eq!(
+        r["settings"]["plan"]["comparisons"]["pairs"][0][0],
+        "rft-coherence"
+    );
+
+    let out = juror(&args(
+        &[
+            "--study",
+            &study,
+            "--unit",
+            "annotator",
+            "--anchor",
+            "rft-base",
+            "--tests",
+            "t",
+            "--correction",
+            "bonferroni",
+            "--family",
+            "dimension",
+        ],
+        &files,
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    let plan = &r["settings"]["plan"];
+    assert_eq!(r["settings"]["plan_source"], "options");
+    assert_eq!(plan["unit"], "annotator");
+    assert_eq!(plan["comparisons"]["anchor"], "rft-base");
+    assert_eq!(plan["tests"], serde_json::json!(["t"]));
+    assert_eq!(
+        (plan["correction"].as_str(), plan["family"].as_str()),
+        (Some("bonferroni"), Some("dimension"))
+    );
+    for d in r["dimensions"].as_array().unwrap() {
+        let comparisons = d["comparisons"].as_array().unwrap();
+        assert_eq!(comparisons.len(), 3, "rft-base against each other system");
+        for c in comparisons {
+            assert!(
+                c["system_a"] == "rft-base" || c["system_b"] == "rft-base",
+                "{c}"
+            );
+            assert_eq!(c["n"], 3, "paired over the three annotators");
+            assert!(c["wilcoxon"].is_null(), "not asked for: {c}");
+            if c["t_test"].is_object() {
+                assert_eq!(c["p_value"], c["t_test"]["p_value"]);
+                assert_eq!(c["p_adjusted"], c["p_bonferroni"]);
+            } else {
+                // Equal means for every annotator: no t, and the note says why.
+                assert!(
+                    c["notes"][0].as_str().unwrap().starts_with("t-test:"),
+                    "{c}"
+                );
+            }
+        }
+    }
+    let md = String::from_utf8(
+        juror(&args(
+            &["--study", &study, "--anchor", "rft-base", "--format", "md"],
+            &files,
+        ))
+        .stdout,
+    )
+    .unwrap();
+    assert!(md.contains("chosen at analysis time (exploratory)"), "{md}");
+
+    for (flag, value, says) in [
+        ("--unit", "participant", "give one of item, annotator"),
+        ("--anchor", "gpt9", "unknown system \"gpt9\""),
+        ("--pairs", "online", "write pairs as A:B,C:D"),
+        ("--tests", "anova", "give one of wilcoxon, t"),
+    ] {
+        let out = juror(&args(&["--study", &study, flag, value], &files));
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(
+            stderr(&out).contains(says),
+            "{flag} {value}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty());
+    }
+}

@@ -405,3 +405,89 @@ impl AnalysisPlan {
         self.primary.is_empty() || self.primary.iter().any(|d| d == dimension)
     }
 }
+
+/// Changes to a plan asked for at analysis time (`juror analyze --unit ...`): each given field
+/// replaces the plan's. A report that follows them is exploratory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    pub unit: Option<Unit>,
+    pub comparisons: Option<Comparisons>,
+    pub alternative: Option<Alternative>,
+    pub tests: Option<Vec<Test>>,
+    pub correction: Option<Correction>,
+    pub family: Option<Family>,
+    pub primary: Option<Vec<String>>,
+}
+
+impl Overrides {
+    /// Whether nothing is overridden.
+    pub fn is_empty(&self) -> bool {
+        *self == Overrides::default()
+    }
+
+    /// `plan` with these changes, checked against the `systems` and `dimensions` known (an empty
+    /// list: not checked).
+    pub fn apply(
+        &self,
+        plan: &AnalysisPlan,
+        systems: &[String],
+        dimensions: &[String],
+    ) -> Result<AnalysisPlan, Vec<PlanProblem>> {
+        let mut problems = Vec::new();
+        let mut check = |what: &str, id: &str, known: &[String]| {
+            if !known.is_empty() && !known.iter().any(|k| k == id) {
+                problems.push((
+                    what.to_owned(),
+                    format!("unknown {what} \"{id}\""),
+                    format!("use one of: {}", known.join(", ")),
+                ));
+            }
+        };
+        match &self.comparisons {
+            Some(Comparisons::Anchor(a)) => check("system", a, systems),
+            Some(Comparisons::Pairs(pairs)) => {
+                for (a, b) in pairs {
+                    check("system", a, systems);
+                    check("system", b, systems);
+                }
+            }
+            _ => {}
+        }
+        for d in self.primary.iter().flatten() {
+            check("dimension", d, dimensions);
+        }
+        if self.tests.as_ref().is_some_and(Vec::is_empty) {
+            problems.push((
+                "tests".to_owned(),
+                "no test".to_owned(),
+                "give wilcoxon, t or both".to_owned(),
+            ));
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let mut out = plan.clone();
+        if let Some(u) = self.unit {
+            out.unit = u;
+        }
+        if let Some(c) = &self.comparisons {
+            out.comparisons = c.clone();
+        }
+        if let Some(a) = self.alternative {
+            out.alternative = a;
+        }
+        if let Some(t) = &self.tests {
+            out.tests = t.clone();
+        }
+        if let Some(c) = self.correction {
+            out.correction = c;
+        }
+        if let Some(f) = self.family {
+            out.family = f;
+        }
+        if let Some(p) = &self.primary {
+            out.primary = p.clone();
+        }
+        Ok(out)
+    }
+}
