@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use juror_core::analysis::plan::{AnalysisPlan, Correction, Unit};
-use juror_core::analysis::report::{Ci, DimensionReport, PreferenceReport, SystemSummary};
+use juror_core::analysis::report::{
+    Ci, DimensionReport, PairComparison, PreferenceReport, SystemSummary,
+};
 use juror_core::analysis::{self, Context, Data, Input, Options, Problem, Report};
 use juror_core::session::ratings::sha256_hex;
 use juror_core::stats::paired::Alternative;
@@ -704,36 +706,38 @@ fn DimensionView(
             ]
         })
         .collect();
-    let comparisons: Vec<Vec<String>> = d
-        .comparisons
-        .iter()
-        .map(|c| {
-            let relation = match c.alternative {
-                Alternative::TwoSided => "≠",
-                Alternative::Greater => ">",
-                Alternative::Less => "<",
-            };
-            vec![
-                format!("{} vs {}", c.system_a, c.system_b),
-                format!(
-                    "{}A {relation} B{}",
-                    c.hypothesis
-                        .as_ref()
-                        .map_or(String::new(), |h| format!("{h}: ")),
-                    if c.exploratory { " (exploratory)" } else { "" }
-                ),
-                c.n.to_string(),
-                num(c.mean_diff),
-                c.mean_diff_ci95.map_or("—".to_owned(), |ci| {
-                    format!("{} to {}", num(Some(ci.low)), num(Some(ci.high)))
-                }),
-                pval(c.t_test.map(|t| t.p_value)),
-                pval(c.wilcoxon.map(|w| w.p_value)),
-                pval(c.p_adjusted),
-                num(c.d_z),
-            ]
-        })
-        .collect();
+    let rows_of = |list: &[PairComparison]| -> Vec<Vec<String>> {
+        list.iter()
+            .map(|c| {
+                let relation = match c.alternative {
+                    Alternative::TwoSided => "≠",
+                    Alternative::Greater => ">",
+                    Alternative::Less => "<",
+                };
+                vec![
+                    format!("{} vs {}", c.system_a, c.system_b),
+                    format!(
+                        "{}A {relation} B{}",
+                        c.hypothesis
+                            .as_ref()
+                            .map_or(String::new(), |h| format!("{h}: ")),
+                        if c.exploratory { " (exploratory)" } else { "" }
+                    ),
+                    c.n.to_string(),
+                    num(c.mean_diff),
+                    c.mean_diff_ci95.map_or("—".to_owned(), |ci| {
+                        format!("{} to {}", num(Some(ci.low)), num(Some(ci.high)))
+                    }),
+                    pval(c.t_test.map(|t| t.p_value)),
+                    pval(c.wilcoxon.map(|w| w.p_value)),
+                    pval(c.p_adjusted),
+                    num(c.d_z),
+                ]
+            })
+            .collect()
+    };
+    let comparisons = rows_of(&d.comparisons);
+    let contrasts = rows_of(&d.contrasts);
     let unit = match plan.unit {
         Unit::Item => "items",
         Unit::Annotator => "annotators",
@@ -773,6 +777,13 @@ fn DimensionView(
                     caption=format!("Paired comparisons on {name}, paired on {unit} (the plan's {source}; p adjusted: {correction})")
                     columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z"]
                     rows=comparisons
+                />
+            })}
+            {(!contrasts.is_empty()).then(|| view! {
+                <DataTable
+                    caption=format!("Contrasts of groups of systems on {name}, paired on {unit} (each group's mean)")
+                    columns=&["Groups", "Contrast", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z"]
+                    rows=contrasts
                 />
             })}
             {rounds.map(|rounds| view! { <RoundsView name=name.clone() scale=d.scale.clone() rounds /> })}

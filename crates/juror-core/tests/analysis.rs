@@ -1849,3 +1849,74 @@ fn without_a_plan_every_pair_is_compared_two_sided() {
     assert_eq!(c.p_adjusted, c.p_holm);
     assert!(c.t_test.is_some() && c.mean_diff_ci95.is_some() && !c.exploratory);
 }
+
+/// Seed 003's group contrast ({Coherence, Full} against Base on coherence, one-sided): per
+/// item, the mean of the two groups' item means, tested like a pair and corrected with the
+/// comparisons (Holm over the primary dimensions).
+#[test]
+fn a_contrast_compares_the_means_of_groups() {
+    use juror_core::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
+    let text = example("reasoning-trajectories");
+    let study = parse_study(&text).unwrap();
+    let hash = sha256_hex(&text);
+    let files = inputs(&TRAJECTORIES);
+    let (data, report) = analyze(
+        &files,
+        &Context {
+            study: Some((&study, &hash)),
+            key: None,
+        },
+        None,
+        &OPTIONS,
+    );
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let coherence = report
+        .dimensions
+        .iter()
+        .find(|d| d.dimension == "coherence")
+        .unwrap();
+    assert_eq!(coherence.contrasts.len(), 1);
+    let c = &coherence.contrasts[0];
+    assert_eq!(
+        (
+            c.system_a.as_str(),
+            c.system_b.as_str(),
+            c.hypothesis.as_deref()
+        ),
+        ("rft-coherence+rft-full", "rft-base", Some("H1 (groups)"))
+    );
+    assert_eq!(c.alternative, Alternative::Greater);
+    // By hand: the item means of the three systems, items that have all three.
+    let rows: Vec<_> = data
+        .ratings
+        .iter()
+        .filter(|r| r.dimension == "coherence")
+        .collect();
+    let means = item_means(&rows, None);
+    let diffs: Vec<f64> = means["rft-base"]
+        .iter()
+        .filter_map(|(item, base)| {
+            let a = means["rft-coherence"].get(item)?;
+            let b = means["rft-full"].get(item)?;
+            Some((a + b) / 2.0 - base)
+        })
+        .collect();
+    assert_eq!(c.n, diffs.len());
+    let t = t_test(&diffs, 0.0, Alternative::Greater).unwrap();
+    close("t", c.t_test.map(|x| x.t), Some(t.t));
+    close("t p", c.t_test.map(|x| x.p_value), Some(t.p_value));
+    let w = wilcoxon_p(&diffs, WilcoxonMethod::Auto, Alternative::Greater).unwrap();
+    close("wilcoxon p", c.wilcoxon.map(|x| x.p_value), Some(w));
+    // In the family: the primary comparisons of coherence and efficiency, and this contrast.
+    let family: Vec<f64> = report
+        .dimensions
+        .iter()
+        .flat_map(|d| d.comparisons.iter().chain(&d.contrasts))
+        .filter(|x| !x.exploratory)
+        .filter_map(|x| x.p_value)
+        .collect();
+    assert_eq!(family.len(), 7, "3 + 3 comparisons and the contrast");
+    let holm = juror_core::stats::paired::holm(&family).unwrap();
+    let at = family.iter().position(|p| Some(*p) == c.p_value).unwrap();
+    close("holm", c.p_holm, Some(holm[at]));
+}

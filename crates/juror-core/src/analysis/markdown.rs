@@ -7,7 +7,8 @@ use super::diagnostics::Diagnostics;
 use super::input::number;
 use super::plan::{AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
 use super::report::{
-    Agreement, BradleyTerryReport, Ci, DimensionReport, PreferenceReport, Report, SystemSummary,
+    Agreement, BradleyTerryReport, Ci, DimensionReport, PairComparison, PreferenceReport, Report,
+    SystemSummary,
 };
 use super::rounds::Rounds;
 use crate::stats::paired::Alternative;
@@ -119,7 +120,8 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64, plan: &Analysi
     );
     systems(out, &d.systems);
     agreement(out, &d.agreement);
-    comparisons(out, d, plan);
+    comparisons(out, "Comparisons", &d.comparisons, plan);
+    comparisons(out, "Contrasts", &d.contrasts, plan);
     if let Some(r) = &d.rounds {
         rounds(out, r);
     }
@@ -376,14 +378,15 @@ fn agreement(out: &mut String, a: &Agreement) {
     }
 }
 
-fn comparisons(out: &mut String, d: &DimensionReport, plan: &AnalysisPlan) {
-    if d.comparisons.is_empty() {
+/// A table of paired comparisons (or of contrasts of groups), with their notes.
+fn comparisons(out: &mut String, title: &str, list: &[PairComparison], plan: &AnalysisPlan) {
+    if list.is_empty() {
         return;
     }
-    let exploratory = d.comparisons.iter().any(|c| c.exploratory);
+    let exploratory = list.iter().any(|c| c.exploratory);
     let _ = writeln!(
         out,
-        "### Comparisons{}\n",
+        "### {title}{}\n",
         if exploratory { " (exploratory)" } else { "" }
     );
     let unit = match plan.unit {
@@ -400,7 +403,7 @@ fn comparisons(out: &mut String, d: &DimensionReport, plan: &AnalysisPlan) {
         "| A | B | Hypothesis | {unit} | Mean A | Mean B | A − B | 95% CI | t (df) | p (t) | W | p (W) | {adjusted} | d_z | g_z | r (rank-biserial) |\n\
          |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
-    for c in &d.comparisons {
+    for c in list {
         let relation = match c.alternative {
             Alternative::TwoSided => "A ≠ B",
             Alternative::Greater => "A > B",
@@ -433,8 +436,7 @@ fn comparisons(out: &mut String, d: &DimensionReport, plan: &AnalysisPlan) {
         );
     }
     out.push('\n');
-    let mut notes: Vec<String> = d
-        .comparisons
+    let mut notes: Vec<String> = list
         .iter()
         .filter_map(|c| {
             let ni = c.non_inferiority?;
@@ -448,19 +450,14 @@ fn comparisons(out: &mut String, d: &DimensionReport, plan: &AnalysisPlan) {
             ))
         })
         .collect();
-    notes.extend(
-        d.comparisons
-            .iter()
-            .filter(|c| !c.notes.is_empty())
-            .map(|c| {
-                format!(
-                    "- {} vs {}: {}",
-                    cell(&c.system_a),
-                    cell(&c.system_b),
-                    cell(&c.notes.join("; "))
-                )
-            }),
-    );
+    notes.extend(list.iter().filter(|c| !c.notes.is_empty()).map(|c| {
+        format!(
+            "- {} vs {}: {}",
+            cell(&c.system_a),
+            cell(&c.system_b),
+            cell(&c.notes.join("; "))
+        )
+    }));
     if !notes.is_empty() {
         out.push_str(&notes.join("\n"));
     }

@@ -46,6 +46,38 @@ pub struct RawAnalysis {
     /// Directional or non-inferiority hypotheses about particular comparisons.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hypotheses: Vec<RawHypothesis>,
+    /// Named comparisons of groups of systems: per unit, the mean over group `a` minus the
+    /// mean over group `b`, tested like a pair and corrected with the comparisons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contrasts: Vec<RawContrast>,
+}
+
+/// A contrast of two groups of systems.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawContrast {
+    /// Its name in the report ("H1: with coherence vs base").
+    pub name: String,
+    /// The dimension it is about; absent: every dimension.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<String>,
+    /// Group A: the systems whose mean is taken.
+    pub a: Vec<String>,
+    /// Group B.
+    pub b: Vec<String>,
+    /// The alternative about A − B. Default: the plan's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative: Option<RawAlternative>,
+}
+
+/// A contrast, checked.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Contrast {
+    pub name: String,
+    pub dimension: Option<String>,
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+    pub alternative: Alternative,
 }
 
 fn default_tests() -> Vec<Test> {
@@ -229,6 +261,7 @@ pub struct AnalysisPlan {
     /// Empty: every dimension is primary.
     pub primary: Vec<String>,
     pub hypotheses: Vec<Hypothesis>,
+    pub contrasts: Vec<Contrast>,
 }
 
 impl Default for AnalysisPlan {
@@ -243,6 +276,7 @@ impl Default for AnalysisPlan {
             family: Family::Plan,
             primary: Vec::new(),
             hypotheses: Vec::new(),
+            contrasts: Vec::new(),
         }
     }
 }
@@ -297,6 +331,22 @@ impl AnalysisPlan {
                 });
             }
         }
+        let mut contrasts = Vec::new();
+        for (i, c) in raw.contrasts.iter().enumerate() {
+            for (j, s) in c.a.iter().enumerate() {
+                system(format!("contrasts[{i}].a[{j}]"), s);
+            }
+            for (j, s) in c.b.iter().enumerate() {
+                system(format!("contrasts[{i}].b[{j}]"), s);
+            }
+            contrasts.push(Contrast {
+                name: c.name.clone(),
+                dimension: c.dimension.clone(),
+                a: c.a.clone(),
+                b: c.b.clone(),
+                alternative: c.alternative.unwrap_or(raw.alternative).into(),
+            });
+        }
         for (i, h) in raw.hypotheses.iter().enumerate() {
             if let Some(d) = &h.dimension
                 && !dimensions.contains(d)
@@ -321,6 +371,31 @@ impl AnalysisPlan {
                     format!("hypotheses[{i}].b"),
                     format!("\"{}\" is compared with itself", h.a),
                     "name another system as b".to_owned(),
+                ));
+            }
+        }
+        for (i, c) in raw.contrasts.iter().enumerate() {
+            if c.a.is_empty() || c.b.is_empty() {
+                problems.push((
+                    format!("contrasts[{i}]"),
+                    "a group is empty".to_owned(),
+                    "list at least one system in a and in b".to_owned(),
+                ));
+            }
+            if let Some(s) = c.a.iter().find(|s| c.b.contains(s)) {
+                problems.push((
+                    format!("contrasts[{i}].b"),
+                    format!("\"{s}\" is in both groups"),
+                    "put each system in one group".to_owned(),
+                ));
+            }
+            if let Some(d) = &c.dimension
+                && !dimensions.contains(d)
+            {
+                problems.push((
+                    format!("contrasts[{i}].dimension"),
+                    format!("unknown dimension \"{d}\""),
+                    format!("use one of: {}", dimensions.join(", ")),
                 ));
             }
         }
@@ -363,6 +438,7 @@ impl AnalysisPlan {
             family: raw.family,
             primary: raw.primary.clone(),
             hypotheses,
+            contrasts,
         })
     }
 

@@ -147,6 +147,10 @@ pub struct DimensionReport {
     pub systems: Vec<SystemSummary>,
     pub agreement: Agreement,
     pub comparisons: Vec<PairComparison>,
+    /// The plan's contrasts of groups of systems on this dimension: `system_a` and `system_b`
+    /// are the groups joined by `+`, `hypothesis` the contrast's name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contrasts: Vec<PairComparison>,
     pub flags: Vec<Flag>,
     /// Ratings over rounds (slopes and the mixed model), on the raw ratings that have a round;
     /// `null` when fewer than two rounds were rated.
@@ -759,6 +763,47 @@ fn dimension_report(
         })
         .collect();
 
+    // Contrasts: per unit, the mean over each group (units that have every system of both).
+    let contrasts: Vec<PairComparison> = plan
+        .contrasts
+        .iter()
+        .filter(|c| c.dimension.as_deref().is_none_or(|d| d == dimension))
+        .map(|c| {
+            let group_means = |group: &[String]| -> BTreeMap<String, f64> {
+                let Some(first) = group.first().and_then(|s| unit_means.get(s)) else {
+                    return BTreeMap::new();
+                };
+                first
+                    .keys()
+                    .filter_map(|unit| {
+                        let values: Option<Vec<f64>> = group
+                            .iter()
+                            .map(|s| unit_means.get(s).and_then(|m| m.get(unit)).copied())
+                            .collect();
+                        values.map(|v| (unit.clone(), mean(&v)))
+                    })
+                    .collect()
+            };
+            let hypothesis = super::plan::Hypothesis {
+                name: Some(c.name.clone()),
+                dimension: c.dimension.clone(),
+                a: c.a.join("+"),
+                b: c.b.join("+"),
+                alternative: c.alternative,
+                margin: None,
+            };
+            compare(
+                &hypothesis.a,
+                &hypothesis.b,
+                &group_means(&c.a),
+                &group_means(&c.b),
+                plan,
+                Some(&hypothesis),
+                !plan.is_primary(dimension),
+            )
+        })
+        .collect();
+
     let annotators = {
         rows.iter()
             .map(|r| r.annotator.as_str())
@@ -785,6 +830,7 @@ fn dimension_report(
         ),
         systems,
         comparisons,
+        contrasts,
         flags,
     }
 }
@@ -986,11 +1032,16 @@ fn explain(e: &PairedError) -> String {
 /// Holm and Bonferroni over each family of the plan: every comparison of the report's primary
 /// dimensions (and apart, of its exploratory ones), or each dimension's own; `p_adjusted` is
 /// the plan's correction.
+/// Where a tested comparison is: (dimension, 0 for `comparisons` or 1 for `contrasts`, index).
+type Place = (usize, usize, usize);
+
 fn adjust(dimensions: &mut [DimensionReport], plan: &AnalysisPlan) {
-    let families: Vec<Vec<(usize, usize)>> = {
-        let mut by: BTreeMap<(usize, bool), Vec<(usize, usize)>> = BTreeMap::new();
-        for (d, dim) in dimensions.iter().enumerate() {
-            for (c, comparison) in dim.comparisons.iter().enumerate() {
+    // Every tested comparison, by family: (0 or the dimension, exploratory).
+    let mut by: BTreeMap<(usize, bool), Vec<Place>> = BTreeMap::new();
+    for (d, dim) in dimensions.iter().enumerate() {
+        let lists = [&dim.comparisons, &dim.contrasts];
+        for (l, list) in lists.into_iter().enumerate() {
+            for (c, comparison) in list.iter().enumerate() {
                 if comparison.p_value.is_none() {
                     continue;
                 }
@@ -998,21 +1049,28 @@ fn adjust(dimensions: &mut [DimensionReport], plan: &AnalysisPlan) {
                     Family::Plan => (0, comparison.exploratory),
                     Family::Dimension => (d, false),
                 };
-                by.entry(key).or_default().push((d, c));
+                by.entry(key).or_default().push((d, l, c));
             }
         }
-        by.into_values().collect()
-    };
-    for family in families {
+    }
+    fn at(dimensions: &mut [DimensionReport], (d, l, c): Place) -> &mut PairComparison {
+        let dim = &mut dimensions[d];
+        if l == 0 {
+            &mut dim.comparisons[c]
+        } else {
+            &mut dim.contrasts[c]
+        }
+    }
+    for family in by.into_values() {
         let ps: Vec<f64> = family
             .iter()
-            .filter_map(|&(d, c)| dimensions[d].comparisons[c].p_value)
+            .filter_map(|&place| at(dimensions, place).p_value)
             .collect();
         let (Ok(holm), Ok(bonferroni)) = (paired::holm(&ps), paired::bonferroni(&ps)) else {
             continue;
         };
-        for (&(d, c), (h, b)) in family.iter().zip(holm.into_iter().zip(bonferroni)) {
-            let comparison = &mut dimensions[d].comparisons[c];
+        for (&place, (h, b)) in family.iter().zip(holm.into_iter().zip(bonferroni)) {
+            let comparison = at(dimensions, place);
             comparison.p_holm = Some(h);
             comparison.p_bonferroni = Some(b);
             comparison.p_adjusted = match plan.correction {
