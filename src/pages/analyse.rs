@@ -663,19 +663,20 @@ fn DimensionView(
         "{} ratings of {} items by {} annotators.",
         d.ratings, d.items, d.annotators
     );
-    let systems: Vec<Vec<String>> = d
-        .systems
-        .iter()
-        .map(|s| {
-            vec![
-                s.system.clone(),
-                s.n.to_string(),
-                num(Some(s.mean)),
-                num(s.sd),
-                ci_text(s),
-            ]
-        })
-        .collect();
+    let system_rows = |list: &[SystemSummary]| -> Vec<Vec<String>> {
+        list.iter()
+            .map(|s| {
+                vec![
+                    s.system.clone(),
+                    s.n.to_string(),
+                    num(Some(s.mean)),
+                    num(s.sd),
+                    ci_text(s),
+                ]
+            })
+            .collect()
+    };
+    let systems = system_rows(&d.systems);
     let agreement = vec![
         vec!["Fleiss' kappa".to_owned(), num(a.fleiss_kappa)],
         vec![
@@ -738,6 +739,20 @@ fn DimensionView(
     };
     let comparisons = rows_of(&d.comparisons);
     let contrasts = rows_of(&d.contrasts);
+    // Per item group: (group, items, systems' rows, comparisons' rows).
+    type Rows = Vec<Vec<String>>;
+    let groups: Vec<(String, usize, Rows, Rows)> = d
+        .groups
+        .iter()
+        .map(|g| {
+            (
+                g.group.clone(),
+                g.items,
+                system_rows(&g.systems),
+                rows_of(&g.comparisons),
+            )
+        })
+        .collect();
     let unit = match plan.unit {
         Unit::Item => "items",
         Unit::Annotator => "annotators",
@@ -779,6 +794,27 @@ fn DimensionView(
                     rows=comparisons
                 />
             })}
+            {groups
+                .into_iter()
+                .map(|(group, items, systems, comparisons)| {
+                    let name = name.clone();
+                    view! {
+                        <h4>{format!("Item group {group} ({items} items; a breakdown, p not corrected)")}</h4>
+                        <DataTable
+                            caption=format!("Systems on {name} in group {group}")
+                            columns=&["System", "n", "Mean", "SD", "95% CI"]
+                            rows=systems
+                        />
+                        {(!comparisons.is_empty()).then(|| view! {
+                            <DataTable
+                                caption=format!("Paired comparisons on {name} in group {group}")
+                                columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z"]
+                                rows=comparisons
+                            />
+                        })}
+                    }
+                })
+                .collect_view()}
             {(!contrasts.is_empty()).then(|| view! {
                 <DataTable
                     caption=format!("Contrasts of groups of systems on {name}, paired on {unit} (each group's mean)")

@@ -1920,3 +1920,58 @@ fn a_contrast_compares_the_means_of_groups() {
     let at = family.iter().position(|p| Some(*p) == c.p_value).unwrap();
     close("holm", c.p_holm, Some(holm[at]));
 }
+
+/// Seed 000 asks for tables per task type: with `by_group`, each dimension is also reported per
+/// item group (the study's `items[].group`), systems and comparisons on the group's items
+/// only, and not corrected (a breakdown, not more tests of the plan).
+#[test]
+fn by_group_reports_each_item_group() {
+    let text = example("work-intake");
+    let study = parse_study(&text).unwrap();
+    assert!(study.analysis().is_some_and(|p| p.by_group));
+    let hash = sha256_hex(&text);
+    let files = inputs(&["work-intake-slot1.json", "work-intake-slot2.json"]);
+    let (data, report) = analyze(
+        &files,
+        &Context {
+            study: Some((&study, &hash)),
+            key: None,
+        },
+        None,
+        &OPTIONS,
+    );
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    for d in &report.dimensions {
+        let names: Vec<&str> = d.groups.iter().map(|g| g.group.as_str()).collect();
+        assert_eq!(
+            names,
+            ["taxonomy", "routing", "dependency"],
+            "{}",
+            d.dimension
+        );
+        for g in &d.groups {
+            let rows: Vec<_> = data
+                .ratings
+                .iter()
+                .filter(|r| {
+                    r.dimension == d.dimension
+                        && study.item(&r.item).and_then(|i| i.group.as_deref()) == Some(&g.group)
+                })
+                .collect();
+            let means = item_means(&rows, None);
+            assert_eq!(g.items, 3);
+            for s in &g.systems {
+                let m: Vec<f64> = means[&s.system].values().copied().collect();
+                close(
+                    "group mean",
+                    Some(s.mean),
+                    Some(m.iter().sum::<f64>() / m.len() as f64),
+                );
+            }
+            assert_eq!(g.comparisons.len(), 6, "every pair of four systems");
+            for c in &g.comparisons {
+                assert!(c.p_holm.is_none() && c.p_adjusted.is_none() && c.exploratory);
+            }
+        }
+    }
+}

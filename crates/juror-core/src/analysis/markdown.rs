@@ -122,6 +122,21 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64, plan: &Analysi
     agreement(out, &d.agreement);
     comparisons(out, "Comparisons", &d.comparisons, plan);
     comparisons(out, "Contrasts", &d.contrasts, plan);
+    for g in &d.groups {
+        let _ = writeln!(
+            out,
+            "### Item group {} ({} item(s); a breakdown, p-values not corrected)\n",
+            cell(&g.group),
+            g.items
+        );
+        systems_titled(out, "#### Systems", &g.systems);
+        comparisons(
+            out,
+            &format!("Comparisons within {}", cell(&g.group)),
+            &g.comparisons,
+            plan,
+        );
+    }
     if let Some(r) = &d.rounds {
         rounds(out, r);
     }
@@ -305,7 +320,11 @@ fn diagnostics(out: &mut String, d: &Diagnostics) {
 }
 
 fn systems(out: &mut String, systems: &[SystemSummary]) {
-    out.push_str("### Systems\n\n");
+    systems_titled(out, "### Systems", systems);
+}
+
+fn systems_titled(out: &mut String, title: &str, systems: &[SystemSummary]) {
+    let _ = writeln!(out, "{title}\n");
     out.push_str(
         "| System | Items | Ratings | Mean ± SD | Median | 95% CI (t) | 95% CI (bootstrap) |\n\
          |---|---:|---:|---|---:|---|---|\n",

@@ -50,6 +50,10 @@ pub struct RawAnalysis {
     /// mean over group `b`, tested like a pair and corrected with the comparisons.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contrasts: Vec<RawContrast>,
+    /// Also report each dimension per item group (the items' `group`): the systems and the
+    /// comparisons within each group, uncorrected (a breakdown, not more tests of the plan).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_group: bool,
 }
 
 /// A contrast of two groups of systems.
@@ -262,6 +266,8 @@ pub struct AnalysisPlan {
     pub primary: Vec<String>,
     pub hypotheses: Vec<Hypothesis>,
     pub contrasts: Vec<Contrast>,
+    /// Also report each dimension per item group.
+    pub by_group: bool,
 }
 
 impl Default for AnalysisPlan {
@@ -277,6 +283,7 @@ impl Default for AnalysisPlan {
             primary: Vec::new(),
             hypotheses: Vec::new(),
             contrasts: Vec::new(),
+            by_group: false,
         }
     }
 }
@@ -439,6 +446,7 @@ impl AnalysisPlan {
             primary: raw.primary.clone(),
             hypotheses,
             contrasts,
+            by_group: raw.by_group,
         })
     }
 

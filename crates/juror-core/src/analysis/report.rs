@@ -151,10 +151,25 @@ pub struct DimensionReport {
     /// are the groups joined by `+`, `hypothesis` the contrast's name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub contrasts: Vec<PairComparison>,
+    /// With the plan's `by_group`: the dimension per item group (the study's `items[].group`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupReport>,
     pub flags: Vec<Flag>,
     /// Ratings over rounds (slopes and the mixed model), on the raw ratings that have a round;
     /// `null` when fewer than two rounds were rated.
     pub rounds: Option<Rounds>,
+}
+
+/// One item group of a dimension: its systems and comparisons on its items only, uncorrected.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct GroupReport {
+    pub group: String,
+    /// Items of the group with ratings on the dimension.
+    pub items: usize,
+    pub systems: Vec<SystemSummary>,
+    /// As the plan compares, within the group; `p_holm`, `p_bonferroni` and `p_adjusted` are
+    /// `null`: a breakdown is not corrected.
+    pub comparisons: Vec<PairComparison>,
 }
 
 /// One system on one dimension, over its item means (see `docs/analysis.md`).
@@ -527,7 +542,21 @@ pub fn report_with_key(
             });
             let rows: Vec<&RatingRow> = data.ratings.iter().filter(|r| r.dimension == d).collect();
             let preferred = study.map(Study::systems).unwrap_or_default();
-            dimension_report(&d, scale, &rows, adjudication, preferred, options, &plan)
+            let mut report = dimension_report(
+                &d,
+                scale.clone(),
+                &rows,
+                adjudication,
+                preferred,
+                options,
+                &plan,
+            );
+            if plan.by_group
+                && let Some(study) = study
+            {
+                report.groups = group_reports(&d, scale.as_deref(), &rows, study, options, &plan);
+            }
+            report
         })
         .collect();
     adjust(&mut dimensions, &plan);
@@ -742,14 +771,7 @@ fn dimension_report(
         .pairs(&names)
         .into_iter()
         .map(|(a, b)| {
-            // A hypothesis written the other way round orients the comparison.
-            let (a, b) = match (
-                plan.hypothesis(dimension, &a, &b),
-                plan.hypothesis(dimension, &b, &a),
-            ) {
-                (None, Some(_)) => (b, a),
-                _ => (a, b),
-            };
+            let (a, b) = oriented(plan, dimension, a, b);
             let hypothesis = plan.hypothesis(dimension, &a, &b);
             compare(
                 &a,
@@ -831,8 +853,106 @@ fn dimension_report(
         systems,
         comparisons,
         contrasts,
+        groups: Vec::new(),
         flags,
     }
+}
+
+/// (a, b), or (b, a) when the plan has a hypothesis about b against a and none the other way.
+fn oriented(plan: &AnalysisPlan, dimension: &str, a: String, b: String) -> (String, String) {
+    match (
+        plan.hypothesis(dimension, &a, &b),
+        plan.hypothesis(dimension, &b, &a),
+    ) {
+        (None, Some(_)) => (b, a),
+        _ => (a, b),
+    }
+}
+
+/// The dimension per item group of the study (groups in order of first appearance among the
+/// items): systems and comparisons on the group's items, as the plan compares, uncorrected, on
+/// the raw ratings (adjudication settles cells of the whole report, not of a breakdown).
+fn group_reports(
+    dimension: &str,
+    scale: Option<&[f64]>,
+    rows: &[&RatingRow],
+    study: &Study,
+    options: &Options,
+    plan: &AnalysisPlan,
+) -> Vec<GroupReport> {
+    let group_of: HashMap<&str, &str> = study
+        .items()
+        .iter()
+        .filter_map(|i| Some((i.id.as_str(), i.group.as_deref()?)))
+        .collect();
+    let mut groups: Vec<&str> = Vec::new();
+    for item in study.items() {
+        if let Some(g) = item.group.as_deref()
+            && !groups.contains(&g)
+        {
+            groups.push(g);
+        }
+    }
+    groups
+        .into_iter()
+        .filter_map(|group| {
+            let mine: Vec<&RatingRow> = rows
+                .iter()
+                .copied()
+                .filter(|r| group_of.get(r.item.as_str()) == Some(&group))
+                .collect();
+            if mine.is_empty() {
+                return None;
+            }
+            // The raw ratings: adjudication settles cells of the whole report.
+            let means = item_means(&mine, None);
+            let systems = means
+                .iter()
+                .map(|(system, by_item)| {
+                    let values: Vec<f64> = by_item.values().copied().collect();
+                    let used: Vec<f64> = mine
+                        .iter()
+                        .filter(|r| r.system == *system)
+                        .map(|r| r.score)
+                        .collect();
+                    system_summary(system, &values, &used, 0, scale, options)
+                })
+                .collect();
+            let unit_means = match plan.unit {
+                Unit::Item => means.clone(),
+                Unit::Annotator => annotator_means(&mine),
+            };
+            let names: Vec<&str> = unit_means.keys().map(String::as_str).collect();
+            let comparisons = plan
+                .pairs(&names)
+                .into_iter()
+                .map(|(a, b)| {
+                    let (a, b) = oriented(plan, dimension, a, b);
+                    let hypothesis = plan.hypothesis(dimension, &a, &b);
+                    compare(
+                        &a,
+                        &b,
+                        &unit_means[&a],
+                        &unit_means[&b],
+                        plan,
+                        hypothesis,
+                        true,
+                    )
+                })
+                .collect();
+            let items = mine
+                .iter()
+                .map(|r| r.item.as_str())
+                .collect::<std::collections::HashSet<_>>()
+                .len();
+            Some(GroupReport {
+                group: group.to_owned(),
+                items,
+                systems,
+                comparisons,
+            })
+        })
+        .collect()
 }
 
 fn system_summary(
