@@ -166,38 +166,6 @@ enum Command {
         /// default: the study's first system, else the first in byte order.
         #[arg(long)]
         reference: Option<String>,
-        /// Override the analysis plan (the study's, else the default), making the report
-        /// exploratory: the unit, item or annotator.
-        #[arg(long, help_heading = "Plan overrides (exploratory)")]
-        unit: Option<String>,
-        /// Compare this system with each other one.
-        #[arg(long, conflicts_with_all = ["pairs", "all_pairs"], help_heading = "Plan overrides (exploratory)")]
-        anchor: Option<String>,
-        /// Compare these pairs: A:B,C:D.
-        #[arg(
-            long,
-            conflicts_with = "all_pairs",
-            help_heading = "Plan overrides (exploratory)"
-        )]
-        pairs: Option<String>,
-        /// Compare every pair of systems.
-        #[arg(long, help_heading = "Plan overrides (exploratory)")]
-        all_pairs: bool,
-        /// two-sided, greater or less (about A − B).
-        #[arg(long, help_heading = "Plan overrides (exploratory)")]
-        alternative: Option<String>,
-        /// wilcoxon, t, or both (the first is corrected): wilcoxon,t.
-        #[arg(long, help_heading = "Plan overrides (exploratory)")]
-        tests: Option<String>,
-        /// holm, bonferroni or none.
-        #[arg(long, help_heading = "Plan overrides (exploratory)")]
-        correction: Option<String>,
-        /// plan or dimension.
-        #[arg(long, help_heading = "Plan overrides (exploratory)")]
-        family: Option<String>,
-        /// The primary dimensions: quality,relevance.
-        #[arg(long, help_heading = "Plan overrides (exploratory)")]
-        primary: Option<String>,
         /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
         /// the merged tidy data.
         #[arg(long, value_enum, default_value_t = AnalyzeFormat::Json)]
@@ -205,6 +173,8 @@ enum Command {
         /// Write to this file instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        plan: PlanFlags,
     },
     /// Print one annotator's counterbalanced plan, or check the balance over all slots.
     Plan {
@@ -292,29 +262,11 @@ fn main() -> ExitCode {
             seed,
             resamples,
             reference,
-            unit,
-            anchor,
-            pairs,
-            all_pairs,
-            alternative,
-            tests,
-            correction,
-            family,
-            primary,
+            plan,
             format,
             out,
         } => analyze(&AnalyzeArgs {
-            overrides: RawOverrides {
-                unit,
-                anchor,
-                pairs,
-                all_pairs,
-                alternative,
-                tests,
-                correction,
-                family,
-                primary,
-            },
+            overrides: plan,
             inputs,
             study,
             key,
@@ -341,20 +293,41 @@ enum AnalyzeFormat {
     Csv,
 }
 
-/// The plan overrides as typed on the command line.
-struct RawOverrides {
+/// `juror analyze`'s flags that override the analysis plan (the study's, else the default),
+/// making the report exploratory; each word as the study file's `analysis` section spells it.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Plan overrides (exploratory)")]
+struct PlanFlags {
+    /// The unit: item or annotator.
+    #[arg(long)]
     unit: Option<String>,
+    /// Compare this system with each other one.
+    #[arg(long, conflicts_with_all = ["pairs", "all_pairs"])]
     anchor: Option<String>,
+    /// Compare these pairs: A:B,C:D.
+    #[arg(long, conflicts_with = "all_pairs")]
     pairs: Option<String>,
+    /// Compare every pair of systems.
+    #[arg(long)]
     all_pairs: bool,
+    /// two-sided, greater or less (about A − B).
+    #[arg(long)]
     alternative: Option<String>,
+    /// wilcoxon, t, or both (the first is corrected): wilcoxon,t.
+    #[arg(long)]
     tests: Option<String>,
+    /// holm, bonferroni or none.
+    #[arg(long)]
     correction: Option<String>,
+    /// plan or dimension.
+    #[arg(long)]
     family: Option<String>,
+    /// The primary dimensions: quality,relevance.
+    #[arg(long)]
     primary: Option<String>,
 }
 
-impl RawOverrides {
+impl PlanFlags {
     /// The overrides, each word read as the study file's `analysis` section spells it.
     fn parse(&self) -> Result<juror_core::analysis::plan::Overrides, String> {
         use juror_core::analysis::plan::{Comparisons, Overrides, RawAlternative};
@@ -429,7 +402,7 @@ impl RawOverrides {
 }
 
 struct AnalyzeArgs {
-    overrides: RawOverrides,
+    overrides: PlanFlags,
     inputs: Vec<PathBuf>,
     study: Option<PathBuf>,
     key: Option<PathBuf>,

@@ -762,28 +762,9 @@ fn dimension_report(
         .collect();
 
     // Comparisons, as the plan says, on its unit: items (the means above) or annotators.
-    let unit_means = match plan.unit {
-        Unit::Item => means.clone(),
-        Unit::Annotator => annotator_means(rows),
-    };
-    let names: Vec<&str> = unit_means.keys().map(String::as_str).collect();
-    let comparisons: Vec<PairComparison> = plan
-        .pairs(&names)
-        .into_iter()
-        .map(|(a, b)| {
-            let (a, b) = oriented(plan, dimension, a, b);
-            let hypothesis = plan.hypothesis(dimension, &a, &b);
-            compare(
-                &a,
-                &b,
-                &unit_means[&a],
-                &unit_means[&b],
-                plan,
-                hypothesis,
-                !plan.is_primary(dimension),
-            )
-        })
-        .collect();
+    let unit_means = unit_means(plan, rows, &means);
+    let comparisons =
+        planned_comparisons(plan, dimension, &unit_means, !plan.is_primary(dimension));
 
     // Contrasts: per unit, the mean over each group (units that have every system of both).
     let contrasts: Vec<PairComparison> = plan
@@ -858,6 +839,45 @@ fn dimension_report(
     }
 }
 
+/// Each system's means on the plan's unit: the item means given, or per annotator.
+fn unit_means(
+    plan: &AnalysisPlan,
+    rows: &[&RatingRow],
+    item_means: &BTreeMap<String, BTreeMap<String, f64>>,
+) -> BTreeMap<String, BTreeMap<String, f64>> {
+    match plan.unit {
+        Unit::Item => item_means.clone(),
+        Unit::Annotator => annotator_means(rows),
+    }
+}
+
+/// The plan's comparisons of the systems of `unit_means` on `dimension`, each oriented and
+/// tested as its hypothesis (or the plan) says.
+fn planned_comparisons(
+    plan: &AnalysisPlan,
+    dimension: &str,
+    unit_means: &BTreeMap<String, BTreeMap<String, f64>>,
+    exploratory: bool,
+) -> Vec<PairComparison> {
+    let names: Vec<&str> = unit_means.keys().map(String::as_str).collect();
+    plan.pairs(&names)
+        .into_iter()
+        .map(|(a, b)| {
+            let (a, b) = oriented(plan, dimension, a, b);
+            let hypothesis = plan.hypothesis(dimension, &a, &b);
+            compare(
+                &a,
+                &b,
+                &unit_means[&a],
+                &unit_means[&b],
+                plan,
+                hypothesis,
+                exploratory,
+            )
+        })
+        .collect()
+}
+
 /// (a, b), or (b, a) when the plan has a hypothesis about b against a and none the other way.
 fn oriented(plan: &AnalysisPlan, dimension: &str, a: String, b: String) -> (String, String) {
     match (
@@ -918,28 +938,8 @@ fn group_reports(
                     system_summary(system, &values, &used, 0, scale, options)
                 })
                 .collect();
-            let unit_means = match plan.unit {
-                Unit::Item => means.clone(),
-                Unit::Annotator => annotator_means(&mine),
-            };
-            let names: Vec<&str> = unit_means.keys().map(String::as_str).collect();
-            let comparisons = plan
-                .pairs(&names)
-                .into_iter()
-                .map(|(a, b)| {
-                    let (a, b) = oriented(plan, dimension, a, b);
-                    let hypothesis = plan.hypothesis(dimension, &a, &b);
-                    compare(
-                        &a,
-                        &b,
-                        &unit_means[&a],
-                        &unit_means[&b],
-                        plan,
-                        hypothesis,
-                        true,
-                    )
-                })
-                .collect();
+            let comparisons =
+                planned_comparisons(plan, dimension, &unit_means(plan, &mine, &means), true);
             let items = mine
                 .iter()
                 .map(|r| r.item.as_str())
