@@ -1793,6 +1793,12 @@ fn seed_001_is_analysed_as_its_plan_says() {
             let ci = c.mean_diff_ci95.unwrap();
             close("ci low", Some(ci.low), Some(t.ci95.0));
             close("ci high", Some(ci.high), Some(t.ci95.1));
+            // The bootstrap interval: the same function, seed and resamples as the summaries.
+            let boot = bootstrap_mean(&diffs, 0.95, OPTIONS.resamples, OPTIONS.seed).unwrap();
+            let got = c.mean_diff_bootstrap.unwrap();
+            close("bootstrap low", Some(got.low), Some(boot.interval.low));
+            close("bootstrap high", Some(got.high), Some(boot.interval.high));
+            assert_eq!((got.resamples, got.seed), (OPTIONS.resamples, OPTIONS.seed));
             let w = wilcoxon_p(&diffs, WilcoxonMethod::Auto, alternative).unwrap();
             close("wilcoxon p", c.wilcoxon.map(|w| w.p_value), Some(w));
             // The t-test comes first in the plan: its p is the one corrected.

@@ -268,6 +268,9 @@ pub struct PairComparison {
     pub mean_diff: Option<f64>,
     /// Its two-sided 95% t interval.
     pub mean_diff_ci95: Option<Ci>,
+    /// Its 95% percentile bootstrap interval (resampling units; the report's seed and
+    /// resamples).
+    pub mean_diff_bootstrap: Option<Bootstrap>,
     /// The Wilcoxon signed-rank test of the differences, when the plan asks for it.
     pub wilcoxon: Option<WilcoxonResult>,
     /// The paired t-test, when the plan asks for it.
@@ -763,8 +766,13 @@ fn dimension_report(
 
     // Comparisons, as the plan says, on its unit: items (the means above) or annotators.
     let unit_means = unit_means(plan, rows, &means);
-    let comparisons =
-        planned_comparisons(plan, dimension, &unit_means, !plan.is_primary(dimension));
+    let comparisons = planned_comparisons(
+        plan,
+        options,
+        dimension,
+        &unit_means,
+        !plan.is_primary(dimension),
+    );
 
     // Contrasts: per unit, the mean over each group (units that have every system of both).
     let contrasts: Vec<PairComparison> = plan
@@ -800,7 +808,7 @@ fn dimension_report(
                 &hypothesis.b,
                 &group_means(&c.a),
                 &group_means(&c.b),
-                plan,
+                Testing { plan, options },
                 Some(&hypothesis),
                 !plan.is_primary(dimension),
             )
@@ -855,6 +863,7 @@ fn unit_means(
 /// tested as its hypothesis (or the plan) says.
 fn planned_comparisons(
     plan: &AnalysisPlan,
+    options: &Options,
     dimension: &str,
     unit_means: &BTreeMap<String, BTreeMap<String, f64>>,
     exploratory: bool,
@@ -870,7 +879,7 @@ fn planned_comparisons(
                 &b,
                 &unit_means[&a],
                 &unit_means[&b],
-                plan,
+                Testing { plan, options },
                 hypothesis,
                 exploratory,
             )
@@ -938,8 +947,13 @@ fn group_reports(
                     system_summary(system, &values, &used, 0, scale, options)
                 })
                 .collect();
-            let comparisons =
-                planned_comparisons(plan, dimension, &unit_means(plan, &mine, &means), true);
+            let comparisons = planned_comparisons(
+                plan,
+                options,
+                dimension,
+                &unit_means(plan, &mine, &means),
+                true,
+            );
             let items = mine
                 .iter()
                 .map(|r| r.item.as_str())
@@ -1024,6 +1038,13 @@ pub fn annotator_means(rows: &[&RatingRow]) -> BTreeMap<String, BTreeMap<String,
         .collect()
 }
 
+/// What a comparison is tested with: the plan, and the bootstrap's settings.
+#[derive(Clone, Copy)]
+struct Testing<'a> {
+    plan: &'a AnalysisPlan,
+    options: &'a Options,
+}
+
 /// The comparison of `a` and `b` on their common units, with the plan's tests for the
 /// hypothesis's alternative (else the plan's) and, with a margin, the non-inferiority tests.
 fn compare(
@@ -1031,10 +1052,11 @@ fn compare(
     b: &str,
     means_a: &BTreeMap<String, f64>,
     means_b: &BTreeMap<String, f64>,
-    plan: &AnalysisPlan,
+    testing: Testing<'_>,
     hypothesis: Option<&super::plan::Hypothesis>,
     exploratory: bool,
 ) -> PairComparison {
+    let Testing { plan, options } = testing;
     let alternative = hypothesis.map_or(plan.alternative, |h| h.alternative);
     let (mut x, mut y) = (Vec::new(), Vec::new());
     for (unit, va) in means_a {
@@ -1055,6 +1077,7 @@ fn compare(
         mean_b: None,
         mean_diff: None,
         mean_diff_ci95: None,
+        mean_diff_bootstrap: None,
         wilcoxon: None,
         t_test: None,
         non_inferiority: None,
@@ -1087,6 +1110,15 @@ fn compare(
         }
     };
     out.mean_diff = Some(mean(&diffs));
+    out.mean_diff_bootstrap = bootstrap_mean(&diffs, LEVEL, options.resamples, options.seed)
+        .ok()
+        .map(|b| Bootstrap {
+            low: b.interval.low,
+            high: b.interval.high,
+            level: b.level,
+            resamples: b.resamples,
+            seed: options.seed,
+        });
     for test in &plan.tests {
         match test {
             Test::Wilcoxon => match wilcoxon(&diffs) {
