@@ -16,7 +16,6 @@ use juror_core::analysis::report::{
 };
 use juror_core::analysis::{self, Context, Data, Input, Options, Problem, Report};
 use juror_core::session::ratings::sha256_hex;
-use juror_core::stats::paired::Alternative;
 use juror_core::study::parse_study;
 use juror_core::study::seal::{KEY_FORMAT_V1, SealKey};
 use leptos::ev::{DragEvent, Event};
@@ -710,11 +709,7 @@ fn DimensionView(
     let rows_of = |list: &[PairComparison]| -> Vec<Vec<String>> {
         list.iter()
             .map(|c| {
-                let relation = match c.alternative {
-                    Alternative::TwoSided => "≠",
-                    Alternative::Greater => ">",
-                    Alternative::Less => "<",
-                };
+                let relation = c.alternative.relation();
                 vec![
                     format!("{} vs {}", c.system_a, c.system_b),
                     format!(

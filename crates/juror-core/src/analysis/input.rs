@@ -27,7 +27,6 @@ use serde::Serialize;
 use super::csv;
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
-use crate::study::raw::RawAttentionCheck;
 use crate::study::seal::SealKey;
 use crate::study::{AttentionCheck, Study};
 
@@ -464,30 +463,7 @@ fn check_passed(
         key.and_then(|k| k.attention_check(&trial.item)),
     ) {
         (Some(c), _) if c.has_answers() => (c.clone(), &own),
-        (
-            _,
-            Some(RawAttentionCheck::Rating {
-                item,
-                system,
-                dimension,
-                accept,
-            }),
-        ) => (
-            AttentionCheck::Rating {
-                item: item.clone(),
-                system: system.clone(),
-                dimension: dimension.clone(),
-                accept: accept.clone(),
-            },
-            rename,
-        ),
-        (_, Some(RawAttentionCheck::Preference { item, accept })) => (
-            AttentionCheck::Preference {
-                item: item.clone(),
-                accept: accept.clone(),
-            },
-            rename,
-        ),
+        (_, Some(kept)) => (AttentionCheck::from(kept), rename),
         _ => return None,
     };
     match check {

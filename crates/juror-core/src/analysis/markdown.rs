@@ -423,11 +423,7 @@ fn comparisons(out: &mut String, title: &str, list: &[PairComparison], plan: &An
          |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for c in list {
-        let relation = match c.alternative {
-            Alternative::TwoSided => "A ≠ B",
-            Alternative::Greater => "A > B",
-            Alternative::Less => "A < B",
-        };
+        let relation = format!("A {} B", c.alternative.relation());
         let hypothesis = match &c.hypothesis {
             Some(name) => format!("{} ({relation})", cell(name)),
             None => relation.to_owned(),
@@ -517,9 +513,8 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
         })
         .collect();
     let alternative = match plan.alternative {
-        Alternative::TwoSided => "two-sided",
-        Alternative::Greater => "one-sided (A > B)",
-        Alternative::Less => "one-sided (A < B)",
+        Alternative::TwoSided => "two-sided".to_owned(),
+        one_sided => format!("one-sided (A {} B)", one_sided.relation()),
     };
     let hypotheses = if plan.hypotheses.is_empty() {
         String::new()
@@ -528,11 +523,7 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
             .hypotheses
             .iter()
             .map(|h| {
-                let dir = match h.alternative {
-                    Alternative::TwoSided => "≠",
-                    Alternative::Greater => ">",
-                    Alternative::Less => "<",
-                };
+                let dir = h.alternative.relation();
                 let mut text = format!(
                     "{}{} {dir} {}{}",
                     h.name.as_ref().map_or(String::new(), |n| format!("{n}: ")),

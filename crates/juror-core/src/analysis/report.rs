@@ -990,15 +990,7 @@ fn system_summary(
     }
     counts.sort_by(|x, y| x.score.total_cmp(&y.score));
     let described = describe(item_means).ok();
-    let bootstrap = bootstrap_mean(item_means, LEVEL, options.resamples, options.seed)
-        .ok()
-        .map(|b| Bootstrap {
-            low: b.interval.low,
-            high: b.interval.high,
-            level: b.level,
-            resamples: b.resamples,
-            seed: options.seed,
-        });
+    let bootstrap = bootstrap_of(item_means, options);
     SystemSummary {
         system: system.to_owned(),
         n: item_means.len(),
@@ -1036,6 +1028,20 @@ pub fn annotator_means(rows: &[&RatingRow]) -> BTreeMap<String, BTreeMap<String,
             (system.to_owned(), means)
         })
         .collect()
+}
+
+/// The 95% percentile bootstrap interval of the mean of `xs`, with the report's resamples and
+/// seed; `None` where there is nothing to resample.
+fn bootstrap_of(xs: &[f64], options: &Options) -> Option<Bootstrap> {
+    bootstrap_mean(xs, LEVEL, options.resamples, options.seed)
+        .ok()
+        .map(|b| Bootstrap {
+            low: b.interval.low,
+            high: b.interval.high,
+            level: b.level,
+            resamples: b.resamples,
+            seed: options.seed,
+        })
 }
 
 /// What a comparison is tested with: the plan, and the bootstrap's settings.
@@ -1110,15 +1116,7 @@ fn compare(
         }
     };
     out.mean_diff = Some(mean(&diffs));
-    out.mean_diff_bootstrap = bootstrap_mean(&diffs, LEVEL, options.resamples, options.seed)
-        .ok()
-        .map(|b| Bootstrap {
-            low: b.interval.low,
-            high: b.interval.high,
-            level: b.level,
-            resamples: b.resamples,
-            seed: options.seed,
-        });
+    out.mean_diff_bootstrap = bootstrap_of(&diffs, options);
     for test in &plan.tests {
         match test {
             Test::Wilcoxon => match wilcoxon(&diffs) {

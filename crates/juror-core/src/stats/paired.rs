@@ -407,6 +407,17 @@ pub enum Alternative {
     Less,
 }
 
+impl Alternative {
+    /// The relation of A to B it asserts: `≠`, `>` or `<`.
+    pub fn relation(self) -> &'static str {
+        match self {
+            Alternative::TwoSided => "≠",
+            Alternative::Greater => ">",
+            Alternative::Less => "<",
+        }
+    }
+}
+
 /// Result of a Wilcoxon signed-rank test.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Wilcoxon {

@@ -349,6 +349,30 @@ pub enum AttentionCheck {
     },
 }
 
+impl From<&super::raw::RawAttentionCheck> for AttentionCheck {
+    /// The check as written (validation checks its ids against the study).
+    fn from(raw: &super::raw::RawAttentionCheck) -> AttentionCheck {
+        use super::raw::RawAttentionCheck;
+        match raw {
+            RawAttentionCheck::Rating {
+                item,
+                system,
+                dimension,
+                accept,
+            } => AttentionCheck::Rating {
+                item: item.clone(),
+                system: system.clone(),
+                dimension: dimension.clone(),
+                accept: accept.clone(),
+            },
+            RawAttentionCheck::Preference { item, accept } => AttentionCheck::Preference {
+                item: item.clone(),
+                accept: accept.clone(),
+            },
+        }
+    }
+}
+
 impl AttentionCheck {
     /// Whether the study holds the accepted answers (a published study leaves them to the key).
     pub fn has_answers(&self) -> bool {

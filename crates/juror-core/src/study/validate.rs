@@ -849,12 +849,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                         "list the scores that pass the check",
                     );
                 }
-                attention_checks.push(AttentionCheck::Rating {
-                    item: item.clone(),
-                    system: system.clone(),
-                    dimension: dimension.clone(),
-                    accept: accept.clone(),
-                });
+                attention_checks.push(AttentionCheck::from(check));
             }
             RawAttentionCheck::Preference { item, accept } => {
                 if !item_ids.contains(item.as_str()) {
@@ -887,10 +882,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                         "add a preference to a task or check a rating instead",
                     );
                 }
-                attention_checks.push(AttentionCheck::Preference {
-                    item: item.clone(),
-                    accept: accept.clone(),
-                });
+                attention_checks.push(AttentionCheck::from(check));
             }
         }
     }
