@@ -6,18 +6,18 @@
 mod adjudicate;
 mod charts;
 mod details;
+mod plan_choices;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use juror_core::analysis::plan::Overrides;
 use juror_core::analysis::plan::{AnalysisPlan, Correction, Unit};
 use juror_core::analysis::report::{
     Ci, DimensionReport, PairComparison, PreferenceReport, SystemSummary,
 };
-use juror_core::analysis::{self, Context, Data, Input, Options, Problem, Report};
-use juror_core::session::ratings::sha256_hex;
-use juror_core::study::parse_study;
-use juror_core::study::seal::{KEY_FORMAT_V1, SealKey};
+use juror_core::analysis::run::{FileText, Request, plan_context};
+use juror_core::analysis::{self, Data, Options, Problem, Report};
 use leptos::ev::{DragEvent, Event};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -27,6 +27,7 @@ use crate::services::{download, study_source};
 use adjudicate::{AdjudicationForm, Entries};
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
 use details::{DiagnosticsView, RoundsView};
+use plan_choices::PlanChoices;
 
 /// A file as read: its name, and its text or why it could not be read.
 type Picked = (String, Result<String, String>);
@@ -65,113 +66,39 @@ impl PartialEq for Analysis {
     }
 }
 
-/// The options `juror analyze` uses when none are given (`--flag-sd 1.5 --seed 0
-/// --resamples 2000`): the page's numbers are the command line's.
-pub fn cli_defaults() -> Options {
-    Options::default()
-}
-
-/// Runs the analysis as `juror analyze` does: the study (checked and hashed), the key, the
-/// adjudication file, then every input in order; files that could not be read become problems
-/// placed before the report's own.
+/// Runs the analysis as `juror analyze` does, through the core's one entry point
+/// ([`analysis::run::run`]): the study, the key, the adjudication file, then every input in
+/// order, with `juror analyze`'s default options and the plan `overrides` chosen on the page.
 pub fn run(
     inputs: &[Picked],
     study: Option<&Picked>,
     key: Option<&Picked>,
     adjudication: Option<&Picked>,
+    overrides: &Overrides,
 ) -> Outcome {
     if inputs.is_empty() {
         return Outcome::Empty;
     }
-    let mut blocked = Vec::new();
-    let study = match study {
-        None => None,
-        Some((name, Err(message))) => {
-            blocked.push(format!("{name}: {message}"));
-            None
-        }
-        Some((name, Ok(text))) => match parse_study(text) {
-            Ok(study) => Some((study, sha256_hex(text))),
-            Err(problems) => {
-                blocked.push(format!(
-                    "{name}: {} problem(s); the study is not valid. Open it on Juror's first page, or run juror validate, to see them.",
-                    problems.len()
-                ));
-                None
-            }
-        },
+    let file = |(name, text): &Picked| FileText {
+        name: name.clone(),
+        text: text.clone(),
     };
-    let key = match key {
-        None => None,
-        Some((name, Err(message))) => {
-            blocked.push(format!("{name}: {message}"));
-            None
-        }
-        Some((name, Ok(text))) => match serde_json::from_str::<SealKey>(text) {
-            Ok(key) if key.format == KEY_FORMAT_V1 => Some(key),
-            Ok(key) => {
-                blocked.push(format!(
-                    "{name}: format \"{}\" is not a key this Juror reads ({KEY_FORMAT_V1})",
-                    key.format
-                ));
-                None
-            }
-            Err(e) => {
-                blocked.push(format!("{name}: not a key written by juror seal ({e})"));
-                None
-            }
-        },
+    let request = Request {
+        inputs: inputs.iter().map(file).collect(),
+        study: study.map(file),
+        key: key.map(file),
+        adjudication: adjudication.map(file),
+        options: Options::default(),
+        overrides: overrides.clone(),
     };
-    let adjudication = match adjudication {
-        None => None,
-        Some((name, Err(message))) => {
-            blocked.push(format!("{name}: {message}"));
-            None
-        }
-        Some((name, Ok(text))) => Some(Input::new(name.clone(), text.clone())),
-    };
-    if !blocked.is_empty() {
-        return Outcome::Blocked(blocked);
+    match analysis::run::run(&request) {
+        Ok(a) => Outcome::Done(Arc::new(Analysis {
+            report: a.report,
+            data: Arc::new(a.data),
+            labels: a.labels,
+        })),
+        Err(blocked) => Outcome::Blocked(blocked),
     }
-    let mut unreadable = Vec::new();
-    let mut read = Vec::new();
-    for (name, text) in inputs {
-        match text {
-            Ok(text) => read.push(Input::new(name.clone(), text.clone())),
-            Err(message) => unreadable.push(Problem::new(
-                name,
-                None,
-                format!("cannot read the file ({message}); it is left out"),
-            )),
-        }
-    }
-    let context = Context {
-        study: study.as_ref().map(|(s, h)| (s, h.as_str())),
-        key: key.as_ref(),
-    };
-    let (data, mut report) =
-        analysis::analyze(&read, &context, adjudication.as_ref(), &cli_defaults());
-    report.problems.splice(0..0, unreadable);
-    let labels = study
-        .as_ref()
-        .map(|(study, _)| {
-            report
-                .dimensions
-                .iter()
-                .filter_map(|d| study.dimension(&d.dimension))
-                .map(|d| {
-                    let points = d.scale.points.iter();
-                    let labels = points.map(|p| (f64::from(p.value), p.label.clone()));
-                    (d.id.clone(), labels.collect())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Outcome::Done(Arc::new(Analysis {
-        report,
-        data: Arc::new(data),
-        labels,
-    }))
 }
 
 /// The files of a file input's change event.
@@ -256,16 +183,46 @@ pub fn Analyse() -> impl IntoView {
     // The expert's scores live here, above the report, so that recomputing the report (a file
     // added, an adjudication applied) never loses them.
     let entries: RwSignal<Entries> = RwSignal::new(Entries::new());
+    // The plan's overrides chosen here (none: the study's plan).
+    let overrides: RwSignal<Overrides> = RwSignal::new(Overrides::default());
+    let file = |(name, text): Picked| FileText { name, text };
+    let context = Memo::new(move |_| {
+        plan_context(study.get().map(file).as_ref(), key.get().map(file).as_ref())
+    });
 
-    // The bootstrap is the costly part: compute once per change of the files.
+    // The bootstrap is the costly part: compute once per change of the files or the plan.
     let outcome = Memo::new(move |_| {
         inputs.with(|inputs| {
-            run(
-                inputs,
-                study.get().as_ref(),
-                key.get().as_ref(),
-                adjudication.get().as_ref(),
-            )
+            overrides.with(|overrides| {
+                run(
+                    inputs,
+                    study.get().as_ref(),
+                    key.get().as_ref(),
+                    adjudication.get().as_ref(),
+                    overrides,
+                )
+            })
+        })
+    });
+    // The systems an anchor or pair may name: the study's or key's, else the report's.
+    let systems = Signal::derive(move || {
+        let known = context.with(|c| c.systems.clone());
+        if !known.is_empty() {
+            return known;
+        }
+        outcome.with(|o| match o {
+            Outcome::Done(a) => {
+                let mut all: Vec<String> = a
+                    .report
+                    .dimensions
+                    .iter()
+                    .flat_map(|d| d.systems.iter().map(|s| s.system.clone()))
+                    .collect();
+                all.sort();
+                all.dedup();
+                all
+            }
+            _ => Vec::new(),
         })
     });
 
@@ -344,6 +301,9 @@ pub fn Analyse() -> impl IntoView {
                 accept=".csv,text/csv"
                 file=adjudication
             />
+            <Show when=move || inputs.with(|list| !list.is_empty())>
+                <PlanChoices context systems overrides />
+            </Show>
             {move || match outcome.get() {
                 Outcome::Empty => view! {
                     <p class="hint">"Choose at least one ratings file or CSV to see the report."</p>
@@ -713,11 +673,17 @@ fn DimensionView(
                 vec![
                     format!("{} vs {}", c.system_a, c.system_b),
                     format!(
-                        "{}A {relation} B{}",
+                        "{}A {relation} B{}{}",
                         c.hypothesis
                             .as_ref()
                             .map_or(String::new(), |h| format!("{h}: ")),
-                        if c.exploratory { " (exploratory)" } else { "" }
+                        if c.exploratory { " (exploratory)" } else { "" },
+                        c.non_inferiority.map_or(String::new(), |ni| format!(
+                            "; not worse by {}: p (t) {}, p (Wilcoxon) {}",
+                            ni.margin,
+                            pval(ni.p_t),
+                            pval(ni.p_wilcoxon)
+                        ))
                     ),
                     c.n.to_string(),
                     num(c.mean_diff),
@@ -727,7 +693,15 @@ fn DimensionView(
                     pval(c.t_test.map(|t| t.p_value)),
                     pval(c.wilcoxon.map(|w| w.p_value)),
                     pval(c.p_adjusted),
-                    num(c.d_z),
+                    match c.d_z_ci95 {
+                        Some(ci) => format!(
+                            "{} ({} to {})",
+                            num(c.d_z),
+                            num(Some(ci.low)),
+                            num(Some(ci.high))
+                        ),
+                        None => num(c.d_z),
+                    },
                 ]
             })
             .collect()
@@ -785,7 +759,7 @@ fn DimensionView(
             {(!comparisons.is_empty()).then(|| view! {
                 <DataTable
                     caption=format!("Paired comparisons on {name}, paired on {unit} (the plan's {source}; p adjusted: {correction})")
-                    columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z"]
+                    columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
                     rows=comparisons
                 />
             })}
@@ -803,7 +777,7 @@ fn DimensionView(
                         {(!comparisons.is_empty()).then(|| view! {
                             <DataTable
                                 caption=format!("Paired comparisons on {name} in group {group}")
-                                columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z"]
+                                columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
                                 rows=comparisons
                             />
                         })}
@@ -813,7 +787,7 @@ fn DimensionView(
             {(!contrasts.is_empty()).then(|| view! {
                 <DataTable
                     caption=format!("Contrasts of groups of systems on {name}, paired on {unit} (each group's mean)")
-                    columns=&["Groups", "Contrast", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z"]
+                    columns=&["Groups", "Contrast", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
                     rows=contrasts
                 />
             })}
@@ -897,7 +871,7 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::{Outcome, run};
+    use super::{Outcome, Overrides, run};
 
     fn fixture(name: &str) -> (String, Result<String, String>) {
         let path = format!(
@@ -912,11 +886,14 @@ mod tests {
 
     #[test]
     fn nothing_chosen_is_empty_and_a_bad_key_blocks() {
-        assert_eq!(run(&[], None, None, None), Outcome::Empty);
+        assert_eq!(
+            run(&[], None, None, None, &Overrides::default()),
+            Outcome::Empty
+        );
         let key = ("key.json".to_owned(), Ok("{}".to_owned()));
         let inputs = [fixture("financial-slot1.json")];
         assert!(
-            matches!(run(&inputs, None, Some(&key), None), Outcome::Blocked(r) if r.len() == 1)
+            matches!(run(&inputs, None, Some(&key), None, &Overrides::default()), Outcome::Blocked(r) if r.len() == 1)
         );
     }
 
@@ -926,7 +903,7 @@ mod tests {
             ("gone.json".to_owned(), Err("no".to_owned())),
             fixture("financial-slot1.json"),
         ];
-        let Outcome::Done(a) = run(&inputs, None, None, None) else {
+        let Outcome::Done(a) = run(&inputs, None, None, None, &Overrides::default()) else {
             panic!("expected a report");
         };
         assert_eq!(a.report.problems[0].file, "gone.json");

@@ -325,6 +325,12 @@ struct PlanFlags {
     /// The primary dimensions: quality,relevance.
     #[arg(long)]
     primary: Option<String>,
+    /// A non-inferiority margin on the rating scale for every comparison: 0.5.
+    #[arg(long, allow_negative_numbers = true)]
+    margin: Option<f64>,
+    /// Also report each dimension per item group.
+    #[arg(long)]
+    by_group: bool,
 }
 
 impl PlanFlags {
@@ -350,15 +356,8 @@ impl PlanFlags {
         } else if let Some(a) = &self.anchor {
             Some(Comparisons::Anchor(a.clone()))
         } else if let Some(p) = &self.pairs {
-            let mut pairs = Vec::new();
-            for pair in list(p) {
-                match pair.split_once(':') {
-                    Some((a, b)) if !a.is_empty() && !b.is_empty() => {
-                        pairs.push((a.to_owned(), b.to_owned()));
-                    }
-                    _ => return Err(format!("--pairs {p}: write pairs as A:B,C:D")),
-                }
-            }
+            let pairs = juror_core::analysis::plan::parse_pairs(p)
+                .map_err(|message| format!("--pairs {p}: {message}"))?;
             Some(Comparisons::Pairs(pairs))
         } else {
             None
@@ -397,6 +396,8 @@ impl PlanFlags {
                 .map(|f| word("family", f, "plan, dimension"))
                 .transpose()?,
             primary: self.primary.as_deref().map(list),
+            margin: self.margin,
+            by_group: self.by_group.then_some(true),
         })
     }
 }
@@ -417,75 +418,14 @@ struct AnalyzeArgs {
 /// the output cannot be written (nothing is analysed or written), 1 when some input had
 /// problems (the report covers the rest), else 0.
 fn analyze(args: &AnalyzeArgs) -> ExitCode {
-    use juror_core::analysis::{self, Context, Input, Problem};
-    use juror_core::session::ratings::sha256_hex;
-    use juror_core::study::seal::{KEY_FORMAT_V1, SealKey};
-
-    let o = &args.options;
-    if !(o.flag_sd.is_finite() && o.flag_sd >= 0.0) {
-        eprintln!(
-            "--flag-sd {}: give a number of 0 or more, such as 1.5",
-            o.flag_sd
-        );
-        return ExitCode::from(2);
-    }
-    if o.resamples == 0 {
-        eprintln!("--resamples 0: a bootstrap needs at least one resample; 2000 is usual");
-        return ExitCode::from(2);
-    }
-    let study = match &args.study {
-        None => None,
-        Some(path) => match read(path).and_then(|text| Ok((study_of(path, &text)?, text))) {
-            Ok((study, text)) => Some((study, sha256_hex(&text))),
-            Err(_) => return ExitCode::from(2),
-        },
+    use juror_core::analysis::{
+        self,
+        run::{FileText, Request},
     };
-    let key = match &args.key {
-        None => None,
-        Some(path) => {
-            let Ok(text) = read(path) else {
-                return ExitCode::from(2);
-            };
-            match serde_json::from_str::<SealKey>(&text) {
-                Ok(key) if key.format == KEY_FORMAT_V1 => Some(key),
-                Ok(key) => {
-                    eprintln!(
-                        "{}: format \"{}\" is not a key this juror reads ({KEY_FORMAT_V1})",
-                        path.display(),
-                        key.format
-                    );
-                    return ExitCode::from(2);
-                }
-                Err(e) => {
-                    eprintln!(
-                        "{}: not a key written by `juror seal` ({e})",
-                        path.display()
-                    );
-                    return ExitCode::from(2);
-                }
-            }
-        }
+    let file = |path: &PathBuf| FileText {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(path).map_err(|e| e.to_string()),
     };
-    let adjudication = match &args.adjudication {
-        None => None,
-        Some(path) => match read(path) {
-            Ok(text) => Some(Input::new(path.display().to_string(), text)),
-            Err(code) => return code,
-        },
-    };
-    let mut unreadable = Vec::new();
-    let mut inputs = Vec::new();
-    for path in &args.inputs {
-        let name = path.display().to_string();
-        match std::fs::read_to_string(path) {
-            Ok(text) => inputs.push(Input::new(name, text)),
-            Err(e) => unreadable.push(Problem::new(
-                &name,
-                None,
-                format!("cannot read the file ({e}); it is left out"),
-            )),
-        }
-    }
     let overrides = match args.overrides.parse() {
         Ok(o) => o,
         Err(message) => {
@@ -493,37 +433,24 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut options = o.clone();
-    if !overrides.is_empty() {
-        let study_ref = study.as_ref().map(|(s, _)| s);
-        let (base, _, _) = analysis::report::resolve_plan(o, study_ref, key.as_ref());
-        let mut systems: Vec<String> = match (&key, study_ref) {
-            (Some(k), _) => k.systems.values().cloned().collect(),
-            (None, Some(s)) => s.systems().to_vec(),
-            (None, None) => Vec::new(),
-        };
-        systems.sort();
-        systems.dedup();
-        let dimensions: Vec<String> = study_ref
-            .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
-            .unwrap_or_default();
-        match overrides.apply(&base, &systems, &dimensions) {
-            Ok(plan) => options.plan = Some(plan),
-            Err(problems) => {
-                for (_, message, fix) in problems {
-                    eprintln!("{message}: {fix}");
-                }
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let o = &options;
-    let context = Context {
-        study: study.as_ref().map(|(s, h)| (s, h.as_str())),
-        key: key.as_ref(),
+    let request = Request {
+        inputs: args.inputs.iter().map(file).collect(),
+        study: args.study.as_ref().map(file),
+        key: args.key.as_ref().map(file),
+        adjudication: args.adjudication.as_ref().map(file),
+        options: args.options.clone(),
+        overrides,
     };
-    let (data, mut report) = analysis::analyze(&inputs, &context, adjudication.as_ref(), o);
-    report.problems.splice(0..0, unreadable);
+    let (report, data) = match analysis::run::run(&request) {
+        Ok(a) => (a.report, a.data),
+        Err(blocked) => {
+            for reason in blocked {
+                eprintln!("{reason}");
+            }
+            eprintln!("nothing was analysed");
+            return ExitCode::from(2);
+        }
+    };
 
     if let Some(path) = &args.adjudication_sheet
         && let Err(code) = write_atomically(path, &report.adjudication_sheet())

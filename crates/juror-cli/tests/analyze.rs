@@ -500,7 +500,21 @@ fn plan_flags_override_the_study_and_are_recorded() {
     .unwrap();
     assert!(md.contains("chosen at analysis time (exploratory)"), "{md}");
 
+    // A margin gives every comparison a non-inferiority test; --by-group adds the groups.
+    let r = json(&juror(&args(
+        &["--study", &study, "--margin", "0.5", "--by-group"],
+        &files,
+    )));
+    assert_eq!(r["settings"]["plan"]["margin"], 0.5);
+    assert_eq!(r["settings"]["plan"]["by_group"], true);
+    for d in r["dimensions"].as_array().unwrap() {
+        for c in d["comparisons"].as_array().unwrap() {
+            assert_eq!(c["non_inferiority"]["margin"], 0.5, "{c}");
+        }
+    }
+
     for (flag, value, says) in [
+        ("--margin", "-1", "is not a positive number"),
         ("--unit", "participant", "give one of item, annotator"),
         ("--anchor", "gpt9", "unknown system \"gpt9\""),
         ("--pairs", "online", "write pairs as A:B,C:D"),
@@ -514,5 +528,75 @@ fn plan_flags_override_the_study_and_are_recorded() {
             stderr(&out)
         );
         assert!(out.stdout.is_empty());
+    }
+}
+
+/// Seed 001's plan, as `assets/studies/hare-personalization.json` pre-registers it: per
+/// dimension, HARE against each of the three baselines over participants (each participant's
+/// mean over the ten rounds), one-sided where a hypothesis is directional, t and Wilcoxon, the
+/// mean difference's interval, d_z with its interval, Bonferroni over the 12 comparisons, and
+/// H1's non-inferiority test.
+#[test]
+fn seed_001s_study_is_analysed_as_its_protocol_says() {
+    let study = root().join("assets/studies/hare-personalization.json");
+    let study = study.display().to_string();
+    let files = [fixture("hare-ratings.csv")];
+    let out = juror(&args(&["--study", &study], &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    assert_eq!(r["settings"]["plan_source"], "study");
+    let dimensions = r["dimensions"].as_array().unwrap();
+    assert_eq!(dimensions.len(), 4);
+    let mut all = Vec::new();
+    for d in dimensions {
+        let comparisons = d["comparisons"].as_array().unwrap();
+        let against: Vec<&str> = comparisons
+            .iter()
+            .map(|c| {
+                assert_eq!(c["system_a"], "hare", "{c}");
+                c["system_b"].as_str().unwrap()
+            })
+            .collect();
+        assert_eq!(against, ["gpt2", "rag", "random"]);
+        all.extend(
+            comparisons
+                .iter()
+                .map(|c| (d["dimension"].clone(), c.clone())),
+        );
+    }
+    assert_eq!(all.len(), 12);
+    for (dimension, c) in &all {
+        assert_eq!(c["n"], 12, "twelve participants: {c}");
+        assert!(c["t_test"]["df"] == 11.0, "{c}");
+        assert!(c["wilcoxon"].is_object(), "{c}");
+        assert!(c["mean_diff_ci95"]["low"].is_number(), "{c}");
+        let (low, high) = (
+            c["d_z_ci95"]["low"].as_f64().unwrap(),
+            c["d_z_ci95"]["high"].as_f64().unwrap(),
+        );
+        let d_z = c["d_z"].as_f64().unwrap();
+        assert!(low < d_z && d_z < high, "{c}");
+        // t first: the p corrected is t's, times 12 (Bonferroni over the plan).
+        let p = c["t_test"]["p_value"].as_f64().unwrap();
+        let adjusted = c["p_adjusted"].as_f64().unwrap();
+        assert!((adjusted - (12.0 * p).min(1.0)).abs() < 1e-12, "{c}");
+        let directional = match (dimension.as_str().unwrap(), c["system_b"].as_str().unwrap()) {
+            ("quality", "rag") => Some("H1"),
+            ("personalization", _) => Some("H2"),
+            ("novelty", "rag" | "gpt2") => Some("H5"),
+            _ => None,
+        };
+        assert_eq!(c["hypothesis"].as_str(), directional, "{dimension} {c}");
+        let alternative = if directional.is_some() {
+            "greater"
+        } else {
+            "two-sided"
+        };
+        assert_eq!(c["alternative"], alternative, "{dimension} {c}");
+        assert_eq!(
+            c["non_inferiority"]["margin"].as_f64(),
+            (directional == Some("H1")).then_some(0.5),
+            "{c}"
+        );
     }
 }

@@ -419,8 +419,8 @@ fn comparisons(out: &mut String, title: &str, list: &[PairComparison], plan: &An
     };
     let _ = writeln!(
         out,
-        "| A | B | Hypothesis | {unit} | Mean A | Mean B | A − B | 95% CI | t (df) | p (t) | W | p (W) | {adjusted} | d_z | g_z | r (rank-biserial) |\n\
-         |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "| A | B | Hypothesis | {unit} | Mean A | Mean B | A − B | 95% CI | t (df) | p (t) | W | p (W) | {adjusted} | d_z | d_z 95% CI | g_z | r (rank-biserial) |\n\
+         |---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"
     );
     for c in list {
         let relation = format!("A {} B", c.alternative.relation());
@@ -430,7 +430,7 @@ fn comparisons(out: &mut String, title: &str, list: &[PairComparison], plan: &An
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&c.system_a),
             cell(&c.system_b),
             hypothesis,
@@ -446,6 +446,7 @@ fn comparisons(out: &mut String, title: &str, list: &[PairComparison], plan: &An
             p_value(c.wilcoxon.map(|w| w.p_value)),
             p_value(c.p_adjusted),
             num(c.d_z, 2),
+            c.d_z_ci95.map_or("–".to_owned(), |ci| ci_text(ci, 2)),
             num(c.g_z, 2),
             num(c.rank_biserial, 2)
         );
@@ -711,7 +712,8 @@ pub fn methods(report: &Report) -> String {
              drops zero differences and gives ties average ranks (the exact null distribution up \
              to 50 differences without ties or zeros, the exact permutation distribution up to 13 \
              with them, otherwise the normal approximation with tie correction and no continuity \
-             correction, as scipy 1.15); the effect sizes are d_z (mean difference over its SD), \
+             correction, as scipy 1.15); the effect sizes are d_z (mean difference over its SD) \
+             with its 95% interval from the noncentral t (Steiger and Fouladi 1997), \
              Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
              correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
              {flag_sd} were flagged for adjudication.",

@@ -26,6 +26,7 @@ pub mod markdown;
 pub mod plan;
 pub mod report;
 pub mod rounds;
+pub mod run;
 
 pub use adjudication::Adjudication;
 pub use input::{

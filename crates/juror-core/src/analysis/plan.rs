@@ -268,6 +268,10 @@ pub struct AnalysisPlan {
     pub contrasts: Vec<Contrast>,
     /// Also report each dimension per item group.
     pub by_group: bool,
+    /// A non-inferiority margin for every comparison without a hypothesis of its own (set at
+    /// analysis time: `--margin`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
 }
 
 impl Default for AnalysisPlan {
@@ -284,6 +288,7 @@ impl Default for AnalysisPlan {
             hypotheses: Vec::new(),
             contrasts: Vec::new(),
             by_group: false,
+            margin: None,
         }
     }
 }
@@ -447,6 +452,7 @@ impl AnalysisPlan {
             hypotheses,
             contrasts,
             by_group: raw.by_group,
+            margin: None,
         })
     }
 
@@ -490,6 +496,23 @@ impl AnalysisPlan {
     }
 }
 
+/// Pairs written `A:B, C:D` (as `juror analyze --pairs` and the Analyse page take them).
+pub fn parse_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut pairs = Vec::new();
+    for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match pair.split_once(':') {
+            Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                pairs.push((a.trim().to_owned(), b.trim().to_owned()));
+            }
+            _ => return Err(format!("\"{pair}\": write pairs as A:B,C:D")),
+        }
+    }
+    if pairs.is_empty() {
+        return Err("no pair: write pairs as A:B,C:D".to_owned());
+    }
+    Ok(pairs)
+}
+
 /// Changes to a plan asked for at analysis time (`juror analyze --unit ...`): each given field
 /// replaces the plan's. A report that follows them is exploratory.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -501,6 +524,9 @@ pub struct Overrides {
     pub correction: Option<Correction>,
     pub family: Option<Family>,
     pub primary: Option<Vec<String>>,
+    /// A non-inferiority margin (on the rating scale) for every comparison.
+    pub margin: Option<f64>,
+    pub by_group: Option<bool>,
 }
 
 impl Overrides {
@@ -540,6 +566,13 @@ impl Overrides {
         for d in self.primary.iter().flatten() {
             check("dimension", d, dimensions);
         }
+        if self.margin.is_some_and(|m| !(m.is_finite() && m > 0.0)) {
+            problems.push((
+                "margin".to_owned(),
+                format!("margin {:?} is not a positive number", self.margin.unwrap_or_default()),
+                "give the largest difference on the rating scale that still counts as not worse, such as 0.5".to_owned(),
+            ));
+        }
         if self.tests.as_ref().is_some_and(Vec::is_empty) {
             problems.push((
                 "tests".to_owned(),
@@ -571,6 +604,12 @@ impl Overrides {
         }
         if let Some(p) = &self.primary {
             out.primary = p.clone();
+        }
+        if let Some(m) = self.margin {
+            out.margin = Some(m);
+        }
+        if let Some(b) = self.by_group {
+            out.by_group = b;
         }
         Ok(out)
     }

@@ -287,6 +287,8 @@ pub struct PairComparison {
     /// The p-value adjusted by the plan's correction (Holm, Bonferroni, or none).
     pub p_adjusted: Option<f64>,
     pub d_z: Option<f64>,
+    /// The 95% interval of d_z from the noncentral t (Steiger and Fouladi 1997).
+    pub d_z_ci95: Option<Ci>,
     pub g_z: Option<f64>,
     pub rank_biserial: Option<f64>,
     /// Why something is `null`.
@@ -1092,6 +1094,7 @@ fn compare(
         p_bonferroni: None,
         p_adjusted: None,
         d_z: None,
+        d_z_ci95: None,
         g_z: None,
         rank_biserial: None,
         notes: Vec::new(),
@@ -1153,7 +1156,7 @@ fn compare(
             Test::T => out.t_test.map(|t| t.p_value),
         };
     }
-    if let Some(margin) = hypothesis.and_then(|h| h.margin) {
+    if let Some(margin) = hypothesis.and_then(|h| h.margin).or(plan.margin) {
         let shifted: Vec<f64> = diffs.iter().map(|d| d + margin).collect();
         out.non_inferiority = Some(NonInferiority {
             margin,
@@ -1166,6 +1169,9 @@ fn compare(
     match paired_effect(&diffs) {
         Ok(e) => {
             out.d_z = Some(e.d_z);
+            out.d_z_ci95 = paired::d_z_interval(&diffs)
+                .ok()
+                .map(|(low, high)| Ci { low, high });
             out.g_z = Some(e.g_z);
             out.rank_biserial = e.rank_biserial;
         }

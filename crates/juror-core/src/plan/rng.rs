@@ -9,6 +9,7 @@
 //! 64-bit words in order:
 //! - `below(n)`: rejection sampling: draw `x`; if `x >= 2^64 - (2^64 mod n)` draw again; return
 //!   `x mod n`;
+//! - `unit()`: the top 53 bits `k` of a draw, as (k + ½) / 2⁵³ (never 0 or 1);
 //! - `shuffle`: Fisher–Yates from the end: for `i` from `len-1` down to 1, swap `i` with
 //!   `below(i + 1)`.
 //!
@@ -47,6 +48,13 @@ impl Stream {
                 return (x % n) as usize;
             }
         }
+    }
+
+    /// A uniform number in the open interval (0, 1): the draw's top 53 bits `k`, as
+    /// (k + ½) / 2⁵³.
+    pub fn unit(&mut self) -> f64 {
+        let k = self.0.next_u64() >> 11;
+        (k as f64 + 0.5) / (1u64 << 53) as f64
     }
 
     /// Shuffles `items` in place (Fisher–Yates, see the module's specification).

@@ -16,6 +16,10 @@ pub trait Portable {
     fn ln_p(self) -> f64;
     /// ln(1 + x), accurate near 0.
     fn ln_1p_p(self) -> f64;
+    /// selfʸ.
+    fn pow_p(self, y: f64) -> f64;
+    /// eˣ − 1, accurate near 0.
+    fn exp_m1_p(self) -> f64;
 }
 
 impl Portable for f64 {
@@ -27,6 +31,12 @@ impl Portable for f64 {
     }
     fn ln_1p_p(self) -> f64 {
         libm::log1p(self)
+    }
+    fn pow_p(self, y: f64) -> f64 {
+        libm::pow(self, y)
+    }
+    fn exp_m1_p(self) -> f64 {
+        libm::expm1(self)
     }
 }
 

@@ -9,4 +9,5 @@ pub mod agreement;
 pub mod math;
 pub mod mixed;
 pub mod paired;
+pub mod power;
 pub mod preference;

@@ -1,0 +1,366 @@
+//! The one entry point of an analysis, shared by `juror analyze` and the Analyse page: the files
+//! as the caller read them (a name, and a text or why it could not be read), the options and
+//! the plan overrides in; the report, the tidy data and the dimensions' scale labels out, or
+//! the reasons nothing can be analysed.
+//!
+//! What blocks an analysis (nothing is computed): the study, the key or the adjudication file
+//! cannot be read or used, an option is out of range, or an override names an unknown system or
+//! dimension. An input file that cannot be read does not block: it becomes a problem placed
+//! before the report's own, and the report covers the rest.
+
+use std::collections::BTreeMap;
+
+use super::plan::{AnalysisPlan, Overrides};
+use super::report::resolve_plan;
+use super::{Context, Data, Input, Options, Problem, Report, analyze};
+use crate::session::ratings::sha256_hex;
+use crate::study::seal::{KEY_FORMAT_V1, SealKey};
+use crate::study::{Study, parse_study};
+
+/// A file as the caller read it: its name (a path, or a file name in the browser) and its text,
+/// or why it could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileText {
+    pub name: String,
+    pub text: Result<String, String>,
+}
+
+impl FileText {
+    /// A file that was read.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> FileText {
+        FileText {
+            name: name.into(),
+            text: Ok(text.into()),
+        }
+    }
+}
+
+/// Everything an analysis is computed from.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// Ratings files and tidy CSVs, in order.
+    pub inputs: Vec<FileText>,
+    pub study: Option<FileText>,
+    pub key: Option<FileText>,
+    pub adjudication: Option<FileText>,
+    /// The options; [`Options::default`] is what `juror analyze` uses without flags.
+    pub options: Options,
+    /// Changes to the plan asked for at analysis time (exploratory).
+    pub overrides: Overrides,
+}
+
+/// A computed analysis.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub report: Report,
+    /// The merged tidy data.
+    pub data: Data,
+    /// Each dimension's scale points (value, label), when a study was given.
+    pub labels: BTreeMap<String, Vec<(f64, String)>>,
+}
+
+/// Why nothing was analysed: one sentence per reason, each naming the file or the option.
+pub type Blocked = Vec<String>;
+
+/// Runs the analysis; see the module's documentation for what blocks it.
+pub fn run(request: &Request) -> Result<Analysis, Blocked> {
+    let mut blocked = check_options(&request.options);
+    let study = request.study.as_ref().and_then(|file| {
+        let text = readable(file, &mut blocked)?;
+        match parse_study(text) {
+            Ok(study) => Some((study, sha256_hex(text))),
+            Err(problems) => {
+                blocked.extend(problems.iter().map(|p| format!("{}: {p}", file.name)));
+                blocked.push(format!(
+                    "{}: {} problem(s); the study is not valid (juror validate, or Juror's first page, shows them too)",
+                    file.name,
+                    problems.len()
+                ));
+                None
+            }
+        }
+    });
+    let key = request.key.as_ref().and_then(|file| {
+        let text = readable(file, &mut blocked)?;
+        match serde_json::from_str::<SealKey>(text) {
+            Ok(key) if key.format == KEY_FORMAT_V1 => Some(key),
+            Ok(key) => {
+                blocked.push(format!(
+                    "{}: format \"{}\" is not a key this Juror reads ({KEY_FORMAT_V1})",
+                    file.name, key.format
+                ));
+                None
+            }
+            Err(e) => {
+                blocked.push(format!(
+                    "{}: not a key written by `juror seal` ({e})",
+                    file.name
+                ));
+                None
+            }
+        }
+    });
+    let adjudication = request.adjudication.as_ref().and_then(|file| {
+        let text = readable(file, &mut blocked)?;
+        Some(Input::new(file.name.clone(), text.to_owned()))
+    });
+    let study_ref = study.as_ref().map(|(s, _)| s);
+    let mut options = request.options.clone();
+    if blocked.is_empty() && !request.overrides.is_empty() {
+        match overridden_plan(&request.overrides, &options, study_ref, key.as_ref()) {
+            Ok(plan) => options.plan = Some(plan),
+            Err(problems) => blocked.extend(problems),
+        }
+    }
+    if !blocked.is_empty() {
+        return Err(blocked);
+    }
+
+    let mut unreadable = Vec::new();
+    let mut inputs = Vec::new();
+    for file in &request.inputs {
+        match &file.text {
+            Ok(text) => inputs.push(Input::new(file.name.clone(), text.clone())),
+            Err(message) => unreadable.push(Problem::new(
+                &file.name,
+                None,
+                format!("cannot read the file ({message}); it is left out"),
+            )),
+        }
+    }
+    let context = Context {
+        study: study.as_ref().map(|(s, h)| (s, h.as_str())),
+        key: key.as_ref(),
+    };
+    let (data, mut report) = analyze(&inputs, &context, adjudication.as_ref(), &options);
+    report.problems.splice(0..0, unreadable);
+    let labels = study_ref.map(|s| labels(s, &report)).unwrap_or_default();
+    Ok(Analysis {
+        report,
+        data,
+        labels,
+    })
+}
+
+/// What the plan's choices are made against: the plan without overrides and where it comes
+/// from (`"study"`, `"key"` or `"default"`), the systems an override may name and the study's
+/// dimensions (both empty without a study or key). A study or key that cannot be read counts as
+/// absent here; [`run`] says why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanContext {
+    pub base: AnalysisPlan,
+    pub source: &'static str,
+    pub systems: Vec<String>,
+    pub dimensions: Vec<String>,
+}
+
+/// The [`PlanContext`] of a study and a key.
+pub fn plan_context(study: Option<&FileText>, key: Option<&FileText>) -> PlanContext {
+    let study = study
+        .and_then(|f| f.text.as_ref().ok())
+        .and_then(|t| parse_study(t).ok());
+    let key = key
+        .and_then(|f| f.text.as_ref().ok())
+        .and_then(|t| serde_json::from_str::<SealKey>(t).ok())
+        .filter(|k| k.format == KEY_FORMAT_V1);
+    let (base, source, _) = resolve_plan(&Options::default(), study.as_ref(), key.as_ref());
+    PlanContext {
+        base,
+        source,
+        systems: known_systems(study.as_ref(), key.as_ref()),
+        dimensions: study
+            .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// The systems an override may name: the key's (real names), else the study's.
+pub fn known_systems(study: Option<&Study>, key: Option<&SealKey>) -> Vec<String> {
+    let mut systems: Vec<String> = match (key, study) {
+        (Some(k), _) => k.systems.values().cloned().collect(),
+        (None, Some(s)) => s.systems().to_vec(),
+        (None, None) => Vec::new(),
+    };
+    systems.sort();
+    systems.dedup();
+    systems
+}
+
+fn overridden_plan(
+    overrides: &Overrides,
+    options: &Options,
+    study: Option<&Study>,
+    key: Option<&SealKey>,
+) -> Result<AnalysisPlan, Blocked> {
+    let (base, _, _) = resolve_plan(options, study, key);
+    let dimensions: Vec<String> = study
+        .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
+        .unwrap_or_default();
+    overrides
+        .apply(&base, &known_systems(study, key), &dimensions)
+        .map_err(|problems| {
+            problems
+                .into_iter()
+                .map(|(at, message, fix)| format!("plan override {at}: {message}; {fix}"))
+                .collect()
+        })
+}
+
+/// The text of a file, or its reason added to `blocked`.
+fn readable<'a>(file: &'a FileText, blocked: &mut Blocked) -> Option<&'a str> {
+    match &file.text {
+        Ok(text) => Some(text),
+        Err(message) => {
+            blocked.push(format!("{}: cannot read the file ({message})", file.name));
+            None
+        }
+    }
+}
+
+fn check_options(o: &Options) -> Blocked {
+    let mut blocked = Vec::new();
+    if !(o.flag_sd.is_finite() && o.flag_sd >= 0.0) {
+        blocked.push(format!(
+            "--flag-sd {}: give a number of 0 or more, such as 1.5",
+            o.flag_sd
+        ));
+    }
+    if o.resamples == 0 {
+        blocked.push(
+            "--resamples 0: a bootstrap needs at least one resample; 2000 is usual".to_owned(),
+        );
+    }
+    blocked
+}
+
+/// The scale labels of each dimension the report covers.
+fn labels(study: &Study, report: &Report) -> BTreeMap<String, Vec<(f64, String)>> {
+    report
+        .dimensions
+        .iter()
+        .filter_map(|d| study.dimension(&d.dimension))
+        .map(|d| {
+            let points = d.scale.points.iter();
+            let labels = points.map(|p| (f64::from(p.value), p.label.clone()));
+            (d.id.clone(), labels.collect())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example(name: &str) -> String {
+        let path = format!("{}/../../assets/studies/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(path).unwrap_or_default()
+    }
+
+    #[test]
+    fn nothing_blocks_an_analysis_of_no_inputs() {
+        let analysis = run(&Request::default()).map_err(|b| b.join("\n"));
+        assert!(analysis.is_ok_and(|a| a.report.inputs.is_empty() && a.labels.is_empty()));
+    }
+
+    #[test]
+    fn every_unusable_file_and_option_is_named_and_nothing_is_computed() {
+        let request = Request {
+            inputs: vec![FileText::new("a.json", "{}")],
+            study: Some(FileText::new("study.json", "{\"id\": 3}")),
+            key: Some(FileText::new("key.json", "[]")),
+            adjudication: Some(FileText {
+                name: "adj.csv".into(),
+                text: Err("permission denied".into()),
+            }),
+            options: Options {
+                flag_sd: -1.0,
+                resamples: 0,
+                ..Options::default()
+            },
+            overrides: Overrides::default(),
+        };
+        let blocked = run(&request).err().unwrap_or_default();
+        for needle in [
+            "--flag-sd -1",
+            "--resamples 0",
+            "study.json: ",
+            "the study is not valid",
+            "key.json: not a key written by `juror seal`",
+            "adj.csv: cannot read the file (permission denied)",
+        ] {
+            assert!(
+                blocked.iter().any(|b| b.contains(needle)),
+                "{needle} in {blocked:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unreadable_input_is_the_first_problem_and_the_rest_is_analysed() {
+        let request = Request {
+            inputs: vec![
+                FileText {
+                    name: "gone.json".into(),
+                    text: Err("no such file".into()),
+                },
+                FileText::new("bad.json", "not json"),
+            ],
+            ..Request::default()
+        };
+        let analysis = run(&request).map_err(|b| b.join("\n"));
+        let problems = analysis.map(|a| a.report.problems).unwrap_or_default();
+        assert_eq!(problems.len(), 2, "{problems:#?}");
+        assert_eq!(problems[0].file, "gone.json");
+        assert!(problems[0].message.contains("no such file"));
+        assert_eq!(problems[1].file, "bad.json");
+    }
+
+    #[test]
+    fn overrides_change_the_plan_and_unknown_names_block() {
+        use crate::analysis::plan::{Comparisons, Unit};
+        let study = example("hare-personalization.json");
+        assert!(!study.is_empty(), "the example study is in the repository");
+        let with = |overrides: Overrides| Request {
+            study: Some(FileText::new("hare-personalization.json", study.clone())),
+            overrides,
+            ..Request::default()
+        };
+        let analysis = run(&with(Overrides {
+            unit: Some(Unit::Item),
+            ..Overrides::default()
+        }));
+        let settings = analysis
+            .map(|a| a.report.settings)
+            .map_err(|b| b.join("\n"));
+        assert!(
+            settings.is_ok_and(|s| s.plan_source == "options" && s.plan.unit == Unit::Item),
+            "the override is followed and marked"
+        );
+        let blocked = run(&with(Overrides {
+            comparisons: Some(Comparisons::Anchor("nobody".into())),
+            ..Overrides::default()
+        }))
+        .err()
+        .unwrap_or_default();
+        assert_eq!(blocked.len(), 1, "{blocked:#?}");
+        assert!(
+            blocked[0].contains("unknown system \"nobody\""),
+            "{blocked:#?}"
+        );
+    }
+
+    #[test]
+    fn the_plan_context_is_the_studys_plan_and_names() {
+        let text = example("hare-personalization.json");
+        let context = plan_context(Some(&FileText::new("s.json", text)), None);
+        assert_eq!(context.source, "study");
+        assert_eq!(
+            context.base.comparisons,
+            crate::analysis::plan::Comparisons::Anchor("hare".into())
+        );
+        assert_eq!(context.systems, ["gpt2", "hare", "rag", "random"]);
+        assert!(context.dimensions.iter().any(|d| d == "quality"));
+        let none = plan_context(Some(&FileText::new("s.json", "not json")), None);
+        assert_eq!((none.source, none.systems.len()), ("default", 0));
+    }
+}
