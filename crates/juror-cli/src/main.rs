@@ -126,7 +126,8 @@ enum Command {
         slots: Option<u32>,
     },
     /// Analyse ratings: per dimension, each system's mean with intervals, inter-annotator
-    /// agreement, paired comparisons of every pair of systems, cells to adjudicate, and with
+    /// agreement, paired comparisons as the study's analysis plan says (every pair of systems by
+    /// default; the plan override flags below make the report exploratory), cells to adjudicate, and with
     /// rounds the slopes and a mixed model; the pairwise preferences (win rates, Bradley-Terry,
     /// agreement); diagnostics (position bias, time per trial, straight-lining, attention
     /// checks). Exit 1 when some input had problems (listed on stderr; the report covers the
@@ -173,6 +174,45 @@ enum Command {
         /// Write to this file instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        plan: PlanFlags,
+    },
+    /// The power of the study's analysis plan for a grid of participant and item counts, from
+    /// a pilot's ratings files or an assumed effect size (d_z): the paired t-test in closed form
+    /// and, with the Wilcoxon test, by simulation. See docs/analysis.md#power.
+    Power {
+        /// The study file; its analysis plan (or the key's) says what is compared and how.
+        #[arg(long)]
+        study: PathBuf,
+        /// A pilot's ratings files and tidy CSVs, to estimate each comparison's effect and
+        /// variances; or give --effect.
+        #[arg(required_unless_present = "effect")]
+        pilot: Vec<PathBuf>,
+        /// An assumed d_z (the units' mean difference over its SD) for every comparison, such as
+        /// 0.45, instead of a pilot.
+        #[arg(long, conflicts_with = "pilot", allow_negative_numbers = true)]
+        effect: Option<f64>,
+        /// The key written by `juror seal`, for a pilot of a sealed study.
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// Participant counts: 5,10,20.
+        #[arg(long, default_value = "5,10,20,30,40,60")]
+        participants: String,
+        /// Item counts (default: the study's).
+        #[arg(long)]
+        items: Option<String>,
+        /// The family-wise level.
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// Simulated studies per grid cell.
+        #[arg(long, default_value_t = 1000)]
+        simulations: usize,
+        /// Seed of the simulations.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// md: Markdown tables; json: juror.power/1.
+        #[arg(long, value_enum, default_value_t = PowerFormat::Md)]
+        format: PowerFormat,
         #[command(flatten)]
         plan: PlanFlags,
     },
@@ -241,6 +281,31 @@ fn main() -> ExitCode {
             allow_named,
             slots,
         ),
+        Command::Power {
+            study,
+            pilot,
+            effect,
+            key,
+            participants,
+            items,
+            alpha,
+            simulations,
+            seed,
+            format,
+            plan,
+        } => power(&PowerArgs {
+            study,
+            pilot,
+            effect,
+            key,
+            participants,
+            items,
+            alpha,
+            simulations,
+            seed,
+            format,
+            overrides: plan,
+        }),
         Command::Schema { ratings, report } => {
             if ratings {
                 print!("{}", juror_core::session::ratings::schema());
@@ -283,6 +348,13 @@ fn main() -> ExitCode {
             out,
         }),
     }
+}
+
+/// What `juror power` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PowerFormat {
+    Json,
+    Md,
 }
 
 /// What `juror analyze` writes.
@@ -482,6 +554,116 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
         );
         ExitCode::FAILURE
     }
+}
+
+struct PowerArgs {
+    study: PathBuf,
+    pilot: Vec<PathBuf>,
+    effect: Option<f64>,
+    key: Option<PathBuf>,
+    participants: String,
+    items: Option<String>,
+    alpha: f64,
+    simulations: usize,
+    seed: u64,
+    format: PowerFormat,
+    overrides: PlanFlags,
+}
+
+/// `juror power`: exits 2 on a usage error or a study, key or pilot that cannot be used, else 0.
+fn power(args: &PowerArgs) -> ExitCode {
+    use juror_core::analysis::power::{PowerOptions, power};
+    use juror_core::analysis::run::{FileText, Request, run};
+    let counts = |flag: &str, text: &str| -> Result<Vec<usize>, String> {
+        let counts: Result<Vec<usize>, _> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::parse::<usize>)
+            .collect();
+        match counts {
+            Ok(c) if !c.is_empty() && c.iter().all(|&n| n >= 2) => Ok(c),
+            _ => Err(format!(
+                "--{flag} {text}: give whole numbers of 2 or more, separated by commas: 5,10,20"
+            )),
+        }
+    };
+    let checked = (|| {
+        let participants = counts("participants", &args.participants)?;
+        let items = match &args.items {
+            Some(text) => counts("items", text)?,
+            None => Vec::new(),
+        };
+        if !(args.alpha > 0.0 && args.alpha < 1.0) {
+            return Err(format!(
+                "--alpha {}: give a level between 0 and 1, such as 0.05",
+                args.alpha
+            ));
+        }
+        if args.simulations == 0 {
+            return Err("--simulations 0: give at least 1; 1000 is usual".to_owned());
+        }
+        if args.effect.is_some_and(|e| !e.is_finite()) {
+            return Err("--effect: give a number, such as 0.45".to_owned());
+        }
+        Ok((participants, items, args.overrides.parse()?))
+    })();
+    let (participants, items, overrides) = match checked {
+        Ok(c) => c,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let file = |path: &PathBuf| FileText {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(path).map_err(|e| e.to_string()),
+    };
+    let request = Request {
+        inputs: args.pilot.iter().map(file).collect(),
+        study: Some(file(&args.study)),
+        key: args.key.as_ref().map(file),
+        overrides,
+        ..Request::default()
+    };
+    let analysis = match run(&request) {
+        Ok(a) => a,
+        Err(blocked) => {
+            for reason in blocked {
+                eprintln!("{reason}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    if !analysis.report.problems.is_empty() {
+        for p in &analysis.report.problems {
+            eprintln!("{p}");
+        }
+        eprintln!("the pilot's files have problems: fix them, or leave those files out");
+        return ExitCode::from(2);
+    }
+    let Some(study) = &analysis.study else {
+        eprintln!("{}: no study", args.study.display());
+        return ExitCode::from(2);
+    };
+    let options = PowerOptions {
+        alpha: args.alpha,
+        participants,
+        items,
+        simulations: args.simulations,
+        seed: args.seed,
+        effect: args.effect,
+    };
+    let pilot = (!args.pilot.is_empty()).then_some(&analysis.data);
+    let report = power(study, &analysis.report.settings.plan, pilot, &options);
+    print!(
+        "{}",
+        match args.format {
+            PowerFormat::Json => report.to_json(),
+            PowerFormat::Md => report.to_markdown(),
+        }
+    );
+    ExitCode::SUCCESS
 }
 
 /// Reads and validates a study, or says why not (exit 2 for an unreadable file, 1 for an

@@ -24,6 +24,7 @@ pub mod diagnostics;
 pub mod input;
 pub mod markdown;
 pub mod plan;
+pub mod power;
 pub mod report;
 pub mod rounds;
 pub mod run;

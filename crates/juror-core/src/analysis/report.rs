@@ -890,7 +890,12 @@ fn planned_comparisons(
 }
 
 /// (a, b), or (b, a) when the plan has a hypothesis about b against a and none the other way.
-fn oriented(plan: &AnalysisPlan, dimension: &str, a: String, b: String) -> (String, String) {
+pub(crate) fn oriented(
+    plan: &AnalysisPlan,
+    dimension: &str,
+    a: String,
+    b: String,
+) -> (String, String) {
     match (
         plan.hypothesis(dimension, &a, &b),
         plan.hypothesis(dimension, &b, &a),

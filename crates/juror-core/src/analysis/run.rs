@@ -57,6 +57,8 @@ pub struct Analysis {
     pub data: Data,
     /// Each dimension's scale points (value, label), when a study was given.
     pub labels: BTreeMap<String, Vec<(f64, String)>>,
+    /// The study, checked, when one was given.
+    pub study: Option<Study>,
 }
 
 /// Why nothing was analysed: one sentence per reason, each naming the file or the option.
@@ -139,6 +141,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         report,
         data,
         labels,
+        study: study.map(|(s, _)| s),
     })
 }
 
