@@ -460,6 +460,16 @@ fn ReportView(
     }
 }
 
+/// Where the plan the comparisons follow comes from, in words.
+fn plan_origin(source: &str) -> &'static str {
+    match source {
+        "study" => "as the study pre-registers",
+        "key" => "as pre-registered, kept in the seal key",
+        "options" => "a plan chosen at analysis time: exploratory",
+        _ => "the default plan",
+    }
+}
+
 /// A number to three decimals, or a dash when undefined.
 fn num(x: Option<f64>) -> String {
     match x {
@@ -758,7 +768,7 @@ fn DimensionView(
             })}
             {(!comparisons.is_empty()).then(|| view! {
                 <DataTable
-                    caption=format!("Paired comparisons on {name}, paired on {unit} (the plan's {source}; p adjusted: {correction})")
+                    caption=format!("Paired comparisons on {name}, paired on {unit} ({}; p adjusted: {correction})", plan_origin(source))
                     columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
                     rows=comparisons
                 />

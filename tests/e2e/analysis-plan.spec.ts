@@ -1,0 +1,100 @@
+// Intent: a researcher analyses each example study as its protocol pre-registers (the study
+// file's `analysis` section), in the page exactly as with `juror analyze`, and can try another
+// plan in the page, which then says the report is exploratory and matches the command line
+// with the same flags.
+import * as path from 'node:path';
+import { test, expect, root } from './fixtures';
+import { cli, differences, dir, download, normalise } from './analysis-helpers';
+
+const examples: { study: string; files: string[]; dimension: string }[] = [
+  // Seed 001: HARE against each baseline, over participants, Bonferroni over 12.
+  { study: 'hare-personalization', files: ['hare-ratings.csv'], dimension: 'quality' },
+  // Seed 003: the stated pairs and the group contrast.
+  {
+    study: 'reasoning-trajectories',
+    files: ['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'],
+    dimension: 'coherence',
+  },
+  // Seed 000: every pair, also per item group.
+  { study: 'work-intake', files: ['work-intake-slot1.json', 'work-intake-slot2.json'], dimension: 'relevance' },
+];
+
+for (const { study, files, dimension } of examples) {
+  test(`${study}: the page follows the study's plan, as juror analyze does`, async ({ page, errors }, testInfo) => {
+    const studyPath = path.join(root, 'assets/studies', `${study}.json`);
+    await page.goto('index.html?analyse');
+    await page.getByLabel('Choose the study file').setInputFiles(studyPath);
+    await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
+    await expect(page.getByRole('heading', { name: `Dimension: ${dimension}` })).toBeVisible();
+    await page.getByText('Analysis plan', { exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Following the plan the study file pre-registers.' })).toBeVisible();
+
+    const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
+    const cliReport = JSON.parse(cli(['--study', studyPath, ...files]));
+    expect(pageReport.settings.plan_source).toBe('study');
+    expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
+    expect(await download(page, 'Download report (Markdown)', testInfo)).toBe(
+      cli(['--study', studyPath, ...files, '--format', 'md']),
+    );
+    expect(errors).toEqual([]);
+  });
+}
+
+test('another plan chosen in the page is exploratory and equals the same flags of juror analyze', async ({ page, errors }, testInfo) => {
+  const studyPath = path.join(root, 'assets/studies/hare-personalization.json');
+  const files = ['hare-ratings.csv'];
+  await page.goto('index.html?analyse');
+  await page.getByLabel('Choose the study file').setInputFiles(studyPath);
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
+  const quality = page.getByRole('table', { name: /^Paired comparisons on quality, paired on/ });
+  await expect(quality).toBeVisible();
+  // As pre-registered: HARE against each baseline over the twelve participants.
+  await expect(quality.getByRole('row')).toHaveCount(4);
+  await expect(quality).toContainText('paired on annotators (as the study pre-registers; p adjusted: Bonferroni)');
+
+  await page.getByText('Analysis plan', { exact: true }).click();
+  await expect(page.getByRole('combobox', { name: 'Unit of analysis', exact: true })).toHaveValue('');
+  await expect(page.getByRole('combobox', { name: 'Comparisons', exact: true })).toContainText('As planned: hare against each other system');
+  await page.getByRole('combobox', { name: 'Unit of analysis', exact: true }).selectOption('item');
+  await page.getByRole('combobox', { name: 'Comparisons', exact: true }).selectOption('all');
+  await page.getByRole('combobox', { name: 'Correction', exact: true }).selectOption('holm');
+  await page.getByLabel('Non-inferiority margin, every comparison').fill('0.25');
+  await page.getByLabel('Non-inferiority margin, every comparison').blur();
+  await expect(page.getByRole('status').filter({ hasText: 'Exploratory' })).toBeVisible();
+  // Every pair of the four systems now, on the ten items.
+  await expect(quality.getByRole('row')).toHaveCount(7);
+  await expect(quality).toContainText('a plan chosen at analysis time: exploratory');
+  await expect(quality).toContainText('not worse by 0.25');
+
+  const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
+  const cliReport = JSON.parse(
+    cli(['--study', studyPath, ...files, '--unit', 'item', '--all-pairs', '--correction', 'holm', '--margin', '0.25']),
+  );
+  expect(pageReport.settings.plan_source).toBe('options');
+  expect(pageReport.settings.plan.unit).toBe('item');
+  expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
+
+  // Back to the pre-registered plan.
+  await page.getByRole('button', { name: 'Back to the pre-registered plan' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Following the plan the study file pre-registers.' })).toBeVisible();
+  await expect(quality.getByRole('row')).toHaveCount(4);
+  expect(errors).toEqual([]);
+});
+
+test('pairs written in the page are checked against the study', async ({ page }) => {
+  const studyPath = path.join(root, 'assets/studies/hare-personalization.json');
+  await page.goto('index.html?analyse');
+  await page.getByLabel('Choose the study file').setInputFiles(studyPath);
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(path.join(dir, 'hare-ratings.csv'));
+  await page.getByText('Analysis plan', { exact: true }).click();
+  await page.getByRole('combobox', { name: 'Comparisons', exact: true }).selectOption('pairs');
+  await expect(page.getByRole('alert')).toContainText('Write the pairs below');
+  await page.getByLabel('Pairs (A:B, C:D)').fill('hare:gpt9');
+  await page.getByLabel('Pairs (A:B, C:D)').blur();
+  await expect(page.getByRole('alert').filter({ hasText: 'unknown system "gpt9"' })).toBeVisible();
+  await page.getByLabel('Pairs (A:B, C:D)').fill('hare:rag, gpt2:random');
+  await page.getByLabel('Pairs (A:B, C:D)').blur();
+  const quality = page.getByRole('table', { name: /^Paired comparisons on quality, paired on/ });
+  await expect(quality.getByRole('row')).toHaveCount(3);
+  await expect(quality).toContainText('gpt2 vs random');
+});
