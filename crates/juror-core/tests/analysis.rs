@@ -1869,7 +1869,8 @@ fn seed_001_is_analysed_as_its_plan_says() {
     }
 }
 
-/// Without a plan, every pair on item means, two-sided, Holm over the report: as before plans.
+/// Without a plan (here: without the study, which pre-registers one), every pair on item means,
+/// two-sided, Holm over the report: as before plans.
 #[test]
 fn without_a_plan_every_pair_is_compared_two_sided() {
     let files = inputs(&[
@@ -1877,11 +1878,10 @@ fn without_a_plan_every_pair_is_compared_two_sided() {
         "financial-slot2.json",
         "financial-slot3.json",
     ]);
-    let (study, hash) = financial_study();
     let (_, report) = analyze(
         &files,
         &Context {
-            study: Some((&study, &hash)),
+            study: None,
             key: None,
         },
         None,

@@ -545,10 +545,18 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
             parts.join("; ")
         )
     };
+    let hypotheses = match plan.margin {
+        Some(m) => format!(
+            "{hypotheses} Every other comparison was also tested for non-inferiority, A − B > −{m}."
+        ),
+        None => hypotheses,
+    };
     let correction = match plan.correction {
-        Correction::Holm => "Holm's step-down method (Bonferroni's is also reported)",
-        Correction::Bonferroni => "Bonferroni's method (Holm's is also reported)",
-        Correction::None => "no correction (Holm's and Bonferroni's are reported)",
+        Correction::Holm => {
+            "were adjusted by Holm's step-down method (Bonferroni's is also reported)"
+        }
+        Correction::Bonferroni => "were adjusted by Bonferroni's method (Holm's is also reported)",
+        Correction::None => "were not adjusted (Holm's and Bonferroni's are reported)",
     };
     let family = match plan.family {
         Family::Plan => format!(
@@ -573,7 +581,7 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
     format!(
         "The analysis plan was {source}. {which} compared on {unit}, by {} ({alternative} unless \
          a hypothesis says otherwise), with the mean difference's 95% t interval.{hypotheses} \
-         The first test's p-values were adjusted by {correction}, {family}.",
+         The first test's p-values {correction}, {family}.",
         tests.join(" and ")
     )
 }
