@@ -424,6 +424,7 @@ fn errors_say_what_to_do() {
         matches!(e, NotFinite { row: 1, column: 1, value, .. } if value.is_nan()),
         "{e:?}"
     );
+    assert!(message(e).starts_with("ranks_or_scores[1][1] is NaN; remove or fix"));
     let e = nominal::friedman(&[vec![2.0, 2.0, 2.0], vec![5.0, 5.0, 5.0]]).unwrap_err();
     assert_eq!(e, AllRowsTied { rows: 2 });
     assert!(message(e).contains("undefined"));
