@@ -5,6 +5,7 @@
 
 mod adjudicate;
 mod charts;
+mod choices;
 mod details;
 mod plan_choices;
 
@@ -26,6 +27,7 @@ use wasm_bindgen::JsCast;
 use crate::services::{download, study_source};
 use adjudicate::{AdjudicationForm, Entries};
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
+use choices::ChoicesView;
 use details::{DiagnosticsView, RoundsView};
 use plan_choices::PlanChoices;
 
@@ -454,6 +456,7 @@ fn ReportView(
                     apply=apply_adjudication
                 />
             })}
+            {report.choices.clone().map(|c| view! { <ChoicesView choices=c /> })}
             {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
             <DiagnosticsView diagnostics=report.diagnostics.clone() />
         </section>
@@ -867,7 +870,13 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
     view! {
         <section class="preferences" aria-labelledby="preferences-heading">
             <h3 id="preferences-heading">"Pairwise preferences"</h3>
-            <p>{format!("{} judgements.", p.judgements)}</p>
+            <p>
+                {format!("{} pairwise judgements.", p.judgements)}
+                {(p.derived_from_choices > 0).then(|| format!(
+                    " {} of them are derived from best-of-N choices and rankings (each choice a win over every other output shown): a secondary view of the choices above.",
+                    p.derived_from_choices
+                ))}
+            </p>
             <DataTable
                 caption="Each pair of systems: wins of the first, with Wilson interval and binomial test".to_owned()
                 columns=&["Pair", "Wins", "Losses", "Ties", "Win rate", "95% CI (Wilson)", "p"]

@@ -29,6 +29,12 @@ for (const { study, files, dimension } of examples) {
     await page.getByText('Analysis plan', { exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Following the plan the study file pre-registers.' })).toBeVisible();
 
+    if (study === 'work-intake') {
+      // Best of four: each choice counted once, with its share and interval.
+      const shares = page.getByRole('table', { name: /^Share of first choices per system \(18 choices/ });
+      await expect(shares.getByRole('row')).toHaveCount(5);
+      await expect(page.getByText(/54 of them are derived from best-of-N choices/)).toBeVisible();
+    }
     const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
     const cliReport = JSON.parse(cli(['--study', studyPath, ...files]));
     expect(pageReport.settings.plan_source).toBe('study');

@@ -1227,6 +1227,7 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
     let merged = juror_core::analysis::Data {
         ratings: [a.ratings, b.ratings].concat(),
         preferences: [a.preferences, b.preferences].concat(),
+        choices: [a.choices, b.choices].concat(),
         files: [a.files, b.files].concat(),
         trials: [a.trials, b.trials].concat(),
         repeats: [a.repeats, b.repeats].concat(),
@@ -1237,7 +1238,7 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
     assert_eq!(
         header,
         "item_id,system_id,annotator_id,dimension,score,system_a,system_b,preference,position,\
-         shown_first,source_file,source_at"
+         shown_first,derived,choice,shown,chosen,source_file,source_at"
     );
     let back = read(&[Input::new("tidy.csv", csv)], &Context::default());
     assert!(back.problems.is_empty(), "{:?}", back.problems);

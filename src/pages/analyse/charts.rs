@@ -1087,6 +1087,7 @@ mod tests {
         };
         PreferenceReport {
             judgements: 20,
+            derived_from_choices: 0,
             systems: vec!["a".into(), "b".into(), "c".into()],
             pairs: vec![pair("a", "b", 2, 6, 2), pair("b", "c", 5, 5, 0)],
             bradley_terry: Some(BradleyTerryReport {

@@ -24,6 +24,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::choices::{ChoiceKind, ChoiceRow};
 use super::csv;
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
@@ -89,6 +90,9 @@ pub struct PreferenceRow {
     /// a ratings file), `Some(false)` when `system_b` was; a CSV may say so in an optional
     /// `shown_first` column (`a` or `b`).
     pub a_first: Option<bool>,
+    /// Derived from a best-of-N choice (three or more outputs shown) or a ranking, whose
+    /// report is [`super::choices`]'s.
+    pub derived: bool,
 }
 
 /// One finished trial of a ratings file, for the diagnostics: who, what, how long, and, for
@@ -199,6 +203,8 @@ fn is_zero(n: &usize) -> bool {
 pub struct Data {
     pub ratings: Vec<RatingRow>,
     pub preferences: Vec<PreferenceRow>,
+    /// Best-of-N choices (three or more outputs) and rankings, as made.
+    pub choices: Vec<super::choices::ChoiceRow>,
     /// The finished trials of the ratings files, attention checks included (CSV inputs have
     /// none).
     pub trials: Vec<TrialRow>,
@@ -424,6 +430,26 @@ fn read_ratings_file(
                 continue;
             }
         };
+        let shown_systems = || trial.outputs.iter().map(system).collect::<Vec<_>>();
+        let choice = match &trial.preference {
+            Some(PreferenceRecord::Best { system: best, .. }) if shown >= 3 => {
+                Some(ChoiceKind::Best(rename(best)))
+            }
+            Some(PreferenceRecord::Rank { systems, .. }) => Some(ChoiceKind::Rank(
+                systems.iter().map(|s| rename(s)).collect(),
+            )),
+            _ => None,
+        };
+        let derived = choice.is_some();
+        if let Some(kind) = choice {
+            data.choices.push(ChoiceRow {
+                source: source(at.clone()),
+                item: trial.item.clone(),
+                annotator: annotator.clone(),
+                shown: shown_systems(),
+                kind,
+            });
+        }
         for (a, b, outcome) in judgements {
             data.preferences.push(PreferenceRow {
                 source: source(at.clone()),
@@ -433,6 +459,7 @@ fn read_ratings_file(
                 annotator: annotator.clone(),
                 outcome,
                 a_first: Some(true),
+                derived,
             });
         }
     }
@@ -735,7 +762,16 @@ fn read_csv(input: &Input, index: usize, data: &mut Data, summary: &mut FileSumm
                 .map_or("", |&i| csv::undefuse(record.fields[i].trim()))
         };
         let is_rating = likert && (!pairwise || !get("dimension").is_empty());
-        let result = if is_rating {
+        let result = if !get("choice").is_empty() {
+            choice_row(&get).map(|mut row| {
+                row.source = Source {
+                    file: name.to_owned(),
+                    at: at.clone(),
+                    input: index,
+                };
+                data.choices.push(row);
+            })
+        } else if is_rating {
             likert_row(&get).map(|row| data.ratings.push(with_source(row, name, &at, index)))
         } else {
             pairwise_row(&get).map(|row| {
@@ -873,6 +909,7 @@ fn pairwise_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<PreferenceRow, Str
                 ));
             }
         },
+        derived: !get("derived").is_empty(),
     })
 }
 
@@ -1055,6 +1092,12 @@ pub fn to_csv(data: &Data) -> String {
     if data.preferences.iter().any(|r| r.a_first.is_some()) {
         header.push("shown_first");
     }
+    if data.preferences.iter().any(|r| r.derived) {
+        header.push("derived");
+    }
+    if !data.choices.is_empty() {
+        header.extend(["choice", "shown", "chosen"]);
+    }
     header.extend(["source_file", "source_at"]);
     let mut out = csv::line(&header);
     let index = |name: &str| header.iter().position(|h| *h == name);
@@ -1096,6 +1139,31 @@ pub fn to_csv(data: &Data) -> String {
                     None => String::new(),
                 },
             ),
+            (
+                "derived",
+                if row.derived { "choice" } else { "" }.to_owned(),
+            ),
+            ("source_file", row.source.file.clone()),
+            ("source_at", row.source.at.clone()),
+        ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    for row in &data.choices {
+        let mut fields = vec![String::new(); header.len()];
+        let (kind, chosen) = match &row.kind {
+            ChoiceKind::Best(s) => ("best", s.clone()),
+            ChoiceKind::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
+        };
+        for (name, value) in [
+            ("item_id", row.item.clone()),
+            ("annotator_id", row.annotator.clone()),
+            ("choice", kind.to_owned()),
+            ("shown", row.shown.join(CHOICE_SEPARATOR)),
+            ("chosen", chosen),
             ("source_file", row.source.file.clone()),
             ("source_at", row.source.at.clone()),
         ] {
@@ -1106,4 +1174,58 @@ pub fn to_csv(data: &Data) -> String {
         out.push_str(&csv::line(&fields));
     }
     out
+}
+
+/// Between the systems of a choice row's `shown` and of a ranking's `chosen`.
+const CHOICE_SEPARATOR: &str = "|";
+
+/// A choice row of the tidy CSV: `choice` (best or rank), `shown` (the systems shown, in order,
+/// separated by `|`) and `chosen` (the best system, or the ranking best first).
+fn choice_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<ChoiceRow, String> {
+    let item = required(get, "item_id")?;
+    let annotator = required(get, "annotator_id")?;
+    let split = |text: &str| -> Vec<String> {
+        text.split(CHOICE_SEPARATOR)
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect()
+    };
+    let shown = split(&required(get, "shown")?);
+    let chosen = required(get, "chosen")?;
+    let kind = match get("choice") {
+        "best" if shown.contains(&chosen) => ChoiceKind::Best(chosen),
+        "best" => {
+            return Err(format!(
+                "chosen \"{chosen}\" is not one of the systems shown ({})",
+                shown.join(", ")
+            ));
+        }
+        "rank" => {
+            let order = split(&chosen);
+            let mut a = order.clone();
+            let mut b = shown.clone();
+            a.sort();
+            b.sort();
+            if a != b {
+                return Err(format!(
+                    "the ranking {} does not rank exactly the systems shown ({})",
+                    order.join(", "),
+                    shown.join(", ")
+                ));
+            }
+            ChoiceKind::Rank(order)
+        }
+        other => return Err(format!("choice \"{other}\" is not best or rank")),
+    };
+    Ok(ChoiceRow {
+        source: Source {
+            file: String::new(),
+            at: String::new(),
+            input: 0,
+        },
+        item,
+        annotator,
+        shown,
+        kind,
+    })
 }

@@ -56,6 +56,9 @@ pub fn render(report: &Report) -> String {
     for d in &report.dimensions {
         dimension(&mut out, d, s.flag_sd, &s.plan);
     }
+    if let Some(c) = &report.choices {
+        choices(&mut out, c);
+    }
     if let Some(p) = &report.preferences {
         preferences(&mut out, p);
     }
@@ -586,10 +589,103 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
     )
 }
 
+/// Best-of-N choices and rankings, as made.
+fn choices(out: &mut String, c: &super::choices::ChoiceReport) {
+    if let Some(b) = &c.best {
+        let _ = writeln!(
+            out,
+            "## Best-of-N choices\n\n{} choice(s), one per trial.\n\n\
+             | System | Offered | Chosen | Share | Wilson 95% |\n|---|---:|---:|---:|---|",
+            b.choices
+        );
+        for s in &b.systems {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                cell(&s.system),
+                s.offered,
+                s.chosen,
+                num(s.share, 3),
+                ci(s.wilson, 3)
+            );
+        }
+        out.push('\n');
+        if let Some(t) = b.chi_square {
+            let _ = writeln!(
+                out,
+                "Against equal shares: χ² = {:.2} (df {}), p {}{}.\n",
+                t.statistic,
+                t.df,
+                p_value(Some(t.p_value)),
+                b.exact_p.map_or(String::new(), |p| format!(
+                    "; exact multinomial p {}",
+                    p_value(Some(p))
+                ))
+            );
+        }
+        let a = &b.agreement;
+        let _ = writeln!(
+            out,
+            "Agreement on the chosen system over {} item(s) chosen on by two or more of {} annotator(s): \
+             Fleiss' κ {}, Krippendorff's α (nominal) {}, percent agreement {}.\n",
+            a.units,
+            a.annotators,
+            num(a.fleiss_kappa, 3),
+            num(a.krippendorff_alpha_nominal, 3),
+            num(a.percent_agreement, 3)
+        );
+        for note in &b.notes {
+            let _ = writeln!(out, "- {}\n", cell(note));
+        }
+    }
+    if let Some(r) = &c.ranks {
+        let _ = writeln!(
+            out,
+            "## Rankings\n\n{} ranking(s); rank 1 is the best.\n\n\
+             | System | Rankings | Mean rank | 95% CI (t) |\n|---|---:|---:|---|",
+            r.rankings
+        );
+        for s in &r.systems {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                cell(&s.system),
+                s.n,
+                num(Some(s.mean_rank), 2),
+                ci(s.ci95, 2)
+            );
+        }
+        out.push('\n');
+        if let Some(f) = r.friedman {
+            let _ = writeln!(
+                out,
+                "Friedman test over {} complete ranking(s): χ² = {:.2} (df {}), p {}; Kendall's W = {:.3}.\n",
+                f.blocks,
+                f.statistic,
+                f.df,
+                p_value(Some(f.p_value)),
+                f.kendall_w
+            );
+        }
+        for note in &r.notes {
+            let _ = writeln!(out, "- {}\n", cell(note));
+        }
+    }
+}
+
 fn preferences(out: &mut String, p: &PreferenceReport) {
+    let derived = if p.derived_from_choices > 0 {
+        format!(
+            " {} of them derived from best-of-N choices and rankings (each choice a win over every \
+             other output shown, each ranking every pair): a secondary view of the choices above.",
+            p.derived_from_choices
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "## Preferences\n\n{} judgement(s) between {} system(s).\n\n### Pairs\n",
+        "## Preferences\n\n{} pairwise judgement(s) between {} system(s).{derived}\n\n### Pairs\n",
         p.judgements,
         p.systems.len()
     );

@@ -86,6 +86,9 @@ pub struct Report {
     pub dimensions: Vec<DimensionReport>,
     /// The pairwise preferences; `null` when there are none.
     pub preferences: Option<PreferenceReport>,
+    /// Best-of-N choices and rankings, as made (omitted when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<super::choices::ChoiceReport>,
     /// What the adjudication file did; `null` without one.
     pub adjudication: Option<AdjudicationSummary>,
     /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
@@ -378,6 +381,10 @@ pub struct AnnotatorScore {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PreferenceReport {
     pub judgements: usize,
+    /// Of the judgements, those derived from best-of-N choices and rankings (each choice a win
+    /// over every other output shown; each ranking every pair): a secondary view of `choices`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub derived_from_choices: usize,
     /// Systems, in byte order.
     pub systems: Vec<String>,
     pub pairs: Vec<PreferencePair>,
@@ -628,6 +635,7 @@ pub fn report_with_key(
         problems,
         dimensions,
         preferences: preference_report(&data.preferences, options),
+        choices: super::choices::report(&data.choices),
         adjudication: summary,
     }
 }
@@ -1261,7 +1269,7 @@ pub fn rating_matrix(rows: &[&RatingRow], scale: Option<&[f64]>) -> Option<Ratin
     }
 }
 
-fn pairable_units(ratings: &Ratings) -> usize {
+pub(crate) fn pairable_units(ratings: &Ratings) -> usize {
     (0..ratings.units().len())
         .filter(|&u| {
             (0..ratings.raters().len())
@@ -1457,11 +1465,16 @@ fn preference_report(rows: &[PreferenceRow], options: &Options) -> Option<Prefer
     };
     Some(PreferenceReport {
         judgements: rows.len(),
+        derived_from_choices: rows.iter().filter(|r| r.derived).count(),
         systems,
         pairs,
         bradley_terry,
         agreement,
     })
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Report {
