@@ -27,7 +27,7 @@ use wasm_bindgen::JsCast;
 use crate::services::{download, study_source};
 use adjudicate::{AdjudicationForm, Entries};
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
-use choices::ChoicesView;
+use choices::{AnswersView, ChoicesView};
 use details::{DiagnosticsView, RoundsView};
 use plan_choices::PlanChoices;
 
@@ -373,6 +373,17 @@ fn ReportView(
             )
         }
     };
+    let has_answers = !analysis.data.answers.is_empty();
+    let answers_csv = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            offer(
+                format!("{stem}-answers.csv"),
+                "text/csv",
+                analysis::answers::to_csv(&a.data.answers),
+            )
+        }
+    };
     let has_flags = report.dimensions.iter().any(|d| !d.flags.is_empty());
     let sheet = {
         let (a, stem) = (analysis.clone(), stem.clone());
@@ -429,6 +440,9 @@ fn ReportView(
                 <button type="button" on:click=json>"Download report (JSON)"</button>
                 <button type="button" on:click=markdown>"Download report (Markdown)"</button>
                 <button type="button" on:click=csv>"Download merged data (CSV)"</button>
+                <Show when=move || has_answers>
+                    <button type="button" on:click=answers_csv.clone()>"Download answers (CSV)"</button>
+                </Show>
                 <Show when=move || has_flags>
                     <button type="button" on:click=sheet.clone()>"Download adjudication sheet"</button>
                 </Show>
@@ -458,6 +472,7 @@ fn ReportView(
             })}
             {report.choices.clone().map(|c| view! { <ChoicesView choices=c /> })}
             {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
+            {report.answers.clone().map(|a| view! { <AnswersView answers=a /> })}
             <DiagnosticsView diagnostics=report.diagnostics.clone() />
         </section>
     }

@@ -168,7 +168,8 @@ enum Command {
         #[arg(long)]
         reference: Option<String>,
         /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
-        /// the merged tidy data.
+        /// the merged tidy data (ratings, preferences, choices); answers: every other answer
+        /// (output questions, flags, notes, surveys) as a tidy CSV.
         #[arg(long, value_enum, default_value_t = AnalyzeFormat::Json)]
         format: AnalyzeFormat,
         /// Write to this file instead of standard output.
@@ -363,6 +364,8 @@ enum AnalyzeFormat {
     Json,
     Md,
     Csv,
+    /// Every other answer (output questions, flags, notes, surveys) as a tidy CSV.
+    Answers,
 }
 
 /// `juror analyze`'s flags that override the analysis plan (the study's, else the default),
@@ -533,6 +536,7 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
         AnalyzeFormat::Json => report.to_json(),
         AnalyzeFormat::Md => analysis::markdown::render(&report),
         AnalyzeFormat::Csv => analysis::to_csv(&data),
+        AnalyzeFormat::Answers => analysis::answers::to_csv(&data.answers),
     };
     match &args.out {
         Some(path) => {

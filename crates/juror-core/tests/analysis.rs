@@ -419,6 +419,192 @@ fn hare_files() -> Vec<(String, String)> {
     vec![("hare-ratings.csv".to_owned(), csv)]
 }
 
+/// hare-personalization's whole session for slots 1 to 3, every kind of answer given: consent,
+/// the intake (role, years, familiarity, three topics), the ten rounds of four systems rated on
+/// four dimensions with "useful / not useful" (HARE useful, the others mostly not; slot 2 flags
+/// random's skills), the forced choices between HARE and each baseline with a reason, notes on
+/// one trial, and the exit survey (the systems ranked by their letters, a text, a choice).
+fn hare_sessions() -> Vec<(String, String)> {
+    use juror_core::session::Survey;
+    use juror_core::session::answers::Answer;
+    let text = example("hare-personalization");
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let strength = |system: &str| match system {
+        "hare" => 4,
+        "rag" => 3,
+        "gpt2" => 3,
+        _ => 2,
+    };
+    let mut out = Vec::new();
+    for slot in 1..=3u32 {
+        let mut s = Session::new(&study, Annotator { slot, id: None });
+        let mut now = T0;
+        let mut step = |study: &Study, s: &mut Session, msg: Msg| {
+            now += 1000.0;
+            update(study, s, msg, now);
+        };
+        let survey = |phase: Survey, id: &str, answer: Answer| Msg::SurveyAnswer {
+            survey: phase,
+            question: id.to_owned(),
+            answer: Some(answer),
+        };
+        for _ in 0..200 {
+            match s.progress.phase {
+                Phase::Welcome => step(&study, &mut s, Msg::Start),
+                Phase::Consent => step(&study, &mut s, Msg::Consent(true)),
+                Phase::Instructions => step(&study, &mut s, Msg::FinishInstructions),
+                Phase::Intake => {
+                    let role = [
+                        "Researcher or academic",
+                        "Student (undergraduate or graduate)",
+                    ][slot as usize % 2];
+                    for msg in [
+                        survey(Survey::Intake, "role", Answer::Choice(role.into())),
+                        survey(
+                            Survey::Intake,
+                            "experience_years",
+                            Answer::Number(f64::from(slot * 3)),
+                        ),
+                        survey(
+                            Survey::Intake,
+                            "llm_familiarity",
+                            Answer::Scale(3 + slot as i32 % 3),
+                        ),
+                        survey(
+                            Survey::Intake,
+                            "topics",
+                            Answer::Choices(vec![
+                                "Python testing".into(),
+                                "API security".into(),
+                                "data pipelines".into(),
+                            ]),
+                        ),
+                        Msg::SubmitSurvey(Survey::Intake),
+                    ] {
+                        step(&study, &mut s, msg);
+                    }
+                }
+                Phase::Trials => {
+                    let index = s.progress.current;
+                    let trial = s.plan.trials[index].clone();
+                    let task = &study.design().tasks[trial.task];
+                    let systems: Vec<String> = trial
+                        .shown
+                        .iter()
+                        .map(|x| study.systems()[x.system].clone())
+                        .collect();
+                    for (p, system) in systems.iter().enumerate() {
+                        for (d, dimension) in task.dimensions.iter().enumerate() {
+                            let v = strength(system) + jitter(index, p + slot as usize, d);
+                            step(
+                                &study,
+                                &mut s,
+                                Msg::Rate {
+                                    position: p,
+                                    dimension: dimension.clone(),
+                                    value: v.clamp(1, 5),
+                                    advance: false,
+                                },
+                            );
+                        }
+                        for question in &task.output_questions {
+                            let useful = system == "hare"
+                                || (system == "rag" && index % 3 == slot as usize % 3);
+                            step(
+                                &study,
+                                &mut s,
+                                Msg::OutputAnswer {
+                                    position: p,
+                                    question: question.clone(),
+                                    answer: Some(Answer::Choice(
+                                        if useful { "Useful" } else { "Not useful" }.into(),
+                                    )),
+                                },
+                            );
+                        }
+                        if task.flag.is_some() && slot == 2 && system == "random" {
+                            step(
+                                &study,
+                                &mut s,
+                                Msg::Flag {
+                                    position: p,
+                                    on: true,
+                                },
+                            );
+                        }
+                    }
+                    if task.preference.is_some() {
+                        let hare = systems.iter().position(|x| x == "hare").unwrap_or(0);
+                        step(
+                            &study,
+                            &mut s,
+                            Msg::Prefer(Some(Preference::Choice { position: hare })),
+                        );
+                        step(
+                            &study,
+                            &mut s,
+                            Msg::Explain("more specific to my topics".into()),
+                        );
+                    }
+                    if index == 1 {
+                        step(
+                            &study,
+                            &mut s,
+                            Msg::Notes("this one took a while to read".into()),
+                        );
+                    }
+                    step(&study, &mut s, Msg::Next);
+                }
+                Phase::Exit => {
+                    // The annotator's letters of the systems, best (HARE) first.
+                    let mut letters: Vec<(i32, String)> = Vec::new();
+                    for t in &s.plan.trials {
+                        for x in &t.shown {
+                            let system = &study.systems()[x.system];
+                            if !letters.iter().any(|(_, l)| *l == x.label) {
+                                letters.push((
+                                    -strength(system) * 10 - x.system as i32,
+                                    x.label.clone(),
+                                ));
+                            }
+                        }
+                    }
+                    letters.sort();
+                    let order = letters.into_iter().map(|(_, l)| l).collect();
+                    for msg in [
+                        survey(Survey::Exit, "system_ranking", Answer::Rank(order)),
+                        survey(
+                            Survey::Exit,
+                            "personalisation_feedback",
+                            Answer::Text(format!("slot {slot}: topical outputs felt personal")),
+                        ),
+                        survey(
+                            Survey::Exit,
+                            "improved_over_time",
+                            Answer::Choice("Somewhat".into()),
+                        ),
+                        Msg::SubmitSurvey(Survey::Exit),
+                    ] {
+                        step(&study, &mut s, msg);
+                    }
+                }
+                Phase::Done | Phase::Declined => break,
+            }
+        }
+        assert_eq!(
+            s.progress.phase,
+            Phase::Done,
+            "slot {slot}: {:?}",
+            s.missing
+        );
+        out.push((
+            format!("hare-slot{slot}.json"),
+            export_json(&study, &hash, &s),
+        ));
+    }
+    out
+}
+
 fn generated() -> Vec<(String, String)> {
     let financial = financial_files();
     let mut all = financial.clone();
@@ -426,6 +612,7 @@ fn generated() -> Vec<(String, String)> {
     all.extend(work_intake_files());
     all.extend(trajectories_files());
     all.extend(hare_files());
+    all.extend(hare_sessions());
     all.extend(broken_files(&financial));
     all
 }
@@ -1228,6 +1415,7 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
         ratings: [a.ratings, b.ratings].concat(),
         preferences: [a.preferences, b.preferences].concat(),
         choices: [a.choices, b.choices].concat(),
+        answers: [a.answers, b.answers].concat(),
         files: [a.files, b.files].concat(),
         trials: [a.trials, b.trials].concat(),
         repeats: [a.repeats, b.repeats].concat(),

@@ -1,7 +1,9 @@
 //! Best-of-N choices and rankings as the annotators made them (the report's `choices`): shares
 //! of first choices with Wilson intervals, the test against equal shares, agreement on the
-//! chosen system; mean ranks with intervals, Friedman and Kendall's W.
+//! chosen system; mean ranks with intervals, Friedman and Kendall's W. And every other answer
+//! (the report's `answers`): output questions, flags, surveys.
 
+use juror_core::analysis::answers::{AnswersReport, QuestionSummary};
 use juror_core::analysis::choices::ChoiceReport;
 use leptos::prelude::*;
 
@@ -95,6 +97,142 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
         <section class="choices" aria-label="Choices and rankings">
             {best}
             {ranks}
+        </section>
+    }
+}
+
+/// Output questions, flags and surveys (the report's `answers`); the texts are in the answers
+/// CSV.
+#[component]
+pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
+    let percent = |x: Option<f64>| x.map_or("—".to_owned(), |x| format!("{:.1}%", 100.0 * x));
+    let questions = move |title: &'static str, list: Vec<QuestionSummary>| {
+        (!list.is_empty()).then(|| {
+            view! {
+                <h3>{title}</h3>
+                {list
+                    .into_iter()
+                    .map(|q| {
+                        let options: Vec<Vec<String>> = q
+                            .options
+                            .iter()
+                            .map(|o| {
+                                vec![
+                                    o.system.clone().unwrap_or_else(|| "—".to_owned()),
+                                    o.option.clone(),
+                                    format!("{} of {}", o.count, o.of),
+                                    percent(o.share),
+                                    interval_text(o.wilson),
+                                ]
+                            })
+                            .collect();
+                        let numbers: Vec<Vec<String>> = q
+                            .numbers
+                            .iter()
+                            .map(|n| {
+                                vec![
+                                    n.system.clone().unwrap_or_else(|| "—".to_owned()),
+                                    n.n.to_string(),
+                                    num(Some(n.mean)),
+                                    num(n.sd),
+                                    num(Some(n.median)),
+                                ]
+                            })
+                            .collect();
+                        let ranks: Vec<Vec<String>> = q
+                            .ranking
+                            .iter()
+                            .flat_map(|r| r.systems.iter())
+                            .map(|s| vec![s.system.clone(), s.n.to_string(), format!("{:.2}", s.mean_rank)])
+                            .collect();
+                        let test = q.paired_test.as_ref().map(|t| {
+                            format!(
+                                "Share of \"{}\" across systems, paired on {} cells: {} {}, p {}.{}",
+                                t.option,
+                                t.blocks,
+                                if t.test == "mcnemar" { "exact McNemar" } else { "Cochran's Q" },
+                                num(t.statistic),
+                                pval(t.p_value),
+                                t.note.as_ref().map_or(String::new(), |n| format!(" {n}."))
+                            )
+                        });
+                        let friedman = q.ranking.as_ref().and_then(|r| r.friedman).map(|f| {
+                            format!(
+                                "Friedman chi-square {:.2} (df {}), p {}; Kendall's W {:.3}.",
+                                f.statistic,
+                                f.df,
+                                pval(Some(f.p_value)),
+                                f.kendall_w
+                            )
+                        });
+                        let name = q.question.clone();
+                        view! {
+                            {(!options.is_empty()).then(|| view! {
+                                <DataTable
+                                    caption=format!("{name}: answers per option")
+                                    columns=&["System", "Option", "Count", "Share", "95% CI (Wilson)"]
+                                    rows=options
+                                />
+                            })}
+                            {(!numbers.is_empty()).then(|| view! {
+                                <DataTable
+                                    caption=format!("{}: numbers", q.question)
+                                    columns=&["System", "n", "Mean", "SD", "Median"]
+                                    rows=numbers
+                                />
+                            })}
+                            {(!ranks.is_empty()).then(|| view! {
+                                <DataTable
+                                    caption=format!("{}: mean rank per system, 1 the best", q.question)
+                                    columns=&["System", "Rankings", "Mean rank"]
+                                    rows=ranks
+                                    header=1
+                                />
+                            })}
+                            {(q.kind == "text").then(|| view! {
+                                <p>{format!("{}: {} written answers (in the answers CSV).", q.question, q.answers)}</p>
+                            })}
+                            {test.map(|t| view! { <p>{t}</p> })}
+                            {friedman.map(|f| view! { <p>{f}</p> })}
+                        }
+                    })
+                    .collect_view()}
+            }
+        })
+    };
+    let flags: Vec<Vec<String>> = answers
+        .flags
+        .iter()
+        .map(|f| {
+            vec![
+                f.system.clone(),
+                format!("{} of {}", f.count, f.of),
+                percent(f.share),
+                interval_text(f.wilson),
+            ]
+        })
+        .collect();
+    let texts = (answers.notes + answers.explanations > 0).then(|| {
+        format!(
+            "{} notes and {} reasons for preferences were written; download the answers CSV to read them.",
+            answers.notes, answers.explanations
+        )
+    });
+    view! {
+        <section class="answers" aria-label="Other answers">
+            {questions("Output questions", answers.output_questions)}
+            {(!flags.is_empty()).then(|| view! {
+                <h3>"Flags"</h3>
+                <DataTable
+                    caption="Flagged outputs per system".to_owned()
+                    columns=&["System", "Flagged", "Share", "95% CI (Wilson)"]
+                    rows=flags
+                    header=1
+                />
+            })}
+            {questions("Intake survey", answers.intake)}
+            {questions("Exit survey", answers.exit)}
+            {texts.map(|t| view! { <p>{t}</p> })}
         </section>
     }
 }

@@ -247,7 +247,7 @@ fn best_report(rows: &[&ChoiceRow]) -> BestReport {
     }
 }
 
-fn rank_report(rows: &[&ChoiceRow]) -> RankReport {
+pub(crate) fn rank_report(rows: &[&ChoiceRow]) -> RankReport {
     let mut ranks: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for r in rows {
         if let ChoiceKind::Rank(order) = &r.kind {

@@ -205,6 +205,9 @@ pub struct Data {
     pub preferences: Vec<PreferenceRow>,
     /// Best-of-N choices (three or more outputs) and rankings, as made.
     pub choices: Vec<super::choices::ChoiceRow>,
+    /// Every other answer of the ratings files: output questions, flags, notes and reasons,
+    /// surveys (`answers.csv`).
+    pub answers: Vec<super::answers::AnswerRow>,
     /// The finished trials of the ratings files, attention checks included (CSV inputs have
     /// none).
     pub trials: Vec<TrialRow>,
@@ -380,6 +383,19 @@ fn read_ratings_file(
         input: index,
     };
     let study = context.study.map(|(s, _)| s);
+    let is_check = |trial: &TrialRecord| {
+        trial.check
+            || context
+                .key
+                .is_some_and(|k| k.attention_check(&trial.item).is_some())
+    };
+    data.answers.extend(super::answers::rows_of_file(
+        &file,
+        &annotator,
+        &|s: &str| rename(s),
+        &|at: String| source(at),
+        &|t: usize| file.trials.get(t).is_none_or(|x| !x.done || is_check(x)),
+    ));
     for (t, trial) in file.trials.iter().enumerate() {
         if !trial.done {
             summary.unfinished_trials += 1;

@@ -62,6 +62,9 @@ pub fn render(report: &Report) -> String {
     if let Some(p) = &report.preferences {
         preferences(&mut out, p);
     }
+    if let Some(a) = &report.answers {
+        out.push_str(&a.to_markdown());
+    }
     diagnostics(&mut out, &report.diagnostics);
     out.push_str("## Methods\n\n");
     out.push_str(&methods(report));

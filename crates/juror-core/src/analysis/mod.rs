@@ -19,6 +19,7 @@
 //! in the same order and the same options give the same report, byte for byte.
 
 pub mod adjudication;
+pub mod answers;
 pub mod choices;
 pub mod csv;
 pub mod diagnostics;

@@ -89,6 +89,9 @@ pub struct Report {
     /// Best-of-N choices and rankings, as made (omitted when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choices: Option<super::choices::ChoiceReport>,
+    /// Output questions, flags, notes and surveys (omitted when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<super::answers::AnswersReport>,
     /// What the adjudication file did; `null` without one.
     pub adjudication: Option<AdjudicationSummary>,
     /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
@@ -636,6 +639,7 @@ pub fn report_with_key(
         dimensions,
         preferences: preference_report(&data.preferences, options),
         choices: super::choices::report(&data.choices),
+        answers: super::answers::report(&data.answers, study),
         adjudication: summary,
     }
 }

@@ -1,0 +1,737 @@
+//! Every answer that is not a rating or a preference: per-output questions, flags, notes and
+//! reasons, intake and exit surveys. One tidy table (`answers.csv`:
+//! `annotator_id,phase,question_id,item_id,system_id,value,rank,source_file,source_at`) holds
+//! them all, one row per answer (a multiple choice one row per option chosen, a ranking one row
+//! per place), and the report's `answers` summarises them:
+//!
+//! - per output question, per system: a choice question's counts and shares of each option
+//!   with Wilson intervals and, for a two-option question, the paired test across systems on
+//!   the (annotator, item) cells that answered it for every system (exact McNemar for two
+//!   systems, Cochran's Q for more); a Likert or number question's mean, SD and median; a text
+//!   question's count of answers (the texts are in the CSV);
+//! - flags: per system, the share of the outputs shown that were flagged, with Wilson intervals;
+//! - surveys: per question, the distribution of a choice, the mean, median and SD of a number or
+//!   a scale, the count of texts; an exit ranking of the systems (by their blinded letters) is
+//!   turned back into systems through the annotator's own letters and reported as rankings
+//!   (mean rank, Friedman, Kendall's W).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::choices::{ChoiceKind, ChoiceRow, RankReport, rank_report};
+use super::input::Source;
+use super::report::Ci;
+use crate::session::answers::Answer;
+use crate::session::ratings::RatingsFile;
+use crate::stats::nominal::{cochrans_q, mcnemar_exact};
+use crate::stats::paired::describe;
+use crate::stats::preference::wilson;
+use crate::study::{Question, QuestionKind, RankOptions, Study};
+
+/// Where an answer was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Intake,
+    /// About one output (a per-output question, or the flag).
+    Output,
+    /// About a trial (notes, the preference's reason).
+    Trial,
+    Exit,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Intake => "intake",
+            Phase::Output => "output",
+            Phase::Trial => "trial",
+            Phase::Exit => "exit",
+        }
+    }
+}
+
+/// One answer (or one option of a multiple choice, or one place of a ranking).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnswerRow {
+    pub source: Source,
+    pub annotator: String,
+    pub phase: Phase,
+    /// The question's id; `flag`, `notes` and `explanation` for those.
+    pub question: String,
+    pub item: Option<String>,
+    pub system: Option<String>,
+    /// The option, the number, the text, or `1`/`0` for a flag; empty for a ranking of systems
+    /// (the system is in `system`).
+    pub value: String,
+    /// The place in a ranking, from 1.
+    pub rank: Option<usize>,
+}
+
+/// The answers of one ratings file: `rename` turns a system (or token) into its id, `annotator`
+/// is the file's annotator, `skip` says which trials to leave out (unfinished, attention
+/// checks).
+pub fn rows_of_file(
+    file: &RatingsFile,
+    annotator: &str,
+    rename: &dyn Fn(&str) -> String,
+    source: &dyn Fn(String) -> Source,
+    skip: &dyn Fn(usize) -> bool,
+) -> Vec<AnswerRow> {
+    let mut out = Vec::new();
+    let row = |phase, question: &str, item: Option<&str>, system: Option<String>, value: String| {
+        AnswerRow {
+            source: source(String::new()),
+            annotator: annotator.to_owned(),
+            phase,
+            question: question.to_owned(),
+            item: item.map(str::to_owned),
+            system,
+            value,
+            rank: None,
+        }
+    };
+    // The annotator's letters, to turn an exit ranking of systems back into systems.
+    let mut letters: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    for trial in &file.trials {
+        for o in &trial.outputs {
+            let system = rename(&o.system);
+            letters
+                .entry(o.label.as_str())
+                .and_modify(|s| {
+                    if s.as_deref() != Some(system.as_str()) {
+                        *s = None;
+                    }
+                })
+                .or_insert(Some(system));
+        }
+    }
+    for (phase, answers, at) in [
+        (Phase::Intake, &file.intake, "intake"),
+        (Phase::Exit, &file.exit, "exit"),
+    ] {
+        for (question, answer) in answers {
+            let here = |mut r: AnswerRow| {
+                r.source = source(format!("{at}.{question}"));
+                r
+            };
+            match answer {
+                Answer::Rank(order) => {
+                    for (i, label) in order.iter().enumerate() {
+                        let system = letters.get(label.as_str()).cloned().flatten();
+                        let mut r = match system {
+                            Some(s) => row(phase, question, None, Some(s), String::new()),
+                            None => row(phase, question, None, None, label.clone()),
+                        };
+                        r.rank = Some(i + 1);
+                        out.push(here(r));
+                    }
+                }
+                other => {
+                    for value in values(other) {
+                        out.push(here(row(phase, question, None, None, value)));
+                    }
+                }
+            }
+        }
+    }
+    for (t, trial) in file.trials.iter().enumerate() {
+        if skip(t) {
+            continue;
+        }
+        let item = Some(trial.item.as_str());
+        for (o, output) in trial.outputs.iter().enumerate() {
+            let system = rename(&output.system);
+            for (question, answer) in &output.answers {
+                for value in values(answer) {
+                    let mut r = row(Phase::Output, question, item, Some(system.clone()), value);
+                    r.source = source(format!("trials[{t}].outputs[{o}].answers.{question}"));
+                    out.push(r);
+                }
+            }
+            let mut r = row(
+                Phase::Output,
+                "flag",
+                item,
+                Some(system.clone()),
+                if output.flagged { "1" } else { "0" }.to_owned(),
+            );
+            r.source = source(format!("trials[{t}].outputs[{o}].flagged"));
+            out.push(r);
+        }
+        for (question, text) in [("notes", &trial.notes), ("explanation", &trial.explanation)] {
+            if !text.trim().is_empty() {
+                let mut r = row(Phase::Trial, question, item, None, text.clone());
+                r.source = source(format!("trials[{t}].{question}"));
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// The values of an answer, one per row.
+fn values(answer: &Answer) -> Vec<String> {
+    match answer {
+        Answer::Scale(v) => vec![v.to_string()],
+        Answer::Choice(c) => vec![c.clone()],
+        Answer::Choices(cs) => cs.clone(),
+        Answer::Text(t) => vec![t.clone()],
+        Answer::Number(x) => vec![super::input::number(*x)],
+        Answer::Rank(order) => order.clone(),
+    }
+}
+
+/// The answers as a tidy CSV.
+pub fn to_csv(rows: &[AnswerRow]) -> String {
+    let mut out = super::csv::line(&[
+        "annotator_id",
+        "phase",
+        "question_id",
+        "item_id",
+        "system_id",
+        "value",
+        "rank",
+        "source_file",
+        "source_at",
+    ]);
+    for r in rows {
+        out.push_str(&super::csv::line(&[
+            r.annotator.clone(),
+            r.phase.name().to_owned(),
+            r.question.clone(),
+            r.item.clone().unwrap_or_default(),
+            r.system.clone().unwrap_or_default(),
+            r.value.clone(),
+            r.rank.map(|k| k.to_string()).unwrap_or_default(),
+            r.source.file.clone(),
+            r.source.at.clone(),
+        ]));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report
+// ---------------------------------------------------------------------------------------------
+
+/// The answers' summaries.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct AnswersReport {
+    /// Per-output questions, in the study's order (else by id).
+    pub output_questions: Vec<QuestionSummary>,
+    /// Flags per system, when any output was flagged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<Share>,
+    pub intake: Vec<QuestionSummary>,
+    pub exit: Vec<QuestionSummary>,
+    /// Notes and reasons written (texts in the answers CSV).
+    pub notes: usize,
+    pub explanations: usize,
+}
+
+/// One question's answers.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct QuestionSummary {
+    pub question: String,
+    /// `choice`, `number`, `text` or `rank`.
+    pub kind: &'static str,
+    /// Annotators (surveys) or answers (output questions) given.
+    pub answers: usize,
+    /// A choice: each option's count and share, per system for an output question (`system`
+    /// empty in a survey).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<OptionShare>,
+    /// A number or a scale: per system for an output question.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub numbers: Vec<NumberSummary>,
+    /// A two-option output question: the paired test of the first option's share across
+    /// systems.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paired_test: Option<PairedProportions>,
+    /// A ranking of the systems (exit survey), turned back into systems.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<RankReport>,
+}
+
+/// An option's count among the answers (of a system).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct OptionShare {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    pub option: String,
+    pub count: u64,
+    pub of: u64,
+    pub share: Option<f64>,
+    pub wilson: Option<Ci>,
+}
+
+/// A share of a system's outputs (flags).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Share {
+    pub system: String,
+    pub count: u64,
+    pub of: u64,
+    pub share: Option<f64>,
+    pub wilson: Option<Ci>,
+}
+
+/// A number's summary (of a system).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct NumberSummary {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    pub n: usize,
+    pub mean: f64,
+    pub sd: Option<f64>,
+    pub median: f64,
+}
+
+/// The paired test of a two-option question's first option across systems.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct PairedProportions {
+    /// `mcnemar` (two systems, exact) or `cochran_q`.
+    pub test: &'static str,
+    /// The option whose share is tested.
+    pub option: String,
+    /// (annotator, item) cells answered for every system.
+    pub blocks: usize,
+    pub statistic: Option<f64>,
+    pub p_value: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The report of the answers; `None` when there are none.
+pub fn report(rows: &[AnswerRow], study: Option<&Study>) -> Option<AnswersReport> {
+    if rows.is_empty() {
+        return None;
+    }
+    let ids_of = |phase: Phase, declared: Option<&[Question]>| -> Vec<String> {
+        let mut ids: Vec<String> = declared
+            .map(|qs| qs.iter().map(|q| q.id.clone()).collect())
+            .unwrap_or_default();
+        let mut seen: Vec<String> = rows
+            .iter()
+            .filter(|r| r.phase == phase && !matches!(r.question.as_str(), "flag"))
+            .map(|r| r.question.clone())
+            .collect();
+        seen.sort();
+        seen.dedup();
+        for id in seen {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        ids
+    };
+    let question = |phase: Phase, id: &str| -> Option<&Question> {
+        let list = match phase {
+            Phase::Intake => study.map(Study::intake),
+            Phase::Exit => study.map(Study::exit),
+            _ => study.map(|s| s.rubric().output_questions.as_slice()),
+        };
+        list.and_then(|l| l.iter().find(|q| q.id == id))
+    };
+    let summarise = |phase: Phase, declared: Option<&[Question]>| -> Vec<QuestionSummary> {
+        ids_of(phase, declared)
+            .into_iter()
+            .filter_map(|id| {
+                let of: Vec<&AnswerRow> = rows
+                    .iter()
+                    .filter(|r| r.phase == phase && r.question == id)
+                    .collect();
+                (!of.is_empty()).then(|| summary(&id, question(phase, &id), &of, phase))
+            })
+            .collect()
+    };
+    let flags = flag_shares(rows);
+    let count = |q: &str| {
+        rows.iter()
+            .filter(|r| r.phase == Phase::Trial && r.question == q)
+            .count()
+    };
+    let out = AnswersReport {
+        output_questions: summarise(
+            Phase::Output,
+            study.map(|s| s.rubric().output_questions.as_slice()),
+        ),
+        flags,
+        intake: summarise(Phase::Intake, study.map(Study::intake)),
+        exit: summarise(Phase::Exit, study.map(Study::exit)),
+        notes: count("notes"),
+        explanations: count("explanation"),
+    };
+    // Only unflagged outputs: nothing to report (the rows are still in the answers CSV).
+    let empty = out.output_questions.is_empty()
+        && out.flags.is_empty()
+        && out.intake.is_empty()
+        && out.exit.is_empty()
+        && out.notes + out.explanations == 0;
+    (!empty).then_some(out)
+}
+
+impl AnswersReport {
+    /// The report as Markdown sections.
+    pub fn to_markdown(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let pct = |x: Option<f64>| x.map_or("–".to_owned(), |x| format!("{:.1}%", 100.0 * x));
+        let ci = |c: Option<Ci>| {
+            c.map_or("–".to_owned(), |c| {
+                format!("[{:.1}%, {:.1}%]", 100.0 * c.low, 100.0 * c.high)
+            })
+        };
+        let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+        let section = |out: &mut String, title: &str, list: &[QuestionSummary]| {
+            if list.is_empty() {
+                return;
+            }
+            let _ = writeln!(out, "## {title}\n");
+            for q in list {
+                let _ = writeln!(
+                    out,
+                    "### {} ({}, {} answer(s))\n",
+                    cell(&q.question),
+                    q.kind,
+                    q.answers
+                );
+                if !q.options.is_empty() {
+                    out.push_str("| System | Option | Count | Of | Share | Wilson 95% |\n|---|---|---:|---:|---:|---|\n");
+                    for o in &q.options {
+                        let _ = writeln!(
+                            out,
+                            "| {} | {} | {} | {} | {} | {} |",
+                            cell(o.system.as_deref().unwrap_or("–")),
+                            cell(&o.option),
+                            o.count,
+                            o.of,
+                            pct(o.share),
+                            ci(o.wilson)
+                        );
+                    }
+                    out.push('\n');
+                }
+                if !q.numbers.is_empty() {
+                    out.push_str(
+                        "| System | n | Mean | SD | Median |\n|---|---:|---:|---:|---:|\n",
+                    );
+                    for n in &q.numbers {
+                        let _ = writeln!(
+                            out,
+                            "| {} | {} | {:.2} | {} | {} |",
+                            cell(n.system.as_deref().unwrap_or("–")),
+                            n.n,
+                            n.mean,
+                            n.sd.map_or("–".to_owned(), |s| format!("{s:.2}")),
+                            n.median
+                        );
+                    }
+                    out.push('\n');
+                }
+                if let Some(t) = &q.paired_test {
+                    let _ = writeln!(
+                        out,
+                        "Share of \"{}\" across systems, paired on {} (annotator, item) cell(s): {} {}, p {}.{}\n",
+                        cell(&t.option),
+                        t.blocks,
+                        if t.test == "mcnemar" {
+                            "exact McNemar, smaller discordant count"
+                        } else {
+                            "Cochran's Q"
+                        },
+                        t.statistic.map_or("–".to_owned(), |s| format!("{s:.2}")),
+                        t.p_value.map_or("–".to_owned(), |p| if p < 0.001 {
+                            "< 0.001".to_owned()
+                        } else {
+                            format!("{p:.3}")
+                        }),
+                        t.note.as_ref().map_or(String::new(), |n| format!(" {n}."))
+                    );
+                }
+                if let Some(r) = &q.ranking {
+                    out.push_str("| System | Rankings | Mean rank |\n|---|---:|---:|\n");
+                    for s in &r.systems {
+                        let _ = writeln!(
+                            out,
+                            "| {} | {} | {:.2} |",
+                            cell(&s.system),
+                            s.n,
+                            s.mean_rank
+                        );
+                    }
+                    out.push('\n');
+                    if let Some(f) = r.friedman {
+                        let _ = writeln!(
+                            out,
+                            "Friedman χ² = {:.2} (df {}), p {:.3}; Kendall's W = {:.3}.\n",
+                            f.statistic, f.df, f.p_value, f.kendall_w
+                        );
+                    }
+                }
+                if q.kind == "text" {
+                    out.push_str("The texts are in the answers CSV.\n\n");
+                }
+            }
+        };
+        section(&mut out, "Output questions", &self.output_questions);
+        if !self.flags.is_empty() {
+            out.push_str("## Flags\n\n| System | Flagged | Shown | Share | Wilson 95% |\n|---|---:|---:|---:|---|\n");
+            for f in &self.flags {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} |",
+                    cell(&f.system),
+                    f.count,
+                    f.of,
+                    pct(f.share),
+                    ci(f.wilson)
+                );
+            }
+            out.push('\n');
+        }
+        section(&mut out, "Intake survey", &self.intake);
+        section(&mut out, "Exit survey", &self.exit);
+        if self.notes + self.explanations > 0 {
+            let _ = writeln!(
+                out,
+                "{} note(s) and {} reason(s) for preferences were written; they are in the answers CSV.\n",
+                self.notes, self.explanations
+            );
+        }
+        out
+    }
+}
+
+fn flag_shares(rows: &[AnswerRow]) -> Vec<Share> {
+    let mut by: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for r in rows
+        .iter()
+        .filter(|r| r.phase == Phase::Output && r.question == "flag")
+    {
+        let e = by.entry(r.system.as_deref().unwrap_or("")).or_default();
+        e.1 += 1;
+        if r.value == "1" {
+            e.0 += 1;
+        }
+    }
+    if by.values().all(|(k, _)| *k == 0) {
+        return Vec::new();
+    }
+    by.into_iter()
+        .map(|(system, (k, n))| Share {
+            system: system.to_owned(),
+            count: k,
+            of: n,
+            share: (n > 0).then(|| k as f64 / n as f64),
+            wilson: wilson(k, n, 0.95).ok().map(Ci::from),
+        })
+        .collect()
+}
+
+fn summary(
+    id: &str,
+    question: Option<&Question>,
+    rows: &[&AnswerRow],
+    phase: Phase,
+) -> QuestionSummary {
+    let per_system = phase == Phase::Output;
+    let kind = match question.map(|q| &q.kind) {
+        Some(QuestionKind::SingleChoice(_) | QuestionKind::MultipleChoice { .. }) => "choice",
+        Some(QuestionKind::Likert(_) | QuestionKind::Number { .. }) => "number",
+        Some(QuestionKind::ShortText { .. } | QuestionKind::LongText { .. }) => "text",
+        Some(QuestionKind::Rank(_)) => "rank",
+        None if rows.iter().any(|r| r.rank.is_some()) => "rank",
+        None if rows.iter().all(|r| r.value.parse::<f64>().is_ok()) => "number",
+        None => "choice",
+    };
+    let mut out = QuestionSummary {
+        question: id.to_owned(),
+        kind,
+        answers: 0,
+        options: Vec::new(),
+        numbers: Vec::new(),
+        paired_test: None,
+        ranking: None,
+    };
+    // Answers: distinct (annotator, item, system) answering.
+    let mut who: Vec<(&str, Option<&str>, Option<&str>)> = rows
+        .iter()
+        .map(|r| (r.annotator.as_str(), r.item.as_deref(), r.system.as_deref()))
+        .collect();
+    who.sort_unstable();
+    who.dedup();
+    out.answers = who.len();
+    let groups: BTreeMap<Option<&str>, Vec<&&AnswerRow>> = {
+        let mut g: BTreeMap<Option<&str>, Vec<&&AnswerRow>> = BTreeMap::new();
+        for r in rows {
+            g.entry(if per_system {
+                r.system.as_deref()
+            } else {
+                None
+            })
+            .or_default()
+            .push(r);
+        }
+        g
+    };
+    match kind {
+        "choice" => {
+            let declared: Vec<String> = match question.map(|q| &q.kind) {
+                Some(QuestionKind::SingleChoice(o)) => o.clone(),
+                Some(QuestionKind::MultipleChoice { options, .. }) => options.clone(),
+                _ => Vec::new(),
+            };
+            let mut options = declared.clone();
+            for r in rows {
+                if !options.contains(&r.value) {
+                    options.push(r.value.clone());
+                }
+            }
+            for (system, list) in &groups {
+                let mut answered: Vec<(&str, Option<&str>)> = list
+                    .iter()
+                    .map(|r| (r.annotator.as_str(), r.item.as_deref()))
+                    .collect();
+                answered.sort_unstable();
+                answered.dedup();
+                let n = answered.len() as u64;
+                for option in &options {
+                    let k = list.iter().filter(|r| &r.value == option).count() as u64;
+                    out.options.push(OptionShare {
+                        system: system.map(str::to_owned),
+                        option: option.clone(),
+                        count: k,
+                        of: n,
+                        share: (n > 0).then(|| k as f64 / n as f64),
+                        wilson: wilson(k, n, 0.95).ok().map(Ci::from),
+                    });
+                }
+            }
+            let single = !matches!(
+                question.map(|q| &q.kind),
+                Some(QuestionKind::MultipleChoice { .. })
+            );
+            if per_system && single && options.len() == 2 {
+                out.paired_test = Some(paired_proportions(rows, &options[0]));
+            }
+        }
+        "number" => {
+            for (system, list) in &groups {
+                let xs: Vec<f64> = list.iter().filter_map(|r| r.value.parse().ok()).collect();
+                if xs.is_empty() {
+                    continue;
+                }
+                let d = describe(&xs).ok();
+                out.numbers.push(NumberSummary {
+                    system: system.map(str::to_owned),
+                    n: xs.len(),
+                    mean: xs.iter().sum::<f64>() / xs.len() as f64,
+                    sd: d.map(|d| d.sd),
+                    median: d.map_or(xs[0], |d| d.median),
+                });
+            }
+        }
+        "rank" => {
+            let systems = matches!(
+                question.map(|q| &q.kind),
+                Some(QuestionKind::Rank(RankOptions::Systems))
+            ) || rows.iter().all(|r| r.system.is_some());
+            // One ranking per annotator (and item, for an output question).
+            let mut rankings: BTreeMap<Block<'_>, Vec<(usize, String)>> = BTreeMap::new();
+            for r in rows {
+                let name = if systems {
+                    r.system.clone().unwrap_or_else(|| r.value.clone())
+                } else {
+                    r.value.clone()
+                };
+                rankings
+                    .entry((r.annotator.as_str(), r.item.as_deref()))
+                    .or_default()
+                    .push((r.rank.unwrap_or(0), name));
+            }
+            let choice_rows: Vec<ChoiceRow> = rankings
+                .into_iter()
+                .map(|((annotator, item), mut places)| {
+                    places.sort();
+                    let order: Vec<String> = places.into_iter().map(|(_, s)| s).collect();
+                    ChoiceRow {
+                        source: rows[0].source.clone(),
+                        item: item.unwrap_or(id).to_owned(),
+                        annotator: annotator.to_owned(),
+                        shown: order.clone(),
+                        kind: ChoiceKind::Rank(order),
+                    }
+                })
+                .collect();
+            let refs: Vec<&ChoiceRow> = choice_rows.iter().collect();
+            out.ranking = Some(rank_report(&refs));
+        }
+        _ => {}
+    }
+    out
+}
+
+/// A block of answers: (annotator, item).
+type Block<'a> = (&'a str, Option<&'a str>);
+
+/// The paired test of `option`'s share across systems, blocks = (annotator, item).
+fn paired_proportions(rows: &[&AnswerRow], option: &str) -> PairedProportions {
+    let mut systems: Vec<&str> = rows.iter().filter_map(|r| r.system.as_deref()).collect();
+    systems.sort_unstable();
+    systems.dedup();
+    let mut cells: BTreeMap<(&str, Option<&str>), BTreeMap<&str, bool>> = BTreeMap::new();
+    for r in rows {
+        if let Some(s) = r.system.as_deref() {
+            cells
+                .entry((r.annotator.as_str(), r.item.as_deref()))
+                .or_default()
+                .insert(s, r.value == option);
+        }
+    }
+    let table: Vec<Vec<bool>> = cells
+        .values()
+        .filter(|c| c.len() == systems.len())
+        .map(|c| {
+            systems
+                .iter()
+                .map(|s| c.get(s).copied().unwrap_or(false))
+                .collect()
+        })
+        .collect();
+    let mut out = PairedProportions {
+        test: if systems.len() == 2 {
+            "mcnemar"
+        } else {
+            "cochran_q"
+        },
+        option: option.to_owned(),
+        blocks: table.len(),
+        statistic: None,
+        p_value: None,
+        note: None,
+    };
+    if systems.len() < 2 {
+        out.note = Some("one system answered: nothing to compare".to_owned());
+        return out;
+    }
+    if systems.len() == 2 {
+        let b = table.iter().filter(|r| r[0] && !r[1]).count() as u64;
+        let c = table.iter().filter(|r| !r[0] && r[1]).count() as u64;
+        out.statistic = Some(b.min(c) as f64);
+        match mcnemar_exact(b, c) {
+            Ok(p) => out.p_value = Some(p),
+            Err(e) => out.note = Some(e.to_string()),
+        }
+    } else {
+        match cochrans_q(&table) {
+            Ok(q) => {
+                out.statistic = Some(q.statistic);
+                out.p_value = Some(q.p_value);
+            }
+            Err(e) => out.note = Some(e.to_string()),
+        }
+    }
+    out
+}

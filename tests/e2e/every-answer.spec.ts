@@ -1,0 +1,32 @@
+// Intent: a researcher sees every answer the annotators gave, not only the ratings: seed 001's
+// "useful" per output, the intake and exit surveys (the exit ranking of systems turned back
+// from each annotator's letters), notes and reasons, in the page as with `juror analyze`, and
+// downloads them as one tidy answers CSV.
+import * as path from 'node:path';
+import { test, expect, root } from './fixtures';
+import { cli, differences, dir, download, normalise } from './analysis-helpers';
+
+test('seed 001: output questions, surveys and texts are reported and exported', async ({ page, errors }, testInfo) => {
+  const study = path.join(root, 'assets/studies/hare-personalization.json');
+  const files = ['hare-slot1.json', 'hare-slot2.json', 'hare-slot3.json'];
+  await page.goto('index.html?analyse');
+  await page.getByLabel('Choose the study file').setInputFiles(study);
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
+
+  const useful = page.getByRole('table', { name: 'useful: answers per option' });
+  await expect(useful).toBeVisible();
+  await expect(useful.getByRole('row', { name: /hare Useful 30 of 30/ })).toBeVisible();
+  await expect(page.getByText(/Share of "Useful" across systems, paired on 30 cells: Cochran's Q/)).toBeVisible();
+  const ranking = page.getByRole('table', { name: 'system_ranking: mean rank per system, 1 the best' });
+  await expect(ranking.getByRole('row', { name: /hare 3 1\.00/ })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'role: answers per option' })).toBeVisible();
+  await expect(page.getByText('3 notes and 27 reasons for preferences were written')).toBeVisible();
+
+  const csv = await download(page, 'Download answers (CSV)', testInfo);
+  expect(csv).toBe(cli(['--study', study, ...files, '--format', 'answers']));
+  expect(csv.split('\n')[0]).toBe('annotator_id,phase,question_id,item_id,system_id,value,rank,source_file,source_at');
+  const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
+  const cliReport = JSON.parse(cli(['--study', study, ...files]));
+  expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
+  expect(errors).toEqual([]);
+});
