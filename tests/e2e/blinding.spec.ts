@@ -14,7 +14,7 @@ type Study = {
   consent?: { agree_label?: string };
   design: {
     attention_checks?: { kind: string; system?: string; accept: (string | number)[] }[];
-    tasks: { pairs?: { anchor?: string } }[];
+    tasks: { pairs?: { anchor?: string; list?: string[][] } }[];
   };
   surveys?: { intake?: Question[]; exit?: Question[] };
   items: { outputs: Record<string, string> }[];
@@ -39,6 +39,7 @@ function tokenize(study: Study): { study: Study; tokens: string[] } {
   }
   for (const task of study.design.tasks) {
     if (task.pairs?.anchor) task.pairs.anchor = swap(task.pairs.anchor);
+    if (task.pairs?.list) task.pairs.list = task.pairs.list.map((pair) => pair.map(swap));
   }
   for (const check of study.design.attention_checks ?? []) {
     if (check.system) check.system = swap(check.system);

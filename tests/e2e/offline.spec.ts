@@ -61,7 +61,7 @@ async function halfOfTrial2(page: Page) {
 async function expectTrial2Answers(page: Page) {
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toHaveText('Trial 2');
-  await expect(page.getByText('Trial 2 of 18 · 1 done')).toBeVisible();
+  await expect(page.getByText('Trial 2 of 9 · 1 done')).toBeVisible();
   await expect(page.getByRole('radiogroup', { name: 'Correctness — Trajectory A' }).getByRole('radio', { name: '3 Partly right' })).toBeChecked();
   await expect(page.getByRole('radiogroup', { name: 'Coherence / Logicality — Trajectory B' }).getByRole('radio', { name: '4 Good' })).toBeChecked();
   await expect(page.locator('fieldset[data-rate] input:checked')).toHaveCount(2);

@@ -10,7 +10,7 @@
 //! Every number of the report is checked against the `stats` function it comes from, called on
 //! data rebuilt here from the ratings files independently of `analysis::input`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use juror_core::analysis::report::{UNIT_SEPARATOR, item_means};
@@ -1613,6 +1613,9 @@ fn diagnostics_are_what_the_files_say() {
     assert!(d.preference_position.is_none());
 
     let mut by_position: BTreeMap<(String, u32), Vec<f64>> = BTreeMap::new();
+    // The three pairs listed show rft-base and rft-full twice per item, the others once: one
+    // repeat per dimension of each of those two outputs of every (non-check) item rated.
+    let mut repeats_designed = 0;
     for (input, a) in files.iter().zip(&d.annotators) {
         let file: RatingsFile = parse(&input.text).unwrap();
         let done: Vec<_> = file.trials.iter().filter(|t| t.done).collect();
@@ -1669,8 +1672,15 @@ fn diagnostics_are_what_the_files_say() {
         );
         assert_eq!((a.repeats.ratings, a.repeats.same), (repeats, same));
         assert_eq!(a.ratings, first.len());
+        let items: BTreeSet<&str> = done
+            .iter()
+            .filter(|t| !t.check)
+            .map(|t| t.item.as_str())
+            .collect();
+        repeats_designed += items.len() * 2 * 3;
     }
-    assert!(data.repeats.len() > 100);
+    assert_eq!(data.repeats.len(), repeats_designed);
+    assert!(repeats_designed > 0);
     assert_eq!(
         report
             .inputs
@@ -1704,7 +1714,8 @@ fn diagnostics_are_what_the_files_say() {
             .iter()
             .any(|w| w.starts_with("median 1.4 s per trial"))
     );
-    assert!(warnings[2].contains(&"failed 3 of 3 attention checks".to_owned()));
+    // The check item shows rft-base, the output checked, in two of its three pairs.
+    assert!(warnings[2].contains(&"failed 2 of 2 attention checks".to_owned()));
     assert!(warnings[2].contains(
         &"gave one score to every rating of \"correctness\" (3, 8 ratings), \"coherence\" (3, 8 \
           ratings) and \"efficiency\" (3, 8 ratings)"
@@ -1716,7 +1727,7 @@ fn diagnostics_are_what_the_files_say() {
     // The Markdown shows them, and says nothing was excluded.
     let md = markdown::render(&report);
     assert!(md.contains("## Diagnostics"));
-    assert!(md.contains("| slot3 | 24 | 0 | 18 | 7.0 | 2.1 | 0 of 3 |"));
+    assert!(md.contains("| slot3 | 24 | 0 | 9 | 7.0 | 1.1 | 0 of 2 | 12 of 12 |"));
     assert!(md.contains("no annotator or rating was excluded on their basis"));
 }
 
@@ -1729,7 +1740,7 @@ fn attention_checks_need_the_study() {
         let c = a.attention_checks;
         assert_eq!(
             (c.trials, c.passed, c.failed, c.not_evaluated),
-            (6, 0, 0, 6)
+            (3, 0, 0, 3)
         );
     }
 }
@@ -1887,7 +1898,7 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
     assert_eq!(checks(&got), checks(&want));
     assert_eq!(
         checks(&got).iter().map(|c| (c.2, c.3)).collect::<Vec<_>>(),
-        vec![(3, 0), (3, 0), (0, 3)],
+        vec![(2, 0), (2, 0), (0, 2)],
         "the key's answers evaluate the checks"
     );
     // Without the key, the published study's checks are counted, not guessed.

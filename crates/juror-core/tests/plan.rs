@@ -22,12 +22,43 @@ fn scale() -> RawScale {
     }
 }
 
+/// Which pairs a `pairs` design compares.
+#[derive(Debug, Clone, PartialEq)]
+enum Pairs {
+    /// No `pairs` field: every pair.
+    All,
+    /// The last system against each other.
+    Anchor,
+    /// These pairs of system indices, as written (distinct systems, no pair twice).
+    List(Vec<(usize, usize)>),
+}
+
+/// A pairs list from arbitrary index pairs: taken modulo `n`, self-pairs and repeats (in either
+/// order) dropped; never empty.
+fn pair_list(n: usize, raw: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut list: Vec<(usize, usize)> = Vec::new();
+    for &(a, b) in raw {
+        let (a, b) = (a % n, b % n);
+        if a != b
+            && !list
+                .iter()
+                .any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
+        {
+            list.push((a, b));
+        }
+    }
+    if list.is_empty() {
+        list.push((n - 1, 0));
+    }
+    list
+}
+
 #[derive(Debug, Clone)]
 struct Design {
     systems: usize,
     items: usize,
     presentation: RawPresentation,
-    anchor: bool,
+    pairs: Pairs,
     order: RawOrder,
     labels: RawLabels,
     assignment: Option<(u32, u32)>,
@@ -44,7 +75,10 @@ fn design() -> impl Strategy<Value = Design> {
             Just(RawPresentation::Pairs),
             Just(RawPresentation::SideBySide)
         ],
-        any::<bool>(),
+        (
+            0u8..3,
+            proptest::collection::vec((0usize..6, 0usize..6), 1..10),
+        ),
         prop_oneof![
             Just(RawOrder::Shuffled),
             Just(RawOrder::Fixed),
@@ -56,7 +90,17 @@ fn design() -> impl Strategy<Value = Design> {
         any::<u64>(),
     )
         .prop_map(
-            |(systems, items, presentation, anchor, order, labels, assignment, checks, seed)| {
+            |(
+                systems,
+                items,
+                presentation,
+                (kind, raw_pairs),
+                order,
+                labels,
+                assignment,
+                checks,
+                seed,
+            )| {
                 let order =
                     if presentation != RawPresentation::Single && order == RawOrder::SystemBlocks {
                         RawOrder::Shuffled
@@ -67,7 +111,11 @@ fn design() -> impl Strategy<Value = Design> {
                     systems,
                     items,
                     presentation,
-                    anchor: anchor && presentation == RawPresentation::Pairs,
+                    pairs: match (presentation, kind) {
+                        (RawPresentation::Pairs, 1) => Pairs::Anchor,
+                        (RawPresentation::Pairs, 2) => Pairs::List(pair_list(systems, &raw_pairs)),
+                        _ => Pairs::All,
+                    },
                     order,
                     labels,
                     assignment: assignment.map(|(n, k)| (n, k.min(n))),
@@ -117,7 +165,11 @@ fn study_for(d: &Design) -> Study {
             attention_checks: (0..d.checks)
                 .map(|c| RawAttentionCheck::Rating {
                     item: format!("item-{c}"),
-                    system: systems[0].clone(),
+                    // A system the task shows: a pairs list may leave system 0 out.
+                    system: match &d.pairs {
+                        Pairs::List(list) => systems[list[0].0].clone(),
+                        _ => systems[0].clone(),
+                    },
                     dimension: "q".to_owned(),
                     accept: Some(vec![1]),
                 })
@@ -128,9 +180,21 @@ fn study_for(d: &Design) -> Study {
                 title: None,
                 instructions: None,
                 presentation: d.presentation,
-                pairs: d.anchor.then(|| RawPairs {
-                    anchor: systems[d.systems - 1].clone(),
-                }),
+                pairs: match &d.pairs {
+                    Pairs::All => None,
+                    Pairs::Anchor => Some(RawPairs {
+                        anchor: Some(systems[d.systems - 1].clone()),
+                        list: None,
+                    }),
+                    Pairs::List(list) => Some(RawPairs {
+                        anchor: None,
+                        list: Some(
+                            list.iter()
+                                .map(|&(a, b)| [systems[a].clone(), systems[b].clone()])
+                                .collect(),
+                        ),
+                    }),
+                },
                 dimensions: None,
                 output_questions: None,
                 preference: None,
@@ -193,6 +257,57 @@ proptest! {
         }
     }
 
+    /// A pairs list: in every slot's plan, each item of the slot shows each listed pair exactly
+    /// once and no other pair, and each pair is shown in both orders equally often (within one)
+    /// in every slot and over all slots.
+    #[test]
+    fn listed_pairs_are_each_shown_once_per_item_in_balanced_orders(d in design().prop_map(|mut d| {
+        d.presentation = RawPresentation::Pairs;
+        if d.order == RawOrder::SystemBlocks {
+            d.order = RawOrder::Shuffled;
+        }
+        if !matches!(d.pairs, Pairs::List(_)) {
+            let n = d.systems;
+            d.pairs = Pairs::List(pair_list(n, &[(n - 1, 0), (1, n - 1)]));
+        }
+        d
+    })) {
+        let Pairs::List(list) = d.pairs.clone() else { unreachable!() };
+        let study = study_for(&d);
+        let unordered = |a: usize, b: usize| (a.min(b), a.max(b));
+        let mut want: Vec<(usize, usize)> = list.iter().map(|&(a, b)| unordered(a, b)).collect();
+        want.sort_unstable();
+        let slots = juror_core::plan::slots(&study).unwrap_or_else(|| juror_core::plan::period(&study));
+        // first_shown[k]: over all slots, how often pair k's first system was shown first.
+        let mut total = vec![(0usize, 0usize); list.len()];
+        for slot in 1..=slots {
+            let p = plan(&study, &Annotator { slot, id: None });
+            let mut by_item: std::collections::BTreeMap<usize, Vec<(usize, usize)>> = Default::default();
+            let mut orders = vec![(0usize, 0usize); list.len()];
+            for t in &p.trials {
+                prop_assert_eq!(t.shown.len(), 2);
+                let (x, y) = (t.shown[0].system, t.shown[1].system);
+                by_item.entry(t.item).or_default().push(unordered(x, y));
+                let k = list.iter().position(|&(a, b)| unordered(a, b) == unordered(x, y));
+                prop_assert!(k.is_some(), "slot {slot}: pair ({x}, {y}) is not listed");
+                let k = k.unwrap_or_default();
+                if x == list[k].0 { orders[k].0 += 1 } else { orders[k].1 += 1 }
+            }
+            for (item, mut shown) in by_item {
+                shown.sort_unstable();
+                prop_assert_eq!(&shown, &want, "slot {} item {}", slot, item);
+            }
+            for (k, &(first, second)) in orders.iter().enumerate() {
+                prop_assert!(first.abs_diff(second) <= 1, "slot {slot}, pair {k}: {first} and {second}");
+                total[k].0 += first;
+                total[k].1 += second;
+            }
+        }
+        for (k, &(first, second)) in total.iter().enumerate() {
+            prop_assert!(first.abs_diff(second) <= 1, "all slots, pair {k}: {first} and {second}");
+        }
+    }
+
     #[test]
     fn plans_are_deterministic(d in design(), slot in 1u32..=9) {
         let study = study_for(&d);
@@ -209,7 +324,7 @@ proptest! {
     fn side_by_side_orders_are_not_periodic(d in design().prop_map(|mut d| {
         d.presentation = RawPresentation::SideBySide;
         d.systems = d.systems.max(3);
-        d.anchor = false;
+        d.pairs = Pairs::All;
         if d.order == RawOrder::SystemBlocks {
             d.order = RawOrder::Shuffled;
         }
@@ -504,4 +619,66 @@ fn a_published_study_serves_the_original_plans_under_item_tokens() {
             );
         }
     }
+}
+
+/// Sealing renames the systems of a task's pairs, anchor and list alike: the sealed study names
+/// each listed pair by its tokens, validates, and compares the same pairs on the same items.
+#[test]
+fn sealing_renames_the_pairs_of_a_task() {
+    let read = |name: &str| -> RawStudy {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../assets/studies/{name}.json"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+
+    let raw = read("reasoning-trajectories");
+    let list = raw.design.tasks[0].pairs.clone().unwrap().list.unwrap();
+    assert_eq!(
+        list.len(),
+        3,
+        "seed 003 lists the three pairs its hypotheses compare"
+    );
+    let (sealed, key) = seal::seal(&raw, &[9; 32]);
+    let sealed_list = sealed.design.tasks[0].pairs.clone().unwrap().list.unwrap();
+    let back: Vec<[String; 2]> = sealed_list
+        .iter()
+        .map(|[a, b]| [key.systems[a].clone(), key.systems[b].clone()])
+        .collect();
+    assert_eq!(back, list);
+    for [a, b] in &sealed_list {
+        assert!(seal::is_sealed(&[a.clone(), b.clone()]), "{a} {b}");
+    }
+
+    let original = validate(&raw).unwrap();
+    let sealed = validate(&sealed).unwrap_or_else(|p| panic!("{p}"));
+    let pairs = |study: &Study, rename: &dyn Fn(&str) -> String| {
+        let mut out: Vec<(String, Vec<String>)> = (1..=3)
+            .flat_map(|slot| plan(study, &Annotator { slot, id: None }).trials)
+            .map(|t| {
+                let mut shown: Vec<String> = t
+                    .shown
+                    .iter()
+                    .map(|s| rename(&study.systems()[s.system]))
+                    .collect();
+                shown.sort();
+                (study.items()[t.item].id.clone(), shown)
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    assert_eq!(
+        pairs(&sealed, &|token| key.systems[token].clone()),
+        pairs(&original, &|id| id.to_owned())
+    );
+
+    let raw = read("hare-personalization");
+    let (sealed, key) = seal::seal(&raw, &[9; 32]);
+    let anchor = sealed.design.tasks[1]
+        .pairs
+        .clone()
+        .unwrap()
+        .anchor
+        .unwrap();
+    assert_eq!(key.systems[&anchor], "hare");
 }

@@ -82,6 +82,41 @@ const CASES: &[(&str, &str, &str)] = &[
         "at least two systems",
     ),
     (
+        "pairs-anchor-and-list",
+        "design.tasks[0].pairs",
+        "both \"anchor\" and \"list\" are given",
+    ),
+    (
+        "pairs-anchor-and-list",
+        "design.tasks[1].pairs",
+        "neither \"anchor\" nor \"list\" is given",
+    ),
+    (
+        "pairs-list-bad",
+        "design.tasks[0].pairs.list[1]",
+        "unknown system \"gpt\"",
+    ),
+    (
+        "pairs-list-bad",
+        "design.tasks[0].pairs.list[2]",
+        "\"rag\" is paired with itself",
+    ),
+    (
+        "pairs-list-bad",
+        "design.tasks[0].pairs.list[3]",
+        "the pair of \"ours\" and \"base\" is already listed at design.tasks[0].pairs.list[0]",
+    ),
+    (
+        "pairs-list-bad",
+        "design.tasks[1].pairs.list",
+        "the list has no pair",
+    ),
+    (
+        "pairs-list-omits-checked-system",
+        "design.attention_checks[0].system",
+        "no task shows system \"rag\" with item \"q1\"",
+    ),
+    (
         "annotators-exceed-slots",
         "design.assignment.annotators_per_item",
         "3 annotators per item but only 2 slots",

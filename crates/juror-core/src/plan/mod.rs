@@ -11,7 +11,8 @@
 //!    most one, and slot pairs share items as evenly as a greedy choice allows. Attention-check
 //!    items go to every slot.
 //! 2. **Trials**: `single` makes one trial per (item, system); `side_by_side` one per item;
-//!    `pairs` one per (item, pair), over all pairs or the anchor against each other system.
+//!    `pairs` one per (item, pair), over all pairs, the anchor against each other system, or
+//!    the pairs listed.
 //! 3. **Order**: `fixed` keeps file order; `shuffled` shuffles the task's trials per slot;
 //!    `system_blocks` runs one block per system, the block order being row `slot - 1` of a
 //!    Williams design (balanced for first-order carry-over), items in a block by round then
@@ -230,20 +231,7 @@ struct Unit {
 }
 
 fn pairs_of(study: &Study, task: &Task) -> Vec<(usize, usize)> {
-    let n = study.systems().len();
-    match &task.anchor {
-        Some(anchor) => {
-            let a = study
-                .systems()
-                .iter()
-                .position(|s| s == anchor)
-                .unwrap_or(0);
-            (0..n).filter(|&b| b != a).map(|b| (a, b)).collect()
-        }
-        None => (0..n)
-            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-            .collect(),
-    }
+    task.pairs.pairs(study.systems().len())
 }
 
 fn units_for(study: &Study, task: &Task, items: &[usize]) -> Vec<Unit> {

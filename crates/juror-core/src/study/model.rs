@@ -401,8 +401,8 @@ pub struct Task {
     pub instructions: Option<String>,
     /// Presentation.
     pub presentation: Presentation,
-    /// With pairs, the anchor system; `None` means all pairs.
-    pub anchor: Option<String>,
+    /// With pairs, which pairs are compared; [`PairSet::All`] for other presentations.
+    pub pairs: PairSet,
     /// Dimension ids rated.
     pub dimensions: Vec<String>,
     /// Per-output question ids asked.
@@ -422,11 +422,64 @@ pub struct Task {
 impl Task {
     /// Trials per item for a study with `systems` systems.
     pub fn trials_per_item(&self, systems: usize) -> usize {
-        match (self.presentation, &self.anchor) {
-            (Presentation::Single, _) => systems,
-            (Presentation::SideBySide, _) => 1,
-            (Presentation::Pairs, Some(_)) => systems.saturating_sub(1),
-            (Presentation::Pairs, None) => systems * systems.saturating_sub(1) / 2,
+        match self.presentation {
+            Presentation::Single => systems,
+            Presentation::SideBySide => 1,
+            Presentation::Pairs => self.pairs.count(systems),
+        }
+    }
+
+    /// Whether the task ever shows `system` (an index into [`Study::systems`]): always, unless
+    /// it compares pairs that leave the system out.
+    pub fn shows(&self, system: usize, systems: usize) -> bool {
+        match self.presentation {
+            Presentation::Single | Presentation::SideBySide => system < systems,
+            Presentation::Pairs => self
+                .pairs
+                .pairs(systems)
+                .iter()
+                .any(|&(a, b)| a == system || b == system),
+        }
+    }
+}
+
+/// Which pairs of systems a `pairs` task compares. Systems are indices into
+/// [`Study::systems`]; validation has checked that they exist, that no pair pairs a system with
+/// itself and that no pair is listed twice (in either order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum PairSet {
+    /// Every pair of systems (`pairs` absent).
+    #[default]
+    All,
+    /// The anchor against each other system (`{"anchor": SYSTEM}`).
+    Anchor(usize),
+    /// These pairs, as written (`{"list": [[A, B], ...]}`).
+    List(Vec<(usize, usize)>),
+}
+
+impl PairSet {
+    /// The pairs for a study with `systems` systems, each as `(a, b)`: every pair with `a < b`
+    /// in system order, the anchor as `a` with each other system in system order, or the
+    /// listed pairs in the order written.
+    pub fn pairs(&self, systems: usize) -> Vec<(usize, usize)> {
+        match self {
+            PairSet::All => (0..systems)
+                .flat_map(|a| (a + 1..systems).map(move |b| (a, b)))
+                .collect(),
+            PairSet::Anchor(anchor) => (0..systems)
+                .filter(|&b| b != *anchor)
+                .map(|b| (*anchor, b))
+                .collect(),
+            PairSet::List(list) => list.clone(),
+        }
+    }
+
+    /// How many pairs [`PairSet::pairs`] gives, without listing them.
+    pub fn count(&self, systems: usize) -> usize {
+        match self {
+            PairSet::All => systems * systems.saturating_sub(1) / 2,
+            PairSet::Anchor(_) => systems.saturating_sub(1),
+            PairSet::List(list) => list.len(),
         }
     }
 }

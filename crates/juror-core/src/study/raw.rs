@@ -376,7 +376,8 @@ pub struct RawTask {
     pub instructions: Option<String>,
     /// How outputs are shown.
     pub presentation: RawPresentation,
-    /// With `pairs`: which pairs. Absent: all pairs of systems.
+    /// With `pairs`: which pairs, `{"anchor": SYSTEM}` or `{"list": [[A, B], ...]}`. Absent: all
+    /// pairs of systems.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<RawPairs>,
     /// Dimension ids rated in this task. Absent: all of the rubric's.
@@ -414,12 +415,20 @@ pub enum RawPresentation {
     SideBySide,
 }
 
-/// Which pairs of systems are compared.
+/// Which pairs of systems a `pairs` task compares: give exactly one of `anchor` and `list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("oneOf" = [{ "required": ["anchor"] }, { "required": ["list"] }]))]
 pub struct RawPairs {
     /// Compare this system against each of the others, instead of all pairs.
-    pub anchor: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub anchor: Option<String>,
+    /// Compare exactly these pairs `[A, B]` of system ids, instead of all pairs. Each pair is
+    /// shown in both orders equally often, so which system is written first does not matter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<[String; 2]>")]
+    pub list: Option<Vec<[String; 2]>>,
 }
 
 /// The preference question of a task.

@@ -81,7 +81,14 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
     }
     for task in &mut sealed.design.tasks {
         if let Some(pairs) = &mut task.pairs {
-            pairs.anchor = rename(&pairs.anchor);
+            if let Some(anchor) = &mut pairs.anchor {
+                *anchor = rename(anchor);
+            }
+            for pair in pairs.list.iter_mut().flatten() {
+                for system in pair.iter_mut() {
+                    *system = rename(system);
+                }
+            }
         }
     }
     for check in &mut sealed.design.attention_checks {
@@ -109,7 +116,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
 /// the original `study` (`slots` of them), and each item's outputs under tokens of their own
 /// (`s-` + 12 hex digits of `SHA-256("juror/publish/v1" ‖ secret ‖ item ‖ system)`), so that
 /// nothing served or downloaded links the outputs of one system across items. The published
-/// study has no assignment, anchor or attention check (the plans carry their effect); the key
+/// study has no assignment, pairs or attention check (the plans carry their effect); the key
 /// maps every token back and keeps the attention checks, answers and all, as the original
 /// wrote them.
 ///

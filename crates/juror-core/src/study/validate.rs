@@ -824,6 +824,25 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                         known("system", &systems),
                     );
                 }
+                // A task's pairs list may leave the checked system out: then the check could
+                // never be answered.
+                if let Some(s) = raw.systems.iter().position(|x| x == system)
+                    && let Some(k) = raw.items.iter().position(|x| &x.id == item)
+                {
+                    let n = raw.systems.len();
+                    let mut with_item = tasks.iter().filter(|t| t.items.contains(&k)).peekable();
+                    if with_item.peek().is_some() && !with_item.any(|t| t.shows(s, n)) {
+                        c.error(
+                            format!("{at}.system"),
+                            format!(
+                                "no task shows system \"{system}\" with item \"{item}\": the pairs listed leave it out"
+                            ),
+                            format!(
+                                "add a pair with \"{system}\" to the pairs.list of a task that has the item, or check another system"
+                            ),
+                        );
+                    }
+                }
                 match scale_of(dimension) {
                     None => c.error(
                         format!("{at}.dimension"),
@@ -1081,26 +1100,17 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
             "add a system or present outputs \"single\" without a preference",
         );
     }
-    let anchor = match (&t.pairs, t.presentation) {
-        (Some(p), RawPresentation::Pairs) => {
-            if !systems.contains(p.anchor.as_str()) {
-                c.error(
-                    format!("{at}.pairs.anchor"),
-                    format!("unknown system \"{}\"", p.anchor),
-                    known("system", systems),
-                );
-            }
-            Some(p.anchor.clone())
-        }
+    let pairs = match (&t.pairs, t.presentation) {
+        (Some(p), RawPresentation::Pairs) => pair_set(c, &format!("{at}.pairs"), p, raw, systems),
         (Some(_), _) => {
             c.error(
                 format!("{at}.pairs"),
                 "\"pairs\" is only used with \"presentation\": \"pairs\"",
                 "remove it or present pairs",
             );
-            None
+            PairSet::All
         }
-        (None, _) => None,
+        (None, _) => PairSet::All,
     };
 
     let dimensions: Vec<String> = match &t.dimensions {
@@ -1240,7 +1250,7 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
         title: t.title.clone(),
         instructions: t.instructions.clone(),
         presentation: t.presentation,
-        anchor,
+        pairs,
         dimensions,
         output_questions,
         preference,
@@ -1248,6 +1258,99 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
         flag: t.flag.as_ref().map(|f| f.label.clone()),
         order: t.order,
         items,
+    }
+}
+
+/// A task's `pairs`: exactly one of `anchor` and `list`; every system named exists; no pair
+/// pairs a system with itself; no pair is listed twice, in either order.
+fn pair_set(
+    c: &mut Checker,
+    at: &str,
+    p: &RawPairs,
+    raw: &RawStudy,
+    systems: &BTreeSet<&str>,
+) -> PairSet {
+    let index = |id: &str| raw.systems.iter().position(|s| s == id);
+    match (&p.anchor, &p.list) {
+        (Some(_), Some(_)) => {
+            c.error(
+                at,
+                "both \"anchor\" and \"list\" are given",
+                "keep one: \"anchor\" compares one system with each of the others, \"list\" compares the pairs named",
+            );
+            PairSet::All
+        }
+        (None, None) => {
+            c.error(
+                at,
+                "neither \"anchor\" nor \"list\" is given",
+                "give \"anchor\": SYSTEM or \"list\": [[A, B], ...], or remove \"pairs\" to compare every pair",
+            );
+            PairSet::All
+        }
+        (Some(anchor), None) => match index(anchor) {
+            Some(a) => PairSet::Anchor(a),
+            None => {
+                c.error(
+                    format!("{at}.anchor"),
+                    format!("unknown system \"{anchor}\""),
+                    known("system", systems),
+                );
+                PairSet::All
+            }
+        },
+        (None, Some(list)) => {
+            if list.is_empty() {
+                c.error(
+                    format!("{at}.list"),
+                    "the list has no pair",
+                    "list at least one pair [A, B] of system ids, or remove \"pairs\" to compare every pair",
+                );
+            }
+            let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(list.len());
+            let mut first_at: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+            for (j, [a, b]) in list.iter().enumerate() {
+                let here = format!("{at}.list[{j}]");
+                let unknown: Vec<&str> = [a, b]
+                    .into_iter()
+                    .filter(|id| index(id).is_none())
+                    .map(String::as_str)
+                    .collect();
+                if !unknown.is_empty() {
+                    let names: Vec<String> = unknown.iter().map(|id| format!("\"{id}\"")).collect();
+                    c.error(
+                        here,
+                        format!("unknown system {}", names.join(" and ")),
+                        known("system", systems),
+                    );
+                    continue;
+                }
+                let (Some(x), Some(y)) = (index(a), index(b)) else {
+                    continue;
+                };
+                if x == y {
+                    c.error(
+                        here,
+                        format!("\"{a}\" is paired with itself"),
+                        "name two different systems",
+                    );
+                    continue;
+                }
+                if let Some(k) = first_at.get(&(x.min(y), x.max(y))) {
+                    c.error(
+                        here,
+                        format!(
+                            "the pair of \"{a}\" and \"{b}\" is already listed at {at}.list[{k}]"
+                        ),
+                        "list each pair once: each is shown in both orders anyway",
+                    );
+                    continue;
+                }
+                first_at.insert((x.min(y), x.max(y)), j);
+                pairs.push((x, y));
+            }
+            PairSet::List(pairs)
+        }
     }
 }
 
