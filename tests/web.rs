@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use juror::pages::{StudyProblems, Welcome};
+use juror::pages::{PointCaption, StudyProblems, Welcome};
 use juror_core::study::parse_study;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -14,6 +14,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const MINIMAL: &str = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
 const BROKEN: &str = include_str!("../crates/juror-core/tests/fixtures/invalid/many-problems.json");
+const HARE: &str = include_str!("../assets/studies/hare-personalization.json");
 
 fn container() -> web_sys::HtmlElement {
     let document = web_sys::window().unwrap().document().unwrap();
@@ -82,5 +83,32 @@ async fn problems_are_listed_with_paths_and_fixes() {
     assert!(text.contains("items[0].outputs"), "{text}");
     assert!(text.contains("Fix: "), "{text}");
     assert!(root.query_selector("[role=alert]").unwrap().is_some());
+    drop(handle);
+}
+
+/// Seed 001's scales label only 1, 3 and 5 (`labels: "anchors"`): points 2 and 4 show their
+/// number alone, once, and the others their number and label.
+#[wasm_bindgen_test]
+async fn an_unlabelled_scale_point_shows_its_number_once() {
+    let study = parse_study(HARE).unwrap();
+    let points = study.dimension("quality").unwrap().scale.points.clone();
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        points
+            .into_iter()
+            .map(|p| view! { <label class="point"><PointCaption value=p.value label=p.label /></label> })
+            .collect_view()
+    });
+    leptos::task::tick().await;
+
+    let labels = root.query_selector_all("label.point").unwrap();
+    let texts: Vec<String> = (0..labels.length())
+        .map(|i| labels.item(i).unwrap().text_content().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["1Incoherent", "2", "3Generic", "4", "5Professional"]
+    );
+    assert_eq!(root.query_selector_all(".label").unwrap().length(), 3);
     drop(handle);
 }

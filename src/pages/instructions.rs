@@ -75,7 +75,7 @@ pub fn RubricTable() -> impl IntoView {
                         .map(|p| view! {
                             <tr>
                                 <th scope="row">{p.value}</th>
-                                <td>{p.label.clone()}</td>
+                                <td>{p.label.clone().unwrap_or_default()}</td>
                                 <td>{p.description.clone().unwrap_or_default()}</td>
                             </tr>
                         })

@@ -14,4 +14,5 @@ pub use analyse::Analyse;
 pub use flow::StudyFlow;
 pub use open::{FilePicker, OpenStudy};
 pub use problems::StudyProblems;
+pub use survey::PointCaption;
 pub use welcome::Welcome;

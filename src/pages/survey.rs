@@ -112,6 +112,16 @@ pub fn MissingList() -> impl IntoView {
     }
 }
 
+/// What a scale point shows next to its radio button: its number, then its label when it has
+/// one (a point a `labels: "anchors"` scale leaves out is its number alone).
+#[component]
+pub fn PointCaption(value: i32, label: Option<String>) -> impl IntoView {
+    view! {
+        <span class="value">{value}</span>
+        {label.map(|label| view! { <span class="label">{label}</span> })}
+    }
+}
+
 /// One question, whatever its kind. `name` is its accessible name (e.g. "Useful? — Output B").
 #[component]
 pub fn QuestionControl(
@@ -156,8 +166,7 @@ pub fn QuestionControl(
                                             prop:checked=checked
                                             on:change=move |_| on_change.run(Some(Answer::Scale(v)))
                                         />
-                                        <span class="value">{v}</span>
-                                        <span class="label">{p.label.clone()}</span>
+                                        <PointCaption value=v label=p.label.clone() />
                                     </label>
                                 }
                             })

@@ -9,7 +9,7 @@ use juror_core::session::{
 use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
-use super::survey::{MissingList, QuestionControl};
+use super::survey::{MissingList, PointCaption, QuestionControl};
 use crate::session::use_session;
 
 /// The trial on screen, with its header and navigation.
@@ -277,8 +277,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                                                 advance: false,
                                             })
                                         />
-                                        <span class="value">{v}</span>
-                                        <span class="label">{p.label.clone()}</span>
+                                        <PointCaption value=v label=p.label.clone() />
                                         {desc}
                                     </label>
                                 }

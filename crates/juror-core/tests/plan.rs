@@ -12,6 +12,7 @@ fn scale() -> RawScale {
     RawScale {
         min: 1,
         max: 3,
+        labels: RawScaleLabels::All,
         points: (1..=3)
             .map(|v| RawScalePoint {
                 value: v,

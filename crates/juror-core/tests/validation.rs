@@ -77,6 +77,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "no label for point 2",
     ),
     (
+        "anchors-scale-without-its-max",
+        "rubric.dimensions[0].scale.points",
+        "no label for the end point 5",
+    ),
+    (
         "one-system-comparison",
         "design.tasks[0].presentation",
         "at least two systems",
@@ -217,6 +222,53 @@ fn the_minimal_valid_fixture_is_accepted() {
     assert_eq!(study.items().len(), 2);
     assert_eq!(study.trials_per_annotator(), 2);
     assert_eq!(study.design().label(1), "Output B");
+}
+
+/// With `labels: "anchors"` the points left out are in the model, unlabelled: seed 001's
+/// dimensions label 1, 3 and 5 as its protocol does, and 2 and 4 are numbers only. Without
+/// it, every point must be listed.
+#[test]
+fn an_anchors_scale_keeps_every_point_and_labels_the_ones_given() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/studies/hare-personalization.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(study.rubric().dimensions.len(), 4);
+    for d in &study.rubric().dimensions {
+        let points: Vec<(i32, bool, bool)> = d
+            .scale
+            .points
+            .iter()
+            .map(|p| (p.value, p.label.is_some(), p.description.is_some()))
+            .collect();
+        assert_eq!(
+            points,
+            [
+                (1, true, true),
+                (2, false, false),
+                (3, true, true),
+                (4, false, false),
+                (5, true, true)
+            ],
+            "{}",
+            d.id
+        );
+        assert!((1..=5).all(|v| d.scale.contains(v)));
+    }
+    // The same scale without "labels": "anchors" is missing points 2 and 4.
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["rubric"]["dimensions"][0]["scale"]
+        .as_object_mut()
+        .unwrap()
+        .remove("labels");
+    let problems = parse_study(&raw.to_string()).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.at == "rubric.dimensions[0].scale.points"
+                && p.message == "no label for point 2, 4"),
+        "{problems}"
+    );
 }
 
 #[test]

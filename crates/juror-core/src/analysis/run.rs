@@ -55,7 +55,7 @@ pub struct Analysis {
     pub report: Report,
     /// The merged tidy data.
     pub data: Data,
-    /// Each dimension's scale points (value, label), when a study was given.
+    /// Each dimension's labelled scale points (value, label), when a study was given.
     pub labels: BTreeMap<String, Vec<(f64, String)>>,
     /// The study, checked, when one was given.
     pub study: Option<Study>,
@@ -236,7 +236,8 @@ fn check_options(o: &Options) -> Blocked {
     blocked
 }
 
-/// The scale labels of each dimension the report covers.
+/// The scale labels of each dimension the report covers (points without a label are left out:
+/// they are shown as numbers).
 fn labels(study: &Study, report: &Report) -> BTreeMap<String, Vec<(f64, String)>> {
     report
         .dimensions
@@ -244,7 +245,8 @@ fn labels(study: &Study, report: &Report) -> BTreeMap<String, Vec<(f64, String)>
         .filter_map(|d| study.dimension(&d.dimension))
         .map(|d| {
             let points = d.scale.points.iter();
-            let labels = points.map(|p| (f64::from(p.value), p.label.clone()));
+            let labels =
+                points.filter_map(|p| p.label.clone().map(|label| (f64::from(p.value), label)));
             (d.id.clone(), labels.collect())
         })
         .collect()
@@ -350,6 +352,33 @@ mod tests {
             blocked[0].contains("unknown system \"nobody\""),
             "{blocked:#?}"
         );
+    }
+
+    /// The labels the Analyse page's charts use are the study's labelled points only: seed
+    /// 001 labels 1, 3 and 5 of each dimension, and 2 and 4 are shown as numbers.
+    #[test]
+    fn labels_are_the_labelled_points_of_the_study() {
+        let study = example("hare-personalization.json");
+        let path = format!(
+            "{}/tests/fixtures/analysis/hare-ratings.csv",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let csv = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(!csv.is_empty() && !study.is_empty(), "{path} and the study");
+        let analysis = run(&Request {
+            inputs: vec![FileText::new("hare-ratings.csv", csv)],
+            study: Some(FileText::new("hare-personalization.json", study)),
+            ..Request::default()
+        })
+        .map_err(|b| b.join("\n"));
+        let labels = analysis.map(|a| a.labels).unwrap_or_default();
+        assert_eq!(labels.len(), 4, "{labels:?}");
+        for (dimension, points) in &labels {
+            let values: Vec<f64> = points.iter().map(|(v, _)| *v).collect();
+            assert_eq!(values, [1.0, 3.0, 5.0], "{dimension}");
+        }
+        let quality: Vec<&str> = labels["quality"].iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(quality, ["Incoherent", "Generic", "Professional"]);
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //!
 //! A [`Study`] can only be made by [`crate::study::parse_study`] (or
 //! [`crate::study::validate()`]), so every invariant checked there holds for the study's whole
-//! life: ids are unique, every item has one output per system, every scale point is labelled,
-//! every id a task or check names exists. Defaults are resolved here, so later code never asks
-//! "was this field given?".
+//! life: ids are unique, every item has one output per system, every scale has a point per
+//! value with both ends labelled, every id a task or check names exists. Defaults are resolved
+//! here, so later code never asks "was this field given?".
 
 use std::collections::BTreeMap;
 
@@ -167,10 +167,11 @@ pub struct Dimension {
     pub required: bool,
 }
 
-/// A scale whose points run from `min` to `max`, each labelled.
+/// A scale whose points run from `min` to `max`; its two ends are labelled, and every point
+/// between unless the study wrote `labels: "anchors"`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scale {
-    /// Points in ascending order of value, one per integer from min to max.
+    /// Points in ascending order of value, one per integer from min to max (labelled or not).
     pub points: Vec<ScalePoint>,
 }
 
@@ -194,9 +195,10 @@ impl Scale {
 pub struct ScalePoint {
     /// The score.
     pub value: i32,
-    /// Short label.
-    pub label: String,
-    /// Longer description.
+    /// Short label; `None` for a point a `labels: "anchors"` scale leaves out, shown as its
+    /// number only. The two ends of a scale always have one.
+    pub label: Option<String>,
+    /// Longer description (`None` for an unlabelled point).
     pub description: Option<String>,
 }
 

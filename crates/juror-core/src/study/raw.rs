@@ -136,7 +136,8 @@ fn yes() -> bool {
     true
 }
 
-/// An integer rating scale from `min` to `max`, with every point labelled.
+/// An integer rating scale from `min` to `max`, with every point labelled, or (with
+/// `labels: "anchors"`) at least its two ends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScale {
@@ -144,8 +145,32 @@ pub struct RawScale {
     pub min: i32,
     /// Highest score.
     pub max: i32,
-    /// One entry per score from `min` to `max`, in any order.
+    /// Which points are labelled: `"all"` (default), every point from `min` to `max` is listed;
+    /// `"anchors"`, `min` and `max` are listed and the points between may be left out (they are
+    /// shown as numbers only).
+    #[serde(default, skip_serializing_if = "RawScaleLabels::is_all")]
+    pub labels: RawScaleLabels,
+    /// The labelled points, in any order: one per score from `min` to `max`, or with
+    /// `labels: "anchors"` at least `min` and `max`.
     pub points: Vec<RawScalePoint>,
+}
+
+/// Which points of a scale are labelled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawScaleLabels {
+    /// Every point is listed with its label.
+    #[default]
+    All,
+    /// The two ends are listed with their labels; points between may be left out.
+    Anchors,
+}
+
+impl RawScaleLabels {
+    /// True for the default, `"all"`.
+    pub fn is_all(&self) -> bool {
+        *self == RawScaleLabels::All
+    }
 }
 
 /// One point of a scale.

@@ -377,24 +377,42 @@ impl Checker {
                 );
             }
         }
-        let missing: Vec<String> = (raw.min..=raw.max)
+        let needed: Vec<i32> = match raw.labels {
+            RawScaleLabels::All => (raw.min..=raw.max).collect(),
+            RawScaleLabels::Anchors => vec![raw.min, raw.max],
+        };
+        let missing: Vec<String> = needed
+            .into_iter()
             .filter(|v| !by_value.contains_key(v))
             .map(|v| v.to_string())
             .collect();
         if !missing.is_empty() {
-            self.error(
-                format!("{at}.points"),
-                format!("no label for point {}", missing.join(", ")),
-                "add { \"value\": N, \"label\": \"...\", \"description\": \"...\" } for each; annotators need every point labelled",
-            );
+            match raw.labels {
+                RawScaleLabels::All => self.error(
+                    format!("{at}.points"),
+                    format!("no label for point {}", missing.join(", ")),
+                    "add { \"value\": N, \"label\": \"...\", \"description\": \"...\" } for each; annotators need every point labelled, unless you set \"labels\": \"anchors\" to label only the ends and the points you choose",
+                ),
+                RawScaleLabels::Anchors => self.error(
+                    format!("{at}.points"),
+                    format!("no label for the end point {}", missing.join(" and ")),
+                    "add { \"value\": N, \"label\": \"...\", \"description\": \"...\" } for it; with \"labels\": \"anchors\" the points between may be left out, but min and max need their labels",
+                ),
+            }
         }
         Scale {
-            points: by_value
-                .values()
-                .map(|p| ScalePoint {
-                    value: p.value,
-                    label: p.label.clone(),
-                    description: p.description.clone(),
+            points: (raw.min..=raw.max)
+                .map(|value| match by_value.get(&value) {
+                    Some(p) => ScalePoint {
+                        value,
+                        label: Some(p.label.clone()),
+                        description: p.description.clone(),
+                    },
+                    None => ScalePoint {
+                        value,
+                        label: None,
+                        description: None,
+                    },
                 })
                 .collect(),
         }
