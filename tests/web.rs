@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use juror::pages::{PointCaption, StudyProblems, Welcome};
+use juror::pages::{Debrief, PointCaption, StudyProblems, Welcome};
 use juror_core::study::parse_study;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -110,5 +110,51 @@ async fn an_unlabelled_scale_point_shows_its_number_once() {
         ["1Incoherent", "2", "3Generic", "4", "5Professional"]
     );
     assert_eq!(root.query_selector_all(".label").unwrap().length(), 3);
+    drop(handle);
+}
+
+/// The debriefing waits until the ratings file is saved, then shows seed 001's text as safe
+/// Markdown.
+#[wasm_bindgen_test]
+async fn the_debrief_appears_once_the_ratings_are_saved() {
+    let study = parse_study(HARE).unwrap();
+    let text = format!(
+        "{} <script>window.pwned = 1</script>",
+        study.debrief().unwrap()
+    );
+    let saved = RwSignal::new(false);
+    let root = container();
+    let handle =
+        leptos::mount::mount_to(root.clone(), move || view! { <Debrief text shown=saved /> });
+    leptos::task::tick().await;
+
+    assert!(root.query_selector(".debrief").unwrap().is_none());
+    let pending = root.text_content().unwrap();
+    assert!(
+        pending.contains("Once you have saved your ratings file"),
+        "{pending}"
+    );
+    assert!(!pending.contains("HARE"), "{pending}");
+
+    saved.set(true);
+    leptos::task::tick().await;
+    let section = root.query_selector("section.debrief").unwrap().unwrap();
+    assert_eq!(
+        section
+            .query_selector("h2")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "About this study"
+    );
+    let md = section.query_selector(".markdown").unwrap().unwrap();
+    assert!(md.text_content().unwrap().contains("HARE"));
+    assert!(md.query_selector("strong").unwrap().is_some());
+    assert!(
+        md.query_selector("script").unwrap().is_none(),
+        "raw HTML must not be interpreted"
+    );
+    assert!(root.query_selector(".debrief-pending").unwrap().is_none());
     drop(handle);
 }

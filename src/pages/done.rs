@@ -1,5 +1,6 @@
 //! The end: the ratings file, by download, clipboard, share sheet or e-mail.
 
+use juror_core::markdown;
 use juror_core::session::{Msg, Overlay};
 use leptos::prelude::*;
 
@@ -16,17 +17,55 @@ fn email_in(text: &str) -> Option<String> {
         .map(|w| w.trim_end_matches('.').to_owned())
 }
 
+/// The study's debriefing (Markdown, rendered by the core's renderer), shown once `shown`
+/// holds: until the annotator has saved their ratings file, a line says that it will appear.
+#[component]
+pub fn Debrief(text: String, #[prop(into)] shown: Signal<bool>) -> impl IntoView {
+    let html = markdown::to_html(&text);
+    move || {
+        if shown.get() {
+            view! {
+                <section class="debrief" aria-labelledby="debrief-heading">
+                    <h2 id="debrief-heading">"About this study"</h2>
+                    <div class="markdown" inner_html=html.clone()></div>
+                </section>
+            }
+            .into_any()
+        } else {
+            view! {
+                <p class="hint debrief-pending">
+                    "Once you have saved your ratings file, a note from the researchers about the study appears here."
+                </p>
+            }
+            .into_any()
+        }
+    }
+}
+
 /// The finish page.
 #[component]
 pub fn Finished() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let status = RwSignal::new(None::<String>);
+    // Whether the ratings file has been saved (downloaded, copied or shared) on this page: the
+    // debriefing waits for it.
+    let saved = RwSignal::new(false);
+    let has_debrief = study.debrief().is_some();
+    let done = move |message: String| {
+        saved.set(true);
+        let more = if has_debrief {
+            " The researchers' note about the study is below."
+        } else {
+            ""
+        };
+        status.set(Some(format!("{message}{more}")));
+    };
     let json = move |_| {
         let file = handle.ratings();
         let name = file.file_name("json");
         match download::download(&name, "application/json", &file.to_json()) {
-            Ok(()) => status.set(Some(format!("Downloaded {name}."))),
+            Ok(()) => done(format!("Downloaded {name}.")),
             Err(e) => status.set(Some(e)),
         }
     };
@@ -34,7 +73,7 @@ pub fn Finished() -> impl IntoView {
         let file = handle.ratings();
         let name = file.file_name("csv");
         match download::download(&name, "text/csv", &file.to_csv()) {
-            Ok(()) => status.set(Some(format!("Downloaded {name}."))),
+            Ok(()) => done(format!("Downloaded {name}.")),
             Err(e) => status.set(Some(e)),
         }
     };
@@ -42,9 +81,7 @@ pub fn Finished() -> impl IntoView {
         let text = handle.ratings().to_json();
         leptos::task::spawn_local(async move {
             match download::copy(&text).await {
-                Ok(()) => status.set(Some(
-                    "Copied. Paste it into an e-mail to the researcher.".to_owned(),
-                )),
+                Ok(()) => done("Copied. Paste it into an e-mail to the researcher.".to_owned()),
                 Err(e) => status.set(Some(e)),
             }
         });
@@ -55,13 +92,15 @@ pub fn Finished() -> impl IntoView {
         let title = title.clone();
         leptos::task::spawn_local(async move {
             let name = file.file_name("json");
-            if let Err(e) =
-                download::share(&name, "application/json", &file.to_json(), &title).await
-            {
-                status.set(Some(e));
+            match download::share(&name, "application/json", &file.to_json(), &title).await {
+                Ok(()) => done(format!("Shared {name}.")),
+                Err(e) => status.set(Some(e)),
             }
         });
     };
+    let debrief = study
+        .debrief()
+        .map(|text| view! { <Debrief text=text.to_owned() shown=saved /> });
     let mail = study.contact().and_then(email_in).map(|address| {
         let subject = format!("Ratings for {}", study.title());
         let body =
@@ -100,6 +139,7 @@ pub fn Finished() -> impl IntoView {
                     "Review or change an answer"
                 </button>
             </p>
+            {debrief}
         </section>
     }
 }

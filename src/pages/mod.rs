@@ -11,6 +11,7 @@ mod trial;
 mod welcome;
 
 pub use analyse::Analyse;
+pub use done::Debrief;
 pub use flow::StudyFlow;
 pub use open::{FilePicker, OpenStudy};
 pub use problems::StudyProblems;

@@ -18,11 +18,16 @@ for (const study of exampleStudies()) {
     await openStudy(page, study.file, 2);
     const trials = await completeStudy(page);
     expect(trials).toBeGreaterThan(0);
+    // A study's debriefing (seed 001 has one) waits until the ratings file is saved.
+    const debrief = page.getByRole('heading', { name: 'About this study' });
+    const hasDebrief = Boolean(JSON.parse(fs.readFileSync(path.join(root, 'assets/studies', study.file), 'utf8')).debrief);
+    await expect(debrief).toHaveCount(0);
 
     const [json] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
     ]);
+    await expect(debrief).toHaveCount(hasDebrief ? 1 : 0);
     expect(json.suggestedFilename()).toMatch(/^juror-.+-slot2-\d{4}-\d{2}-\d{2}\.json$/);
     const jsonPath = testInfo.outputPath(json.suggestedFilename());
     await json.saveAs(jsonPath);

@@ -141,6 +141,7 @@ fn study_for(d: &Design) -> Study {
         consent: None,
         estimated_minutes: None,
         contact: None,
+        debrief: None,
         seed: d.seed,
         systems: systems.clone(),
         rubric: RawRubric {

@@ -36,6 +36,7 @@ const CASES: &[(&str, &str, &str)] = &[
         "unknown system \"baseline\"",
     ),
     ("empty-items", "items", "no items"),
+    ("blank-debrief", "debrief", "the debrief is empty"),
     (
         "duplicate-item-ids",
         "items[1].id",
@@ -269,6 +270,23 @@ fn an_anchors_scale_keeps_every_point_and_labels_the_ones_given() {
                 && p.message == "no label for point 2, 4"),
         "{problems}"
     );
+}
+
+/// Seed 001's example debriefs its participants: the text is in the model, as written.
+#[test]
+fn the_debrief_is_kept_as_written() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/studies/hare-personalization.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
+    let debrief = study.debrief().unwrap_or_default();
+    assert_eq!(Some(debrief), raw["debrief"].as_str());
+    for method in ["HARE", "RAG", "GPT-2", "random"] {
+        assert!(debrief.contains(method), "{method}");
+    }
+    let minimal = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    assert_eq!(parse_study(&minimal).unwrap().debrief(), None);
 }
 
 #[test]

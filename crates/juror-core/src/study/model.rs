@@ -24,6 +24,7 @@ pub struct Study {
     pub(crate) consent: Option<Consent>,
     pub(crate) estimated_minutes: Option<u32>,
     pub(crate) contact: Option<String>,
+    pub(crate) debrief: Option<String>,
     pub(crate) seed: u64,
     pub(crate) systems: Vec<String>,
     pub(crate) rubric: Rubric,
@@ -62,6 +63,10 @@ impl Study {
     /// Who to contact.
     pub fn contact(&self) -> Option<&str> {
         self.contact.as_deref()
+    }
+    /// The debriefing (Markdown), shown once the annotator has saved their ratings file.
+    pub fn debrief(&self) -> Option<&str> {
+        self.debrief.as_deref()
     }
     /// The counterbalancing seed.
     pub fn seed(&self) -> u64 {

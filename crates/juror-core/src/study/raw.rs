@@ -49,6 +49,10 @@ pub struct RawStudy {
     /// Who to contact with questions (free text, e.g. a name and an e-mail address).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<String>,
+    /// The debriefing (Markdown): shown on the finish page once the annotator has saved their
+    /// ratings file, e.g. which methods were compared and why they were hidden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debrief: Option<String>,
     /// Seed of the counterbalancing: the plan is a pure function of the study and the annotator.
     pub seed: u64,
     /// Identifiers of the systems compared. Never shown to annotators.

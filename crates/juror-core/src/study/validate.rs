@@ -577,6 +577,14 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         );
     }
 
+    if raw.debrief.as_ref().is_some_and(|t| t.trim().is_empty()) {
+        c.error(
+            "debrief",
+            "the debrief is empty",
+            "write what participants should learn once their ratings are saved, or remove \"debrief\"",
+        );
+    }
+
     // Systems.
     if raw.systems.is_empty() {
         c.error(
@@ -974,6 +982,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         }),
         estimated_minutes: raw.estimated_minutes,
         contact: raw.contact.clone(),
+        debrief: raw.debrief.clone(),
         seed: raw.seed,
         systems: raw.systems.clone(),
         rubric: Rubric {
