@@ -282,8 +282,13 @@ fn the_debrief_is_kept_as_written() {
     let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
     let debrief = study.debrief().unwrap_or_default();
     assert_eq!(Some(debrief), raw["debrief"].as_str());
-    for method in ["HARE", "RAG", "GPT-2", "random"] {
-        assert!(debrief.contains(method), "{method}");
+    // It describes the methods without naming them: the study file is served to everyone.
+    assert!(debrief.contains("the personalised method this study evaluates"));
+    for system in study.systems() {
+        assert!(
+            !debrief.to_lowercase().contains(&system.to_lowercase()),
+            "{system}"
+        );
     }
     let minimal = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
     assert_eq!(parse_study(&minimal).unwrap().debrief(), None);

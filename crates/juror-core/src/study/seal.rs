@@ -219,6 +219,9 @@ pub fn mentions<'a>(raw: &'a RawStudy) -> Vec<(String, String)> {
     push("title".into(), Some(&raw.title));
     push("description".into(), raw.description.as_deref());
     push("instructions".into(), raw.instructions.as_deref());
+    // The debrief is shown after the ratings are saved, but it is in the study file every
+    // annotator is served from the start: it must not name the systems either.
+    push("debrief".into(), raw.debrief.as_deref());
     for (i, task) in raw.design.tasks.iter().enumerate() {
         push(format!("design.tasks[{i}].title"), task.title.as_deref());
         push(
@@ -273,6 +276,30 @@ mod tests {
         assert!(!super::is_sealed(&ids(&["s-0123456789AB"])));
         assert!(!super::is_sealed(&ids(&["s-0123456789a"])));
         assert!(!super::is_sealed(&ids(&["t-0123456789ab"])));
+    }
+
+    /// The debrief is served with the study: a system named there is found like anywhere else,
+    /// and seed 001's example describes its methods without naming them.
+    #[test]
+    fn a_debrief_naming_a_system_is_found() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/studies/hare-personalization.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut raw: super::RawStudy =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let in_debrief = |raw: &super::RawStudy| {
+            super::mentions(raw)
+                .into_iter()
+                .filter(|(at, _)| at == "debrief")
+                .map(|(_, system)| system)
+                .collect::<Vec<_>>()
+        };
+        assert!(raw.debrief.is_some());
+        assert_eq!(in_debrief(&raw), Vec::<String>::new());
+        raw.debrief = Some("You compared **HARE** with three baselines.".into());
+        assert_eq!(in_debrief(&raw), ["hare"]);
     }
 
     #[test]
