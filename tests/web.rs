@@ -149,7 +149,11 @@ async fn the_debrief_appears_once_the_ratings_are_saved() {
         "About this study"
     );
     let md = section.query_selector(".markdown").unwrap().unwrap();
-    assert!(md.text_content().unwrap().contains("HARE"));
+    assert!(
+        md.text_content()
+            .unwrap()
+            .contains("the personalised method this study evaluates")
+    );
     assert!(md.query_selector("strong").unwrap().is_some());
     assert!(
         md.query_selector("script").unwrap().is_none(),
