@@ -307,18 +307,23 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             view! { <QuestionControl question=q dom_id name value on_change labels=labels.clone() /> }
         })
         .collect_view();
+    let flag_rule = view.flag_rule.clone();
     let flag = view.flag.clone().map(|flag_label| {
         let aria = with_label(&flag_label, &label);
+        let rule_id = format!("flag-rule-{index}-{position}");
+        let described = flag_rule.as_ref().map(|_| rule_id.clone());
         view! {
             <label class="flag">
                 <input
                     type="checkbox"
                     aria-label=aria
+                    aria-describedby=described
                     prop:checked=move || handle.session.with(|s| s.progress.trials[index].outputs[position].flagged)
                     on:change=move |ev| handle.dispatch(Msg::Flag { position, on: event_target_checked(&ev) })
                 />
                 {flag_label}
             </label>
+            {flag_rule.map(|rule| view! { <p class="hint flag-rule" id=rule_id>{rule}</p> })}
         }
     });
     view! {

@@ -104,7 +104,7 @@ fn every_answer_of_seed_001s_sessions_is_in_the_table_once() {
         "annotator_id,phase,question_id,item_id,system_id,value,rank,source_file,source_at\n"
     ));
 
-    let r = report(&data.answers, Some(&study)).unwrap();
+    let r = report(&data.answers, &data.ratings, Some(&study)).unwrap();
     // "Useful" per system, and Cochran's Q on the (annotator, item) cells.
     let useful = &r.output_questions[0];
     assert_eq!(
@@ -215,7 +215,7 @@ fn two_systems_get_mcnemar_and_flags_their_shares() {
         rows.push(row("p1", &item, "a", "flag", if i < 2 { "1" } else { "0" }));
         rows.push(row("p1", &item, "b", "flag", "0"));
     }
-    let r = report(&rows, None).unwrap();
+    let r = report(&rows, &[], None).unwrap();
     let test = r.output_questions[0].paired_test.as_ref().unwrap();
     assert_eq!(test.test, "mcnemar");
     assert_eq!(test.option, "yes", "the first option seen");
@@ -223,4 +223,51 @@ fn two_systems_get_mcnemar_and_flags_their_shares() {
     let a = &r.flags[0];
     assert_eq!((a.system.as_str(), a.count, a.of), ("a", 2, 8));
     assert_eq!(r.flags[1].count, 0);
+}
+
+/// Seed 000's rule: a flagged output ("an error message") must have a 1 on every dimension;
+/// any other rating of it is listed, with who gave it.
+#[test]
+fn ratings_that_break_a_flags_rule_are_listed() {
+    use juror_core::analysis::RatingRow;
+    let study = parse_study(&text("assets/studies/work-intake.json")).unwrap();
+    let task = &study.design().tasks[0];
+    assert_eq!(task.flag_implies, Some(1));
+    let item = study.items()[task.items[0]].id.clone();
+    let system = study.systems()[0].clone();
+    let mut flag = row("p1", &item, &system, "flag", "1");
+    flag.phase = Phase::Output;
+    let rating = |dimension: &str, score: f64| RatingRow {
+        source: flag.source.clone(),
+        item: item.clone(),
+        system: system.clone(),
+        annotator: "p1".into(),
+        dimension: dimension.into(),
+        score,
+        round: None,
+        position: None,
+    };
+    let ratings: Vec<RatingRow> = task
+        .dimensions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| rating(d, if i == 0 { 3.0 } else { 1.0 }))
+        .collect();
+    let r = report(&[flag.clone()], &ratings, Some(&study)).unwrap();
+    assert_eq!(r.flag_rule_violations.len(), 1);
+    let v = &r.flag_rule_violations[0];
+    assert_eq!(
+        (
+            v.annotator.as_str(),
+            v.dimension.as_str(),
+            v.score,
+            v.required
+        ),
+        ("p1", task.dimensions[0].as_str(), 3.0, 1)
+    );
+    assert!(r.to_markdown().contains("break the flag's rule"));
+    // Unflagged: no rule applies.
+    flag.value = "0".into();
+    let r = report(&[flag], &ratings, Some(&study));
+    assert!(r.is_none_or(|r| r.flag_rule_violations.is_empty()));
 }

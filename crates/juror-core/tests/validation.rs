@@ -38,6 +38,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ("empty-items", "items", "no items"),
     ("blank-debrief", "debrief", "the debrief is empty"),
     (
+        "flag-implies-off-scale",
+        "design.tasks[0].flag.implies.all_dimensions",
+        "0 is not on the scale of \"helpful\" (1 to 3)",
+    ),
+    (
         "duplicate-item-ids",
         "items[1].id",
         "duplicate item id \"q1\", first used at items[0].id",

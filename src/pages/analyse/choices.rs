@@ -212,6 +212,20 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
             ]
         })
         .collect();
+    let violations: Vec<Vec<String>> = answers
+        .flag_rule_violations
+        .iter()
+        .map(|v| {
+            vec![
+                v.annotator.clone(),
+                v.item.clone(),
+                v.system.clone(),
+                v.dimension.clone(),
+                num(Some(v.score)),
+                v.required.to_string(),
+            ]
+        })
+        .collect();
     let texts = (answers.notes + answers.explanations > 0).then(|| {
         format!(
             "{} notes and {} reasons for preferences were written; download the answers CSV to read them.",
@@ -228,6 +242,13 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                     columns=&["System", "Flagged", "Share", "95% CI (Wilson)"]
                     rows=flags
                     header=1
+                />
+            })}
+            {(!violations.is_empty()).then(|| view! {
+                <DataTable
+                    caption="Ratings of flagged outputs that break the flag's rule".to_owned()
+                    columns=&["Annotator", "Item", "System", "Dimension", "Score", "Required"]
+                    rows=violations
                 />
             })}
             {questions("Intake survey", answers.intake)}

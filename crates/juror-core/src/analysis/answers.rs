@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::choices::{ChoiceKind, ChoiceRow, RankReport, rank_report};
-use super::input::Source;
+use super::input::{RatingRow, Source};
 use super::report::Ci;
 use crate::session::answers::Answer;
 use crate::session::ratings::RatingsFile;
@@ -224,6 +224,9 @@ pub struct AnswersReport {
     /// Flags per system, when any output was flagged.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<Share>,
+    /// Ratings of flagged outputs that break the flag's rule (`flag.implies`), per annotator.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flag_rule_violations: Vec<FlagViolation>,
     pub intake: Vec<QuestionSummary>,
     pub exit: Vec<QuestionSummary>,
     /// Notes and reasons written (texts in the answers CSV).
@@ -277,6 +280,17 @@ pub struct Share {
     pub wilson: Option<Ci>,
 }
 
+/// A rating of a flagged output that is not the score the flag implies.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct FlagViolation {
+    pub annotator: String,
+    pub item: String,
+    pub system: String,
+    pub dimension: String,
+    pub score: f64,
+    pub required: i32,
+}
+
 /// A number's summary (of a system).
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct NumberSummary {
@@ -303,8 +317,13 @@ pub struct PairedProportions {
     pub note: Option<String>,
 }
 
-/// The report of the answers; `None` when there are none.
-pub fn report(rows: &[AnswerRow], study: Option<&Study>) -> Option<AnswersReport> {
+/// The report of the answers (with `ratings`, to check the flags' rules); `None` when there
+/// are none.
+pub fn report(
+    rows: &[AnswerRow],
+    ratings: &[RatingRow],
+    study: Option<&Study>,
+) -> Option<AnswersReport> {
     if rows.is_empty() {
         return None;
     }
@@ -352,7 +371,9 @@ pub fn report(rows: &[AnswerRow], study: Option<&Study>) -> Option<AnswersReport
             .filter(|r| r.phase == Phase::Trial && r.question == q)
             .count()
     };
+    let flag_rule_violations = study.map_or_else(Vec::new, |s| flag_violations(rows, ratings, s));
     let out = AnswersReport {
+        flag_rule_violations,
         output_questions: summarise(
             Phase::Output,
             study.map(|s| s.rubric().output_questions.as_slice()),
@@ -366,6 +387,7 @@ pub fn report(rows: &[AnswerRow], study: Option<&Study>) -> Option<AnswersReport
     // Only unflagged outputs: nothing to report (the rows are still in the answers CSV).
     let empty = out.output_questions.is_empty()
         && out.flags.is_empty()
+        && out.flag_rule_violations.is_empty()
         && out.intake.is_empty()
         && out.exit.is_empty()
         && out.notes + out.explanations == 0;
@@ -491,6 +513,27 @@ impl AnswersReport {
             }
             out.push('\n');
         }
+        if !self.flag_rule_violations.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} rating(s) of flagged outputs break the flag's rule:\n\n\
+                 | Annotator | Item | System | Dimension | Score | Required |\n|---|---|---|---|---:|---:|",
+                self.flag_rule_violations.len()
+            );
+            for v in &self.flag_rule_violations {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    cell(&v.annotator),
+                    cell(&v.item),
+                    cell(&v.system),
+                    cell(&v.dimension),
+                    v.score,
+                    v.required
+                );
+            }
+            out.push('\n');
+        }
         section(&mut out, "Intake survey", &self.intake);
         section(&mut out, "Exit survey", &self.exit);
         if self.notes + self.explanations > 0 {
@@ -502,6 +545,51 @@ impl AnswersReport {
         }
         out
     }
+}
+
+/// Every rating of a flagged output that is not the score its task's flag implies.
+fn flag_violations(rows: &[AnswerRow], ratings: &[RatingRow], study: &Study) -> Vec<FlagViolation> {
+    // (item, dimension) → the score a flag implies, from the tasks that have a rule.
+    let mut rule: BTreeMap<(&str, &str), i32> = BTreeMap::new();
+    for task in &study.design().tasks {
+        let Some(v) = task.flag_implies else { continue };
+        for &i in &task.items {
+            if let Some(item) = study.items().get(i) {
+                for d in &task.dimensions {
+                    rule.insert((item.id.as_str(), d.as_str()), v);
+                }
+            }
+        }
+    }
+    if rule.is_empty() {
+        return Vec::new();
+    }
+    let flagged: std::collections::BTreeSet<(&str, &str, &str)> = rows
+        .iter()
+        .filter(|r| r.phase == Phase::Output && r.question == "flag" && r.value == "1")
+        .filter_map(|r| {
+            Some((
+                r.annotator.as_str(),
+                r.item.as_deref()?,
+                r.system.as_deref()?,
+            ))
+        })
+        .collect();
+    ratings
+        .iter()
+        .filter(|r| flagged.contains(&(r.annotator.as_str(), r.item.as_str(), r.system.as_str())))
+        .filter_map(|r| {
+            let required = *rule.get(&(r.item.as_str(), r.dimension.as_str()))?;
+            (r.score != f64::from(required)).then(|| FlagViolation {
+                annotator: r.annotator.clone(),
+                item: r.item.clone(),
+                system: r.system.clone(),
+                dimension: r.dimension.clone(),
+                score: r.score,
+                required,
+            })
+        })
+        .collect()
 }
 
 fn flag_shares(rows: &[AnswerRow]) -> Vec<Share> {

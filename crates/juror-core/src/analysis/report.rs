@@ -639,7 +639,7 @@ pub fn report_with_key(
         dimensions,
         preferences: preference_report(&data.preferences, options),
         choices: super::choices::report(&data.choices),
-        answers: super::answers::report(&data.answers, study),
+        answers: super::answers::report(&data.answers, &data.ratings, study),
         adjudication: summary,
     }
 }

@@ -39,6 +39,8 @@ pub struct TrialView {
     pub notes: Requirement,
     /// Flag label.
     pub flag: Option<String>,
+    /// What ticking the flag does to the scores, in words, when the study says.
+    pub flag_rule: Option<String>,
 }
 
 /// An output under its label.
@@ -135,6 +137,9 @@ impl TrialView {
             output_questions: task.output_questions.clone(),
             notes: task.notes,
             flag: task.flag.clone(),
+            flag_rule: task
+                .flag_implies
+                .map(|v| format!("Ticking it sets every score of this output to {v}.")),
         }
     }
 }

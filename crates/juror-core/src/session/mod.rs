@@ -728,10 +728,19 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             }
         }
         Msg::Flag { position, on } if phase == Phase::Trials => {
+            // A flag that implies scores sets them (the annotator sees the rule by the box);
+            // unflagging leaves the scores as they are.
+            let current = session.progress.current;
+            let task = &study.design().tasks[session.plan.trials[current].task];
+            let implied: Vec<(String, i32)> = match (on, task.flag_implies) {
+                (true, Some(v)) => task.dimensions.iter().map(|d| (d.clone(), v)).collect(),
+                _ => Vec::new(),
+            };
             if let Some(t) = session.trial_answers()
                 && let Some(o) = t.outputs.get_mut(position)
             {
                 o.flagged = on;
+                o.ratings.extend(implied);
                 t.last_changed = Some(now);
                 changed(&mut cmds);
             }

@@ -396,6 +396,49 @@ fn answers_out_of_range_or_for_the_wrong_kind_are_ignored() {
     );
 }
 
+/// Seed 000's error-message flag implies a 1 on every dimension: ticking it sets them (and the
+/// trial says so by the box); unticking leaves them; a later rating may change one (the report
+/// lists it as breaking the rule).
+#[test]
+fn a_flag_that_implies_scores_sets_them() {
+    let (study, mut s) = into_trials("work-intake");
+    let task = &study.design().tasks[s.plan.trials[0].task];
+    assert_eq!(task.flag_implies, Some(1));
+    let view = crate::plan::view::TrialView::new(&study, &s.plan, 0, &s.plan.trials[0]);
+    assert_eq!(
+        view.flag_rule.as_deref(),
+        Some("Ticking it sets every score of this output to 1.")
+    );
+    update(
+        &study,
+        &mut s,
+        Msg::Flag {
+            position: 1,
+            on: true,
+        },
+        5.0,
+    );
+    let output = &s.progress.trials[0].outputs[1];
+    assert!(output.flagged);
+    assert_eq!(output.ratings.len(), task.dimensions.len());
+    assert!(output.ratings.values().all(|&v| v == 1));
+    assert!(
+        s.progress.trials[0].outputs[0].ratings.is_empty(),
+        "only that output"
+    );
+    update(
+        &study,
+        &mut s,
+        Msg::Flag {
+            position: 1,
+            on: false,
+        },
+        6.0,
+    );
+    let output = &s.progress.trials[0].outputs[1];
+    assert!(!output.flagged && output.ratings.values().all(|&v| v == 1));
+}
+
 #[test]
 fn messages_of_another_phase_change_nothing() {
     let (study, _) = example("work-intake");

@@ -420,6 +420,8 @@ pub struct Task {
     pub notes: Requirement,
     /// Flag label, when outputs can be flagged.
     pub flag: Option<String>,
+    /// The score every dimension of a flagged output must have (`flag.implies.all_dimensions`).
+    pub flag_implies: Option<i32>,
     /// Trial order.
     pub order: Order,
     /// Indices into [`Study::items`] of the items in this task, in file order.

@@ -509,6 +509,18 @@ pub enum RawRequirement {
 pub struct RawFlag {
     /// Label of the check box ("This output is an error message").
     pub label: String,
+    /// What a flag means for the scores: ticking it sets them, and the report lists ratings of
+    /// flagged outputs that break it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implies: Option<RawFlagImplies>,
+}
+
+/// The scores a flagged output must have.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlagImplies {
+    /// The score of every dimension the task rates (seed 000: an error message is a 1).
+    pub all_dimensions: i32,
 }
 
 /// Order of the trials within a task.

@@ -1260,6 +1260,34 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
         }
     };
 
+    if let Some(implies) = t.flag.as_ref().and_then(|f| f.implies.as_ref()) {
+        let v = implies.all_dimensions;
+        if dimensions.is_empty() {
+            c.error(
+                format!("{at}.flag.implies"),
+                "the task rates no dimension, so the flag cannot imply scores",
+                "remove \"implies\" or rate dimensions in this task",
+            );
+        }
+        for id in &dimensions {
+            let scale = raw
+                .rubric
+                .dimensions
+                .iter()
+                .find(|d| &d.id == id)
+                .map(|d| (d.scale.min, d.scale.max));
+            if let Some((min, max)) = scale
+                && !(min..=max).contains(&v)
+            {
+                c.error(
+                    format!("{at}.flag.implies.all_dimensions"),
+                    format!("{v} is not on the scale of \"{id}\" ({min} to {max})"),
+                    format!("give a score from {min} to {max}"),
+                );
+            }
+        }
+    }
+
     if dimensions.is_empty()
         && output_questions.is_empty()
         && preference.is_none()
@@ -1283,6 +1311,11 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
         preference,
         notes: t.notes,
         flag: t.flag.as_ref().map(|f| f.label.clone()),
+        flag_implies: t
+            .flag
+            .as_ref()
+            .and_then(|f| f.implies.as_ref())
+            .map(|i| i.all_dimensions),
         order: t.order,
         items,
     }
