@@ -219,6 +219,7 @@ fn study_for(d: &Design) -> Study {
                     .iter()
                     .map(|s| (s.clone(), format!("Output of item {i}")))
                     .collect(),
+                for_annotators: Vec::new(),
             })
             .collect(),
     };
@@ -683,4 +684,139 @@ fn sealing_renames_the_pairs_of_a_task() {
         .anchor
         .unwrap();
     assert_eq!(key.systems[&anchor], "hare");
+}
+
+/// A study with personal items (seed 001's outputs generated per participant): two shared
+/// items for everyone through the assignment, and items `for` slot 1, slot 2, and the
+/// annotator id "p07" (whatever their slot).
+fn personal_study() -> Study {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid/minimal.json"),
+    )
+    .unwrap_or_default();
+    let mut raw: RawStudy = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    raw.design.assignment = Some(RawAssignment {
+        slots: 3,
+        annotators_per_item: 3,
+    });
+    let template = raw.items[0].clone();
+    let item = |id: &str, for_annotators: Vec<RawAnnotatorRef>| RawItem {
+        id: id.to_owned(),
+        for_annotators,
+        ..template.clone()
+    };
+    raw.items = vec![
+        item("shared-1", vec![]),
+        item("shared-2", vec![]),
+        item("mine-1", vec![RawAnnotatorRef::Slot(1)]),
+        item(
+            "mine-2",
+            vec![RawAnnotatorRef::Slot(2), RawAnnotatorRef::Slot(1)],
+        ),
+        item("p07-only", vec![RawAnnotatorRef::Id("p07".into())]),
+    ];
+    validate(&raw).unwrap_or_else(|p| panic!("{p}"))
+}
+
+#[test]
+fn personal_items_go_to_their_annotators_only() {
+    let study = personal_study();
+    let items_of = |slot: u32, id: Option<&str>| -> Vec<String> {
+        let p = plan(
+            &study,
+            &Annotator {
+                slot,
+                id: id.map(str::to_owned),
+            },
+        );
+        let mut ids: Vec<String> = p
+            .trials
+            .iter()
+            .map(|t| study.items()[t.item].id.clone())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    };
+    assert_eq!(
+        items_of(1, None),
+        ["mine-1", "mine-2", "shared-1", "shared-2"]
+    );
+    assert_eq!(items_of(2, None), ["mine-2", "shared-1", "shared-2"]);
+    assert_eq!(items_of(3, None), ["shared-1", "shared-2"]);
+    assert_eq!(
+        items_of(3, Some("p07")),
+        ["p07-only", "shared-1", "shared-2"]
+    );
+    // The same annotator gets the same plan everywhere.
+    assert_eq!(
+        plan(&study, &Annotator { slot: 2, id: None }),
+        plan(&study, &Annotator { slot: 2, id: None })
+    );
+    assert_eq!(trials_per_slot(&study).len(), 3);
+}
+
+#[test]
+fn personal_items_are_checked() {
+    let study = personal_study();
+    let text = serde_json::to_string(&{
+        let t = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid/minimal.json"),
+        )
+        .unwrap_or_default();
+        let mut raw: RawStudy = serde_json::from_str(&t).unwrap_or_else(|e| panic!("{e}"));
+        raw.design.assignment = Some(RawAssignment {
+            slots: 2,
+            annotators_per_item: 1,
+        });
+        let template = raw.items[0].clone();
+        raw.items = vec![
+            RawItem {
+                id: "a".into(),
+                for_annotators: vec![RawAnnotatorRef::Slot(1), RawAnnotatorRef::Slot(5)],
+                ..template.clone()
+            },
+            RawItem {
+                id: "b".into(),
+                for_annotators: vec![RawAnnotatorRef::Id(" ".into())],
+                ..template
+            },
+        ];
+        raw
+    })
+    .unwrap_or_default();
+    let problems = parse_study(&text)
+        .err()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    assert!(
+        problems.contains("items[0].for[1]: slot 5, but the study has 2 slots"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("items[1].for[0]: the annotator id is empty"),
+        "{problems}"
+    );
+    // Slot 2 would have nothing: a study whose every item is personal and none is for slot 2.
+    let t = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid/minimal.json"),
+    )
+    .unwrap_or_default();
+    let mut raw: RawStudy = serde_json::from_str(&t).unwrap_or_else(|e| panic!("{e}"));
+    raw.design.assignment = Some(RawAssignment {
+        slots: 2,
+        annotators_per_item: 1,
+    });
+    for item in &mut raw.items {
+        item.for_annotators = vec![RawAnnotatorRef::Slot(1)];
+    }
+    let problems = validate(&raw)
+        .err()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    assert!(
+        problems.contains("design.assignment: slot(s) 2 would have nothing to rate"),
+        "{problems}"
+    );
+    assert!(study.items()[2].is_personal() && !study.items()[0].is_personal());
 }

@@ -18,7 +18,11 @@ use crate::study::Study;
 pub struct Assignment {
     /// `Some(items of slot s at index s - 1)`, sorted; `None` when every slot rates every item.
     per_slot: Option<Vec<Vec<usize>>>,
+    /// Every item but the personal ones.
     all: Vec<usize>,
+    /// Personal items (`items[].for`) with their slots and annotator ids: never assigned, given
+    /// to those annotators only.
+    personal: Vec<(usize, Vec<u32>, Vec<String>)>,
 }
 
 /// Indices of the study's attention-check items, sorted.
@@ -95,11 +99,21 @@ fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<usize>], stream: &mut S
 impl Assignment {
     /// Computes the assignment of `study` (a pure function of the study).
     pub fn new(study: &Study) -> Assignment {
-        let all: Vec<usize> = (0..study.items().len()).collect();
+        let items = study.items();
+        let personal: Vec<(usize, Vec<u32>, Vec<String>)> = items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.is_personal())
+            .map(|(i, it)| (i, it.for_slots.clone(), it.for_ids.clone()))
+            .collect();
+        let all: Vec<usize> = (0..items.len())
+            .filter(|&i| !items[i].is_personal())
+            .collect();
         let Some(a) = study.design().assignment else {
             return Assignment {
                 per_slot: None,
                 all,
+                personal,
             };
         };
         let n = a.slots as usize;
@@ -160,16 +174,36 @@ impl Assignment {
         Assignment {
             per_slot: Some(per_slot),
             all,
+            personal,
         }
     }
 
     /// The items of `slot` (from 1), sorted. A slot past the study's last wraps around.
     pub fn items(&self, slot: u32) -> Vec<usize> {
-        match &self.per_slot {
+        self.items_for(slot, None)
+    }
+
+    /// The items of the annotator in `slot` with `id`: the slot's assigned items and the
+    /// personal items for that slot or id, sorted.
+    pub fn items_for(&self, slot: u32, id: Option<&str>) -> Vec<usize> {
+        let mut items = match &self.per_slot {
             None => self.all.clone(),
             Some(per_slot) if per_slot.is_empty() => Vec::new(),
             Some(per_slot) => per_slot[(slot.max(1) as usize - 1) % per_slot.len()].clone(),
+        };
+        let before = items.len();
+        items.extend(
+            self.personal
+                .iter()
+                .filter(|(_, slots, ids)| {
+                    slots.contains(&slot.max(1)) || id.is_some_and(|id| ids.iter().any(|x| x == id))
+                })
+                .map(|(i, _, _)| *i),
+        );
+        if items.len() > before {
+            items.sort_unstable();
         }
+        items
     }
 
     /// `sum of count(s)` over the slots before `slot`, in slot order: how far a rotation that

@@ -170,7 +170,7 @@ pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
     }
     let assignment = assign::Assignment::new(study);
     let slot = annotator.slot.max(1);
-    let mine = assignment.items(slot);
+    let mine = assignment.items_for(slot, annotator.id.as_deref());
     let mut trials = Vec::new();
     for (t, task) in study.design().tasks.iter().enumerate() {
         trials.extend(task_trials(study, &assignment, t, task, slot, &mine));

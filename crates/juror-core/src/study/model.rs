@@ -523,6 +523,22 @@ pub struct Item {
     pub media: Option<Media>,
     /// Output by system id; exactly the study's systems.
     pub outputs: BTreeMap<String, String>,
+    /// A personal item's slots (`for`); empty with `for_ids` empty: for everyone.
+    pub for_slots: Vec<u32>,
+    /// A personal item's annotator ids (`for`).
+    pub for_ids: Vec<String>,
+}
+
+impl Item {
+    /// Whether the item is personal (`for`).
+    pub fn is_personal(&self) -> bool {
+        !self.for_slots.is_empty() || !self.for_ids.is_empty()
+    }
+
+    /// Whether a personal item is for this annotator.
+    pub fn is_for(&self, slot: u32, id: Option<&str>) -> bool {
+        self.for_slots.contains(&slot) || id.is_some_and(|id| self.for_ids.iter().any(|x| x == id))
+    }
 }
 
 /// Image or video.

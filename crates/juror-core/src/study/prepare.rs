@@ -153,6 +153,7 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
                 context,
                 media: None,
                 outputs: BTreeMap::new(),
+                for_annotators: Vec::new(),
             });
             items.len() - 1
         });
@@ -315,6 +316,7 @@ mod tests {
                 context: None,
                 media: None,
                 outputs: BTreeMap::new(),
+                for_annotators: Vec::new(),
             })
             .collect();
         let chosen = sample(&items, &options(9, true));

@@ -590,6 +590,18 @@ pub struct RawItem {
     pub media: Option<RawMedia>,
     /// Output by system id (Markdown).
     pub outputs: BTreeMap<String, String>,
+    /// A personal item: only these annotators rate it, each a slot number (`3`) or an annotator
+    /// id from the link (`"p07"`). Absent: the item is for everyone (or the `assignment`).
+    #[serde(default, rename = "for", skip_serializing_if = "Vec::is_empty")]
+    pub for_annotators: Vec<RawAnnotatorRef>,
+}
+
+/// An annotator an item is for: a slot number or an annotator id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawAnnotatorRef {
+    Slot(u32),
+    Id(String),
 }
 
 /// An image or a video.

@@ -754,6 +754,40 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                     alt: m.alt.clone(),
                 }),
                 outputs: it.outputs.clone(),
+                for_slots: it
+                    .for_annotators
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, a)| match a {
+                        RawAnnotatorRef::Slot(0) => {
+                            c.error(
+                                format!("{at}.for[{j}]"),
+                                "slot 0 does not exist",
+                                "slots count from 1, as in a link's ?slot=N",
+                            );
+                            None
+                        }
+                        RawAnnotatorRef::Slot(s) => Some(*s),
+                        RawAnnotatorRef::Id(_) => None,
+                    })
+                    .collect(),
+                for_ids: it
+                    .for_annotators
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, a)| match a {
+                        RawAnnotatorRef::Id(id) if id.trim().is_empty() => {
+                            c.error(
+                                format!("{at}.for[{j}]"),
+                                "the annotator id is empty",
+                                "give the id used in the annotator's link (?annotator=ID), or a slot number",
+                            );
+                            None
+                        }
+                        RawAnnotatorRef::Id(id) => Some(id.clone()),
+                        RawAnnotatorRef::Slot(_) => None,
+                    })
+                    .collect(),
             }
         })
         .collect();
@@ -796,6 +830,41 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
             annotators_per_item: a.annotators_per_item,
         }
     });
+    // Personal items: slots the study has; never an attention check (checks go to everyone).
+    let checked: BTreeSet<&str> =
+        d.attention_checks
+            .iter()
+            .map(|ch| match ch {
+                RawAttentionCheck::Rating { item, .. }
+                | RawAttentionCheck::Preference { item, .. } => item.as_str(),
+            })
+            .collect();
+    for (i, it) in raw.items.iter().enumerate() {
+        for (j, a) in it.for_annotators.iter().enumerate() {
+            if let (RawAnnotatorRef::Slot(s), Some(a)) = (a, &assignment)
+                && *s > a.slots
+            {
+                c.error(
+                    format!("items[{i}].for[{j}]"),
+                    format!("slot {s}, but the study has {} slots", a.slots),
+                    format!(
+                        "give a slot from 1 to {}, or raise design.assignment.slots",
+                        a.slots
+                    ),
+                );
+            }
+        }
+        if !it.for_annotators.is_empty() && checked.contains(it.id.as_str()) {
+            c.error(
+                format!("items[{i}].for"),
+                format!(
+                    "item \"{}\" is an attention check, which every annotator gets",
+                    it.id
+                ),
+                "remove \"for\" from the item, or use another item as the check",
+            );
+        }
+    }
 
     if d.tasks.is_empty() {
         c.error(
@@ -970,7 +1039,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
     if !c.problems.is_empty() {
         return Err(Problems(c.problems));
     }
-    Ok(Study {
+    let study = Study {
         id: raw.id.clone(),
         title: raw.title.clone(),
         description: raw.description.clone(),
@@ -1015,7 +1084,28 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         exit,
         items,
         analysis,
-    })
+    };
+    // With personal items and an assignment, every slot must have something to do: personal
+    // items are given only to their annotators, so a slot can end up with none.
+    let personal = study.items.iter().any(Item::is_personal);
+    if personal && study.design.assignment.is_some() && study.design.plans.is_none() {
+        let empty: Vec<String> = crate::plan::trials_per_slot(&study)
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n == 0)
+            .map(|(s, _)| (s + 1).to_string())
+            .collect();
+        if !empty.is_empty() {
+            return Err(Problems(vec![Problem {
+                at: "design.assignment".to_owned(),
+                message: format!("slot(s) {} would have nothing to rate", empty.join(", ")),
+                fix:
+                    "give those slots personal items (items[].for) or lower design.assignment.slots"
+                        .to_owned(),
+            }]));
+        }
+    }
+    Ok(study)
 }
 
 /// The plans of a published study: every trial names a task, an item of that task, and
