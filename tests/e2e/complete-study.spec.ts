@@ -69,6 +69,35 @@ for (const study of exampleStudies()) {
     // And the page's report is valid under the published report schema (as the CLI's is, in
     // crates/juror-cli/tests/schemas.rs).
     expect(schemaErrors('report', pageReport)).toEqual([]);
+
+    // Every answer given is in the report or the exported tables exactly once: each rating in
+    // the report's count, each best-of-N choice or ranking in `choices`, and every other answer
+    // (output questions, flags, notes, reasons, surveys) one row of the answers CSV.
+    const values = (a: Record<string, unknown>) => {
+      const v = Object.values(a)[0];
+      return Array.isArray(v) ? v.length : 1;
+    };
+    const used = file.trials.filter((t: any) => t.done && !t.check);
+    const ratings = used.flatMap((t: any) => t.outputs).reduce((n: number, o: any) => n + Object.keys(o.ratings).length, 0);
+    expect(cliReport.settings.ratings).toBe(ratings);
+    const whole = used.filter(
+      (t: any) => t.preference && (t.preference.kind === 'rank' || (t.preference.kind === 'best' && t.outputs.length >= 3)),
+    );
+    const choices = (cliReport.choices?.best?.choices ?? 0) + (cliReport.choices?.ranks?.rankings ?? 0);
+    expect(choices).toBe(whole.length);
+    let others = 0;
+    for (const survey of [file.intake, file.exit]) {
+      for (const a of Object.values(survey)) others += values(a as Record<string, unknown>);
+    }
+    for (const t of used) {
+      for (const o of t.outputs) {
+        others += 1; // the flag, ticked or not
+        for (const a of Object.values(o.answers)) others += values(a as Record<string, unknown>);
+      }
+      others += [t.notes, t.explanation].filter((x: string) => x.trim() !== '').length;
+    }
+    const answers = cli(['--study', studyPath, jsonPath, '--format', 'answers']).trim().split('\n');
+    expect(answers.length - 1).toBe(others);
     expect(errors).toEqual([]);
   });
 }

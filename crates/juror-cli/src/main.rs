@@ -79,6 +79,10 @@ enum Command {
         /// The prompt of every item whose line has no "prompt".
         #[arg(long)]
         prompt: Option<String>,
+        /// One-output-per-line files: the field naming the participant an output was generated
+        /// for; each (item, participant) becomes a personal item for that participant only.
+        #[arg(long)]
+        participant_field: Option<String>,
         /// Where to write the study.
         #[arg(long)]
         out: PathBuf,
@@ -252,6 +256,7 @@ fn main() -> ExitCode {
             text_field,
             context_field,
             prompt,
+            participant_field,
             out,
         } => prepare(&template, &outputs, &out, |template_seed| Options {
             n,
@@ -260,6 +265,7 @@ fn main() -> ExitCode {
             text_field,
             context_field,
             prompt,
+            participant_field,
         }),
         Command::Seal {
             file,

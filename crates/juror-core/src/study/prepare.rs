@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::raw::{RawItem, RawStudy};
+use super::raw::{RawAnnotatorRef, RawItem, RawStudy};
 use super::validate::{Problem, Problems, validate};
 use crate::plan::rng::Stream;
 
@@ -34,6 +34,10 @@ pub struct Options {
     pub context_field: Option<String>,
     /// Long shape: the prompt when lines carry none.
     pub prompt: Option<String>,
+    /// Long shape: a field naming the participant an output was generated for (seed 001's
+    /// personal outputs). Each (item, participant) becomes a personal item `ITEM-PARTICIPANT`
+    /// with `for: [PARTICIPANT]` (a whole number is a slot, anything else an annotator id).
+    pub participant_field: Option<String>,
 }
 
 /// What happened, for the command's summary.
@@ -144,6 +148,31 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
             .and_then(Value::as_str)
             .map(str::to_owned);
         let group = value.get("group").and_then(text_of);
+        let participant = match &options.participant_field {
+            None => None,
+            Some(field) => match value.get(field).and_then(text_of) {
+                Some(p) if !p.trim().is_empty() => Some(p),
+                _ => {
+                    problems.push(problem(
+                        number,
+                        format!("no participant in field \"{field}\""),
+                        "give every line the participant its output was generated for",
+                    ));
+                    continue;
+                }
+            },
+        };
+        let for_annotators: Vec<RawAnnotatorRef> = participant
+            .iter()
+            .map(|p| match p.parse::<u32>() {
+                Ok(slot) => RawAnnotatorRef::Slot(slot),
+                Err(_) => RawAnnotatorRef::Id(p.clone()),
+            })
+            .collect();
+        let item_id = match &participant {
+            Some(p) => format!("{item_id}-{p}"),
+            None => item_id,
+        };
         let k = *index.entry(item_id.clone()).or_insert_with(|| {
             items.push(RawItem {
                 id: item_id.clone(),
@@ -153,7 +182,7 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
                 context,
                 media: None,
                 outputs: BTreeMap::new(),
-                for_annotators: Vec::new(),
+                for_annotators,
             });
             items.len() - 1
         });
@@ -284,7 +313,46 @@ mod tests {
             text_field: "summary".to_owned(),
             context_field: Some("reference".to_owned()),
             prompt: Some("Summarise.".to_owned()),
+            participant_field: None,
         }
+    }
+
+    /// Seed 001's per-participant outputs: one personal item per (item, participant), for that
+    /// participant only; a line without its participant is a problem.
+    #[test]
+    fn a_participant_field_makes_personal_items() {
+        let jsonl = "{\"item_id\":\"r01\",\"system_id\":\"a\",\"summary\":\"x\",\"who\":\"p07\"}\n\
+                     {\"item_id\":\"r01\",\"system_id\":\"b\",\"summary\":\"y\",\"who\":\"p07\"}\n\
+                     {\"item_id\":\"r01\",\"system_id\":\"a\",\"summary\":\"z\",\"who\":3}\n";
+        let o = Options {
+            participant_field: Some("who".to_owned()),
+            ..options(10, false)
+        };
+        let items = read_items(jsonl, &o).unwrap_or_default();
+        let got: Vec<(String, Vec<RawAnnotatorRef>, usize)> = items
+            .into_iter()
+            .map(|i| (i.id, i.for_annotators, i.outputs.len()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "r01-p07".to_owned(),
+                    vec![RawAnnotatorRef::Id("p07".into())],
+                    2
+                ),
+                ("r01-3".to_owned(), vec![RawAnnotatorRef::Slot(3)], 1),
+            ]
+        );
+        let missing = "{\"item_id\":\"r01\",\"system_id\":\"a\",\"summary\":\"x\"}\n";
+        let problems = read_items(missing, &o)
+            .err()
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        assert!(
+            problems.contains("line 1: no participant in field \"who\""),
+            "{problems}"
+        );
     }
 
     #[test]
