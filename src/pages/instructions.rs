@@ -4,6 +4,7 @@ use juror_core::markdown;
 use juror_core::session::Msg;
 use leptos::prelude::*;
 
+use super::trial::MediaFigure;
 use crate::session::use_session;
 
 /// The instructions page, before the first trial.
@@ -126,10 +127,14 @@ pub fn RubricTable() -> impl IntoView {
                                         format!("{name}: {v}")
                                     })
                                     .collect();
+                                let media = e.media.clone().map(|m| view! {
+                                    <MediaFigure kind=m.kind src=handle.media_src(&m.src) alt=m.alt />
+                                });
                                 view! {
                                     <article class="example">
                                         <h4>{e.title.clone().unwrap_or_else(|| format!("Example {}", i + 1))}</h4>
                                         {e.prompt.as_deref().map(|p| view! { <div class="markdown prompt" inner_html=markdown::to_html(p)></div> })}
+                                        {media}
                                         <div class="markdown output" inner_html=markdown::to_html(&e.output)></div>
                                         <p class="scores"><strong>{scores.join(", ")}</strong></p>
                                         <p class="why"><strong>"Why: "</strong>{e.why.clone()}</p>

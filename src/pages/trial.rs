@@ -135,19 +135,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         m.src = handle.media_src(&m.src);
         m
     });
-    let media = media.map(|m| match m.kind {
-        MediaKind::Image => view! {
-            <figure class="media"><img src=m.src.clone() alt=m.alt.clone() loading="eager" /></figure>
-        }
-        .into_any(),
-        MediaKind::Video => view! {
-            <figure class="media">
-                <video src=m.src.clone() controls preload="metadata" aria-label=m.alt.clone()></video>
-                <figcaption>{m.alt.clone()}</figcaption>
-            </figure>
-        }
-        .into_any(),
-    });
+    let media = media.map(|m| view! { <MediaFigure kind=m.kind src=m.src alt=m.alt /> });
     let preference = view
         .preference
         .clone()
@@ -499,4 +487,22 @@ pub fn TrialList() -> impl IntoView {
         })
     };
     view! { <ol class="trial-list">{rows}</ol> }
+}
+
+/// An image, or a video with its text alternative as caption (an item's, or a worked example's).
+#[component]
+pub fn MediaFigure(kind: MediaKind, src: String, alt: String) -> impl IntoView {
+    match kind {
+        MediaKind::Image => view! {
+            <figure class="media"><img src=src alt=alt loading="eager" /></figure>
+        }
+        .into_any(),
+        MediaKind::Video => view! {
+            <figure class="media">
+                <video src=src controls preload="metadata" aria-label=alt.clone()></video>
+                <figcaption>{alt}</figcaption>
+            </figure>
+        }
+        .into_any(),
+    }
 }

@@ -1111,26 +1111,30 @@ fn publish(
             return ExitCode::from(2);
         }
         let mut media = Vec::new();
-        for item in &raw.items {
-            let Some(m) = &item.media else { continue };
+        let owners = raw
+            .items
+            .iter()
+            .filter_map(|i| Some((format!("item \"{}\"", i.id), i.media.as_ref()?)))
+            .chain(raw.rubric.examples.iter().enumerate().filter_map(|(k, e)| {
+                Some((format!("worked example {}", k + 1), e.media.as_ref()?))
+            }));
+        for (owner, m) in owners {
             let inside = Path::new(&m.src)
                 .components()
                 .all(|c| matches!(c, std::path::Component::Normal(_)));
             let from = source.parent().unwrap_or(Path::new(".")).join(&m.src);
             if !inside {
                 eprintln!(
-                    "{}: item \"{}\": media \"{}\" is outside the study's folder; move it into \
+                    "{}: {owner}: media \"{}\" is outside the study's folder; move it into \
                      the folder (for example media/) and give a path relative to the study",
                     source.display(),
-                    item.id,
                     m.src
                 );
                 refused = true;
             } else if !from.is_file() {
                 eprintln!(
-                    "{}: item \"{}\": media {} is missing",
+                    "{}: {owner}: media {} is missing",
                     source.display(),
-                    item.id,
                     from.display()
                 );
                 refused = true;

@@ -350,3 +350,34 @@ fn no_input_panics() {
         assert!(parse_study(text).is_err(), "{text:?} accepted");
     }
 }
+
+/// A worked example can carry an image, checked like an item's: on the site, with a text
+/// alternative.
+#[test]
+fn a_worked_examples_media_is_checked_like_an_items() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["rubric"]["examples"][0]["media"] =
+        serde_json::json!({ "type": "image", "src": "media/chart.png", "alt": "A bar chart" });
+    let study = parse_study(&raw.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    let media = study.rubric().examples[0]
+        .media
+        .as_ref()
+        .map(|m| m.src.as_str());
+    assert_eq!(media, Some("media/chart.png"));
+    raw["rubric"]["examples"][0]["media"] =
+        serde_json::json!({ "type": "image", "src": "https://example.org/a.png", "alt": " " });
+    let problems = parse_study(&raw.to_string())
+        .err()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    assert!(
+        problems
+            .contains("rubric.examples[0].media.src: \"https://example.org/a.png\" is loaded from"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("rubric.examples[0].media.alt: the media has no text alternative"),
+        "{problems}"
+    );
+}

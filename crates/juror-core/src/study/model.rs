@@ -220,6 +220,8 @@ pub struct Example {
     pub scores: BTreeMap<String, i32>,
     /// Why.
     pub why: String,
+    /// Image or video.
+    pub media: Option<Media>,
 }
 
 /// A survey or per-output question.

@@ -206,6 +206,9 @@ pub struct RawExample {
     pub scores: BTreeMap<String, i32>,
     /// Why it deserves these scores.
     pub why: String,
+    /// An image or video the example is about (a screenshot, a chart), shown with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media: Option<RawMedia>,
 }
 
 /// A question asked per output or in a survey.

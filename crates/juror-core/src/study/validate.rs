@@ -653,6 +653,9 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
 
     for (i, ex) in raw.rubric.examples.iter().enumerate() {
         let at = format!("rubric.examples[{i}]");
+        if let Some(m) = &ex.media {
+            media(&mut c, &at, m);
+        }
         c.not_blank(&format!("{at}.output"), "example output", &ex.output);
         c.not_blank(&format!("{at}.why"), "example's why", &ex.why);
         for (dim, score) in &ex.scores {
@@ -722,37 +725,14 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                     );
                 }
             }
-            if let Some(m) = &it.media {
-                c.not_blank(&format!("{at}.media.src"), "media src", &m.src);
-                if let Some(scheme) = blocked_scheme(&m.src, m.kind) {
-                    c.error(
-                        format!("{at}.media.src"),
-                        format!(
-                            "\"{}\" is loaded from {scheme}: the app loads nothing from outside its own site (its Content-Security-Policy blocks it, so annotators would see a broken image)",
-                            m.src
-                        ),
-                        "put the file next to the study file and give its path relative to the study, such as \"media/figure.png\"",
-                    );
-                }
-                if m.alt.trim().is_empty() {
-                    c.error(
-                        format!("{at}.media.alt"),
-                        "the media has no text alternative",
-                        "describe the image or video in a sentence, for annotators who use a screen reader or whose download failed",
-                    );
-                }
-            }
+            let media = it.media.as_ref().map(|m| media(&mut c, &at, m));
             Item {
                 id: it.id.clone(),
                 group: it.group.clone(),
                 round: it.round,
                 prompt: it.prompt.clone(),
                 context: it.context.clone(),
-                media: it.media.as_ref().map(|m| Media {
-                    kind: m.kind,
-                    src: m.src.clone(),
-                    alt: m.alt.clone(),
-                }),
+                media,
                 outputs: it.outputs.clone(),
                 for_slots: it
                     .for_annotators
@@ -1067,6 +1047,11 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                     output: e.output.clone(),
                     scores: e.scores.clone(),
                     why: e.why.clone(),
+                    media: e.media.as_ref().map(|m| Media {
+                        kind: m.kind,
+                        src: m.src.clone(),
+                        alt: m.alt.clone(),
+                    }),
                 })
                 .collect(),
             look_for: raw.rubric.look_for.clone(),
@@ -1408,6 +1393,33 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
             .map(|i| i.all_dimensions),
         order: t.order,
         items,
+    }
+}
+
+/// An item's or worked example's media at `at`: a path on the site and a text alternative.
+fn media(c: &mut Checker, at: &str, m: &RawMedia) -> Media {
+    c.not_blank(&format!("{at}.media.src"), "media src", &m.src);
+    if let Some(scheme) = blocked_scheme(&m.src, m.kind) {
+        c.error(
+            format!("{at}.media.src"),
+            format!(
+                "\"{}\" is loaded from {scheme}: the app loads nothing from outside its own site (its Content-Security-Policy blocks it, so annotators would see a broken image)",
+                m.src
+            ),
+            "put the file next to the study file and give its path relative to the study, such as \"media/figure.png\"",
+        );
+    }
+    if m.alt.trim().is_empty() {
+        c.error(
+            format!("{at}.media.alt"),
+            "the media has no text alternative",
+            "describe the image or video in a sentence, for annotators who use a screen reader or whose download failed",
+        );
+    }
+    Media {
+        kind: m.kind,
+        src: m.src.clone(),
+        alt: m.alt.clone(),
     }
 }
 
