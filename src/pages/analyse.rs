@@ -736,19 +736,35 @@ fn DimensionView(
     };
     let comparisons = rows_of(&d.comparisons);
     let contrasts = rows_of(&d.contrasts);
-    // Per item group: (group, items, systems' rows, comparisons' rows).
+    // Per item group, then per intake answer: (heading, name in captions, systems' rows,
+    // comparisons' rows).
     type Rows = Vec<Vec<String>>;
-    let groups: Vec<(String, usize, Rows, Rows)> = d
+    let question = plan.by_intake.clone().unwrap_or_default();
+    let groups: Vec<(String, String, Rows, Rows)> = d
         .groups
         .iter()
         .map(|g| {
             (
-                g.group.clone(),
-                g.items,
+                format!(
+                    "Item group {} ({} items; a breakdown, p not corrected)",
+                    g.group, g.items
+                ),
+                format!("group {}", g.group),
                 system_rows(&g.systems),
                 rows_of(&g.comparisons),
             )
         })
+        .chain(d.intake_groups.iter().map(|g| {
+            (
+                format!(
+                    "Annotators who answered \"{}\" to {question} ({} items; a breakdown, p not corrected)",
+                    g.group, g.items
+                ),
+                format!("answer \"{}\" to {question}", g.group),
+                system_rows(&g.systems),
+                rows_of(&g.comparisons),
+            )
+        }))
         .collect();
     let unit = match plan.unit {
         Unit::Item => "items",
@@ -793,18 +809,18 @@ fn DimensionView(
             })}
             {groups
                 .into_iter()
-                .map(|(group, items, systems, comparisons)| {
+                .map(|(heading, group, systems, comparisons)| {
                     let name = name.clone();
                     view! {
-                        <h4>{format!("Item group {group} ({items} items; a breakdown, p not corrected)")}</h4>
+                        <h4>{heading}</h4>
                         <DataTable
-                            caption=format!("Systems on {name} in group {group}")
+                            caption=format!("Systems on {name} in {group}")
                             columns=&["System", "n", "Mean", "SD", "95% CI"]
                             rows=systems
                         />
                         {(!comparisons.is_empty()).then(|| view! {
                             <DataTable
-                                caption=format!("Paired comparisons on {name} in group {group}")
+                                caption=format!("Paired comparisons on {name} in {group}")
                                 columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
                                 rows=comparisons
                             />

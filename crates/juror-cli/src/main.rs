@@ -412,6 +412,9 @@ struct PlanFlags {
     /// Also report each dimension per item group.
     #[arg(long)]
     by_group: bool,
+    /// Also report each dimension per answer to this intake question: role.
+    #[arg(long)]
+    by_intake: Option<String>,
 }
 
 impl PlanFlags {
@@ -479,6 +482,7 @@ impl PlanFlags {
             primary: self.primary.as_deref().map(list),
             margin: self.margin,
             by_group: self.by_group.then_some(true),
+            by_intake: self.by_intake.clone(),
         })
     }
 }

@@ -600,3 +600,49 @@ fn seed_001s_study_is_analysed_as_its_protocol_says() {
         );
     }
 }
+
+/// An intake question breaks the report down (`--by-intake role`, or `analysis.by_intake`):
+/// per dimension, each answer's annotators apart, uncorrected; an unknown question is a usage
+/// error naming the study's questions.
+#[test]
+fn an_intake_answer_breaks_the_report_down() {
+    let study = root().join("assets/studies/hare-personalization.json");
+    let study = study.display().to_string();
+    let files: Vec<String> = (1..=3)
+        .map(|s| fixture(&format!("hare-slot{s}.json")))
+        .collect();
+    let r = json(&juror(&args(
+        &["--study", &study, "--by-intake", "role"],
+        &files,
+    )));
+    assert_eq!(r["settings"]["plan"]["by_intake"], "role");
+    let groups = r["dimensions"][0]["intake_groups"].as_array().unwrap();
+    let names: Vec<&str> = groups
+        .iter()
+        .map(|g| g["group"].as_str().unwrap())
+        .collect();
+    // Slots 1 and 3 are students, slot 2 a researcher (the fixtures' intake answers).
+    assert_eq!(
+        names,
+        [
+            "Student (undergraduate or graduate)",
+            "Researcher or academic"
+        ]
+    );
+    for g in groups {
+        for c in g["comparisons"].as_array().unwrap() {
+            assert!(
+                c["p_adjusted"].is_null(),
+                "a breakdown is not corrected: {c}"
+            );
+        }
+    }
+    let students = &groups[0]["systems"][0];
+    assert_eq!(
+        students["n_ratings"], 20,
+        "two annotators, ten rounds: {students}"
+    );
+    let out = juror(&args(&["--study", &study, "--by-intake", "nope"], &files));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no intake question \"nope\"; use one of: role"));
+}

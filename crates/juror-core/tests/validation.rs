@@ -381,3 +381,27 @@ fn a_worked_examples_media_is_checked_like_an_items() {
         "{problems}"
     );
 }
+
+/// `analysis.by_intake` must name an intake question.
+#[test]
+fn a_breakdown_by_an_unknown_intake_question_is_refused() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/studies/hare-personalization.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["analysis"]["by_intake"] = serde_json::json!("role");
+    let study = parse_study(&raw.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(
+        study.analysis().and_then(|a| a.by_intake.as_deref()),
+        Some("role")
+    );
+    raw["analysis"]["by_intake"] = serde_json::json!("age");
+    let problems = parse_study(&raw.to_string())
+        .err()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    assert!(
+        problems.contains("analysis.by_intake: no intake question \"age\" (use one of: role,"),
+        "{problems}"
+    );
+}

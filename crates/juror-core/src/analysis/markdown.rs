@@ -143,6 +143,23 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64, plan: &Analysi
             plan,
         );
     }
+    for g in &d.intake_groups {
+        let question = plan.by_intake.as_deref().unwrap_or("the intake question");
+        let _ = writeln!(
+            out,
+            "### Annotators who answered \"{}\" to {} ({} item(s); a breakdown, p-values not corrected)\n",
+            cell(&g.group),
+            cell(question),
+            g.items
+        );
+        systems_titled(out, "#### Systems", &g.systems);
+        comparisons(
+            out,
+            &format!("Comparisons among those who answered {}", cell(&g.group)),
+            &g.comparisons,
+            plan,
+        );
+    }
     if let Some(r) = &d.rounds {
         rounds(out, r);
     }

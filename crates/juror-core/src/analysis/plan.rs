@@ -54,6 +54,10 @@ pub struct RawAnalysis {
     /// comparisons within each group, uncorrected (a breakdown, not more tests of the plan).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_group: bool,
+    /// Also report each dimension per answer to this intake question (a choice question's id,
+    /// e.g. `"role"`): the annotators who gave each answer, uncorrected (a breakdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_intake: Option<String>,
 }
 
 /// A contrast of two groups of systems.
@@ -268,6 +272,9 @@ pub struct AnalysisPlan {
     pub contrasts: Vec<Contrast>,
     /// Also report each dimension per item group.
     pub by_group: bool,
+    /// Also report each dimension per answer to this intake question.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_intake: Option<String>,
     /// A non-inferiority margin for every comparison without a hypothesis of its own (set at
     /// analysis time: `--margin`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -288,6 +295,7 @@ impl Default for AnalysisPlan {
             hypotheses: Vec::new(),
             contrasts: Vec::new(),
             by_group: false,
+            by_intake: None,
             margin: None,
         }
     }
@@ -452,6 +460,7 @@ impl AnalysisPlan {
             hypotheses,
             contrasts,
             by_group: raw.by_group,
+            by_intake: raw.by_intake.clone(),
             margin: None,
         })
     }
@@ -527,6 +536,8 @@ pub struct Overrides {
     /// A non-inferiority margin (on the rating scale) for every comparison.
     pub margin: Option<f64>,
     pub by_group: Option<bool>,
+    /// An intake question to break the report down by.
+    pub by_intake: Option<String>,
 }
 
 impl Overrides {
@@ -610,6 +621,9 @@ impl Overrides {
         }
         if let Some(b) = self.by_group {
             out.by_group = b;
+        }
+        if let Some(q) = &self.by_intake {
+            out.by_intake = Some(q.clone());
         }
         Ok(out)
     }

@@ -160,6 +160,10 @@ pub struct DimensionReport {
     /// With the plan's `by_group`: the dimension per item group (the study's `items[].group`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupReport>,
+    /// With the plan's `by_intake`: the dimension per answer to that intake question (`group`
+    /// is the answer; `items` the items those annotators rated).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub intake_groups: Vec<GroupReport>,
     pub flags: Vec<Flag>,
     /// Ratings over rounds (slopes and the mixed model), on the raw ratings that have a round;
     /// `null` when fewer than two rounds were rated.
@@ -571,6 +575,17 @@ pub fn report_with_key(
             {
                 report.groups = group_reports(&d, scale.as_deref(), &rows, study, options, &plan);
             }
+            if let Some(question) = &plan.by_intake {
+                report.intake_groups = intake_reports(
+                    &d,
+                    scale.as_deref(),
+                    &rows,
+                    &data.answers,
+                    question,
+                    options,
+                    &plan,
+                );
+            }
             report
         })
         .collect();
@@ -857,6 +872,7 @@ fn dimension_report(
         comparisons,
         contrasts,
         groups: Vec::new(),
+        intake_groups: Vec::new(),
         flags,
     }
 }
@@ -941,51 +957,128 @@ fn group_reports(
             groups.push(g);
         }
     }
+    let by = Breakdown {
+        dimension,
+        scale,
+        rows,
+        options,
+        plan,
+    };
+    by.groups(&groups, |r| group_of.get(r.item.as_str()).copied())
+}
+
+/// The dimension per answer to the intake question `question`: each group is the annotators
+/// who gave that answer (`answers` as read from the ratings files; a multiple choice puts an
+/// annotator in every group they chose), in order of first appearance.
+fn intake_reports(
+    dimension: &str,
+    scale: Option<&[f64]>,
+    rows: &[&RatingRow],
+    answers: &[super::answers::AnswerRow],
+    question: &str,
+    options: &Options,
+    plan: &AnalysisPlan,
+) -> Vec<GroupReport> {
+    let mut groups: Vec<&str> = Vec::new();
+    let mut of: HashMap<&str, Vec<&str>> = HashMap::new();
+    for a in answers
+        .iter()
+        .filter(|a| a.phase == super::answers::Phase::Intake && a.question == question)
+    {
+        if !groups.contains(&a.value.as_str()) {
+            groups.push(&a.value);
+        }
+        of.entry(a.annotator.as_str()).or_default().push(&a.value);
+    }
+    let by = Breakdown {
+        dimension,
+        scale,
+        rows,
+        options,
+        plan,
+    };
     groups
-        .into_iter()
-        .filter_map(|group| {
-            let mine: Vec<&RatingRow> = rows
-                .iter()
-                .copied()
-                .filter(|r| group_of.get(r.item.as_str()) == Some(&group))
-                .collect();
-            if mine.is_empty() {
-                return None;
-            }
-            // The raw ratings: adjudication settles cells of the whole report.
-            let means = item_means(&mine, None);
-            let systems = means
-                .iter()
-                .map(|(system, by_item)| {
-                    let values: Vec<f64> = by_item.values().copied().collect();
-                    let used: Vec<f64> = mine
-                        .iter()
-                        .filter(|r| r.system == *system)
-                        .map(|r| r.score)
-                        .collect();
-                    system_summary(system, &values, &used, 0, scale, options)
-                })
-                .collect();
-            let comparisons = planned_comparisons(
-                plan,
-                options,
-                dimension,
-                &unit_means(plan, &mine, &means),
-                true,
-            );
-            let items = mine
-                .iter()
-                .map(|r| r.item.as_str())
-                .collect::<std::collections::HashSet<_>>()
-                .len();
-            Some(GroupReport {
-                group: group.to_owned(),
-                items,
-                systems,
-                comparisons,
+        .iter()
+        .flat_map(|&g| {
+            by.groups(&[g], |r| {
+                of.get(r.annotator.as_str())
+                    .and_then(|v| v.iter().find(|x| **x == g).copied())
             })
         })
         .collect()
+}
+
+/// What a breakdown of one dimension is computed from.
+struct Breakdown<'a> {
+    dimension: &'a str,
+    scale: Option<&'a [f64]>,
+    rows: &'a [&'a RatingRow],
+    options: &'a Options,
+    plan: &'a AnalysisPlan,
+}
+
+impl Breakdown<'_> {
+    /// One report per group of `groups` (those with ratings), the rows of a group being those
+    /// `group_of` puts in it.
+    fn groups<'g>(
+        &self,
+        groups: &[&'g str],
+        group_of: impl Fn(&RatingRow) -> Option<&'g str>,
+    ) -> Vec<GroupReport> {
+        let Breakdown {
+            dimension,
+            scale,
+            rows,
+            options,
+            plan,
+        } = *self;
+        groups
+            .iter()
+            .copied()
+            .filter_map(|group| {
+                let mine: Vec<&RatingRow> = rows
+                    .iter()
+                    .copied()
+                    .filter(|r| group_of(r) == Some(group))
+                    .collect();
+                if mine.is_empty() {
+                    return None;
+                }
+                // The raw ratings: adjudication settles cells of the whole report.
+                let means = item_means(&mine, None);
+                let systems = means
+                    .iter()
+                    .map(|(system, by_item)| {
+                        let values: Vec<f64> = by_item.values().copied().collect();
+                        let used: Vec<f64> = mine
+                            .iter()
+                            .filter(|r| r.system == *system)
+                            .map(|r| r.score)
+                            .collect();
+                        system_summary(system, &values, &used, 0, scale, options)
+                    })
+                    .collect();
+                let comparisons = planned_comparisons(
+                    plan,
+                    options,
+                    dimension,
+                    &unit_means(plan, &mine, &means),
+                    true,
+                );
+                let items = mine
+                    .iter()
+                    .map(|r| r.item.as_str())
+                    .collect::<std::collections::HashSet<_>>()
+                    .len();
+                Some(GroupReport {
+                    group: group.to_owned(),
+                    items,
+                    systems,
+                    comparisons,
+                })
+            })
+            .collect()
+    }
 }
 
 fn system_summary(

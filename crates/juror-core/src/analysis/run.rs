@@ -199,6 +199,19 @@ fn overridden_plan(
     let dimensions: Vec<String> = study
         .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
         .unwrap_or_default();
+    if let (Some(q), Some(study)) = (&overrides.by_intake, study) {
+        let intake: Vec<&str> = study.intake().iter().map(|x| x.id.as_str()).collect();
+        if !intake.contains(&q.as_str()) {
+            return Err(vec![format!(
+                "plan override by_intake: no intake question \"{q}\"; use one of: {}",
+                if intake.is_empty() {
+                    "(the study has none)".to_owned()
+                } else {
+                    intake.join(", ")
+                }
+            )]);
+        }
+    }
     overrides
         .apply(&base, &known_systems(study, key), &dimensions)
         .map_err(|problems| {

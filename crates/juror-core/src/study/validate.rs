@@ -1001,6 +1001,21 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         }
     }
 
+    if let Some(q) = raw.analysis.as_ref().and_then(|a| a.by_intake.as_ref()) {
+        let intake: Vec<&str> = raw.surveys.intake.iter().map(|x| x.id.as_str()).collect();
+        if !intake.contains(&q.as_str()) {
+            c.error(
+                "analysis.by_intake",
+                format!("no intake question \"{q}\""),
+                if intake.is_empty() {
+                    "the study has no intake survey: remove by_intake or add the question"
+                        .to_owned()
+                } else {
+                    format!("use one of: {}", intake.join(", "))
+                },
+            );
+        }
+    }
     let analysis = raw.analysis.as_ref().and_then(|a| {
         let dims: Vec<String> = raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();
         crate::analysis::plan::AnalysisPlan::from_raw(a, &raw.systems, &dims)
