@@ -1170,30 +1170,7 @@ pub mod special {
             return 0.0; // below the smallest subnormal
         }
         // Γ(½, X)/Γ(½) with X = x²: (x e^{−X} / √π) · 1/(X + ½ − (1·½)/(X + 5/2 − (2·3/2)/…)).
-        let a = 0.5;
-        let mut b = x2 + 1.0 - a;
-        let mut c = 1.0 / TINY;
-        let mut d = 1.0 / b;
-        let mut h = d;
-        for i in 1..MAX_TERMS {
-            let an = -(i as f64) * (i as f64 - a);
-            b += 2.0;
-            d = an * d + b;
-            if d.abs() < TINY {
-                d = TINY;
-            }
-            c = b + an / c;
-            if c.abs() < TINY {
-                c = TINY;
-            }
-            d = 1.0 / d;
-            let step = d * c;
-            h *= step;
-            if (step - 1.0).abs() <= f64::EPSILON {
-                break;
-            }
-        }
-        x * exp_minus_square(x) / PI.sqrt() * h
+        x * exp_minus_square(x) / PI.sqrt() * gamma_fraction(0.5, x2)
     }
 
     /// erf(x) for x² < 1.5 by A&S 7.1.6 (all terms positive).
@@ -1382,9 +1359,10 @@ pub mod special {
         sum * ln_front.exp_p()
     }
 
-    /// Q(a, x) by its continued fraction (Numerical Recipes `gcf`), modified Lentz, for
-    /// x ≥ a + 1; `ln_front` = a ln x − x − ln Γ(a).
-    fn gamma_q_fraction(a: f64, x: f64, ln_front: f64) -> f64 {
+    /// The continued fraction of Γ(a, x) without its front factor: 1/(x + 1 − a − 1·(1 − a)/(x +
+    /// 3 − a − …)), by the modified Lentz method (Numerical Recipes `gcf`), to a step within ε of
+    /// 1. Shared by [`erfc`] (a = ½, x = X²) and the upper incomplete gamma.
+    fn gamma_fraction(a: f64, x: f64) -> f64 {
         let mut b = x + 1.0 - a;
         let mut c = 1.0 / TINY;
         let mut d = 1.0 / b;
@@ -1407,7 +1385,13 @@ pub mod special {
                 break;
             }
         }
-        ln_front.exp_p() * h
+        h
+    }
+
+    /// Q(a, x) by its continued fraction (Numerical Recipes `gcf`), modified Lentz, for
+    /// x ≥ a + 1; `ln_front` = a ln x − x − ln Γ(a).
+    fn gamma_q_fraction(a: f64, x: f64, ln_front: f64) -> f64 {
+        ln_front.exp_p() * gamma_fraction(a, x)
     }
 
     /// P(X > x) for the chi-square distribution with `df` > 0 degrees of freedom:
