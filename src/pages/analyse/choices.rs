@@ -113,30 +113,36 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                 {list
                     .into_iter()
                     .map(|q| {
+                        // A survey's answers have no system: no System column then.
+                        let per_system = q.options.iter().any(|o| o.system.is_some())
+                            || q.numbers.iter().any(|n| n.system.is_some());
+                        let system_cell = |s: &Option<String>| s.clone().into_iter();
                         let options: Vec<Vec<String>> = q
                             .options
                             .iter()
                             .map(|o| {
-                                vec![
-                                    o.system.clone().unwrap_or_else(|| "—".to_owned()),
-                                    o.option.clone(),
-                                    format!("{} of {}", o.count, o.of),
-                                    percent(o.share),
-                                    interval_text(o.wilson),
-                                ]
+                                system_cell(&o.system)
+                                    .chain([
+                                        o.option.clone(),
+                                        format!("{} of {}", o.count, o.of),
+                                        percent(o.share),
+                                        interval_text(o.wilson),
+                                    ])
+                                    .collect()
                             })
                             .collect();
                         let numbers: Vec<Vec<String>> = q
                             .numbers
                             .iter()
                             .map(|n| {
-                                vec![
-                                    n.system.clone().unwrap_or_else(|| "—".to_owned()),
-                                    n.n.to_string(),
-                                    num(Some(n.mean)),
-                                    num(n.sd),
-                                    num(Some(n.median)),
-                                ]
+                                system_cell(&n.system)
+                                    .chain([
+                                        n.n.to_string(),
+                                        num(Some(n.mean)),
+                                        num(n.sd),
+                                        num(Some(n.median)),
+                                    ])
+                                    .collect()
                             })
                             .collect();
                         let ranks: Vec<Vec<String>> = q
@@ -170,14 +176,22 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                             {(!options.is_empty()).then(|| view! {
                                 <DataTable
                                     caption=format!("{name}: answers per option")
-                                    columns=&["System", "Option", "Count", "Share", "95% CI (Wilson)"]
+                                    columns=if per_system {
+                                        &["System", "Option", "Count", "Share", "95% CI (Wilson)"]
+                                    } else {
+                                        &["Option", "Count", "Share", "95% CI (Wilson)"]
+                                    }
                                     rows=options
                                 />
                             })}
                             {(!numbers.is_empty()).then(|| view! {
                                 <DataTable
                                     caption=format!("{}: numbers", q.question)
-                                    columns=&["System", "n", "Mean", "SD", "Median"]
+                                    columns=if per_system {
+                                        &["System", "n", "Mean", "SD", "Median"]
+                                    } else {
+                                        &["n", "Mean", "SD", "Median"]
+                                    }
                                     rows=numbers
                                 />
                             })}

@@ -419,13 +419,28 @@ impl AnswersReport {
                     q.kind,
                     q.answers
                 );
+                // A survey's answers have no system: no System column then.
+                let per_system = q.options.iter().any(|o| o.system.is_some())
+                    || q.numbers.iter().any(|n| n.system.is_some());
+                let system = |s: &Option<String>| {
+                    s.as_deref()
+                        .map_or(String::new(), |s| format!("| {} ", cell(s)))
+                };
+                let (head, rule) = if per_system {
+                    ("| System ", "|---")
+                } else {
+                    ("", "")
+                };
                 if !q.options.is_empty() {
-                    out.push_str("| System | Option | Count | Of | Share | Wilson 95% |\n|---|---|---:|---:|---:|---|\n");
+                    let _ = writeln!(
+                        out,
+                        "{head}| Option | Count | Of | Share | Wilson 95% |\n{rule}|---|---:|---:|---:|---|"
+                    );
                     for o in &q.options {
                         let _ = writeln!(
                             out,
-                            "| {} | {} | {} | {} | {} | {} |",
-                            cell(o.system.as_deref().unwrap_or("–")),
+                            "{}| {} | {} | {} | {} | {} |",
+                            system(&o.system),
                             cell(&o.option),
                             o.count,
                             o.of,
@@ -436,14 +451,15 @@ impl AnswersReport {
                     out.push('\n');
                 }
                 if !q.numbers.is_empty() {
-                    out.push_str(
-                        "| System | n | Mean | SD | Median |\n|---|---:|---:|---:|---:|\n",
+                    let _ = writeln!(
+                        out,
+                        "{head}| n | Mean | SD | Median |\n{rule}|---:|---:|---:|---:|"
                     );
                     for n in &q.numbers {
                         let _ = writeln!(
                             out,
-                            "| {} | {} | {:.2} | {} | {} |",
-                            cell(n.system.as_deref().unwrap_or("–")),
+                            "{}| {} | {:.2} | {} | {} |",
+                            system(&n.system),
                             n.n,
                             n.mean,
                             n.sd.map_or("–".to_owned(), |s| format!("{s:.2}")),
