@@ -28,5 +28,16 @@ test('seed 001: output questions, surveys and texts are reported and exported', 
   const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
   const cliReport = JSON.parse(cli(['--study', study, ...files]));
   expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
+
+  // The report broken down by an intake answer (exploratory), as `--by-intake role`.
+  await page.getByText('Analysis plan', { exact: true }).click();
+  await page.getByRole('combobox', { name: 'Per answer to an intake question' }).selectOption('role');
+  await expect(
+    page.getByRole('heading', { name: /^Annotators who answered "Researcher or academic" to role/ }).first(),
+  ).toBeVisible();
+  const byRole = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
+  const cliByRole = JSON.parse(cli(['--study', study, ...files, '--by-intake', 'role']));
+  expect(byRole.dimensions[0].intake_groups).toHaveLength(2);
+  expect(differences(normalise(byRole), normalise(cliByRole))).toEqual([]);
   expect(errors).toEqual([]);
 });

@@ -1,6 +1,6 @@
 //! The analysis plan's choices on the Analyse page: the same overrides as `juror analyze`'s
 //! flags (`--unit`, `--anchor`, `--pairs`, `--all-pairs`, `--alternative`, `--tests`,
-//! `--correction`, `--family`, `--margin`, `--by-group`), each defaulting to the plan the
+//! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`), each defaulting to the plan the
 //! study (or its key) pre-registers. Any change makes the report exploratory, and the page says
 //! so.
 
@@ -198,6 +198,25 @@ pub fn PlanChoices(
                         _ => None,
                     }))
                 />
+                <Show when=move || context.with(|c| !c.intake.is_empty())>
+                    <label>
+                        <span>"Per answer to an intake question"</span>
+                        <select
+                            prop:value=move || overrides.with(|o| o.by_intake.clone().unwrap_or_default())
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                overrides.update(|o| o.by_intake = (!v.is_empty()).then_some(v));
+                            }
+                        >
+                            <option value="">
+                                {move || format!("As planned: {}", base().by_intake.unwrap_or_else(|| "no".to_owned()))}
+                            </option>
+                            {move || context.with(|c| c.intake.clone()).into_iter().map(|q| view! {
+                                <option value=q.clone()>{q.clone()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                </Show>
                 <label>
                     <span>"Non-inferiority margin, every comparison"</span>
                     <input

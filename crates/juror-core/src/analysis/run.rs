@@ -155,6 +155,8 @@ pub struct PlanContext {
     pub source: &'static str,
     pub systems: Vec<String>,
     pub dimensions: Vec<String>,
+    /// The study's intake questions (ids), which a breakdown may use.
+    pub intake: Vec<String>,
 }
 
 /// The [`PlanContext`] of a study and a key.
@@ -172,7 +174,11 @@ pub fn plan_context(study: Option<&FileText>, key: Option<&FileText>) -> PlanCon
         source,
         systems: known_systems(study.as_ref(), key.as_ref()),
         dimensions: study
+            .as_ref()
             .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
+            .unwrap_or_default(),
+        intake: study
+            .map(|s| s.intake().iter().map(|q| q.id.clone()).collect())
             .unwrap_or_default(),
     }
 }
@@ -405,6 +411,7 @@ mod tests {
         );
         assert_eq!(context.systems, ["gpt2", "hare", "rag", "random"]);
         assert!(context.dimensions.iter().any(|d| d == "quality"));
+        assert_eq!(context.intake[0], "role");
         let none = plan_context(Some(&FileText::new("s.json", "not json")), None);
         assert_eq!((none.source, none.systems.len()), ("default", 0));
     }
