@@ -21,12 +21,11 @@ use serde::Serialize;
 
 use super::choices::{ChoiceKind, ChoiceRow, RankReport, rank_report};
 use super::input::{RatingRow, Source};
-use super::report::Ci;
+use super::report::{Ci, share_of};
 use crate::session::answers::Answer;
 use crate::session::ratings::RatingsFile;
 use crate::stats::nominal::{cochrans_q, mcnemar_exact};
 use crate::stats::paired::describe;
-use crate::stats::preference::wilson;
 use crate::study::{Question, QuestionKind, RankOptions, Study};
 
 /// Where an answer was given.
@@ -624,12 +623,15 @@ fn flag_shares(rows: &[AnswerRow]) -> Vec<Share> {
         return Vec::new();
     }
     by.into_iter()
-        .map(|(system, (k, n))| Share {
-            system: system.to_owned(),
-            count: k,
-            of: n,
-            share: (n > 0).then(|| k as f64 / n as f64),
-            wilson: wilson(k, n, 0.95).ok().map(Ci::from),
+        .map(|(system, (k, n))| {
+            let (share, wilson) = share_of(k, n);
+            Share {
+                system: system.to_owned(),
+                count: k,
+                of: n,
+                share,
+                wilson,
+            }
         })
         .collect()
 }
@@ -703,13 +705,14 @@ fn summary(
                 let n = answered.len() as u64;
                 for option in &options {
                     let k = list.iter().filter(|r| &r.value == option).count() as u64;
+                    let (share, wilson) = share_of(k, n);
                     out.options.push(OptionShare {
                         system: system.map(str::to_owned),
                         option: option.clone(),
                         count: k,
                         of: n,
-                        share: (n > 0).then(|| k as f64 / n as f64),
-                        wilson: wilson(k, n, 0.95).ok().map(Ci::from),
+                        share,
+                        wilson,
                     });
                 }
             }

@@ -16,13 +16,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::input::Source;
-use super::report::Ci;
+use super::report::{Ci, share_of};
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, percent_agreement,
 };
 use crate::stats::nominal::{chi_square_equal, friedman, multinomial_exact_equal};
 use crate::stats::paired::describe;
-use crate::stats::preference::wilson;
 
 /// One choice among three or more outputs, or one ranking, from a ratings file.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,12 +172,13 @@ fn best_report(rows: &[&ChoiceRow]) -> BestReport {
         .iter()
         .map(|(&system, &n)| {
             let k = chosen.get(system).copied().unwrap_or(0);
+            let (share, wilson) = share_of(k, n);
             ChoiceShare {
                 system: system.to_owned(),
                 offered: n,
                 chosen: k,
-                share: (n > 0).then(|| k as f64 / n as f64),
-                wilson: wilson(k, n, 0.95).ok().map(Ci::from),
+                share,
+                wilson,
             }
         })
         .collect();

@@ -131,6 +131,17 @@ pub struct Ci {
     pub high: f64,
 }
 
+/// `k` of `n` as a share and its 95% Wilson interval; both `None` when `n` is 0. Every share
+/// of the report (choices, answers, flags) is this one.
+pub(crate) fn share_of(k: u64, n: u64) -> (Option<f64>, Option<Ci>) {
+    (
+        (n > 0).then(|| k as f64 / n as f64),
+        crate::stats::preference::wilson(k, n, LEVEL)
+            .ok()
+            .map(Ci::from),
+    )
+}
+
 impl From<Interval> for Ci {
     fn from(i: Interval) -> Ci {
         Ci {
