@@ -5,6 +5,10 @@
 //   after the build, so that the app opens offline after the first visit.
 // - Studies and their media are cached as they are fetched (network first, cache when offline),
 //   so an annotator can reload on a train.
+// - Video and audio are fetched by the browser in byte ranges (`Range: bytes=...`), which the
+//   Cache API cannot store. A ranged request is answered from the whole file: from the cache if
+//   it is there, else fetched whole once (without the range) and cached, then sliced into a
+//   `206 Partial Content` response, so a video plays offline and seeks.
 // - A new deployment installs beside the running one and waits: the page offers "A new version
 //   is available — reload" and only then does the new worker take over (message SKIP_WAITING).
 //   Old caches are removed when a new worker activates.
@@ -49,13 +53,53 @@ async function networkFirst(request) {
   const cache = await caches.open(RUNTIME);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(request, response.clone());
+    if (response.status === 200) await cache.put(request, response.clone());
     return response;
   } catch (offline) {
     const hit = await cache.match(request);
     if (hit) return hit;
     throw offline;
   }
+}
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n` against a size: `[start, end]` inclusive, or null. */
+function parseRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec((header || '').trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start;
+  let end;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start <= end && start < size ? [start, end] : null;
+}
+
+async function ranged(request) {
+  const cache = await caches.open(RUNTIME);
+  let whole = await cache.match(request.url);
+  if (!whole) {
+    const response = await fetch(request.url, { credentials: 'same-origin' });
+    if (response.status !== 200) return response;
+    await cache.put(request.url, response.clone());
+    whole = response;
+  }
+  const body = await whole.blob();
+  const range = parseRange(request.headers.get('range'), body.size);
+  if (!range) {
+    return new Response(null, { status: 416, headers: { 'Content-Range': `bytes */${body.size}` } });
+  }
+  const [start, end] = range;
+  const headers = new Headers({
+    'Content-Type': whole.headers.get('Content-Type') || body.type || 'application/octet-stream',
+    'Content-Range': `bytes ${start}-${end}/${body.size}`,
+    'Content-Length': String(end - start + 1),
+    'Accept-Ranges': 'bytes',
+  });
+  return new Response(body.slice(start, end + 1), { status: 206, statusText: 'Partial Content', headers });
 }
 
 self.addEventListener('fetch', (event) => {
@@ -65,5 +109,9 @@ self.addEventListener('fetch', (event) => {
   const scope = new URL(self.registration.scope);
   const path = url.pathname.startsWith(scope.pathname) ? url.pathname.slice(scope.pathname.length) : url.pathname;
   const shell = request.mode === 'navigate' || PRECACHE.includes(path) || PRECACHE.includes('./' + path);
+  if (!shell && request.headers.has('range')) {
+    event.respondWith(ranged(request));
+    return;
+  }
   event.respondWith(shell ? fromShell(request.mode === 'navigate' ? new Request('index.html') : request) : networkFirst(request));
 });

@@ -111,3 +111,63 @@ test('the first visit alone is enough to reopen the study offline', async ({ pag
   await expectTrial2Answers(page);
   expect(errors).toEqual([]);
 });
+
+test('a trial video plays and seeks offline, from the worker cache, in byte ranges', async ({ page, context, errors }) => {
+  // Browsers fetch video in byte ranges, which the Cache API cannot store: the worker answers a
+  // ranged request by slicing the whole cached file (assets/sw.template.js, `ranged`).
+  await openStudy(page, 'video-trajectories.json', 1);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('button', { name: 'Begin' }).click();
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Trial 1');
+  await waitForControl(page);
+
+  const video = page.locator('figure.media video');
+  const src = await video.getAttribute('src');
+  expect(src).toMatch(/^studies\/media\/[a-z]+\.webm$/);
+  await expect(video).toHaveAccessibleName(/four-second animation/);
+
+  /** Plays the video muted (autoplay rules), waits until it has played a second, then seeks. */
+  async function playsAndSeeks() {
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(1);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeCloseTo(4, 0);
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.pause();
+      v.currentTime = 3.5;
+    });
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => !v.seeking && v.readyState >= 2 && Math.abs(v.currentTime - 3.5) < 0.01))
+      .toBe(true);
+  }
+
+  await page.reload();
+  await expect(heading).toHaveText('Trial 1');
+  expect(await controlled(page)).toBe(true);
+  await playsAndSeeks();
+
+  await goOffline(context, page);
+  await page.reload();
+  await expect(heading).toHaveText('Trial 1');
+  await playsAndSeeks();
+
+  // The worker's answers to ranged requests, offline: a middle slice, a suffix, and a range past
+  // the end of the file.
+  const answers = await page.evaluate(async (url) => {
+    const whole = (await (await fetch(url)).arrayBuffer()).byteLength;
+    const ask = async (range: string) => {
+      const r = await fetch(url, { headers: { Range: range } });
+      return { status: r.status, range: r.headers.get('Content-Range'), bytes: (await r.arrayBuffer()).byteLength };
+    };
+    return { whole, middle: await ask('bytes=100-199'), suffix: await ask('bytes=-10'), past: await ask(`bytes=${whole + 5}-`) };
+  }, src!);
+  expect(answers.whole).toBeGreaterThan(1000);
+  expect(answers.middle).toEqual({ status: 206, range: `bytes 100-199/${answers.whole}`, bytes: 100 });
+  expect(answers.suffix).toEqual({ status: 206, range: `bytes ${answers.whole - 10}-${answers.whole - 1}/${answers.whole}`, bytes: 10 });
+  expect(answers.past).toEqual({ status: 416, range: `bytes */${answers.whole}`, bytes: 0 });
+  // The only console message is the browser's note on that deliberate 416.
+  expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 416 ()']);
+});
