@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use juror_core::plan::{Annotator, balance, plan, resolve_annotator, trials_per_slot};
+use juror_core::plan::{Annotator, Plan, balance, plan, resolve_annotator, trials_per_slot};
 use juror_core::study::raw::*;
 use juror_core::study::{Study, parse_study, seal, validate};
 use proptest::prelude::*;
@@ -819,4 +819,60 @@ fn personal_items_are_checked() {
         "{problems}"
     );
     assert!(study.items()[2].is_personal() && !study.items()[0].is_personal());
+}
+
+/// `juror plan --check` on personal items: each reaches exactly the slots and ids it is for,
+/// and shared-item loads are compared without them. A plan that gives a personal item to
+/// someone else is caught.
+#[test]
+fn the_balance_check_knows_personal_items() {
+    let study = personal_study();
+    let report = balance::check(&study);
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+    assert_eq!(report.named, ["p07"]);
+    let text = report.render(&study);
+    assert!(
+        text.contains("Personal items: 3, each checked against the slots and ids it is for (annotator ids planned: p07)"),
+        "{text}"
+    );
+    let by_id = |id: &str| {
+        study
+            .items()
+            .iter()
+            .position(|it| it.id == id)
+            .unwrap_or(usize::MAX)
+    };
+    assert_eq!(report.raters_per_item[by_id("mine-1")], 1);
+    assert_eq!(report.raters_per_item[by_id("mine-2")], 2);
+    assert_eq!(report.raters_per_item[by_id("p07-only")], 1);
+
+    // Slot 3's plan with slot 1's personal item in it, and p07's plan without theirs.
+    let mut plans: Vec<Plan> = (1..=3)
+        .map(|slot| plan(&study, &Annotator { slot, id: None }))
+        .collect();
+    let stolen = plans[0]
+        .trials
+        .iter()
+        .find(|t| t.item == by_id("mine-1"))
+        .cloned()
+        .unwrap_or_else(|| panic!("slot 1 has mine-1"));
+    plans[2].trials.push(stolen);
+    let mut p07 = plan(
+        &study,
+        &resolve_annotator(&study, None, Some("p07")).unwrap_or_else(|p| panic!("{p}")),
+    );
+    p07.trials.retain(|t| t.item != by_id("p07-only"));
+    plans.push(p07);
+    let report = balance::check_plans(&study, &plans);
+    for want in [
+        "personal item \"mine-1\" is in the plan of slot 3, which it is not for",
+        "personal item \"mine-1\" reaches 2 of its 1 annotator(s)",
+        "personal item \"p07-only\" reaches 0 of its 1 annotator(s)",
+    ] {
+        assert!(
+            report.violations.iter().any(|v| v == want),
+            "{want}: {:?}",
+            report.violations
+        );
+    }
 }

@@ -22,6 +22,8 @@ pub struct Report {
     pub raters_per_item: Vec<usize>,
     /// Every bound that does not hold, as a sentence.
     pub violations: Vec<String>,
+    /// The annotator ids planned besides the slots (those personal items name).
+    pub named: Vec<String>,
 }
 
 /// Position counts of one task.
@@ -51,16 +53,36 @@ fn positions_of(study: &Study, presentation: Presentation) -> usize {
 }
 
 /// Checks every bound over the study's slots (or one period when the study does not fix them).
+///
+/// Personal items (`items[].for`) are checked too: an annotator id they name is planned as it
+/// would be from a link with `?annotator=ID` (its slot derived from the id), and each personal
+/// item must reach exactly the slots and ids it is for.
 pub fn check(study: &Study) -> Report {
     let n_slots = slots(study).unwrap_or_else(|| super::period(study));
-    let plans: Vec<Plan> = (1..=n_slots)
+    let mut plans: Vec<Plan> = (1..=n_slots)
         .map(|slot| plan(study, &Annotator { slot, id: None }))
         .collect();
+    let mut ids: Vec<&str> = study
+        .items()
+        .iter()
+        .flat_map(|it| it.for_ids.iter().map(String::as_str))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        if let Ok(who) = super::resolve_annotator(study, None, Some(id)) {
+            plans.push(plan(study, &who));
+        }
+    }
     check_plans(study, &plans)
 }
 
-/// Checks the bounds over the given plans (one per slot, slots 1, 2, ... in order).
+/// Checks the bounds over the given plans: one per slot, slots 1, 2, ... in order, then
+/// optionally the plans of annotators named by id (`annotator.id`), who are checked for their
+/// own trials and personal items but do not count as slots.
 pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
+    let named = plans.iter().filter(|p| p.annotator.id.is_some()).count();
+    let (plans, named_plans) = plans.split_at(plans.len() - named);
     let n = study.systems().len();
     let tasks = &study.design().tasks;
     let assignment = assign::Assignment::new(study);
@@ -75,9 +97,13 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
         })
         .collect();
 
-    for plan in plans {
+    for plan in plans.iter().chain(named_plans) {
         let slot = plan.annotator.slot;
-        let mine = assignment.items(slot);
+        let mine = assignment.items_for(slot, plan.annotator.id.as_deref());
+        let who = match &plan.annotator.id {
+            Some(id) => format!("annotator \"{id}\" (slot {slot})"),
+            None => format!("slot {slot}"),
+        };
         for (ti, task) in tasks.iter().enumerate() {
             let trials: Vec<_> = plan.trials.iter().filter(|t| t.task == ti).collect();
             // Completeness: every (item, systems shown) unit exactly once.
@@ -90,7 +116,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             let expected = items.len() * task.trials_per_item(n);
             if trials.len() != expected {
                 violations.push(format!(
-                    "slot {slot}, task \"{}\": {} trials, expected {expected}",
+                    "{who}, task \"{}\": {} trials, expected {expected}",
                     task.id,
                     trials.len()
                 ));
@@ -108,14 +134,14 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             units.dedup();
             if units.len() != before {
                 violations.push(format!(
-                    "slot {slot}, task \"{}\": an output or pair is shown twice",
+                    "{who}, task \"{}\": an output or pair is shown twice",
                     task.id
                 ));
             }
             for t in &trials {
                 if t.check != checks.contains(&t.item) {
                     violations.push(format!(
-                        "slot {slot}, task \"{}\": trial of item {} is wrongly marked as a check",
+                        "{who}, task \"{}\": trial of item {} is wrongly marked as a check",
                         task.id, t.item
                     ));
                 }
@@ -127,14 +153,16 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             for t in &trials {
                 for (p, s) in t.shown.iter().enumerate() {
                     mine_counts[s.system][p] += 1;
-                    positions[ti].counts[s.system][p] += 1;
+                    if plan.annotator.id.is_none() {
+                        positions[ti].counts[s.system][p] += 1;
+                    }
                 }
             }
             if width > 1 {
                 for (s, row) in mine_counts.iter().enumerate() {
                     if spread(row.iter().copied()) > 1 {
                         violations.push(format!(
-                            "slot {slot}, task \"{}\": system \"{}\" is at positions {row:?} times",
+                            "{who}, task \"{}\": system \"{}\" is at positions {row:?} times",
                             task.id,
                             study.systems()[s]
                         ));
@@ -148,10 +176,8 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
                     for t in &trials {
                         for (p, s) in t.shown.iter().enumerate() {
                             if s.label != study.design().label(p) {
-                                violations.push(format!(
-                                    "slot {slot}: label \"{}\" at position {p}",
-                                    s.label
-                                ));
+                                violations
+                                    .push(format!("{who}: label \"{}\" at position {p}", s.label));
                             }
                         }
                     }
@@ -163,7 +189,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
                             let first = label_of.entry(s.system).or_insert(&s.label);
                             if *first != s.label {
                                 violations.push(format!(
-                                    "slot {slot}: system \"{}\" has two labels",
+                                    "{who}: system \"{}\" has two labels",
                                     study.systems()[s.system]
                                 ));
                             }
@@ -180,7 +206,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
                     if blocks.last() != Some(&s) {
                         if blocks.contains(&s) {
                             violations.push(format!(
-                                "slot {slot}, task \"{}\": system \"{}\" is split over two blocks",
+                                "{who}, task \"{}\": system \"{}\" is split over two blocks",
                                 task.id,
                                 study.systems()[s]
                             ));
@@ -247,25 +273,68 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
         }
     }
 
-    // Assignment.
-    let slot_items: Vec<Vec<usize>> = plans
-        .iter()
-        .map(|p| {
-            let mut items: Vec<usize> = p.trials.iter().map(|t| t.item).collect();
-            items.sort_unstable();
-            items.dedup();
-            items
-        })
-        .collect();
+    // Assignment: shared items over the slots; personal items to exactly their annotators.
+    let items_of = |p: &Plan| -> Vec<usize> {
+        let mut items: Vec<usize> = p.trials.iter().map(|t| t.item).collect();
+        items.sort_unstable();
+        items.dedup();
+        items
+    };
+    let slot_items: Vec<Vec<usize>> = plans.iter().map(items_of).collect();
     let mut raters_per_item = vec![0usize; study.items().len()];
     for items in &slot_items {
         for &i in items {
             raters_per_item[i] += 1;
         }
     }
+    let checked_slots = u32::try_from(plans.len()).unwrap_or(u32::MAX);
+    for named in named_plans {
+        let id = named.annotator.id.as_deref();
+        for i in items_of(named) {
+            let item = &study.items()[i];
+            if item.for_ids.iter().any(|x| Some(x.as_str()) == id) {
+                raters_per_item[i] += 1;
+            }
+        }
+    }
+    for plan in plans.iter().chain(named_plans) {
+        let (slot, id) = (plan.annotator.slot, plan.annotator.id.as_deref());
+        for i in items_of(plan) {
+            let item = &study.items()[i];
+            if item.is_personal() && !item.is_for(slot, id) {
+                violations.push(format!(
+                    "personal item \"{}\" is in the plan of slot {slot}{}, which it is not for",
+                    item.id,
+                    id.map(|id| format!(" (annotator \"{id}\")"))
+                        .unwrap_or_default()
+                ));
+            }
+        }
+    }
+    for (i, item) in study.items().iter().enumerate() {
+        if !item.is_personal() || !tasks.iter().any(|t| t.items.contains(&i)) {
+            continue;
+        }
+        let want = item
+            .for_slots
+            .iter()
+            .filter(|&&s| s <= checked_slots)
+            .count()
+            + item.for_ids.len();
+        if raters_per_item[i] != want {
+            violations.push(format!(
+                "personal item \"{}\" reaches {} of its {want} annotator(s)",
+                item.id, raters_per_item[i]
+            ));
+        }
+    }
     let items_per_slot: Vec<usize> = slot_items.iter().map(Vec::len).collect();
+    let shared = |i: &usize| !checks.contains(i) && !study.items()[*i].is_personal();
     if let Some(a) = study.design().assignment {
         for (i, &r) in raters_per_item.iter().enumerate() {
+            if study.items()[i].is_personal() {
+                continue;
+            }
             let want = if checks.contains(&i) {
                 a.slots as usize
             } else {
@@ -279,12 +348,14 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
                 ));
             }
         }
-        let loads = slot_items
+        // Loads of the shared items: personal items are as many as the study gives each one.
+        let loads: Vec<usize> = slot_items
             .iter()
-            .map(|items| items.iter().filter(|i| !checks.contains(i)).count());
-        if spread(loads) > 1 {
+            .map(|items| items.iter().filter(|i| shared(i)).count())
+            .collect();
+        if spread(loads.iter().copied()) > 1 {
             violations.push(format!(
-                "slot loads differ by more than one: {items_per_slot:?}"
+                "slot loads (shared items) differ by more than one: {loads:?}"
             ));
         }
     }
@@ -306,6 +377,10 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
         overlap,
         raters_per_item,
         violations,
+        named: named_plans
+            .iter()
+            .filter_map(|p| p.annotator.id.clone())
+            .collect(),
     }
 }
 
@@ -362,6 +437,18 @@ impl Report {
         );
         if let Some((lo, hi)) = self.overlap_range() {
             let _ = writeln!(out, "Items shared by two slots: min {lo}, max {hi}");
+        }
+        let personal = study.items().iter().filter(|it| it.is_personal()).count();
+        if personal > 0 {
+            let _ = writeln!(
+                out,
+                "Personal items: {personal}, each checked against the slots and ids it is for{}",
+                if self.named.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (annotator ids planned: {})", self.named.join(", "))
+                }
+            );
         }
         if self.violations.is_empty() {
             let _ = writeln!(out, "\nAll bounds hold.");
