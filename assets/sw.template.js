@@ -1,8 +1,9 @@
 // Juror's service worker. scripts/post_build.py writes dist/sw.js from this template, filling
 // in the build's version and the files of the app shell; it is never edited by hand in dist/.
 //
-// - The app shell (HTML, wasm, JS, CSS, icons, manifest) is cached on install, in a cache named
-//   after the build, so that the app opens offline after the first visit.
+// - The annotator's app shell (HTML, wasm, JS, CSS, icons, manifest) is cached on install, in a
+//   cache named after the build, so that the app opens offline after the first visit. The
+//   researcher's Analyse page (analyse.html, juror-analyse-*) is not: network first, like studies.
 // - Studies and their media are cached as they are fetched (network first, cache when offline),
 //   so an annotator can reload on a train.
 // - Video and audio are fetched by the browser in byte ranges (`Range: bytes=...`), which the
@@ -108,7 +109,10 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET' || url.origin !== self.location.origin) return;
   const scope = new URL(self.registration.scope);
   const path = url.pathname.startsWith(scope.pathname) ? url.pathname.slice(scope.pathname.length) : url.pathname;
-  const shell = request.mode === 'navigate' || PRECACHE.includes(path) || PRECACHE.includes('./' + path);
+  // The researcher's Analyse page (analyse.html and its wasm) is not part of the annotator's
+  // shell: fetched from the network, and kept in the runtime cache for offline use.
+  const researcher = path === 'analyse.html' || path.startsWith('juror-analyse-');
+  const shell = !researcher && (request.mode === 'navigate' || PRECACHE.includes(path) || PRECACHE.includes('./' + path));
   if (!shell && request.headers.has('range')) {
     event.respondWith(ranged(request));
     return;

@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Trunk post-build hook: finishes dist/ for offline, sub-path and CSP use.
 
-1. Content-Security-Policy: Trunk writes one inline module script that starts the wasm; its
-   SHA-256 goes into a CSP meta tag, so that only that script and same-origin files run.
-2. Service worker: writes sw.js from assets/sw.template.js with the build's version (a hash of
-   every file of the build) and the list of app-shell files to precache.
+1. The Analyse page: Trunk builds its wasm (`juror-analyse`, the second `rel="rust"` link of
+   index.html) but loads it nowhere. This renames its two files with a hash of their content
+   (so a new deployment is never mixed with a cached old one) and writes analyse.html from
+   assets/analyse.template.html, with index.html's stylesheet and icon.
+2. Content-Security-Policy: each page has one inline module script that starts its wasm; its
+   SHA-256 goes into the page's CSP meta tag, so that only that script and same-origin files
+   run.
+3. Service worker: writes sw.js from assets/sw.template.js with the build's version (a hash of
+   every file of the build) and the list of the annotator's app-shell files to precache (not
+   the Analyse page's: annotators never load it).
 
 Runs in Trunk's staging directory (TRUNK_STAGING_DIR); uses only the standard library.
 """
@@ -18,44 +24,78 @@ import sys
 staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 index_path = os.path.join(staging, "index.html")
+analyse_path = os.path.join(staging, "analyse.html")
+ANALYSE = "juror-analyse"
 
-with open(index_path, encoding="utf-8") as f:
-    html = f.read()
 
-scripts = re.findall(r"<script type=\"module\">(.*?)</script>", html, flags=re.S)
-if len(scripts) != 1:
-    sys.exit(f"post_build: expected one inline module script in index.html, found {len(scripts)}")
-digest = base64.b64encode(hashlib.sha256(scripts[0].encode("utf-8")).digest()).decode("ascii")
-policy = "; ".join(
-    [
-        "default-src 'none'",
-        f"script-src 'self' 'wasm-unsafe-eval' 'sha256-{digest}'",
-        "style-src 'self'",
-        "img-src 'self' data: blob:",
-        "media-src 'self' blob:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "worker-src 'self'",
-        "manifest-src 'self'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "object-src 'none'",
-    ]
-)
-meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
-if "Content-Security-Policy" in html:
-    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', meta, html)
-else:
-    html = html.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1)
-with open(index_path, "w", encoding="utf-8") as f:
-    f.write(html)
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def with_policy(html, name):
+    """The page with a CSP meta tag that allows its one inline module script."""
+    scripts = re.findall(r"<script type=\"module\">(.*?)</script>", html, flags=re.S)
+    if len(scripts) != 1:
+        sys.exit(f"post_build: expected one inline module script in {name}, found {len(scripts)}")
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode("utf-8")).digest()).decode("ascii")
+    policy = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src 'self' 'wasm-unsafe-eval' 'sha256-{digest}'",
+            "style-src 'self'",
+            "img-src 'self' data: blob:",
+            "media-src 'self' blob:",
+            "font-src 'self'",
+            "connect-src 'self'",
+            "worker-src 'self'",
+            "manifest-src 'self'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "object-src 'none'",
+        ]
+    )
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
+    if "Content-Security-Policy" in html:
+        return re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', meta, html), digest
+    return html.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1), digest
+
+
+html = read(index_path)
+
+# 1. The Analyse page. Trunk writes juror-analyse.js and juror-analyse_bg.wasm, unhashed.
+js, wasm = os.path.join(staging, f"{ANALYSE}.js"), os.path.join(staging, f"{ANALYSE}_bg.wasm")
+if not (os.path.isfile(js) and os.path.isfile(wasm)):
+    sys.exit(f"post_build: {ANALYSE}.js and {ANALYSE}_bg.wasm are missing from {staging}")
+h = hashlib.sha256()
+for path in (js, wasm):
+    with open(path, "rb") as f:
+        h.update(f.read())
+stem = f"{ANALYSE}-{h.hexdigest()[:16]}"
+os.replace(js, os.path.join(staging, f"{stem}.js"))
+os.replace(wasm, os.path.join(staging, f"{stem}_bg.wasm"))
+links = "\n    ".join(re.findall(r'<link rel="(?:stylesheet|icon)"[^>]*>', html))
+page = read(os.path.join(root, "assets", "analyse.template.html"))
+page = page.replace("__LINKS__", links).replace("__STEM__", stem)
+page, analyse_digest = with_policy(page, "analyse.html")
+write(analyse_path, page)
+
+# 2. The annotator's page.
+html, digest = with_policy(html, "index.html")
+write(index_path, html)
 
 # The app shell: everything at the top of the build but the service worker itself, plus the
 # icons. Studies, their media and the schemas are cached when first fetched instead.
 shell = ["./", "index.html"]
 for name in sorted(os.listdir(staging)):
     path = os.path.join(staging, name)
-    if os.path.isfile(path) and name not in ("sw.js", "index.html", "404.html"):
+    annotators = name not in ("sw.js", "index.html", "404.html", "analyse.html")
+    if os.path.isfile(path) and annotators and not name.startswith(ANALYSE):
         shell.append(name)
 icons = os.path.join(staging, "icons")
 if os.path.isdir(icons):
@@ -77,4 +117,7 @@ with open(os.path.join(root, "assets", "sw.template.js"), encoding="utf-8") as f
 sw = sw.replace("'__VERSION__'", json.dumps(version)).replace("__PRECACHE__", json.dumps(shell))
 with open(os.path.join(staging, "sw.js"), "w", encoding="utf-8") as f:
     f.write(sw)
-print(f"post_build: CSP sha256-{digest}; sw.js version {version}, {len(shell)} shell files")
+print(
+    f"post_build: CSP sha256-{digest} (index.html), sha256-{analyse_digest} (analyse.html, "
+    f"{stem}); sw.js version {version}, {len(shell)} shell files"
+)

@@ -71,14 +71,27 @@ fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
     Some(resolve_annotator(study, slot.as_deref(), id.as_deref()))
 }
 
-/// The whole app.
+/// The researcher's page (`analyse.html`, its own wasm): no study to load, no annotator.
+#[component]
+pub fn AnalyseApp() -> impl IntoView {
+    view! {
+        <main id="main">
+            <Analyse />
+        </main>
+    }
+}
+
+/// The annotator's app (`index.html`).
 #[component]
 pub fn App() -> impl IntoView {
-    // The researcher's page: no study to load, no annotator.
+    // Old links to the researcher's page (`index.html?analyse`) go to its own page.
     if location::has_param("analyse") {
+        location::replace("analyse.html");
         return view! {
             <main id="main">
-                <Analyse />
+                <p>
+                    "The Analyse page has moved: " <a href="analyse.html">"open analyse.html"</a>
+                </p>
             </main>
         }
         .into_any();

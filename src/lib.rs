@@ -6,4 +6,4 @@ pub mod pages;
 pub mod services;
 pub mod session;
 
-pub use app::App;
+pub use app::{AnalyseApp, App};

@@ -1,5 +1,5 @@
 // The analysis benchmark of issue 6 in the browser: how long the Analyse page
-// (index.html?analyse) takes from being given a CSV to showing the whole report, in headless
+// (analyse.html) takes from being given a CSV to showing the whole report, in headless
 // Chromium (Debian's /usr/bin/chromium, never a downloaded browser), median of several runs.
 //
 // Usage: node scripts/bench/analysis-browser.mjs [CSV] [--dist DIR] [--reps N] [--profile]
@@ -78,7 +78,7 @@ async function run(withProfile) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`http://127.0.0.1:${port}/juror/index.html?analyse`);
+  await page.goto(`http://127.0.0.1:${port}/juror/analyse.html`);
   await page.getByRole('heading', { level: 1, name: 'Analyse ratings' }).waitFor();
   await page.evaluate((dimensions) => {
     window.__bench = {};

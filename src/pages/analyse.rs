@@ -1,4 +1,4 @@
-//! The researcher's analysis page (`index.html?analyse`): ratings files and tidy CSVs in, the
+//! The researcher's analysis page (`analyse.html`): ratings files and tidy CSVs in, the
 //! `juror.report/1` report out, computed by the core's `analyze` exactly as `juror analyze` does
 //! (same defaults), so the page and the command line give the same numbers. Nothing leaves the
 //! browser.

@@ -72,7 +72,7 @@ pub fn OpenStudy(on_file: Callback<web_sys::File>) -> impl IntoView {
                 </div>
             </form>
             <p class="analyse-link">
-                "Researchers: " <a href="?analyse">"Analyse ratings files"</a>
+                "Researchers: " <a href="analyse.html">"Analyse ratings files"</a>
             </p>
             <p class="privacy">
                 "Everything stays in this browser: nothing you open or answer is uploaded."

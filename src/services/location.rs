@@ -16,6 +16,13 @@ pub fn has_param(name: &str) -> bool {
     web_sys::UrlSearchParams::new_with_str(&search).is_ok_and(|params| params.has(name))
 }
 
+/// Goes to `url` (relative to the page) without leaving the current address in the history.
+pub fn replace(url: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().replace(url);
+    }
+}
+
 /// Replaces the page's `slot` and `annotator` parameters (without reloading), so that a reload
 /// finds the same annotator's saved answers.
 pub fn set_annotator(slot: u32, id: Option<&str>) {

@@ -197,7 +197,7 @@ test('a pairs trial with an image', async ({ page }) => {
 
 test('the analysis page: report, charts and the adjudication form', async ({ page, errors }) => {
   const analysis = fixture('analysis');
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await expect(page.getByRole('heading', { level: 1, name: 'Analyse ratings' })).toBeVisible();
   await expectAccessible(page, 'the analysis page without files');
 
@@ -213,7 +213,7 @@ test('the analysis page: report, charts and the adjudication form', async ({ pag
   await expectAccessible(page, 'the analysis page with a report, its charts and the adjudication form');
 
   // Without a study the scores are typed; a score that is not a number is marked and listed.
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(path.join(analysis, 'financial-slot1.json'));
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(path.join(analysis, 'financial-slot3.json'));
   await form.getByRole('textbox').first().fill('high');
@@ -222,7 +222,7 @@ test('the analysis page: report, charts and the adjudication form', async ({ pag
   await expectAccessible(page, 'the adjudication form with a score that is not a number');
 
   // Preferences: the pairs, the preference matrix and the Bradley–Terry chart.
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(path.join(analysis, 'pandalm-sealed-study.json'));
   await page.getByLabel('Choose the seal key').setInputFiles(path.join(analysis, 'pandalm-key.json'));
   await page
@@ -233,14 +233,14 @@ test('the analysis page: report, charts and the adjudication form', async ({ pag
   await expectAccessible(page, 'the analysis page with preferences, their matrix and ranking');
 
   // Ratings over rounds (chart, slopes, mixed model) and the diagnostics of a seed-003 study.
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(path.join(root, 'assets/studies/reasoning-trajectories.json'));
   await page
     .getByLabel('Choose ratings files or CSVs')
     .setInputFiles(['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'].map((f) => path.join(analysis, f)));
   await expect(page.getByRole('region', { name: 'Diagnostics' })).toBeVisible();
   await expectAccessible(page, 'the analysis page with diagnostics');
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles({
     name: 'rounds.csv',
     mimeType: 'text/csv',

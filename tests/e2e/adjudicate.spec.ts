@@ -41,7 +41,7 @@ test('adjudicated in the page, the report equals juror analyze --adjudication', 
   // An expert's scores: every cell but the last, which stays to be adjudicated.
   const scores = flags.map((_, i) => (i === flags.length - 1 ? '' : i % 2 === 0 ? '5' : '4'));
 
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await drop(page, files.map((f) => path.join(dir, f)));
   const form = page.getByRole('region', { name: 'Adjudicate the flagged cells' });
@@ -94,7 +94,7 @@ test('adjudicated in the page, the report equals juror analyze --adjudication', 
   expect(after.dimensions[0].agreement).toEqual(before.dimensions[0].agreement);
 
   // A fresh page: the downloaded file dropped in with the ratings files gives the same report.
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await expect(page.getByRole('heading', { level: 1, name: 'Analyse ratings' })).toBeVisible();
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose an adjudication CSV').setInputFiles(file.path);
@@ -113,7 +113,7 @@ test('adjudicated in the page, the report equals juror analyze --adjudication', 
 test('without a study, scores are numbers checked as typed', async ({ page, errors }, testInfo) => {
   const before = JSON.parse(cli(files));
   const flags = flagsOf(before);
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
   const control = scoreControl(page, flags[0], 'textbox');
   await control.fill('high');

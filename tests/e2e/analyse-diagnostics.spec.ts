@@ -10,7 +10,7 @@ import { cli, differences, dir, download, normalise } from './analysis-helpers';
 test('diagnostics of a seed-003 study equal juror analyze', async ({ page, errors }, testInfo) => {
   const files = ['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'];
   const study = path.join(root, 'assets/studies/reasoning-trajectories.json');
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
 
@@ -47,7 +47,7 @@ test('ratings over rounds: slopes, mixed model and chart equal juror analyze', a
   const file = testInfo.outputPath('rounds.csv');
   fs.writeFileSync(file, csv);
 
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(file);
   await expect(page.getByRole('heading', { name: 'quality over rounds' })).toBeVisible();
 

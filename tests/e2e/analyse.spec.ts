@@ -11,9 +11,22 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-test('the open page links to the analysis page', async ({ page }) => {
+test('the open page links to the analysis page, a page and a wasm of its own', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
   await page.goto('index.html');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The annotator's page never loads the researcher's code.
+  expect(requested.filter((p) => p.includes('analyse'))).toEqual([]);
   await page.getByRole('link', { name: 'Analyse ratings files' }).click();
+  await expect(page).toHaveURL(/\/analyse\.html$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Analyse ratings' })).toBeVisible();
+  expect(requested.some((p) => /\/juror-analyse-[0-9a-f]{16}_bg\.wasm$/.test(p))).toBe(true);
+});
+
+test('an old link to the analysis page (index.html?analyse) still opens it', async ({ page }) => {
+  await page.goto('index.html?analyse');
+  await expect(page).toHaveURL(/\/analyse\.html$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Analyse ratings' })).toBeVisible();
 });
 
@@ -21,7 +34,7 @@ test('ratings of the financial study: the page report equals juror analyze', asy
   const files = ['financial-slot1.json', 'financial-slot2.json', 'financial-slot3.json'];
   const study = path.join(root, 'assets/studies/financial-analysis.json');
 
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await expect(page.getByRole('heading', { level: 1, name: 'Analyse ratings' })).toBeVisible();
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page
@@ -75,7 +88,7 @@ test('ratings of the financial study: the page report equals juror analyze', asy
 
 test('sealed pairwise ratings with their key: preferences equal juror analyze', async ({ page, errors }, testInfo) => {
   const files = ['pandalm-slot1.json', 'pandalm-slot2.json', 'pandalm-slot3.json'];
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(path.join(dir, 'pandalm-sealed-study.json'));
   await page.getByLabel('Choose the seal key').setInputFiles(path.join(dir, 'pandalm-key.json'));
   await page
@@ -121,7 +134,7 @@ test('sealed pairwise ratings with their key: preferences equal juror analyze', 
 });
 
 test('a file that is not ratings is listed with where and what', async ({ page }) => {
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page
     .getByLabel('Choose ratings files or CSVs')
     .setInputFiles([path.join(dir, 'financial-slot1.json'), path.join(dir, 'bad-rows.csv')]);
@@ -143,7 +156,7 @@ test.describe('accessibility', () => {
   test.use({ bypassCSP: true });
 
   test('the analysis page with a report passes an axe-core scan', async ({ page }) => {
-    await page.goto('index.html?analyse');
+    await page.goto('analyse.html');
     await page
       .getByLabel('Choose ratings files or CSVs')
       .setInputFiles(['financial-slot1.json', 'financial-slot2.json', 'bad-rows.csv'].map((f) => path.join(dir, f)));

@@ -22,7 +22,7 @@ const examples: { study: string; files: string[]; dimension: string }[] = [
 for (const { study, files, dimension } of examples) {
   test(`${study}: the page follows the study's plan, as juror analyze does`, async ({ page, errors }, testInfo) => {
     const studyPath = path.join(root, 'assets/studies', `${study}.json`);
-    await page.goto('index.html?analyse');
+    await page.goto('analyse.html');
     await page.getByLabel('Choose the study file').setInputFiles(studyPath);
     await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
     await expect(page.getByRole('heading', { name: `Dimension: ${dimension}` })).toBeVisible();
@@ -49,7 +49,7 @@ for (const { study, files, dimension } of examples) {
 test('another plan chosen in the page is exploratory and equals the same flags of juror analyze', async ({ page, errors }, testInfo) => {
   const studyPath = path.join(root, 'assets/studies/hare-personalization.json');
   const files = ['hare-ratings.csv'];
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(studyPath);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
   const quality = page.getByRole('table', { name: /^Paired comparisons on quality, paired on/ });
@@ -89,7 +89,7 @@ test('another plan chosen in the page is exploratory and equals the same flags o
 
 test('pairs written in the page are checked against the study', async ({ page }) => {
   const studyPath = path.join(root, 'assets/studies/hare-personalization.json');
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(studyPath);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(path.join(dir, 'hare-ratings.csv'));
   await page.getByText('Analysis plan', { exact: true }).click();

@@ -57,7 +57,7 @@ for (const study of exampleStudies()) {
     expect(out).toContain('ok');
 
     // From study file to report: the file just downloaded, analysed in the page and by the CLI.
-    await page.goto('index.html?analyse');
+    await page.goto('analyse.html');
     await page.getByLabel('Choose the study file').setInputFiles(studyPath);
     await page.getByLabel('Choose ratings files or CSVs').setInputFiles(jsonPath);
     await expect(page.getByRole('heading', { name: 'Report' })).toBeVisible();

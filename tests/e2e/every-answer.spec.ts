@@ -9,7 +9,7 @@ import { cli, differences, dir, download, normalise } from './analysis-helpers';
 test('seed 001: output questions, surveys and texts are reported and exported', async ({ page, errors }, testInfo) => {
   const study = path.join(root, 'assets/studies/hare-personalization.json');
   const files = ['hare-slot1.json', 'hare-slot2.json', 'hare-slot3.json'];
-  await page.goto('index.html?analyse');
+  await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
 

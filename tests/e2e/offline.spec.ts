@@ -97,6 +97,13 @@ test('a reload while offline reopens the same trial with every answer, the study
   });
   expect(cached).toContain('/juror/studies/reasoning-trajectories.json');
   expect(cached.some((p) => p.startsWith('/juror/studies/media/'))).toBe(true);
+  // The app shell is the annotator's files only: never the researcher's Analyse page.
+  const shell = await page.evaluate(async () => {
+    const name = (await caches.keys()).find((k) => k.startsWith('juror-shell-'));
+    return name ? (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname) : [];
+  });
+  expect(shell.some((p) => /\/juror-app-[0-9a-f]+_bg\.wasm$/.test(p))).toBe(true);
+  expect(shell.filter((p) => p.includes('analyse'))).toEqual([]);
   expect(errors).toEqual([]);
 });
 
