@@ -38,8 +38,13 @@ export async function answerEverything(page: Page) {
  * `atTrial(n)` runs on each trial page (n from 1) before it is answered.
  */
 export async function completeStudy(page: Page, atTrial?: (n: number) => Promise<void>): Promise<number> {
-  let trials = 0;
   await page.getByRole('button', { name: 'Start' }).click();
+  return finishStudy(page, atTrial);
+}
+
+/** From wherever the study is (past the welcome page) to the finish page, answering everything. */
+export async function finishStudy(page: Page, atTrial?: (n: number) => Promise<void>): Promise<number> {
+  let trials = 0;
   for (let step = 0; step < 500; step++) {
     const heading = page.getByRole('heading', { level: 1 });
     await expect(heading).toBeVisible();
