@@ -1,0 +1,266 @@
+// The load benchmark of issue 14: how fast the annotator's page opens on a phone on a train.
+//
+// Serves the release build (dist/) and the floor page (a minimal Leptos 0.8 page built with the
+// same profile, scripts/bench/floor) gzip-compressed, as GitHub Pages does, on 127.0.0.1, and
+// drives Debian's Chromium (never a downloaded browser) through cold loads (a fresh context
+// each: empty HTTP cache, no service worker) under three conditions:
+//
+//   none        no throttling
+//   fast-3g     1.6 Mbit/s down, 750 kbit/s up, 150 ms latency (the issue's "Fast 3G")
+//   4g-cpu4     9 Mbit/s down, 1.5 Mbit/s up, 60 ms latency, the CPU slowed 4 times
+//
+// For the smallest and the largest example study and a generated 10,000-item study (about
+// 20 MB) it prints the median of REPS loads of:
+//   welcome      ms from navigation start to the welcome page's Start button in the DOM
+//   first trial  welcome + the app's own time for each step to Trial 1 (from each click to the
+//                next page's heading; the harness's time between steps is not counted)
+//   bytes        bytes transferred (compressed) until the welcome page
+//   × floor      welcome as a multiple of the floor page's (its Start button) in the same run
+// then, for the 10,000-item study without throttling, the script time (Chrome's
+// ScriptDuration) of answering a trial and of moving to the next one over 20 trials (median,
+// max), and the size of what the session stores.
+//
+// Usage: scripts/bench/load [--reps N]   (builds what is missing first)
+//        node scripts/bench/load.mjs [--dist DIR] [--floor DIR] [--reps N] [--json FILE]
+//                                    [--conditions none,fast-3g,4g-cpu4]
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i < 0 ? fallback : args[i + 1];
+};
+const dist = path.resolve(root, option('--dist', 'dist'));
+const floor = path.resolve(root, option('--floor', 'target/bench/floor'));
+const reps = Number(option('--reps', '3'));
+const jsonOut = option('--json', path.join(root, 'target/bench/load/results.json'));
+const work = path.join(root, 'target/bench/load');
+const port = 8472;
+fs.mkdirSync(work, { recursive: true });
+
+for (const [what, p] of [['release build', path.join(dist, 'index.html')], ['floor page', path.join(floor, 'index.html')]]) {
+  if (!fs.existsSync(p)) {
+    console.error(`${what} not found: ${p} (scripts/bench/load builds both)`);
+    process.exit(2);
+  }
+}
+
+// ---- The generated 10,000-item study: pandalm.json's design, items of about 2 KB each. ----
+const BIG = 'bench-10000.json';
+function bigStudy() {
+  const file = path.join(work, BIG);
+  if (fs.existsSync(file)) return file;
+  const template = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
+  let state = 42;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
+  const words = 'the a response model answer clear concise sentence rewrite instruction follows better input output task writing project scope rate question'.split(' ');
+  const text = (n) => Array.from({ length: n }, () => words[next() % words.length]).join(' ');
+  const [a, b] = template.systems;
+  template.id = 'bench-10000';
+  template.title = 'Load benchmark: 10,000 pairs';
+  template.items = Array.from({ length: 10_000 }, (_, i) => ({
+    id: `bench-${i}`,
+    prompt: `Rewrite the sentence to make it clearer.\n\n**Input:**\n\n> ${text(60)}`,
+    outputs: { [a]: text(130), [b]: text(130) },
+  }));
+  fs.writeFileSync(file, JSON.stringify(template));
+  return file;
+}
+const big = bigStudy();
+const only = option('--conditions', 'none,fast-3g,4g-cpu4').split(',');
+
+// ---- A static server with gzip, like GitHub Pages. ----
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+};
+const compressed = new Map();
+function gzipped(file) {
+  if (!compressed.has(file)) compressed.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+  return compressed.get(file);
+}
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, `http://127.0.0.1:${port}`);
+  const pathname = decodeURIComponent(url.pathname);
+  let file = null;
+  if (pathname === `/juror/studies/${BIG}`) file = big;
+  else if (pathname.startsWith('/juror/')) file = path.join(dist, pathname.slice(7) || 'index.html');
+  else if (pathname.startsWith('/floor/')) file = path.join(floor, pathname.slice(7) || 'index.html');
+  const inside = file && (file === big || file.startsWith(dist) || file.startsWith(floor));
+  if (!inside || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    res.writeHead(404).end();
+    return;
+  }
+  const body = gzipped(file);
+  res.writeHead(200, {
+    'content-type': types[path.extname(file)] ?? 'application/octet-stream',
+    'content-encoding': 'gzip',
+    'content-length': body.length,
+    'cache-control': 'max-age=600',
+  });
+  res.end(body);
+});
+gzipped(big); // compressed before the clock runs, as a static host serves it
+await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+
+const conditions = {
+  none: null,
+  'fast-3g': { latency: 150, down: 1_600_000 / 8, up: 750_000 / 8, cpu: 1 },
+  '4g-cpu4': { latency: 60, down: 9_000_000 / 8, up: 1_500_000 / 8, cpu: 4 },
+};
+
+/** The value of `probe(arg)` once truthy, checked every animation frame. */
+async function when(page, probe, arg) {
+  const handle = await page.waitForFunction(probe, arg, { polling: 'raf', timeout: 120_000 });
+  return handle.jsonValue();
+}
+// Probes: performance.now() (ms since navigation start) once the page shows what is awaited.
+const hasButton = (name) =>
+  [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === name) ? performance.now() : false;
+const headingIs = (prefix) => {
+  const h = document.querySelector('h1');
+  return h !== null && h.textContent.startsWith(prefix) ? performance.now() : false;
+};
+
+/** A fresh context and page under `condition`, counting the bytes received. */
+async function fresh(condition) {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 800 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (condition) {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: condition.latency, downloadThroughput: condition.down, uploadThroughput: condition.up,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: condition.cpu });
+  }
+  const counter = { bytes: 0 };
+  cdp.on('Network.loadingFinished', (e) => { counter.bytes += e.encodedDataLength; });
+  // Each click's time, for the app's own time from a click to the next page.
+  await page.addInitScript(() => {
+    addEventListener('click', () => { window.__clickAt = performance.now(); }, true);
+  });
+  return { context, page, cdp, counter };
+}
+
+/** One cold load of the floor page: ms to its Start button. */
+async function floorLoad(condition) {
+  const { context, page } = await fresh(condition);
+  await page.goto(`http://127.0.0.1:${port}/floor/index.html`, { waitUntil: 'commit' });
+  const welcome = await when(page, hasButton, 'Start');
+  await context.close();
+  return { welcome };
+}
+
+/** Clicks `name` and returns the app's time from the click to a heading starting with `next`. */
+async function step(page, name, next) {
+  await page.getByRole('button', { name, exact: true }).click();
+  const done = await when(page, headingIs, next);
+  const at = await page.evaluate(() => window.__clickAt);
+  return done - at;
+}
+
+/** One cold load of a study: welcome, first trial, bytes. */
+async function studyLoad(condition, study) {
+  const { context, page, counter } = await fresh(condition);
+  await page.goto(`http://127.0.0.1:${port}/juror/index.html?study=studies/${study}&slot=1`, { waitUntil: 'commit' });
+  const welcome = await when(page, hasButton, 'Start');
+  const bytes = counter.bytes;
+  let firstTrial = welcome + (await step(page, 'Start', 'Instructions'));
+  firstTrial += await step(page, 'Begin', 'Trial 1');
+  await context.close();
+  return { welcome, firstTrial, bytes };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const studies = [['smallest example', 'pandalm.json'], ['largest example', 'financial-analysis.json'], ['generated 10,000 items', BIG]];
+const results = { reps, conditions: {}, large: null };
+for (const [name, condition] of Object.entries(conditions).filter(([n]) => only.includes(n))) {
+  const floorRuns = [];
+  for (let i = 0; i < reps; i++) floorRuns.push(await floorLoad(condition));
+  const floorWelcome = median(floorRuns.map((r) => r.welcome));
+  const rows = [{ page: 'floor (minimal Leptos page)', welcome: floorWelcome, firstTrial: null, bytes: null, ratio: 1 }];
+  for (const [label, study] of studies) {
+    const runs = [];
+    for (let i = 0; i < reps; i++) runs.push(await studyLoad(condition, study));
+    const welcome = median(runs.map((r) => r.welcome));
+    rows.push({
+      page: `${label} (${study})`,
+      welcome,
+      firstTrial: median(runs.map((r) => r.firstTrial)),
+      bytes: median(runs.map((r) => r.bytes)),
+      ratio: welcome / floorWelcome,
+    });
+  }
+  results.conditions[name] = rows;
+  console.log(`\n${name}: median of ${reps} cold loads`);
+  console.log(`${'page'.padEnd(44)} ${'welcome'.padStart(9)} ${'1st trial'.padStart(10)} ${'bytes'.padStart(10)} ${'× floor'.padStart(8)}`);
+  for (const r of rows) {
+    const ms = (x) => (x === null ? '' : `${Math.round(x)} ms`);
+    console.log(`${r.page.padEnd(44)} ${ms(r.welcome).padStart(9)} ${ms(r.firstTrial).padStart(10)} ${(r.bytes === null ? '' : r.bytes.toLocaleString('en')).padStart(10)} ${r.ratio.toFixed(2).padStart(8)}`);
+  }
+}
+
+// ---- The 10,000-item study in use: answering and moving on, and what is stored. ----
+{
+  const { context, page, cdp } = await fresh(null);
+  await cdp.send('Performance.enable');
+  const script = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ScriptDuration').value;
+  await page.goto(`http://127.0.0.1:${port}/juror/index.html?study=studies/${BIG}&slot=1`, { waitUntil: 'commit' });
+  await when(page, hasButton, 'Start');
+  await step(page, 'Start', 'Instructions');
+  await step(page, 'Begin', 'Trial 1');
+  const answer = [];
+  const move = [];
+  for (let n = 1; n <= 20; n++) {
+    const group = page.getByRole('radiogroup', { name: 'Which response follows the instruction better?' });
+    let before = await script();
+    await group.getByRole('radio').first().check();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    answer.push((await script()) - before);
+    before = await script();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await when(page, headingIs, `Trial ${n + 1}`);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    move.push((await script()) - before);
+  }
+  const stored = await page.evaluate(() => {
+    let total = 0;
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      total += k.length + (localStorage.getItem(k) ?? '').length;
+    }
+    return total;
+  });
+  await context.close();
+  const ms = (xs) => ({ median: median(xs) * 1000, max: Math.max(...xs) * 1000 });
+  results.large = { answer: ms(answer), next: ms(move), storedChars: stored };
+  console.log(`\n10,000-item study, no throttling, 20 trials (script time, Chrome's ScriptDuration):`);
+  console.log(`  answering a trial (and saving): median ${results.large.answer.median.toFixed(1)} ms, max ${results.large.answer.max.toFixed(1)} ms`);
+  console.log(`  moving to the next trial:       median ${results.large.next.median.toFixed(1)} ms, max ${results.large.next.max.toFixed(1)} ms`);
+  console.log(`  localStorage after 20 trials:   ${stored.toLocaleString('en')} characters`);
+}
+
+fs.writeFileSync(jsonOut, JSON.stringify(results, null, 2));
+console.log(`\nresults: ${path.relative(root, jsonOut)}`);
+await browser.close();
+server.close();
