@@ -214,7 +214,7 @@ test('answers saved for an earlier version of the study file are kept apart and 
   // Version A's answers, as saved when its page was left.
   const storedA = await readStorage(page, keyA);
   const progressA = JSON.parse(storedA!).progress;
-  expect(progressA.trials.map((t: { done: boolean }) => t.done).slice(0, 3)).toEqual([true, true, false]);
+  expect(progressA.trials.map((t: { done?: boolean }) => Boolean(t.done)).slice(0, 3)).toEqual([true, true, false]);
   expect(progressA.trials[2].notes).toBe('Said under version A.');
   await expect(page.getByText('Version A, before the researcher fixed a typo.')).toHaveCount(0);
   const notice = page.getByRole('status').filter({ hasText: 'The study file has changed since you started.' });
