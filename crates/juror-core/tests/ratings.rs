@@ -336,3 +336,37 @@ fn the_csv_has_one_row_per_answer() {
     assert!(rows.iter().any(|r| r.ends_with(",flagged,true")));
     assert!(rows.iter().any(|r| r.contains(",notes,")));
 }
+
+/// A forged slot is refused before any planning (review M3: slot 4,294,967,295 cost minutes of
+/// CPU per file): past the study's slots, and 0.
+#[test]
+fn a_slot_outside_the_study_is_refused_before_planning() {
+    let text = std::fs::read_to_string(root().join("assets/studies/reasoning-trajectories.json"))
+        .unwrap_or_default();
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    assert_eq!(juror_core::plan::slots(&study), Some(9));
+    let ratings = std::fs::read_to_string(fixtures().join("../analysis/trajectories-slot1.json"))
+        .unwrap_or_default();
+    let mut file = parse(&ratings).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(restore(&study, &hash, &file).is_ok());
+    for (slot, want) in [
+        (u32::MAX, "slot 4294967295, but the study has slots 1 to 9"),
+        (10, "slot 10, but the study has slots 1 to 9"),
+        (0, "slot 0, but the study has slots 1 to 9"),
+    ] {
+        file.annotator.slot = slot;
+        let err = restore(&study, &hash, &file)
+            .err()
+            .unwrap_or_else(|| panic!("slot {slot} accepted"));
+        assert_eq!(
+            (err.at.as_str(), err.message.as_str()),
+            ("annotator.slot", want)
+        );
+    }
+    // Without fixed slots, 0 is still refused.
+    let (study, hash) = financial_analysis();
+    let mut file = slot1_file();
+    file.annotator.slot = 0;
+    let err = restore(&study, &hash, &file).err().map(|e| e.message);
+    assert_eq!(err.as_deref(), Some("slot 0: slots start at 1"));
+}

@@ -566,8 +566,20 @@ pub fn restore(
                     .into(),
         });
     }
+    // Checked before any planning: a forged slot of 4 billion would otherwise cost minutes.
+    let slot = file.annotator.slot;
+    let out_of_range = slot == 0 || crate::plan::slots(study).is_some_and(|n| slot > n);
+    if out_of_range {
+        return Err(ImportError {
+            at: "annotator.slot".into(),
+            message: match crate::plan::slots(study) {
+                Some(n) => format!("slot {slot}, but the study has slots 1 to {n}"),
+                None => format!("slot {slot}: slots start at 1"),
+            },
+        });
+    }
     let annotator = Annotator {
-        slot: file.annotator.slot,
+        slot,
         id: file.annotator.id.clone(),
     };
     let fresh = Session::new(study, annotator.clone());
