@@ -13,7 +13,7 @@
 //!
 //! # Writing
 //! [`field`] quotes a field when it holds a comma, a quote or a line break, and puts a `'` before
-//! a field that starts with `=`, `+`, `-` or `@` and is not a number, so that a spreadsheet
+//! a field that starts with `=`, `+`, `-`, `@`, a tab or a carriage return and is not a number, so that a spreadsheet
 //! shows it instead of running it as a formula (as the ratings file's CSV export does). Readers
 //! of tidy tables undo that prefix ([`undefuse`]), so a file written here reads back the same.
 
@@ -163,9 +163,13 @@ fn after_quote(line: usize, column: usize) -> CsvError {
     }
 }
 
+/// What a spreadsheet may read as the start of a formula (OWASP's list: `=`, `+`, `-`, `@`,
+/// and a leading tab or carriage return, which some imports strip before looking).
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
 /// One field as RFC 4180 writes it, with spreadsheet formulas defused (see the module docs).
 pub fn field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() {
+    let s = if s.starts_with(FORMULA_STARTS) && s.parse::<f64>().is_err() {
         format!("'{s}")
     } else {
         s.to_owned()
@@ -188,10 +192,11 @@ pub fn line<S: AsRef<str>>(fields: &[S]) -> String {
     out
 }
 
-/// Undoes [`field`]'s formula defusing: a `'` before `=`, `+`, `-` or `@` is dropped.
+/// Undoes [`field`]'s formula defusing: a `'` before `=`, `+`, `-`, `@`, a tab or a carriage
+/// return is dropped.
 pub fn undefuse(s: &str) -> &str {
     match s.strip_prefix('\'') {
-        Some(rest) if rest.starts_with(['=', '+', '-', '@']) => rest,
+        Some(rest) if rest.starts_with(FORMULA_STARTS) => rest,
         _ => s,
     }
 }
@@ -269,6 +274,8 @@ mod tests {
             "-3",
             "",
             "@x",
+            "\t=HYPERLINK(\"https://example.org\")",
+            "\r=1+1",
         ];
         let text = line(&values);
         let back = parse(&text).unwrap();
@@ -276,5 +283,8 @@ mod tests {
         assert_eq!(read, values);
         assert_eq!(field("=SUM(A1)"), "'=SUM(A1)");
         assert_eq!(field("-3"), "-3");
+        // A leading tab or carriage return is defused too (review L3).
+        assert_eq!(field("\t=1+1"), "'\t=1+1");
+        assert_eq!(field("\r=1+1"), "\"'\r=1+1\"");
     }
 }

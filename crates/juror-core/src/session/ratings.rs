@@ -356,7 +356,10 @@ impl RatingsFile {
                 question.to_owned(),
                 value,
             ];
-            let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+            let line: Vec<String> = fields
+                .iter()
+                .map(|f| crate::analysis::csv::field(f))
+                .collect();
             out.push_str(&line.join(","));
             out.push('\n');
         };
@@ -463,20 +466,6 @@ fn answer_text(a: &Answer) -> String {
         Answer::Choice(c) | Answer::Text(c) => c.clone(),
         Answer::Choices(cs) | Answer::Rank(cs) => cs.join("; "),
         Answer::Number(x) => x.to_string(),
-    }
-}
-
-/// RFC 4180 quoting; also defuses spreadsheet formulas (a leading `=`, `+`, `-`, `@`).
-fn csv_field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() {
-        format!("'{s}")
-    } else {
-        s.to_owned()
-    };
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
     }
 }
 
