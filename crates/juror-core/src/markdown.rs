@@ -91,20 +91,42 @@ pub fn to_html_below(markdown: &str, shift: usize) -> String {
     )
 }
 
-/// Whether a URL names a scheme (`https:`, `javascript:`, ...) rather than a relative path.
+/// A URL as a browser reads it, for deciding where it goes: trimmed, lower case, without the
+/// ASCII tabs and line breaks the URL parser drops, and with `\` read as `/` (as it is in
+/// http(s) URLs, so `/\host` is `//host`).
+fn as_parsed(url: &str) -> String {
+    url.trim()
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .map(|c| {
+            if c == '\\' {
+                '/'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+/// Whether a URL names a scheme (`https:`, `javascript:`, ...) or another host (`//host`)
+/// rather than a path on this site.
 fn has_scheme(url: &str) -> bool {
-    let lower = url.trim().to_ascii_lowercase();
+    let lower = as_parsed(url);
+    // Another host, whatever follows (`//host:8080/x`, `//host/x?a:b`): checked first.
+    if lower.starts_with("//") {
+        return true;
+    }
     let scheme_end = lower.find(':');
     let path_start = lower.find(['/', '?', '#']);
     match (scheme_end, path_start) {
         (Some(c), Some(p)) => c < p,
         (Some(_), None) => true,
-        _ => lower.starts_with("//"),
+        _ => false,
     }
 }
 
 fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
-    let lower = url.trim().to_ascii_lowercase();
+    let lower = as_parsed(&url);
     let allowed = ["http:", "https:", "mailto:", "//"];
     if has_scheme(&url) && !allowed.iter().any(|s| lower.starts_with(s)) {
         CowStr::Borrowed("#")
@@ -141,6 +163,22 @@ mod tests {
             "{html}"
         );
         assert!(!to_html("![x](//cdn.example.org/y.png)").contains("<img"));
+        // Another host in any spelling the URL parser accepts (review L1): never an image.
+        for src in [
+            "//evil.example:8080/p.png",
+            "//evil.example/p.png?a:b",
+            "/\\\\evil.example/p.png",
+            "<\t//evil.example/p.png>",
+        ] {
+            let html = to_html(&format!("![x]({src})"));
+            assert!(!html.contains("<img"), "{src}: {html}");
+        }
+        // A lone backslash is percent-encoded by the renderer: a path on this site.
+        assert!(
+            to_html("![x](\\\\evil.example/p.png)").contains("<img src=\"%5Cevil.example/p.png\"")
+        );
+        // Paths on this site stay images, colons and all.
+        assert!(to_html("![x](media/a:b.png)").contains("<img"));
     }
 
     #[test]
