@@ -1561,10 +1561,18 @@ fn known(what: &str, ids: &BTreeSet<&str>) -> String {
 /// `data:` image (the page allows those). The page's CSP allows images from `'self' data:
 /// blob:` and videos from `'self' blob:`, and a path in the study file cannot be a `blob:`.
 fn blocked_scheme(src: &str, kind: RawMediaKind) -> Option<String> {
-    let src = src.trim();
-    if src.starts_with("//") {
+    // As the browser's URL parser reads it: ASCII tabs and line breaks dropped, and `\` is `/`
+    // in http(s) URLs, so `/\host/x` and `/<TAB>/host/x` are `//host/x` (review L2).
+    let parsed: String = src
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .map(|c| if c == '\\' { '/' } else { c })
+        .collect();
+    if parsed.starts_with("//") {
         return Some("another site".to_owned());
     }
+    let src = parsed.as_str();
     let (scheme, _) = src.split_once(':')?;
     let is_scheme = scheme
         .chars()
@@ -1606,6 +1614,20 @@ mod tests {
         assert_eq!(blocked_scheme("https://example.org/a.png", image), another);
         assert_eq!(blocked_scheme("HTTP://example.org/a.png", image), another);
         assert_eq!(blocked_scheme("//cdn.example.org/a.png", image), another);
+        // Spellings the browser's URL parser reads as another host (review L2).
+        for src in [
+            "/\\evil.example/x.png",
+            "\\\\evil.example/x.png",
+            "/\t/evil.example/x.png",
+            " /\n/evil.example/x.mp4",
+        ] {
+            assert_eq!(blocked_scheme(src, image), another, "{src:?}");
+            assert_eq!(blocked_scheme(src, video), another, "{src:?}");
+        }
+        assert_eq!(
+            blocked_scheme("ht\ttps://evil.example/x.png", image),
+            another
+        );
         assert_eq!(
             blocked_scheme("data:video/mp4;base64,AAAA", video),
             Some("a \"data:\" address".to_owned())
