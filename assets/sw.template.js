@@ -20,7 +20,12 @@ const RUNTIME = 'juror-runtime';
 const PRECACHE = __PRECACHE__;
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)));
+  // From the network, never the HTTP cache (a stale index.html from before a deployment would
+  // name bundles that no longer exist: review M4). addAll is all or nothing, so a new version
+  // installs only with every one of its files.
+  event.waitUntil(
+    caches.open(SHELL).then((cache) => cache.addAll(PRECACHE.map((url) => new Request(url, { cache: 'reload' })))),
+  );
 });
 
 self.addEventListener('activate', (event) => {
@@ -110,9 +115,14 @@ self.addEventListener('fetch', (event) => {
   const scope = new URL(self.registration.scope);
   const path = url.pathname.startsWith(scope.pathname) ? url.pathname.slice(scope.pathname.length) : url.pathname;
   // The researcher's Analyse page (analyse.html and its wasm) is not part of the annotator's
-  // shell: fetched from the network, and kept in the runtime cache for offline use.
+  // shell: fetched from the network, and kept in the runtime cache for offline use. Only the
+  // app's own page is answered with the shell's index.html; any other page in scope (a study
+  // file or an image opened in a tab, another site under the same scope) is left to the network
+  // and the runtime cache (review L7).
   const researcher = path === 'analyse.html' || path.startsWith('juror-analyse-');
-  const shell = !researcher && (request.mode === 'navigate' || PRECACHE.includes(path) || PRECACHE.includes('./' + path));
+  const appPage = path === '' || path === 'index.html';
+  const navigate = request.mode === 'navigate';
+  const shell = !researcher && ((navigate && appPage) || (!navigate && (PRECACHE.includes(path) || PRECACHE.includes('./' + path))));
   if (!shell && request.headers.has('range')) {
     event.respondWith(ranged(request));
     return;

@@ -178,3 +178,18 @@ test('a trial video plays and seeks offline, from the worker cache, in byte rang
   // The only console message is the browser's note on that deliberate 416.
   expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 416 ()']);
 });
+
+test('the worker answers only the app page with the app: a study file opened in a tab is the file', async ({ page, errors }) => {
+  // Review L7: every navigation in scope used to get index.html.
+  await openStudy(page, 'pandalm.json', 1);
+  await waitForControl(page);
+  const response = await page.goto('studies/pandalm.json');
+  expect(response?.headers()['content-type']).toContain('json');
+  await expect(page.locator('body')).toContainText('"format": "juror.study/1"');
+  // The app's own page still comes from the shell, query and all.
+  await page.goto('index.html?study=studies/pandalm.json&slot=2');
+  await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+  expect(await controlled(page)).toBe(true);
+  // Showing a JSON file, the browser asks the server for /favicon.ico, which is not there.
+  expect(errors.filter((e) => !e.includes('status of 404'))).toEqual([]);
+});
