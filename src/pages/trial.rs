@@ -409,7 +409,10 @@ fn PreferenceControl(
             let labels2 = labels.clone();
             let value = Signal::derive(move || match current() {
                 Some(Preference::Rank { order }) => Some(Answer::Rank(
-                    order.iter().map(|&i| labels[i].clone()).collect(),
+                    order
+                        .iter()
+                        .filter_map(|&i| labels.get(i).cloned())
+                        .collect(),
                 )),
                 _ => None,
             });

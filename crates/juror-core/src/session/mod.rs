@@ -306,6 +306,27 @@ impl Session {
             if saved.outputs.len() != trial.shown.len() {
                 return Err(format!("trial {} does not match this study's plan", i + 1));
             }
+            // A preference names positions: each must be one of the trial's (review L9: a
+            // stored rank past the end made the page panic on every load).
+            let n = trial.shown.len();
+            let fits = match &saved.preference {
+                None | Some(Preference::Tie) => true,
+                Some(Preference::Best { position } | Preference::Choice { position }) => {
+                    *position < n
+                }
+                Some(Preference::Rank { order }) => {
+                    let mut sorted = order.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    sorted.len() == order.len() && order.iter().all(|&p| p < n)
+                }
+            };
+            if !fits {
+                return Err(format!(
+                    "trial {}'s saved preference names an output the trial does not show",
+                    i + 1
+                ));
+            }
         }
         if progress.current >= session.plan.trials.len().max(1) {
             return Err("the saved trial is past the end of the plan".to_owned());

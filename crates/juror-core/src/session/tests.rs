@@ -677,6 +677,27 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
     let mut wrong = s.progress.clone();
     wrong.trials.pop();
     assert!(Session::resume(&study, wrong, 1.0).is_err());
+    // So is a preference naming an output the trial does not show (review L9), or a ranking
+    // that repeats one; a fitting preference is kept.
+    for (preference, fits) in [
+        (Preference::Choice { position: 2 }, false),
+        (Preference::Best { position: 9 }, false),
+        (Preference::Rank { order: vec![0, 5] }, false),
+        (Preference::Rank { order: vec![1, 1] }, false),
+        (Preference::Choice { position: 1 }, true),
+        (Preference::Tie, true),
+    ] {
+        let mut planted = s.progress.clone();
+        planted.trials[0].preference = Some(preference.clone());
+        let resumed = Session::resume(&study, planted, 1.0);
+        assert_eq!(resumed.is_ok(), fits, "{preference:?}");
+        if let Err(e) = resumed {
+            assert_eq!(
+                e,
+                "trial 1's saved preference names an output the trial does not show"
+            );
+        }
+    }
 }
 
 #[test]
