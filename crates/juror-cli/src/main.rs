@@ -1,5 +1,21 @@
 //! `juror`: the researcher's command line, on the same core as the web app.
 
+mod terminal;
+
+/// `print!` and `println!` through [`terminal::out`], `eprintln!` through [`terminal::err`]:
+/// on a terminal, control characters from input files are shown escaped (review L5).
+macro_rules! out {
+    ($($arg:tt)*) => { terminal::out(&format!($($arg)*)) };
+}
+macro_rules! outln {
+    () => { terminal::out("\n") };
+    ($($arg:tt)*) => { terminal::out(&(format!($($arg)*) + "\n")) };
+}
+macro_rules! errln {
+    () => { terminal::err("\n") };
+    ($($arg:tt)*) => { terminal::err(&(format!($($arg)*) + "\n")) };
+}
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -315,11 +331,11 @@ fn main() -> ExitCode {
         }),
         Command::Schema { ratings, report } => {
             if ratings {
-                print!("{}", juror_core::session::ratings::schema());
+                out!("{}", juror_core::session::ratings::schema());
             } else if report {
-                print!("{}", juror_core::analysis::schema());
+                out!("{}", juror_core::analysis::schema());
             } else {
-                print!("{}", juror_core::study::schema());
+                out!("{}", juror_core::study::schema());
             }
             ExitCode::SUCCESS
         }
@@ -514,7 +530,7 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
     let overrides = match args.overrides.parse() {
         Ok(o) => o,
         Err(message) => {
-            eprintln!("{message}");
+            errln!("{message}");
             return ExitCode::from(2);
         }
     };
@@ -530,9 +546,9 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
         Ok(a) => (a.report, a.data),
         Err(blocked) => {
             for reason in blocked {
-                eprintln!("{reason}");
+                errln!("{reason}");
             }
-            eprintln!("nothing was analysed");
+            errln!("nothing was analysed");
             return ExitCode::from(2);
         }
     };
@@ -554,15 +570,15 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
                 return code;
             }
         }
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     for p in &report.problems {
-        eprintln!("{p}");
+        errln!("{p}");
     }
     if report.problems.is_empty() {
         ExitCode::SUCCESS
     } else {
-        eprintln!(
+        errln!(
             "{} problem(s) in the inputs; the report covers the rest",
             report.problems.len()
         );
@@ -625,7 +641,7 @@ fn power(args: &PowerArgs) -> ExitCode {
     let (participants, items, overrides) = match checked {
         Ok(c) => c,
         Err(message) => {
-            eprintln!("{message}");
+            errln!("{message}");
             return ExitCode::from(2);
         }
     };
@@ -644,20 +660,20 @@ fn power(args: &PowerArgs) -> ExitCode {
         Ok(a) => a,
         Err(blocked) => {
             for reason in blocked {
-                eprintln!("{reason}");
+                errln!("{reason}");
             }
             return ExitCode::from(2);
         }
     };
     if !analysis.report.problems.is_empty() {
         for p in &analysis.report.problems {
-            eprintln!("{p}");
+            errln!("{p}");
         }
-        eprintln!("the pilot's files have problems: fix them, or leave those files out");
+        errln!("the pilot's files have problems: fix them, or leave those files out");
         return ExitCode::from(2);
     }
     let Some(study) = &analysis.study else {
-        eprintln!("{}: no study", args.study.display());
+        errln!("{}: no study", args.study.display());
         return ExitCode::from(2);
     };
     let options = PowerOptions {
@@ -670,7 +686,7 @@ fn power(args: &PowerArgs) -> ExitCode {
     };
     let pilot = (!args.pilot.is_empty()).then_some(&analysis.data);
     let report = power(study, &analysis.report.settings.plan, pilot, &options);
-    print!(
+    out!(
         "{}",
         match args.format {
             PowerFormat::Json => report.to_json(),
@@ -691,9 +707,9 @@ fn load(file: &Path) -> Result<Study, ExitCode> {
 fn study_of(file: &Path, text: &str) -> Result<Study, ExitCode> {
     parse_study(text).map_err(|problems| {
         for p in problems.iter() {
-            println!("{p}");
+            outln!("{p}");
         }
-        eprintln!(
+        errln!(
             "{}: {} problem(s); the study is not valid",
             file.display(),
             problems.len()
@@ -708,7 +724,7 @@ fn plan(file: &Path, slot: Option<&str>, annotator: Option<&str>, check: bool) -
         Err(code) => return code,
     };
     if check && study.design().plans.is_some() {
-        eprintln!(
+        errln!(
             "{}: a published study carries its plans, counterbalanced on the original study: \
              check that one (juror plan ORIGINAL --check)",
             file.display()
@@ -717,7 +733,7 @@ fn plan(file: &Path, slot: Option<&str>, annotator: Option<&str>, check: bool) -
     }
     if check {
         let report = juror_core::plan::balance::check(&study);
-        print!("{}", report.render(&study));
+        out!("{}", report.render(&study));
         return if report.violations.is_empty() {
             ExitCode::SUCCESS
         } else {
@@ -731,11 +747,11 @@ fn plan(file: &Path, slot: Option<&str>, annotator: Option<&str>, check: bool) -
     };
     match juror_core::plan::resolve_annotator(&study, slot, annotator) {
         Ok(who) => {
-            print!("{}", juror_core::plan::plan(&study, &who).table(&study));
+            out!("{}", juror_core::plan::plan(&study, &who).table(&study));
             ExitCode::SUCCESS
         }
         Err(p) => {
-            eprintln!("{p}");
+            errln!("{p}");
             ExitCode::from(2)
         }
     }
@@ -747,7 +763,7 @@ fn validate(file: &Path, published: bool) -> ExitCode {
         Err(code) => return code,
     };
     if published && study.design().plans.is_none() {
-        println!(
+        outln!(
             "{}: not published: annotators would read the study as written (its systems, its \
              attention checks); serve what `juror publish {} --site DIR --keys DIR` writes",
             file.display(),
@@ -762,7 +778,7 @@ fn validate(file: &Path, published: bool) -> ExitCode {
         ),
         None => format!("{} systems", study.system_count()),
     };
-    println!(
+    outln!(
         "{}: valid {} study \"{}\": {} items, {systems}, {} dimensions, {} task(s), {}",
         file.display(),
         juror_core::study::STUDY_FORMAT_V1,
@@ -773,7 +789,7 @@ fn validate(file: &Path, published: bool) -> ExitCode {
         trials_summary(&juror_core::plan::trials_per_slot(&study)),
     );
     if !juror_core::study::seal::is_sealed(study.systems()) {
-        eprintln!(
+        errln!(
             "warning: {}: the study names its systems ({}); an annotator who opens the study \
              file reads them next to their outputs. Publish it sealed: juror publish {} --site \
              assets --keys private/keys (README, \"Hosting a study\").",
@@ -835,7 +851,7 @@ fn validate_ratings(files: &[PathBuf], study_path: Option<&Path>) -> ExitCode {
                     Some(id) => format!("annotator slot {} (id {id:?})", r.annotator.slot),
                     None => format!("annotator slot {}", r.annotator.slot),
                 };
-                println!(
+                outln!(
                     "{}: ok: study {:?}, {who}, {} trials ({} done), {}",
                     file.display(),
                     r.study.id,
@@ -846,12 +862,12 @@ fn validate_ratings(files: &[PathBuf], study_path: Option<&Path>) -> ExitCode {
             }
             Err(e) => {
                 refused += 1;
-                println!("{}: {e}", file.display());
+                outln!("{}: {e}", file.display());
             }
         }
     }
     if refused + unreadable > 0 {
-        eprintln!(
+        errln!(
             "{} of {} ratings file(s) refused{}",
             refused + unreadable,
             files.len(),
@@ -895,7 +911,7 @@ fn preference_positions(
 
 fn read(file: &Path) -> Result<String, ExitCode> {
     std::fs::read_to_string(file).map_err(|e| {
-        eprintln!("{}: cannot read the file: {e}", file.display());
+        errln!("{}: cannot read the file: {e}", file.display());
         ExitCode::from(2)
     })
 }
@@ -905,7 +921,7 @@ fn load_raw(file: &Path) -> Result<RawStudy, ExitCode> {
     let text = read(file)?;
     load(file)?;
     serde_json::from_str(&text).map_err(|e| {
-        eprintln!("{}: {e}", file.display());
+        errln!("{}: {e}", file.display());
         ExitCode::FAILURE
     })
 }
@@ -913,16 +929,16 @@ fn load_raw(file: &Path) -> Result<RawStudy, ExitCode> {
 fn report(file: &Path, problems: &Problems) -> ExitCode {
     const SHOWN: usize = 20;
     for p in problems.iter().take(SHOWN) {
-        println!("{}: {p}", file.display());
+        outln!("{}: {p}", file.display());
     }
     if problems.len() > SHOWN {
-        println!(
+        outln!(
             "{}: ... and {} more problems like these",
             file.display(),
             problems.len() - SHOWN
         );
     }
-    eprintln!("{} problem(s); nothing was written", problems.len());
+    errln!("{} problem(s); nothing was written", problems.len());
     ExitCode::FAILURE
 }
 
@@ -933,7 +949,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), ExitCode> {
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            eprintln!("{}: cannot write: {e}", path.display());
+            errln!("{}: cannot write: {e}", path.display());
             ExitCode::from(2)
         })
 }
@@ -952,7 +968,7 @@ fn prepare(
 ) -> ExitCode {
     let template: RawStudy = match read(template_path).and_then(|t| {
         serde_json::from_str(&t).map_err(|e| {
-            eprintln!("{}: not a study template: {e}", template_path.display());
+            errln!("{}: not a study template: {e}", template_path.display());
             ExitCode::FAILURE
         })
     }) {
@@ -973,7 +989,7 @@ fn prepare(
             if let Err(code) = write_atomically(out, &pretty(&study)) {
                 return code;
             }
-            println!(
+            outln!(
                 "{}: {} items sampled (seed {}{}) from {} eligible of {} read, {} systems",
                 out.display(),
                 summary.sampled,
@@ -999,7 +1015,7 @@ fn seal(file: &Path, out: &Path, key_path: &Path, force: bool) -> ExitCode {
         Err(code) => return code,
     };
     if key_path.exists() && !force {
-        eprintln!(
+        errln!(
             "{}: a key is already there; overwriting it would lose the way to unblind the study it belongs to. Choose another path or pass --force.",
             key_path.display()
         );
@@ -1007,7 +1023,7 @@ fn seal(file: &Path, out: &Path, key_path: &Path, force: bool) -> ExitCode {
     }
     let mut secret = [0u8; 32];
     if let Err(e) = getrandom::fill(&mut secret) {
-        eprintln!("no source of randomness: {e}");
+        errln!("no source of randomness: {e}");
         return ExitCode::from(2);
     }
     let (sealed, key) = juror_core::study::seal::seal(&raw, &secret);
@@ -1015,7 +1031,7 @@ fn seal(file: &Path, out: &Path, key_path: &Path, force: bool) -> ExitCode {
         return report(file, &problems);
     }
     for (path, system) in juror_core::study::seal::mentions(&raw) {
-        eprintln!(
+        errln!(
             "warning: {path} mentions system \"{system}\" in its text; sealing cannot hide that, reword it"
         );
     }
@@ -1025,7 +1041,7 @@ fn seal(file: &Path, out: &Path, key_path: &Path, force: bool) -> ExitCode {
     if let Err(code) = write_atomically(out, &pretty(&sealed)) {
         return code;
     }
-    println!(
+    outln!(
         "{}: sealed ({} systems); key written to {} (keep it private)",
         out.display(),
         key.systems.len(),
@@ -1070,7 +1086,7 @@ fn publish(
             return ExitCode::FAILURE;
         };
         if seal::is_sealed(&raw.systems) {
-            eprintln!(
+            errln!(
                 "{}: already sealed (its systems are tokens); publish the original study, so \
                  that the key is written",
                 source.display()
@@ -1080,7 +1096,7 @@ fn publish(
         }
         for (path, system) in seal::mentions(&raw) {
             let what = if allow_named { "warning" } else { "refused" };
-            eprintln!(
+            errln!(
                 "{what}: {}: {path} names system \"{system}\"; sealing cannot hide that: reword it{}",
                 source.display(),
                 if allow_named {
@@ -1092,11 +1108,11 @@ fn publish(
             refused |= !allow_named;
         }
         let Some(file_name) = source.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-            eprintln!("{}: not a file name", source.display());
+            errln!("{}: not a file name", source.display());
             return ExitCode::from(2);
         };
         if publications.iter().any(|p| p.file_name == file_name) {
-            eprintln!(
+            errln!(
                 "{}: another study given is also named {file_name}; they would overwrite each other in {}",
                 source.display(),
                 site.join("studies").display()
@@ -1106,7 +1122,7 @@ fn publish(
         let stem = file_name.trim_end_matches(".json");
         let key_path = keys.join(format!("{stem}.key.json"));
         if key_path.exists() {
-            eprintln!(
+            errln!(
                 "{}: a key is already there; overwriting it would lose the way to unblind the \
                  ratings of the study published with it. Move it away, or publish under another \
                  file name.",
@@ -1128,7 +1144,7 @@ fn publish(
                 .all(|c| matches!(c, std::path::Component::Normal(_)));
             let from = source.parent().unwrap_or(Path::new(".")).join(&m.src);
             if !inside {
-                eprintln!(
+                errln!(
                     "{}: {owner}: media \"{}\" is outside the study's folder; move it into \
                      the folder (for example media/) and give a path relative to the study",
                     source.display(),
@@ -1136,7 +1152,7 @@ fn publish(
                 );
                 refused = true;
             } else if !from.is_file() {
-                eprintln!(
+                errln!(
                     "{}: {owner}: media {} is missing",
                     source.display(),
                     from.display()
@@ -1148,12 +1164,12 @@ fn publish(
         }
         let mut secret = [0u8; 32];
         if let Err(e) = getrandom::fill(&mut secret) {
-            eprintln!("no source of randomness: {e}");
+            errln!("no source of randomness: {e}");
             return ExitCode::from(2);
         }
         let n = match (juror_core::plan::slots(&original), slots) {
             (Some(fixed), Some(asked)) if fixed != asked => {
-                eprintln!(
+                errln!(
                     "{}: --slots {asked}, but the study's assignment fixes {fixed} slots",
                     source.display()
                 );
@@ -1161,7 +1177,7 @@ fn publish(
             }
             (Some(fixed), _) => fixed,
             (None, Some(0)) => {
-                eprintln!("--slots 0: give the number of annotator links to publish");
+                errln!("--slots 0: give the number of annotator links to publish");
                 return ExitCode::from(2);
             }
             (None, Some(asked)) => asked,
@@ -1188,14 +1204,14 @@ fn publish(
         });
     }
     if refused {
-        eprintln!("nothing was published");
+        errln!("nothing was published");
         return ExitCode::FAILURE;
     }
 
     let studies_dir = site.join("studies");
     for dir in [keys, studies_dir.as_path()] {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("{}: cannot create the folder: {e}", dir.display());
+            errln!("{}: cannot create the folder: {e}", dir.display());
             return ExitCode::from(2);
         }
     }
@@ -1217,11 +1233,11 @@ fn publish(
                 .map_or(Ok(()), std::fs::create_dir_all)
                 .and_then(|()| std::fs::copy(&from, &to));
             if let Err(e) = copied {
-                eprintln!("{}: cannot copy to {}: {e}", from.display(), to.display());
+                errln!("{}: cannot copy to {}: {e}", from.display(), to.display());
                 return ExitCode::from(2);
             }
         }
-        println!(
+        outln!(
             "{}: published as {} ({} slots' plans, {} systems under {} output tokens, {} media file(s)); key: {} (keep it private)",
             p.source.display(),
             out.display(),
@@ -1234,7 +1250,7 @@ fn publish(
         if let Some(base) = base_url {
             let path = format!("studies/{}", p.file_name);
             for (slot, url) in juror_core::plan::slot_links(&p.study, base, &path) {
-                println!("  slot {slot}: {url}");
+                outln!("  slot {slot}: {url}");
                 links.push_str(&juror_core::analysis::csv::line(&[
                     p.study.id().to_owned(),
                     slot.to_string(),
@@ -1248,7 +1264,7 @@ fn publish(
         if let Err(code) = write_atomically(&path, &links) {
             return code;
         }
-        println!("links written to {}", path.display());
+        outln!("links written to {}", path.display());
     }
     ExitCode::SUCCESS
 }
