@@ -404,7 +404,7 @@ impl AnswersReport {
                 format!("[{:.1}%, {:.1}%]", 100.0 * c.low, 100.0 * c.high)
             })
         };
-        let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+        let cell = super::markdown::cell;
         let section = |out: &mut String, title: &str, list: &[QuestionSummary]| {
             if list.is_empty() {
                 return;

@@ -79,9 +79,26 @@ pub fn render(report: &Report) -> String {
     out
 }
 
-/// Text safe inside a table cell: pipes escaped, line breaks as spaces.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+/// Text from the inputs (ids, names, notes, messages) made inert in Markdown: it renders as the
+/// same text, but cannot become a link, an image, emphasis, a heading or HTML (review L4: an
+/// annotator id `<img src=…>` or `![x](https://…)` fetched a tracker in a Markdown viewer).
+/// Pipes are escaped and line breaks become spaces, so it also fits in a table cell.
+pub(crate) fn cell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '#' | '|' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn num(x: Option<f64>, decimals: usize) -> String {
@@ -903,4 +920,25 @@ pub fn methods(report: &Report) -> String {
             .to_owned(),
     );
     parts.join(" ")
+}
+
+#[cfg(test)]
+mod injection_tests {
+    use super::cell;
+
+    /// Review L4: text from a ratings file (an annotator id, a note) cannot become HTML, an
+    /// image, a link or a table column in the Markdown report; it still reads the same.
+    #[test]
+    fn input_text_is_inert_markdown() {
+        assert_eq!(
+            cell("<img src=https://evil.example/p.png> ![x](https://evil.example/q.png)"),
+            "&lt;img src=https://evil.example/p.png&gt; \\!\\[x\\]\\(https://evil.example/q.png\\)"
+        );
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+        assert_eq!(
+            cell("*bold* _it_ `code` # h \\ &"),
+            "\\*bold\\* \\_it\\_ \\`code\\` \\# h \\\\ &amp;"
+        );
+        assert_eq!(cell("rft-base 4.5"), "rft-base 4.5");
+    }
 }
