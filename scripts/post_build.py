@@ -61,7 +61,7 @@ def with_policy(html, name):
         ]
     )
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
-    if "Content-Security-Policy" in html:
+    if re.search(r'<meta http-equiv="Content-Security-Policy"[^>]*>', html):
         return re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', meta, html), digest
     return html.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1), digest
 
@@ -83,11 +83,36 @@ links = "\n    ".join(re.findall(r'<link rel="(?:stylesheet|icon)"[^>]*>', html)
 page = read(os.path.join(root, "assets", "analyse.template.html"))
 page = page.replace("__LINKS__", links).replace("__STEM__", stem)
 page, analyse_digest = with_policy(page, "analyse.html")
+if '<meta http-equiv="Content-Security-Policy"' not in page:
+    sys.exit("post_build: analyse.html has no Content-Security-Policy (is <meta charset> missing?)")
 write(analyse_path, page)
 
 # 2. The annotator's page.
 html, digest = with_policy(html, "index.html")
 write(index_path, html)
+
+# 3. The not-found page GitHub Pages serves for any missing path (assets/404.html): its one
+# inline script and one style block, by hash, and nothing else.
+not_found_path = os.path.join(staging, "404.html")
+if os.path.isfile(not_found_path):
+    page = read(not_found_path)
+    sha = lambda text: base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    scripts = re.findall(r"<script>(.*?)</script>", page, flags=re.S)
+    styles = re.findall(r"<style>(.*?)</style>", page, flags=re.S)
+    policy = "; ".join(
+        [
+            "default-src 'none'",
+            "script-src " + " ".join(f"'sha256-{sha(s)}'" for s in scripts) if scripts else "script-src 'none'",
+            "style-src " + " ".join(f"'sha256-{sha(s)}'" for s in styles) if styles else "style-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "object-src 'none'",
+        ]
+    )
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\s*', "", page)
+    page = page.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1)
+    write(not_found_path, page)
 
 # The app shell: everything at the top of the build but the service worker itself, plus the
 # icons. Studies, their media and the schemas are cached when first fetched instead.

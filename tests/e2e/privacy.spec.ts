@@ -93,6 +93,23 @@ test.describe('Content-Security-Policy', () => {
     }
   });
 
+  test('the not-found page, the analysis page and the app each carry a policy and send no referrer', async ({ page, request, errors }) => {
+    // Review L6: 404.html had no policy; no page set a referrer policy.
+    for (const file of ['index.html', 'analyse.html', '404.html']) {
+      const html = await (await request.get(file)).text();
+      expect(html, file).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+      expect(html, file).toContain('<meta name="referrer" content="no-referrer" />');
+    }
+    // The not-found page's own script and style run under its policy, and nothing else.
+    await watchViolations(page);
+    await page.goto('404.html?study=studies/pandalm.json');
+    await expect(page.getByRole('heading', { level: 1, name: 'This address is not part of the study' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Open Juror' })).toHaveAttribute('href', '/juror/?study=studies/pandalm.json');
+    expect(await page.locator('main').evaluate((m) => getComputedStyle(m).maxWidth)).toBe('640px');
+    expect(await violations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   test('the app starts and runs a study without breaking the policy', async ({ page, errors }) => {
     await watchViolations(page);
     await openStudy(page, 'reasoning-trajectories.json', 2);
