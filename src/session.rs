@@ -197,13 +197,14 @@ impl SessionHandle {
         let Ok(envelope) = store::read(text) else {
             return false;
         };
-        let fits = envelope.study_sha256 == self.study_sha256.get_value();
-        // An equal revision is taken in too: two tabs that saved at the same moment both wrote
-        // it, and each must still see the other's answers. Merging is idempotent.
-        if !fits || envelope.revision < self.revision.get_value() {
+        if envelope.study_sha256 != self.study_sha256.get_value() {
             return false;
         }
-        self.revision.set_value(envelope.revision);
+        // Every copy is taken in, whatever its revision: the merge goes answer by answer by
+        // their stamps, so an older copy cannot undo an edit, and a copy written by a tab that
+        // started after the key was cleared (revision 0) still gives its answers (review M2).
+        self.revision
+            .update_value(|r| *r = (*r).max(envelope.revision));
         let (before, merged) = self.session.with_untracked(|s| {
             (
                 s.progress.clone(),
@@ -321,9 +322,13 @@ impl SessionHandle {
     pub fn restore(&self, text: &str) -> Result<(), String> {
         let study = self.study.get_value();
         let file = ratings::parse(text).map_err(|e| e.to_string())?;
-        let progress: Progress = ratings::restore(&study, &self.study_sha256.get_value(), &file)
-            .map_err(|e| e.to_string())?;
+        let mut progress: Progress =
+            ratings::restore(&study, &self.study_sha256.get_value(), &file)
+                .map_err(|e| e.to_string())?;
         let now = clock::now();
+        // The restored answers are edits made now: they win over older stored copies of the
+        // same answers, and stored answers the file lacks are kept.
+        progress.stamp_all(now);
         let session = Session::resume(&study, progress, now)?;
         self.session.set(session);
         self.save(now);

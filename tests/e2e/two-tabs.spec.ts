@@ -206,3 +206,58 @@ test('answers given at the same moment in both tabs are all kept', async ({ page
   }
   expect(errors).toEqual([]);
 });
+
+test('a score changed in one tab is not put back by a frozen tab that wakes and adds a note (review M2)', async ({ page, context, errors }) => {
+  const address = `index.html?study=studies/${study}&slot=${slot + 3}`;
+  const stale = page;
+  await stale.goto(address);
+  await stale.getByRole('button', { name: 'Start' }).click();
+  await stale.getByRole('button', { name: 'Begin' }).click();
+  await rate(stale, 'Correctness', 'A', '3 Partly right');
+  const fresh = await context.newPage();
+  await fresh.goto(address);
+  await expect(scale(fresh, 'Correctness', 'A').getByRole('radio', { name: '3 Partly right' })).toBeChecked();
+  // The old tab freezes; the annotator changes the score in the other one.
+  const cdp = await context.newCDPSession(stale);
+  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+  await rate(fresh, 'Correctness', 'A', '5 Correct');
+  // The old tab wakes and adds a note on the same trial: the changed score stays.
+  await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+  await stale.getByRole('textbox', { name: 'Notes' }).fill('Added from the old tab.');
+  await expect(scale(stale, 'Correctness', 'A').getByRole('radio', { name: '5 Correct' })).toBeChecked();
+  await expect(scale(fresh, 'Correctness', 'A').getByRole('radio', { name: '5 Correct' })).toBeChecked();
+  await expect(fresh.getByRole('textbox', { name: 'Notes' })).toHaveValue('Added from the old tab.');
+  const stored = await envelope(stale, slot + 3);
+  expect(stored.progress.trials[0].outputs[0].ratings).toEqual({ correctness: 5 });
+  expect(stored.progress.trials[0].notes).toBe('Added from the old tab.');
+  expect(errors).toEqual([]);
+});
+
+test('a survey answer changed in one tab stays changed after the other tab saved (review M2)', async ({ page, context, errors }) => {
+  const hare = 'index.html?study=studies/hare-personalization.json&slot=2';
+  const one = page;
+  await one.goto(hare);
+  await one.getByRole('button', { name: 'Start' }).click();
+  await one.locator('.consent .actions').getByRole('button').first().click();
+  await one.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(one.getByRole('heading', { level: 1 })).toHaveText('Before you start');
+  const role = (page: Page) => page.getByRole('radiogroup', { name: 'What is your current role?' });
+  await role(one).getByRole('radio', { name: 'Researcher or academic' }).check();
+  const two = await context.newPage();
+  await two.goto(hare);
+  await expect(role(two).getByRole('radio', { name: 'Researcher or academic' })).toBeChecked();
+  // Tab one answers another question (and saves); tab two then changes the role.
+  await one.getByRole('spinbutton').fill('4');
+  await expect(two.getByRole('spinbutton')).toHaveValue('4');
+  await role(two).getByRole('radio', { name: 'Student (undergraduate or graduate)' }).check();
+  // The new role stays in tab two, reaches tab one, and is what storage holds.
+  await expect(role(one).getByRole('radio', { name: 'Student (undergraduate or graduate)' })).toBeChecked();
+  await expect(role(two).getByRole('radio', { name: 'Student (undergraduate or graduate)' })).toBeChecked();
+  const key = await two.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('juror/v1/') && k.endsWith('/2'))!);
+  const stored = await two.evaluate((k) => JSON.parse(localStorage.getItem(k)!), key);
+  expect(stored.progress.intake.role).toEqual({ choice: 'Student (undergraduate or graduate)' });
+  expect(stored.progress.intake.experience_years).toEqual({ number: 4 });
+  await two.reload();
+  await expect(role(two).getByRole('radio', { name: 'Student (undergraduate or graduate)' })).toBeChecked();
+  expect(errors).toEqual([]);
+});

@@ -199,7 +199,10 @@ fn a_native_export_parses_restores_and_round_trips() {
     assert_eq!(back, file);
     assert_eq!(back.to_json(), text, "parse then write is the identity");
     let progress = restore(&study, &hash, &back).unwrap();
-    assert_eq!(progress.trials, s.progress.trials);
+    // Every answer comes back; the stamps the two-tab merge uses stay in the browser.
+    let mut answers = s.progress.trials.clone();
+    answers.iter_mut().for_each(|t| t.stamps.clear());
+    assert_eq!(progress.trials, answers);
     assert_eq!(progress.current, s.progress.current);
     assert_eq!(progress.phase, Phase::Trials);
     // The same content written compactly, or with the members in another order, is the same

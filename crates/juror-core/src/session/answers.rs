@@ -174,6 +174,11 @@ pub struct TrialAnswers {
     /// Whether the annotator went past it with every required answer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub done: bool,
+    /// When each answer was last given or cleared, by [`super::stamps::Field`] key (a stamp of
+    /// the hybrid logical clock, [`super::Progress::tick`]): what two tabs' copies are merged
+    /// by, answer by answer.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stamps: BTreeMap<String, u64>,
 }
 
 fn is_false(b: &bool) -> bool {

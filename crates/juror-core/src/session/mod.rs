@@ -10,6 +10,7 @@
 
 pub mod answers;
 pub mod ratings;
+pub mod stamps;
 pub mod store;
 pub mod time;
 
@@ -18,6 +19,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use answers::{Answer, OutputAnswers, Preference, TrialAnswers};
+use stamps::Field;
 
 use crate::plan::view::TrialView;
 use crate::plan::{Annotator, Plan, plan};
@@ -80,6 +82,17 @@ pub struct Progress {
     /// When the annotator finished.
     #[serde(default)]
     pub finished_at: Option<f64>,
+    /// The hybrid logical clock: the latest stamp given or seen ([`Progress::tick`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clock: u64,
+    /// When each survey answer was last given or cleared, keyed `intake/<question>` or
+    /// `exit/<question>`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stamps: BTreeMap<String, u64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Overlays that can be open over any phase.
@@ -279,6 +292,8 @@ impl Session {
                 trials,
                 started_at: None,
                 finished_at: None,
+                clock: 0,
+                stamps: BTreeMap::new(),
             },
             plan,
             visible: true,
@@ -673,14 +688,17 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             let target = Target::Survey {
                 question: question.clone(),
             };
-            let answers = match survey {
-                Survey::Intake => &mut session.progress.intake,
-                Survey::Exit => &mut session.progress.exit,
+            let stamp = session.progress.tick(now);
+            let (answers, prefix) = match survey {
+                Survey::Intake => (&mut session.progress.intake, "intake"),
+                Survey::Exit => (&mut session.progress.exit, "exit"),
             };
+            let key = format!("{prefix}/{question}");
             match answer {
                 Some(a) => answers.insert(question, a),
                 None => answers.remove(&question),
             };
+            session.progress.stamps.insert(key, stamp);
             session.missing.retain(|m| m.target != target);
             changed(&mut cmds);
         }
@@ -713,7 +731,10 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                     position,
                     dimension: dimension.clone(),
                 };
+                let stamp = session.progress.tick(now);
                 if let Some(t) = session.trial_answers() {
+                    t.stamps
+                        .insert(Field::Rating(position, dimension.clone()).key(), stamp);
                     t.outputs[position].ratings.insert(dimension, value);
                     t.last_changed = Some(now);
                 }
@@ -737,7 +758,10 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                     position,
                     question: question.clone(),
                 };
+                let stamp = session.progress.tick(now);
                 if let Some(t) = session.trial_answers() {
+                    t.stamps
+                        .insert(Field::Answer(position, question.clone()).key(), stamp);
                     match answer {
                         Some(a) => t.outputs[position].answers.insert(question, a),
                         None => t.outputs[position].answers.remove(&question),
@@ -757,11 +781,19 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                 (true, Some(v)) => task.dimensions.iter().map(|d| (d.clone(), v)).collect(),
                 _ => Vec::new(),
             };
-            if let Some(t) = session.trial_answers()
+            let shown = session.progress.trials[current].outputs.len();
+            let stamp = (position < shown).then(|| session.progress.tick(now));
+            if let Some(stamp) = stamp
+                && let Some(t) = session.trial_answers()
                 && let Some(o) = t.outputs.get_mut(position)
             {
                 o.flagged = on;
-                o.ratings.extend(implied);
+                for (d, _) in &implied {
+                    t.stamps
+                        .insert(Field::Rating(position, d.clone()).key(), stamp);
+                }
+                t.stamps.insert(Field::Flag(position).key(), stamp);
+                t.outputs[position].ratings.extend(implied);
                 t.last_changed = Some(now);
                 changed(&mut cmds);
             }
@@ -786,7 +818,9 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                 _ => false,
             };
             if fits {
+                let stamp = session.progress.tick(now);
                 if let Some(t) = session.trial_answers() {
+                    t.stamps.insert(Field::Preference.key(), stamp);
                     t.preference = preference;
                     t.last_changed = Some(now);
                 }
@@ -795,7 +829,9 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             }
         }
         Msg::Explain(text) if phase == Phase::Trials => {
+            let stamp = session.progress.tick(now);
             if let Some(t) = session.trial_answers() {
+                t.stamps.insert(Field::Explanation.key(), stamp);
                 t.explanation = text;
                 t.last_changed = Some(now);
             }
@@ -803,7 +839,9 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             changed(&mut cmds);
         }
         Msg::Notes(text) if phase == Phase::Trials => {
+            let stamp = session.progress.tick(now);
             if let Some(t) = session.trial_answers() {
+                t.stamps.insert(Field::Notes.key(), stamp);
                 t.notes = text;
                 t.last_changed = Some(now);
             }
@@ -1008,5 +1046,7 @@ pub fn current_view(study: &Study, session: &Session) -> Option<TrialView> {
     Some(TrialView::new(study, &session.plan, index, trial))
 }
 
+#[cfg(test)]
+mod merge_tests;
 #[cfg(test)]
 mod tests;

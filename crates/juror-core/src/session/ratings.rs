@@ -644,6 +644,7 @@ pub fn restore(
             first_shown: record.first_shown.as_deref().and_then(parse_iso8601),
             last_changed: record.last_changed.as_deref().and_then(parse_iso8601),
             done: record.done,
+            stamps: BTreeMap::new(),
         });
     }
     Ok(Progress {
@@ -659,6 +660,8 @@ pub fn restore(
         trials,
         started_at: file.started_at.as_deref().and_then(parse_iso8601),
         finished_at: file.finished_at.as_deref().and_then(parse_iso8601),
+        clock: 0,
+        stamps: BTreeMap::new(),
     })
 }
 

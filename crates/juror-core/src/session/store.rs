@@ -7,11 +7,15 @@
 //! - 1: `schema_version`, `study_id`, `study_sha256`, `saved_at`, `progress`.
 //! - 2: adds `revision` (incremented by every save, so that two tabs can tell whose copy is
 //!   newer) and `app_version`. Version 1 envelopes are migrated on read (revision 0).
+//!   Since 2026-11-24 a version 2 progress may also carry `clock` and `stamps` (per trial and
+//!   for the surveys: when each answer was last given, [`super::stamps`]). Both are optional: a
+//!   copy without them (an older app's) reads as stamp 0, which any later edit beats, and an
+//!   older app reading a copy with them ignores them.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::Progress;
+use super::{Progress, stamps};
 
 /// The envelope's current schema version.
 pub const SCHEMA_VERSION: u32 = 2;
@@ -83,62 +87,56 @@ fn migrate_1_to_2(mut value: Value) -> Value {
     value
 }
 
-/// Combines what two tabs saved for the same annotator, so that neither loses an answer.
+/// Combines what two tabs saved for the same annotator, so that neither loses an answer and
+/// no edit is undone by an older copy (review M2).
 ///
-/// Per trial, the copy changed last ("newer") wins where both gave an answer to the same
-/// question; answers only the other copy has are kept (so two tabs answering different
-/// questions of one trial at the same moment both keep theirs). A trial is done if either copy
-/// finished it; first shown is the earliest, active time the longer. Survey answers are joined
-/// (`theirs` wins where both answered). The phase and trial on screen stay `mine`'s.
+/// Answer by answer (every score, per-output answer, flag, preference, explanation, note and
+/// survey answer), the version with the later stamp is kept ([`super::stamps`]): an edit made
+/// after seeing another always wins, whatever the wall clock says, so neither a tab that was
+/// frozen nor one whose clock is wrong can bring back an answer that was changed since. A
+/// cleared answer is an edit too. A trial is done if either copy finished it; first shown is the
+/// earliest, active time and last change the latest. The phase and trial on screen stay
+/// `mine`'s.
 ///
-/// The one thing a union cannot tell is a deliberate removal (a cleared answer) in one tab
-/// while the other still has it: the answer then comes back, which loses nothing.
+/// The merge is commutative, associative and idempotent on the answers, so every tab ends with
+/// the same answers whatever order it hears of the others' saves in (property-tested in
+/// `session::tests`).
 pub fn merge(mine: &Progress, theirs: &Progress) -> Progress {
     let mut out = mine.clone();
     if mine.trials.len() != theirs.trials.len() || mine.annotator != theirs.annotator {
         return out;
     }
     for (ours, other) in out.trials.iter_mut().zip(&theirs.trials) {
-        let key = |t: &super::TrialAnswers| (t.last_changed.unwrap_or(f64::MIN), t.done);
-        let (newer, older) = if key(other) > key(ours) {
-            (other.clone(), ours.clone())
-        } else {
-            (ours.clone(), other.clone())
-        };
-        let mut merged = newer.clone();
-        if merged.outputs.len() == older.outputs.len() {
-            for (m, o) in merged.outputs.iter_mut().zip(&older.outputs) {
-                for (k, v) in &o.ratings {
-                    m.ratings.entry(k.clone()).or_insert(*v);
-                }
-                for (k, v) in &o.answers {
-                    m.answers.entry(k.clone()).or_insert_with(|| v.clone());
-                }
-            }
+        if ours.outputs.len() != other.outputs.len() {
+            continue;
         }
-        if merged.preference.is_none() {
-            merged.preference = older.preference.clone();
-        }
-        if merged.explanation.is_empty() {
-            merged.explanation = older.explanation.clone();
-        }
-        if merged.notes.is_empty() {
-            merged.notes = older.notes.clone();
-        }
-        merged.done = newer.done || older.done;
-        merged.first_shown = match (newer.first_shown, older.first_shown) {
+        let mut merged = stamps::merge_answers(ours, other);
+        merged.done = ours.done || other.done;
+        merged.first_shown = match (ours.first_shown, other.first_shown) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
         };
-        merged.active_ms = newer.active_ms.max(older.active_ms);
+        merged.last_changed = match (ours.last_changed, other.last_changed) {
+            (Some(x), Some(y)) => Some(x.max(y)),
+            (x, y) => x.or(y),
+        };
+        merged.active_ms = ours.active_ms.max(other.active_ms);
         *ours = merged;
     }
-    for (k, v) in &theirs.intake {
-        out.intake.insert(k.clone(), v.clone());
-    }
-    for (k, v) in &theirs.exit {
-        out.exit.insert(k.clone(), v.clone());
-    }
+    out.stamps.clear();
+    out.intake = stamps::merge_survey(
+        "intake",
+        (&mine.intake, &mine.stamps),
+        (&theirs.intake, &theirs.stamps),
+        &mut out.stamps,
+    );
+    out.exit = stamps::merge_survey(
+        "exit",
+        (&mine.exit, &mine.stamps),
+        (&theirs.exit, &theirs.stamps),
+        &mut out.stamps,
+    );
+    out.clock = mine.clock.max(theirs.clock);
     out.consent_at = mine.consent_at.or(theirs.consent_at);
     out.started_at = match (mine.started_at, theirs.started_at) {
         (Some(a), Some(b)) => Some(a.min(b)),

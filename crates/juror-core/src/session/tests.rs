@@ -13,6 +13,17 @@ fn example(name: &str) -> (Study, String) {
     (parse_study(&text).unwrap(), sha256_hex(&text))
 }
 
+/// The trials as a ratings file gives them back: the merge's stamps are for storage only.
+fn without_stamps(trials: &[TrialAnswers]) -> Vec<TrialAnswers> {
+    trials
+        .iter()
+        .map(|t| TrialAnswers {
+            stamps: BTreeMap::new(),
+            ..t.clone()
+        })
+        .collect()
+}
+
 fn slot(n: u32) -> Annotator {
     Annotator { slot: n, id: None }
 }
@@ -172,7 +183,11 @@ fn every_example_study_can_be_completed_and_exported() {
         assert_eq!(back, file);
         // The file restores to the same progress.
         let progress = restore(&study, &hash, &back).unwrap();
-        assert_eq!(progress.trials, s.progress.trials, "{name}");
+        assert_eq!(
+            progress.trials,
+            without_stamps(&s.progress.trials),
+            "{name}"
+        );
         assert_eq!(progress.intake, s.progress.intake);
         assert_eq!(progress.exit, s.progress.exit);
         assert_eq!(progress.phase, Phase::Done);
@@ -645,7 +660,10 @@ fn a_half_done_session_restores_on_the_same_trial() {
     assert_eq!(resumed.progress.current, 3);
     assert_eq!(resumed.progress.phase, Phase::Trials);
     assert_eq!(resumed.progress.trials[3].notes, "half way");
-    assert_eq!(resumed.progress.trials[..3], s.progress.trials[..3]);
+    assert_eq!(
+        resumed.progress.trials[..3],
+        without_stamps(&s.progress.trials[..3])
+    );
 }
 
 #[test]
