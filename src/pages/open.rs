@@ -77,6 +77,7 @@ pub fn OpenStudy(on_file: Callback<web_sys::File>) -> impl IntoView {
             <p class="privacy">
                 "Everything stays in this browser: nothing you open or answer is uploaded."
             </p>
+            <super::SavedAnswers />
         </section>
     }
 }

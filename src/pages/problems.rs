@@ -3,7 +3,7 @@
 use juror_core::study::Problem;
 use leptos::prelude::*;
 
-use super::FilePicker;
+use super::{FilePicker, SavedAnswers};
 
 /// The list of problems, or the one reason the file could not be had.
 #[component]
@@ -42,7 +42,7 @@ pub fn StudyProblems(
                 </ol>
             </Show>
             <p class="help">
-                "If you were sent this link, tell the researcher who sent it. Answers you have already given stay saved in this browser. "
+                "If you were sent this link, tell the researcher who sent it. Answers you have already given stay saved in this browser, and can be downloaded below. "
                 "If you wrote the study, fix the problems and reload this page; "
                 <code>"juror validate"</code>
                 " lists the same problems."
@@ -52,6 +52,7 @@ pub fn StudyProblems(
                 " or "
                 <FilePicker on_file label="Choose a study file" />
             </p>
+            <SavedAnswers />
         </section>
     }
 }

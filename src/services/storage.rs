@@ -2,6 +2,7 @@
 //! private windows, disabled storage and a full quota all happen to real annotators.
 
 use gloo_storage::{LocalStorage, Storage};
+use juror_core::session::store;
 
 /// Reads the text stored under `key`.
 ///
@@ -27,17 +28,64 @@ pub fn write(key: &str, text: &str) -> Result<(), String> {
 }
 
 /// Copies the text under `key` to a quarantine key and removes it, returning the new key.
-/// When that copy cannot be made (storage full), the original stays where it is.
+/// An identical copy already set aside is not made twice, and the oldest copies beyond
+/// `store::QUARANTINE_LIMIT` make room (`store::quarantine_plan`). When the copy cannot be made
+/// (storage full), the original stays where it is.
 pub fn quarantine(key: &str, text: &str, now: f64) -> Option<String> {
     let storage = raw().ok()?;
-    let aside = format!("juror-quarantine/{now}/{key}");
-    storage.set_item(&aside, text).ok()?;
+    let existing: Vec<(String, String)> = entries(&storage)
+        .filter(|(k, _)| k.starts_with(store::QUARANTINE_PREFIX))
+        .collect();
+    let aside = store::quarantine_key(key, now);
+    match store::quarantine_plan(text, &existing) {
+        None => {}
+        Some(drop) => {
+            for old in drop {
+                let _ = storage.remove_item(&old);
+            }
+            storage.set_item(&aside, text).ok()?;
+        }
+    }
     let _ = storage.remove_item(key);
     Some(aside)
 }
 
+/// Every key and text in storage.
+fn entries(storage: &web_sys::Storage) -> impl Iterator<Item = (String, String)> + '_ {
+    (0..storage.length().unwrap_or(0)).filter_map(|i| {
+        let key = storage.key(i).ok().flatten()?;
+        let text = storage.get_item(&key).ok().flatten()?;
+        Some((key, text))
+    })
+}
+
+/// Every session and set-aside copy Juror keeps in this browser, newest first, with its text:
+/// what the problems and open pages offer to download when a study cannot be opened (review M6).
+pub fn saved_answers() -> Vec<(store::Saved, String)> {
+    let Ok(storage) = raw() else {
+        return Vec::new();
+    };
+    let mut all: Vec<(store::Saved, String)> = entries(&storage)
+        .filter_map(|(k, t)| Some((store::describe(&k, &t)?, t)))
+        .collect();
+    all.sort_by(|a, b| {
+        b.0.saved_at
+            .unwrap_or(0.0)
+            .total_cmp(&a.0.saved_at.unwrap_or(0.0))
+    });
+    all
+}
+
+/// Removes `key` (a set-aside copy the annotator has downloaded).
+pub fn remove(key: &str) {
+    if let Ok(storage) = raw() {
+        let _ = storage.remove_item(key);
+    }
+}
+
 /// Saved answers of the same study id and annotator under another version (SHA-256) of the
-/// study file, if any: the text of the most recently saved.
+/// study file, if any: the text of the most recently saved. Keys are compared part by part, so
+/// that slot 5 with id "1" is not slot 1 (review L8).
 pub fn find_other_versions(
     study_id: &str,
     sha256: &str,
@@ -45,22 +93,15 @@ pub fn find_other_versions(
     id: Option<&str>,
 ) -> Option<String> {
     let storage = raw().ok()?;
-    let suffix = match id {
-        Some(id) => format!("/{slot}/{id}"),
-        None => format!("/{slot}"),
-    };
     let mut best: Option<(f64, String)> = None;
-    for i in 0..storage.length().unwrap_or(0) {
-        let Some(key) = storage.key(i).ok().flatten() else {
+    for (key, text) in entries(&storage) {
+        let Some(k) = store::parse_key(&key) else {
             continue;
         };
-        if !key.starts_with("juror/v1/") || !key.ends_with(&suffix) || key.contains(sha256) {
+        if k.study_sha256 == sha256 || k.slot != slot || k.id != id {
             continue;
         }
-        let Some(text) = storage.get_item(&key).ok().flatten() else {
-            continue;
-        };
-        if let Ok(envelope) = juror_core::session::store::read(&text)
+        if let Ok(envelope) = store::read(&text)
             && envelope.study_id == study_id
             && best.as_ref().is_none_or(|(t, _)| envelope.saved_at > *t)
         {

@@ -57,6 +57,18 @@ enum Command {
         #[arg(long)]
         report: bool,
     },
+    /// Turn answers saved in an annotator's browser (the file the problems page's "Answers
+    /// saved in this browser" downloads) into a ratings file (juror.ratings/1).
+    Recover {
+        /// The saved answers, as downloaded.
+        saved: PathBuf,
+        /// The study file the answers were saved for (the same bytes).
+        #[arg(long)]
+        study: PathBuf,
+        /// Where to write the ratings file (default: standard output).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Check ratings files (juror.ratings/1): format, shape and checksum, and with --study that
     /// they belong to that study file. One line per file; exit 1 if any is refused.
     ValidateRatings {
@@ -340,6 +352,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::ValidateRatings { files, study } => validate_ratings(&files, study.as_deref()),
+        Command::Recover { saved, study, out } => recover(&saved, &study, out.as_deref()),
         Command::Analyze {
             inputs,
             study,
@@ -822,6 +835,49 @@ fn trials_summary(counts: &[usize]) -> String {
 /// `juror validate-ratings`: one line per file, `FILE: ok: ...` or `FILE: AT: PROBLEM`. Exits 2
 /// when the study cannot be read or is invalid (checking nothing) or a ratings file cannot be
 /// read (after checking the others), else 1 when any file is refused.
+fn recover(saved: &Path, study_path: &Path, out: Option<&Path>) -> ExitCode {
+    use juror_core::session::ratings::sha256_hex;
+    use juror_core::session::store;
+
+    let Ok((study, study_text)) =
+        read(study_path).and_then(|text| Ok((study_of(study_path, &text)?, text)))
+    else {
+        return ExitCode::from(2);
+    };
+    let Ok(text) = read(saved) else {
+        return ExitCode::from(2);
+    };
+    let file = match store::recover(
+        &study,
+        &sha256_hex(&study_text),
+        &text,
+        env!("CARGO_PKG_VERSION"),
+    ) {
+        Ok(file) => file,
+        Err(why) => {
+            errln!("{}: {why}", saved.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let json = file.to_json();
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &json) {
+                errln!("{}: cannot write: {e}", path.display());
+                return ExitCode::from(2);
+            }
+            errln!(
+                "wrote {} ({} trials, {} done)",
+                path.display(),
+                file.trials.len(),
+                file.trials.iter().filter(|t| t.done).count()
+            );
+        }
+        None => out!("{json}"),
+    }
+    ExitCode::SUCCESS
+}
+
 fn validate_ratings(files: &[PathBuf], study_path: Option<&Path>) -> ExitCode {
     use juror_core::session::ratings::{parse, restore, sha256_hex};
 

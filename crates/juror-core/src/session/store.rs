@@ -47,6 +47,165 @@ pub fn key(study_sha256: &str, slot: u32, id: Option<&str>) -> String {
     }
 }
 
+/// The parts of a session's storage key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Key<'a> {
+    /// SHA-256 of the study file (64 hexadecimal digits).
+    pub study_sha256: &'a str,
+    /// The annotator's slot.
+    pub slot: u32,
+    /// The annotator's id, if the link gave one (it may contain `/`).
+    pub id: Option<&'a str>,
+}
+
+/// Reads a key written by [`key`]; `None` for any other key. Comparing parsed keys, never
+/// suffixes, keeps slot 5 with id "1" apart from slot 1 (review L8).
+pub fn parse_key(key: &str) -> Option<Key<'_>> {
+    let rest = key.strip_prefix("juror/v1/")?;
+    let (sha, rest) = rest.split_once('/')?;
+    if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let (slot, id) = match rest.split_once('/') {
+        Some((slot, id)) => (slot, Some(id)),
+        None => (rest, None),
+    };
+    if slot.is_empty() || !slot.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(Key {
+        study_sha256: sha,
+        slot: slot.parse().ok()?,
+        id,
+    })
+}
+
+/// The prefix of the keys under which unreadable or unfit saved answers are set aside.
+pub const QUARANTINE_PREFIX: &str = "juror-quarantine/";
+
+/// How many set-aside copies are kept; the oldest go first beyond this, so that repeated
+/// failures (say, an old and a new app taking turns) cannot fill the browser's storage.
+pub const QUARANTINE_LIMIT: usize = 8;
+
+/// The key under which `text`, stored under `key`, is set aside at `now`.
+pub fn quarantine_key(key: &str, now: f64) -> String {
+    format!("{QUARANTINE_PREFIX}{now}/{key}")
+}
+
+/// What to do before setting `text` aside, given the set-aside copies already stored (key and
+/// text): `None` when an identical copy is already kept (nothing to add), else the keys to remove
+/// first (the oldest, beyond [`QUARANTINE_LIMIT`]).
+pub fn quarantine_plan(text: &str, existing: &[(String, String)]) -> Option<Vec<String>> {
+    if existing.iter().any(|(_, t)| t == text) {
+        return None;
+    }
+    let mut keys: Vec<(f64, &str)> = existing
+        .iter()
+        .map(|(k, _)| {
+            let at = k
+                .strip_prefix(QUARANTINE_PREFIX)
+                .and_then(|r| r.split('/').next())
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0.0);
+            (at, k.as_str())
+        })
+        .collect();
+    keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let excess = (keys.len() + 1).saturating_sub(QUARANTINE_LIMIT);
+    Some(
+        keys[..excess]
+            .iter()
+            .map(|(_, k)| (*k).to_owned())
+            .collect(),
+    )
+}
+
+/// One set of answers kept in this browser, as the problems and open pages list it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Saved {
+    /// The storage key.
+    pub key: String,
+    /// The study's id, when the text can be read.
+    pub study_id: Option<String>,
+    /// Who: "slot 3" or "slot 3, P-17".
+    pub annotator: String,
+    /// When it was saved (ms since the Unix epoch), when known.
+    pub saved_at: Option<f64>,
+    /// How many trials have an answer.
+    pub answered: usize,
+    /// Set aside (damaged, from a newer app, or not fitting its study).
+    pub set_aside: bool,
+    /// The name to download it under.
+    pub file_name: String,
+}
+
+/// Describes a stored entry for the list of saved answers; `None` for keys that are not
+/// Juror's sessions or set-aside copies.
+pub fn describe(key: &str, text: &str) -> Option<Saved> {
+    let set_aside = key.starts_with(QUARANTINE_PREFIX);
+    let session_key = if set_aside {
+        let rest = &key[QUARANTINE_PREFIX.len()..];
+        rest.split_once('/').map_or("", |(_, k)| k)
+    } else {
+        key
+    };
+    let parsed = parse_key(session_key);
+    if !set_aside && parsed.is_none() {
+        return None;
+    }
+    let envelope = read(text).ok();
+    let who = |slot: u32, id: Option<&str>| match id {
+        Some(id) => format!("slot {slot}, {id}"),
+        None => format!("slot {slot}"),
+    };
+    let annotator = match (&envelope, &parsed) {
+        (Some(e), _) => who(
+            e.progress.annotator.slot,
+            e.progress.annotator.id.as_deref(),
+        ),
+        (None, Some(k)) => who(k.slot, k.id),
+        (None, None) => "unknown annotator".to_owned(),
+    };
+    let study_id = envelope.as_ref().map(|e| e.study_id.clone());
+    let safe = |s: &str| {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect::<String>()
+    };
+    let file_name = format!(
+        "juror-{}{}-{}.json",
+        if set_aside { "set-aside-" } else { "saved-" },
+        safe(study_id.as_deref().unwrap_or("answers")),
+        safe(&annotator)
+    );
+    Some(Saved {
+        key: key.to_owned(),
+        study_id,
+        annotator,
+        saved_at: envelope.as_ref().map(|e| e.saved_at),
+        answered: envelope.as_ref().map_or(0, |e| {
+            e.progress
+                .trials
+                .iter()
+                .filter(|t| {
+                    t.preference.is_some()
+                        || t.outputs
+                            .iter()
+                            .any(|o| !o.ratings.is_empty() || !o.answers.is_empty())
+                })
+                .count()
+        }),
+        set_aside,
+        file_name,
+    })
+}
+
 /// Why a stored envelope cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unreadable {
@@ -146,7 +305,126 @@ pub fn merge(mine: &Progress, theirs: &Progress) -> Progress {
     out
 }
 
+/// Turns saved answers downloaded from a browser (an envelope, as the problems page offers them)
+/// back into a ratings file, given the study file they were saved for: `juror recover`.
+///
+/// # Errors
+/// A sentence: the text is not saved answers, was saved for another version of the study file,
+/// or does not fit the study's plan.
+pub fn recover(
+    study: &crate::study::Study,
+    study_sha256: &str,
+    text: &str,
+    app_version: &str,
+) -> Result<super::ratings::RatingsFile, String> {
+    let envelope = read(text).map_err(|e| match e {
+        Unreadable::Corrupt(why) => format!("these are not answers saved by Juror ({why})"),
+        Unreadable::Future(v) => {
+            format!("these answers were saved by a newer Juror (format {v}): update juror")
+        }
+    })?;
+    if envelope.study_sha256 != study_sha256 {
+        return Err(format!(
+            "these answers were saved for another version of study {:?} (SHA-256 {}); give the \
+             study file as it was when the annotator worked (for example from your repository's \
+             history)",
+            envelope.study_id, envelope.study_sha256
+        ));
+    }
+    let session = super::Session::resume(study, envelope.progress, envelope.saved_at)
+        .map_err(|why| format!("these answers do not fit the study's plan: {why}"))?;
+    // The file is as of the last save.
+    Ok(super::ratings::export(
+        study,
+        study_sha256,
+        &session,
+        app_version,
+        envelope.saved_at,
+    ))
+}
+
 /// The text to store.
 pub fn write(envelope: &Envelope) -> String {
     serde_json::to_string(envelope).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn keys_read_back_exactly_and_slot_five_id_one_is_not_slot_one() {
+        let k = key(SHA, 5, Some("1"));
+        let parsed = parse_key(&k).unwrap();
+        assert_eq!((parsed.slot, parsed.id), (5, Some("1")));
+        assert_eq!(parse_key(&key(SHA, 1, None)).unwrap().id, None);
+        // An id may hold a slash; it is all of the rest.
+        assert_eq!(
+            parse_key(&key(SHA, 2, Some("a/b"))).unwrap().id,
+            Some("a/b")
+        );
+        for bad in [
+            "juror/v1/abc/1",
+            "juror/v1/",
+            "other/v1/x/1",
+            &format!("juror/v1/{SHA}/"),
+            &format!("juror/v1/{SHA}/x"),
+            &format!("juror/v1/{SHA}/99999999999"),
+        ] {
+            assert_eq!(parse_key(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_quarantine_keeps_one_copy_of_a_text_and_at_most_its_limit() {
+        let existing: Vec<(String, String)> = (0..QUARANTINE_LIMIT)
+            .map(|i| {
+                (
+                    quarantine_key("juror/v1/x/1", 1000.0 + i as f64 * 10.0),
+                    format!("t{i}"),
+                )
+            })
+            .collect();
+        assert_eq!(quarantine_plan("t3", &existing), None, "already kept");
+        let drop = quarantine_plan("new", &existing).unwrap();
+        assert_eq!(drop, vec![existing[0].0.clone()], "the oldest goes");
+        assert_eq!(
+            quarantine_plan("new", &existing[..2]).unwrap(),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn saved_answers_are_described_for_the_list_and_other_keys_are_not() {
+        let k = key(SHA, 3, Some("P 17"));
+        let mut progress: Progress = serde_json::from_value(serde_json::json!({
+            "annotator": {"slot": 3, "id": "P 17"}, "phase": "trials", "current": 1,
+            "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}, {"outputs": [{}, {}]}]
+        }))
+        .unwrap();
+        progress.current = 1;
+        let text = write(&Envelope {
+            schema_version: SCHEMA_VERSION,
+            study_id: "my study".into(),
+            study_sha256: SHA.into(),
+            saved_at: 5.0,
+            revision: 1,
+            app_version: "test".into(),
+            progress,
+        });
+        let saved = describe(&k, &text).unwrap();
+        assert_eq!(saved.annotator, "slot 3, P 17");
+        assert_eq!(saved.study_id.as_deref(), Some("my study"));
+        assert_eq!((saved.answered, saved.set_aside), (1, false));
+        assert_eq!(saved.file_name, "juror-saved-my-study-slot-3--P-17.json");
+        // A damaged copy set aside is still listed, by what its key says.
+        let aside = describe(&quarantine_key(&k, 9.0), "{not json").unwrap();
+        assert!(aside.set_aside);
+        assert_eq!(aside.annotator, "slot 3, P 17");
+        assert_eq!(aside.file_name, "juror-set-aside-answers-slot-3--P-17.json");
+        assert_eq!(describe("theme", "dark"), None);
+        assert_eq!(describe("juror/v1/short/1", &text), None);
+    }
 }

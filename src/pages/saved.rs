@@ -1,0 +1,91 @@
+//! Answers kept in this browser, listed for download when the study itself cannot be opened
+//! (moved, invalid under a newer app, offline and evicted): answers are never trapped (review
+//! M6). Set-aside copies can be removed once downloaded.
+
+use juror_core::session::store::Saved;
+use juror_core::session::time;
+use leptos::prelude::*;
+
+use crate::services::{download, storage};
+
+/// The list, or nothing when the browser keeps no answers.
+#[component]
+pub fn SavedAnswers() -> impl IntoView {
+    let entries = RwSignal::new(storage::saved_answers());
+    move || {
+        let list = entries.get();
+        (!list.is_empty()).then(|| {
+            view! {
+                <section class="saved-answers" aria-labelledby="saved-heading">
+                    <h2 id="saved-heading">"Answers saved in this browser"</h2>
+                    <p>
+                        "Download them and send them to the researcher: they hold every answer given here, and the researcher can turn them into a ratings file with "
+                        <code>"juror recover"</code> "."
+                    </p>
+                    <ul>
+                        {list
+                            .into_iter()
+                            .map(|(saved, text)| view! { <SavedEntry saved text entries /> })
+                            .collect_view()}
+                    </ul>
+                </section>
+            }
+        })
+    }
+}
+
+#[component]
+fn SavedEntry(
+    saved: Saved,
+    text: String,
+    entries: RwSignal<Vec<(Saved, String)>>,
+) -> impl IntoView {
+    let downloaded = RwSignal::new(false);
+    let status = RwSignal::new(None::<String>);
+    let name = saved.file_name.clone();
+    let what = format!(
+        "{}{} — {}{}",
+        saved
+            .study_id
+            .clone()
+            .unwrap_or_else(|| "Unreadable answers".to_owned()),
+        if saved.set_aside { " (set aside)" } else { "" },
+        saved.annotator,
+        saved
+            .saved_at
+            .map_or(String::new(), |t| format!(", saved {}", time::date(t))),
+    );
+    let count = match saved.answered {
+        1 => "1 trial answered".to_owned(),
+        n => format!("{n} trials answered"),
+    };
+    let label = format!("Download {what}");
+    let key = saved.key.clone();
+    let on_download = move |_| match download::download(&name, "application/json", &text) {
+        Ok(()) => {
+            downloaded.set(true);
+            status.set(Some(format!("Downloaded {name}.")));
+        }
+        Err(e) => status.set(Some(e)),
+    };
+    let on_remove = move |_| {
+        storage::remove(&key);
+        entries.set(storage::saved_answers());
+    };
+    view! {
+        <li>
+            <span class="what">{what}</span>
+            " "
+            <span class="count">{count}</span>
+            <button type="button" aria-label=label on:click=on_download>
+                "Download"
+            </button>
+            <Show when=move || saved.set_aside && downloaded.get()>
+                <button type="button" class="secondary" on:click=on_remove.clone()>
+                    "Remove from this browser"
+                </button>
+            </Show>
+            <span role="status">{move || status.get()}</span>
+        </li>
+    }
+}
