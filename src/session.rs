@@ -43,6 +43,8 @@ pub struct SessionHandle {
     pub notice: RwSignal<Option<Notice>>,
     /// The revision of the stored envelope this tab last wrote or read.
     pub revision: StoredValue<u64>,
+    /// The plan's fingerprint, saved with the progress (computed once).
+    plan_fingerprint: StoredValue<String>,
     /// The text this tab last wrote: finding it in storage means no other tab wrote since.
     pub last_written: StoredValue<String>,
     /// Whether the browser agreed to keep storage under pressure (`None`: not asked or unknown).
@@ -102,7 +104,7 @@ impl SessionHandle {
                 Ok(envelope) if envelope.study_sha256 == study_sha256 => {
                     revision = envelope.revision;
                     loaded = text.clone();
-                    match Session::resume(&study, envelope.progress, now) {
+                    match store::resume(&study, envelope, now) {
                         Ok(session) => session,
                         Err(why) => {
                             let kept = storage::quarantine(&key, &text, now).is_some();
@@ -161,6 +163,7 @@ impl SessionHandle {
         };
         let mut session = session;
         session.visible = dom::visible();
+        let fingerprint = session.plan.fingerprint();
         let handle = SessionHandle {
             study: StoredValue::new(study),
             study_sha256: StoredValue::new(study_sha256),
@@ -169,6 +172,7 @@ impl SessionHandle {
             storage_problem: RwSignal::new(storage_problem),
             notice: RwSignal::new(notice),
             revision: StoredValue::new(revision),
+            plan_fingerprint: StoredValue::new(fingerprint),
             last_written: StoredValue::new(loaded),
             persisted: RwSignal::new(None),
             hold_saves: RwSignal::new(hold),
@@ -268,6 +272,7 @@ impl SessionHandle {
                 revision,
                 app_version: APP_VERSION.to_owned(),
                 progress: s.progress.clone(),
+                plan: Some(self.plan_fingerprint.get_value()),
             })
         });
         match storage::write(&key, &text) {
@@ -330,6 +335,7 @@ impl SessionHandle {
         // same answers, and stored answers the file lacks are kept.
         progress.stamp_all(now);
         let session = Session::resume(&study, progress, now)?;
+        self.plan_fingerprint.set_value(session.plan.fingerprint());
         self.session.set(session);
         self.save(now);
         Ok(())

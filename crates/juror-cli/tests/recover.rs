@@ -38,6 +38,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
         revision: 7,
         app_version: "test".to_owned(),
         progress: progress.clone(),
+        plan: None,
     };
     let dir = scratch();
     let saved = dir.join("juror-saved-financial.json");

@@ -79,6 +79,16 @@ pub struct Plan {
     pub trials: Vec<Trial>,
 }
 
+impl Plan {
+    /// A short digest of the trials (items, tasks, systems and their places, checks): stored with
+    /// saved progress, so that answers are never attached to other items or systems if an update
+    /// of the app ever planned the same study differently (review L10).
+    pub fn fingerprint(&self) -> String {
+        let text = serde_json::to_string(&self.trials).unwrap_or_default();
+        crate::session::ratings::sha256_hex(&text)[..16].to_owned()
+    }
+}
+
 /// The number of slots after which the counterbalancing repeats when the study does not fix a
 /// number of slots: the rows of the Williams design for the study's systems (a multiple of the
 /// number of systems and of 2).

@@ -37,6 +37,31 @@ pub struct Envelope {
     pub app_version: String,
     /// The progress.
     pub progress: Progress,
+    /// The fingerprint of the plan the progress follows ([`crate::plan::Plan::fingerprint`]);
+    /// absent in copies saved before 2026-11-24.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<String>,
+}
+
+/// Continues the session saved in `envelope`: its progress must fit the study's plan for its
+/// annotator, trial by trial, and when the envelope records the plan's fingerprint, the plan must
+/// be the same one (same items, systems and places), so that no answer is ever attached to
+/// another item or system (review L10).
+///
+/// # Errors
+/// Why the saved progress cannot be used: the caller sets it aside and starts afresh.
+pub fn resume(
+    study: &crate::study::Study,
+    envelope: Envelope,
+    now: f64,
+) -> Result<super::Session, String> {
+    let session = super::Session::resume(study, envelope.progress, now)?;
+    match envelope.plan {
+        Some(saved) if saved != session.plan.fingerprint() => Err(
+            "they follow another plan of this study than this version of Juror makes".to_owned(),
+        ),
+        _ => Ok(session),
+    }
 }
 
 /// The storage key of a study and annotator: `juror/v1/<study sha256>/<slot>[/<id>]`.
@@ -331,7 +356,8 @@ pub fn recover(
             envelope.study_id, envelope.study_sha256
         ));
     }
-    let session = super::Session::resume(study, envelope.progress, envelope.saved_at)
+    let saved_at = envelope.saved_at;
+    let session = resume(study, envelope, saved_at)
         .map_err(|why| format!("these answers do not fit the study's plan: {why}"))?;
     // The file is as of the last save.
     Ok(super::ratings::export(
@@ -339,7 +365,7 @@ pub fn recover(
         study_sha256,
         &session,
         app_version,
-        envelope.saved_at,
+        saved_at,
     ))
 }
 
@@ -413,6 +439,7 @@ mod tests {
             revision: 1,
             app_version: "test".into(),
             progress,
+            plan: None,
         });
         let saved = describe(&k, &text).unwrap();
         assert_eq!(saved.annotator, "slot 3, P 17");

@@ -678,9 +678,25 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
         revision: 7,
         app_version: "test".to_owned(),
         progress: s.progress.clone(),
+        plan: Some(s.plan.fingerprint()),
     };
     let text = store::write(&envelope);
     assert_eq!(store::read(&text).unwrap(), envelope);
+    assert!(store::resume(&study, envelope.clone(), 6.0).is_ok());
+    // Saved under another plan of the same study (an app update that planned differently, with
+    // the same numbers of trials and outputs): refused, so that no answer moves to another item
+    // or system (review L10). A copy saved before fingerprints is taken as it is.
+    let other = store::Envelope {
+        plan: Some("0123456789abcdef".to_owned()),
+        ..envelope.clone()
+    };
+    let why = store::resume(&study, other, 6.0).err().unwrap();
+    assert!(why.contains("another plan"), "{why}");
+    let older = store::Envelope {
+        plan: None,
+        ..envelope.clone()
+    };
+    assert!(store::resume(&study, older, 6.0).is_ok());
     let future = text.replacen("\"schema_version\":2", "\"schema_version\":9", 1);
     assert_eq!(
         store::read(&future).unwrap_err(),
