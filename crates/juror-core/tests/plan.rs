@@ -536,6 +536,17 @@ fn annotators_resolve_from_slot_or_id() {
         resolve_annotator(&study, None, Some("PROLIFIC-xyz")).unwrap()
     );
     assert!((1..=9).contains(&by_id.slot));
+    // A code typed with other capitals or spaces is the same annotator, with the same plan and
+    // the same saved answers (review fault 8).
+    assert_eq!(by_id.id.as_deref(), Some("prolific-xyz"));
+    for typed in ["prolific-XYZ", " PROLIFIC - xyz ", "Prolific-xyz\t"] {
+        assert_eq!(
+            resolve_annotator(&study, None, Some(typed)).unwrap(),
+            by_id,
+            "{typed:?}"
+        );
+    }
+    assert!(resolve_annotator(&study, None, Some("  ")).is_err());
     let both = resolve_annotator(&study, Some("2"), Some("ann")).unwrap();
     assert_eq!((both.slot, both.id.as_deref()), (2, Some("ann")));
     for bad in ["0", "10", "two", "-1"] {

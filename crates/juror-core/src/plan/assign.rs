@@ -196,7 +196,8 @@ impl Assignment {
             self.personal
                 .iter()
                 .filter(|(_, slots, ids)| {
-                    slots.contains(&slot.max(1)) || id.is_some_and(|id| ids.iter().any(|x| x == id))
+                    slots.contains(&slot.max(1))
+                        || id.is_some_and(|id| ids.iter().any(|x| super::participant_code(x) == id))
                 })
                 .map(|(i, _, _)| *i),
         );

@@ -106,7 +106,18 @@ pub fn slots(study: &Study) -> Option<u32> {
     }
 }
 
-/// Works out the annotator from a link's `slot` and `annotator` parameters.
+/// An annotator id as Juror keeps it: without spaces and in lower case, so that a code typed
+/// `AB 12` on one visit and `ab12` on the next selects the same plan and finds the same saved
+/// answers (review fault 8). Prolific's ids are lower case already.
+pub fn participant_code(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Works out the annotator from a link's `slot` and `annotator` parameters. The id is
+/// kept as [`participant_code`] makes it.
 ///
 /// A slot wins when given. An id alone is mapped to a slot by a stable hash: modulo the study's
 /// slots, or modulo [`period`] when the study does not fix them.
@@ -118,10 +129,7 @@ pub fn resolve_annotator(
     slot: Option<&str>,
     id: Option<&str>,
 ) -> Result<Annotator, Problem> {
-    let id = id
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned);
+    let id = id.map(participant_code).filter(|s| !s.is_empty());
     let range = match slots(study) {
         Some(n) => format!("1 to {n}"),
         None => "1 or more".to_owned(),

@@ -537,9 +537,16 @@ impl Item {
         !self.for_slots.is_empty() || !self.for_ids.is_empty()
     }
 
-    /// Whether a personal item is for this annotator.
+    /// Whether a personal item is for this annotator (ids compared as
+    /// [`crate::plan::participant_code`] keeps them).
     pub fn is_for(&self, slot: u32, id: Option<&str>) -> bool {
-        self.for_slots.contains(&slot) || id.is_some_and(|id| self.for_ids.iter().any(|x| x == id))
+        let id = id.map(crate::plan::participant_code);
+        self.for_slots.contains(&slot)
+            || id.is_some_and(|id| {
+                self.for_ids
+                    .iter()
+                    .any(|x| crate::plan::participant_code(x) == id)
+            })
     }
 }
 
