@@ -25,6 +25,11 @@ fn set_aside(kept: bool) -> &'static str {
 /// The app's version, written into ratings files.
 pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// How long typing waits before it is saved: one save per burst of keystrokes instead of one
+/// per key, and never more than this much typing at risk from a crash (a closed or hidden page
+/// saves at once).
+const TYPING_SAVE_MS: i32 = 400;
+
 /// Handle to the running session, provided as context to every page.
 #[derive(Clone, Copy)]
 pub struct SessionHandle {
@@ -45,6 +50,8 @@ pub struct SessionHandle {
     pub revision: StoredValue<u64>,
     /// The plan's fingerprint, saved with the progress (computed once).
     plan_fingerprint: StoredValue<String>,
+    /// The timer of a save that typing asked for ([`Cmd::SaveSoon`]), if one is waiting.
+    pending_save: StoredValue<Option<i32>>,
     /// The text this tab last wrote: finding it in storage means no other tab wrote since.
     pub last_written: StoredValue<String>,
     /// Whether the browser agreed to keep storage under pressure (`None`: not asked or unknown).
@@ -173,6 +180,7 @@ impl SessionHandle {
             notice: RwSignal::new(notice),
             revision: StoredValue::new(revision),
             plan_fingerprint: StoredValue::new(fingerprint),
+            pending_save: StoredValue::new(None),
             last_written: StoredValue::new(loaded),
             persisted: RwSignal::new(None),
             hold_saves: RwSignal::new(hold),
@@ -231,10 +239,46 @@ impl SessionHandle {
         self.session.update(|s| cmds = update(&study, s, msg, now));
         for cmd in cmds {
             match cmd {
-                Cmd::Save => self.save(now),
+                Cmd::Save => {
+                    self.cancel_pending();
+                    self.save(now);
+                }
+                Cmd::SaveSoon => self.save_soon(),
                 Cmd::Focus(id) => dom::focus(id),
                 Cmd::ScrollTop => dom::scroll_top(),
             }
+        }
+    }
+
+    /// Saves within [`TYPING_SAVE_MS`], once for a burst of keystrokes (review fault 14).
+    fn save_soon(&self) {
+        if self.pending_save.get_value().is_some() {
+            return;
+        }
+        let handle = *self;
+        let timer = dom::after(TYPING_SAVE_MS, move || {
+            handle.pending_save.set_value(None);
+            handle.save(clock::now());
+        });
+        match timer {
+            Some(id) => self.pending_save.set_value(Some(id)),
+            // No timer to be had: save now rather than risk not at all.
+            None => self.save(clock::now()),
+        }
+    }
+
+    fn cancel_pending(&self) {
+        if let Some(id) = self.pending_save.get_value() {
+            dom::cancel_timer(id);
+            self.pending_save.set_value(None);
+        }
+    }
+
+    /// Saves what typing left unsaved: when the page is hidden or left.
+    pub fn flush(&self) {
+        if self.pending_save.get_value().is_some() {
+            self.cancel_pending();
+            self.save(clock::now());
         }
     }
 

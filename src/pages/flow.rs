@@ -21,7 +21,13 @@ pub fn StudyFlow() -> impl IntoView {
     let phase = Memo::new(move |_| handle.session.with(|s| s.progress.phase));
     let title = handle.study.with_value(|s| s.title().to_owned());
     dom::set_title(&format!("{title} — Juror"));
-    dom::on_visibility_change(move |visible| handle.dispatch(Msg::Visibility(visible)));
+    dom::on_visibility_change(move |visible| {
+        if !visible {
+            handle.flush();
+        }
+        handle.dispatch(Msg::Visibility(visible));
+    });
+    dom::on_page_hide(move || handle.flush());
     dom::on_keydown(move |ev| keyboard(handle, ev));
 
     view! {

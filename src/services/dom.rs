@@ -82,6 +82,33 @@ pub fn on_visibility_change(f: impl Fn(bool) + 'static) {
     closure.forget();
 }
 
+/// Calls `f` when the page is being left (closed, reloaded, navigated away, or put in the
+/// back-forward cache), for the page's life: the last moment to save.
+pub fn on_page_hide(f: impl Fn() + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let closure = Closure::<dyn Fn()>::new(f);
+    let _ = window.add_event_listener_with_callback("pagehide", closure.as_ref().unchecked_ref());
+    closure.forget();
+}
+
+/// Runs `f` once after `ms` milliseconds; returns the timer's id, for [`cancel_timer`].
+pub fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
+    let window = web_sys::window()?;
+    let callback = Closure::once_into_js(f);
+    window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), ms)
+        .ok()
+}
+
+/// Cancels a timer of [`after`].
+pub fn cancel_timer(id: i32) {
+    if let Some(window) = web_sys::window() {
+        window.clear_timeout_with_handle(id);
+    }
+}
+
 /// Calls `f` on every key press on the page, for the page's life.
 pub fn on_keydown(f: impl Fn(web_sys::KeyboardEvent) + 'static) {
     let Some(window) = web_sys::window() else {

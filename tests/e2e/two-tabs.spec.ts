@@ -138,8 +138,9 @@ test('a tab that missed the other tab\'s saves does not overwrite them when it i
   await cdp.send('Page.setWebLifecycleState', { state: 'active' });
   await stale.getByRole('textbox', { name: 'Notes' }).fill('Added from the old tab.');
   await expect(stale.locator('fieldset[data-rate] input:checked')).toHaveCount(6);
+  // Typing is saved within a moment (one save per burst of keys).
+  await expect.poll(async () => (await envelope(stale, slot + 1)).progress.trials[0].notes).toBe('Added from the old tab.');
   const stored = await envelope(stale, slot + 1);
-  expect(stored.progress.trials[0].notes).toBe('Added from the old tab.');
   expect(stored.progress.trials[0].outputs.map((o) => Object.keys(o.ratings ?? {}).length)).toEqual([3, 3]);
   expect(Object.keys(stored.progress.trials[1].outputs.find((o) => Object.keys(o.ratings ?? {}).length)!.ratings!)).toEqual(['correctness']);
 

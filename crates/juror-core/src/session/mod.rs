@@ -179,6 +179,10 @@ pub struct Missing {
 pub enum Cmd {
     /// Persist the progress now.
     Save,
+    /// Persist the progress soon: text being typed, one message per keystroke. The shell may
+    /// wait a moment (so that a long session is not rewritten on every key, review fault 14), but
+    /// must save before any other save, and when the page is hidden or closed.
+    SaveSoon,
     /// Move focus to the element with this id.
     Focus(String),
     /// Scroll to the top (a new page or trial).
@@ -620,6 +624,12 @@ pub fn next_unanswered(study: &Study, session: &Session, after: &Target) -> Opti
         .cloned()
 }
 
+/// Whether an answer is typed (text or a number: a message per keystroke, saved soon rather
+/// than at once). A cleared answer is saved at once.
+fn typed(answer: Option<&Answer>) -> bool {
+    matches!(answer, Some(Answer::Text(_) | Answer::Number(_)))
+}
+
 /// Whether an answer can be stored at all (a number must be finite: JSON has no NaN).
 fn storable(answer: &Option<Answer>) -> bool {
     !matches!(answer, Some(Answer::Number(x)) if !x.is_finite())
@@ -694,13 +704,14 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                 Survey::Exit => (&mut session.progress.exit, "exit"),
             };
             let key = format!("{prefix}/{question}");
+            let typed = typed(answer.as_ref());
             match answer {
                 Some(a) => answers.insert(question, a),
                 None => answers.remove(&question),
             };
             session.progress.stamps.insert(key, stamp);
             session.missing.retain(|m| m.target != target);
-            changed(&mut cmds);
+            cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
         }
         Msg::SubmitSurvey(survey) if phase == survey_phase(survey) => {
             let missing = survey_missing(study, session, survey);
@@ -759,6 +770,7 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                     question: question.clone(),
                 };
                 let stamp = session.progress.tick(now);
+                let typed = typed(answer.as_ref());
                 if let Some(t) = session.trial_answers() {
                     t.stamps
                         .insert(Field::Answer(position, question.clone()).key(), stamp);
@@ -769,7 +781,7 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                     t.last_changed = Some(now);
                 }
                 after_answer(study, session, &target, false, &mut cmds);
-                changed(&mut cmds);
+                cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
             }
         }
         Msg::Flag { position, on } if phase == Phase::Trials => {
@@ -836,7 +848,7 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                 t.last_changed = Some(now);
             }
             session.missing.retain(|m| m.target != Target::Explanation);
-            changed(&mut cmds);
+            cmds.push(Cmd::SaveSoon);
         }
         Msg::Notes(text) if phase == Phase::Trials => {
             let stamp = session.progress.tick(now);
@@ -846,7 +858,7 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                 t.last_changed = Some(now);
             }
             session.missing.retain(|m| m.target != Target::Notes);
-            changed(&mut cmds);
+            cmds.push(Cmd::SaveSoon);
         }
         Msg::Next if phase == Phase::Trials => {
             let current = session.progress.current;
