@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use juror_core::plan::Annotator;
 use juror_core::session::ratings::{self, RatingsFile};
+use juror_core::session::durability;
 use juror_core::session::store::{self, Envelope, Unreadable};
 use juror_core::session::{Cmd, Msg, Progress, Session, update};
 use juror_core::study::Study;
 use leptos::prelude::*;
 
-use crate::services::{clock, dom, storage};
+use crate::services::{clock, dom, download, offline, storage};
 
 /// What the notice says about unreadable saved answers, depending on whether they could be
 /// copied aside.
@@ -56,6 +57,12 @@ pub struct SessionHandle {
     pub last_written: StoredValue<String>,
     /// Whether the browser agreed to keep storage under pressure (`None`: not asked or unknown).
     pub persisted: RwSignal<Option<bool>>,
+    /// The browser's storage quota for the site, in bytes, once known.
+    pub quota: RwSignal<Option<f64>>,
+    /// Trials done when the annotator last saved a backup (or when this page opened).
+    pub backed_up_at: RwSignal<usize>,
+    /// Days since the answers were last saved, when the annotator comes back after a while.
+    pub away_days: RwSignal<Option<u32>>,
     /// Saved answers that could not be set aside (storage full) and would be overwritten by the
     /// next save: nothing is saved until the annotator has downloaded them.
     pub hold_saves: RwSignal<bool>,
@@ -93,6 +100,7 @@ impl SessionHandle {
         let mut notice = None;
         let mut storage_problem = None;
         let mut revision = 0;
+        let mut last_saved = None;
         let mut hold = false;
         let mut loaded = String::new();
         let raw_file = |text: &str| {
@@ -110,6 +118,7 @@ impl SessionHandle {
             Ok(Some(text)) => match store::read(&text) {
                 Ok(envelope) if envelope.study_sha256 == study_sha256 => {
                     revision = envelope.revision;
+                    last_saved = Some(envelope.saved_at);
                     loaded = text.clone();
                     match store::resume(&study, envelope, now) {
                         Ok(session) => session,
@@ -171,6 +180,8 @@ impl SessionHandle {
         let mut session = session;
         session.visible = dom::visible();
         let fingerprint = session.plan.fingerprint();
+        let done = session.progress.trials.iter().filter(|t| t.done).count();
+        let away = last_saved.and_then(|t| durability::days_away(t, now));
         let handle = SessionHandle {
             study: StoredValue::new(study),
             study_sha256: StoredValue::new(study_sha256),
@@ -183,6 +194,9 @@ impl SessionHandle {
             pending_save: StoredValue::new(None),
             last_written: StoredValue::new(loaded),
             persisted: RwSignal::new(None),
+            quota: RwSignal::new(None),
+            backed_up_at: RwSignal::new(done),
+            away_days: RwSignal::new(away),
             hold_saves: RwSignal::new(hold),
             preview,
         };
@@ -329,6 +343,51 @@ impl SessionHandle {
             }
             Err(problem) => self.storage_problem.set(Some(problem)),
         }
+    }
+
+    /// How safe the saved answers are in this browser (reactive).
+    pub fn risk(&self) -> durability::Risk {
+        durability::risk(durability::Storage {
+            persisted: self.persisted.get(),
+            quota: self.quota.get(),
+        })
+    }
+
+    /// Trials done so far (reactive).
+    pub fn done(&self) -> usize {
+        self.session
+            .with(|s| s.progress.trials.iter().filter(|t| t.done).count())
+    }
+
+    /// Asks the browser what it promises about storage (without asking for more).
+    pub fn check_storage(&self) {
+        let handle = *self;
+        leptos::task::spawn_local(async move {
+            if handle.persisted.get_untracked().is_none() {
+                handle.persisted.set(offline::persisted().await);
+            }
+            handle.quota.set(offline::quota().await);
+        });
+    }
+
+    /// Hands the annotator the ratings file so far (the share sheet in a home-screen app), and
+    /// remembers when, for the next reminder.
+    pub fn backup(&self) {
+        let handle = *self;
+        let file = self.ratings();
+        let done = self.session.with_untracked(|s| s.progress.trials.iter().filter(|t| t.done).count());
+        leptos::task::spawn_local(async move {
+            let name = file.file_name("json");
+            match download::save_file(&name, "application/json", &file.to_json(), "Juror backup")
+                .await
+            {
+                Ok(()) => {
+                    handle.backed_up_at.set(done);
+                    handle.away_days.set(None);
+                }
+                Err(e) => handle.storage_problem.set(Some(e)),
+            }
+        });
     }
 
     /// The earlier answers were downloaded: saving may go on (and saves the session now).

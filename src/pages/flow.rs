@@ -2,7 +2,8 @@
 //! overlays and keyboard shortcuts that hold for all of them.
 
 use juror_core::markdown;
-use juror_core::session::{Msg, Overlay, Phase, Preference};
+use juror_core::session::ratings;
+use juror_core::session::{Msg, Overlay, Phase, Preference, durability};
 use juror_core::study::{PreferenceKind, letter};
 use leptos::prelude::*;
 
@@ -28,6 +29,7 @@ pub fn StudyFlow() -> impl IntoView {
         handle.dispatch(Msg::Visibility(visible));
     });
     dom::on_page_hide(move || handle.flush());
+    handle.check_storage();
     dom::on_keydown(move |ev| keyboard(handle, ev));
 
     view! {
@@ -58,11 +60,53 @@ pub fn StudyFlow() -> impl IntoView {
 #[component]
 fn Banners() -> impl IntoView {
     let handle = use_session();
-    let backup = move |_| {
-        let file = handle.ratings();
-        let _ = download::download(&file.file_name("json"), "application/json", &file.to_json());
-    };
+    let backup = move |_| handle.backup();
+    let risk = Memo::new(move |_| handle.risk());
+    let due = Memo::new(move |_| {
+        let in_trials = handle.session.with(|s| s.progress.phase == Phase::Trials);
+        in_trials && durability::backup_due(risk.get(), handle.done(), handle.backed_up_at.get())
+    });
     view! {
+        <Show when=move || risk.get() == durability::Risk::PrivateWindow>
+            <div class="banner warning" role="status">
+                <p>
+                    "This looks like a private window: the browser deletes everything in it, your answers too, when the window is closed. "
+                    "Save a backup before you close it, or open your link in an ordinary window."
+                </p>
+                <button type="button" on:click=backup>"Save a backup"</button>
+            </div>
+        </Show>
+        <Show when=move || due.get()>
+            <div class="banner" role="status">
+                <p>
+                    {move || format!(
+                        "{} trials done since your last backup. This browser has not promised to keep your answers: save a backup now and then, so that nothing is lost if it clears them.",
+                        handle.done().saturating_sub(handle.backed_up_at.get()),
+                    )}
+                </p>
+                <button type="button" on:click=backup>"Save a backup"</button>
+                <button
+                    type="button"
+                    class="secondary"
+                    on:click=move |_| handle.backed_up_at.set(handle.done())
+                >
+                    "Later"
+                </button>
+            </div>
+        </Show>
+        {move || handle.away_days.get().map(|days| view! {
+            <div class="banner" role="status">
+                <p>
+                    {format!(
+                        "Welcome back: your answers were last saved {days} days ago. Some browsers (Safari) delete what a site has saved after 7 days without a visit: save a backup before you pause again."
+                    )}
+                </p>
+                <button type="button" on:click=backup>"Save a backup"</button>
+                <button type="button" class="secondary" on:click=move |_| handle.away_days.set(None)>
+                    "Dismiss"
+                </button>
+            </div>
+        })}
         <Show when=move || handle.storage_problem.with(Option::is_some)>
             <div class="banner warning" role="alert">
                 <p>{move || handle.storage_problem.get().unwrap_or_default()}</p>
@@ -109,22 +153,38 @@ fn Start() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let restore_error = RwSignal::new(None::<String>);
+    // A backup of another annotator, waiting for the annotator to say it is theirs.
+    let other = RwSignal::new(None::<(String, String)>);
+    let restore = move |text: String| match handle.restore(&text) {
+        Ok(()) => {
+            restore_error.set(None);
+            other.set(None);
+            let (slot, id) = handle.session.with_untracked(|s| {
+                (s.progress.annotator.slot, s.progress.annotator.id.clone())
+            });
+            crate::services::location::set_annotator(slot, id.as_deref());
+        }
+        Err(e) => restore_error.set(Some(e)),
+    };
     let on_file = Callback::new(move |file: web_sys::File| {
         leptos::task::spawn_local(async move {
             match crate::services::study_source::read_file(file).await {
-                Ok(text) => match handle.restore(&text) {
-                    Ok(()) => {
-                        restore_error.set(None);
-                        let (slot, id) = handle.session.with_untracked(|s| {
-                            (s.progress.annotator.slot, s.progress.annotator.id.clone())
-                        });
-                        crate::services::location::set_annotator(slot, id.as_deref());
+                Ok(text) => {
+                    let mine = handle.session.with_untracked(|s| s.progress.annotator.clone());
+                    // Someone else's backup on a shared device: ask before switching (fault 16).
+                    match ratings::parse(&text) {
+                        Ok(f) if f.annotator.slot != mine.slot || f.annotator.id != mine.id => {
+                            other.set(Some((text, who(f.annotator.slot, f.annotator.id.as_deref()))));
+                        }
+                        _ => restore(text),
                     }
-                    Err(e) => restore_error.set(Some(e)),
-                },
+                }
                 Err(e) => restore_error.set(Some(e)),
             }
         });
+    });
+    let me = handle.session.with_untracked(|s| {
+        who(s.progress.annotator.slot, s.progress.annotator.id.as_deref())
     });
     let trials = handle.session.with_untracked(|s| s.plan.trials.len());
     view! {
@@ -150,6 +210,21 @@ fn Start() -> impl IntoView {
                     "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
                 </p>
                 <FilePicker on_file label="Restore from file" />
+                {move || other.get().map(|(text, them)| view! {
+                    <div class="confirm" role="group" aria-label="Whose answers are these?">
+                        <p>
+                            {format!(
+                                "This file holds the answers of {them}, not of {me} (this link). Continue as {them}? Only do this if these are your own answers."
+                            )}
+                        </p>
+                        <button type="button" class="primary" on:click=move |_| restore(text.clone())>
+                            {format!("Continue as {them}")}
+                        </button>
+                        <button type="button" class="secondary" on:click=move |_| other.set(None)>
+                            "Cancel"
+                        </button>
+                    </div>
+                })}
                 {move || {
                     restore_error
                         .get()
@@ -157,6 +232,14 @@ fn Start() -> impl IntoView {
                 }}
             </details>
         </Welcome>
+    }
+}
+
+/// "slot 3" or "slot 3 (p-17)".
+fn who(slot: u32, id: Option<&str>) -> String {
+    match id {
+        Some(id) => format!("slot {slot} ({id})"),
+        None => format!("slot {slot}"),
     }
 }
 

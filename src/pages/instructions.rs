@@ -1,7 +1,7 @@
 //! The guidelines: instructions, the rubric with every scale point, worked examples.
 
 use juror_core::markdown;
-use juror_core::session::Msg;
+use juror_core::session::{Msg, durability};
 use leptos::prelude::*;
 
 use super::trial::MediaFigure;
@@ -25,17 +25,19 @@ pub fn Instructions() -> impl IntoView {
                 .map(|md| view! { <div class="markdown" inner_html=markdown::to_html(md)></div> })}
             <h2>"Rubric"</h2>
             <RubricTable />
-            {move || match handle.persisted.get() {
-                Some(true) => Some(view! {
+            {move || match (handle.persisted.get(), handle.risk()) {
+                // A private window is said by its own banner.
+                (_, durability::Risk::PrivateWindow) => None,
+                (Some(true), _) => Some(view! {
                     <p class="hint persisted">"This browser has agreed to keep your answers until you finish."</p>
                 }.into_any()),
-                Some(false) => Some(view! {
+                (Some(false), _) => Some(view! {
                     <p class="hint persisted">
                         "This browser may clear saved answers if it runs short of space. They are saved as you go; "
                         "for a long study, use “Save a backup” now and then."
                     </p>
                 }.into_any()),
-                None => None,
+                (None, _) => None,
             }}
             <p class="hint">
                 "You can see the rubric again at any time with the Rubric button or the R key; "

@@ -39,14 +39,7 @@ fn TrialHeader() -> impl IntoView {
     let handle = use_session();
     let p = Memo::new(move |_| handle.session.with(progress));
     // The ratings file so far: it restores on another device or browser.
-    let backup = move |_| {
-        let file = handle.ratings();
-        let _ = crate::services::download::download(
-            &file.file_name("json"),
-            "application/json",
-            &file.to_json(),
-        );
-    };
+    let backup = move |_| handle.backup();
     let text = move || {
         let p = p.get();
         let left = match p.minutes_left {

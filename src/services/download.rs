@@ -78,3 +78,33 @@ pub async fn share(name: &str, mime: &str, text: &str, title: &str) -> Result<()
         .map(|_| ())
         .map_err(|_| "Sharing was cancelled or is not possible here; use the download.".to_owned())
 }
+
+/// Whether the page runs as an app added to the home screen (iOS and others): there a blob
+/// download is unreliable (review fault 15) and the share sheet carries files instead.
+pub fn standalone() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let ios = js_sys::Reflect::get(&window.navigator(), &"standalone".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let display = window
+        .match_media("(display-mode: standalone)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches());
+    ios || display
+}
+
+/// Hands the annotator a file: through the share sheet in a home-screen app that can share
+/// files, else as a download (and as a download when sharing fails).
+///
+/// # Errors
+/// A sentence when neither worked.
+pub async fn save_file(name: &str, mime: &str, text: &str, title: &str) -> Result<(), String> {
+    if standalone() && can_share() && share(name, mime, text, title).await.is_ok() {
+        return Ok(());
+    }
+    download(name, mime, text)
+}

@@ -90,6 +90,22 @@ pub async fn persist() -> Option<bool> {
     JsFuture::from(promise).await.ok()?.as_bool()
 }
 
+/// Whether the browser has promised to keep this site's storage (without asking).
+pub async fn persisted() -> Option<bool> {
+    let storage = web_sys::window()?.navigator().storage();
+    let promise = storage.persisted().ok()?;
+    JsFuture::from(promise).await.ok()?.as_bool()
+}
+
+/// The storage quota the browser gives this site, in bytes (`navigator.storage.estimate()`).
+pub async fn quota() -> Option<f64> {
+    let storage = web_sys::window()?.navigator().storage();
+    let estimate = JsFuture::from(storage.estimate().ok()?).await.ok()?;
+    js_sys::Reflect::get(&estimate, &"quota".into())
+        .ok()?
+        .as_f64()
+}
+
 /// Puts the study file and its media into the offline cache now (the worker caches what is
 /// fetched once it controls the page, but on the first visit the study is fetched before it
 /// does). Quietly does nothing where the Cache API is missing.

@@ -57,10 +57,16 @@ test('a backup file restores the session in a fresh browser', async ({ page, bro
   // A new browser profile: nothing in storage.
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
-  await other.goto('index.html?study=studies/financial-analysis.json&slot=2');
+  await other.goto('index.html?study=studies/financial-analysis.json&slot=3');
   await other.getByText('Continue from a downloaded ratings file').click();
   await other.getByLabel('Restore from file').setInputFiles(backupPath);
+  // The backup is slot 2's and this link is slot 3's: the page asks before switching (on a
+  // shared device it could be someone else's).
+  const whose = other.getByRole('group', { name: 'Whose answers are these?' });
+  await expect(whose).toContainText('This file holds the answers of slot 2, not of slot 3 (this link).');
+  await whose.getByRole('button', { name: 'Continue as slot 2' }).click();
   await expect(other.getByRole('heading', { level: 1 })).toHaveText('Trial 4');
+  await expect(other).toHaveURL(/slot=2/);
   await expect(other.getByRole('textbox', { name: 'Notes' })).toHaveValue('halfway note');
   await expect(other.getByText('Trial 4 of 50 · 3 done')).toBeVisible();
   // And it sticks: a reload there finds the restored answers.
