@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use juror_core::plan::Annotator;
-use juror_core::session::ratings::{self, RatingsFile};
 use juror_core::session::durability;
+use juror_core::session::ratings::{self, RatingsFile};
 use juror_core::session::store::{self, Envelope, Unreadable};
 use juror_core::session::{Cmd, Msg, Progress, Session, update};
 use juror_core::study::Study;
@@ -375,7 +375,9 @@ impl SessionHandle {
     pub fn backup(&self) {
         let handle = *self;
         let file = self.ratings();
-        let done = self.session.with_untracked(|s| s.progress.trials.iter().filter(|t| t.done).count());
+        let done = self
+            .session
+            .with_untracked(|s| s.progress.trials.iter().filter(|t| t.done).count());
         leptos::task::spawn_local(async move {
             let name = file.file_name("json");
             match download::save_file(&name, "application/json", &file.to_json(), "Juror backup")

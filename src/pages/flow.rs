@@ -159,9 +159,9 @@ fn Start() -> impl IntoView {
         Ok(()) => {
             restore_error.set(None);
             other.set(None);
-            let (slot, id) = handle.session.with_untracked(|s| {
-                (s.progress.annotator.slot, s.progress.annotator.id.clone())
-            });
+            let (slot, id) = handle
+                .session
+                .with_untracked(|s| (s.progress.annotator.slot, s.progress.annotator.id.clone()));
             crate::services::location::set_annotator(slot, id.as_deref());
         }
         Err(e) => restore_error.set(Some(e)),
@@ -170,11 +170,16 @@ fn Start() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match crate::services::study_source::read_file(file).await {
                 Ok(text) => {
-                    let mine = handle.session.with_untracked(|s| s.progress.annotator.clone());
+                    let mine = handle
+                        .session
+                        .with_untracked(|s| s.progress.annotator.clone());
                     // Someone else's backup on a shared device: ask before switching (fault 16).
                     match ratings::parse(&text) {
                         Ok(f) if f.annotator.slot != mine.slot || f.annotator.id != mine.id => {
-                            other.set(Some((text, who(f.annotator.slot, f.annotator.id.as_deref()))));
+                            other.set(Some((
+                                text,
+                                who(f.annotator.slot, f.annotator.id.as_deref()),
+                            )));
                         }
                         _ => restore(text),
                     }
@@ -184,7 +189,10 @@ fn Start() -> impl IntoView {
         });
     });
     let me = handle.session.with_untracked(|s| {
-        who(s.progress.annotator.slot, s.progress.annotator.id.as_deref())
+        who(
+            s.progress.annotator.slot,
+            s.progress.annotator.id.as_deref(),
+        )
     });
     let trials = handle.session.with_untracked(|s| s.plan.trials.len());
     view! {

@@ -40,9 +40,7 @@ pub const AWAY_DAYS: f64 = 3.0;
 /// The risk the browser's answers suggest.
 pub fn risk(storage: Storage) -> Risk {
     match storage {
-        Storage {
-            quota: Some(q), ..
-        } if q > 0.0 && q < PRIVATE_QUOTA => Risk::PrivateWindow,
+        Storage { quota: Some(q), .. } if q > 0.0 && q < PRIVATE_QUOTA => Risk::PrivateWindow,
         Storage {
             persisted: Some(false),
             ..
@@ -74,7 +72,10 @@ mod tests {
         let s = |persisted, quota| Storage { persisted, quota };
         assert_eq!(risk(s(None, None)), Risk::Kept);
         assert_eq!(risk(s(Some(true), Some(10_000.0 * mb))), Risk::Kept);
-        assert_eq!(risk(s(Some(false), Some(10_000.0 * mb))), Risk::MayBeCleared);
+        assert_eq!(
+            risk(s(Some(false), Some(10_000.0 * mb))),
+            Risk::MayBeCleared
+        );
         assert_eq!(risk(s(Some(true), Some(100.0 * mb))), Risk::PrivateWindow);
         assert_eq!(risk(s(None, Some(0.0))), Risk::Kept, "no quota reported");
     }
