@@ -9,6 +9,7 @@
 import { test, expect } from './fixtures';
 import { answerEverything } from './session';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -149,6 +150,111 @@ test('a new deployment found when the annotator reloads is offered too', async (
     await expect(heading).toHaveText('Trial 1');
     await expect.poll(() => controllerVersion(page).catch(() => 'navigating')).toBe(newVersion);
     await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Note written under the old build.');
+    expect(errors).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
+
+/**
+ * Deploys a "new build" into `site` the way a real one arrives: the app's bundles under new
+ * hashed names, the old ones gone, index.html naming the new ones (with its policy's script hash
+ * recomputed), and sw.js with a new version and the new list of files. With `missing`, the new
+ * sw.js also names a file the deployment lacks.
+ */
+function deployNewBundles(site: string, oldVersion: string, missing = false): { newVersion: string; bundle: string } {
+  const old = fs.readdirSync(site).find((f) => /^juror-app-[0-9a-f]+\.js$/.test(f))!.replace(/\.js$/, '');
+  const bundle = `${old}0next`;
+  for (const f of fs.readdirSync(site).filter((f) => f.startsWith(old))) {
+    fs.renameSync(path.join(site, f), path.join(site, f.replace(old, bundle)));
+  }
+  let index = fs.readFileSync(path.join(site, 'index.html'), 'utf8').replaceAll(old, bundle);
+  const script = index.match(/<script type="module">([\s\S]*?)<\/script>/)![1];
+  const digest = createHash('sha256').update(script, 'utf8').digest('base64');
+  index = index.replace(/'sha256-[A-Za-z0-9+/=]+'/, `'sha256-${digest}'`);
+  fs.writeFileSync(path.join(site, 'index.html'), index);
+  const newVersion = `${oldVersion}-bundles`;
+  let sw = fs
+    .readFileSync(path.join(site, 'sw.js'), 'utf8')
+    .replaceAll(old, bundle)
+    .replace(`const VERSION = "${oldVersion}";`, `const VERSION = "${newVersion}";`);
+  if (missing) sw = sw.replace('const PRECACHE = [', 'const PRECACHE = ["./not-deployed.js", ');
+  fs.writeFileSync(path.join(site, 'sw.js'), sw);
+  return { newVersion, bundle };
+}
+
+test('a deployment with new bundles (the old ones deleted) takes over whole, with every answer (review M4)', async ({ page, errors }, testInfo) => {
+  const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
+  try {
+    await page.goto(`${origin}/juror/index.html?study=studies/work-intake.json&slot=7`);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Begin' }).click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toHaveText('Trial 1');
+    await page.getByRole('radiogroup', { name: 'Relevance — System A' }).getByRole('radio').nth(2).check();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const oldVersion = await controllerVersion(page);
+    const { newVersion, bundle } = deployNewBundles(site, oldVersion);
+    const fetched: string[] = [];
+    page.on('requestfinished', (r) => fetched.push(new URL(r.url()).pathname));
+    await page.reload();
+    await expect(heading).toHaveText('Trial 1');
+    const update = page.getByRole('status').filter({ hasText: 'A new version of Juror is available' });
+    await expect(update).toBeVisible();
+    const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await reloaded;
+    await expect(heading).toHaveText('Trial 1');
+    await expect.poll(() => controllerVersion(page).catch(() => 'navigating')).toBe(newVersion);
+    // The new page runs the new bundles, and the old ones (gone from the site) are not asked for.
+    expect(await page.evaluate(() => [...document.scripts].map((s) => s.textContent).join(' '))).toContain(bundle);
+    expect(fetched.filter((p) => p.includes(bundle)).length).toBeGreaterThan(0);
+    await expect(page.getByRole('radiogroup', { name: 'Relevance — System A' }).getByRole('radio').nth(2)).toBeChecked();
+    // Offline, the new build opens from the new cache alone.
+    await page.context().setOffline(true);
+    await page.reload();
+    await expect(heading).toHaveText('Trial 1');
+    await page.context().setOffline(false);
+    expect(errors).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
+
+test('a deployment missing one of its files never takes over: the running version goes on', async ({ page, errors }, testInfo) => {
+  const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
+  try {
+    await page.goto(`${origin}/juror/index.html?study=studies/work-intake.json&slot=8`);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Begin' }).click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toHaveText('Trial 1');
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const oldVersion = await controllerVersion(page);
+    deployNewBundles(site, oldVersion, true);
+    // The browser checks sw.js; the new worker's install fails (one file is missing), so it is
+    // dropped: no update is offered, and the old worker, with every old file, still runs.
+    const installed = page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          navigator.serviceWorker.getRegistration().then((reg) => {
+            reg!.addEventListener('updatefound', () => {
+              const worker = reg!.installing!;
+              worker.addEventListener('statechange', () => {
+                if (worker.state === 'redundant' || worker.state === 'installed') resolve(worker.state);
+              });
+            });
+            reg!.update().catch(() => resolve('update failed'));
+          });
+        }),
+    );
+    expect(await installed).toBe('redundant');
+    await expect(page.getByRole('status').filter({ hasText: 'A new version of Juror is available' })).toHaveCount(0);
+    expect(await controllerVersion(page)).toBe(oldVersion);
+    await page.context().setOffline(true);
+    await page.reload();
+    await expect(heading).toHaveText('Trial 1');
+    await page.context().setOffline(false);
     expect(errors).toEqual([]);
   } finally {
     server.kill();
