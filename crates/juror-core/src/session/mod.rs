@@ -347,6 +347,22 @@ impl Session {
                     i + 1
                 ));
             }
+            // Every score is for one of the task's dimensions, on its scale, and every answer
+            // for one of its questions (review L10: nothing is attached where it does not fit).
+            let task = &study.design().tasks[trial.task];
+            for o in &saved.outputs {
+                let scores_fit = o.ratings.iter().all(|(d, v)| {
+                    task.dimensions.contains(d)
+                        && study.dimension(d).is_some_and(|dim| dim.scale.contains(*v))
+                });
+                let answers_fit = o.answers.keys().all(|q| task.output_questions.contains(q));
+                if !scores_fit || !answers_fit {
+                    return Err(format!(
+                        "trial {} holds a score or an answer this study's task does not ask for",
+                        i + 1
+                    ));
+                }
+            }
         }
         if progress.current >= session.plan.trials.len().max(1) {
             return Err("the saved trial is past the end of the plan".to_owned());

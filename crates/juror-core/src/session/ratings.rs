@@ -484,11 +484,26 @@ impl std::fmt::Display for ImportError {
     }
 }
 
+/// The largest ratings file read: a 10,000-trial session with long notes is a few MB, so a file
+/// past this is not one, and is refused before any work (review M3: bounded time and memory).
+pub const MAX_RATINGS_BYTES: usize = 64 * 1024 * 1024;
+
 /// Reads and checks a ratings file: JSON, format, shape and checksum.
 ///
 /// # Errors
 /// The first problem, with where it is.
 pub fn parse(text: &str) -> Result<RatingsFile, ImportError> {
+    if text.len() > MAX_RATINGS_BYTES {
+        return Err(ImportError {
+            at: "(whole file)".into(),
+            message: format!(
+                "the file is {} MB, more than a ratings file can be ({} MB); check that it is the \
+                 file the annotator downloaded",
+                text.len() / (1024 * 1024),
+                MAX_RATINGS_BYTES / (1024 * 1024)
+            ),
+        });
+    }
     let mut value: Value = serde_json::from_str(text).map_err(|e| ImportError {
         at: format!("line {}, column {}", e.line(), e.column()),
         message: format!("not valid JSON ({e}); the file may be cut short or edited"),

@@ -621,6 +621,14 @@ fn the_exit_survey_ranks_systems_by_their_labels() {
 }
 
 #[test]
+fn a_file_too_large_to_be_ratings_is_refused_before_any_work() {
+    let huge = " ".repeat(super::ratings::MAX_RATINGS_BYTES + 1);
+    let e = parse(&huge).unwrap_err();
+    assert_eq!(e.at, "(whole file)");
+    assert!(e.message.contains("more than a ratings file can be"), "{e}");
+}
+
+#[test]
 fn a_changed_ratings_file_is_refused() {
     let (study, hash) = example("financial-analysis");
     let mut s = Session::new(&study, slot(1));
@@ -799,6 +807,27 @@ fn a_preference_position_outside_the_trial_is_refused_on_restore() {
         system: "y".into(),
     });
     assert!(restore(&study, &hash, &file).is_err());
+}
+
+#[test]
+fn stored_scores_off_the_task_or_its_scale_are_refused_on_resume() {
+    let (study, s) = into_trials("work-intake");
+    let dimension = study.design().tasks[s.plan.trials[0].task].dimensions[0].clone();
+    let with = |key: &str, value: i32| {
+        let mut p = s.progress.clone();
+        p.trials[0].outputs[0].ratings.insert(key.to_owned(), value);
+        Session::resume(&study, p, 5.0)
+    };
+    assert!(with(&dimension, 3).is_ok());
+    for (key, value) in [(dimension.as_str(), 99), ("no-such-dimension", 3)] {
+        let why = with(key, value).err().unwrap();
+        assert!(why.contains("trial 1 holds a score"), "{why}");
+    }
+    let mut p = s.progress.clone();
+    p.trials[0].outputs[0]
+        .answers
+        .insert("no-such-question".into(), Answer::Text("x".into()));
+    assert!(Session::resume(&study, p, 5.0).is_err());
 }
 
 #[test]
