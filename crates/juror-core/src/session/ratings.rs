@@ -529,9 +529,9 @@ pub fn parse(text: &str) -> Result<RatingsFile, ImportError> {
         .get("sha256")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    let file: RatingsFile = serde_path_to_error::deserialize(&value).map_err(|e| ImportError {
-        at: e.path().to_string(),
-        message: e.inner().to_string(),
+    let file: RatingsFile = crate::json_path::read(&value).map_err(|e| ImportError {
+        at: e.path,
+        message: e.message,
     })?;
     let actual = checksum_value(&mut value);
     if stated.as_deref() != Some(actual.as_str()) {

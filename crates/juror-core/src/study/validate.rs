@@ -166,13 +166,11 @@ fn join_path(prefix: &str, inner: &str) -> String {
 }
 
 fn deserialize<T: DeserializeOwned>(value: &Value, prefix: &str) -> Result<T, Problem> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let inner = e.path().to_string();
-        let message = e.inner().to_string();
-        let fix = shape_fix(&message);
+    crate::json_path::read(value).map_err(|e| {
+        let fix = shape_fix(&e.message);
         Problem {
-            at: join_path(prefix, &inner),
-            message: message.replace('`', "\""),
+            at: join_path(prefix, &e.path),
+            message: e.message.replace('`', "\""),
             fix,
         }
     })
