@@ -84,7 +84,17 @@ impl Plan {
     /// saved progress, so that answers are never attached to other items or systems if an update
     /// of the app ever planned the same study differently (review L10).
     pub fn fingerprint(&self) -> String {
-        let text = serde_json::to_string(&self.trials).unwrap_or_default();
+        use std::fmt::Write;
+        // Written out by hand, not through serde: the annotator's wasm needs no serializer for
+        // plans (issue 14's size budget).
+        let mut text = String::new();
+        for t in &self.trials {
+            let _ = write!(text, "{},{},{}", t.task, t.item, u8::from(t.check));
+            for s in &t.shown {
+                let _ = write!(text, ":{}:{}", s.system, s.label);
+            }
+            text.push(';');
+        }
         crate::session::ratings::sha256_hex(&text)[..16].to_owned()
     }
 }
