@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use juror_core::plan::{Annotator, resolve_annotator};
+use juror_core::plan::{Annotator, ID_PARAMETERS, mturk_preview, resolve_annotator};
 use juror_core::session::ratings::sha256_hex;
 use juror_core::study::{Problem, Study, parse_study};
 use leptos::prelude::*;
@@ -61,10 +61,13 @@ pub fn media_base(source: &str) -> String {
     }
 }
 
-/// The annotator named by the page's address: `slot`, `annotator`, or Prolific's `PROLIFIC_PID`.
+/// The annotator named by the page's address: `slot`, and an id (`annotator`, Prolific's
+/// `PROLIFIC_PID`, MTurk's `workerId` or SONA's `id`: `plan::ID_PARAMETERS`).
 fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
     let slot = location::query_param("slot");
-    let id = location::query_param("annotator").or_else(|| location::query_param("PROLIFIC_PID"));
+    let id = ID_PARAMETERS
+        .iter()
+        .find_map(|name| location::query_param(name));
     if slot.is_none() && id.is_none() {
         return None;
     }
@@ -171,7 +174,18 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
         }
         chosen.set(Some(result));
     });
-    move || match chosen.get() {
+    // MTurk shows the task before the worker accepts it: the welcome page only.
+    let mturk_preview = mturk_preview(location::query_param("assignmentId").as_deref());
+    move || {
+        match chosen.get() {
+        _ if mturk_preview => view! {
+            <Welcome study=study.clone()>
+                <p class="hint" role="status">
+                    "This is a preview. Accept the task on Mechanical Turk to start; nothing is recorded until then."
+                </p>
+            </Welcome>
+        }
+        .into_any(),
         None => view! { <Welcome study=study.clone() on_code /> }.into_any(),
         Some(Err(problem)) => view! {
             <section class="study-problems" role="alert">
@@ -217,6 +231,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
             }
             view! { <StudyFlow /> }.into_any()
         }
+    }
     }
 }
 

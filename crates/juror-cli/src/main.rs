@@ -57,6 +57,25 @@ enum Command {
         #[arg(long)]
         report: bool,
     },
+    /// One link per annotator slot of a study, as CSV (study_id,slot,url): what a platform's
+    /// study list or a mail merge needs. With --platform, each link carries that platform's
+    /// placeholders for the participant's id, so that the platform fills them in.
+    Links {
+        /// The study file (as published).
+        study: PathBuf,
+        /// The address the site is served at, such as https://you.github.io/juror/.
+        #[arg(long)]
+        base_url: String,
+        /// prolific, mturk or sona.
+        #[arg(long)]
+        platform: Option<String>,
+        /// The study's path on the site (default: studies/ and the study file's name).
+        #[arg(long)]
+        path: Option<String>,
+        /// Where to write the CSV (default: standard output).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Turn answers saved in an annotator's browser (the file the problems page's "Answers
     /// saved in this browser" downloads) into a ratings file (juror.ratings/1).
     Recover {
@@ -353,6 +372,19 @@ fn main() -> ExitCode {
         }
         Command::ValidateRatings { files, study } => validate_ratings(&files, study.as_deref()),
         Command::Recover { saved, study, out } => recover(&saved, &study, out.as_deref()),
+        Command::Links {
+            study,
+            base_url,
+            platform,
+            path,
+            out,
+        } => links(
+            &study,
+            &base_url,
+            platform.as_deref(),
+            path.as_deref(),
+            out.as_deref(),
+        ),
         Command::Analyze {
             inputs,
             study,
@@ -835,6 +867,54 @@ fn trials_summary(counts: &[usize]) -> String {
 /// `juror validate-ratings`: one line per file, `FILE: ok: ...` or `FILE: AT: PROBLEM`. Exits 2
 /// when the study cannot be read or is invalid (checking nothing) or a ratings file cannot be
 /// read (after checking the others), else 1 when any file is refused.
+fn links(
+    study_path: &Path,
+    base_url: &str,
+    platform: Option<&str>,
+    site_path: Option<&str>,
+    out: Option<&Path>,
+) -> ExitCode {
+    use juror_core::plan::{Platform, platform_links};
+
+    let platform = match platform.map(|p| (p, Platform::parse(p))) {
+        None => None,
+        Some((_, Some(p))) => Some(p),
+        Some((name, None)) => {
+            errln!("--platform {name:?}: use prolific, mturk or sona");
+            return ExitCode::from(2);
+        }
+    };
+    let Ok(study) = load(study_path) else {
+        return ExitCode::from(2);
+    };
+    let default_path = format!(
+        "studies/{}",
+        study_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    );
+    let site_path = site_path.unwrap_or(&default_path);
+    let mut csv = juror_core::analysis::csv::line(&["study_id", "slot", "url"]);
+    for (slot, url) in platform_links(&study, base_url, site_path, platform) {
+        csv.push_str(&juror_core::analysis::csv::line(&[
+            study.id().to_owned(),
+            slot.to_string(),
+            url,
+        ]));
+    }
+    match out {
+        Some(path) => {
+            if let Err(code) = write_atomically(path, &csv) {
+                return code;
+            }
+            errln!("links written to {}", path.display());
+        }
+        None => out!("{csv}"),
+    }
+    ExitCode::SUCCESS
+}
+
 fn recover(saved: &Path, study_path: &Path, out: Option<&Path>) -> ExitCode {
     use juror_core::session::ratings::sha256_hex;
     use juror_core::session::store;

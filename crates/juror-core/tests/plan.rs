@@ -889,3 +889,35 @@ fn the_balance_check_knows_personal_items() {
         );
     }
 }
+
+/// `juror links`: one link per slot, with the platform's own placeholders for the participant's
+/// id (Prolific's `{{%PROLIFIC_PID%}}`, SONA's `%SURVEY_CODE%`; MTurk adds its parameters itself).
+#[test]
+fn platform_links_carry_the_platforms_placeholders() {
+    use juror_core::plan::{Platform, mturk_preview, platform_links};
+    let (_, study) = examples()
+        .into_iter()
+        .find(|(n, _)| n == "reasoning-trajectories")
+        .unwrap();
+    let base = "https://you.github.io/juror/";
+    let plain = platform_links(&study, base, "studies/r t.json", None);
+    assert_eq!(plain.len(), 9);
+    assert_eq!(
+        plain[2],
+        (
+            3,
+            "https://you.github.io/juror/index.html?study=studies/r%20t.json&slot=3".to_owned()
+        )
+    );
+    let prolific = platform_links(&study, base, "studies/r.json", Platform::parse("Prolific"));
+    assert!(prolific[0].1.ends_with(
+        "&slot=1&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
+    ));
+    let sona = platform_links(&study, base, "studies/r.json", Platform::parse("sona"));
+    assert!(sona[8].1.ends_with("&slot=9&id=%SURVEY_CODE%"));
+    let mturk = platform_links(&study, base, "studies/r.json", Platform::parse("mturk"));
+    assert!(mturk[0].1.ends_with("&slot=1"));
+    assert_eq!(Platform::parse("qualtrics"), None);
+    assert!(mturk_preview(Some("ASSIGNMENT_ID_NOT_AVAILABLE")));
+    assert!(!mturk_preview(Some("3X4Y")) && !mturk_preview(None));
+}

@@ -251,6 +251,67 @@ pub fn slot_links(study: &Study, base_url: &str, study_path: &str) -> Vec<(u32, 
         .collect()
 }
 
+/// A recruitment platform whose links carry the participant's id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Platform {
+    /// Prolific: `PROLIFIC_PID`, `STUDY_ID`, `SESSION_ID`, filled in by Prolific.
+    Prolific,
+    /// Amazon Mechanical Turk (an external question): MTurk adds `assignmentId`, `hitId`,
+    /// `turkSubmitTo` and `workerId` to the link itself.
+    Mturk,
+    /// SONA Systems: `id`, filled in from `%SURVEY_CODE%`.
+    Sona,
+}
+
+impl Platform {
+    /// `prolific`, `mturk` or `sona`.
+    pub fn parse(name: &str) -> Option<Platform> {
+        match name.to_ascii_lowercase().as_str() {
+            "prolific" => Some(Platform::Prolific),
+            "mturk" => Some(Platform::Mturk),
+            "sona" => Some(Platform::Sona),
+            _ => None,
+        }
+    }
+
+    /// What the platform's link adds to a slot's link: its placeholders for the participant's id.
+    fn placeholders(self) -> &'static str {
+        match self {
+            Platform::Prolific => {
+                "&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
+            }
+            Platform::Mturk => "",
+            Platform::Sona => "&id=%SURVEY_CODE%",
+        }
+    }
+}
+
+/// The link parameters that name an annotator by id, in the order they are looked at: Juror's
+/// own `annotator`, then Prolific's, MTurk's and SONA's.
+pub const ID_PARAMETERS: [&str; 4] = ["annotator", "PROLIFIC_PID", "workerId", "id"];
+
+/// MTurk shows a task before it is accepted with `assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE`:
+/// the page then shows the welcome page only, and records nothing.
+pub fn mturk_preview(assignment_id: Option<&str>) -> bool {
+    assignment_id == Some("ASSIGNMENT_ID_NOT_AVAILABLE")
+}
+
+/// [`slot_links`] with a platform's placeholders for the participant's id added, so that the
+/// platform fills them in: each participant keeps the slot of their link (the balance) and is
+/// recorded under their platform id (for payment).
+pub fn platform_links(
+    study: &Study,
+    base_url: &str,
+    study_path: &str,
+    platform: Option<Platform>,
+) -> Vec<(u32, String)> {
+    let extra = platform.map_or("", Platform::placeholders);
+    slot_links(study, base_url, study_path)
+        .into_iter()
+        .map(|(slot, url)| (slot, format!("{url}{extra}")))
+        .collect()
+}
+
 /// A trial before positions and labels: the item and the systems to show, unordered.
 struct Unit {
     item: usize,
