@@ -1,7 +1,7 @@
 //! The end: the ratings file, by download, clipboard, share sheet or e-mail.
 
 use juror_core::markdown;
-use juror_core::session::{Msg, Overlay};
+use juror_core::session::{Msg, Overlay, completion};
 use leptos::prelude::*;
 
 use crate::services::download;
@@ -98,6 +98,42 @@ pub fn Finished() -> impl IntoView {
             }
         });
     };
+    // The platform's completion code and the way back, once the file is saved (issue 16).
+    let completion = study.completion().is_some().then(|| {
+        let study = study.clone();
+        move || {
+            if !saved.get() {
+                return view! {
+                    <p class="hint completion-pending">
+                        "Once you have saved your ratings file, your completion code appears here."
+                    </p>
+                }
+                .into_any();
+            }
+            let end = completion::completion(&study, &handle.ratings());
+            let code = end.as_ref().and_then(|e| e.code.clone());
+            let link = end.and_then(|e| e.link);
+            view! {
+                <section class="completion" aria-labelledby="completion-heading">
+                    <h2 id="completion-heading">"Your completion code"</h2>
+                    {code.map(|c| view! {
+                        <p>
+                            "Give this code to the study platform: "
+                            <code class="completion-code">{c}</code>
+                        </p>
+                    })}
+                    {link.map(|href| view! {
+                        <p>
+                            <a class="button primary" href=href rel="noreferrer">
+                                "Return to the study platform"
+                            </a>
+                        </p>
+                    })}
+                </section>
+            }
+            .into_any()
+        }
+    });
     let debrief = study
         .debrief()
         .map(|text| view! { <Debrief text=text.to_owned() shown=saved /> });
@@ -134,6 +170,7 @@ pub fn Finished() -> impl IntoView {
             </div>
             {mail}
             <p role="status" aria-live="polite" class="status">{move || status.get().unwrap_or_default()}</p>
+            {completion}
             <p>
                 <button type="button" class="link" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::TrialList))>
                     "Review or change an answer"

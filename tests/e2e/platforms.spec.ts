@@ -1,7 +1,10 @@
 // Intent: a crowd worker arrives from a recruitment platform's link (Prolific, MTurk, SONA).
 // The link's slot keeps the balance, the platform's id is recorded, and MTurk's preview of a
 // task not yet accepted shows the welcome page only.
-import { test, expect } from './fixtures';
+import { test, expect, root } from './fixtures';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { completeStudy } from './session';
 
 const jurorKeys = (page: import('@playwright/test').Page) =>
   page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror/')));
@@ -29,5 +32,38 @@ test('platform ids from MTurk, Prolific and SONA links name the annotator; a slo
   await page.goto('index.html?study=studies/pandalm.json&slot=3&id=81234');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect.poll(async () => (await jurorKeys(page)).filter((k) => k.endsWith('/3/81234'))).toHaveLength(1);
+  expect(errors).toEqual([]);
+});
+
+/** pandalm.json with a completion section (as a Prolific study would have), served in its place. */
+async function withCompletion(page: import('@playwright/test').Page) {
+  const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
+  study.completion = {
+    code: 'C1A2B3',
+    redirect: 'https://app.prolific.com/submissions/complete?cc={code}&pid={pid}',
+  };
+  await page.route('**/studies/pandalm-prolific.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+}
+
+test('a Prolific participant gets the completion code and the way back only once the ratings file is saved', async ({ page, errors }) => {
+  await withCompletion(page);
+  await page.goto('index.html?study=studies/pandalm-prolific.json&slot=2&PROLIFIC_PID=5f0c1e2d3b4a59687766a1b2&STUDY_ID=S&SESSION_ID=X');
+  await completeStudy(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you — you have finished');
+  // Not before the file is safe.
+  await expect(page.getByText('Once you have saved your ratings file, your completion code appears here.')).toBeVisible();
+  await expect(page.getByText('C1A2B3')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Return to the study platform' })).toHaveCount(0);
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
+  ]);
+  expect(file.suggestedFilename()).toMatch(/\.json$/);
+  const end = page.getByRole('region', { name: 'Your completion code' });
+  await expect(end.locator('code')).toHaveText('C1A2B3');
+  await expect(end.getByRole('link', { name: 'Return to the study platform' })).toHaveAttribute(
+    'href',
+    'https://app.prolific.com/submissions/complete?cc=C1A2B3&pid=5f0c1e2d3b4a59687766a1b2',
+  );
   expect(errors).toEqual([]);
 });

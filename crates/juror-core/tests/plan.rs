@@ -142,6 +142,7 @@ fn study_for(d: &Design) -> Study {
         estimated_minutes: None,
         contact: None,
         debrief: None,
+        completion: None,
         seed: d.seed,
         systems: systems.clone(),
         rubric: RawRubric {

@@ -405,3 +405,42 @@ fn a_breakdown_by_an_unknown_intake_question_is_refused() {
         "{problems}"
     );
 }
+
+/// `completion` (issue 16): a code or an address back, https only, `{code}` only with a code, and
+/// a failing code only beside a passing one.
+#[test]
+fn a_completion_section_is_checked() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let with = |completion: serde_json::Value| {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["completion"] = completion;
+        match parse_study(&v.to_string()) {
+            Ok(_) => Vec::new(),
+            Err(p) => p
+                .iter()
+                .map(|p| (p.at.clone(), p.message.clone()))
+                .collect(),
+        }
+    };
+    assert_eq!(
+        with(
+            serde_json::json!({"code": "C1", "redirect": "https://app.prolific.com/submissions/complete?cc={code}"})
+        ),
+        Vec::new()
+    );
+    let at = |c| with(c).into_iter().map(|(at, _)| at).collect::<Vec<_>>();
+    assert_eq!(at(serde_json::json!({})), ["completion"]);
+    assert_eq!(at(serde_json::json!({"code": " "})), ["completion.code"]);
+    assert_eq!(
+        at(serde_json::json!({"fail_code": "F"})),
+        ["completion", "completion.fail_code"]
+    );
+    assert_eq!(
+        at(serde_json::json!({"redirect": "http://x.org/?cc={code}"})),
+        ["completion.redirect", "completion.redirect"]
+    );
+    assert_eq!(
+        at(serde_json::json!({"code": "C", "extra": 1})),
+        ["completion.extra"]
+    );
+}

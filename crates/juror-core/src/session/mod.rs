@@ -9,6 +9,7 @@
 //! intake survey (when there is one) → trials → exit survey (when there is one) → done.
 
 pub mod answers;
+pub mod completion;
 pub mod durability;
 pub mod ratings;
 pub mod stamps;

@@ -25,6 +25,7 @@ pub struct Study {
     pub(crate) estimated_minutes: Option<u32>,
     pub(crate) contact: Option<String>,
     pub(crate) debrief: Option<String>,
+    pub(crate) completion: Option<super::raw::RawCompletion>,
     pub(crate) seed: u64,
     pub(crate) systems: Vec<String>,
     pub(crate) rubric: Rubric,
@@ -64,6 +65,11 @@ impl Study {
     pub fn contact(&self) -> Option<&str> {
         self.contact.as_deref()
     }
+    /// The completion code and the way back to the platform, if the study gives them.
+    pub fn completion(&self) -> Option<&super::raw::RawCompletion> {
+        self.completion.as_ref()
+    }
+
     /// The debriefing (Markdown), shown once the annotator has saved their ratings file.
     pub fn debrief(&self) -> Option<&str> {
         self.debrief.as_deref()

@@ -53,6 +53,10 @@ pub struct RawStudy {
     /// ratings file, e.g. which methods were compared and why they were hidden.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub debrief: Option<String>,
+    /// What a participant from a recruitment platform gets once their ratings file is saved: a
+    /// completion code, and a link back to the platform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion: Option<RawCompletion>,
     /// Seed of the counterbalancing: the plan is a pure function of the study and the annotator.
     pub seed: u64,
     /// Identifiers of the systems compared. Never shown to annotators.
@@ -70,6 +74,25 @@ pub struct RawStudy {
     /// pair of systems on item means, two-sided, Holm over the whole report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<crate::analysis::plan::RawAnalysis>,
+}
+
+/// The completion code and the way back to the platform (Prolific, SONA, …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCompletion {
+    /// The code a participant pastes into the platform to be paid, shown once their ratings file
+    /// is saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The code instead, for a participant who failed an attention check scored in the browser
+    /// (an unpublished study's checks; a study written by `juror publish` keeps its checks in the
+    /// key, and its checks are scored by `juror analyze --key`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_code: Option<String>,
+    /// The address to return to (`https://`), where `{code}` becomes the code and `{pid}` the
+    /// participant's id: for Prolific, `https://app.prolific.com/submissions/complete?cc={code}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<String>,
 }
 
 /// Consent text and the label of the button that gives it.

@@ -583,6 +583,52 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         );
     }
 
+    if let Some(done) = &raw.completion {
+        let blank = |c: &Option<String>| c.as_ref().is_some_and(|t| t.trim().is_empty());
+        if done.code.is_none() && done.redirect.is_none() {
+            c.error(
+                "completion",
+                "the completion section gives neither a code nor an address to return to",
+                "add \"code\" (the platform's completion code) or \"redirect\", or remove \"completion\"",
+            );
+        }
+        for (at, code) in [
+            ("completion.code", &done.code),
+            ("completion.fail_code", &done.fail_code),
+        ] {
+            if blank(code) {
+                c.error(
+                    at,
+                    "the code is empty",
+                    "write the code the platform gave you",
+                );
+            }
+        }
+        if done.fail_code.is_some() && done.code.is_none() {
+            c.error(
+                "completion.fail_code",
+                "a code for failed attention checks, but none for the others",
+                "add \"code\", the code of participants who passed",
+            );
+        }
+        if let Some(url) = &done.redirect {
+            if !url.starts_with("https://") {
+                c.error(
+                    "completion.redirect",
+                    format!("{url:?} is not an https:// address"),
+                    "give the platform's completion address, starting with https://",
+                );
+            }
+            if url.contains("{code}") && done.code.is_none() {
+                c.error(
+                    "completion.redirect",
+                    "the address uses {code} but the study gives no code",
+                    "add \"code\", or take {code} out of the address",
+                );
+            }
+        }
+    }
+
     // Systems.
     if raw.systems.is_empty() {
         c.error(
@@ -1045,6 +1091,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         estimated_minutes: raw.estimated_minutes,
         contact: raw.contact.clone(),
         debrief: raw.debrief.clone(),
+        completion: raw.completion.clone(),
         seed: raw.seed,
         systems: raw.systems.clone(),
         rubric: Rubric {
