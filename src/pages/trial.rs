@@ -106,10 +106,17 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
     let task_intro = task.as_ref().and_then(|t| {
         let title = t.title.clone();
         let md = t.instructions.clone();
-        (title.is_some() || md.is_some()).then(|| {
+        // The task's own time estimate, with its heading (issue 16's time budgets).
+        let time = t
+            .estimated_minutes
+            .map(|m| format!(" · about {}", super::welcome::format_minutes(m)));
+        (title.is_some() || md.is_some() || time.is_some()).then(|| {
             view! {
                 <details class="task-intro" open=first_of_task>
-                    <summary>{title.unwrap_or_else(|| "About this part".to_owned())}</summary>
+                    <summary>
+                        {title.unwrap_or_else(|| "About this part".to_owned())}
+                        {time}
+                    </summary>
                     {md.map(|md| view! { <div class="markdown" inner_html=markdown::to_html(&md)></div> })}
                 </details>
             }

@@ -180,6 +180,7 @@ fn study_for(d: &Design) -> Study {
             plans: None,
             tasks: vec![RawTask {
                 id: "t".to_owned(),
+                estimated_minutes: None,
                 title: None,
                 instructions: None,
                 presentation: d.presentation,

@@ -444,3 +444,36 @@ fn a_completion_section_is_checked() {
         ["completion.extra"]
     );
 }
+
+/// Time budgets (issue 16): a task's `estimated_minutes` is summed into the study's estimate when
+/// the study gives none of its own; 0 minutes is refused.
+#[test]
+fn task_time_estimates_add_up_to_the_studys() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let study = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        f(&mut v);
+        parse_study(&v.to_string())
+    };
+    let one_task = |m: serde_json::Value| {
+        move |v: &mut serde_json::Value| {
+            v.as_object_mut().unwrap().remove("estimated_minutes");
+            v["design"]["tasks"][0]["estimated_minutes"] = m.clone();
+        }
+    };
+    let s = study(&one_task(serde_json::json!(25))).unwrap();
+    assert_eq!(s.estimated_minutes(), Some(25));
+    assert_eq!(s.design().tasks[0].estimated_minutes, Some(25));
+    // The study's own estimate wins.
+    let s = study(&|v| {
+        v["estimated_minutes"] = serde_json::json!(40);
+        v["design"]["tasks"][0]["estimated_minutes"] = serde_json::json!(25);
+    })
+    .unwrap();
+    assert_eq!(s.estimated_minutes(), Some(40));
+    let e = study(&one_task(serde_json::json!(0))).unwrap_err();
+    assert_eq!(
+        e.iter().map(|p| p.at.as_str()).collect::<Vec<_>>(),
+        ["design.tasks[0].estimated_minutes"]
+    );
+}

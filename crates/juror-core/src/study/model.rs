@@ -57,9 +57,13 @@ impl Study {
     pub fn consent(&self) -> Option<&Consent> {
         self.consent.as_ref()
     }
-    /// The researcher's estimate of the study's length.
+    /// The researcher's estimate of the study's length: the study's own, else the sum of its
+    /// tasks' (`tasks[].estimated_minutes`).
     pub fn estimated_minutes(&self) -> Option<u32> {
-        self.estimated_minutes
+        self.estimated_minutes.or_else(|| {
+            let tasks = self.design.tasks.iter().filter_map(|t| t.estimated_minutes);
+            tasks.reduce(u32::saturating_add)
+        })
     }
     /// Who to contact.
     pub fn contact(&self) -> Option<&str> {
@@ -434,6 +438,8 @@ pub struct Task {
     pub order: Order,
     /// Indices into [`Study::items`] of the items in this task, in file order.
     pub items: Vec<usize>,
+    /// How long the task takes, in minutes, if the study says.
+    pub estimated_minutes: Option<u32>,
 }
 
 impl Task {

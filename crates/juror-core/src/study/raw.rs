@@ -456,6 +456,10 @@ pub struct RawTask {
     /// Only these items (ids or groups). Absent: all items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<RawItemFilter>,
+    /// How long the task takes an annotator, in minutes: shown with the task, and summed on the
+    /// welcome page when the study gives no `estimated_minutes` of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_minutes: Option<u32>,
 }
 
 /// How outputs are shown in a trial.

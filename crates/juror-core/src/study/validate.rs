@@ -1435,6 +1435,14 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
         );
     }
 
+    if t.estimated_minutes == Some(0) {
+        c.error(
+            format!("{at}.estimated_minutes"),
+            "a task that takes 0 minutes",
+            "give the minutes an annotator needs for the task, or remove \"estimated_minutes\"",
+        );
+    }
+
     Task {
         id: t.id.clone(),
         title: t.title.clone(),
@@ -1453,6 +1461,7 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
             .map(|i| i.all_dimensions),
         order: t.order,
         items,
+        estimated_minutes: t.estimated_minutes,
     }
 }
 
