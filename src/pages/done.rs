@@ -139,17 +139,19 @@ pub fn Finished() -> impl IntoView {
         .map(|text| view! { <Debrief text=text.to_owned() shown=saved /> });
     let mail = study.contact().and_then(email_in).map(|address| {
         let subject = format!("Ratings for {}", study.title());
-        let body =
-            "Hello,\n\nPlease find my ratings file attached (downloaded from the study page).\n";
+        let name = handle.ratings().file_name("json");
+        let body = format!(
+            "Hello,\n\nPlease find my ratings file attached: {name} (downloaded from the study page).\n"
+        );
         let href = format!(
             "mailto:{address}?subject={}&body={}",
             js_sys::encode_uri_component(&subject),
-            js_sys::encode_uri_component(body)
+            js_sys::encode_uri_component(&body)
         );
         view! {
             <p>
                 "Then send it to " <a href=href>{address.clone()}</a>
-                ": download the file first, and attach it to the e-mail."
+                {format!(": download the file first, and attach it ({name}) to the e-mail.")}
             </p>
         }
     });

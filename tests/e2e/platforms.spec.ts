@@ -38,6 +38,7 @@ test('platform ids from MTurk, Prolific and SONA links name the annotator; a slo
 /** pandalm.json with a completion section (as a Prolific study would have), served in its place. */
 async function withCompletion(page: import('@playwright/test').Page) {
   const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
+  study.contact = 'The study team <team@example.org>';
   study.completion = {
     code: 'C1A2B3',
     redirect: 'https://app.prolific.com/submissions/complete?cc={code}&pid={pid}',
@@ -65,5 +66,10 @@ test('a Prolific participant gets the completion code and the way back only once
     'href',
     'https://app.prolific.com/submissions/complete?cc=C1A2B3&pid=5f0c1e2d3b4a59687766a1b2',
   );
+  // The e-mail way back names the file to attach, in the text and in the prepared message.
+  const mail = page.getByRole('link', { name: 'team@example.org' });
+  const href = decodeURIComponent((await mail.getAttribute('href'))!);
+  expect(href).toMatch(/^mailto:team@example\.org\?subject=Ratings for /);
+  expect(href).toContain(`Please find my ratings file attached: ${file.suggestedFilename()}`);
   expect(errors).toEqual([]);
 });
