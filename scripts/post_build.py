@@ -38,7 +38,21 @@ def write(path, text):
         f.write(text)
 
 
-def with_policy(html, name):
+def submit_origins():
+    """Origins the annotator's page may send finished ratings files to (issue 16): the build's
+    JUROR_SUBMIT_ORIGINS, space-separated (https://host[:port], or http:// to 127.0.0.1 or
+    localhost for a local test). Unset: none, and no request leaves the site's origin."""
+    origins = os.environ.get("JUROR_SUBMIT_ORIGINS", "").split()
+    for o in origins:
+        ok = re.fullmatch(r"https://[A-Za-z0-9.-]+(:[0-9]+)?", o) or re.fullmatch(
+            r"http://(127\.0\.0\.1|localhost)(:[0-9]+)?", o
+        )
+        if not ok:
+            sys.exit(f"post_build: JUROR_SUBMIT_ORIGINS: {o!r} is not an origin (https://host[:port])")
+    return origins
+
+
+def with_policy(html, name, connect=()):
     """The page with a CSP meta tag that allows its one inline module script."""
     scripts = re.findall(r"<script type=\"module\">(.*?)</script>", html, flags=re.S)
     if len(scripts) != 1:
@@ -52,7 +66,7 @@ def with_policy(html, name):
             "img-src 'self' data: blob:",
             "media-src 'self' blob:",
             "font-src 'self'",
-            "connect-src 'self'",
+            " ".join(["connect-src 'self'", *connect]),
             "worker-src 'self'",
             "manifest-src 'self'",
             "base-uri 'self'",
@@ -88,7 +102,7 @@ if '<meta http-equiv="Content-Security-Policy"' not in page:
 write(analyse_path, page)
 
 # 2. The annotator's page.
-html, digest = with_policy(html, "index.html")
+html, digest = with_policy(html, "index.html", submit_origins())
 write(index_path, html)
 
 # 3. The not-found page GitHub Pages serves for any missing path (assets/404.html): its one

@@ -296,6 +296,18 @@ impl SessionHandle {
         }
     }
 
+    /// The storage key of the record of this annotator's submission (issue 16).
+    pub fn outbox_key(&self) -> String {
+        self.session.with_untracked(|s| {
+            let a = &s.progress.annotator;
+            juror_core::session::submit::outbox_key(
+                &self.study_sha256.get_value(),
+                a.slot,
+                a.id.as_deref(),
+            )
+        })
+    }
+
     fn key(&self) -> String {
         self.session.with_untracked(|s| {
             let a = &s.progress.annotator;

@@ -1,10 +1,11 @@
 //! The end: the ratings file, by download, clipboard, share sheet or e-mail.
 
 use juror_core::markdown;
-use juror_core::session::{Msg, Overlay, completion};
+use juror_core::session::{Msg, Overlay, completion, submit};
 use leptos::prelude::*;
 
 use crate::services::download;
+use crate::services::submit as submit_service;
 use crate::session::use_session;
 
 /// The first e-mail address in `text`, if any.
@@ -98,6 +99,68 @@ pub fn Finished() -> impl IntoView {
             }
         });
     };
+    // The study's own service for ratings files (issue 16): sent on arrival here, kept and sent
+    // again when the browser comes back online; the download stays available. What was sent is
+    // recorded (the file's checksum) so that a return to this page does not send it twice.
+    let submission = study.submit().map(|_| {
+        let receipt = RwSignal::new(None::<String>);
+        let problem = RwSignal::new(None::<String>);
+        let sending = RwSignal::new(false);
+        let send = move || {
+            let file = handle.ratings();
+            let study = handle.study.get_value();
+            let Some(request) = submit::request(&study, &file) else {
+                return;
+            };
+            let key = handle.outbox_key();
+            let digest = submit::answers_digest(&file);
+            if submit_service::last_sent(&key).as_deref() == Some(digest.as_str()) {
+                receipt.set(Some("Sent to the researcher.".to_owned()));
+                saved.set(true);
+                return;
+            }
+            if sending.get_untracked() {
+                return;
+            }
+            sending.set(true);
+            leptos::task::spawn_local(async move {
+                match submit_service::post(&request.url, &request.body).await {
+                    Ok(()) => {
+                        submit_service::record_sent(&key, &digest);
+                        receipt.set(Some(format!(
+                            "Sent to the researcher ({}).",
+                            file.file_name("json")
+                        )));
+                        problem.set(None);
+                        saved.set(true);
+                    }
+                    Err(e) => problem.set(Some(e)),
+                }
+                sending.set(false);
+            });
+        };
+        send();
+        submit_service::on_online(move || {
+            if receipt.get_untracked().is_none() {
+                send();
+            }
+        });
+        view! {
+            <section class="submission" aria-labelledby="submission-heading">
+                <h2 id="submission-heading">"Sending your ratings to the researcher"</h2>
+                <p role="status" class="receipt">
+                    {move || match (receipt.get(), problem.get(), sending.get()) {
+                        (Some(r), _, _) => r,
+                        (None, Some(p), false) => p,
+                        _ => "Sending…".to_owned(),
+                    }}
+                </p>
+                <Show when=move || problem.get().is_some() && receipt.get().is_none() && !sending.get()>
+                    <button type="button" class="secondary" on:click=move |_| send()>"Send again"</button>
+                </Show>
+            </section>
+        }
+    });
     // The platform's completion code and the way back, once the file is saved (issue 16).
     let completion = study.completion().is_some().then(|| {
         let study = study.clone();
@@ -170,6 +233,7 @@ pub fn Finished() -> impl IntoView {
                     <button type="button" class="secondary" on:click=share.clone()>"Share ratings file"</button>
                 })}
             </div>
+            {submission}
             {mail}
             <p role="status" aria-live="polite" class="status">{move || status.get().unwrap_or_default()}</p>
             {completion}

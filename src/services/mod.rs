@@ -9,3 +9,4 @@ pub mod location;
 pub mod offline;
 pub mod storage;
 pub mod study_source;
+pub mod submit;

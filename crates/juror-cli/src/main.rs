@@ -833,6 +833,17 @@ fn validate(file: &Path, published: bool) -> ExitCode {
         study.design().tasks.len(),
         trials_summary(&juror_core::plan::trials_per_slot(&study)),
     );
+    if let Some(submit) = study.submit() {
+        // The site's policy lets the page reach only the origins named when it was built.
+        let origin = juror_core::session::submit::origin(&submit.url).unwrap_or_default();
+        let allowed = std::env::var("JUROR_SUBMIT_ORIGINS").unwrap_or_default();
+        if !allowed.split_whitespace().any(|o| o == origin) {
+            errln!(
+                "warning: {}: the study sends ratings files to {origin}, which the site's build                  must allow: build with JUROR_SUBMIT_ORIGINS=\"{origin}\" (README,                  \"Recruiting on a platform\"), or the browser refuses to send them.",
+                file.display()
+            );
+        }
+    }
     if !juror_core::study::seal::is_sealed(study.systems()) {
         errln!(
             "warning: {}: the study names its systems ({}); an annotator who opens the study \

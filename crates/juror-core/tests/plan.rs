@@ -143,6 +143,7 @@ fn study_for(d: &Design) -> Study {
         contact: None,
         debrief: None,
         completion: None,
+        submit: None,
         seed: d.seed,
         systems: systems.clone(),
         rubric: RawRubric {

@@ -477,3 +477,32 @@ fn task_time_estimates_add_up_to_the_studys() {
         ["design.tasks[0].estimated_minutes"]
     );
 }
+
+/// `submit` (issue 16): an https address (or a local test server), a known format, and DataPipe's
+/// experiment id.
+#[test]
+fn a_submission_endpoint_is_checked() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let at = |submit: serde_json::Value| {
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["submit"] = submit;
+        match parse_study(&v.to_string()) {
+            Ok(_) => Vec::new(),
+            Err(p) => p.iter().map(|p| p.at.clone()).collect::<Vec<_>>(),
+        }
+    };
+    assert!(at(serde_json::json!({"url": "https://script.google.com/macros/s/X/exec"})).is_empty());
+    assert!(at(serde_json::json!({"url": "https://pipe.jspsych.org/api/data/", "format": "datapipe", "experiment_id": "A1"})).is_empty());
+    assert_eq!(
+        at(serde_json::json!({"url": "http://example.org/in"})),
+        ["submit.url"]
+    );
+    assert_eq!(
+        at(serde_json::json!({"url": "https://pipe.jspsych.org/api/data/", "format": "datapipe"})),
+        ["submit.experiment_id"]
+    );
+    assert_eq!(
+        at(serde_json::json!({"url": "https://x.org", "format": "xml"})),
+        ["submit.format"]
+    );
+}

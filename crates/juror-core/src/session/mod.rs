@@ -14,6 +14,7 @@ pub mod durability;
 pub mod ratings;
 pub mod stamps;
 pub mod store;
+pub mod submit;
 pub mod time;
 
 use std::collections::BTreeMap;

@@ -26,6 +26,7 @@ pub struct Study {
     pub(crate) contact: Option<String>,
     pub(crate) debrief: Option<String>,
     pub(crate) completion: Option<super::raw::RawCompletion>,
+    pub(crate) submit: Option<super::raw::RawSubmit>,
     pub(crate) seed: u64,
     pub(crate) systems: Vec<String>,
     pub(crate) rubric: Rubric,
@@ -69,6 +70,11 @@ impl Study {
     pub fn contact(&self) -> Option<&str> {
         self.contact.as_deref()
     }
+    /// Where the finished ratings file is sent, if anywhere.
+    pub fn submit(&self) -> Option<&super::raw::RawSubmit> {
+        self.submit.as_ref()
+    }
+
     /// The completion code and the way back to the platform, if the study gives them.
     pub fn completion(&self) -> Option<&super::raw::RawCompletion> {
         self.completion.as_ref()

@@ -57,6 +57,11 @@ pub struct RawStudy {
     /// completion code, and a link back to the platform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completion: Option<RawCompletion>,
+    /// Where the finished ratings file is sent (POST), besides the download: a service of the
+    /// researcher's choosing (DataPipe, an Apps Script web app). Its origin must be allowed when
+    /// the site is built (`JUROR_SUBMIT_ORIGINS`), or the browser refuses the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submit: Option<RawSubmit>,
     /// Seed of the counterbalancing: the plan is a pure function of the study and the annotator.
     pub seed: u64,
     /// Identifiers of the systems compared. Never shown to annotators.
@@ -93,6 +98,25 @@ pub struct RawCompletion {
     /// participant's id: for Prolific, `https://app.prolific.com/submissions/complete?cc={code}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect: Option<String>,
+}
+
+/// Where and how the finished ratings file is sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSubmit {
+    /// The address to POST to: `https://` (or `http://127.0.0.1:PORT` for a local test).
+    pub url: String,
+    /// `json`: the ratings file itself as the body; `datapipe`: DataPipe's body
+    /// (`{"experimentID", "filename", "data"}`), which needs `experiment_id`.
+    #[serde(default = "default_submit_format")]
+    pub format: String,
+    /// DataPipe's experiment id (from its dashboard).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experiment_id: Option<String>,
+}
+
+fn default_submit_format() -> String {
+    "json".to_owned()
 }
 
 /// Consent text and the label of the button that gives it.

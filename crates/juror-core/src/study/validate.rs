@@ -629,6 +629,29 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         }
     }
 
+    if let Some(submit) = &raw.submit {
+        if crate::session::submit::origin(&submit.url).is_none() {
+            c.error(
+                "submit.url",
+                format!("{:?} is not an https:// address", submit.url),
+                "give the address of the service that receives the files (https://…)",
+            );
+        }
+        match (submit.format.as_str(), &submit.experiment_id) {
+            ("json", _) | ("datapipe", Some(_)) => {}
+            ("datapipe", None) => c.error(
+                "submit.experiment_id",
+                "DataPipe needs the experiment's id",
+                "copy the experiment id from DataPipe's dashboard into \"experiment_id\"",
+            ),
+            (other, _) => c.error(
+                "submit.format",
+                format!("unknown format {other:?}"),
+                "use \"json\" (the ratings file as the body) or \"datapipe\"",
+            ),
+        }
+    }
+
     // Systems.
     if raw.systems.is_empty() {
         c.error(
@@ -1092,6 +1115,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         contact: raw.contact.clone(),
         debrief: raw.debrief.clone(),
         completion: raw.completion.clone(),
+        submit: raw.submit.clone(),
         seed: raw.seed,
         systems: raw.systems.clone(),
         rubric: Rubric {

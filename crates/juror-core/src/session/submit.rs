@@ -1,0 +1,161 @@
+//! Sending the finished ratings file to a service the researcher names (issue 16): what to POST,
+//! where, and the origin the site's policy must allow. The request itself, the queue while
+//! offline and the retries are the shell's (`src/services/submit.rs`).
+
+use super::ratings::RatingsFile;
+use crate::study::Study;
+
+/// One POST.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// Where.
+    pub url: String,
+    /// The JSON body.
+    pub body: String,
+}
+
+/// The origin (`https://host[:port]`) of a submission address, if it is one Juror may send to:
+/// `https://`, or `http://` to 127.0.0.1 or localhost (a local test).
+pub fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let hostname = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    let ok = match scheme {
+        "https" => !hostname.is_empty() && !host.contains('@'),
+        "http" => hostname == "127.0.0.1" || hostname == "localhost",
+        _ => false,
+    };
+    ok.then(|| format!("{scheme}://{host}"))
+}
+
+/// The study's POST of this ratings file, if the study names a service.
+pub fn request(study: &Study, file: &RatingsFile) -> Option<Request> {
+    let submit = study.submit()?;
+    let json = file.to_json();
+    let body = match (submit.format.as_str(), &submit.experiment_id) {
+        ("datapipe", Some(id)) => {
+            let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
+            format!(
+                "{{\"experimentID\":{},\"filename\":{},\"data\":{}}}",
+                quoted(id),
+                quoted(&file.file_name("json")),
+                quoted(&json)
+            )
+        }
+        _ => json,
+    };
+    Some(Request {
+        url: submit.url.clone(),
+        body,
+    })
+}
+
+/// What identifies the answers of a ratings file, whenever it was exported: the checksum of the
+/// file with its export time left out. The finish page records it once the file is sent, so that
+/// coming back does not send the same answers twice (and a changed answer is sent again).
+pub fn answers_digest(file: &RatingsFile) -> String {
+    // The export time and the checksum over it are the only parts that change between exports
+    // of the same answers: both are unique strings in the text, taken out by replacing them.
+    let text = file
+        .to_json()
+        .replace(&file.exported_at, "")
+        .replace(&file.sha256, "");
+    super::ratings::sha256_hex(&text)
+}
+
+/// The storage key of a file waiting to be sent (one per study and annotator: a later file holds
+/// every answer of an earlier one).
+pub fn outbox_key(study_sha256: &str, slot: u32, id: Option<&str>) -> String {
+    format!("juror-outbox/{}", super::store::key(study_sha256, slot, id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_https_or_a_local_test_server_is_an_origin() {
+        assert_eq!(
+            origin("https://pipe.jspsych.org/api/data/").as_deref(),
+            Some("https://pipe.jspsych.org")
+        );
+        assert_eq!(
+            origin("https://script.google.com:443/macros/s/X/exec?a=1").as_deref(),
+            Some("https://script.google.com:443")
+        );
+        assert_eq!(
+            origin("http://127.0.0.1:8472/in").as_deref(),
+            Some("http://127.0.0.1:8472")
+        );
+        for bad in [
+            "http://example.org/in",
+            "ftp://x.org",
+            "https://",
+            "https://user@evil.org/",
+            "javascript:alert(1)",
+            "//x.org",
+        ] {
+            assert_eq!(origin(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_body_is_the_ratings_file_or_datapipes_wrapping_of_it() {
+        use crate::plan::Annotator;
+        use crate::session::Session;
+        use crate::session::ratings::{export, sha256_hex};
+        let path = format!(
+            "{}/../../assets/studies/pandalm.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let with = |v: &serde_json::Value| {
+            let text = v.to_string();
+            let study = crate::study::parse_study(&text).unwrap();
+            let s = Session::new(&study, Annotator { slot: 1, id: None });
+            let file = export(&study, &sha256_hex(&text), &s, "test", 1.0e12);
+            (request(&study, &file), file)
+        };
+        assert_eq!(with(&v).0, None);
+        v["submit"] = serde_json::json!({"url": "https://x.org/in"});
+        let (req, file) = with(&v);
+        assert_eq!(
+            req,
+            Some(Request {
+                url: "https://x.org/in".into(),
+                body: file.to_json()
+            })
+        );
+        v["submit"] = serde_json::json!({
+            "url": "https://pipe.jspsych.org/api/data/", "format": "datapipe", "experiment_id": "AbC1"
+        });
+        let (req, file) = with(&v);
+        let body: serde_json::Value = serde_json::from_str(&req.unwrap().body).unwrap();
+        assert_eq!(body["experimentID"], "AbC1");
+        assert_eq!(body["filename"], file.file_name("json"));
+        assert_eq!(body["data"], file.to_json());
+    }
+
+    #[test]
+    fn the_same_answers_exported_twice_have_one_digest() {
+        use crate::plan::Annotator;
+        use crate::session::ratings::{export, sha256_hex};
+        use crate::session::{Msg, Session, update};
+        let path = format!(
+            "{}/../../assets/studies/pandalm.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let study = crate::study::parse_study(&text).unwrap();
+        let sha = sha256_hex(&text);
+        let mut s = Session::new(&study, Annotator { slot: 1, id: None });
+        let a = export(&study, &sha, &s, "test", 1.0e12);
+        let b = export(&study, &sha, &s, "test", 2.0e12);
+        assert_ne!(a.sha256, b.sha256);
+        assert_eq!(answers_digest(&a), answers_digest(&b));
+        update(&study, &mut s, Msg::Start, 3.0e12);
+        let c = export(&study, &sha, &s, "test", 3.0e12);
+        assert_ne!(answers_digest(&a), answers_digest(&c));
+    }
+}
