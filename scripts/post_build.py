@@ -39,9 +39,11 @@ def write(path, text):
 
 
 def submit_origins():
-    """Origins the annotator's page may send finished ratings files to (issue 16): the build's
-    JUROR_SUBMIT_ORIGINS, space-separated (https://host[:port], or http:// to 127.0.0.1 or
-    localhost for a local test). Unset: none, and no request leaves the site's origin."""
+    """Origins the annotator's page may send finished ratings files to (issue 16), by request
+    (connect-src) or by a form (form-action: MTurk's externalSubmit, https://www.mturk.com or
+    https://workersandbox.mturk.com): the build's JUROR_SUBMIT_ORIGINS, space-separated
+    (https://host[:port], or http:// to 127.0.0.1 or localhost for a local test). Unset: none,
+    and no request leaves the site's origin."""
     origins = os.environ.get("JUROR_SUBMIT_ORIGINS", "").split()
     for o in origins:
         ok = re.fullmatch(r"https://[A-Za-z0-9.-]+(:[0-9]+)?", o) or re.fullmatch(
@@ -70,7 +72,7 @@ def with_policy(html, name, connect=()):
             "worker-src 'self'",
             "manifest-src 'self'",
             "base-uri 'self'",
-            "form-action 'self'",
+            " ".join(["form-action 'self'", *connect]),
             "object-src 'none'",
         ]
     )

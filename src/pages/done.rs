@@ -4,8 +4,8 @@ use juror_core::markdown;
 use juror_core::session::{Msg, Overlay, completion, submit};
 use leptos::prelude::*;
 
-use crate::services::download;
 use crate::services::submit as submit_service;
+use crate::services::{download, location};
 use crate::session::use_session;
 
 /// The first e-mail address in `text`, if any.
@@ -161,6 +161,26 @@ pub fn Finished() -> impl IntoView {
             </section>
         }
     });
+    // MTurk's external question: once the file is saved, the worker submits the assignment to
+    // MTurk (`turkSubmitTo`, MTurk's own hosts only), with the checksum of their ratings file.
+    let assignment = location::query_param("assignmentId")
+        .filter(|a| !juror_core::plan::mturk_preview(Some(a.as_str())));
+    let mturk = assignment
+        .zip(location::query_param("turkSubmitTo").and_then(|t| juror_core::plan::mturk_submit_url(&t)))
+        .map(|(assignment, action)| {
+            move || {
+                saved.get().then(|| {
+                    let sha = handle.ratings().sha256;
+                    view! {
+                        <form class="mturk" method="post" action=action.clone()>
+                            <input type="hidden" name="assignmentId" value=assignment.clone() />
+                            <input type="hidden" name="ratings_sha256" value=sha />
+                            <button type="submit" class="primary">"Submit the task on Mechanical Turk"</button>
+                        </form>
+                    }
+                })
+            }
+        });
     // The platform's completion code and the way back, once the file is saved (issue 16).
     let completion = study.completion().is_some().then(|| {
         let study = study.clone();
@@ -234,6 +254,7 @@ pub fn Finished() -> impl IntoView {
                 })}
             </div>
             {submission}
+            {mturk}
             {mail}
             <p role="status" aria-live="polite" class="status">{move || status.get().unwrap_or_default()}</p>
             {completion}

@@ -73,3 +73,34 @@ test('a Prolific participant gets the completion code and the way back only once
   expect(href).toContain(`Please find my ratings file attached: ${file.suggestedFilename()}`);
   expect(errors).toEqual([]);
 });
+
+test('an MTurk worker submits the assignment to MTurk once the ratings file is saved', async ({ page, errors }) => {
+  // A build with JUROR_SUBMIT_ORIGINS="https://workersandbox.mturk.com" allows the form's target.
+  await page.route(/\/index\.html\?/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace("form-action 'self'", "form-action 'self' https://workersandbox.mturk.com");
+    await route.fulfill({ response, body });
+  });
+  const posted: string[] = [];
+  await page.route('https://workersandbox.mturk.com/mturk/externalSubmit', (route) => {
+    posted.push(route.request().postData() ?? '');
+    return route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Submitted</h1>' });
+  });
+  await page.goto('index.html?study=studies/pandalm.json&assignmentId=3ASG&hitId=3HIT&workerId=A2W&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com');
+  await completeStudy(page);
+  const submit = page.getByRole('button', { name: 'Submit the task on Mechanical Turk' });
+  await expect(submit).toHaveCount(0);
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
+  ]);
+  const ratings = JSON.parse(fs.readFileSync((await file.path())!, 'utf8'));
+  await submit.click();
+  await expect(page.getByRole('heading', { name: 'Submitted' })).toBeVisible();
+  expect(posted).toHaveLength(1);
+  const form = new URLSearchParams(posted[0]);
+  expect(form.get('assignmentId')).toBe('3ASG');
+  expect(form.get('ratings_sha256')).toMatch(/^[0-9a-f]{64}$/);
+  expect(ratings.annotator.id).toBe('a2w');
+  expect(errors).toEqual([]);
+});

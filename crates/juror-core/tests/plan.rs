@@ -923,4 +923,20 @@ fn platform_links_carry_the_platforms_placeholders() {
     assert_eq!(Platform::parse("qualtrics"), None);
     assert!(mturk_preview(Some("ASSIGNMENT_ID_NOT_AVAILABLE")));
     assert!(!mturk_preview(Some("3X4Y")) && !mturk_preview(None));
+    use juror_core::plan::mturk_submit_url;
+    assert_eq!(
+        mturk_submit_url("https://workersandbox.mturk.com").as_deref(),
+        Some("https://workersandbox.mturk.com/mturk/externalSubmit")
+    );
+    assert_eq!(
+        mturk_submit_url("https://www.mturk.com/").as_deref(),
+        Some("https://www.mturk.com/mturk/externalSubmit")
+    );
+    for other in [
+        "https://evil.org",
+        "http://www.mturk.com",
+        "https://www.mturk.com.evil.org",
+    ] {
+        assert_eq!(mturk_submit_url(other), None, "{other}");
+    }
 }

@@ -296,6 +296,18 @@ pub fn mturk_preview(assignment_id: Option<&str>) -> bool {
     assignment_id == Some("ASSIGNMENT_ID_NOT_AVAILABLE")
 }
 
+/// Where an MTurk external question posts the finished assignment: `turkSubmitTo` (from the
+/// link) and `/mturk/externalSubmit`, for MTurk's own two hosts only (the live site and the
+/// worker sandbox); `None` for anything else, so that a link cannot send the page elsewhere.
+pub fn mturk_submit_url(turk_submit_to: &str) -> Option<String> {
+    let origin = turk_submit_to.trim_end_matches('/');
+    matches!(
+        origin,
+        "https://www.mturk.com" | "https://workersandbox.mturk.com"
+    )
+    .then(|| format!("{origin}/mturk/externalSubmit"))
+}
+
 /// [`slot_links`] with a platform's placeholders for the participant's id added, so that the
 /// platform fills them in: each participant keeps the slot of their link (the balance) and is
 /// recorded under their platform id (for payment).
