@@ -156,6 +156,14 @@ test('a new deployment found when the annotator reloads is offered too', async (
   }
 });
 
+/** Opens work-intake at `slot` on the test's own site and goes to its first trial. */
+async function toFirstTrial(page: Page, origin: string, slot: number) {
+  await page.goto(`${origin}/juror/index.html?study=studies/work-intake.json&slot=${slot}`);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('button', { name: 'Begin' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 1');
+}
+
 /**
  * Deploys a "new build" into `site` the way a real one arrives: the app's bundles under new
  * hashed names, the old ones gone, index.html naming the new ones (with its policy's script hash
@@ -186,11 +194,8 @@ function deployNewBundles(site: string, oldVersion: string, missing = false): { 
 test('a deployment with new bundles (the old ones deleted) takes over whole, with every answer (review M4)', async ({ page, errors }, testInfo) => {
   const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
   try {
-    await page.goto(`${origin}/juror/index.html?study=studies/work-intake.json&slot=7`);
-    await page.getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('button', { name: 'Begin' }).click();
+    await toFirstTrial(page, origin, 7);
     const heading = page.getByRole('heading', { level: 1 });
-    await expect(heading).toHaveText('Trial 1');
     await page.getByRole('radiogroup', { name: 'Relevance — System A' }).getByRole('radio').nth(2).check();
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
     const oldVersion = await controllerVersion(page);
@@ -224,11 +229,8 @@ test('a deployment with new bundles (the old ones deleted) takes over whole, wit
 test('a deployment missing one of its files never takes over: the running version goes on', async ({ page, errors }, testInfo) => {
   const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
   try {
-    await page.goto(`${origin}/juror/index.html?study=studies/work-intake.json&slot=8`);
-    await page.getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('button', { name: 'Begin' }).click();
+    await toFirstTrial(page, origin, 8);
     const heading = page.getByRole('heading', { level: 1 });
-    await expect(heading).toHaveText('Trial 1');
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
     const oldVersion = await controllerVersion(page);
     deployNewBundles(site, oldVersion, true);

@@ -237,18 +237,25 @@ pub fn trials_per_slot(study: &Study) -> Vec<usize> {
 /// on the site (such as `studies/mine.json`), percent-encoded where a URL needs it.
 pub fn slot_links(study: &Study, base_url: &str, study_path: &str) -> Vec<(u32, String)> {
     let base = base_url.trim_end_matches('/');
-    let mut path = String::new();
-    for b in study_path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            path.push(char::from(b));
-        } else {
-            path.push_str(&format!("%{b:02X}"));
-        }
-    }
+    let path = percent_encode(study_path, b"/");
     let n = slots(study).unwrap_or_else(|| period(study));
     (1..=n)
         .map(|slot| (slot, format!("{base}/index.html?study={path}&slot={slot}")))
         .collect()
+}
+
+/// Percent-encoding for a URL: RFC 3986's unreserved characters and `also` are kept, every other
+/// byte is `%XX`.
+pub(crate) fn percent_encode(text: &str, also: &[u8]) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) || also.contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// A recruitment platform whose links carry the participant's id.

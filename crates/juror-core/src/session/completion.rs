@@ -28,6 +28,7 @@ pub fn completion(study: &Study, file: &RatingsFile) -> Option<Completion> {
     };
     let pid = file.annotator.id.clone().unwrap_or_default();
     let link = done.redirect.as_ref().map(|url| {
+        let encode = |t: &str| crate::plan::percent_encode(t, b"");
         url.replace("{code}", &encode(code.as_deref().unwrap_or("")))
             .replace("{pid}", &encode(&pid))
     });
@@ -73,19 +74,6 @@ fn fails(study: &Study, trial: &TrialRecord) -> bool {
         }
         _ => false,
     }
-}
-
-/// Percent-encoding of a query value (RFC 3986 unreserved characters kept).
-fn encode(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
