@@ -90,3 +90,20 @@ test('the Analyse page with a report: no sideways scroll at 320 px', async ({ pa
   await expectNoSidewaysScroll(page, 'Analyse: a report');
   expect(errors).toEqual([]);
 });
+
+test('the banners and the list of saved answers fit a 320 px screen', async ({ page, errors }) => {
+  // A private window's banner (a small quota) on a study's welcome page.
+  await page.addInitScript(() => {
+    navigator.storage.estimate = async () => ({ quota: 60 * 1024 * 1024, usage: 0 });
+  });
+  await openStudy(page, 'financial-analysis.json', 9);
+  await expect(page.getByRole('status').filter({ hasText: 'This looks like a private window' })).toBeVisible();
+  await expectNoSidewaysScroll(page, 'private-window banner');
+  // Saved answers with a long annotator id, listed where a study cannot be opened.
+  await page.goto('index.html?study=studies/financial-analysis.json&annotator=participant-with-a-rather-long-identifier-0123456789');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.goto('index.html?study=studies/moved-away.json');
+  await expect(page.getByRole('region', { name: 'Answers saved in this browser' })).toBeVisible();
+  await expectNoSidewaysScroll(page, 'saved answers on the problems page');
+  expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+});
