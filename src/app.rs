@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use juror_core::plan::{Annotator, ID_PARAMETERS, mturk_preview, resolve_annotator};
+use juror_core::plan::{
+    Annotator, ID_PARAMETERS, mturk_preview, platform_visit, resolve_annotator,
+};
 use juror_core::session::ratings::sha256_hex;
 use juror_core::study::{Problem, Study, parse_study};
 use leptos::prelude::*;
@@ -62,7 +64,8 @@ pub fn media_base(source: &str) -> String {
 }
 
 /// The annotator named by the page's address: `slot`, and an id (`annotator`, Prolific's
-/// `PROLIFIC_PID`, MTurk's `workerId` or SONA's `id`: `plan::ID_PARAMETERS`).
+/// `PROLIFIC_PID`, MTurk's `workerId` or SONA's `id`: `plan::ID_PARAMETERS`), with the
+/// platform's other parameters (`plan::platform_visit`), which the ratings file records.
 fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
     let slot = location::query_param("slot");
     let id = ID_PARAMETERS
@@ -71,7 +74,12 @@ fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
     if slot.is_none() && id.is_none() {
         return None;
     }
-    Some(resolve_annotator(study, slot.as_deref(), id.as_deref()))
+    Some(
+        resolve_annotator(study, slot.as_deref(), id.as_deref()).map(|annotator| Annotator {
+            platform: platform_visit(location::query_param),
+            ..annotator
+        }),
+    )
 }
 
 /// The researcher's page (`analyse.html`, its own wasm): no study to load, no annotator.

@@ -40,10 +40,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| Assignment::new(&side))
     });
     c.bench_function("plan: side by side, 10,000 items, 30 slots, slot 30", |b| {
-        b.iter(|| plan(&side, &Annotator { slot: 30, id: None }))
+        b.iter(|| plan(&side, &Annotator::slot(30)))
     });
     c.bench_function("plan: all pairs, 10,000 items, 30 slots, slot 30", |b| {
-        b.iter(|| plan(&pairs, &Annotator { slot: 30, id: None }))
+        b.iter(|| plan(&pairs, &Annotator::slot(30)))
     });
 }
 

@@ -176,7 +176,11 @@ fn financial_files() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for slot in 1..=3u32 {
         let id = (slot == 2).then(|| "ann-b".to_owned());
-        let annotator = Annotator { slot, id };
+        let annotator = Annotator {
+            slot,
+            id,
+            platform: None,
+        };
         let unfinished = usize::from(slot == 3);
         let s = replay(&study, annotator, unfinished, |_, item, shown| {
             let i = items.iter().position(|x| x == item).unwrap();
@@ -217,7 +221,7 @@ fn pandalm_files() -> Vec<(String, String)> {
         ),
     ];
     for slot in 1..=3u32 {
-        let annotator = Annotator { slot, id: None };
+        let annotator = Annotator::slot(slot);
         let s = replay(&study, annotator, 0, |_, item, shown| {
             let i = items.iter().position(|x| x == item).unwrap();
             let llama = shown.iter().position(|t| id_of(t) == "llama-7b").unwrap();
@@ -261,31 +265,26 @@ fn work_intake_files() -> Vec<(String, String)> {
     };
     let mut out = Vec::new();
     for slot in 1..=2u32 {
-        let s = replay(
-            &study,
-            Annotator { slot, id: None },
-            0,
-            |index, _, shown| {
-                let mut scores = Vec::new();
-                for (p, system) in shown.iter().enumerate() {
-                    for (d, dimension) in dimensions.iter().enumerate() {
-                        let v = strength(system) + jitter(index, p + slot as usize, d);
-                        scores.push((p, dimension.clone(), v.clamp(1, 5)));
-                    }
+        let s = replay(&study, Annotator::slot(slot), 0, |index, _, shown| {
+            let mut scores = Vec::new();
+            for (p, system) in shown.iter().enumerate() {
+                for (d, dimension) in dimensions.iter().enumerate() {
+                    let v = strength(system) + jitter(index, p + slot as usize, d);
+                    scores.push((p, dimension.clone(), v.clamp(1, 5)));
                 }
-                let best = if index % 3 == 2 && slot == 2 {
-                    shown.iter().position(|s| s == "retrieval-only")
-                } else {
-                    shown.iter().position(|s| s == "full-pipeline")
-                };
-                Answers {
-                    scores,
-                    preference: Some(Preference::Best {
-                        position: best.unwrap(),
-                    }),
-                }
-            },
-        );
+            }
+            let best = if index % 3 == 2 && slot == 2 {
+                shown.iter().position(|s| s == "retrieval-only")
+            } else {
+                shown.iter().position(|s| s == "full-pipeline")
+            };
+            Answers {
+                scores,
+                preference: Some(Preference::Best {
+                    position: best.unwrap(),
+                }),
+            }
+        });
         out.push((
             format!("work-intake-slot{slot}.json"),
             export_json(&study, &hash, &s),
@@ -346,7 +345,7 @@ fn trajectories_files() -> Vec<(String, String)> {
         let dimensions = &dimensions;
         let s = replay_timed(
             &study,
-            Annotator { slot, id: None },
+            Annotator::slot(slot),
             0,
             step,
             |index, item, shown| {
@@ -437,7 +436,7 @@ fn hare_sessions() -> Vec<(String, String)> {
     };
     let mut out = Vec::new();
     for slot in 1..=3u32 {
-        let mut s = Session::new(&study, Annotator { slot, id: None });
+        let mut s = Session::new(&study, Annotator::slot(slot));
         let mut now = T0;
         let mut step = |study: &Study, s: &mut Session, msg: Msg| {
             now += 1000.0;
@@ -1821,7 +1820,7 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
         let hash = sha256_hex(text);
         (1..=3u32)
             .map(|slot| {
-                let s = replay(study, Annotator { slot, id: None }, 0, |_, item, shown| {
+                let s = replay(study, Annotator::slot(slot), 0, |_, item, shown| {
                     let mut scores = Vec::new();
                     for (p, name) in shown.iter().enumerate() {
                         let system = id(name);

@@ -268,7 +268,7 @@ fn check_study(text: &str) -> Option<Study> {
     match parse_study(text) {
         Ok(study) => {
             for slot in 1..=3 {
-                let annotator = Annotator { slot, id: None };
+                let annotator = Annotator::slot(slot);
                 let p = plan(&study, &annotator);
                 let session = Session::new(&study, annotator);
                 assert_eq!(p.trials.len(), session.plan.trials.len());
@@ -434,7 +434,7 @@ fn finished(name: &str) -> (Study, String, Value, Value) {
     let text = example(name);
     let study = parse_study(&text).unwrap();
     let sha = sha256_hex(&text);
-    let mut s = Session::new(&study, Annotator { slot: 1, id: None });
+    let mut s = Session::new(&study, Annotator::slot(1));
     let mut now = 1.0e12;
     for _ in 0..2_000 {
         now += 1_000.0;

@@ -289,7 +289,7 @@ proptest! {
         // first_shown[k]: over all slots, how often pair k's first system was shown first.
         let mut total = vec![(0usize, 0usize); list.len()];
         for slot in 1..=slots {
-            let p = plan(&study, &Annotator { slot, id: None });
+            let p = plan(&study, &Annotator::slot(slot));
             let mut by_item: std::collections::BTreeMap<usize, Vec<(usize, usize)>> = Default::default();
             let mut orders = vec![(0usize, 0usize); list.len()];
             for t in &p.trials {
@@ -320,7 +320,7 @@ proptest! {
     fn plans_are_deterministic(d in design(), slot in 1u32..=9) {
         let study = study_for(&d);
         let slot = d.assignment.map_or(slot, |(n, _)| slot.min(n));
-        let who = Annotator { slot, id: None };
+        let who = Annotator::slot(slot);
         prop_assert_eq!(plan(&study, &who), plan(&study, &who));
     }
 
@@ -341,7 +341,7 @@ proptest! {
         let study = study_for(&d);
         let n = d.systems;
         let slot = d.assignment.map_or(slot, |(slots, _)| slot.min(slots));
-        let orders: Vec<Vec<usize>> = plan(&study, &Annotator { slot, id: None })
+        let orders: Vec<Vec<usize>> = plan(&study, &Annotator::slot(slot))
             .trials
             .iter()
             .map(|t| t.shown.iter().map(|s| s.system).collect())
@@ -362,7 +362,7 @@ proptest! {
         let counts = trials_per_slot(&study);
         prop_assert_eq!(counts.len(), d.assignment.map_or(1, |(n, _)| n as usize));
         for (i, &count) in counts.iter().enumerate() {
-            let p = plan(&study, &Annotator { slot: i as u32 + 1, id: None });
+            let p = plan(&study, &Annotator::slot(i as u32 + 1));
             prop_assert_eq!(count, p.trials.len(), "slot {}", i + 1);
         }
         if d.assignment.is_none() {
@@ -374,7 +374,7 @@ proptest! {
     fn no_system_id_reaches_the_view(d in design(), slot in 1u32..=9) {
         let study = study_for(&d);
         let slot = d.assignment.map_or(slot, |(n, _)| slot.min(n));
-        let p = plan(&study, &Annotator { slot, id: None });
+        let p = plan(&study, &Annotator::slot(slot));
         let json = serde_json::to_string(&p.views(&study)).unwrap();
         prop_assert!(!json.contains("SYSTEM-ID"), "{json}");
     }
@@ -388,7 +388,7 @@ proptest! {
         d
     })) {
         let study = study_for(&d);
-        let p = plan(&study, &Annotator { slot: 1, id: None });
+        let p = plan(&study, &Annotator::slot(1));
         let at: Vec<usize> = p.trials.iter().enumerate().filter(|(_, t)| t.check).map(|(i, _)| i).collect();
         // With c check trials among T, the i-th sits at floor((2i + 1) T / 2c).
         let (c, total) = (at.len(), p.trials.len());
@@ -433,7 +433,7 @@ fn golden_plans_of_the_example_studies() {
     for (name, study) in examples() {
         let mut text = String::new();
         for slot in 1..=3 {
-            text.push_str(&plan(&study, &Annotator { slot, id: None }).table(&study));
+            text.push_str(&plan(&study, &Annotator::slot(slot)).table(&study));
             text.push('\n');
         }
         let path = golden_dir().join(format!("{name}.txt"));
@@ -477,7 +477,7 @@ fn no_system_id_reaches_the_rater_view_of_any_example() {
             juror_core::plan::slots(&sealed).unwrap_or_else(|| juror_core::plan::period(&sealed));
         let mut views = 0;
         for slot in 1..=slots {
-            let p = plan(&sealed, &Annotator { slot, id: None });
+            let p = plan(&sealed, &Annotator::slot(slot));
             for view in p.views(&sealed) {
                 let json = serde_json::to_string(&view).unwrap();
                 for token in key.systems.keys() {
@@ -498,7 +498,7 @@ fn seed_001_blocks_follow_a_williams_design_across_four_participants() {
         .unwrap();
     let orders: Vec<Vec<usize>> = (1..=4)
         .map(|slot| {
-            let p = plan(&study, &Annotator { slot, id: None });
+            let p = plan(&study, &Annotator::slot(slot));
             let mut blocks: Vec<usize> = Vec::new();
             for t in p.trials.iter().filter(|t| t.task == 0) {
                 if blocks.last() != Some(&t.shown[0].system) {
@@ -570,7 +570,7 @@ fn outputs_are_headed_by_their_letter_where_the_letter_means_something() {
     let mut lone_lettered = 0;
     for (name, study) in examples() {
         for slot in 1..=3 {
-            let p = plan(&study, &Annotator { slot, id: None });
+            let p = plan(&study, &Annotator::slot(slot));
             for (trial, view) in p.trials.iter().zip(p.views(&study)) {
                 for output in &view.outputs {
                     let alone = trial.shown.len() == 1;
@@ -610,12 +610,12 @@ fn a_published_study_serves_the_original_plans_under_item_tokens() {
         assert_eq!(
             trials_per_slot(&published),
             (1..=slots)
-                .map(|slot| plan(&original, &Annotator { slot, id: None }).trials.len())
+                .map(|slot| plan(&original, &Annotator::slot(slot)).trials.len())
                 .collect::<Vec<_>>(),
             "{name}"
         );
         for slot in 1..=slots {
-            let who = Annotator { slot, id: None };
+            let who = Annotator::slot(slot);
             let (want, got) = (plan(&original, &who), plan(&published, &who));
             assert_eq!(got.trials.len(), want.trials.len(), "{name} slot {slot}");
             for (w, g) in want.trials.iter().zip(&got.trials) {
@@ -672,7 +672,7 @@ fn sealing_renames_the_pairs_of_a_task() {
     let sealed = validate(&sealed).unwrap_or_else(|p| panic!("{p}"));
     let pairs = |study: &Study, rename: &dyn Fn(&str) -> String| {
         let mut out: Vec<(String, Vec<String>)> = (1..=3)
-            .flat_map(|slot| plan(study, &Annotator { slot, id: None }).trials)
+            .flat_map(|slot| plan(study, &Annotator::slot(slot)).trials)
             .map(|t| {
                 let mut shown: Vec<String> = t
                     .shown
@@ -743,6 +743,7 @@ fn personal_items_go_to_their_annotators_only() {
             &Annotator {
                 slot,
                 id: id.map(str::to_owned),
+                platform: None,
             },
         );
         let mut ids: Vec<String> = p
@@ -766,8 +767,8 @@ fn personal_items_go_to_their_annotators_only() {
     );
     // The same annotator gets the same plan everywhere.
     assert_eq!(
-        plan(&study, &Annotator { slot: 2, id: None }),
-        plan(&study, &Annotator { slot: 2, id: None })
+        plan(&study, &Annotator::slot(2)),
+        plan(&study, &Annotator::slot(2))
     );
     assert_eq!(trials_per_slot(&study).len(), 3);
 }
@@ -864,7 +865,7 @@ fn the_balance_check_knows_personal_items() {
 
     // Slot 3's plan with slot 1's personal item in it, and p07's plan without theirs.
     let mut plans: Vec<Plan> = (1..=3)
-        .map(|slot| plan(&study, &Annotator { slot, id: None }))
+        .map(|slot| plan(&study, &Annotator::slot(slot)))
         .collect();
     let stolen = plans[0]
         .trials
@@ -939,4 +940,55 @@ fn platform_links_carry_the_platforms_placeholders() {
     ] {
         assert_eq!(mturk_submit_url(other), None, "{other}");
     }
+}
+
+/// The platform's other link parameters are recorded with the participant: Prolific's study and
+/// session, MTurk's assignment and HIT (not `turkSubmitTo`, which is only where to post);
+/// Juror's own `annotator=` is no platform.
+#[test]
+fn platform_visit_records_the_platforms_parameters() {
+    use juror_core::plan::platform_visit;
+    let link = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    };
+    let prolific = platform_visit(link(&[
+        ("PROLIFIC_PID", "5f0c9a"),
+        ("STUDY_ID", "s-1"),
+        ("SESSION_ID", " x9 "),
+        ("slot", "2"),
+    ]))
+    .unwrap();
+    assert_eq!(prolific.name, "prolific");
+    assert_eq!(
+        prolific.parameters.into_iter().collect::<Vec<_>>(),
+        [
+            ("SESSION_ID".to_owned(), "x9".to_owned()),
+            ("STUDY_ID".to_owned(), "s-1".to_owned())
+        ]
+    );
+    let mturk = platform_visit(link(&[
+        ("workerId", "A1B2"),
+        ("assignmentId", "3X"),
+        ("hitId", "H"),
+        ("turkSubmitTo", "https://www.mturk.com"),
+    ]))
+    .unwrap();
+    assert_eq!(mturk.name, "mturk");
+    assert_eq!(
+        mturk.parameters.keys().collect::<Vec<_>>(),
+        ["assignmentId", "hitId"]
+    );
+    let sona = platform_visit(link(&[("id", "1234"), ("STUDY_ID", "ignored")])).unwrap();
+    assert_eq!((sona.name.as_str(), sona.parameters.len()), ("sona", 0));
+    assert_eq!(
+        platform_visit(link(&[("annotator", "ann-3"), ("id", "9")])),
+        None
+    );
+    assert_eq!(platform_visit(link(&[("slot", "3")])), None);
+    assert_eq!(platform_visit(link(&[("PROLIFIC_PID", "  ")])), None);
 }

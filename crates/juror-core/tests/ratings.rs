@@ -42,7 +42,7 @@ const APP_VERSION: &str = "0.1.0";
 /// while on it. Exported at a fixed time, so the file is reproducible byte for byte.
 fn slot1_session() -> (Study, String, Session, f64) {
     let (study, hash) = financial_analysis();
-    let mut s = Session::new(&study, Annotator { slot: 1, id: None });
+    let mut s = Session::new(&study, Annotator::slot(1));
     let at = |seconds: u32| T0 + f64::from(seconds) * 1000.0;
     update(&study, &mut s, Msg::Start, at(0));
     update(&study, &mut s, Msg::FinishInstructions, at(90));
@@ -209,6 +209,33 @@ fn a_native_export_parses_restores_and_round_trips() {
     // file: the checksum is over the content, not the layout.
     let compact = serde_json::to_string(&file).unwrap();
     assert_eq!(parse(&compact).unwrap(), file);
+}
+
+/// A participant from Prolific: the file records their id and the platform's study and session
+/// (for payment), restoring it gives them back, and a file without them (every file written
+/// before issue 16) has no `platform` member at all, so its checksum is unchanged.
+#[test]
+fn the_platform_is_recorded_and_restored() {
+    let (study, hash) = financial_analysis();
+    let visit = juror_core::plan::platform_visit(|name| match name {
+        "PROLIFIC_PID" => Some("5f0c9a".to_owned()),
+        "STUDY_ID" => Some("s-1".to_owned()),
+        "SESSION_ID" => Some("x9".to_owned()),
+        _ => None,
+    });
+    let who = Annotator {
+        slot: 2,
+        id: Some("5f0c9a".into()),
+        platform: visit.clone(),
+    };
+    let s = Session::new(&study, who.clone());
+    let file = export(&study, &hash, &s, APP_VERSION, T0);
+    assert_eq!(file.annotator.platform, visit);
+    let text = file.to_json();
+    assert!(text.contains("\"STUDY_ID\": \"s-1\""), "{text}");
+    let back = parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(restore(&study, &hash, &back).unwrap().annotator, who);
+    assert!(!slot1_file().to_json().contains("platform"));
 }
 
 #[test]

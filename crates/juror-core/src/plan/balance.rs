@@ -60,7 +60,7 @@ fn positions_of(study: &Study, presentation: Presentation) -> usize {
 pub fn check(study: &Study) -> Report {
     let n_slots = slots(study).unwrap_or_else(|| super::period(study));
     let mut plans: Vec<Plan> = (1..=n_slots)
-        .map(|slot| plan(study, &Annotator { slot, id: None }))
+        .map(|slot| plan(study, &Annotator::slot(slot)))
         .collect();
     let mut ids: Vec<&str> = study
         .items()

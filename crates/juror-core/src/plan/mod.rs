@@ -40,12 +40,84 @@ use crate::study::{LabelScheme, Order, Presentation, Problem, Study, Task};
 use rng::Stream;
 
 /// Who is annotating: a slot (1-based), and the id they came with, if any.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 pub struct Annotator {
     /// The slot, from 1.
     pub slot: u32,
     /// The id from the link (`?annotator=`, `PROLIFIC_PID`), if any.
     pub id: Option<String>,
+    /// The recruitment platform the link came from, with its other parameters (kept in the
+    /// ratings file for payment; not part of who the annotator is: [`Annotator::same_person`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<PlatformVisit>,
+}
+
+impl Annotator {
+    /// An annotator known by slot only.
+    pub fn slot(slot: u32) -> Annotator {
+        Annotator {
+            slot,
+            ..Annotator::default()
+        }
+    }
+
+    /// Whether two records name the same annotator: the same slot and id (the platform's
+    /// session parameters may differ between two visits of one person).
+    pub fn same_person(&self, other: &Annotator) -> bool {
+        self.slot == other.slot && self.id == other.id
+    }
+}
+
+/// What a recruitment platform's link said besides the participant's id: Prolific's
+/// `STUDY_ID` and `SESSION_ID`, MTurk's `assignmentId` and `hitId`. Recorded in the ratings
+/// file so that the researcher can match a file to a submission and pay it.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct PlatformVisit {
+    /// `prolific`, `mturk` or `sona`.
+    pub name: String,
+    /// The platform's other link parameters, by their names on the platform.
+    #[serde(default)]
+    pub parameters: std::collections::BTreeMap<String, String>,
+}
+
+/// The platform a link came from, read with `param` (the link's query parameters): the one
+/// whose id parameter is present ([`ID_PARAMETERS`]), with its other parameters that are
+/// present and not empty. `None` for Juror's own `annotator=` or no id.
+pub fn platform_visit(param: impl Fn(&str) -> Option<String>) -> Option<PlatformVisit> {
+    const PLATFORMS: [(&str, &str, &[&str]); 3] = [
+        ("prolific", "PROLIFIC_PID", &["STUDY_ID", "SESSION_ID"]),
+        ("mturk", "workerId", &["assignmentId", "hitId"]),
+        ("sona", "id", &[]),
+    ];
+    if param("annotator").is_some_and(|v| !v.trim().is_empty()) {
+        return None;
+    }
+    let (name, _, others) = PLATFORMS
+        .iter()
+        .find(|(_, id, _)| param(id).is_some_and(|v| !v.trim().is_empty()))?;
+    let parameters = others
+        .iter()
+        .filter_map(|&key| {
+            let value = param(key)?;
+            let value: String = value.trim().chars().take(200).collect();
+            (!value.is_empty()).then(|| (key.to_owned(), value))
+        })
+        .collect();
+    Some(PlatformVisit {
+        name: (*name).to_owned(),
+        parameters,
+    })
 }
 
 /// One trial of a plan (researcher-side: it names systems; see [`view`] for what raters see).
@@ -180,7 +252,11 @@ pub fn resolve_annotator(
             }
         },
     };
-    Ok(Annotator { slot, id })
+    Ok(Annotator {
+        slot,
+        id,
+        platform: None,
+    })
 }
 
 /// The plan for one annotator. Pure: the same study and slot always give the same plan. A

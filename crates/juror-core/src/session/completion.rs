@@ -138,6 +138,7 @@ mod tests {
         let who = Annotator {
             slot: 1,
             id: Some("5f0c/1".into()),
+            platform: None,
         };
         let file = finished(&study, &sha, who, 0);
         let done = completion(&study, &file).unwrap();
@@ -151,7 +152,7 @@ mod tests {
     #[test]
     fn a_failed_attention_check_gives_the_failing_code() {
         let (study, sha) = study(serde_json::json!({"code": "PASS", "fail_code": "FAIL"}));
-        let who = |slot| Annotator { slot, id: None };
+        let who = |slot| Annotator::slot(slot);
         // Whichever side the checked system is shown on, one of the two positions passes.
         let codes: Vec<Option<String>> = [0, 1]
             .iter()

@@ -21,7 +21,7 @@ fn example(name: &str) -> Study {
 
 /// A session of slot 1 driven to `phase` (the intake survey or the trials).
 fn session_at(study: &Study, phase: Phase) -> Session {
-    let mut s = Session::new(study, Annotator { slot: 1, id: None });
+    let mut s = Session::new(study, Annotator::slot(1));
     let mut steps = 0;
     while s.progress.phase != phase && steps < 10 {
         steps += 1;
@@ -366,4 +366,30 @@ fn a_stale_tab_typing_a_note_does_not_revert_a_score_changed_elsewhere() {
     assert_eq!(t.outputs[0].ratings.get(&dimension), Some(&5));
     assert_eq!(t.notes, "unclear");
     assert_eq!(store::merge(&a.progress, &saved).trials, saved.trials);
+}
+
+/// Two visits of one Prolific participant (the same id and slot) that came with different
+/// session parameters still merge, and to the same record whichever tab merges.
+#[test]
+fn visits_with_different_platform_parameters_merge_the_same_either_way() {
+    let study = example("financial-analysis");
+    let visit = |session: &str| crate::plan::PlatformVisit {
+        name: "prolific".into(),
+        parameters: [("SESSION_ID".to_owned(), session.to_owned())].into(),
+    };
+    let mut a = session_at(&study, Phase::Trials).progress;
+    a.annotator.id = Some("5f0c9a".into());
+    let mut b = a.clone();
+    a.annotator.platform = Some(visit("one"));
+    b.annotator.platform = Some(visit("two"));
+    let ab = store::merge(&a, &b);
+    assert_eq!(ab, store::merge(&b, &a));
+    assert_eq!(ab.annotator.platform, Some(visit("two")));
+    let mut other = b.clone();
+    other.annotator.id = Some("someone-else".into());
+    assert_eq!(
+        store::merge(&a, &other),
+        a,
+        "another person's copy is not merged"
+    );
 }

@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use super::answers::{Answer, OutputAnswers, Preference, TrialAnswers};
 use super::time::{iso8601, parse_iso8601};
 use super::{Phase, Progress, Session};
-use crate::plan::Annotator;
+use crate::plan::{Annotator, PlatformVisit};
 use crate::study::Study;
 
 /// The `format` of ratings files.
@@ -83,6 +83,11 @@ pub struct AnnotatorRef {
     pub slot: u32,
     /// The id from the link, if any.
     pub id: Option<String>,
+    /// The recruitment platform the link came from (Prolific, MTurk, SONA) and its other
+    /// parameters (`STUDY_ID`, `SESSION_ID`; `assignmentId`, `hitId`), for payment. Absent
+    /// for a link without a platform's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<PlatformVisit>,
 }
 
 /// What the plan was computed from.
@@ -255,6 +260,7 @@ pub fn export(
         annotator: AnnotatorRef {
             slot: p.annotator.slot,
             id: p.annotator.id.clone(),
+            platform: p.annotator.platform.clone(),
         },
         plan: PlanRef {
             version: PLAN_VERSION.to_owned(),
@@ -585,6 +591,7 @@ pub fn restore(
     let annotator = Annotator {
         slot,
         id: file.annotator.id.clone(),
+        platform: file.annotator.platform.clone(),
     };
     let fresh = Session::new(study, annotator.clone());
     if fresh.plan.trials.len() != file.trials.len() {

@@ -287,9 +287,16 @@ fn migrate_1_to_2(mut value: Value) -> Value {
 /// `session::tests`).
 pub fn merge(mine: &Progress, theirs: &Progress) -> Progress {
     let mut out = mine.clone();
-    if mine.trials.len() != theirs.trials.len() || mine.annotator != theirs.annotator {
+    if mine.trials.len() != theirs.trials.len() || !mine.annotator.same_person(&theirs.annotator) {
         return out;
     }
+    // Two visits of one person may come with different platform parameters: keep one, the
+    // same whichever tab merges (the larger), so that the merge stays commutative.
+    out.annotator.platform = mine
+        .annotator
+        .platform
+        .clone()
+        .max(theirs.annotator.platform.clone());
     for (ours, other) in out.trials.iter_mut().zip(&theirs.trials) {
         if ours.outputs.len() != other.outputs.len() {
             continue;

@@ -113,7 +113,7 @@ mod tests {
         let with = |v: &serde_json::Value| {
             let text = v.to_string();
             let study = crate::study::parse_study(&text).unwrap();
-            let s = Session::new(&study, Annotator { slot: 1, id: None });
+            let s = Session::new(&study, Annotator::slot(1));
             let file = export(&study, &sha256_hex(&text), &s, "test", 1.0e12);
             (request(&study, &file), file)
         };
@@ -149,7 +149,7 @@ mod tests {
         let text = std::fs::read_to_string(path).unwrap();
         let study = crate::study::parse_study(&text).unwrap();
         let sha = sha256_hex(&text);
-        let mut s = Session::new(&study, Annotator { slot: 1, id: None });
+        let mut s = Session::new(&study, Annotator::slot(1));
         let a = export(&study, &sha, &s, "test", 1.0e12);
         let b = export(&study, &sha, &s, "test", 2.0e12);
         assert_ne!(a.sha256, b.sha256);

@@ -25,7 +25,7 @@ fn without_stamps(trials: &[TrialAnswers]) -> Vec<TrialAnswers> {
 }
 
 fn slot(n: u32) -> Annotator {
-    Annotator { slot: n, id: None }
+    Annotator::slot(n)
 }
 
 /// A valid answer to any question.

@@ -160,7 +160,7 @@ pub fn publish(
     }
     let plans = (1..=slots.max(1))
         .map(|slot| {
-            plan(study, &Annotator { slot, id: None })
+            plan(study, &Annotator::slot(slot))
                 .trials
                 .iter()
                 .map(|trial| {
