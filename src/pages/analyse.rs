@@ -70,13 +70,15 @@ impl PartialEq for Analysis {
 
 /// Runs the analysis as `juror analyze` does, through the core's one entry point
 /// ([`analysis::run::run`]): the study, the key, the adjudication file, then every input in
-/// order, with `juror analyze`'s default options and the plan `overrides` chosen on the page.
+/// order, with `juror analyze`'s default options and the plan `overrides` chosen on the page;
+/// platform participants' ids pseudonymised unless `reveal_ids` (`--reveal-ids`).
 pub fn run(
     inputs: &[Picked],
     study: Option<&Picked>,
     key: Option<&Picked>,
     adjudication: Option<&Picked>,
     overrides: &Overrides,
+    reveal_ids: bool,
 ) -> Outcome {
     if inputs.is_empty() {
         return Outcome::Empty;
@@ -90,7 +92,10 @@ pub fn run(
         study: study.map(file),
         key: key.map(file),
         adjudication: adjudication.map(file),
-        options: Options::default(),
+        options: Options {
+            reveal_ids,
+            ..Options::default()
+        },
         overrides: overrides.clone(),
     };
     match analysis::run::run(&request) {
@@ -187,6 +192,8 @@ pub fn Analyse() -> impl IntoView {
     let entries: RwSignal<Entries> = RwSignal::new(Entries::new());
     // The plan's overrides chosen here (none: the study's plan).
     let overrides: RwSignal<Overrides> = RwSignal::new(Overrides::default());
+    // Platform participants' ids: pseudonymised unless the researcher asks to see them.
+    let reveal_ids = RwSignal::new(false);
     let file = |(name, text): Picked| FileText { name, text };
     let context = Memo::new(move |_| {
         plan_context(study.get().map(file).as_ref(), key.get().map(file).as_ref())
@@ -202,6 +209,7 @@ pub fn Analyse() -> impl IntoView {
                     key.get().as_ref(),
                     adjudication.get().as_ref(),
                     overrides,
+                    reveal_ids.get(),
                 )
             })
         })
@@ -306,6 +314,25 @@ pub fn Analyse() -> impl IntoView {
             <Show when=move || inputs.with(|list| !list.is_empty())>
                 <PlanChoices context systems overrides />
             </Show>
+            {move || {
+                let ids = outcome.with(|o| match o {
+                    Outcome::Done(a) => a.report.settings.platform_ids,
+                    _ => None,
+                })?;
+                Some(view! {
+                    <p class="platform-ids">
+                        <label>
+                            <input
+                                type="checkbox"
+                                prop:checked=move || reveal_ids.get()
+                                on:change=move |ev| reveal_ids.set(event_target_checked(&ev))
+                            />
+                            " Show participants' platform ids (for payment)"
+                        </label>
+                        <span class="hint">" Platform ids are " {ids} "."</span>
+                    </p>
+                })
+            }}
             {move || match outcome.get() {
                 Outcome::Empty => view! {
                     <p class="hint">"Choose at least one ratings file or CSV to see the report."</p>
@@ -937,13 +964,13 @@ mod tests {
     #[test]
     fn nothing_chosen_is_empty_and_a_bad_key_blocks() {
         assert_eq!(
-            run(&[], None, None, None, &Overrides::default()),
+            run(&[], None, None, None, &Overrides::default(), false),
             Outcome::Empty
         );
         let key = ("key.json".to_owned(), Ok("{}".to_owned()));
         let inputs = [fixture("financial-slot1.json")];
         assert!(
-            matches!(run(&inputs, None, Some(&key), None, &Overrides::default()), Outcome::Blocked(r) if r.len() == 1)
+            matches!(run(&inputs, None, Some(&key), None, &Overrides::default(), false), Outcome::Blocked(r) if r.len() == 1)
         );
     }
 
@@ -953,7 +980,7 @@ mod tests {
             ("gone.json".to_owned(), Err("no".to_owned())),
             fixture("financial-slot1.json"),
         ];
-        let Outcome::Done(a) = run(&inputs, None, None, None, &Overrides::default()) else {
+        let Outcome::Done(a) = run(&inputs, None, None, None, &Overrides::default(), false) else {
             panic!("expected a report");
         };
         assert_eq!(a.report.problems[0].file, "gone.json");

@@ -218,6 +218,11 @@ enum Command {
         /// default: the study's first system, else the first in byte order.
         #[arg(long)]
         reference: Option<String>,
+        /// Show the ids of participants from Prolific, MTurk or SONA as the ratings files hold
+        /// them (for payment), instead of pseudonyms (keyed with the key's secret; see
+        /// docs/analysis.md#platform-ids).
+        #[arg(long)]
+        reveal_ids: bool,
         /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
         /// the merged tidy data (ratings, preferences, choices); answers: every other answer
         /// (output questions, flags, notes, surveys) as a tidy CSV.
@@ -395,6 +400,7 @@ fn main() -> ExitCode {
             seed,
             resamples,
             reference,
+            reveal_ids,
             plan,
             format,
             out,
@@ -411,6 +417,7 @@ fn main() -> ExitCode {
                 resamples,
                 reference,
                 plan: None,
+                reveal_ids,
             },
             format,
             out,

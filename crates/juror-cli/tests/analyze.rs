@@ -646,3 +646,111 @@ fn an_intake_answer_breaks_the_report_down() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no intake question \"nope\"; use one of: role"));
 }
+
+/// A copy of `fixture` as a participant from Prolific would send it: their PID as the
+/// annotator's id, the platform's study and session recorded, the checksum made again, and the
+/// file named as the app names it (after the participant).
+fn from_prolific(fixture_name: &str, pid: &str) -> String {
+    let mut file: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture(fixture_name)).unwrap()).unwrap();
+    file["annotator"]["id"] = pid.into();
+    file["annotator"]["platform"] = serde_json::json!({
+        "name": "prolific",
+        "parameters": {"STUDY_ID": "65a1", "SESSION_ID": format!("sess-{pid}")}
+    });
+    let object = file.as_object_mut().unwrap();
+    object.remove("sha256");
+    let sum = juror_core::session::ratings::sha256_hex(&serde_json::to_string(&file).unwrap());
+    file["sha256"] = sum.into();
+    let path = tmp(&format!("juror-study-{pid}-2026-11-24.json"));
+    std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+    path.display().to_string()
+}
+
+/// Issue 16: participants' platform ids (which name people) are pseudonymised in the report and
+/// the merged CSV by default, keyed with the key's secret when there is one; `--reveal-ids`
+/// shows them (the ratings files keep them, for payment).
+#[test]
+fn platform_ids_are_pseudonymised_unless_revealed() {
+    let pids = ["5f0c9a11aa", "5f0c9a22bb", "5f0c9a33cc"];
+    let files: Vec<String> = (1..=3)
+        .map(|s| from_prolific(&format!("pandalm-slot{s}.json"), pids[s - 1]))
+        .collect();
+    let study = fixture("pandalm-sealed-study.json");
+    let contains_a_pid = |text: &str| pids.iter().any(|p| text.contains(p));
+
+    let out = juror(&args(&["--study", &study], &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!contains_a_pid(&text), "{text}");
+    let r = json(&out);
+    let unkeyed: Vec<String> = r["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            assert_eq!(i["platform"], "prolific");
+            assert!(
+                i["file"]
+                    .as_str()
+                    .unwrap()
+                    .contains("juror-study-prolific-")
+            );
+            i["annotator"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert!(
+        unkeyed
+            .iter()
+            .all(|a| a.starts_with("prolific-") && a.len() == 21)
+    );
+    assert!(
+        r["settings"]["platform_ids"]
+            .as_str()
+            .unwrap()
+            .contains("without a secret")
+    );
+    let csv = juror(&args(&["--format", "csv"], &files));
+    assert!(!contains_a_pid(&String::from_utf8_lossy(&csv.stdout)));
+
+    // With a key from `juror publish` (which keeps a secret for this), the pseudonyms are
+    // keyed: others than without it, and the same on every run.
+    let mut key: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("pandalm-key.json")).unwrap())
+            .unwrap();
+    key["ids_secret"] = "7f".repeat(32).into();
+    let key_path = tmp("pandalm-key-with-secret.json");
+    std::fs::write(&key_path, key.to_string()).unwrap();
+    let key_path = key_path.display().to_string();
+    let keyed_run = || {
+        json(&juror(&args(
+            &["--study", &study, "--key", &key_path],
+            &files,
+        )))
+    };
+    let keyed = keyed_run();
+    assert_eq!(keyed["inputs"], keyed_run()["inputs"]);
+    assert_ne!(
+        keyed["inputs"][0]["annotator"].as_str().unwrap(),
+        unkeyed[0]
+    );
+    assert_eq!(
+        keyed["settings"]["platform_ids"],
+        "pseudonymised with the key's secret"
+    );
+
+    let shown = juror(&args(&["--study", &study, "--reveal-ids"], &files));
+    let r = json(&shown);
+    assert_eq!(r["inputs"][0]["annotator"], pids[0]);
+    assert!(
+        r["settings"]["platform_ids"]
+            .as_str()
+            .unwrap()
+            .contains("shown")
+    );
+
+    // Files without a platform are shown as before, and say nothing about it.
+    let plain = json(&juror(&args(&[], &financial())));
+    assert!(plain["settings"].get("platform_ids").is_none());
+    assert!(plain["inputs"][0].get("platform").is_none());
+}

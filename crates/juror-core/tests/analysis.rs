@@ -669,6 +669,7 @@ const OPTIONS: Options = Options {
     resamples: 50,
     reference: None,
     plan: None,
+    reveal_ids: false,
 };
 
 fn key() -> SealKey {
@@ -858,6 +859,7 @@ fn ratings_numbers_equal_direct_calls_of_the_statistics() {
     let context = Context {
         study: Some((&study, &hash)),
         key: None,
+        reveal_ids: false,
     };
     let (data, report) = analyze(&files, &context, None, &OPTIONS);
     assert!(report.problems.is_empty(), "{:?}", report.problems);
@@ -1124,6 +1126,7 @@ fn preference_numbers_equal_direct_calls_through_the_seal_key() {
     let context = Context {
         study: Some((&study, &hash)),
         key: Some(&key),
+        reveal_ids: false,
     };
     let (_, report) = analyze(&files, &context, None, &OPTIONS);
     assert!(report.problems.is_empty(), "{:?}", report.problems);
@@ -1325,6 +1328,7 @@ fn a_token_missing_from_the_key_names_the_file_and_the_token() {
     let context = Context {
         study: None,
         key: Some(&key),
+        reveal_ids: false,
     };
     let data = read(&files, &context);
     assert_eq!(data.problems.len(), 3);
@@ -1346,6 +1350,7 @@ fn a_token_missing_from_the_key_names_the_file_and_the_token() {
         &Context {
             study: None,
             key: Some(&other),
+            reveal_ids: false,
         },
     );
     assert_eq!(data.problems[0].at.as_deref(), Some("study.id"));
@@ -1360,6 +1365,7 @@ fn files_of_another_study_are_refused_with_the_study() {
         &Context {
             study: Some((&study, &hash)),
             key: None,
+            reveal_ids: false,
         },
     );
     assert_eq!(data.problems.len(), 1);
@@ -1405,6 +1411,7 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
     let context = Context {
         study: None,
         key: Some(&key),
+        reveal_ids: false,
     };
     // The key only knows pandalm's tokens: the work-intake files are refused by it, so read
     // them apart and merge.
@@ -1419,6 +1426,7 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
         trials: [a.trials, b.trials].concat(),
         repeats: [a.repeats, b.repeats].concat(),
         problems: Vec::new(),
+        platform_ids: None,
     };
     let csv = to_csv(&merged);
     let header = csv.lines().next().unwrap_or_default();
@@ -1604,6 +1612,7 @@ fn diagnostics_are_what_the_files_say() {
     let context = Context {
         study: Some((&study, &hash)),
         key: None,
+        reveal_ids: false,
     };
     let (data, report) = analyze(&files, &context, None, &OPTIONS);
     assert!(report.problems.is_empty(), "{:?}", report.problems);
@@ -1752,6 +1761,7 @@ fn preference_position_counts_the_first_shown() {
     let context = Context {
         study: None,
         key: Some(&key),
+        reveal_ids: false,
     };
     let (_, report) = analyze(&files, &context, None, &OPTIONS);
     let (mut first, mut second, mut ties) = (0u64, 0u64, 0u64);
@@ -1859,6 +1869,7 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
         &Context {
             study: Some((&original, &hash)),
             key: None,
+            reveal_ids: false,
         },
         None,
         &OPTIONS,
@@ -1869,6 +1880,7 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
         &Context {
             study: Some((&published, &published_hash)),
             key: Some(&key),
+            reveal_ids: false,
         },
         None,
         &OPTIONS,
@@ -1906,6 +1918,7 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
         &Context {
             study: Some((&published, &published_hash)),
             key: None,
+            reveal_ids: false,
         },
         None,
         &OPTIONS,
@@ -1974,6 +1987,7 @@ fn seed_001_is_analysed_as_its_plan_says() {
         &Context {
             study: Some((&study, &hash)),
             key: None,
+            reveal_ids: false,
         },
         None,
         &OPTIONS,
@@ -2082,6 +2096,7 @@ fn without_a_plan_every_pair_is_compared_two_sided() {
         &Context {
             study: None,
             key: None,
+            reveal_ids: false,
         },
         None,
         &OPTIONS,
@@ -2112,6 +2127,7 @@ fn a_contrast_compares_the_means_of_groups() {
         &Context {
             study: Some((&study, &hash)),
             key: None,
+            reveal_ids: false,
         },
         None,
         &OPTIONS,
@@ -2183,6 +2199,7 @@ fn by_group_reports_each_item_group() {
         &Context {
             study: Some((&study, &hash)),
             key: None,
+            reveal_ids: false,
         },
         None,
         &OPTIONS,

@@ -71,6 +71,7 @@ fn every_answer_of_seed_001s_sessions_is_in_the_table_once() {
         &Context {
             study: Some((&study, &hash)),
             key: None,
+            reveal_ids: false,
         },
     );
     assert!(data.problems.is_empty(), "{:?}", data.problems);

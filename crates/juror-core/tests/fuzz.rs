@@ -348,6 +348,7 @@ fn check_analysis_input(name: &str, text: &str) {
         &Context {
             study: None,
             key: None,
+            reveal_ids: false,
         },
     );
     for p in &data.problems {

@@ -391,7 +391,14 @@ mod tests {
             file("financial-slot2.json"),
             file("financial-slot3.json"),
         ];
-        let Outcome::Done(a) = run(&inputs, Some(&study), None, None, &Default::default()) else {
+        let Outcome::Done(a) = run(
+            &inputs,
+            Some(&study),
+            None,
+            None,
+            &Default::default(),
+            false,
+        ) else {
             panic!("expected a report");
         };
         a.report.clone()

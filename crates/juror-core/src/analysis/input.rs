@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use super::choices::{ChoiceKind, ChoiceRow};
 use super::csv;
+use super::pseudonym;
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
 use crate::study::seal::SealKey;
@@ -178,9 +179,14 @@ pub struct FileSummary {
     pub preferences: usize,
     /// Problems found in this file.
     pub problems: usize,
-    /// Ratings files: the annotator id used (`annotator.id`, else `slot<N>`).
+    /// Ratings files: the annotator id used (`annotator.id`, else `slot<N>`; a platform's
+    /// participant under a pseudonym unless the ids are revealed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub annotator: Option<String>,
+    /// Ratings files: the recruitment platform the annotator came from (`prolific`, `mturk`,
+    /// `sona`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
     /// Ratings files: trials left out because they were not finished (`done: false`).
     #[serde(skip_serializing_if = "is_zero")]
     pub unfinished_trials: usize,
@@ -217,6 +223,9 @@ pub struct Data {
     pub repeats: Vec<RatingRow>,
     pub files: Vec<FileSummary>,
     pub problems: Vec<Problem>,
+    /// How platform participants' ids are shown ([`super::pseudonym::KEYED`], `UNKEYED` or
+    /// `SHOWN`), when a ratings file came from a platform.
+    pub platform_ids: Option<&'static str>,
 }
 
 /// What ratings files are checked against and resolved with.
@@ -227,6 +236,9 @@ pub struct Context<'a> {
     pub study: Option<(&'a Study, &'a str)>,
     /// The key of a sealed study: system tokens in ratings files become system ids.
     pub key: Option<&'a SealKey>,
+    /// Show platform participants' ids as the platform gave them, not pseudonymised
+    /// ([`super::pseudonym`]).
+    pub reveal_ids: bool,
 }
 
 /// Reads every input into one pair of tidy tables, then drops duplicates.
@@ -248,6 +260,7 @@ pub fn read(inputs: &[Input], context: &Context) -> Data {
             preferences: 0,
             problems: 0,
             annotator: None,
+            platform: None,
             unfinished_trials: 0,
             check_trials: 0,
             repeated_ratings: 0,
@@ -264,7 +277,7 @@ pub fn read(inputs: &[Input], context: &Context) -> Data {
                 .find(|f| f.annotator.as_ref() == Some(annotator))
         {
             data.problems.push(Problem::new(
-                &input.name,
+                &summary.file,
                 Some("annotator".to_owned()),
                 format!(
                     "annotator \"{annotator}\" also has the ratings file {}: the two are merged, \
@@ -372,13 +385,32 @@ fn read_ratings_file(
         }
     };
     summary.kind = InputKind::RatingsFile;
-    let annotator = match &file.annotator.id {
+    let mut annotator = match &file.annotator.id {
         Some(id) if !id.is_empty() => id.clone(),
         _ => format!("slot{}", file.annotator.slot),
     };
+    let mut name = name.to_owned();
+    if let Some(platform) = &file.annotator.platform {
+        summary.platform = Some(platform.name.clone());
+        let secret = context.key.and_then(|k| k.ids_secret.as_deref());
+        data.platform_ids = Some(match (context.reveal_ids, secret) {
+            (true, _) => pseudonym::SHOWN,
+            (false, Some(_)) => pseudonym::KEYED,
+            (false, None) => pseudonym::UNKEYED,
+        });
+        if !context.reveal_ids
+            && let Some(id) = &file.annotator.id
+        {
+            let alias = pseudonym::pseudonym(secret.unwrap_or(""), &platform.name, id);
+            name = pseudonym::scrub_file_name(&name, id, &alias);
+            annotator = alias;
+        }
+    }
+    summary.file.clone_from(&name);
     summary.annotator = Some(annotator.clone());
+    let problem = |at: Option<String>, message: String| Problem::new(&name, at, message);
     let source = |at: String| Source {
-        file: name.to_owned(),
+        file: name.clone(),
         at,
         input: index,
     };

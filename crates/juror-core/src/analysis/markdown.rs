@@ -874,6 +874,21 @@ pub fn methods(report: &Report) -> String {
             flag_sd = s.flag_sd,
         ));
     }
+    if let Some(ids) = s.platform_ids {
+        parts.push(format!(
+            "Participants recruited on a platform (Prolific, MTurk, SONA) are identified by \
+             their platform id {}.",
+            if ids == super::pseudonym::SHOWN {
+                "as the platform gave it"
+            } else if ids == super::pseudonym::KEYED {
+                "under a pseudonym (the first 12 hex digits of a SHA-256 keyed with a secret the \
+                 study's key holds)"
+            } else {
+                "under a pseudonym (the first 12 hex digits of a SHA-256 of the id, without a \
+                 secret)"
+            }
+        ));
+    }
     if report.preferences.is_some() {
         parts.push(format!(
             "Pairwise preferences were counted per pair of systems in either position shown. \

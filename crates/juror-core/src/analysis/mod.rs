@@ -27,6 +27,7 @@ pub mod input;
 pub mod markdown;
 pub mod plan;
 pub mod power;
+pub mod pseudonym;
 pub mod report;
 pub mod rounds;
 pub mod run;

@@ -53,6 +53,9 @@ pub struct Options {
     /// The analysis plan, overriding the study's (exploratory); `None` (the default): the
     /// study's `analysis` section, else its key's, else [`AnalysisPlan::default`].
     pub plan: Option<AnalysisPlan>,
+    /// Show platform participants' ids (a Prolific PID, an MTurk worker id) as the ratings
+    /// files hold them; `false` (the default): under pseudonyms ([`super::pseudonym`]).
+    pub reveal_ids: bool,
 }
 
 impl Default for Options {
@@ -63,6 +66,7 @@ impl Default for Options {
             resamples: 2000,
             reference: None,
             plan: None,
+            reveal_ids: false,
         }
     }
 }
@@ -122,6 +126,10 @@ pub struct Settings {
     /// kept in the key by `juror publish`), `options` (chosen at analysis time: exploratory)
     /// or `default`.
     pub plan_source: &'static str,
+    /// How the ids of participants from a recruitment platform are shown, when any ratings
+    /// file came from one: pseudonymised with the key's secret, without one, or shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform_ids: Option<&'static str>,
 }
 
 /// A two-sided interval.
@@ -659,6 +667,7 @@ pub fn report_with_key(
             preferences: data.preferences.len(),
             plan,
             plan_source,
+            platform_ids: data.platform_ids,
         },
         inputs: data.files.clone(),
         problems,

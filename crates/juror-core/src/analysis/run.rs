@@ -133,6 +133,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     let context = Context {
         study: study.as_ref().map(|(s, h)| (s, h.as_str())),
         key: key.as_ref(),
+        reveal_ids: options.reveal_ids,
     };
     let (data, mut report) = analyze(&inputs, &context, adjudication.as_ref(), &options);
     report.problems.splice(0..0, unreadable);

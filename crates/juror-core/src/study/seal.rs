@@ -39,6 +39,10 @@ pub struct SealKey {
     /// study leaves it out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<crate::analysis::plan::RawAnalysis>,
+    /// The secret that platform participants' pseudonyms are keyed with
+    /// ([`crate::analysis::pseudonym`]); keys written before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids_secret: Option<String>,
 }
 
 impl SealKey {
@@ -108,6 +112,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         attention_checks: Vec::new(),
         // The plan names systems: it goes with the key, which the analysis reads it from.
         analysis: sealed.analysis.take(),
+        ids_secret: Some(crate::analysis::pseudonym::ids_secret(secret)),
     };
     (sealed, key)
 }
@@ -188,6 +193,7 @@ pub fn publish(
         systems,
         attention_checks: raw.design.attention_checks.clone(),
         analysis: raw.analysis.clone(),
+        ids_secret: Some(crate::analysis::pseudonym::ids_secret(secret)),
     };
     (published, key)
 }

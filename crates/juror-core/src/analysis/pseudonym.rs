@@ -1,0 +1,123 @@
+//! Platform ids in reports: a Prolific PID or an MTurk worker id names a person, and a report
+//! or merged CSV travels (to co-authors, reviewers, a paper's supplement). So the analysis shows
+//! each platform participant under a pseudonym, `prolific-` + 12 hex digits of
+//! `SHA-256("juror/pseudonym/v1" ‖ secret ‖ platform ‖ id)`, while the ratings files keep the
+//! id for payment.
+//!
+//! The secret is the key's `ids_secret` (written by `juror publish` and `juror seal`), so only
+//! the key's holder can recompute a pseudonym from an id: with the key and the ratings files,
+//! `juror analyze --reveal-ids` shows the ids again. Without a key there is no secret: the
+//! pseudonym is then stable but anyone who knows a participant's id can recompute it, and the
+//! report says so (`settings.platform_ids`).
+
+use sha2::{Digest, Sha256};
+
+/// How the report shows platform participants, as `settings.platform_ids` says it.
+pub const KEYED: &str = "pseudonymised with the key's secret";
+/// See [`KEYED`].
+pub const UNKEYED: &str = "pseudonymised without a secret (no key from juror publish): anyone \
+                           who knows a participant's id can recompute their pseudonym";
+/// See [`KEYED`].
+pub const SHOWN: &str = "shown as the platform gave them (--reveal-ids)";
+
+/// The pseudonym of `id` on `platform`, keyed by `secret` (empty: no secret).
+pub fn pseudonym(secret: &str, platform: &str, id: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"juror/pseudonym/v1\0");
+    h.update(secret.as_bytes());
+    h.update(b"\0");
+    h.update(platform.as_bytes());
+    h.update(b"\0");
+    h.update(id.as_bytes());
+    let digest = h.finalize();
+    let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+    let safe: String = platform
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    format!("{safe}-{hex}")
+}
+
+/// The secret a key keeps for pseudonyms, derived from the secret its tokens were made with
+/// (which is then thrown away): `SHA-256("juror/ids/v1" ‖ secret)`, hex.
+pub fn ids_secret(secret: &[u8; 32]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"juror/ids/v1\0");
+    h.update(secret);
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `name` with the participant's id (as it is, and as ratings file names write it: other
+/// characters than letters, digits, `-` and `_` as `-`) replaced by `pseudonym`: the app names
+/// a downloaded ratings file after the participant.
+pub fn scrub_file_name(name: &str, id: &str, pseudonym: &str) -> String {
+    if id.is_empty() {
+        return name.to_owned();
+    }
+    let as_named: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    name.replace(id, pseudonym).replace(&as_named, pseudonym)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pseudonym_depends_on_the_secret_the_platform_and_the_id() {
+        let p = pseudonym("s3cret", "prolific", "5f0c9a");
+        assert!(
+            p.starts_with("prolific-") && p.len() == "prolific-".len() + 12,
+            "{p}"
+        );
+        assert_eq!(p, pseudonym("s3cret", "prolific", "5f0c9a"), "stable");
+        assert_ne!(p, pseudonym("other", "prolific", "5f0c9a"));
+        assert_ne!(p, pseudonym("s3cret", "mturk", "5f0c9a"));
+        assert_ne!(p, pseudonym("s3cret", "prolific", "5f0c9b"));
+        // Fixed, so that a report made today can be matched tomorrow.
+        assert_eq!(
+            pseudonym("", "prolific", "5f0c9a"),
+            "prolific-".to_owned()
+                + &{
+                    let mut h = Sha256::new();
+                    h.update(b"juror/pseudonym/v1\0\0prolific\x005f0c9a");
+                    h.finalize()[..6]
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect::<String>()
+                }
+        );
+    }
+
+    #[test]
+    fn file_names_lose_the_id() {
+        assert_eq!(
+            scrub_file_name(
+                "in/juror-fin-5f0c-9a-2026-11-24.json",
+                "5f0c/9a",
+                "prolific-abc"
+            ),
+            "in/juror-fin-prolific-abc-2026-11-24.json"
+        );
+        assert_eq!(
+            scrub_file_name("a-5f0c9a.json", "5f0c9a", "p-1"),
+            "a-p-1.json"
+        );
+        assert_eq!(scrub_file_name("a.json", "", "p-1"), "a.json");
+    }
+
+    #[test]
+    fn the_ids_secret_is_not_the_token_secret() {
+        let s = ids_secret(&[7; 32]);
+        assert_eq!(s.len(), 64);
+        assert_ne!(s, ids_secret(&[8; 32]));
+    }
+}
