@@ -173,3 +173,39 @@ test.describe('accessibility', () => {
     expect(serious).toEqual([]);
   });
 });
+
+/** `value` as JSON with object keys sorted and no spaces: what a ratings file's checksum is of. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as any)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+test('participants from Prolific appear under pseudonyms until the researcher asks for their ids', async ({ page, errors }) => {
+  const crypto = await import('node:crypto');
+  const pids = ['5f0c9a11aa', '5f0c9a22bb', '5f0c9a33cc'];
+  const files = pids.map((pid, i) => {
+    const file = JSON.parse(fs.readFileSync(path.join(dir, `financial-slot${i + 1}.json`), 'utf8'));
+    file.annotator.id = pid;
+    file.annotator.platform = { name: 'prolific', STUDY_ID: '65a1', SESSION_ID: `s${i}` };
+    delete file.sha256;
+    file.sha256 = crypto.createHash('sha256').update(canonical(file)).digest('hex');
+    return { name: `participant-${i + 1}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) };
+  });
+  await page.goto('analyse.html');
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files);
+  const annotators = page.getByRole('table', { name: /^Annotators/ });
+  await expect(annotators).toContainText(/prolific-[0-9a-f]{12}/);
+  const main = page.getByRole('main');
+  await expect(page.getByText('No problems in the files.')).toBeVisible();
+  for (const pid of pids) expect(await main.innerText()).not.toContain(pid);
+  await expect(page.getByText(/Platform ids are pseudonymised without a secret/)).toBeVisible();
+
+  await page.getByLabel("Show participants' platform ids (for payment)").check();
+  for (const pid of pids) await expect(annotators).toContainText(pid);
+  await expect(page.getByText(/Platform ids are shown as the platform gave them/)).toBeVisible();
+  expect(errors).toEqual([]);
+});

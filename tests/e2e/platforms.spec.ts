@@ -60,6 +60,13 @@ test('a Prolific participant gets the completion code and the way back only once
     page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
   ]);
   expect(file.suggestedFilename()).toMatch(/\.json$/);
+  // The file records who and where from, for payment: the PID, Prolific's study and session.
+  const ratings = JSON.parse(fs.readFileSync((await file.path())!, 'utf8'));
+  expect(ratings.annotator).toEqual({
+    slot: 2,
+    id: '5f0c1e2d3b4a59687766a1b2',
+    platform: { name: 'prolific', STUDY_ID: 'S', SESSION_ID: 'X' },
+  });
   const end = page.getByRole('region', { name: 'Your completion code' });
   await expect(end.locator('code')).toHaveText('C1A2B3');
   await expect(end.getByRole('link', { name: 'Return to the study platform' })).toHaveAttribute(

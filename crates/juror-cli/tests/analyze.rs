@@ -656,7 +656,8 @@ fn from_prolific(fixture_name: &str, pid: &str) -> String {
     file["annotator"]["id"] = pid.into();
     file["annotator"]["platform"] = serde_json::json!({
         "name": "prolific",
-        "parameters": {"STUDY_ID": "65a1", "SESSION_ID": format!("sess-{pid}")}
+        "STUDY_ID": "65a1",
+        "SESSION_ID": format!("sess-{pid}")
     });
     let object = file.as_object_mut().unwrap();
     object.remove("sha256");

@@ -965,11 +965,8 @@ fn platform_visit_records_the_platforms_parameters() {
     .unwrap();
     assert_eq!(prolific.name, "prolific");
     assert_eq!(
-        prolific.parameters.into_iter().collect::<Vec<_>>(),
-        [
-            ("SESSION_ID".to_owned(), "x9".to_owned()),
-            ("STUDY_ID".to_owned(), "s-1".to_owned())
-        ]
+        (prolific.study_id.as_deref(), prolific.session_id.as_deref()),
+        (Some("s-1"), Some("x9"))
     );
     let mturk = platform_visit(link(&[
         ("workerId", "A1B2"),
@@ -980,11 +977,18 @@ fn platform_visit_records_the_platforms_parameters() {
     .unwrap();
     assert_eq!(mturk.name, "mturk");
     assert_eq!(
-        mturk.parameters.keys().collect::<Vec<_>>(),
-        ["assignmentId", "hitId"]
+        (mturk.assignment_id.as_deref(), mturk.hit_id.as_deref()),
+        (Some("3X"), Some("H"))
     );
+    assert_eq!(mturk.study_id, None);
     let sona = platform_visit(link(&[("id", "1234"), ("STUDY_ID", "ignored")])).unwrap();
-    assert_eq!((sona.name.as_str(), sona.parameters.len()), ("sona", 0));
+    assert_eq!(
+        sona,
+        juror_core::plan::PlatformVisit {
+            name: "sona".into(),
+            ..Default::default()
+        }
+    );
     assert_eq!(
         platform_visit(link(&[("annotator", "ann-3"), ("id", "9")])),
         None

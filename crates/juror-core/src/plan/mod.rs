@@ -69,11 +69,13 @@ impl Annotator {
 }
 
 /// What a recruitment platform's link said besides the participant's id: Prolific's
-/// `STUDY_ID` and `SESSION_ID`, MTurk's `assignmentId` and `hitId`. Recorded in the ratings
-/// file so that the researcher can match a file to a submission and pay it.
+/// `STUDY_ID` and `SESSION_ID`, MTurk's `assignmentId` and `hitId` (each under its name on the
+/// platform). Recorded in the ratings file so that the researcher can match a file to a
+/// submission and pay it.
 #[derive(
     Debug,
     Clone,
+    Default,
     PartialEq,
     Eq,
     PartialOrd,
@@ -86,38 +88,63 @@ impl Annotator {
 pub struct PlatformVisit {
     /// `prolific`, `mturk` or `sona`.
     pub name: String,
-    /// The platform's other link parameters, by their names on the platform.
-    #[serde(default)]
-    pub parameters: std::collections::BTreeMap<String, String>,
+    /// Prolific's study.
+    #[serde(rename = "STUDY_ID", default, skip_serializing_if = "Option::is_none")]
+    pub study_id: Option<String>,
+    /// Prolific's session: one participant's one attempt.
+    #[serde(
+        rename = "SESSION_ID",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub session_id: Option<String>,
+    /// MTurk's assignment (what is approved and paid).
+    #[serde(
+        rename = "assignmentId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub assignment_id: Option<String>,
+    /// MTurk's HIT.
+    #[serde(rename = "hitId", default, skip_serializing_if = "Option::is_none")]
+    pub hit_id: Option<String>,
 }
 
 /// The platform a link came from, read with `param` (the link's query parameters): the one
 /// whose id parameter is present ([`ID_PARAMETERS`]), with its other parameters that are
-/// present and not empty. `None` for Juror's own `annotator=` or no id.
+/// present and not empty (trimmed, at most 200 characters). `None` for Juror's own
+/// `annotator=` or no id.
 pub fn platform_visit(param: impl Fn(&str) -> Option<String>) -> Option<PlatformVisit> {
-    const PLATFORMS: [(&str, &str, &[&str]); 3] = [
-        ("prolific", "PROLIFIC_PID", &["STUDY_ID", "SESSION_ID"]),
-        ("mturk", "workerId", &["assignmentId", "hitId"]),
-        ("sona", "id", &[]),
-    ];
-    if param("annotator").is_some_and(|v| !v.trim().is_empty()) {
+    let given = |key: &str| {
+        let value: String = param(key)?.trim().chars().take(200).collect();
+        (!value.is_empty()).then_some(value)
+    };
+    if given("annotator").is_some() {
         return None;
     }
-    let (name, _, others) = PLATFORMS
-        .iter()
-        .find(|(_, id, _)| param(id).is_some_and(|v| !v.trim().is_empty()))?;
-    let parameters = others
-        .iter()
-        .filter_map(|&key| {
-            let value = param(key)?;
-            let value: String = value.trim().chars().take(200).collect();
-            (!value.is_empty()).then(|| (key.to_owned(), value))
-        })
-        .collect();
-    Some(PlatformVisit {
-        name: (*name).to_owned(),
-        parameters,
-    })
+    let visit = if given("PROLIFIC_PID").is_some() {
+        PlatformVisit {
+            name: "prolific".to_owned(),
+            study_id: given("STUDY_ID"),
+            session_id: given("SESSION_ID"),
+            ..PlatformVisit::default()
+        }
+    } else if given("workerId").is_some() {
+        PlatformVisit {
+            name: "mturk".to_owned(),
+            assignment_id: given("assignmentId"),
+            hit_id: given("hitId"),
+            ..PlatformVisit::default()
+        }
+    } else if given("id").is_some() {
+        PlatformVisit {
+            name: "sona".to_owned(),
+            ..PlatformVisit::default()
+        }
+    } else {
+        return None;
+    };
+    Some(visit)
 }
 
 /// One trial of a plan (researcher-side: it names systems; see [`view`] for what raters see).

@@ -375,7 +375,8 @@ fn visits_with_different_platform_parameters_merge_the_same_either_way() {
     let study = example("financial-analysis");
     let visit = |session: &str| crate::plan::PlatformVisit {
         name: "prolific".into(),
-        parameters: [("SESSION_ID".to_owned(), session.to_owned())].into(),
+        session_id: Some(session.to_owned()),
+        ..Default::default()
     };
     let mut a = session_at(&study, Phase::Trials).progress;
     a.annotator.id = Some("5f0c9a".into());
