@@ -167,6 +167,10 @@ enum Command {
         /// The address the site is served at, such as https://you.github.io/juror/.
         #[arg(long)]
         base_url: Option<String>,
+        /// With --base-url: the links carry this platform's placeholders for the participant's
+        /// id (prolific, mturk or sona), as `juror links --platform` writes them.
+        #[arg(long, requires = "base_url")]
+        platform: Option<String>,
         /// Publish even where a study's text names a system (sealing cannot hide that).
         #[arg(long)]
         allow_named: bool,
@@ -330,16 +334,20 @@ fn main() -> ExitCode {
             site,
             keys,
             base_url,
+            platform,
             allow_named,
             slots,
-        } => publish(
-            &studies,
-            &site,
-            &keys,
-            base_url.as_deref(),
-            allow_named,
-            slots,
-        ),
+        } => match parse_platform(platform.as_deref()) {
+            Ok(platform) => publish(
+                &studies,
+                &site,
+                &keys,
+                base_url.as_deref().map(|base| (base, platform)),
+                allow_named,
+                slots,
+            ),
+            Err(code) => code,
+        },
         Command::Power {
             study,
             pilot,
@@ -846,7 +854,9 @@ fn validate(file: &Path, published: bool) -> ExitCode {
         let allowed = std::env::var("JUROR_SUBMIT_ORIGINS").unwrap_or_default();
         if !allowed.split_whitespace().any(|o| o == origin) {
             errln!(
-                "warning: {}: the study sends ratings files to {origin}, which the site's build                  must allow: build with JUROR_SUBMIT_ORIGINS=\"{origin}\" (README,                  \"Recruiting on a platform\"), or the browser refuses to send them.",
+                "warning: {}: the study sends ratings files to {origin}, which the site's build must \
+                 allow: build with JUROR_SUBMIT_ORIGINS=\"{origin}\" (README, \"Sending files \
+                 to a service\"), or the browser refuses to send them.",
                 file.display()
             );
         }
@@ -892,15 +902,11 @@ fn links(
     site_path: Option<&str>,
     out: Option<&Path>,
 ) -> ExitCode {
-    use juror_core::plan::{Platform, platform_links};
+    use juror_core::plan::platform_links;
 
-    let platform = match platform.map(|p| (p, Platform::parse(p))) {
-        None => None,
-        Some((_, Some(p))) => Some(p),
-        Some((name, None)) => {
-            errln!("--platform {name:?}: use prolific, mturk or sona");
-            return ExitCode::from(2);
-        }
+    let platform = match parse_platform(platform) {
+        Ok(p) => p,
+        Err(code) => return code,
     };
     let Ok(study) = load(study_path) else {
         return ExitCode::from(2);
@@ -1215,15 +1221,28 @@ struct Publication {
     media: Vec<String>,
 }
 
+/// `--platform NAME`: a platform, or exit 2 with what to use.
+fn parse_platform(name: Option<&str>) -> Result<Option<juror_core::plan::Platform>, ExitCode> {
+    match name.map(|n| (n, juror_core::plan::Platform::parse(n))) {
+        None => Ok(None),
+        Some((_, Some(p))) => Ok(Some(p)),
+        Some((name, None)) => {
+            errln!("--platform {name:?}: use prolific, mturk or sona");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 /// `juror publish`: checks every study first (valid, no system named in its text unless
 /// allowed, media present inside its folder, no key already there, no two with one file name)
 /// and writes nothing unless all pass (exit 1, or 2 for an existing key or an I/O error). Then
-/// for each study: the key, the sealed study, its media; and links.csv with --base-url.
+/// for each study: the key, the sealed study, its media; and links.csv with --base-url (and the
+/// platform's placeholders, if one is named).
 fn publish(
     studies: &[PathBuf],
     site: &Path,
     keys: &Path,
-    base_url: Option<&str>,
+    links_to: Option<(&str, Option<juror_core::plan::Platform>)>,
     allow_named: bool,
     slots: Option<u32>,
 ) -> ExitCode {
@@ -1401,9 +1420,9 @@ fn publish(
             p.media.len(),
             p.key_path.display()
         );
-        if let Some(base) = base_url {
+        if let Some((base, platform)) = links_to {
             let path = format!("studies/{}", p.file_name);
-            for (slot, url) in juror_core::plan::slot_links(&p.study, base, &path) {
+            for (slot, url) in juror_core::plan::platform_links(&p.study, base, &path, platform) {
                 outln!("  slot {slot}: {url}");
                 links.push_str(&juror_core::analysis::csv::line(&[
                     p.study.id().to_owned(),
@@ -1413,7 +1432,7 @@ fn publish(
             }
         }
     }
-    if base_url.is_some() {
+    if links_to.is_some() {
         let path = keys.join("links.csv");
         if let Err(code) = write_atomically(&path, &links) {
             return code;

@@ -1,7 +1,7 @@
 //! Platform ids in reports: a Prolific PID or an MTurk worker id names a person, and a report
 //! or merged CSV travels (to co-authors, reviewers, a paper's supplement). So the analysis shows
 //! each platform participant under a pseudonym, `prolific-` + 12 hex digits of
-//! `SHA-256("juror/pseudonym/v1" ‖ secret ‖ platform ‖ id)`, while the ratings files keep the
+//! `SHA-256("juror/pseudonym/v1" ‖ 0 ‖ secret ‖ 0 ‖ platform ‖ 0 ‖ id)`, while the ratings files keep the
 //! id for payment.
 //!
 //! The secret is the key's `ids_secret` (written by `juror publish` and `juror seal`), so only
