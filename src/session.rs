@@ -7,10 +7,11 @@ use juror_core::plan::Annotator;
 use juror_core::session::durability;
 use juror_core::session::ratings::{self, RatingsFile};
 use juror_core::session::store::{self, Envelope, Unreadable};
-use juror_core::session::{Cmd, Msg, Progress, Session, update};
+use juror_core::session::{Cmd, Msg, Progress, Session, submit, update};
 use juror_core::study::Study;
 use leptos::prelude::*;
 
+use crate::services::submit as submit_service;
 use crate::services::{clock, dom, download, offline, storage};
 
 /// What the notice says about unreadable saved answers, depending on whether they could be
@@ -69,6 +70,8 @@ pub struct SessionHandle {
     /// The researcher's preview (`&preview`): each output shows its system, nothing is read
     /// from or written to storage.
     pub preview: bool,
+    /// Whether a backup is on its way to the study's service (`submit.backups`).
+    backup_sending: StoredValue<bool>,
 }
 
 /// A message for the annotator, with a file to download when there is something to keep.
@@ -199,6 +202,7 @@ impl SessionHandle {
             away_days: RwSignal::new(away),
             hold_saves: RwSignal::new(hold),
             preview,
+            backup_sending: StoredValue::new(false),
         };
         // Another tab of the same study and annotator saved: take its answers in, and save the
         // union if this tab had answers that tab lacked. (A preview stays on its own.)
@@ -355,6 +359,47 @@ impl SessionHandle {
             }
             Err(problem) => self.storage_problem.set(Some(problem)),
         }
+        self.send_backup_if_due();
+    }
+
+    /// With a study whose service asks for backups (`submit.backups`), sends the answers so far
+    /// every `submit::BACKUP_EVERY` finished trials (the finish page sends the finished file).
+    /// One that could not go is tried again at the next save; the count of the last one sent is
+    /// kept in storage, so that a reload does not send it again.
+    fn send_backup_if_due(&self) {
+        let study = self.study.get_value();
+        let asked = study.submit().is_some_and(|s| s.backups);
+        if self.preview || !asked || self.backup_sending.get_value() {
+            return;
+        }
+        let done = self
+            .session
+            .with_untracked(|s| s.progress.trials.iter().filter(|t| t.done).count());
+        let key = format!("{}/backup", self.outbox_key());
+        let last = submit_service::last_sent(&key)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        if !submit::backup_due(&study, done, last) {
+            return;
+        }
+        let file = self.ratings();
+        if file.complete {
+            return;
+        }
+        let Some(request) = submit::backup_request(&study, &file, done) else {
+            return;
+        };
+        self.backup_sending.set_value(true);
+        let sending = self.backup_sending;
+        leptos::task::spawn_local(async move {
+            if submit_service::post(&request.url, &request.body)
+                .await
+                .is_ok()
+            {
+                submit_service::record_sent(&key, &done.to_string());
+            }
+            sending.try_update_value(|s| *s = false);
+        });
     }
 
     /// How safe the saved answers are in this browser (reactive).

@@ -42,9 +42,10 @@ pub async fn post(url: &str, body: &str) -> Result<(), String> {
     }
 }
 
-/// Records that the file with checksum `sha256` was sent (under the outbox key).
-pub fn record_sent(key: &str, sha256: &str) {
-    let _ = storage::write(key, sha256);
+/// Records what was last sent under `key`: a finished file's answers digest, or the number
+/// of trials a backup held.
+pub fn record_sent(key: &str, value: &str) {
+    let _ = storage::write(key, value);
 }
 
 /// The checksum of the last file sent, if any.

@@ -13,10 +13,10 @@ const receiver = 'http://127.0.0.1:8473';
 
 /** pandalm.json sending its files to the receiver; with `allowed`, the page is served as a build
  * with JUROR_SUBMIT_ORIGINS="http://127.0.0.1:8473" would be (its policy's connect-src). */
-async function setUp(page: Page, allowed: boolean) {
-  const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
-  study.submit = { url: `${receiver}/in` };
-  await page.route('**/studies/pandalm-sent.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+async function setUp(page: Page, allowed: boolean, from = 'pandalm', submit: object = {}) {
+  const study = JSON.parse(fs.readFileSync(path.join(root, `assets/studies/${from}.json`), 'utf8'));
+  study.submit = { url: `${receiver}/in`, ...submit };
+  await page.route(`**/studies/${from}-sent.json`, (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
   if (allowed) {
     await page.route(/\/index\.html\?/, async (route) => {
       const response = await route.fetch();
@@ -82,4 +82,22 @@ test('without the origin allowed at build time, the browser sends nothing off th
   await expect(status).toContainText('could not be sent');
   expect(received).toHaveLength(0);
   expect([...origins]).toEqual([new URL(page.url()).origin]);
+});
+
+test('with backups asked for, the answers so far go every ten trials, and one that could not go is sent with the next answer', async ({ page, errors }) => {
+  const { received, state } = await setUp(page, true, 'financial-analysis', { backups: true });
+  await page.goto('index.html?study=studies/financial-analysis-sent.json&slot=1');
+  // Offline from trial 10's page until trial 11's: the backup due after trial 10 fails, and
+  // goes with the first answer on trial 11.
+  const trials = await completeStudy(page, async (n) => {
+    if (n === 11) await expect.poll(() => received.length).toBe(0);
+    state.down = n === 10;
+  });
+  expect(trials).toBe(50);
+  const section = page.getByRole('region', { name: 'Sending your ratings to the researcher' });
+  await expect(section.getByRole('status')).toContainText('Sent to the researcher');
+  const files = received.map((body) => JSON.parse(body));
+  const done = (file: any) => file.trials.filter((t: any) => t.done).length;
+  expect(files.map((f) => [f.complete, done(f)])).toEqual([[false, 10], [false, 20], [false, 30], [false, 40], [true, 50]]);
+  expect(errors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
 });

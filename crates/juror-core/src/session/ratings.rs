@@ -283,7 +283,10 @@ pub fn export(
 }
 
 fn checksum_of(file: &RatingsFile) -> String {
-    let mut value = serde_json::to_value(file).unwrap_or(Value::Null);
+    // Through the file's own text, not `serde_json::to_value`: the same `Value` (numbers are
+    // written to round-trip), without a second serializer of every ratings type in the
+    // annotator's wasm (issue 14's size budget).
+    let mut value: Value = serde_json::from_str(&file.to_json()).unwrap_or(Value::Null);
     checksum_value(&mut value)
 }
 

@@ -30,6 +30,29 @@ pub fn origin(url: &str) -> Option<String> {
 
 /// The study's POST of this ratings file, if the study names a service.
 pub fn request(study: &Study, file: &RatingsFile) -> Option<Request> {
+    request_named(study, file, file.file_name("json"))
+}
+
+/// Finished trials between two backups sent to a study's service that asks for them
+/// (`submit.backups`).
+pub const BACKUP_EVERY: usize = 10;
+
+/// Whether a backup is due: the study's service asks for backups, and `done` finished trials
+/// are at least [`BACKUP_EVERY`] more than at the last backup sent (`last_sent`, 0 for none).
+/// A backup that could not be sent stays due, so the next answer tries again.
+pub fn backup_due(study: &Study, done: usize, last_sent: usize) -> bool {
+    study.submit().is_some_and(|s| s.backups) && done >= last_sent + BACKUP_EVERY
+}
+
+/// The POST of a backup of `file` taken after `done` finished trials: the same body as the
+/// finished file's, named `…-backup-DONE.json` (DataPipe keeps each name once).
+pub fn backup_request(study: &Study, file: &RatingsFile, done: usize) -> Option<Request> {
+    let name = file.file_name("json");
+    let stem = name.strip_suffix(".json").unwrap_or(&name);
+    request_named(study, file, format!("{stem}-backup-{done}.json"))
+}
+
+fn request_named(study: &Study, file: &RatingsFile, name: String) -> Option<Request> {
     let submit = study.submit()?;
     let json = file.to_json();
     let body = match (submit.format.as_str(), &submit.experiment_id) {
@@ -38,7 +61,7 @@ pub fn request(study: &Study, file: &RatingsFile) -> Option<Request> {
             format!(
                 "{{\"experimentID\":{},\"filename\":{},\"data\":{}}}",
                 quoted(id),
-                quoted(&file.file_name("json")),
+                quoted(&name),
                 quoted(&json)
             )
         }
@@ -134,6 +157,44 @@ mod tests {
         let body: serde_json::Value = serde_json::from_str(&req.unwrap().body).unwrap();
         assert_eq!(body["experimentID"], "AbC1");
         assert_eq!(body["filename"], file.file_name("json"));
+        assert_eq!(body["data"], file.to_json());
+    }
+
+    /// `backups: true`: a backup every ten finished trials, retried while it has not gone, each
+    /// under a name of its own; none for a study that does not ask.
+    #[test]
+    fn backups_are_due_every_ten_trials_when_the_study_asks() {
+        use crate::plan::Annotator;
+        use crate::session::Session;
+        use crate::session::ratings::{export, sha256_hex};
+        let path = format!(
+            "{}/../../assets/studies/pandalm.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let study_of = |v: &serde_json::Value| crate::study::parse_study(&v.to_string()).unwrap();
+        v["submit"] = serde_json::json!({"url": "https://x.org/in"});
+        assert!(!backup_due(&study_of(&v), 10, 0), "not asked");
+        v["submit"] = serde_json::json!({
+            "url": "https://pipe.jspsych.org/api/data/", "format": "datapipe",
+            "experiment_id": "AbC1", "backups": true
+        });
+        let study = study_of(&v);
+        assert!(!backup_due(&study, 9, 0));
+        assert!(backup_due(&study, 10, 0));
+        assert!(!backup_due(&study, 10, 10), "sent");
+        assert!(backup_due(&study, 21, 10), "not sent at 20: still due");
+        let text = v.to_string();
+        let s = Session::new(&study, Annotator::slot(1));
+        let file = export(&study, &sha256_hex(&text), &s, "test", 1.0e12);
+        let body: serde_json::Value =
+            serde_json::from_str(&backup_request(&study, &file, 20).unwrap().body).unwrap();
+        let name = file.file_name("json");
+        assert_eq!(
+            body["filename"],
+            format!("{}-backup-20.json", name.strip_suffix(".json").unwrap())
+        );
         assert_eq!(body["data"], file.to_json());
     }
 

@@ -113,6 +113,12 @@ pub struct RawSubmit {
     /// DataPipe's experiment id (from its dashboard).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experiment_id: Option<String>,
+    /// Also send a backup of the answers so far every
+    /// [`BACKUP_EVERY`](crate::session::submit::BACKUP_EVERY) finished trials (a file with
+    /// `complete: false`), so that the answers of someone who stops part way, or whose device
+    /// fails, still arrive.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub backups: bool,
 }
 
 fn default_submit_format() -> String {
