@@ -1,6 +1,7 @@
 // Intent: a crowd worker arrives from a recruitment platform's link (Prolific, MTurk, SONA).
 // The link's slot keeps the balance, the platform's id is recorded, and MTurk's preview of a
-// task not yet accepted shows the welcome page only.
+// task not yet accepted shows the welcome page only. The completion code (or the failing code,
+// after a failed attention check) appears only once the ratings file is saved.
 import { test, expect, root } from './fixtures';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -78,6 +79,36 @@ test('a Prolific participant gets the completion code and the way back only once
   const href = decodeURIComponent((await mail.getAttribute('href'))!);
   expect(href).toMatch(/^mailto:team@example\.org\?subject=Ratings for /);
   expect(href).toContain(`Please find my ratings file attached: ${file.suggestedFilename()}`);
+  expect(errors).toEqual([]);
+});
+
+test('a participant who fails the attention check gets the failing code, not the completion code', async ({ page, errors }) => {
+  const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
+  // An instructed-response check on the first item: choose the first system's response. A tie
+  // is never a choice, so answering "Tie" everywhere fails it.
+  study.design.attention_checks = [{ kind: 'preference', item: study.items[0].id, accept: [study.systems[0]] }];
+  study.completion = {
+    code: 'PASS1234',
+    fail_code: 'FAIL9876',
+    redirect: 'https://app.prolific.com/submissions/complete?cc={code}',
+  };
+  await page.route('**/studies/pandalm-checked.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/pandalm-checked.json&slot=1&PROLIFIC_PID=5f0c1e2d3b4a59687766a1b3&STUDY_ID=S&SESSION_ID=Y');
+  await completeStudy(page, async () => {
+    await page.getByRole('radio', { name: 'Tie (no preference)' }).check();
+  });
+  await expect(page.getByText('PASS1234')).toHaveCount(0);
+  await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
+  ]);
+  const end = page.getByRole('region', { name: 'Your completion code' });
+  await expect(end.locator('code')).toHaveText('FAIL9876');
+  await expect(end.getByRole('link', { name: 'Return to the study platform' })).toHaveAttribute(
+    'href',
+    'https://app.prolific.com/submissions/complete?cc=FAIL9876',
+  );
+  await expect(page.getByText('PASS1234')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 
