@@ -74,16 +74,21 @@ fn request_named(study: &Study, file: &RatingsFile, name: String) -> Option<Requ
 }
 
 /// What identifies the answers of a ratings file, whenever it was exported: the checksum of the
-/// file with its export time left out. The finish page records it once the file is sent, so that
-/// coming back does not send the same answers twice (and a changed answer is sent again).
+/// file without what changes while nothing is answered (the export time and the checksum over
+/// it, the time spent on each trial, which trial was on screen). The finish page records it once
+/// the file is sent, so that coming back, even after the page kept counting time, does not send
+/// the same answers twice, and a changed answer is sent again.
 pub fn answers_digest(file: &RatingsFile) -> String {
-    // The export time and the checksum over it are the only parts that change between exports
-    // of the same answers: both are unique strings in the text, taken out by replacing them.
-    let text = file
-        .to_json()
-        .replace(&file.exported_at, "")
-        .replace(&file.sha256, "");
-    super::ratings::sha256_hex(&text)
+    let mut answers = file.clone();
+    answers.exported_at.clear();
+    answers.sha256.clear();
+    answers.current_trial = 0;
+    for t in &mut answers.trials {
+        t.active_ms = 0;
+        t.first_shown = None;
+        t.last_changed = None;
+    }
+    super::ratings::sha256_hex(&answers.to_json())
 }
 
 /// The storage key of a file waiting to be sent (one per study and annotator: a later file holds
@@ -215,6 +220,12 @@ mod tests {
         let b = export(&study, &sha, &s, "test", 2.0e12);
         assert_ne!(a.sha256, b.sha256);
         assert_eq!(answers_digest(&a), answers_digest(&b));
+        // Time spent on a trial, and which trial is on screen, are not answers.
+        let mut timed = b.clone();
+        timed.trials[0].active_ms += 5_000;
+        timed.trials[0].first_shown = Some("2026-11-24T23:59:05.847Z".to_owned());
+        timed.current_trial = 3;
+        assert_eq!(answers_digest(&a), answers_digest(&timed));
         update(&study, &mut s, Msg::Start, 3.0e12);
         let c = export(&study, &sha, &s, "test", 3.0e12);
         assert_ne!(answers_digest(&a), answers_digest(&c));
