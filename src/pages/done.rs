@@ -113,7 +113,8 @@ pub fn Finished() -> impl IntoView {
                 return;
             };
             let key = handle.outbox_key();
-            let digest = submit::answers_digest(&file);
+            let name = file.file_name("json");
+            let digest = submit::answers_digest(file);
             if submit_service::last_sent(&key).as_deref() == Some(digest.as_str()) {
                 receipt.set(Some("Sent to the researcher.".to_owned()));
                 saved.set(true);
@@ -127,10 +128,7 @@ pub fn Finished() -> impl IntoView {
                 match submit_service::post(&request.url, &request.body).await {
                     Ok(()) => {
                         submit_service::record_sent(&key, &digest);
-                        receipt.set(Some(format!(
-                            "Sent to the researcher ({}).",
-                            file.file_name("json")
-                        )));
+                        receipt.set(Some(format!("Sent to the researcher ({name}).")));
                         problem.set(None);
                         saved.set(true);
                     }

@@ -78,8 +78,7 @@ fn request_named(study: &Study, file: &RatingsFile, name: String) -> Option<Requ
 /// it, the time spent on each trial, which trial was on screen). The finish page records it once
 /// the file is sent, so that coming back, even after the page kept counting time, does not send
 /// the same answers twice, and a changed answer is sent again.
-pub fn answers_digest(file: &RatingsFile) -> String {
-    let mut answers = file.clone();
+pub fn answers_digest(mut answers: RatingsFile) -> String {
     answers.exported_at.clear();
     answers.sha256.clear();
     answers.current_trial = 0;
@@ -219,15 +218,15 @@ mod tests {
         let a = export(&study, &sha, &s, "test", 1.0e12);
         let b = export(&study, &sha, &s, "test", 2.0e12);
         assert_ne!(a.sha256, b.sha256);
-        assert_eq!(answers_digest(&a), answers_digest(&b));
+        assert_eq!(answers_digest(a.clone()), answers_digest(b.clone()));
         // Time spent on a trial, and which trial is on screen, are not answers.
         let mut timed = b.clone();
         timed.trials[0].active_ms += 5_000;
         timed.trials[0].first_shown = Some("2026-11-24T23:59:05.847Z".to_owned());
         timed.current_trial = 3;
-        assert_eq!(answers_digest(&a), answers_digest(&timed));
+        assert_eq!(answers_digest(a.clone()), answers_digest(timed));
         update(&study, &mut s, Msg::Start, 3.0e12);
         let c = export(&study, &sha, &s, "test", 3.0e12);
-        assert_ne!(answers_digest(&a), answers_digest(&c));
+        assert_ne!(answers_digest(a), answers_digest(c));
     }
 }
