@@ -14,6 +14,7 @@
 //! deterministic.
 
 pub mod analysis;
+pub mod fast_hash;
 pub mod json_path;
 pub mod markdown;
 pub mod plan;

@@ -84,8 +84,8 @@ fn every_answer_of_seed_001s_sessions_is_in_the_table_once() {
         .iter()
         .map(|r| {
             (
-                r.source.file.clone(),
-                r.source.at.clone(),
+                r.source.file.to_string(),
+                r.source.at.to_string(),
                 r.value.clone(),
                 r.rank,
             )
@@ -181,7 +181,7 @@ fn row(annotator: &str, item: &str, system: &str, question: &str, value: &str) -
     AnswerRow {
         source: Source {
             file: "f.json".into(),
-            at: format!("{annotator}/{item}/{system}"),
+            at: format!("{annotator}/{item}/{system}").into(),
             input: 0,
         },
         annotator: annotator.into(),
@@ -240,8 +240,8 @@ fn ratings_that_break_a_flags_rule_are_listed() {
     flag.phase = Phase::Output;
     let rating = |dimension: &str, score: f64| RatingRow {
         source: flag.source.clone(),
-        item: item.clone(),
-        system: system.clone(),
+        item: item.as_str().into(),
+        system: system.as_str().into(),
         annotator: "p1".into(),
         dimension: dimension.into(),
         score,

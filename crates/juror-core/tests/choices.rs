@@ -22,7 +22,7 @@ fn row(item: &str, annotator: &str, shown: &[&str], kind: ChoiceKind) -> ChoiceR
     ChoiceRow {
         source: Source {
             file: "f.json".into(),
-            at: String::new(),
+            at: String::new().into(),
             input: 0,
         },
         item: item.into(),

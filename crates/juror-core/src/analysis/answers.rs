@@ -204,8 +204,8 @@ pub fn to_csv(rows: &[AnswerRow]) -> String {
             r.system.clone().unwrap_or_default(),
             r.value.clone(),
             r.rank.map(|k| k.to_string()).unwrap_or_default(),
-            r.source.file.clone(),
-            r.source.at.clone(),
+            r.source.file.to_string(),
+            r.source.at.to_string(),
         ]));
     }
     out
@@ -596,10 +596,10 @@ fn flag_violations(rows: &[AnswerRow], ratings: &[RatingRow], study: &Study) -> 
         .filter_map(|r| {
             let required = *rule.get(&(r.item.as_str(), r.dimension.as_str()))?;
             (r.score != f64::from(required)).then(|| FlagViolation {
-                annotator: r.annotator.clone(),
-                item: r.item.clone(),
-                system: r.system.clone(),
-                dimension: r.dimension.clone(),
+                annotator: r.annotator.to_string(),
+                item: r.item.to_string(),
+                system: r.system.to_string(),
+                dimension: r.dimension.to_string(),
                 score: r.score,
                 required,
             })

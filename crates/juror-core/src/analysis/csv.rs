@@ -17,6 +17,7 @@
 //! shows it instead of running it as a formula (as the ratings file's CSV export does). Readers
 //! of tidy tables undo that prefix ([`undefuse`]), so a file written here reads back the same.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// One record: its fields and the line (from 1) where it starts.
@@ -53,28 +54,52 @@ impl std::error::Error for CsvError {}
 /// # Errors
 /// The first quoted field that never closes or has text after its closing quote.
 pub fn parse(text: &str) -> Result<Vec<Record>, CsvError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut records = Vec::new();
-    let mut chars = text.chars().peekable();
-    let (mut line, mut column) = (1usize, 0usize);
-    let mut fields: Vec<String> = Vec::new();
-    let mut field = String::new();
-    // Whether the current field was quoted (and is closed): then only a comma or a line break
-    // may follow, which the quoted branch checks.
-    let mut quoted = false;
-    let mut record_line = 1;
-    // Whether anything (a character, a comma, an empty quoted field) was read in this record.
-    let mut started = false;
+    for_each_record(text, |line, fields| {
+        records.push(Record {
+            line,
+            fields: fields.iter().map(|f| f.as_ref().to_owned()).collect(),
+        });
+    })?;
+    Ok(records)
+}
 
-    while let Some(c) = chars.next() {
-        column += 1;
-        match c {
-            '"' if field.is_empty() && !quoted => {
-                let (open_line, open_column) = (line, column);
-                started = true;
-                quoted = true;
+/// Calls `f` with each record of `text` in turn: the line it starts on and its fields, borrowed
+/// from `text` (a field is copied only when it holds a doubled quote). Nothing is allocated per
+/// record: this is how a large table is read ([`parse`] collects the same records).
+///
+/// # Errors
+/// The first quoted field that never closes or has text after its closing quote; `f` has then
+/// seen the records before it, which the caller should drop.
+pub fn for_each_record<'a>(
+    text: &'a str,
+    mut f: impl FnMut(usize, &[Cow<'a, str>]),
+) -> Result<(), CsvError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bytes = text.as_bytes();
+    let len = bytes.len();
+    // Column numbers (in characters) are worked out only for an error, from the line's start.
+    let column = |line_start: usize, at: usize| text[line_start..at].chars().count() + 1;
+    let mut fields: Vec<Cow<'a, str>> = Vec::new();
+    let (mut i, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    while i < len {
+        // A blank line (no characters at all) is no record.
+        if bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
+            i += if bytes[i] == b'\n' { 1 } else { 2 };
+            line += 1;
+            line_start = i;
+            continue;
+        }
+        let record_line = line;
+        fields.clear();
+        loop {
+            if bytes.get(i) == Some(&b'"') {
+                let (open, open_line, open_column) = (i, line, column(line_start, i));
+                let mut owned: Option<String> = None;
+                let mut piece = i + 1;
+                let mut j = i + 1;
                 loop {
-                    match chars.next() {
+                    match bytes[j..].iter().position(|&b| b == b'"' || b == b'\n') {
                         None => {
                             return Err(CsvError {
                                 line: open_line,
@@ -84,73 +109,77 @@ pub fn parse(text: &str) -> Result<Vec<Record>, CsvError> {
                                     .into(),
                             });
                         }
-                        Some('"') => {
-                            column += 1;
-                            if chars.peek() == Some(&'"') {
-                                chars.next();
-                                column += 1;
-                                field.push('"');
-                            } else {
-                                break;
-                            }
-                        }
-                        Some('\n') => {
+                        Some(k) if bytes[j + k] == b'\n' => {
+                            j += k + 1;
                             line += 1;
-                            column = 0;
-                            field.push('\n');
+                            line_start = j;
                         }
-                        Some(other) => {
-                            column += 1;
-                            field.push(other);
+                        Some(k) if bytes.get(j + k + 1) == Some(&b'"') => {
+                            // A doubled quote: one quote of text.
+                            owned
+                                .get_or_insert_with(String::new)
+                                .push_str(&text[piece..=j + k]);
+                            j += k + 2;
+                            piece = j;
+                        }
+                        Some(k) => {
+                            j += k;
+                            break;
                         }
                     }
                 }
+                fields.push(match owned {
+                    Some(mut s) => {
+                        s.push_str(&text[piece..j]);
+                        Cow::Owned(s)
+                    }
+                    None => Cow::Borrowed(&text[open + 1..j]),
+                });
+                i = j + 1;
                 // After the closing quote: a comma, a line break or the end.
-                let mut ahead = chars.clone();
-                let next = ahead.next();
-                let ok = match next {
-                    None | Some(',') | Some('\n') => true,
-                    Some('\r') => matches!(ahead.next(), None | Some('\n')),
+                let ok = match bytes.get(i) {
+                    None | Some(b',') | Some(b'\n') => true,
+                    Some(b'\r') => matches!(bytes.get(i + 1), None | Some(b'\n')),
                     Some(_) => false,
                 };
                 if !ok {
-                    return Err(after_quote(line, column + 1));
+                    return Err(after_quote(line, column(line_start, i)));
                 }
+            } else {
+                let start = i;
+                i += bytes[i..]
+                    .iter()
+                    .position(|&b| b == b',' || b == b'\n')
+                    .unwrap_or(len - i);
+                // A carriage return before the line feed ends the line; a lone one is text.
+                let end = if bytes.get(i) == Some(&b'\n') && i > start && bytes[i - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                };
+                fields.push(Cow::Borrowed(&text[start..end]));
             }
-            ',' => {
-                started = true;
-                quoted = false;
-                fields.push(std::mem::take(&mut field));
-            }
-            '\r' if chars.peek() == Some(&'\n') => {}
-            '\n' => {
-                if started {
-                    fields.push(std::mem::take(&mut field));
-                    records.push(Record {
-                        line: record_line,
-                        fields: std::mem::take(&mut fields),
-                    });
+            match bytes.get(i) {
+                Some(b',') => i += 1,
+                Some(b'\r') => {
+                    // Only after a closing quote, and before a line feed or the end.
+                    i += 2;
+                    line += 1;
+                    line_start = i;
+                    break;
                 }
-                started = false;
-                quoted = false;
-                line += 1;
-                column = 0;
-                record_line = line;
-            }
-            other => {
-                started = true;
-                field.push(other);
+                Some(_) => {
+                    i += 1;
+                    line += 1;
+                    line_start = i;
+                    break;
+                }
+                None => break,
             }
         }
+        f(record_line, &fields);
     }
-    if started {
-        fields.push(field);
-        records.push(Record {
-            line: record_line,
-            fields,
-        });
-    }
-    Ok(records)
+    Ok(())
 }
 
 fn after_quote(line: usize, column: usize) -> CsvError {

@@ -19,6 +19,7 @@
 //! loses only the rows in question (or, for a ratings file that cannot be trusted as a whole,
 //! the file), and the other files are still read.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
@@ -27,8 +28,11 @@ use serde::Serialize;
 use super::choices::{ChoiceKind, ChoiceRow};
 use super::csv;
 use super::pseudonym;
+use crate::fast_hash::FastHash;
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
+
+pub use super::name::{Name, Names};
 use crate::study::seal::SealKey;
 use crate::study::{AttentionCheck, Study};
 
@@ -52,24 +56,67 @@ impl Input {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Source {
     /// The input's name.
-    pub file: String,
+    pub file: Name,
     /// `line N` in a CSV (the line its record starts on), or a JSON path in a ratings file
     /// (`trials[3].outputs[0].ratings.quality`).
-    pub at: String,
+    pub at: At,
     /// The position of the input in the list given to [`read`], from 0 (two inputs may have the
     /// same name).
     #[serde(skip)]
     pub input: usize,
 }
 
+/// A place in an input: a CSV's line, or a JSON path in a ratings file. Written (and
+/// serialised) as `line 12` or `trials[3].outputs[0].ratings.quality`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum At {
+    /// The line (from 1) a CSV record starts on.
+    Line(usize),
+    /// A JSON path.
+    Path(String),
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            At::Line(n) => write!(f, "line {n}"),
+            At::Path(p) => f.write_str(p),
+        }
+    }
+}
+
+impl From<String> for At {
+    fn from(path: String) -> At {
+        At::Path(path)
+    }
+}
+
+impl Serialize for At {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl schemars::JsonSchema for At {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "String".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
 /// One rating: one annotator's score of one system's output for one item, on one dimension.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RatingRow {
     pub source: Source,
-    pub item: String,
-    pub system: String,
-    pub annotator: String,
-    pub dimension: String,
+    pub item: Name,
+    pub system: Name,
+    pub annotator: Name,
+    pub dimension: Name,
     pub score: f64,
     /// The item's round: the study's `items[].round`, or a CSV's optional `round` column.
     pub round: Option<f64>,
@@ -82,10 +129,10 @@ pub struct RatingRow {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreferenceRow {
     pub source: Source,
-    pub item: String,
-    pub system_a: String,
-    pub system_b: String,
-    pub annotator: String,
+    pub item: Name,
+    pub system_a: Name,
+    pub system_b: Name,
+    pub annotator: Name,
     pub outcome: Outcome,
     /// Which system was shown first, when known: `Some(true)` when `system_a` was (always, in
     /// a ratings file), `Some(false)` when `system_b` was; a CSV may say so in an optional
@@ -251,6 +298,7 @@ pub struct Context<'a> {
 /// is kept and the later ones go to [`Data::repeats`], without a problem.
 pub fn read(inputs: &[Input], context: &Context) -> Data {
     let mut data = Data::default();
+    let mut names = Names::default();
     for (index, input) in inputs.iter().enumerate() {
         let before = data.problems.len();
         let mut summary = FileSummary {
@@ -266,9 +314,9 @@ pub fn read(inputs: &[Input], context: &Context) -> Data {
             repeated_ratings: 0,
         };
         if input.text.trim_start().starts_with('{') {
-            read_ratings_file(input, index, context, &mut data, &mut summary);
+            read_ratings_file(input, index, context, &mut names, &mut data, &mut summary);
         } else {
-            read_csv(input, index, &mut data, &mut summary);
+            read_csv(input, index, &mut names, &mut data, &mut summary);
         }
         if let Some(annotator) = &summary.annotator
             && let Some(first) = data
@@ -330,7 +378,7 @@ fn drop_off_scale(study: &Study, data: &mut Data) {
             inputs.push(row.source.input);
             problems.push(Problem::new(
                 &row.source.file,
-                Some(row.source.at.clone()),
+                Some(row.source.at.to_string()),
                 format!(
                     "score {} is not on the scale of \"{}\" ({} to {}); the rating is left out",
                     number(row.score),
@@ -356,6 +404,7 @@ fn read_ratings_file(
     input: &Input,
     index: usize,
     context: &Context,
+    names: &mut Names,
     data: &mut Data,
     summary: &mut FileSummary,
 ) {
@@ -409,9 +458,11 @@ fn read_ratings_file(
     summary.file.clone_from(&name);
     summary.annotator = Some(annotator.clone());
     let problem = |at: Option<String>, message: String| Problem::new(&name, at, message);
+    let file_name = names.get(&name);
+    let annotator_name = names.get(&annotator);
     let source = |at: String| Source {
-        file: name.clone(),
-        at,
+        file: file_name.clone(),
+        at: At::Path(at),
         input: index,
     };
     let study = context.study.map(|(s, _)| s);
@@ -460,10 +511,10 @@ fn read_ratings_file(
             for (dimension, &score) in &output.ratings {
                 data.ratings.push(RatingRow {
                     source: source(format!("trials[{t}].outputs[{o}].ratings.{dimension}")),
-                    item: trial.item.clone(),
-                    system: system(output),
-                    annotator: annotator.clone(),
-                    dimension: dimension.clone(),
+                    item: names.get(&trial.item),
+                    system: names.get(&system(output)),
+                    annotator: annotator_name.clone(),
+                    dimension: names.get(dimension),
                     score: f64::from(score),
                     round: None,
                     position: (shown >= 2).then(|| u32::try_from(o + 1).unwrap_or(u32::MAX)),
@@ -501,10 +552,10 @@ fn read_ratings_file(
         for (a, b, outcome) in judgements {
             data.preferences.push(PreferenceRow {
                 source: source(at.clone()),
-                item: trial.item.clone(),
-                system_a: system(&trial.outputs[a]),
-                system_b: system(&trial.outputs[b]),
-                annotator: annotator.clone(),
+                item: names.get(&trial.item),
+                system_a: names.get(&system(&trial.outputs[a])),
+                system_b: names.get(&system(&trial.outputs[b])),
+                annotator: annotator_name.clone(),
                 outcome,
                 a_first: Some(true),
                 derived,
@@ -732,105 +783,226 @@ const PAIRWISE: [&str; 5] = [
     "preference",
 ];
 
+/// The columns of the tidy tables that rows are read from, in [`COLUMNS`]' order.
+#[derive(Debug, Clone, Copy)]
+enum Col {
+    Item,
+    System,
+    Annotator,
+    Dimension,
+    Score,
+    Round,
+    Position,
+    SystemA,
+    SystemB,
+    Preference,
+    ShownFirst,
+    Derived,
+    Choice,
+    Shown,
+    Chosen,
+}
+
+const COLUMNS: [&str; 15] = [
+    "item_id",
+    "system_id",
+    "annotator_id",
+    "dimension",
+    "score",
+    "round",
+    "position",
+    "system_a",
+    "system_b",
+    "preference",
+    "shown_first",
+    "derived",
+    "choice",
+    "shown",
+    "chosen",
+];
+
+impl Col {
+    fn name(self) -> &'static str {
+        COLUMNS[self as usize]
+    }
+}
+
 /// The columns of a header: name → index (first occurrence; names compared after trimming).
-fn columns(header: &[String]) -> HashMap<&str, usize> {
+fn columns<'h>(header: &[Cow<'h, str>]) -> HashMap<&'h str, usize> {
     let mut map = HashMap::new();
     for (i, name) in header.iter().enumerate() {
-        map.entry(name.trim()).or_insert(i);
+        let name: &'h str = match name {
+            Cow::Borrowed(b) => b.trim(),
+            // A quoted header name with a doubled quote is never one of ours.
+            Cow::Owned(_) => continue,
+        };
+        map.entry(name).or_insert(i);
     }
     map
 }
 
-fn read_csv(input: &Input, index: usize, data: &mut Data, summary: &mut FileSummary) {
+/// One record of a tidy table, read by column.
+struct Row<'r, 't> {
+    fields: &'r [Cow<'t, str>],
+    /// Where each of [`COLUMNS`] is in the record, if the header has it.
+    at: &'r [Option<usize>; COLUMNS.len()],
+}
+
+impl Row<'_, '_> {
+    /// The field, trimmed and without a spreadsheet's formula guard; empty when the table has
+    /// no such column.
+    fn get(&self, column: Col) -> &str {
+        self.at[column as usize].map_or("", |i| csv::undefuse(self.fields[i].trim()))
+    }
+
+    fn required(&self, column: Col) -> Result<&str, String> {
+        let value = self.get(column);
+        if value.is_empty() {
+            Err(format!("{} is empty", column.name()))
+        } else {
+            Ok(value)
+        }
+    }
+}
+
+/// What a table's header says it holds.
+struct Header {
+    likert: bool,
+    pairwise: bool,
+    width: usize,
+    at: [Option<usize>; COLUMNS.len()],
+}
+
+fn read_csv(
+    input: &Input,
+    index: usize,
+    names: &mut Names,
+    data: &mut Data,
+    summary: &mut FileSummary,
+) {
     let name = input.name.as_str();
-    let records = match csv::parse(&input.text) {
-        Ok(r) => r,
-        Err(e) => {
+    let file = names.get(name);
+    // A problem with the text as CSV drops the whole file: what was read before it is taken
+    // back out.
+    let before = (
+        data.ratings.len(),
+        data.preferences.len(),
+        data.choices.len(),
+        data.problems.len(),
+    );
+    let mut header: Option<Header> = None;
+    let mut unreadable: Option<Problem> = None;
+    let read = csv::for_each_record(&input.text, |line, fields| {
+        if unreadable.is_some() {
+            return;
+        }
+        let Some(h) = &header else {
+            match read_header(fields) {
+                Ok(h) => header = Some(h),
+                Err(message) => {
+                    unreadable = Some(Problem::new(name, Some(format!("line {line}")), message));
+                }
+            }
+            return;
+        };
+        let at = At::Line(line);
+        if fields.len() != h.width {
             data.problems.push(Problem::new(
                 name,
-                Some(format!("line {}, column {}", e.line, e.column)),
-                format!("{}; nothing is read from this file", e.message),
+                Some(at.to_string()),
+                format!(
+                    "{} field(s), but the header has {}; quote fields that hold commas",
+                    fields.len(),
+                    h.width
+                ),
             ));
             return;
         }
-    };
-    let Some((header, rows)) = records.split_first() else {
+        let row = Row { fields, at: &h.at };
+        let source = Source {
+            file: file.clone(),
+            at,
+            input: index,
+        };
+        let is_rating = h.likert && (!h.pairwise || !row.get(Col::Dimension).is_empty());
+        let result = if !row.get(Col::Choice).is_empty() {
+            choice_row(&row, source.clone()).map(|r| data.choices.push(r))
+        } else if is_rating {
+            likert_row(&row, names, source.clone()).map(|r| data.ratings.push(r))
+        } else {
+            pairwise_row(&row, names, source.clone()).map(|r| data.preferences.push(r))
+        };
+        if let Err(message) = result {
+            data.problems
+                .push(Problem::new(name, Some(source.at.to_string()), message));
+        }
+    });
+    if let Err(e) = read {
+        data.ratings.truncate(before.0);
+        data.preferences.truncate(before.1);
+        data.choices.truncate(before.2);
+        data.problems.truncate(before.3);
         data.problems.push(Problem::new(
             name,
-            None,
-            "the file is empty: expected a ratings file or a CSV with a header",
+            Some(format!("line {}, column {}", e.line, e.column)),
+            format!("{}; nothing is read from this file", e.message),
         ));
         return;
+    }
+    if let Some(problem) = unreadable {
+        data.problems.push(problem);
+        return;
+    }
+    summary.kind = match header {
+        None => {
+            data.problems.push(Problem::new(
+                name,
+                None,
+                "the file is empty: expected a ratings file or a CSV with a header",
+            ));
+            return;
+        }
+        Some(Header {
+            likert: true,
+            pairwise: true,
+            ..
+        }) => InputKind::TidyCsv,
+        Some(Header { likert: true, .. }) => InputKind::LikertCsv,
+        Some(_) => InputKind::PairwiseCsv,
     };
-    let cols = columns(&header.fields);
+}
+
+/// The header of a tidy table, or why it is not one.
+fn read_header(fields: &[Cow<'_, str>]) -> Result<Header, String> {
+    let cols = columns(fields);
     let has = |set: &[&str]| set.iter().all(|c| cols.contains_key(c));
     let (likert, pairwise) = (has(&LIKERT), has(&PAIRWISE));
-    summary.kind = match (likert, pairwise) {
-        (true, true) => InputKind::TidyCsv,
-        (true, false) => InputKind::LikertCsv,
-        (false, true) => InputKind::PairwiseCsv,
-        (false, false) => {
-            let message = if cols.contains_key("question") && cols.contains_key("value") {
-                "this is the CSV export of a ratings file (question, value); give the \
-                 ratings file itself (.json), which carries the checksum"
+    if !likert && !pairwise {
+        return Err(
+            if cols.contains_key("question") && cols.contains_key("value") {
+                "this is the CSV export of a ratings file (question, value); give the ratings file \
+             itself (.json), which carries the checksum"
                     .to_owned()
             } else {
                 format!(
-                    "the header is neither a Likert table ({}) nor a pairwise table ({}); \
-                     missing: {}",
+                    "the header is neither a Likert table ({}) nor a pairwise table ({}); missing: {}",
                     LIKERT.join(","),
                     PAIRWISE.join(","),
                     nearest_missing(&cols)
                 )
-            };
-            data.problems.push(Problem::new(
-                name,
-                Some(format!("line {}", header.line)),
-                message,
-            ));
-            return;
-        }
-    };
-    let width = header.fields.len();
-    for record in rows {
-        let at = format!("line {}", record.line);
-        if record.fields.len() != width {
-            data.problems.push(Problem::new(
-                name,
-                Some(at),
-                format!(
-                    "{} field(s), but the header has {width}; quote fields that hold commas",
-                    record.fields.len()
-                ),
-            ));
-            continue;
-        }
-        let get = |column: &str| -> &str {
-            cols.get(column)
-                .map_or("", |&i| csv::undefuse(record.fields[i].trim()))
-        };
-        let is_rating = likert && (!pairwise || !get("dimension").is_empty());
-        let result = if !get("choice").is_empty() {
-            choice_row(&get).map(|mut row| {
-                row.source = Source {
-                    file: name.to_owned(),
-                    at: at.clone(),
-                    input: index,
-                };
-                data.choices.push(row);
-            })
-        } else if is_rating {
-            likert_row(&get).map(|row| data.ratings.push(with_source(row, name, &at, index)))
-        } else {
-            pairwise_row(&get).map(|row| {
-                data.preferences
-                    .push(with_source_pref(row, name, &at, index))
-            })
-        };
-        if let Err(message) = result {
-            data.problems.push(Problem::new(name, Some(at), message));
-        }
+            },
+        );
     }
+    let mut at = [None; COLUMNS.len()];
+    for (slot, column) in at.iter_mut().zip(COLUMNS) {
+        *slot = cols.get(column).copied();
+    }
+    Ok(Header {
+        likert,
+        pairwise,
+        width: fields.len(),
+        at,
+    })
 }
 
 /// The columns of the table the header is closest to that it lacks.
@@ -846,35 +1018,22 @@ fn nearest_missing(cols: &HashMap<&str, usize>) -> String {
     closest.join(", ")
 }
 
-fn required<'a>(get: &impl Fn(&str) -> &'a str, column: &str) -> Result<String, String> {
-    let value = get(column);
-    if value.is_empty() {
-        Err(format!("{column} is empty"))
-    } else {
-        Ok(value.to_owned())
-    }
-}
-
-/// Item, system, annotator, dimension and score of a Likert row (the source is added after).
-fn likert_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<RatingRow, String> {
-    let item = required(get, "item_id")?;
-    let system = required(get, "system_id")?;
-    let annotator = required(get, "annotator_id")?;
-    let dimension = required(get, "dimension")?;
-    let score = score(get("score"))?;
+/// A Likert row: item, system, annotator, dimension and score.
+fn likert_row(row: &Row, names: &mut Names, source: Source) -> Result<RatingRow, String> {
+    let item = row.required(Col::Item)?;
+    let system = row.required(Col::System)?;
+    let annotator = row.required(Col::Annotator)?;
+    let dimension = row.required(Col::Dimension)?;
+    let score = score(row.get(Col::Score))?;
     Ok(RatingRow {
-        source: Source {
-            file: String::new(),
-            at: String::new(),
-            input: 0,
-        },
-        item,
-        system,
-        annotator,
-        dimension,
+        source,
+        item: names.get(item),
+        system: names.get(system),
+        annotator: names.get(annotator),
+        dimension: names.get(dimension),
         score,
-        round: optional_number(get("round"), "round")?,
-        position: optional_position(get("position"))?,
+        round: optional_number(row.get(Col::Round), Col::Round.name())?,
+        position: optional_position(row.get(Col::Position))?,
     })
 }
 
@@ -916,18 +1075,19 @@ pub(crate) fn score(text: &str) -> Result<f64, String> {
     }
 }
 
-fn pairwise_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<PreferenceRow, String> {
-    let item = required(get, "item_id")?;
-    let system_a = required(get, "system_a")?;
-    let system_b = required(get, "system_b")?;
-    let annotator = required(get, "annotator_id")?;
+/// A pairwise row: item, the two systems, annotator and preference.
+fn pairwise_row(row: &Row, names: &mut Names, source: Source) -> Result<PreferenceRow, String> {
+    let item = row.required(Col::Item)?;
+    let system_a = row.required(Col::SystemA)?;
+    let system_b = row.required(Col::SystemB)?;
+    let annotator = row.required(Col::Annotator)?;
     if system_a == system_b {
         return Err(format!(
             "system_a and system_b are both \"{system_a}\": a system cannot be compared with \
              itself"
         ));
     }
-    let outcome = match get("preference").to_ascii_lowercase().as_str() {
+    let outcome = match row.get(Col::Preference).to_ascii_lowercase().as_str() {
         "a" => Outcome::A,
         "b" => Outcome::B,
         "tie" => Outcome::Tie,
@@ -935,48 +1095,27 @@ fn pairwise_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<PreferenceRow, Str
             return Err(format!("preference \"{other}\" is not a, b or tie"));
         }
     };
+    let a_first = match row.get(Col::ShownFirst).to_ascii_lowercase().as_str() {
+        "" => None,
+        "a" => Some(true),
+        "b" => Some(false),
+        other => {
+            return Err(format!(
+                "shown_first \"{other}\" is not a or b (the system shown first); leave it \
+                 empty when unknown"
+            ));
+        }
+    };
     Ok(PreferenceRow {
-        source: Source {
-            file: String::new(),
-            at: String::new(),
-            input: 0,
-        },
-        item,
-        system_a,
-        system_b,
-        annotator,
+        source,
+        item: names.get(item),
+        system_a: names.get(system_a),
+        system_b: names.get(system_b),
+        annotator: names.get(annotator),
         outcome,
-        a_first: match get("shown_first").to_ascii_lowercase().as_str() {
-            "" => None,
-            "a" => Some(true),
-            "b" => Some(false),
-            other => {
-                return Err(format!(
-                    "shown_first \"{other}\" is not a or b (the system shown first); leave it \
-                     empty when unknown"
-                ));
-            }
-        },
-        derived: !get("derived").is_empty(),
+        a_first,
+        derived: !row.get(Col::Derived).is_empty(),
     })
-}
-
-fn with_source(mut row: RatingRow, file: &str, at: &str, input: usize) -> RatingRow {
-    row.source = Source {
-        file: file.to_owned(),
-        at: at.to_owned(),
-        input,
-    };
-    row
-}
-
-fn with_source_pref(mut row: PreferenceRow, file: &str, at: &str, input: usize) -> PreferenceRow {
-    row.source = Source {
-        file: file.to_owned(),
-        at: at.to_owned(),
-        input,
-    };
-    row
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -993,8 +1132,8 @@ fn drop_duplicates(data: &mut Data) {
     let mut repeated: BTreeMap<usize, usize> = BTreeMap::new();
     // A first pass with borrowed keys finds each row's first occurrence without cloning.
     let firsts: Vec<Option<usize>> = {
-        let mut seen: HashMap<(&str, &str, &str, &str), usize> =
-            HashMap::with_capacity(data.ratings.len());
+        let mut seen: HashMap<(&str, &str, &str, &str), usize, FastHash> =
+            HashMap::with_capacity_and_hasher(data.ratings.len(), FastHash);
         data.ratings
             .iter()
             .enumerate()
@@ -1035,7 +1174,7 @@ fn drop_duplicates(data: &mut Data) {
             }
             data.problems.push(Problem::new(
                 &row.source.file,
-                Some(row.source.at.clone()),
+                Some(row.source.at.to_string()),
                 format!(
                     "annotator \"{}\" already rated item \"{}\", system \"{}\" on \"{}\" ({} at \
                      {}: {}); this duplicate ({}) is left out",
@@ -1058,21 +1197,25 @@ fn drop_duplicates(data: &mut Data) {
     }
     data.ratings = ratings;
 
-    let mut seen: HashMap<(String, String, String, String), usize> = HashMap::new();
+    let mut seen: HashMap<(Name, Name, Name, Name), usize, FastHash> = HashMap::default();
     let mut preferences = Vec::with_capacity(data.preferences.len());
     for row in std::mem::take(&mut data.preferences) {
-        let (x, y) = ordered(&row.system_a, &row.system_b);
+        let (x, y) = if row.system_a <= row.system_b {
+            (&row.system_a, &row.system_b)
+        } else {
+            (&row.system_b, &row.system_a)
+        };
         let key = (
             row.item.clone(),
-            x.to_owned(),
-            y.to_owned(),
+            x.clone(),
+            y.clone(),
             row.annotator.clone(),
         );
         if let Some(&first) = seen.get(&key) {
             let kept: &PreferenceRow = &preferences[first];
             data.problems.push(Problem::new(
                 &row.source.file,
-                Some(row.source.at.clone()),
+                Some(row.source.at.to_string()),
                 format!(
                     "annotator \"{}\" already judged \"{}\" against \"{}\" on item \"{}\" (at \
                      {}: {}); this duplicate is left out",
@@ -1152,18 +1295,18 @@ pub fn to_csv(data: &Data) -> String {
     for row in &data.ratings {
         let mut fields = vec![String::new(); header.len()];
         for (name, value) in [
-            ("item_id", row.item.clone()),
-            ("system_id", row.system.clone()),
-            ("annotator_id", row.annotator.clone()),
-            ("dimension", row.dimension.clone()),
+            ("item_id", row.item.to_string()),
+            ("system_id", row.system.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("dimension", row.dimension.to_string()),
             ("score", number(row.score)),
             ("round", row.round.map(number).unwrap_or_default()),
             (
                 "position",
                 row.position.map(|p| p.to_string()).unwrap_or_default(),
             ),
-            ("source_file", row.source.file.clone()),
-            ("source_at", row.source.at.clone()),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
         ] {
             if let Some(i) = index(name) {
                 fields[i] = value;
@@ -1174,10 +1317,10 @@ pub fn to_csv(data: &Data) -> String {
     for row in &data.preferences {
         let mut fields = vec![String::new(); header.len()];
         for (name, value) in [
-            ("item_id", row.item.clone()),
-            ("system_a", row.system_a.clone()),
-            ("system_b", row.system_b.clone()),
-            ("annotator_id", row.annotator.clone()),
+            ("item_id", row.item.to_string()),
+            ("system_a", row.system_a.to_string()),
+            ("system_b", row.system_b.to_string()),
+            ("annotator_id", row.annotator.to_string()),
             ("preference", outcome_name(row.outcome).to_owned()),
             (
                 "shown_first",
@@ -1191,8 +1334,8 @@ pub fn to_csv(data: &Data) -> String {
                 "derived",
                 if row.derived { "choice" } else { "" }.to_owned(),
             ),
-            ("source_file", row.source.file.clone()),
-            ("source_at", row.source.at.clone()),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
         ] {
             if let Some(i) = index(name) {
                 fields[i] = value;
@@ -1207,13 +1350,13 @@ pub fn to_csv(data: &Data) -> String {
             ChoiceKind::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
         };
         for (name, value) in [
-            ("item_id", row.item.clone()),
-            ("annotator_id", row.annotator.clone()),
+            ("item_id", row.item.to_string()),
+            ("annotator_id", row.annotator.to_string()),
             ("choice", kind.to_owned()),
             ("shown", row.shown.join(CHOICE_SEPARATOR)),
             ("chosen", chosen),
-            ("source_file", row.source.file.clone()),
-            ("source_at", row.source.at.clone()),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
         ] {
             if let Some(i) = index(name) {
                 fields[i] = value;
@@ -1229,18 +1372,18 @@ const CHOICE_SEPARATOR: &str = "|";
 
 /// A choice row of the tidy CSV: `choice` (best or rank), `shown` (the systems shown, in order,
 /// separated by `|`) and `chosen` (the best system, or the ranking best first).
-fn choice_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<ChoiceRow, String> {
-    let item = required(get, "item_id")?;
-    let annotator = required(get, "annotator_id")?;
+fn choice_row(row: &Row, source: Source) -> Result<ChoiceRow, String> {
+    let item = row.required(Col::Item)?.to_owned();
+    let annotator = row.required(Col::Annotator)?.to_owned();
     let split = |text: &str| -> Vec<String> {
         text.split(CHOICE_SEPARATOR)
             .map(|s| s.trim().to_owned())
             .filter(|s| !s.is_empty())
             .collect()
     };
-    let shown = split(&required(get, "shown")?);
-    let chosen = required(get, "chosen")?;
-    let kind = match get("choice") {
+    let shown = split(row.required(Col::Shown)?);
+    let chosen = row.required(Col::Chosen)?.to_owned();
+    let kind = match row.get(Col::Choice) {
         "best" if shown.contains(&chosen) => ChoiceKind::Best(chosen),
         "best" => {
             return Err(format!(
@@ -1266,11 +1409,7 @@ fn choice_row<'a>(get: &impl Fn(&str) -> &'a str) -> Result<ChoiceRow, String> {
         other => return Err(format!("choice \"{other}\" is not best or rank")),
     };
     Ok(ChoiceRow {
-        source: Source {
-            file: String::new(),
-            at: String::new(),
-            input: 0,
-        },
+        source,
         item,
         annotator,
         shown,

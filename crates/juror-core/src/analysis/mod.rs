@@ -25,6 +25,7 @@ pub mod csv;
 pub mod diagnostics;
 pub mod input;
 pub mod markdown;
+pub mod name;
 pub mod plan;
 pub mod power;
 pub mod pseudonym;

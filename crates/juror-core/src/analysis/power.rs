@@ -518,12 +518,12 @@ mod tests {
                     rows.push(RatingRow {
                         source: crate::analysis::Source {
                             file: "pilot.csv".into(),
-                            at: String::new(),
+                            at: String::new().into(),
                             input: 0,
                         },
-                        item: item.id.clone(),
+                        item: item.id.as_str().into(),
                         system: system.into(),
-                        annotator: format!("p{p}"),
+                        annotator: format!("p{p}").into(),
                         dimension: "quality".into(),
                         score: base
                             + [-1.0, 0.0, 0.0, 0.0, 1.0][(p * 7 + i * 3 + k * 11 + i * k) % 5],

@@ -683,8 +683,8 @@ pub fn report_with_key(
 fn dimension_order(data: &Data, study: Option<&Study>) -> Vec<String> {
     let mut seen: Vec<String> = Vec::new();
     for r in &data.ratings {
-        if !seen.contains(&r.dimension) {
-            seen.push(r.dimension.clone());
+        if !seen.iter().any(|d| *d == r.dimension) {
+            seen.push(r.dimension.to_string());
         }
     }
     let Some(study) = study else { return seen };
@@ -780,7 +780,7 @@ fn dimension_report(
                 ratings: ratings
                     .iter()
                     .map(|r| AnnotatorScore {
-                        annotator: r.annotator.clone(),
+                        annotator: r.annotator.to_string(),
                         score: r.score,
                     })
                     .collect(),
