@@ -32,7 +32,7 @@ use crate::fast_hash::FastHash;
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
 
-pub use super::name::{Name, Names};
+pub use super::name::{Ids, Name, Names};
 use crate::study::seal::SealKey;
 use crate::study::{AttentionCheck, Study};
 
@@ -1130,20 +1130,21 @@ fn drop_duplicates(data: &mut Data) {
     };
 
     let mut repeated: BTreeMap<usize, usize> = BTreeMap::new();
-    // A first pass with borrowed keys finds each row's first occurrence without cloning.
+    // A first pass on the ids' numbers finds each row's first occurrence without cloning.
     let firsts: Vec<Option<usize>> = {
-        let mut seen: HashMap<(&str, &str, &str, &str), usize, FastHash> =
+        let mut ids = Ids::default();
+        let mut seen: HashMap<[u32; 4], usize, FastHash> =
             HashMap::with_capacity_and_hasher(data.ratings.len(), FastHash);
         data.ratings
             .iter()
             .enumerate()
             .map(|(i, row)| {
-                let key = (
-                    row.item.as_str(),
-                    row.system.as_str(),
-                    row.annotator.as_str(),
-                    row.dimension.as_str(),
-                );
+                let key = [
+                    ids.id(&row.item),
+                    ids.id(&row.system),
+                    ids.id(&row.annotator),
+                    ids.id(&row.dimension),
+                ];
                 match seen.entry(key) {
                     std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
                     std::collections::hash_map::Entry::Vacant(e) => {

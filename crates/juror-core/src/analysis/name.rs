@@ -7,7 +7,7 @@
 //! orders, hashes, prints and serialises as that text.
 
 use std::borrow::Borrow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -150,6 +150,49 @@ impl Names {
     }
 }
 
+/// Dense numbers for names, by text: two names with the same text get the same number, whether
+/// or not they share a copy (rows made by [`Names`] do, and cost a pointer lookup; others are
+/// looked up by text once per copy). Numbers count from 0 in order of first sight, so that
+/// grouping and duplicate checks work on integers.
+#[derive(Debug, Default)]
+pub struct Ids<'a> {
+    by_copy: HashMap<*const u8, u32, FastHash>,
+    by_text: HashMap<&'a str, u32, FastHash>,
+    texts: Vec<&'a str>,
+}
+
+impl<'a> Ids<'a> {
+    /// The number of `name`.
+    pub fn id(&mut self, name: &'a Name) -> u32 {
+        let copy = name.0.as_ptr();
+        if let Some(&id) = self.by_copy.get(&copy) {
+            return id;
+        }
+        let next = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
+        let id = *self.by_text.entry(name.as_str()).or_insert(next);
+        if id == next {
+            self.texts.push(name.as_str());
+        }
+        self.by_copy.insert(copy, id);
+        id
+    }
+
+    /// The text of a number given out.
+    pub fn text(&self, id: u32) -> &'a str {
+        self.texts[id as usize]
+    }
+
+    /// How many distinct texts have numbers.
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Whether no number was given out.
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +209,22 @@ mod tests {
         assert_eq!(serde_json::to_string(&a).unwrap(), "\"item-1\"");
         assert!(names.get("a") < names.get("b"));
         assert_eq!(Name::from("x"), Name::from(String::from("x")));
+    }
+
+    #[test]
+    fn ids_go_by_text_whether_or_not_a_copy_is_shared() {
+        let mut names = Names::default();
+        let (a, a2, own, b) = (
+            names.get("a"),
+            names.get("a"),
+            Name::from("a"),
+            names.get("b"),
+        );
+        let mut ids = Ids::default();
+        assert_eq!(ids.id(&a), 0);
+        assert_eq!(ids.id(&b), 1);
+        assert_eq!(ids.id(&a2), 0);
+        assert_eq!(ids.id(&own), 0, "an unshared copy of the same text");
+        assert_eq!((ids.text(1), ids.len()), ("b", 2));
     }
 }

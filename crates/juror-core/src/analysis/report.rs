@@ -12,8 +12,10 @@ use serde::Serialize;
 use super::adjudication::Adjudication;
 use super::diagnostics::{Diagnostics, diagnostics};
 use super::input::{Data, FileSummary, PreferenceRow, Problem, RatingRow, number, ordered};
+use super::name::Ids;
 use super::plan::{AnalysisPlan, Correction, Family, Test, Unit};
 use super::rounds::{Rounds, rounds};
+use crate::fast_hash::FastHash;
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
 };
@@ -740,7 +742,7 @@ pub fn item_means(
 
 /// The rows by cell (item, system), rows in the order read: grouped in a hash map, sorted once.
 fn group_cells<'a>(rows: &[&'a RatingRow]) -> Cells<'a> {
-    let mut by: HashMap<(&'a str, &'a str), Vec<&'a RatingRow>> = HashMap::new();
+    let mut by: HashMap<(&'a str, &'a str), Vec<&'a RatingRow>, FastHash> = HashMap::default();
     for r in rows {
         by.entry((r.item.as_str(), r.system.as_str()))
             .or_default()
@@ -1376,10 +1378,24 @@ pub fn unit(item: &str, system: &str) -> String {
 /// The agreement matrix of one dimension's raw ratings: units (item, system) and raters
 /// (annotators) in order of first appearance, tied to the scale when there is one.
 pub fn rating_matrix(rows: &[&RatingRow], scale: Option<&[f64]>) -> Option<Ratings> {
-    let triples = rows
+    // Units and raters by number; named once each.
+    let mut ids = Ids::default();
+    let triples: Vec<((u32, u32), u32, f64)> = rows
         .iter()
-        .map(|r| (unit(&r.item, &r.system), r.annotator.clone(), r.score));
-    let ratings = Ratings::from_triples(triples).ok()?;
+        .map(|r| {
+            (
+                (ids.id(&r.item), ids.id(&r.system)),
+                ids.id(&r.annotator),
+                r.score,
+            )
+        })
+        .collect();
+    let ratings = Ratings::from_keyed(
+        triples,
+        |&(item, system)| unit(ids.text(item), ids.text(system)),
+        |&annotator| ids.text(annotator).to_owned(),
+    )
+    .ok()?;
     match scale {
         Some(s) => ratings.with_scale(s).ok(),
         None => Some(ratings),

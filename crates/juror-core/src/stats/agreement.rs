@@ -25,6 +25,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 use crate::fast_hash::FastHash;
 use std::fmt;
@@ -127,10 +128,10 @@ fn compare(a: &f64, b: &f64) -> Ordering {
 }
 
 /// The index of `id` in `ids` (order of first appearance), adding it if new.
-fn index_of(
-    index: &mut HashMap<String, usize, FastHash>,
-    ids: &mut Vec<String>,
-    id: String,
+fn index_of<K: Hash + Eq + Clone>(
+    index: &mut HashMap<K, usize, FastHash>,
+    ids: &mut Vec<K>,
+    id: K,
 ) -> usize {
     if let Some(&i) = index.get(&id) {
         return i;
@@ -156,21 +157,43 @@ impl Ratings {
         U: Into<String>,
         R: Into<String>,
     {
-        let mut units: Vec<String> = Vec::new();
-        let mut raters: Vec<String> = Vec::new();
-        let mut unit_index: HashMap<String, usize, FastHash> = HashMap::default();
-        let mut rater_index: HashMap<String, usize, FastHash> = HashMap::default();
+        Ratings::from_keyed(
+            triples.into_iter().map(|(u, r, v)| (u.into(), r.into(), v)),
+            String::clone,
+            String::clone,
+        )
+    }
+
+    /// [`Ratings::from_triples`] with units and raters given as any keys (numbers, say), named
+    /// once each by `unit_name` and `rater_name`: what a caller with many ratings uses, so that
+    /// no text is made per rating.
+    ///
+    /// # Errors
+    /// As [`Ratings::from_triples`].
+    pub fn from_keyed<I, U, R>(
+        triples: I,
+        unit_name: impl Fn(&U) -> String,
+        rater_name: impl Fn(&R) -> String,
+    ) -> Result<Ratings, RatingsError>
+    where
+        I: IntoIterator<Item = (U, R, f64)>,
+        U: Hash + Eq + Clone,
+        R: Hash + Eq + Clone,
+    {
+        let mut units: Vec<U> = Vec::new();
+        let mut raters: Vec<R> = Vec::new();
+        let mut unit_index: HashMap<U, usize, FastHash> = HashMap::default();
+        let mut rater_index: HashMap<R, usize, FastHash> = HashMap::default();
         // (unit, rater, value) by index, in input order, up to the first value that is not
         // finite (`not_finite`): duplicates before it are reported first, as they come first.
         let mut entries: Vec<(usize, usize, f64)> = Vec::new();
         let mut not_finite = None;
         for (index, (unit, rater, value)) in triples.into_iter().enumerate() {
-            let (unit, rater) = (unit.into(), rater.into());
             if !value.is_finite() {
                 not_finite = Some(RatingsError::NotFinite {
                     index,
-                    unit,
-                    rater,
+                    unit: unit_name(&unit),
+                    rater: rater_name(&rater),
                     value,
                 });
                 break;
@@ -190,8 +213,8 @@ impl Ratings {
             if !cell.is_nan() {
                 return Err(RatingsError::Duplicate {
                     index,
-                    unit: units[u].clone(),
-                    rater: raters[r].clone(),
+                    unit: unit_name(&units[u]),
+                    rater: rater_name(&raters[r]),
                     first: *cell,
                     second: value,
                 });
@@ -215,8 +238,8 @@ impl Ratings {
             })
             .collect();
         Ok(Ratings {
-            units,
-            raters,
+            units: units.iter().map(unit_name).collect(),
+            raters: raters.iter().map(rater_name).collect(),
             categories,
             cells,
         })
