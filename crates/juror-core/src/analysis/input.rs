@@ -865,6 +865,24 @@ impl Row<'_, '_> {
     }
 }
 
+/// The shared names of a table's fields, remembering each column's last one: a table sorted by
+/// item, or grouped by annotator, repeats it row after row, and a repeat then costs a
+/// comparison, not a lookup.
+struct ColumnNames<'n> {
+    names: &'n mut Names,
+    last: [Option<Name>; COLUMNS.len()],
+}
+
+impl ColumnNames<'_> {
+    fn get(&mut self, column: Col, text: &str) -> Name {
+        let last = &mut self.last[column as usize];
+        match last {
+            Some(name) if name.as_str() == text => name.clone(),
+            _ => last.insert(self.names.get(text)).clone(),
+        }
+    }
+}
+
 /// What a table's header says it holds.
 struct Header {
     likert: bool,
@@ -892,6 +910,10 @@ fn read_csv(
     );
     let mut header: Option<Header> = None;
     let mut unreadable: Option<Problem> = None;
+    let mut names = ColumnNames {
+        names,
+        last: Default::default(),
+    };
     let read = csv::for_each_record(&input.text, |line, fields| {
         if unreadable.is_some() {
             return;
@@ -928,9 +950,9 @@ fn read_csv(
         let result = if !row.get(Col::Choice).is_empty() {
             choice_row(&row, source.clone()).map(|r| data.choices.push(r))
         } else if is_rating {
-            likert_row(&row, names, source.clone()).map(|r| data.ratings.push(r))
+            likert_row(&row, &mut names, source.clone()).map(|r| data.ratings.push(r))
         } else {
-            pairwise_row(&row, names, source.clone()).map(|r| data.preferences.push(r))
+            pairwise_row(&row, &mut names, source.clone()).map(|r| data.preferences.push(r))
         };
         if let Err(message) = result {
             data.problems
@@ -1019,7 +1041,7 @@ fn nearest_missing(cols: &HashMap<&str, usize>) -> String {
 }
 
 /// A Likert row: item, system, annotator, dimension and score.
-fn likert_row(row: &Row, names: &mut Names, source: Source) -> Result<RatingRow, String> {
+fn likert_row(row: &Row, names: &mut ColumnNames, source: Source) -> Result<RatingRow, String> {
     let item = row.required(Col::Item)?;
     let system = row.required(Col::System)?;
     let annotator = row.required(Col::Annotator)?;
@@ -1027,10 +1049,10 @@ fn likert_row(row: &Row, names: &mut Names, source: Source) -> Result<RatingRow,
     let score = score(row.get(Col::Score))?;
     Ok(RatingRow {
         source,
-        item: names.get(item),
-        system: names.get(system),
-        annotator: names.get(annotator),
-        dimension: names.get(dimension),
+        item: names.get(Col::Item, item),
+        system: names.get(Col::System, system),
+        annotator: names.get(Col::Annotator, annotator),
+        dimension: names.get(Col::Dimension, dimension),
         score,
         round: optional_number(row.get(Col::Round), Col::Round.name())?,
         position: optional_position(row.get(Col::Position))?,
@@ -1076,7 +1098,11 @@ pub(crate) fn score(text: &str) -> Result<f64, String> {
 }
 
 /// A pairwise row: item, the two systems, annotator and preference.
-fn pairwise_row(row: &Row, names: &mut Names, source: Source) -> Result<PreferenceRow, String> {
+fn pairwise_row(
+    row: &Row,
+    names: &mut ColumnNames,
+    source: Source,
+) -> Result<PreferenceRow, String> {
     let item = row.required(Col::Item)?;
     let system_a = row.required(Col::SystemA)?;
     let system_b = row.required(Col::SystemB)?;
@@ -1108,10 +1134,10 @@ fn pairwise_row(row: &Row, names: &mut Names, source: Source) -> Result<Preferen
     };
     Ok(PreferenceRow {
         source,
-        item: names.get(item),
-        system_a: names.get(system_a),
-        system_b: names.get(system_b),
-        annotator: names.get(annotator),
+        item: names.get(Col::Item, item),
+        system_a: names.get(Col::SystemA, system_a),
+        system_b: names.get(Col::SystemB, system_b),
+        annotator: names.get(Col::Annotator, annotator),
         outcome,
         a_first,
         derived: !row.get(Col::Derived).is_empty(),
@@ -1123,10 +1149,12 @@ fn pairwise_row(row: &Row, names: &mut Names, source: Source) -> Result<Preferen
 // ---------------------------------------------------------------------------------------------
 
 fn drop_duplicates(data: &mut Data) {
-    let mut kept_in: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    // Ratings and preferences kept, by input.
+    let mut kept_in: Vec<(usize, usize)> = vec![(0, 0); data.files.len()];
     let mut count = |input: usize, rating: bool| {
-        let e = kept_in.entry(input).or_default();
-        if rating { e.0 += 1 } else { e.1 += 1 }
+        if let Some(e) = kept_in.get_mut(input) {
+            if rating { e.0 += 1 } else { e.1 += 1 }
+        }
     };
 
     let mut repeated: BTreeMap<usize, usize> = BTreeMap::new();
@@ -1155,48 +1183,43 @@ fn drop_duplicates(data: &mut Data) {
             })
             .collect()
     };
-    let mut kept_at: Vec<usize> = vec![usize::MAX; data.ratings.len()];
-    let mut ratings = Vec::with_capacity(data.ratings.len());
-    for (i, row) in std::mem::take(&mut data.ratings).into_iter().enumerate() {
-        if let Some(first) = firsts[i] {
-            let first = kept_at[first];
-            let kept: &RatingRow = &ratings[first];
-            if kept.source.input == row.source.input
-                && data.files[row.source.input].kind == InputKind::RatingsFile
-            {
-                // The same output rated again in another trial of the same session (an output
-                // shown in several pairs): by design, not a mistake.
-                repeated
-                    .entry(row.source.input)
-                    .and_modify(|n| *n += 1)
-                    .or_insert(1);
-                data.repeats.push(row);
-                continue;
-            }
-            data.problems.push(Problem::new(
-                &row.source.file,
-                Some(row.source.at.to_string()),
-                format!(
-                    "annotator \"{}\" already rated item \"{}\", system \"{}\" on \"{}\" ({} at \
-                     {}: {}); this duplicate ({}) is left out",
-                    row.annotator,
-                    row.item,
-                    row.system,
-                    row.dimension,
-                    number(kept.score),
-                    kept.source.file,
-                    kept.source.at,
-                    number(row.score)
-                ),
-            ));
-            bump_problems(&mut data.files, row.source.input);
+    // Every first occurrence is kept, where it is; a later one is a repeat or a duplicate.
+    let mut keep = vec![true; data.ratings.len()];
+    for (i, first) in firsts.iter().enumerate() {
+        let input = data.ratings[i].source.input;
+        let Some(first) = *first else {
+            count(input, true);
+            continue;
+        };
+        keep[i] = false;
+        let (kept, row) = (&data.ratings[first], &data.ratings[i]);
+        if kept.source.input == input && data.files[input].kind == InputKind::RatingsFile {
+            // The same output rated again in another trial of the same session (an output
+            // shown in several pairs): by design, not a mistake.
+            repeated.entry(input).and_modify(|n| *n += 1).or_insert(1);
+            data.repeats.push(row.clone());
             continue;
         }
-        kept_at[i] = ratings.len();
-        count(row.source.input, true);
-        ratings.push(row);
+        data.problems.push(Problem::new(
+            &row.source.file,
+            Some(row.source.at.to_string()),
+            format!(
+                "annotator \"{}\" already rated item \"{}\", system \"{}\" on \"{}\" ({} at \
+                 {}: {}); this duplicate ({}) is left out",
+                row.annotator,
+                row.item,
+                row.system,
+                row.dimension,
+                number(kept.score),
+                kept.source.file,
+                kept.source.at,
+                number(row.score)
+            ),
+        ));
+        bump_problems(&mut data.files, input);
     }
-    data.ratings = ratings;
+    let mut kept = keep.into_iter();
+    data.ratings.retain(|_| kept.next().unwrap_or(true));
 
     let mut seen: HashMap<(Name, Name, Name, Name), usize, FastHash> = HashMap::default();
     let mut preferences = Vec::with_capacity(data.preferences.len());
@@ -1234,7 +1257,7 @@ fn drop_duplicates(data: &mut Data) {
 
     for (input, summary) in data.files.iter_mut().enumerate() {
         summary.repeated_ratings = repeated.get(&input).copied().unwrap_or_default();
-        let (r, p) = kept_in.get(&input).copied().unwrap_or_default();
+        let (r, p) = kept_in.get(input).copied().unwrap_or_default();
         summary.ratings = r;
         summary.preferences = p;
     }
