@@ -202,6 +202,8 @@ def main():
     parser.add_argument("python")
     parser.add_argument("--juror-seconds", type=float, nargs="*", default=[])
     parser.add_argument("--python-seconds", type=float, nargs="*", default=[])
+    parser.add_argument("--juror-read-seconds", type=float, nargs="*", default=[],
+                        help="juror analyze --timings' files + read, per run")
     parser.add_argument("--summary")
     args = parser.parse_args()
     with open(args.juror, encoding="utf-8") as f:
@@ -243,6 +245,13 @@ def main():
               f"(in-script: imports {t.get('imports_s', 0):.2f} s, read "
               f"{t.get('read_s', 0):.2f} s, statistics {t.get('compute_s', 0):.2f} s)")
         print(f"ratio python / juror:    {p / j:.1f}x")
+    if args.juror_read_seconds and python.get("timing", {}).get("read_s"):
+        jr = statistics.median(args.juror_read_seconds)
+        pr = python["timing"]["read_s"]
+        summary.update(juror_read_median_s=jr, juror_read_runs_s=args.juror_read_seconds,
+                       pandas_read_s=pr, read_ratio=pr / jr)
+        print(f"reading the CSV:         juror median {jr:.3f} s (the file, then its rows), "
+              f"pandas {pr:.3f} s (read_csv, score as float): pandas / juror {pr / jr:.2f}x")
     if args.summary:
         with open(args.summary, "w", encoding="utf-8") as f:
             json.dump(summary, f, indent=1)

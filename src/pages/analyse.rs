@@ -97,6 +97,7 @@ pub fn run(
             ..Options::default()
         },
         overrides: overrides.clone(),
+        clock: None,
     };
     match analysis::run::run(&request) {
         Ok(a) => Outcome::Done(Arc::new(Analysis {

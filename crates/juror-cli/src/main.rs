@@ -235,6 +235,9 @@ enum Command {
         /// Write to this file instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Print on stderr how long reading the inputs, the statistics and writing took.
+        #[arg(long)]
+        timings: bool,
         #[command(flatten)]
         plan: PlanFlags,
     },
@@ -412,6 +415,7 @@ fn main() -> ExitCode {
             plan,
             format,
             out,
+            timings,
         } => analyze(&AnalyzeArgs {
             overrides: plan,
             inputs,
@@ -429,6 +433,7 @@ fn main() -> ExitCode {
             },
             format,
             out,
+            timings,
         }),
     }
 }
@@ -573,6 +578,16 @@ struct AnalyzeArgs {
     options: juror_core::analysis::Options,
     format: AnalyzeFormat,
     out: Option<PathBuf>,
+    timings: bool,
+}
+
+/// Seconds since the first call: `juror analyze --timings`'s clock.
+fn seconds() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
 }
 
 /// `juror analyze`: exits 2 when the study, the key or the adjudication file cannot be used or
@@ -583,6 +598,7 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
         self,
         run::{FileText, Request},
     };
+    let start = seconds();
     let file = |path: &PathBuf| FileText {
         name: path.display().to_string(),
         text: std::fs::read_to_string(path).map_err(|e| e.to_string()),
@@ -601,9 +617,11 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
         adjudication: args.adjudication.as_ref().map(file),
         options: args.options.clone(),
         overrides,
+        clock: args.timings.then_some(seconds as fn() -> f64),
     };
-    let (report, data) = match analysis::run::run(&request) {
-        Ok(a) => (a.report, a.data),
+    let loaded = seconds();
+    let (report, data, mut timings) = match analysis::run::run(&request) {
+        Ok(a) => (a.report, a.data, a.timings),
         Err(blocked) => {
             for reason in blocked {
                 errln!("{reason}");
@@ -612,6 +630,7 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let analysed = seconds();
 
     if let Some(path) = &args.adjudication_sheet
         && let Err(code) = write_atomically(path, &report.adjudication_sheet())
@@ -631,6 +650,15 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
             }
         }
         None => out!("{text}"),
+    }
+    if args.timings {
+        timings.insert(0, ("files", loaded - start));
+        timings.push(("written", seconds() - analysed));
+        let laps: Vec<String> = timings
+            .iter()
+            .map(|(p, s)| format!("{p} {s:.3} s"))
+            .collect();
+        errln!("timings: {}", laps.join(", "));
     }
     for p in &report.problems {
         errln!("{p}");

@@ -88,6 +88,31 @@ fn the_json_report_of_good_files_exits_0() {
 }
 
 #[test]
+fn timings_are_one_line_on_stderr_and_change_nothing_else() {
+    let files = financial();
+    let plain = juror(&args(&[], &files));
+    let timed = juror(&args(&["--timings"], &files));
+    assert_eq!(timed.status.code(), Some(0), "{}", stderr(&timed));
+    assert_eq!(timed.stdout, plain.stdout, "the report is the same");
+    let err = stderr(&timed);
+    let line = err.trim_end();
+    assert!(!line.contains('\n'), "one line: {err}");
+    let phases: Vec<(&str, f64)> = line
+        .strip_prefix("timings: ")
+        .unwrap_or_else(|| panic!("{err}"))
+        .split(", ")
+        .map(|lap| {
+            let (phase, rest) = lap.split_once(' ').unwrap();
+            let seconds = rest.strip_suffix(" s").unwrap().parse::<f64>().unwrap();
+            (phase, seconds)
+        })
+        .collect();
+    let names: Vec<&str> = phases.iter().map(|p| p.0).collect();
+    assert_eq!(names, ["files", "read", "statistics", "written"]);
+    assert!(phases.iter().all(|p| p.1 >= 0.0 && p.1 < 60.0), "{err}");
+}
+
+#[test]
 fn bad_inputs_are_named_on_stderr_with_exit_1_and_the_rest_is_reported() {
     let mut files = financial();
     files.push(fixture("tampered.json"));

@@ -638,14 +638,14 @@ fn fixtures_are_what_the_sessions_export() {
 // Reading the committed fixtures
 // ---------------------------------------------------------------------------------------------
 
-fn fixture(name: &str) -> Input {
+fn fixture(name: &str) -> Input<'static> {
     let path = fixtures().join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}; run with JUROR_BLESS=1", path.display()));
     Input::new(name, text)
 }
 
-fn inputs(names: &[&str]) -> Vec<Input> {
+fn inputs(names: &[&str]) -> Vec<Input<'static>> {
     names.iter().map(|n| fixture(n)).collect()
 }
 

@@ -11,7 +11,7 @@ use juror_core::analysis::{Context, Input, Source, read};
 use juror_core::stats::agreement::{Metric, Ratings, fleiss_kappa, krippendorff_alpha};
 use juror_core::stats::nominal::{chi_square_equal, friedman, multinomial_exact_equal};
 
-fn fixture(name: &str) -> Input {
+fn fixture(name: &str) -> Input<'static> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/analysis")
         .join(name);

@@ -38,7 +38,7 @@ impl Adjudication {
     /// Reads an adjudication file. Rows with a problem (a missing id, a score that is not a
     /// number, a second score for the same cell) are left out and listed in
     /// [`Adjudication::problems`]; an unreadable file or header gives no cells and one problem.
-    pub fn read(input: &Input) -> Adjudication {
+    pub fn read(input: &Input<'_>) -> Adjudication {
         let mut out = Adjudication {
             file: input.name.clone(),
             ..Adjudication::default()

@@ -6,6 +6,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::fast_hash::FastHash;
+
 use serde::Serialize;
 
 use super::input::{Data, RatingRow, TrialRow, number};
@@ -222,20 +224,39 @@ struct Rows<'a> {
     trials: Vec<&'a TrialRow>,
 }
 
-fn annotators(data: &Data, dimensions: &[String]) -> Vec<AnnotatorDiagnostics> {
-    let mut by: BTreeMap<&str, Rows> = BTreeMap::new();
-    for r in &data.ratings {
-        by.entry(&r.annotator).or_default().ratings.push(r);
+fn annotators<'a>(data: &'a Data, dimensions: &[String]) -> Vec<AnnotatorDiagnostics> {
+    // Each annotator's rows, found by a hash of the name (a few dozen annotators, hundreds of
+    // thousands of rows), then in name order.
+    let mut index: HashMap<&'a str, usize, FastHash> = HashMap::default();
+    let mut by: Vec<(&'a str, Rows<'a>)> = Vec::new();
+    let mut rows = |name: &'a str| -> usize {
+        *index.entry(name).or_insert_with(|| {
+            by.push((name, Rows::default()));
+            by.len() - 1
+        })
+    };
+    let mut at: Vec<usize> = Vec::with_capacity(data.ratings.len());
+    at.extend(data.ratings.iter().map(|r| rows(&r.annotator)));
+    let repeats: Vec<usize> = data.repeats.iter().map(|r| rows(&r.annotator)).collect();
+    let preferences: Vec<usize> = data
+        .preferences
+        .iter()
+        .map(|p| rows(&p.annotator))
+        .collect();
+    let trials: Vec<usize> = data.trials.iter().map(|t| rows(&t.annotator)).collect();
+    for (r, i) in data.ratings.iter().zip(at) {
+        by[i].1.ratings.push(r);
     }
-    for r in &data.repeats {
-        by.entry(&r.annotator).or_default().repeats.push(r);
+    for (r, i) in data.repeats.iter().zip(repeats) {
+        by[i].1.repeats.push(r);
     }
-    for p in &data.preferences {
-        by.entry(&p.annotator).or_default().preferences += 1;
+    for i in preferences {
+        by[i].1.preferences += 1;
     }
-    for t in &data.trials {
-        by.entry(&t.annotator).or_default().trials.push(t);
+    for (t, i) in data.trials.iter().zip(trials) {
+        by[i].1.trials.push(t);
     }
+    by.sort_unstable_by(|a, b| a.0.cmp(b.0));
 
     let mut out: Vec<AnnotatorDiagnostics> = by
         .iter()
@@ -376,7 +397,14 @@ fn and_list(items: &[String]) -> String {
 }
 
 fn repeat_consistency(ratings: &[&RatingRow], repeats: &[&RatingRow]) -> RepeatConsistency {
-    let firsts: HashMap<(&str, &str, &str), f64> = ratings
+    if repeats.is_empty() {
+        return RepeatConsistency {
+            ratings: 0,
+            same: 0,
+            mean_absolute_difference: None,
+        };
+    }
+    let firsts: HashMap<(&str, &str, &str), f64, FastHash> = ratings
         .iter()
         .map(|r| {
             (

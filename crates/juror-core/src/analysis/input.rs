@@ -36,15 +36,16 @@ pub use super::name::{Ids, Name, Names};
 use crate::study::seal::SealKey;
 use crate::study::{AttentionCheck, Study};
 
-/// One input: a name (the file's path, as the user gave it) and its text.
+/// One input: a name (the file's path, as the user gave it) and its text, borrowed from the
+/// caller where it can be (a large table is not copied to be read).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
+pub struct Input<'a> {
     pub name: String,
-    pub text: String,
+    pub text: Cow<'a, str>,
 }
 
-impl Input {
-    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Input {
+impl<'a> Input<'a> {
+    pub fn new(name: impl Into<String>, text: impl Into<Cow<'a, str>>) -> Input<'a> {
         Input {
             name: name.into(),
             text: text.into(),
@@ -72,8 +73,8 @@ pub struct Source {
 pub enum At {
     /// The line (from 1) a CSV record starts on.
     Line(usize),
-    /// A JSON path.
-    Path(String),
+    /// A JSON path (boxed: a row's place is 16 bytes, not 24).
+    Path(Box<str>),
 }
 
 impl fmt::Display for At {
@@ -87,7 +88,7 @@ impl fmt::Display for At {
 
 impl From<String> for At {
     fn from(path: String) -> At {
-        At::Path(path)
+        At::Path(path.into_boxed_str())
     }
 }
 
@@ -296,7 +297,7 @@ pub struct Context<'a> {
 /// both places. The exception is a rating repeated within one ratings file: a design that shows
 /// an output in several trials (all pairs, with ratings) asks for it again, so the first rating
 /// is kept and the later ones go to [`Data::repeats`], without a problem.
-pub fn read(inputs: &[Input], context: &Context) -> Data {
+pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
     let mut data = Data::default();
     let mut names = Names::default();
     for (index, input) in inputs.iter().enumerate() {
@@ -401,7 +402,7 @@ fn drop_off_scale(study: &Study, data: &mut Data) {
 // ---------------------------------------------------------------------------------------------
 
 fn read_ratings_file(
-    input: &Input,
+    input: &Input<'_>,
     index: usize,
     context: &Context,
     names: &mut Names,
@@ -462,7 +463,7 @@ fn read_ratings_file(
     let annotator_name = names.get(&annotator);
     let source = |at: String| Source {
         file: file_name.clone(),
-        at: At::Path(at),
+        at: At::Path(at.into_boxed_str()),
         input: index,
     };
     let study = context.study.map(|(s, _)| s);
@@ -852,7 +853,7 @@ impl Row<'_, '_> {
     /// The field, trimmed and without a spreadsheet's formula guard; empty when the table has
     /// no such column.
     fn get(&self, column: Col) -> &str {
-        self.at[column as usize].map_or("", |i| csv::undefuse(self.fields[i].trim()))
+        self.at[column as usize].map_or("", |i| csv::undefuse(trim(&self.fields[i])))
     }
 
     fn required(&self, column: Col) -> Result<&str, String> {
@@ -865,21 +866,58 @@ impl Row<'_, '_> {
     }
 }
 
-/// The shared names of a table's fields, remembering each column's last one: a table sorted by
-/// item, or grouped by annotator, repeats it row after row, and a repeat then costs a
-/// comparison, not a lookup.
+/// `text` without surrounding whitespace; a field that starts and ends with a printable ASCII
+/// character (nearly every one) is returned as it is, without a scan for Unicode spaces.
+fn trim(text: &str) -> &str {
+    match text.as_bytes() {
+        [first, .., last] if first.is_ascii_graphic() && last.is_ascii_graphic() => text,
+        [only] if only.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
+}
+
+/// The shared names of a table's fields, remembering each column's last few: a table sorted by
+/// item, or grouped by annotator, repeats them row after row (a dimension cycles through a few
+/// values), and a repeat then costs a comparison or two, not a lookup.
 struct ColumnNames<'n> {
     names: &'n mut Names,
-    last: [Option<Name>; COLUMNS.len()],
+    recent: [Recent; COLUMNS.len()],
 }
+
+/// A column's last [`RECENT`] names, which one the next new name replaces, and the last one
+/// used: the search starts there, so that a repeated name (an item's rows) and the next of a
+/// cycle (the dimensions of an output, in order) are found first.
+#[derive(Default)]
+struct Recent {
+    names: Vec<Name>,
+    next: usize,
+    hit: usize,
+}
+
+const RECENT: usize = 8;
 
 impl ColumnNames<'_> {
     fn get(&mut self, column: Col, text: &str) -> Name {
-        let last = &mut self.last[column as usize];
-        match last {
-            Some(name) if name.as_str() == text => name.clone(),
-            _ => last.insert(self.names.get(text)).clone(),
+        let recent = &mut self.recent[column as usize];
+        let n = recent.names.len();
+        for k in 0..n {
+            let i = recent.hit + k;
+            let i = if i >= n { i - n } else { i };
+            if recent.names[i].as_str() == text {
+                recent.hit = i;
+                return recent.names[i].clone();
+            }
         }
+        let name = self.names.get(text);
+        if n < RECENT {
+            recent.hit = n;
+            recent.names.push(name.clone());
+        } else {
+            recent.hit = recent.next;
+            recent.names[recent.next] = name.clone();
+            recent.next = (recent.next + 1) % RECENT;
+        }
+        name
     }
 }
 
@@ -892,7 +930,7 @@ struct Header {
 }
 
 fn read_csv(
-    input: &Input,
+    input: &Input<'_>,
     index: usize,
     names: &mut Names,
     data: &mut Data,
@@ -912,7 +950,7 @@ fn read_csv(
     let mut unreadable: Option<Problem> = None;
     let mut names = ColumnNames {
         names,
-        last: Default::default(),
+        recent: Default::default(),
     };
     let read = csv::for_each_record(&input.text, |line, fields| {
         if unreadable.is_some() {
@@ -927,11 +965,10 @@ fn read_csv(
             }
             return;
         };
-        let at = At::Line(line);
         if fields.len() != h.width {
             data.problems.push(Problem::new(
                 name,
-                Some(at.to_string()),
+                Some(format!("line {line}")),
                 format!(
                     "{} field(s), but the header has {}; quote fields that hold commas",
                     fields.len(),
@@ -943,20 +980,20 @@ fn read_csv(
         let row = Row { fields, at: &h.at };
         let source = Source {
             file: file.clone(),
-            at,
+            at: At::Line(line),
             input: index,
         };
         let is_rating = h.likert && (!h.pairwise || !row.get(Col::Dimension).is_empty());
         let result = if !row.get(Col::Choice).is_empty() {
-            choice_row(&row, source.clone()).map(|r| data.choices.push(r))
+            choice_row(&row, source).map(|r| data.choices.push(r))
         } else if is_rating {
-            likert_row(&row, &mut names, source.clone()).map(|r| data.ratings.push(r))
+            likert_row(&row, &mut names, source).map(|r| data.ratings.push(r))
         } else {
-            pairwise_row(&row, &mut names, source.clone()).map(|r| data.preferences.push(r))
+            pairwise_row(&row, &mut names, source).map(|r| data.preferences.push(r))
         };
         if let Err(message) = result {
             data.problems
-                .push(Problem::new(name, Some(source.at.to_string()), message));
+                .push(Problem::new(name, Some(format!("line {line}")), message));
         }
     });
     if let Err(e) = read {
@@ -1148,6 +1185,51 @@ fn pairwise_row(
 // Duplicates
 // ---------------------------------------------------------------------------------------------
 
+/// For each key, the index of the first earlier key equal to it, or `None` for a first
+/// occurrence. `sizes` bounds each part of the keys (ids from [`Ids`]): when their product is
+/// small next to the number of keys (ratings cover most item × system × annotator × dimension
+/// cells), a flat table replaces the hash map, with no hashing and far fewer cache misses.
+fn first_occurrences(keys: &[[u32; 4]], sizes: [usize; 4]) -> Vec<Option<u32>> {
+    const NONE: u32 = u32::MAX;
+    let cells = sizes
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s.max(1)));
+    match cells {
+        Some(cells) if cells <= (4 * keys.len()).max(1 << 16) => {
+            let [_, s1, s2, s3] = sizes.map(|s| s.max(1));
+            let mut first = vec![NONE; cells];
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let cell = ((k[0] as usize * s1 + k[1] as usize) * s2 + k[2] as usize) * s3
+                        + k[3] as usize;
+                    match first[cell] {
+                        NONE => {
+                            first[cell] = i as u32;
+                            None
+                        }
+                        f => Some(f),
+                    }
+                })
+                .collect()
+        }
+        _ => {
+            let mut seen: HashMap<[u32; 4], u32, FastHash> =
+                HashMap::with_capacity_and_hasher(keys.len(), FastHash);
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| match seen.entry(*k) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(i as u32);
+                        None
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
 fn drop_duplicates(data: &mut Data) {
     // Ratings and preferences kept, by input.
     let mut kept_in: Vec<(usize, usize)> = vec![(0, 0); data.files.len()];
@@ -1159,35 +1241,27 @@ fn drop_duplicates(data: &mut Data) {
 
     let mut repeated: BTreeMap<usize, usize> = BTreeMap::new();
     // A first pass on the ids' numbers finds each row's first occurrence without cloning.
-    let firsts: Vec<Option<usize>> = {
-        let mut ids = Ids::default();
-        let mut seen: HashMap<[u32; 4], usize, FastHash> =
-            HashMap::with_capacity_and_hasher(data.ratings.len(), FastHash);
-        data.ratings
+    let firsts = {
+        let mut ids: [Ids; 4] = Default::default();
+        let keys: Vec<[u32; 4]> = data
+            .ratings
             .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                let key = [
-                    ids.id(&row.item),
-                    ids.id(&row.system),
-                    ids.id(&row.annotator),
-                    ids.id(&row.dimension),
-                ];
-                match seen.entry(key) {
-                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(i);
-                        None
-                    }
-                }
+            .map(|row| {
+                [
+                    ids[0].id(&row.item),
+                    ids[1].id(&row.system),
+                    ids[2].id(&row.annotator),
+                    ids[3].id(&row.dimension),
+                ]
             })
-            .collect()
+            .collect();
+        first_occurrences(&keys, ids.map(|i| i.len()))
     };
     // Every first occurrence is kept, where it is; a later one is a repeat or a duplicate.
     let mut keep = vec![true; data.ratings.len()];
     for (i, first) in firsts.iter().enumerate() {
         let input = data.ratings[i].source.input;
-        let Some(first) = *first else {
+        let Some(first) = first.map(|f| f as usize) else {
             count(input, true);
             continue;
         };
@@ -1439,4 +1513,83 @@ fn choice_row(row: &Row, source: Source) -> Result<ChoiceRow, String> {
         shown,
         kind,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first earlier index of each key, the slow way.
+    fn brute_force(keys: &[[u32; 4]]) -> Vec<Option<u32>> {
+        (0..keys.len())
+            .map(|i| (0..i).find(|&j| keys[j] == keys[i]).map(|j| j as u32))
+            .collect()
+    }
+
+    #[test]
+    fn first_occurrences_by_table_and_by_hash_agree_with_a_search() {
+        // A seeded walk over a small key space: many repeats, every part used.
+        let mut state = 7u64;
+        let keys: Vec<[u32; 4]> = (0..600)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let r = state >> 33;
+                [
+                    (r % 5) as u32,
+                    (r / 5 % 3) as u32,
+                    (r / 15 % 4) as u32,
+                    (r / 60 % 2) as u32,
+                ]
+            })
+            .collect();
+        let want = brute_force(&keys);
+        assert!(want.iter().any(Option::is_some) && want.iter().any(Option::is_none));
+        // 5 × 3 × 4 × 2 cells: the flat table.
+        assert_eq!(first_occurrences(&keys, [5, 3, 4, 2]), want);
+        // Bounds whose product overflows: the hash map.
+        assert_eq!(first_occurrences(&keys, [usize::MAX; 4]), want);
+        assert!(first_occurrences(&[], [0; 4]).is_empty());
+    }
+
+    #[test]
+    fn a_field_is_trimmed_of_any_whitespace_and_left_alone_without() {
+        for (field, want) in [
+            ("item-1", "item-1"),
+            ("x", "x"),
+            (" x", "x"),
+            ("x\t", "x"),
+            ("\u{a0}x\u{2003}", "x"),
+            ("", ""),
+            ("  ", ""),
+        ] {
+            assert_eq!(trim(field), want, "{field:?}");
+        }
+    }
+
+    #[test]
+    fn a_column_cycling_through_more_names_than_it_remembers_still_shares_them() {
+        let mut names = Names::default();
+        let mut column = ColumnNames {
+            names: &mut names,
+            recent: Default::default(),
+        };
+        let texts: Vec<String> = (0..RECENT + 3).map(|i| format!("d{i}")).collect();
+        let mut seen: Vec<Name> = Vec::new();
+        for round in 0..3 {
+            for text in &texts {
+                let name = column.get(Col::Dimension, text);
+                assert_eq!(name, text.as_str());
+                if round == 0 {
+                    seen.push(name);
+                } else if let Some(first) = seen.iter().find(|n| n.as_str() == text) {
+                    assert!(
+                        std::ptr::eq(first.as_ptr(), name.as_ptr()),
+                        "one copy of {text}"
+                    );
+                }
+            }
+        }
+    }
 }

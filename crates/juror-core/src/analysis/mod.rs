@@ -46,9 +46,9 @@ use crate::study::Study;
 /// [`report()`]. The report's `problems` hold every problem, of the inputs and of the
 /// adjudication file.
 pub fn analyze(
-    inputs: &[Input],
+    inputs: &[Input<'_>],
     context: &Context,
-    adjudication: Option<&Input>,
+    adjudication: Option<&Input<'_>>,
     options: &Options,
 ) -> (Data, Report) {
     let data = read(inputs, context);

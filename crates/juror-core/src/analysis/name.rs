@@ -14,14 +14,19 @@ use std::sync::Arc;
 
 use crate::fast_hash::FastHash;
 
-/// An id, shared: cloning it is a reference count.
+/// An id, shared: cloning it is a reference count. One pointer wide (the text is boxed
+/// behind the count), so that a row of four ids and its file's name stays small.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Name(Arc<str>);
+pub struct Name(Arc<Box<str>>);
 
 impl Name {
     /// The text.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    fn new(text: Box<str>) -> Name {
+        Name(Arc::new(text))
     }
 }
 
@@ -46,79 +51,79 @@ impl AsRef<str> for Name {
 
 impl From<&str> for Name {
     fn from(s: &str) -> Name {
-        Name(Arc::from(s))
+        Name::new(s.into())
     }
 }
 
 impl From<String> for Name {
     fn from(s: String) -> Name {
-        Name(Arc::from(s))
+        Name::new(s.into())
     }
 }
 
 impl From<&String> for Name {
     fn from(s: &String) -> Name {
-        Name(Arc::from(s.as_str()))
+        Name::new(s.as_str().into())
     }
 }
 
 impl From<Name> for String {
     fn from(n: Name) -> String {
-        n.0.as_ref().to_owned()
+        n.as_str().to_owned()
     }
 }
 
 impl From<&Name> for String {
     fn from(n: &Name) -> String {
-        n.0.as_ref().to_owned()
+        n.as_str().to_owned()
     }
 }
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
+        self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        &*self.0 == *other
+        self.as_str() == *other
     }
 }
 
 impl PartialEq<String> for Name {
     fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
+        self.as_str() == other.as_str()
     }
 }
 
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
-        **self == *other.0
+        *self == other.as_str()
     }
 }
 
 impl PartialEq<Name> for &str {
     fn eq(&self, other: &Name) -> bool {
-        **self == *other.0
+        *self == other.as_str()
     }
 }
 
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl fmt::Debug for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl serde::Serialize for Name {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -157,6 +162,8 @@ impl Names {
 #[derive(Debug, Default)]
 pub struct Ids<'a> {
     by_copy: HashMap<*const u8, u32, FastHash>,
+    /// The last copy looked up, and its number: a column sorted or grouped repeats it.
+    last: Option<(*const u8, u32)>,
     by_text: HashMap<&'a str, u32, FastHash>,
     texts: Vec<&'a str>,
 }
@@ -165,7 +172,12 @@ impl<'a> Ids<'a> {
     /// The number of `name`.
     pub fn id(&mut self, name: &'a Name) -> u32 {
         let copy = name.0.as_ptr();
+        match self.last {
+            Some((last, id)) if last == copy => return id,
+            _ => {}
+        }
         if let Some(&id) = self.by_copy.get(&copy) {
+            self.last = Some((copy, id));
             return id;
         }
         let next = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
@@ -174,6 +186,7 @@ impl<'a> Ids<'a> {
             self.texts.push(name.as_str());
         }
         self.by_copy.insert(copy, id);
+        self.last = Some((copy, id));
         id
     }
 

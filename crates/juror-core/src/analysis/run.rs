@@ -10,9 +10,12 @@
 
 use std::collections::BTreeMap;
 
+use super::adjudication::Adjudication;
+use super::input::read;
 use super::plan::{AnalysisPlan, Overrides};
+use super::report::report_with_key;
 use super::report::resolve_plan;
-use super::{Context, Data, Input, Options, Problem, Report, analyze};
+use super::{Context, Data, Input, Options, Problem, Report};
 use crate::session::ratings::sha256_hex;
 use crate::study::seal::{KEY_FORMAT_V1, SealKey};
 use crate::study::{Study, parse_study};
@@ -47,6 +50,9 @@ pub struct Request {
     pub options: Options,
     /// Changes to the plan asked for at analysis time (exploratory).
     pub overrides: Overrides,
+    /// A clock (seconds from any start) to time the phases with: `juror analyze --timings`
+    /// gives one; the browser, which has no clock in the core, leaves it out.
+    pub clock: Option<fn() -> f64>,
 }
 
 /// A computed analysis.
@@ -59,6 +65,9 @@ pub struct Analysis {
     pub labels: BTreeMap<String, Vec<(f64, String)>>,
     /// The study, checked, when one was given.
     pub study: Option<Study>,
+    /// With [`Request::clock`], the seconds each phase took: checking the study and options and
+    /// reading the inputs into tidy rows (`read`), then the report (`statistics`).
+    pub timings: Vec<(&'static str, f64)>,
 }
 
 /// Why nothing was analysed: one sentence per reason, each naming the file or the option.
@@ -66,6 +75,7 @@ pub type Blocked = Vec<String>;
 
 /// Runs the analysis; see the module's documentation for what blocks it.
 pub fn run(request: &Request) -> Result<Analysis, Blocked> {
+    let mut watch = Stopwatch::start(request.clock);
     let mut blocked = check_options(&request.options);
     let study = request.study.as_ref().and_then(|file| {
         let text = readable(file, &mut blocked)?;
@@ -104,7 +114,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     });
     let adjudication = request.adjudication.as_ref().and_then(|file| {
         let text = readable(file, &mut blocked)?;
-        Some(Input::new(file.name.clone(), text.to_owned()))
+        Some(Input::new(file.name.clone(), text))
     });
     let study_ref = study.as_ref().map(|(s, _)| s);
     let mut options = request.options.clone();
@@ -122,7 +132,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     let mut inputs = Vec::new();
     for file in &request.inputs {
         match &file.text {
-            Ok(text) => inputs.push(Input::new(file.name.clone(), text.clone())),
+            Ok(text) => inputs.push(Input::new(file.name.clone(), text.as_str())),
             Err(message) => unreadable.push(Problem::new(
                 &file.name,
                 None,
@@ -135,7 +145,17 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         key: key.as_ref(),
         reveal_ids: options.reveal_ids,
     };
-    let (data, mut report) = analyze(&inputs, &context, adjudication.as_ref(), &options);
+    let data = read(&inputs, &context);
+    watch.lap("read");
+    let adjudication = adjudication.as_ref().map(Adjudication::read);
+    let mut report = report_with_key(
+        &data,
+        study_ref,
+        context.key,
+        adjudication.as_ref(),
+        &options,
+    );
+    watch.lap("statistics");
     report.problems.splice(0..0, unreadable);
     let labels = study_ref.map(|s| labels(s, &report)).unwrap_or_default();
     Ok(Analysis {
@@ -143,7 +163,34 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         data,
         labels,
         study: study.map(|(s, _)| s),
+        timings: watch.laps,
     })
+}
+
+/// The phases' times, from a caller's clock (none in the browser: nothing is timed).
+struct Stopwatch {
+    clock: Option<fn() -> f64>,
+    last: f64,
+    laps: Vec<(&'static str, f64)>,
+}
+
+impl Stopwatch {
+    fn start(clock: Option<fn() -> f64>) -> Stopwatch {
+        Stopwatch {
+            clock,
+            last: clock.map_or(0.0, |now| now()),
+            laps: Vec::new(),
+        }
+    }
+
+    /// Records the time since the last lap as `phase`'s.
+    fn lap(&mut self, phase: &'static str) {
+        if let Some(now) = self.clock {
+            let t = now();
+            self.laps.push((phase, t - self.last));
+            self.last = t;
+        }
+    }
 }
 
 /// What the plan's choices are made against: the plan without overrides and where it comes
@@ -282,6 +329,28 @@ mod tests {
     }
 
     #[test]
+    fn the_phases_are_timed_only_with_a_clock() {
+        fn ticks() -> f64 {
+            use std::sync::atomic::{AtomicU32, Ordering};
+            static T: AtomicU32 = AtomicU32::new(0);
+            f64::from(T.fetch_add(1, Ordering::Relaxed))
+        }
+        let csv = "item_id,system_id,annotator_id,dimension,score\ni1,A,a1,q,3\n";
+        let timed = Request {
+            inputs: vec![FileText::new("t.csv", csv)],
+            clock: Some(ticks),
+            ..Request::default()
+        };
+        let laps = run(&timed).map(|a| a.timings).unwrap_or_default();
+        assert_eq!(laps, [("read", 1.0), ("statistics", 1.0)]);
+        let untimed = Request {
+            clock: None,
+            ..timed
+        };
+        assert!(run(&untimed).is_ok_and(|a| a.timings.is_empty()));
+    }
+
+    #[test]
     fn nothing_blocks_an_analysis_of_no_inputs() {
         let analysis = run(&Request::default()).map_err(|b| b.join("\n"));
         assert!(analysis.is_ok_and(|a| a.report.inputs.is_empty() && a.labels.is_empty()));
@@ -303,6 +372,7 @@ mod tests {
                 ..Options::default()
             },
             overrides: Overrides::default(),
+            clock: None,
         };
         let blocked = run(&request).err().unwrap_or_default();
         for needle in [
