@@ -98,17 +98,7 @@ impl Serialize for At {
     }
 }
 
-impl schemars::JsonSchema for At {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "String".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
-}
+super::name::string_schema!(At);
 
 /// One rating: one annotator's score of one system's output for one item, on one dimension.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

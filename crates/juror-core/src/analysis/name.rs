@@ -127,17 +127,25 @@ impl serde::Serialize for Name {
     }
 }
 
-impl schemars::JsonSchema for Name {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "String".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
+/// A JSON Schema of a plain string, for a type that serialises as its text.
+macro_rules! string_schema {
+    ($t:ty) => {
+        impl schemars::JsonSchema for $t {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                "String".into()
+            }
+            fn inline_schema() -> bool {
+                true
+            }
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                <String as schemars::JsonSchema>::json_schema(generator)
+            }
+        }
+    };
 }
+pub(crate) use string_schema;
+
+string_schema!(Name);
 
 /// One shared [`Name`] per distinct text.
 #[derive(Debug, Default)]
