@@ -52,10 +52,20 @@ pub fn analyze(
     options: &Options,
 ) -> (Data, Report) {
     let data = read(inputs, context);
+    let report = report_of(&data, context, adjudication, options);
+    (data, report)
+}
+
+/// The report of data already read: [`analyze`]'s second half, which [`run::run`] times apart.
+pub fn report_of(
+    data: &Data,
+    context: &Context,
+    adjudication: Option<&Input<'_>>,
+    options: &Options,
+) -> Report {
     let adjudication = adjudication.map(Adjudication::read);
     let study: Option<&Study> = context.study.map(|(s, _)| s);
-    let report = report::report_with_key(&data, study, context.key, adjudication.as_ref(), options);
-    (data, report)
+    report::report_with_key(data, study, context.key, adjudication.as_ref(), options)
 }
 
 /// The JSON Schema of `juror.report/1`, generated from [`Report`], as committed at

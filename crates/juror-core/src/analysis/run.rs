@@ -10,12 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use super::adjudication::Adjudication;
 use super::input::read;
 use super::plan::{AnalysisPlan, Overrides};
-use super::report::report_with_key;
 use super::report::resolve_plan;
-use super::{Context, Data, Input, Options, Problem, Report};
+use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::session::ratings::sha256_hex;
 use crate::study::seal::{KEY_FORMAT_V1, SealKey};
 use crate::study::{Study, parse_study};
@@ -147,14 +145,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     };
     let data = read(&inputs, &context);
     watch.lap("read");
-    let adjudication = adjudication.as_ref().map(Adjudication::read);
-    let mut report = report_with_key(
-        &data,
-        study_ref,
-        context.key,
-        adjudication.as_ref(),
-        &options,
-    );
+    let mut report = report_of(&data, &context, adjudication.as_ref(), &options);
     watch.lap("statistics");
     report.problems.splice(0..0, unreadable);
     let labels = study_ref.map(|s| labels(s, &report)).unwrap_or_default();
