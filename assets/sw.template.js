@@ -21,7 +21,7 @@ const PRECACHE = __PRECACHE__;
 
 self.addEventListener('install', (event) => {
   // From the network, never the HTTP cache (a stale index.html from before a deployment would
-  // name bundles that no longer exist: review M4). addAll is all or nothing, so a new version
+  // name bundles that no longer exist). addAll is all or nothing, so a new version
   // installs only with every one of its files.
   event.waitUntil(
     caches.open(SHELL).then((cache) => cache.addAll(PRECACHE.map((url) => new Request(url, { cache: 'reload' })))),
@@ -118,7 +118,7 @@ self.addEventListener('fetch', (event) => {
   // shell: fetched from the network, and kept in the runtime cache for offline use. Only the
   // app's own page is answered with the shell's index.html; any other page in scope (a study
   // file or an image opened in a tab, another site under the same scope) is left to the network
-  // and the runtime cache (review L7).
+  // and the runtime cache.
   const researcher = path === 'analyse.html' || path.startsWith('juror-analyse-');
   const appPage = path === '' || path === 'index.html';
   const navigate = request.mode === 'navigate';

@@ -39,7 +39,7 @@ def write(path, text):
 
 
 def submit_origins():
-    """Origins the annotator's page may send finished ratings files to (issue 16), by request
+    """Origins the annotator's page may send finished ratings files to, by request
     (connect-src) or by a form (form-action: MTurk's externalSubmit, https://www.mturk.com or
     https://workersandbox.mturk.com): the build's JUROR_SUBMIT_ORIGINS, space-separated
     (https://host[:port], or http:// to 127.0.0.1 or localhost for a local test). Unset: none,

@@ -86,7 +86,7 @@ async fn problems_are_listed_with_paths_and_fixes() {
     drop(handle);
 }
 
-/// Seed 001's scales label only 1, 3 and 5 (`labels: "anchors"`): points 2 and 4 show their
+/// The HARE study's scales label only 1, 3 and 5 (`labels: "anchors"`): points 2 and 4 show their
 /// number alone, once, and the others their number and label.
 #[wasm_bindgen_test]
 async fn an_unlabelled_scale_point_shows_its_number_once() {
@@ -113,7 +113,7 @@ async fn an_unlabelled_scale_point_shows_its_number_once() {
     drop(handle);
 }
 
-/// The debriefing waits until the ratings file is saved, then shows seed 001's text as safe
+/// The debriefing waits until the ratings file is saved, then shows the HARE study's text as safe
 /// Markdown.
 #[wasm_bindgen_test]
 async fn the_debrief_appears_once_the_ratings_are_saved() {

@@ -1,4 +1,4 @@
-// The analysis benchmark of issue 6 in the browser: how long the Analyse page
+// The analysis benchmark in the browser: how long the Analyse page
 // (analyse.html) takes from being given a CSV to showing the whole report, in headless
 // Chromium (Debian's /usr/bin/chromium, never a downloaded browser), median of several runs.
 //

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The statistics of `juror analyze` (the `juror.report/1` report), computed independently with
-the Python libraries, for the benchmark of issue 6 (docs/benchmarks.md, "Analysis").
+the Python libraries, for the analysis benchmark (docs/benchmarks.md, "Analysis").
 
 Reads a tidy Likert CSV (item_id,system_id,annotator_id,dimension,score), computes, per
 dimension, exactly what docs/analysis.md says the report holds, and writes it as JSON in the

@@ -1,4 +1,4 @@
-// The load benchmark of issue 14: how fast the annotator's page opens on a phone on a train.
+// The load benchmark: how fast the annotator's page opens on a phone on a train.
 //
 // Serves the release build (dist/) and the floor page (a minimal Leptos 0.8 page built with the
 // same profile, scripts/bench/floor) gzip-compressed, as GitHub Pages does, on 127.0.0.1, and
@@ -6,7 +6,7 @@
 // each: empty HTTP cache, no service worker) under three conditions:
 //
 //   none        no throttling
-//   fast-3g     1.6 Mbit/s down, 750 kbit/s up, 150 ms latency (the issue's "Fast 3G")
+//   fast-3g     1.6 Mbit/s down, 750 kbit/s up, 150 ms latency ("Fast 3G")
 //   4g-cpu4     9 Mbit/s down, 1.5 Mbit/s up, 60 ms latency, the CPU slowed 4 times
 //
 // For the smallest and the largest example study and a generated 10,000-item study (about

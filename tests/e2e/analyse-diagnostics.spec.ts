@@ -35,7 +35,7 @@ test('diagnostics of a seed-003 study equal juror analyze', async ({ page, error
 });
 
 test('ratings over rounds: slopes, mixed model and chart equal juror analyze', async ({ page, errors }, testInfo) => {
-  // Seed 001's design: 20 annotators rate 4 systems in 10 rounds (the mixed-model reference data).
+  // The HARE study's design: 20 annotators rate 4 systems in 10 rounds (the mixed-model reference data).
   const reference = JSON.parse(
     fs.readFileSync(path.join(root, 'crates/juror-core/tests/reference/mixed/reference.json'), 'utf8'),
   );

@@ -7,15 +7,15 @@ import { test, expect, root } from './fixtures';
 import { cli, differences, dir, download, normalise } from './analysis-helpers';
 
 const examples: { study: string; files: string[]; dimension: string }[] = [
-  // Seed 001: HARE against each baseline, over participants, Bonferroni over 12.
+  // The HARE study: HARE against each baseline, over participants, Bonferroni over 12.
   { study: 'hare-personalization', files: ['hare-ratings.csv'], dimension: 'quality' },
-  // Seed 003: the stated pairs and the group contrast.
+  // The reasoning-trajectories study: the stated pairs and the group contrast.
   {
     study: 'reasoning-trajectories',
     files: ['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'],
     dimension: 'coherence',
   },
-  // Seed 000: every pair, also per item group.
+  // The work-intake study: every pair, also per item group.
   { study: 'work-intake', files: ['work-intake-slot1.json', 'work-intake-slot2.json'], dimension: 'relevance' },
 ];
 

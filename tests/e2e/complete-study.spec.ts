@@ -18,7 +18,7 @@ for (const study of exampleStudies()) {
     await openStudy(page, study.file, 2);
     const trials = await completeStudy(page);
     expect(trials).toBeGreaterThan(0);
-    // A study's debriefing (seed 001 has one) waits until the ratings file is saved.
+    // A study's debriefing (the HARE study has one) waits until the ratings file is saved.
     const debrief = page.getByRole('heading', { name: 'About this study' });
     const hasDebrief = Boolean(JSON.parse(fs.readFileSync(path.join(root, 'assets/studies', study.file), 'utf8')).debrief);
     await expect(debrief).toHaveCount(0);

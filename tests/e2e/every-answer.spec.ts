@@ -1,4 +1,4 @@
-// Intent: a researcher sees every answer the annotators gave, not only the ratings: seed 001's
+// Intent: a researcher sees every answer the annotators gave, not only the ratings: the HARE study's
 // "useful" per output, the intake and exit surveys (the exit ranking of systems turned back
 // from each annotator's letters), notes and reasons, in the page as with `juror analyze`, and
 // downloads them as one tidy answers CSV.
@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { test, expect, root } from './fixtures';
 import { cli, differences, dir, download, normalise } from './analysis-helpers';
 
-test('seed 001: output questions, surveys and texts are reported and exported', async ({ page, errors }, testInfo) => {
+test('the HARE study: output questions, surveys and texts are reported and exported', async ({ page, errors }, testInfo) => {
   const study = path.join(root, 'assets/studies/hare-personalization.json');
   const files = ['hare-slot1.json', 'hare-slot2.json', 'hare-slot3.json'];
   await page.goto('analyse.html');

@@ -180,7 +180,7 @@ test('a trial video plays and seeks offline, from the worker cache, in byte rang
 });
 
 test('the worker answers only the app page with the app: a study file opened in a tab is the file', async ({ page, errors }) => {
-  // Review L7: every navigation in scope used to get index.html.
+  // Only navigations to the app's own pages get index.html, not every navigation in scope.
   await openStudy(page, 'pandalm.json', 1);
   await waitForControl(page);
   const response = await page.goto('studies/pandalm.json');

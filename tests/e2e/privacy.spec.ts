@@ -94,7 +94,7 @@ test.describe('Content-Security-Policy', () => {
   });
 
   test('the not-found page, the analysis page and the app each carry a policy and send no referrer', async ({ page, request, errors }) => {
-    // Review L6: 404.html had no policy; no page set a referrer policy.
+    // Every page, 404.html included, carries the policy and a referrer policy.
     for (const file of ['index.html', 'analyse.html', '404.html']) {
       const html = await (await request.get(file)).text();
       expect(html, file).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);

@@ -20,7 +20,7 @@ function publish(file: string): { url: string; keyPath: string; studyPath: strin
   const site = path.join(root, 'dist/e2e-published', name);
   const keys = fs.mkdtempSync(path.join(os.tmpdir(), `juror-keys-${name}-`));
   fs.rmSync(site, { recursive: true, force: true });
-  // Seed 001's id names its system "hare", which sealing cannot hide: allowed here, and the
+  // The HARE study's id names its system "hare", which sealing cannot hide: allowed here, and the
   // checks below look for system ids where they would be ids (as JSON strings).
   execFileSync(juror, ['publish', path.join(root, 'assets/studies', file), '--site', site, '--keys', keys, '--allow-named'], {
     encoding: 'utf8',

@@ -17,7 +17,7 @@ test('reloading mid-study returns to the same trial with every answer', async ({
   // Half of trial 3: one score, a flag and a note.
   await page.getByRole('radiogroup', { name: 'Coherence — System B' }).getByRole('radio', { name: /4 Good/ }).check();
   await page.getByRole('checkbox', { name: 'This output is an error message — System D' }).check();
-  // The flag's rule (seed 000: an error message is a 1 everywhere) is said and applied.
+  // The flag's rule (the work-intake study's: an error message is a 1 everywhere) is said and applied.
   await expect(page.getByText('Ticking it sets every score of this output to 1.').first()).toBeVisible();
   await expect(page.getByRole('radiogroup', { name: 'Coherence — System D' }).getByRole('radio', { name: /^1/ })).toBeChecked();
   await page.getByRole('textbox', { name: 'Notes' }).fill('System D looks like a stack trace.');

@@ -1,6 +1,6 @@
 // Intent: the browser accepts every save but may not keep them: a private window deletes
 // everything when closed, a browser that made no promise may clear a site's storage, and Safari
-// deletes it after seven days without a visit (review faults 1–4). What can be detected is said
+// deletes it after seven days without a visit. What can be detected is said
 // plainly, and the annotator is asked for a backup at sensible moments.
 import { test, expect } from './fixtures';
 import { answerEverything, openStudy } from './session';

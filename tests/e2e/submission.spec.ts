@@ -2,7 +2,7 @@
 // app). The finished file is sent there on its own, kept and sent again when the browser comes
 // back online, with a receipt; the download stays. Only an origin allowed when the site was built
 // (`JUROR_SUBMIT_ORIGINS`, written into the page's policy) can be reached: without it, nothing
-// leaves the site (issue 16).
+// leaves the site.
 import { test, expect, root } from './fixtures';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 // Intent: a researcher says how long each task takes; the annotator sees the study's total on
-// the welcome page and each task's time with the task (issue 16's time budgets).
+// the welcome page and each task's time with the task.
 import { test, expect, root } from './fixtures';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,6 +1,6 @@
 // Intent: the study file an annotator was working on can no longer be opened (moved, renamed,
 // made invalid by an update). Their saved answers are not trapped: the problems page lists them
-// for download, and the researcher turns the download back into a ratings file (review M6).
+// for download, and the researcher turns the download back into a ratings file.
 import { test, expect, root } from './fixtures';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -208,7 +208,7 @@ test('answers given at the same moment in both tabs are all kept', async ({ page
   expect(errors).toEqual([]);
 });
 
-test('a score changed in one tab is not put back by a frozen tab that wakes and adds a note (review M2)', async ({ page, context, errors }) => {
+test('a score changed in one tab is not put back by a frozen tab that wakes and adds a note', async ({ page, context, errors }) => {
   const address = `index.html?study=studies/${study}&slot=${slot + 3}`;
   const stale = page;
   await stale.goto(address);
@@ -234,7 +234,7 @@ test('a score changed in one tab is not put back by a frozen tab that wakes and 
   expect(errors).toEqual([]);
 });
 
-test('a survey answer changed in one tab stays changed after the other tab saved (review M2)', async ({ page, context, errors }) => {
+test('a survey answer changed in one tab stays changed after the other tab saved', async ({ page, context, errors }) => {
   const hare = 'index.html?study=studies/hare-personalization.json&slot=2';
   const one = page;
   await one.goto(hare);

@@ -1,7 +1,6 @@
 // Intent: an annotator types a long note in a long study. Each keystroke must not rewrite the
 // whole saved session (hundreds of KB in a 500-trial study: typing jank, and a storage event to
-// every other tab), and the last keystroke is never lost, even when the page is closed at once
-// (review fault 14).
+// every other tab), and the last keystroke is never lost, even when the page is closed at once.
 import { test, expect } from './fixtures';
 import { openStudy } from './session';
 

@@ -191,7 +191,7 @@ function deployNewBundles(site: string, oldVersion: string, missing = false): { 
   return { newVersion, bundle };
 }
 
-test('a deployment with new bundles (the old ones deleted) takes over whole, with every answer (review M4)', async ({ page, errors }, testInfo) => {
+test('a deployment with new bundles (the old ones deleted) takes over whole, with every answer', async ({ page, errors }, testInfo) => {
   const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
   try {
     await toFirstTrial(page, origin, 7);

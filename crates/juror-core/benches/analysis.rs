@@ -1,4 +1,4 @@
-//! Analysis speed (issue 6): 30 annotators × 1,000 items × 4 systems × 4 dimensions (480,000
+//! Analysis speed: 30 annotators × 1,000 items × 4 systems × 4 dimensions (480,000
 //! ratings) as a tidy Likert CSV, read and reported with 1,000 bootstrap resamples (the budget
 //! is under 2 s natively). Figures in docs/benchmarks.md.
 //!
