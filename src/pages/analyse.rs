@@ -4,10 +4,10 @@
 //! browser.
 
 mod adjudicate;
+mod analysis_plan_choices;
 mod charts;
 mod choices;
 mod details;
-mod plan_choices;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -26,10 +26,10 @@ use wasm_bindgen::JsCast;
 
 use crate::services::{download, study_source};
 use adjudicate::{AdjudicationForm, Entries};
+use analysis_plan_choices::AnalysisPlanChoices;
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
 use choices::{AnswersView, ChoicesView};
 use details::{DiagnosticsView, RoundsView};
-use plan_choices::PlanChoices;
 
 /// A file as read: its name, and its text or why it could not be read.
 type Picked = (String, Result<String, String>);
@@ -313,7 +313,7 @@ pub fn Analyse() -> impl IntoView {
                 file=adjudication
             />
             <Show when=move || inputs.with(|list| !list.is_empty())>
-                <PlanChoices context systems overrides />
+                <AnalysisPlanChoices context systems overrides />
             </Show>
             {move || {
                 let ids = outcome.with(|o| match o {
