@@ -1,4 +1,4 @@
-//! `stats::nominal` (and the chi-square distribution in `stats::paired::special`) against scipy
+//! `stats::nominal` (and the chi-square distribution in `stats::special`) against scipy
 //! and statsmodels.
 //!
 //! Every expected value comes from `tests/reference/nominal/reference.json`, written by
@@ -15,7 +15,7 @@
 use std::path::PathBuf;
 
 use juror_core::stats::nominal::{self, NominalError};
-use juror_core::stats::paired::special;
+use juror_core::stats::special;
 use serde_json::Value;
 
 /// Statistics and p-values.

@@ -11,8 +11,9 @@
 use std::path::PathBuf;
 
 use juror_core::stats::paired::{
-    self, Alternative, PairedError, WilcoxonDistribution, WilcoxonMethod, special,
+    self, Alternative, PairedError, WilcoxonDistribution, WilcoxonMethod,
 };
+use juror_core::stats::{special, trend};
 use serde_json::Value;
 
 /// Closed forms and p-values.
@@ -429,7 +430,7 @@ fn holm_and_bonferroni_match_statsmodels() {
 fn trend_matches_linregress_and_spearmanr() {
     for c in reference()["trend"].as_array().expect("trend") {
         let name = c["name"].as_str().expect("name");
-        let got = paired::trend(&floats(&c["x"]), &floats(&c["y"])).expect("trend");
+        let got = trend::trend(&floats(&c["x"]), &floats(&c["y"])).expect("trend");
         check(&format!("{name} slope"), got.fit.slope, f(c, "slope"), TOL);
         check(
             &format!("{name} intercept"),
@@ -459,11 +460,11 @@ fn trend_matches_linregress_and_spearmanr() {
         }
     }
     assert!(matches!(
-        paired::linregress(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
+        trend::linregress(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
         Err(PairedError::NoSpread { what: "x" })
     ));
     assert_eq!(
-        paired::spearman(&[1.0, 2.0, 3.0], &[4.0, 4.0, 4.0]),
+        trend::spearman(&[1.0, 2.0, 3.0], &[4.0, 4.0, 4.0]),
         Ok(None)
     );
 }

@@ -25,7 +25,7 @@
 //! the residual variance: N − p, the REML convention); groups are numbered in order of first
 //! appearance; every input must be finite; an input that cannot give a fit is a
 //! [`MixedError`] saying what to do, never NaN and never a panic. The normal distribution
-//! comes from [`super::paired::special`].
+//! comes from [`super::special`].
 //!
 //! Tested against statsmodels' `MixedLM` (REML) and `OLS`, and against an independent dense
 //! numpy implementation, on seeded seed-001-like data (balanced, unbalanced, and with a true
@@ -41,7 +41,7 @@ use std::f64::consts::PI;
 use std::fmt;
 
 use super::math::Portable;
-use super::paired::special;
+use super::special;
 
 /// Relative width to which the root of the restricted score in θ is located (Brent's method).
 pub const THETA_TOL: f64 = 1e-12;

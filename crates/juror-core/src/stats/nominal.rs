@@ -24,8 +24,9 @@
 
 use std::fmt;
 
+use super::describe::average_ranks;
 use super::math::Portable;
-use super::paired::{average_ranks, special};
+use super::special;
 
 /// The largest total [`multinomial_exact_equal`] enumerates.
 pub const EXACT_MAX_TOTAL: u64 = 200;

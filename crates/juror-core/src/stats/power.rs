@@ -15,8 +15,10 @@
 //! ratings are not rounded to the scale, so the Wilcoxon power is that of continuous data.
 
 use crate::plan::rng::Stream;
+use crate::stats::describe::mean;
 use crate::stats::math::Portable;
-use crate::stats::paired::{self, Alternative, WilcoxonMethod, special};
+use crate::stats::paired::{self, Alternative, WilcoxonMethod};
+use crate::stats::special;
 
 /// The power of the paired t-test of `n` units at level `alpha` when the units' differences have
 /// standardised mean `effect` (d_z = Δ / SD): with δ = d_z √n, df = n − 1 and T the noncentral
@@ -156,10 +158,6 @@ fn normal_pair(stream: &mut Stream) -> (f64, f64) {
     let r = (-2.0 * u1.ln_p()).sqrt();
     let theta = 2.0 * std::f64::consts::PI * u2;
     (r * libm::cos(theta), r * libm::sin(theta))
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len() as f64
 }
 
 #[cfg(test)]

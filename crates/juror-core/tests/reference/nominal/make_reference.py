@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference values for `crates/juror-core/src/stats/nominal.rs` (tests on categories and
 ranks) and for the chi-square distribution behind them (`special::gamma_q`, `special::chi2_sf`
-in `paired.rs`), from scipy and statsmodels.
+in `stats/special/chi2.rs`), from scipy and statsmodels.
 
 Run from anywhere:
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reference values for `crates/juror-core/src/stats/paired.rs`, from scipy, statsmodels and numpy.
+"""Reference values for `crates/juror-core/src/stats/paired.rs`, `describe.rs`, `trend.rs` and
+`special/`, from scipy, statsmodels and numpy.
 
 Run from anywhere:
 
