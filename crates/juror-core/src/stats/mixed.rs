@@ -29,7 +29,7 @@
 //!
 //! Tested against statsmodels' `MixedLM` (REML) and `OLS`, and against an independent dense
 //! numpy implementation, on seeded seed-001-like data (balanced, unbalanced, and with a true
-//! group variance of 0): `crates/juror-core/tests/mixed.rs` reads
+//! group variance of 0): `crates/juror-core/tests/it/mixed.rs` reads
 //! `crates/juror-core/tests/reference/mixed/reference.json`, written by `make_reference.py`
 //! beside it (library versions in the file). Tolerance 1e-6 relative, as for every iterative
 //! fit; the measured differences are at most 3.4e-9 (a p-value; estimates 3e-13, variance

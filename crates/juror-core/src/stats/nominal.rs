@@ -18,7 +18,7 @@
 //! [`special::chi2_sf`], the others [`special::beta_inc`] and [`special::ln_gamma`].
 //!
 //! Every function is tested against scipy and statsmodels (versions in the reference file) at
-//! 1e-9, on seeded random data and hand-written edge cases: `crates/juror-core/tests/nominal.rs`
+//! 1e-9, on seeded random data and hand-written edge cases: `crates/juror-core/tests/it/nominal.rs`
 //! reads `crates/juror-core/tests/reference/nominal/reference.json`, written by
 //! `make_reference.py` beside it.
 

@@ -20,7 +20,7 @@
 //!
 //! Every function is tested against scipy and statsmodels (versions in the reference file) at
 //! 1e-9, on scipy's documented Wilcoxon example, seeded random data and SummEval's expert
-//! ratings: `crates/juror-core/tests/paired.rs` reads
+//! ratings: `crates/juror-core/tests/it/paired.rs` reads
 //! `crates/juror-core/tests/reference/paired/reference.json`, written by `make_reference.py`
 //! beside it.
 

@@ -16,7 +16,7 @@
 //! [`super::special`].
 //!
 //! Tested against scipy and statsmodels at 1e-9 and against a plain Python MM implementation at
-//! 1e-6, on seeded data and LLMFAO's crowd votes: `crates/juror-core/tests/preference.rs` reads
+//! 1e-6, on seeded data and LLMFAO's crowd votes: `crates/juror-core/tests/it/preference.rs` reads
 //! `crates/juror-core/tests/reference/preference/reference.json`, written by
 //! `make_reference.py` beside it.
 

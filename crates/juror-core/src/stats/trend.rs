@@ -6,7 +6,7 @@
 //! rho of a constant series is `None`.
 //!
 //! Tested against `scipy.stats.linregress` and `scipy.stats.spearmanr` at 1e-9:
-//! `crates/juror-core/tests/paired.rs` reads
+//! `crates/juror-core/tests/it/paired.rs` reads
 //! `crates/juror-core/tests/reference/paired/reference.json`, written by `make_reference.py`
 //! beside it.
 

@@ -7,7 +7,7 @@
 //!   (Numerical Recipes §6.2 `gser`/`gcf`, `gammq`), with the prefactor
 //!   exp(a ln x − x − ln Γ(a)); relative error ≲ 10⁻¹³ on the grid tested (a ≤ 100,
 //!   x ≤ 1000; 5.7·10⁻¹⁴ at worst), limited by the prefactor's exponent when it is large.
-//!   `tests/nominal.rs` compares them with `scipy.special.gammaincc` and
+//!   `tests/it/nominal.rs` compares them with `scipy.special.gammaincc` and
 //!   `scipy.stats.chi2.sf`.
 
 use super::gamma_beta::ln_gamma;

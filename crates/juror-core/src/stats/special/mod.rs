@@ -13,7 +13,7 @@
 //!   ½ (the upper half by symmetry or I_x(a, b) = 1 − I₁₋ₓ(b, a), with 1 − p exact), to the
 //!   last ulp the distribution function resolves.
 //!
-//! `tests/paired.rs` compares every function here with `scipy.special` (`gammaln`, `erfc`,
+//! `tests/it/paired.rs` compares every function here with `scipy.special` (`gammaln`, `erfc`,
 //! `ndtr`, `ndtri`, `stdtr`, `stdtrit`, `betainc`, `betaincinv`) on a grid and prints the
 //! largest relative differences: ≤ 1.4·10⁻¹⁴ everywhere except Student's t with a huge df
 //! (documented with the incomplete beta function, in `gamma_beta`).

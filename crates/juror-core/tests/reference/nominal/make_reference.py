@@ -10,7 +10,7 @@ Run from anywhere:
     /tmp/refenv/bin/python crates/juror-core/tests/reference/nominal/make_reference.py
 
 It writes `reference.json` beside itself: every input, every expected output and the library
-versions. `crates/juror-core/tests/nominal.rs` reads it and checks the number of cases in
+versions. `crates/juror-core/tests/it/nominal.rs` reads it and checks the number of cases in
 each section, so a case added here must be counted there.
 
 - chi_square: `scipy.stats.chisquare(counts)` (equal expected shares);

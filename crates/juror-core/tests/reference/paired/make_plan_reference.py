@@ -17,7 +17,7 @@ Run from anywhere:
     /tmp/refenv/bin/python crates/juror-core/tests/reference/paired/make_plan_reference.py
 
 It writes `plan_reference.json` beside itself: every input, every expected output and the
-library versions. `crates/juror-core/tests/paired.rs` (`plan_statistics_match_scipy_and_statsmodels`)
+library versions. `crates/juror-core/tests/it/paired.rs` (`plan_statistics_match_scipy_and_statsmodels`)
 reads it.
 """
 

@@ -8,6 +8,8 @@ use juror_core::study::raw::*;
 use juror_core::study::{Study, parse_study, seal, validate};
 use proptest::prelude::*;
 
+use crate::support;
+
 fn scale() -> RawScale {
     RawScale {
         min: 1,
@@ -428,7 +430,7 @@ fn golden_dir() -> PathBuf {
 /// changed, which needs a format version bump (regenerate with JUROR_BLESS=1 only then).
 #[test]
 fn golden_plans_of_the_example_studies() {
-    let bless = std::env::var_os("JUROR_BLESS").is_some();
+    let bless = support::bless();
     std::fs::create_dir_all(golden_dir()).unwrap();
     for (name, study) in examples() {
         let mut text = String::new();

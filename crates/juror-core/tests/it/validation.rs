@@ -1,13 +1,15 @@
 //! Study validation against fixtures: every broken fixture is rejected with the right path, and
 //! its full report matches the committed `.expected` snapshot (regenerate with
-//! `JUROR_BLESS=1 cargo test -p juror-core --test validation`, then read the diff).
+//! `JUROR_BLESS=1 cargo test -p juror-core --test it validation::`, then read the diff).
 
 use std::path::{Path, PathBuf};
 
 use juror_core::study::{Problems, parse_study};
 
+use crate::support;
+
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    support::fixtures("")
 }
 
 fn problems(name: &str) -> Problems {
@@ -184,7 +186,7 @@ fn each_error_kind_is_reported_at_its_path() {
 
 #[test]
 fn every_invalid_fixture_is_covered_and_matches_its_snapshot() {
-    let bless = std::env::var_os("JUROR_BLESS").is_some();
+    let bless = support::bless();
     let dir = fixtures().join("invalid");
     let mut names = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -320,7 +322,7 @@ fn every_example_study_is_valid() {
 fn committed_schema_matches_the_types() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/schema/study.v1.json");
     let generated = juror_core::study::schema();
-    if std::env::var_os("JUROR_BLESS").is_some() {
+    if support::bless() {
         std::fs::write(&path, &generated).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();

@@ -2,9 +2,7 @@
 //! is summarised (`analysis::answers`): seed 001's whole sessions (intake, "useful" per output,
 //! reasons, notes, the exit ranking of systems by their letters), and the paired tests and flag
 //! shares on small hand-made tables. The tests themselves are checked against scipy and
-//! statsmodels in `tests/nominal.rs`.
-
-use std::path::Path;
+//! statsmodels in `tests/it/nominal.rs`.
 
 use juror_core::analysis::answers::{AnswerRow, Phase, report, to_csv};
 use juror_core::analysis::{Context, Input, Source, read};
@@ -13,18 +11,16 @@ use juror_core::session::ratings::parse;
 use juror_core::stats::nominal::{cochrans_q, mcnemar_exact};
 use juror_core::study::parse_study;
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
+use crate::support::{self, root};
 
 fn text(relative: &str) -> String {
-    std::fs::read_to_string(root().join(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
+    support::read(&root().join(relative))
 }
 
 const FILES: [&str; 3] = ["hare-slot1.json", "hare-slot2.json", "hare-slot3.json"];
 
 fn fixture(name: &str) -> String {
-    text(&format!("crates/juror-core/tests/fixtures/analysis/{name}"))
+    support::fixture(&format!("analysis/{name}"))
 }
 
 /// Counts the answers a ratings file holds, one per option chosen and per place ranked.

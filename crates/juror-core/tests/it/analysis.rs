@@ -5,13 +5,13 @@
 //! example studies (financial-analysis: three annotators rating 1 to 5; pandalm, sealed: three
 //! annotators choosing between two responses, with ties; work-intake: two annotators scoring
 //! four plans and picking the best), plus a few broken inputs. Regenerate them with
-//! `JUROR_BLESS=1 cargo test -p juror-core --test analysis` and read the diff.
+//! `JUROR_BLESS=1 cargo test -p juror-core --test it analysis::` and read the diff.
 //!
 //! Every number of the report is checked against the `stats` function it comes from, called on
 //! data rebuilt here from the ratings files independently of `analysis::input`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use juror_core::analysis::report::{UNIT_SEPARATOR, item_means};
 use juror_core::analysis::{
@@ -34,30 +34,14 @@ use juror_core::study::raw::RawStudy;
 use juror_core::study::seal::{SealKey, seal};
 use juror_core::study::{PreferenceKind, Study, parse_study};
 
-/// Values computed by the same function on the same data: equal up to summation order.
-const TOLERANCE: f64 = 1e-12;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::support::{self, bless, example, tol};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analysis")
-}
-
-fn bless() -> bool {
-    std::env::var_os("JUROR_BLESS").is_some()
+    support::fixtures("analysis")
 }
 
 fn close(what: &str, got: Option<f64>, want: Option<f64>) {
-    match (got, want) {
-        (Some(g), Some(w)) => assert!(
-            (g - w).abs() <= TOLERANCE * w.abs().max(1.0),
-            "{what}: {g} != {w}"
-        ),
-        (None, None) => {}
-        _ => panic!("{what}: {got:?} != {want:?}"),
-    }
+    support::close(what, got, want, tol::SUMMATION_ORDER);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -70,10 +54,6 @@ const APP_VERSION: &str = "0.1.0";
 
 /// The secret the pandalm fixture is sealed with (a real study uses a random one).
 const SECRET: [u8; 32] = [42; 32];
-
-fn example(name: &str) -> String {
-    std::fs::read_to_string(root().join(format!("assets/studies/{name}.json"))).unwrap()
-}
 
 /// What an annotator answers in a trial: a score per (position, dimension), and a preference.
 struct Answers {
@@ -628,7 +608,7 @@ fn fixtures_are_what_the_sessions_export() {
         assert!(
             committed == text,
             "{} is out of date; regenerate it with \
-             `JUROR_BLESS=1 cargo test -p juror-core --test analysis` and read the diff",
+             `JUROR_BLESS=1 cargo test -p juror-core --test it analysis::` and read the diff",
             path.display()
         );
     }
@@ -639,10 +619,7 @@ fn fixtures_are_what_the_sessions_export() {
 // ---------------------------------------------------------------------------------------------
 
 fn fixture(name: &str) -> Input<'static> {
-    let path = fixtures().join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}; run with JUROR_BLESS=1", path.display()));
-    Input::new(name, text)
+    support::input(name)
 }
 
 fn inputs(names: &[&str]) -> Vec<Input<'static>> {
@@ -1568,7 +1545,7 @@ fn committed_report_schema_matches_the_types() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/schema/report.v1.json");
     let generated = juror_core::analysis::schema();
-    if std::env::var_os("JUROR_BLESS").is_some() {
+    if bless() {
         std::fs::write(&path, &generated).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
