@@ -60,7 +60,8 @@ pub struct Scenario {
 impl Scenario {
     /// The SD of a unit's mean difference over `m` ratings: √(σ_b² + σ_w²/m).
     pub fn unit_sd(&self, m: usize) -> f64 {
-        (self.sd_between.powi(2) + self.sd_within.powi(2) / m.max(1) as f64).sqrt()
+        (self.sd_between * self.sd_between + self.sd_within * self.sd_within / m.max(1) as f64)
+            .sqrt()
     }
 
     /// d_z of the units' mean differences over `m` ratings.
@@ -84,12 +85,12 @@ impl Scenario {
         let (mut ss, mut dfw) = (0.0, 0usize);
         for u in &units {
             let m = mean(u);
-            ss += u.iter().map(|x| (x - m).powi(2)).sum::<f64>();
+            ss += u.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
             dfw += u.len() - 1;
         }
         let within = if dfw > 0 { ss / dfw as f64 } else { 0.0 };
         let k = means.len() as f64;
-        let var_means = means.iter().map(|x| (x - grand).powi(2)).sum::<f64>() / (k - 1.0);
+        let var_means = means.iter().map(|x| (x - grand) * (x - grand)).sum::<f64>() / (k - 1.0);
         let inv_m = units.iter().map(|u| 1.0 / u.len() as f64).sum::<f64>() / k;
         let between = (var_means - within * inv_m).max(0.0);
         if within == 0.0 && between == 0.0 {

@@ -7,6 +7,12 @@
 //! the committed snapshots with `JUROR_BLESS=1 cargo test -p juror-core --test it` and read the
 //! diff; fuzz longer with
 //! `JUROR_FUZZ_CASES=20000 cargo test --release -p juror-core --test it fuzz::`.
+// clippy.toml lets `#[test]` functions unwrap; their helpers here may too, for the same reason.
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test stops where it failed, in a helper as in the test"
+)]
 
 mod support;
 

@@ -14,8 +14,10 @@
 //! A relative difference is |got − want| / |want|, except for a fixed effect, whose floor is
 //! its standard error: an estimate of 1e-4 ± 0.02 is compared on the scale of 0.02.
 
-// Test data is generated natively only: the platform's `ln` is fine here.
-#![allow(clippy::disallowed_methods)]
+#![expect(
+    clippy::disallowed_methods,
+    reason = "test data is generated natively only: the platform's `ln` is fine here"
+)]
 
 use juror_core::plan::rng::Stream;
 use juror_core::stats::mixed::{

@@ -331,7 +331,7 @@ fn cochrans_q_with_two_columns_is_mcnemars_chi_square() {
     table.extend(vec![vec![true, true]; 5]);
     table.extend(vec![vec![false, false]; 4]);
     let q = nominal::cochrans_q(&table).unwrap();
-    let want = ((b as f64 - c as f64).powi(2)) / (b + c) as f64;
+    let want = ((b as f64 - c as f64) * (b as f64 - c as f64)) / (b + c) as f64;
     assert_eq!(q.statistic, want);
     assert_eq!(q.successes, vec![b + 5, c + 5]);
 }
