@@ -357,7 +357,7 @@ fn trajectories_files() -> Vec<(String, String)> {
     out
 }
 
-/// hare-personalization as seed 001 runs it: twelve participants, each rating every system's
+/// hare-personalization as its protocol runs it: twelve participants, each rating every system's
 /// skill in all ten rounds on four dimensions, as one tidy CSV. HARE is a point above the
 /// baselines on personalization and novelty, level with rag on quality (non-inferior), and
 /// participants differ in how they use the scale and how much they like HARE.
@@ -1905,14 +1905,14 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
     );
 }
 
-/// Seed 001 as its protocol plans it (the example's `analysis` section): per dimension HARE
+/// hare-personalization as its protocol plans it (the example's `analysis` section): per dimension HARE
 /// against each of the three baselines, paired over participants (each one's mean over the
 /// rounds they rated), t-test first then Wilcoxon, one-sided where the hypotheses are
 /// directional (H2 on personalization, H5 on novelty), non-inferiority on quality against RAG
 /// (H1), Bonferroni over the 12 comparisons. Every number is recomputed here from the CSV with
 /// direct calls of the statistics.
 #[test]
-fn seed_001_is_analysed_as_its_plan_says() {
+fn the_hare_study_is_analysed_as_its_plan_says() {
     use juror_core::analysis::plan::Unit;
     use juror_core::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
     let text = example("hare-personalization");
@@ -2087,7 +2087,7 @@ fn without_a_plan_every_pair_is_compared_two_sided() {
     assert!(c.t_test.is_some() && c.mean_diff_ci95.is_some() && !c.exploratory);
 }
 
-/// Seed 003's group contrast ({Coherence, Full} against Base on coherence, one-sided): per
+/// reasoning-trajectories' group contrast ({Coherence, Full} against Base on coherence, one-sided): per
 /// item, the mean of the two groups' item means, tested like a pair and corrected with the
 /// comparisons (Holm over the primary dimensions).
 #[test]
@@ -2159,7 +2159,7 @@ fn a_contrast_compares_the_means_of_groups() {
     close("holm", c.p_holm, Some(holm[at]));
 }
 
-/// Seed 000 asks for tables per task type: with `by_group`, each dimension is also reported per
+/// work-intake asks for tables per task type: with `by_group`, each dimension is also reported per
 /// item group (the study's `items[].group`), systems and comparisons on the group's items
 /// only, and not corrected (a breakdown, not more tests of the plan).
 #[test]

@@ -1,5 +1,5 @@
 //! Every answer that is not a rating or a preference reaches the answers table exactly once and
-//! is summarised (`analysis::answers`): seed 001's whole sessions (intake, "useful" per output,
+//! is summarised (`analysis::answers`): the HARE study's whole sessions (intake, "useful" per output,
 //! reasons, notes, the exit ranking of systems by their letters), and the paired tests and flag
 //! shares on small hand-made tables. The tests themselves are checked against scipy and
 //! statsmodels in `tests/it/nominal.rs`.
@@ -57,7 +57,7 @@ fn answers_in_file(text: &str) -> usize {
 }
 
 #[test]
-fn every_answer_of_seed_001s_sessions_is_in_the_table_once() {
+fn every_answer_of_the_hare_sessions_is_in_the_table_once() {
     let study_text = text("assets/studies/hare-personalization.json");
     let study = parse_study(&study_text).unwrap();
     let hash = juror_core::session::ratings::sha256_hex(&study_text);
@@ -222,7 +222,7 @@ fn two_systems_get_mcnemar_and_flags_their_shares() {
     assert_eq!(r.flags[1].count, 0);
 }
 
-/// Seed 000's rule: a flagged output ("an error message") must have a 1 on every dimension;
+/// work-intake's rule: a flagged output ("an error message") must have a 1 on every dimension;
 /// any other rating of it is listed, with who gave it.
 #[test]
 fn ratings_that_break_a_flags_rule_are_listed() {

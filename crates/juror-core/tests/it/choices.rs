@@ -25,7 +25,7 @@ fn row(item: &str, annotator: &str, shown: &[&str], kind: ChoiceKind) -> ChoiceR
     }
 }
 
-/// Seed 000's best of four: 18 choices are 18 judgements, not 54 pairwise wins; the shares,
+/// work-intake's best of four: 18 choices are 18 judgements, not 54 pairwise wins; the shares,
 /// the test and the agreement are those of the chosen systems.
 #[test]
 fn best_of_four_counts_each_choice_once() {

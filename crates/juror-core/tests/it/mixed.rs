@@ -62,7 +62,7 @@ impl Diffs {
     }
 }
 
-/// The case's data through the seed-001 builder, systems in the stored order (reference first).
+/// The case's data through [`MixedData::system_by_round`], systems in the stored order (reference first).
 fn data(case: &Value) -> MixedData {
     let systems: Vec<&str> = case["systems"]
         .as_array()

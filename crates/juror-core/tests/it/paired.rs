@@ -678,7 +678,7 @@ fn plan_statistics_match_scipy_and_statsmodels() {
 }
 
 /// The simulated power of the t-test agrees with statsmodels' closed form within four standard
-/// errors of the simulation (2000 simulations: SE ≤ 0.0112), at seed 001's d_z = 0.45 and
+/// errors of the simulation (2000 simulations: SE ≤ 0.0112), at the HARE study's d_z = 0.45 and
 /// Bonferroni over 12, and at two other points of the reference grid.
 #[test]
 fn simulated_power_matches_the_closed_form_within_simulation_error() {

@@ -197,7 +197,7 @@ fn a_native_export_parses_restores_and_round_trips() {
 
 /// A participant from Prolific: the file records their id and the platform's study and session
 /// (for payment), restoring it gives them back, and a file without them (every file written
-/// before issue 16) has no `platform` member at all, so its checksum is unchanged.
+/// before platforms were recorded) has no `platform` member at all, so its checksum is unchanged.
 #[test]
 fn the_platform_is_recorded_and_restored() {
     let (study, hash) = financial_analysis();
@@ -351,8 +351,8 @@ fn the_csv_has_one_row_per_answer() {
     assert!(rows.iter().any(|r| r.contains(",notes,")));
 }
 
-/// A forged slot is refused before any planning (review M3: slot 4,294,967,295 cost minutes of
-/// CPU per file): past the study's slots, and 0.
+/// A forged slot is refused before any planning (slot 4,294,967,295 would cost minutes of CPU
+/// per file): past the study's slots, and 0.
 #[test]
 fn a_slot_outside_the_study_is_refused_before_planning() {
     let text = std::fs::read_to_string(root().join("assets/studies/reasoning-trajectories.json"))

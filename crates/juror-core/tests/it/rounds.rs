@@ -1,6 +1,6 @@
 //! The report's ratings-over-rounds section against scipy and statsmodels.
 //!
-//! The data are the three sets of `tests/reference/mixed/reference.json` (seed 001's design:
+//! The data are the three sets of `tests/reference/mixed/reference.json` (the HARE study's design:
 //! annotators rating four systems over rounds), given to the analysis as a tidy CSV with the
 //! optional `round` column, exactly as a researcher would. Expected values:
 //! - per system slope, intercept, r, slope SE, p, Spearman's rho and p: `scipy.stats.linregress`

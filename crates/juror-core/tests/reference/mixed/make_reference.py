@@ -10,7 +10,7 @@ Run from anywhere:
 It writes `reference.json` beside itself: the data, the expected fits and the library versions;
 `crates/juror-core/tests/it/mixed.rs` reads it.
 
-The model is seed 001's primary analysis, `rating ~ system + round + system:round +
+The model is the HARE study's primary analysis, `rating ~ system + round + system:round +
 (1 | annotator)`, fitted by REML with
 
     statsmodels.formula.api.mixedlm("rating ~ C(system, Treatment('<ref>')) * round", data,
