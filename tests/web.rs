@@ -1,6 +1,10 @@
 //! In-browser component tests (wasm-bindgen-test in headless Chromium). Native `cargo test`
 //! skips this file: it only builds for wasm32.
 #![cfg(target_arch = "wasm32")]
+#![expect(
+    clippy::unwrap_used,
+    reason = "wasm-bindgen tests are not `#[test]`s, which clippy.toml already lets unwrap"
+)]
 
 use std::sync::Arc;
 

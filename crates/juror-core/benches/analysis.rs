@@ -12,8 +12,11 @@
 //! this binary with `JUROR_BENCH_WRITE_CSV=PATH` to write those bytes to a file (and nothing
 //! else), so that `juror analyze`, the page and the Python reference read exactly the same data.
 
-// The generator runs natively only and its data is written out once: the platform's `ln` is fine.
-#![allow(clippy::disallowed_methods)]
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the generator runs natively only and its data is written out once: the platform's `ln` is fine"
+)]
+#![expect(clippy::expect_used, reason = "a benchmark stops on a broken setup")]
 
 use std::time::Duration;
 

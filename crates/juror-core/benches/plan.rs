@@ -2,6 +2,8 @@
 //! by side (the budget is well under 100 ms per plan). Run with
 //! `cargo bench -p juror-core --bench plan`; figures in docs/benchmarks.md.
 
+#![expect(clippy::unwrap_used, reason = "a benchmark stops on a broken setup")]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use juror_core::plan::{Annotator, assign::Assignment, plan};
 use juror_core::study::parse_study;

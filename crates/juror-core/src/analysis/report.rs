@@ -19,9 +19,10 @@ use crate::fast_hash::FastHash;
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
 };
+use crate::stats::describe::Interval;
 use crate::stats::paired::{
-    self, Interval, PairedError, Wilcoxon, WilcoxonDistribution, bootstrap_mean, describe,
-    paired_effect, wilcoxon,
+    self, PairedError, Wilcoxon, WilcoxonDistribution, bootstrap_mean, describe, paired_effect,
+    wilcoxon,
 };
 use crate::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
 use crate::stats::preference::{

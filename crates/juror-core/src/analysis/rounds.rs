@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::input::RatingRow;
 use crate::stats::mixed::{self, MixedData, RoundRating};
-use crate::stats::paired::trend;
+use crate::stats::trend::trend;
 
 /// Ratings over rounds on one dimension; `null` in the report when fewer than two rounds
 /// were rated.

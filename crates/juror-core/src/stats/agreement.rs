@@ -535,7 +535,10 @@ fn distances(values: &[f64], n_c: &[f64], metric: Metric) -> Vec<f64> {
                     let between = below[hi + 1] - below[lo] - (n_c[lo] + n_c[hi]) / 2.0;
                     between * between
                 }
-                Metric::Interval => (values[c] - values[d]).powi(2),
+                Metric::Interval => {
+                    let gap = values[c] - values[d];
+                    gap * gap
+                }
             };
         }
     }

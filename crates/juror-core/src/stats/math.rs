@@ -41,7 +41,10 @@ impl Portable for f64 {
 }
 
 #[cfg(test)]
-#[allow(clippy::disallowed_methods)] // compared with the platform's on purpose
+#[expect(
+    clippy::disallowed_methods,
+    reason = "compared with the platform's on purpose"
+)]
 mod tests {
     use super::Portable;
 

@@ -1,9 +1,9 @@
-//! A linear mixed model with one random intercept, fitted by REML: seed 001's primary analysis
+//! A linear mixed model with one random intercept, fitted by REML: the primary analysis of the HARE study
 //! `rating ~ system + round + system:round + (1 | annotator)`.
 //!
 //! The types and functions that matter:
 //! - [`MixedData`]: responses, a group (the annotator) per response and a row of fixed-effect
-//!   covariates; [`MixedData::system_by_round`] builds seed 001's design from
+//!   covariates; [`MixedData::system_by_round`] builds that study's design from
 //!   [`RoundRating`]s;
 //! - [`reml`] (and [`reml_with`], [`RemlOptions`]): the fit, a [`MixedFit`] with the fixed
 //!   effects ([`FixedEffect`]: estimate, standard error, z, p), the variance components, the
@@ -25,11 +25,11 @@
 //! the residual variance: N − p, the REML convention); groups are numbered in order of first
 //! appearance; every input must be finite; an input that cannot give a fit is a
 //! [`MixedError`] saying what to do, never NaN and never a panic. The normal distribution
-//! comes from [`super::paired::special`].
+//! comes from [`super::special`].
 //!
 //! Tested against statsmodels' `MixedLM` (REML) and `OLS`, and against an independent dense
-//! numpy implementation, on seeded seed-001-like data (balanced, unbalanced, and with a true
-//! group variance of 0): `crates/juror-core/tests/mixed.rs` reads
+//! numpy implementation, on seeded data of the HARE study's design (balanced, unbalanced, and with a true
+//! group variance of 0): `crates/juror-core/tests/it/mixed.rs` reads
 //! `crates/juror-core/tests/reference/mixed/reference.json`, written by `make_reference.py`
 //! beside it (library versions in the file). Tolerance 1e-6 relative, as for every iterative
 //! fit; the measured differences are at most 3.4e-9 (a p-value; estimates 3e-13, variance
@@ -41,7 +41,7 @@ use std::f64::consts::PI;
 use std::fmt;
 
 use super::math::Portable;
-use super::paired::special;
+use super::special;
 
 /// Relative width to which the root of the restricted score in θ is located (Brent's method).
 pub const THETA_TOL: f64 = 1e-12;
@@ -87,7 +87,7 @@ pub enum MixedError {
     Collinear { column: String },
     /// The fixed effects fit every response exactly.
     NoResidualVariance,
-    /// The seed-001 builder was given no systems.
+    /// [`MixedData::system_by_round`] was given no systems.
     NoSystems,
     /// A system listed twice in the builder's order.
     DuplicateSystem { system: String },
@@ -188,7 +188,7 @@ pub struct MixedData {
     x: Vec<f64>,
 }
 
-/// One rating in seed 001's design: an annotator rated a system's output in a round.
+/// One rating in the design of the HARE study (`hare-personalization.json`): an annotator rated a system's output in a round.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RoundRating<'a> {
     pub annotator: &'a str,
@@ -252,7 +252,7 @@ impl MixedData {
         Ok(())
     }
 
-    /// Seed 001's design `rating ~ system + round + system:round + (1 | annotator)`, with
+    /// The HARE study's design `rating ~ system + round + system:round + (1 | annotator)`, with
     /// treatment coding against `systems[0]`, the reference system.
     ///
     /// # Formula
@@ -530,7 +530,7 @@ pub fn reml(data: &MixedData) -> Result<MixedFit, MixedError> {
 /// (the [`StandardErrors::Statsmodels`] convention), `tvalues`, `pvalues`, `cov_re`, `scale`,
 /// `llf`; at the boundary, `statsmodels.api.OLS`. See the reference script for how statsmodels
 /// was made to converge: from its default start, its default optimizers stop early or fail on
-/// seed-001-like data, and `method="lbfgs"` can report a converged fit with llf = +inf.
+/// data of that design, and `method="lbfgs"` can report a converged fit with llf = +inf.
 pub fn reml_with(data: &MixedData, options: RemlOptions) -> Result<MixedFit, MixedError> {
     let model = Model::new(data)?;
     let mut evaluations = 0;

@@ -5,11 +5,22 @@
 //! reference it is tested against, with the tolerance (1e-9 for closed forms, 1e-6 for
 //! iterative fits). Reference values are committed beside their scripts in
 //! `crates/juror-core/tests/reference/`, with the library versions that produced them.
+//!
+//! The modules, bottom up: [`math`] (portable `exp`/`ln`/`pow`), [`special`] (the distribution
+//! functions), [`describe`] (mean, SD, median, ranks, quantiles and the [`describe::Interval`]
+//! type); on those, [`paired`] (Wilcoxon, the t-test, Holm and Bonferroni, effect sizes, the
+//! one-sample summary and bootstrap), [`trend`] (slope and Spearman over rounds), [`preference`]
+//! (win rates, binomial tests, Bradley–Terry), [`nominal`] (tests on counts and ranks),
+//! [`agreement`] (kappas and Krippendorff's alpha), [`mixed`] (the linear mixed model) and
+//! [`power`] (the power of the paired tests).
 
 pub mod agreement;
+pub mod describe;
 pub mod math;
 pub mod mixed;
 pub mod nominal;
 pub mod paired;
 pub mod power;
 pub mod preference;
+pub mod special;
+pub mod trend;

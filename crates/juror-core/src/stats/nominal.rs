@@ -18,14 +18,15 @@
 //! [`special::chi2_sf`], the others [`special::beta_inc`] and [`special::ln_gamma`].
 //!
 //! Every function is tested against scipy and statsmodels (versions in the reference file) at
-//! 1e-9, on seeded random data and hand-written edge cases: `crates/juror-core/tests/nominal.rs`
+//! 1e-9, on seeded random data and hand-written edge cases: `crates/juror-core/tests/it/nominal.rs`
 //! reads `crates/juror-core/tests/reference/nominal/reference.json`, written by
 //! `make_reference.py` beside it.
 
 use std::fmt;
 
+use super::describe::average_ranks;
 use super::math::Portable;
-use super::paired::{average_ranks, special};
+use super::special;
 
 /// The largest total [`multinomial_exact_equal`] enumerates.
 pub const EXACT_MAX_TOTAL: u64 = 200;

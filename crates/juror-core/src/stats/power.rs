@@ -15,8 +15,10 @@
 //! ratings are not rounded to the scale, so the Wilcoxon power is that of continuous data.
 
 use crate::plan::rng::Stream;
+use crate::stats::describe::mean;
 use crate::stats::math::Portable;
-use crate::stats::paired::{self, Alternative, WilcoxonMethod, special};
+use crate::stats::paired::{self, Alternative, WilcoxonMethod};
+use crate::stats::special;
 
 /// The power of the paired t-test of `n` units at level `alpha` when the units' differences have
 /// standardised mean `effect` (d_z = Δ / SD): with δ = d_z √n, df = n − 1 and T the noncentral
@@ -58,7 +60,8 @@ pub struct Scenario {
 impl Scenario {
     /// The SD of a unit's mean difference over `m` ratings: √(σ_b² + σ_w²/m).
     pub fn unit_sd(&self, m: usize) -> f64 {
-        (self.sd_between.powi(2) + self.sd_within.powi(2) / m.max(1) as f64).sqrt()
+        (self.sd_between * self.sd_between + self.sd_within * self.sd_within / m.max(1) as f64)
+            .sqrt()
     }
 
     /// d_z of the units' mean differences over `m` ratings.
@@ -82,12 +85,12 @@ impl Scenario {
         let (mut ss, mut dfw) = (0.0, 0usize);
         for u in &units {
             let m = mean(u);
-            ss += u.iter().map(|x| (x - m).powi(2)).sum::<f64>();
+            ss += u.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
             dfw += u.len() - 1;
         }
         let within = if dfw > 0 { ss / dfw as f64 } else { 0.0 };
         let k = means.len() as f64;
-        let var_means = means.iter().map(|x| (x - grand).powi(2)).sum::<f64>() / (k - 1.0);
+        let var_means = means.iter().map(|x| (x - grand) * (x - grand)).sum::<f64>() / (k - 1.0);
         let inv_m = units.iter().map(|u| 1.0 / u.len() as f64).sum::<f64>() / k;
         let between = (var_means - within * inv_m).max(0.0);
         if within == 0.0 && between == 0.0 {
@@ -156,10 +159,6 @@ fn normal_pair(stream: &mut Stream) -> (f64, f64) {
     let r = (-2.0 * u1.ln_p()).sqrt();
     let theta = 2.0 * std::f64::consts::PI * u2;
     (r * libm::cos(theta), r * libm::sin(theta))
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len() as f64
 }
 
 #[cfg(test)]

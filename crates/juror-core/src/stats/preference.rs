@@ -13,17 +13,18 @@
 //! Conventions: systems are ordered by name (byte order), so every output is deterministic
 //! whatever the order of the input. A win rate excludes ties; Bradley–Terry counts a tie as
 //! half a win for each side. The distribution functions come from
-//! [`super::paired::special`].
+//! [`super::special`].
 //!
 //! Tested against scipy and statsmodels at 1e-9 and against a plain Python MM implementation at
-//! 1e-6, on seeded data and LLMFAO's crowd votes: `crates/juror-core/tests/preference.rs` reads
+//! 1e-6, on seeded data and LLMFAO's crowd votes: `crates/juror-core/tests/it/preference.rs` reads
 //! `crates/juror-core/tests/reference/preference/reference.json`, written by
 //! `make_reference.py` beside it.
 
 use std::fmt;
 
+use super::describe::{Interval, quantile_sorted};
 use super::math::Portable;
-use super::paired::{Interval, quantile_sorted, special};
+use super::special;
 use crate::plan::rng::Stream;
 
 /// Who won one comparison of system `a` with system `b`.

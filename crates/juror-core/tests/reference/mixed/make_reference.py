@@ -8,9 +8,9 @@ Run from anywhere:
     /tmp/refenv3/bin/python crates/juror-core/tests/reference/mixed/make_reference.py
 
 It writes `reference.json` beside itself: the data, the expected fits and the library versions;
-`crates/juror-core/tests/mixed.rs` reads it.
+`crates/juror-core/tests/it/mixed.rs` reads it.
 
-The model is seed 001's primary analysis, `rating ~ system + round + system:round +
+The model is the HARE study's primary analysis, `rating ~ system + round + system:round +
 (1 | annotator)`, fitted by REML with
 
     statsmodels.formula.api.mixedlm("rating ~ C(system, Treatment('<ref>')) * round", data,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference values for `crates/juror-core/src/stats/nominal.rs` (tests on categories and
 ranks) and for the chi-square distribution behind them (`special::gamma_q`, `special::chi2_sf`
-in `paired.rs`), from scipy and statsmodels.
+in `stats/special/chi2.rs`), from scipy and statsmodels.
 
 Run from anywhere:
 
@@ -10,7 +10,7 @@ Run from anywhere:
     /tmp/refenv/bin/python crates/juror-core/tests/reference/nominal/make_reference.py
 
 It writes `reference.json` beside itself: every input, every expected output and the library
-versions. `crates/juror-core/tests/nominal.rs` reads it and checks the number of cases in
+versions. `crates/juror-core/tests/it/nominal.rs` reads it and checks the number of cases in
 each section, so a case added here must be counted there.
 
 - chi_square: `scipy.stats.chisquare(counts)` (equal expected shares);

@@ -9,7 +9,7 @@ Run from anywhere:
     /tmp/refenv/bin/python crates/juror-core/tests/reference/paired/make_alternatives.py
 
 It writes `alternatives.json` beside itself: every input, every expected output and the library
-versions. `crates/juror-core/tests/paired.rs` (`one_sided_tests_match_scipy`) reads it.
+versions. `crates/juror-core/tests/it/paired.rs` (`one_sided_tests_match_scipy`) reads it.
 """
 
 import json

@@ -17,7 +17,7 @@ Run from anywhere:
     /tmp/refenv/bin/python crates/juror-core/tests/reference/paired/make_plan_reference.py
 
 It writes `plan_reference.json` beside itself: every input, every expected output and the
-library versions. `crates/juror-core/tests/paired.rs` (`plan_statistics_match_scipy_and_statsmodels`)
+library versions. `crates/juror-core/tests/it/paired.rs` (`plan_statistics_match_scipy_and_statsmodels`)
 reads it.
 """
 
@@ -38,7 +38,7 @@ RNG = np.random.default_rng(20261124)
 
 def samples():
     return {
-        # Ten participants' mean differences on a 1-5 scale (seed 001's unit and size).
+        # Ten participants' mean differences on a 1-5 scale (the HARE study's unit and size).
         "participants_10": [0.4, 0.9, -0.2, 0.6, 1.1, 0.3, 0.0, 0.8, 0.5, -0.1],
         # A small effect in a larger study.
         "items_40": [float(x) for x in np.round(RNG.normal(0.2, 0.8, size=40), 3)],

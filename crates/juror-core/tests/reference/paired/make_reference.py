@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reference values for `crates/juror-core/src/stats/paired.rs`, from scipy, statsmodels and numpy.
+"""Reference values for `crates/juror-core/src/stats/paired.rs`, `describe.rs`, `trend.rs` and
+`special/`, from scipy, statsmodels and numpy.
 
 Run from anywhere:
 
@@ -8,7 +9,7 @@ Run from anywhere:
     /tmp/refenv2/bin/python crates/juror-core/tests/reference/paired/make_reference.py
 
 It writes `reference.json` beside itself: every input, every expected output and the library
-versions. `crates/juror-core/tests/paired.rs` reads it. Real data: SummEval expert ratings
+versions. `crates/juror-core/tests/it/paired.rs` reads it. Real data: SummEval expert ratings
 (Fabbri et al., TACL 2021; MIT licence) from the repository's data/ folder (see its README.md);
 set JUROR_DATASETS to read them from elsewhere. The per-item means used are stored in the JSON, so
 the Rust tests need no dataset.

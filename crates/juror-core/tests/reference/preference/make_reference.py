@@ -8,7 +8,7 @@ Run from anywhere:
     /tmp/refenv2/bin/python crates/juror-core/tests/reference/preference/make_reference.py
 
 It writes `reference.json` beside itself: inputs, expected outputs and library versions;
-`crates/juror-core/tests/preference.rs` reads it.
+`crates/juror-core/tests/it/preference.rs` reads it.
 
 - Win rates: `scipy.stats.binomtest` and `statsmodels.stats.proportion.proportion_confint`
   (methods "wilson" and "beta").

@@ -15,7 +15,7 @@ and writes `reference.json` beside itself: per data set and system, what
 
 give on that system's ratings, one point per rating, in the stored row order, with the library
 versions. The mixed model's expected values are those of `../mixed/reference.json` (statsmodels
-MixedLM by REML); `crates/juror-core/tests/analysis.rs` reads both.
+MixedLM by REML); `crates/juror-core/tests/it/analysis.rs` reads both.
 """
 
 import json

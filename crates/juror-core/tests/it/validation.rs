@@ -1,13 +1,15 @@
 //! Study validation against fixtures: every broken fixture is rejected with the right path, and
 //! its full report matches the committed `.expected` snapshot (regenerate with
-//! `JUROR_BLESS=1 cargo test -p juror-core --test validation`, then read the diff).
+//! `JUROR_BLESS=1 cargo test -p juror-core --test it validation::`, then read the diff).
 
 use std::path::{Path, PathBuf};
 
 use juror_core::study::{Problems, parse_study};
 
+use crate::support;
+
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    support::fixtures("")
 }
 
 fn problems(name: &str) -> Problems {
@@ -184,7 +186,7 @@ fn each_error_kind_is_reported_at_its_path() {
 
 #[test]
 fn every_invalid_fixture_is_covered_and_matches_its_snapshot() {
-    let bless = std::env::var_os("JUROR_BLESS").is_some();
+    let bless = support::bless();
     let dir = fixtures().join("invalid");
     let mut names = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -230,7 +232,7 @@ fn the_minimal_valid_fixture_is_accepted() {
     assert_eq!(study.design().label(1), "Output B");
 }
 
-/// With `labels: "anchors"` the points left out are in the model, unlabelled: seed 001's
+/// With `labels: "anchors"` the points left out are in the model, unlabelled: the HARE study's
 /// dimensions label 1, 3 and 5 as its protocol does, and 2 and 4 are numbers only. Without
 /// it, every point must be listed.
 #[test]
@@ -277,7 +279,7 @@ fn an_anchors_scale_keeps_every_point_and_labels_the_ones_given() {
     );
 }
 
-/// Seed 001's example debriefs its participants: the text is in the model, as written.
+/// The HARE example debriefs its participants: the text is in the model, as written.
 #[test]
 fn the_debrief_is_kept_as_written() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -320,7 +322,7 @@ fn every_example_study_is_valid() {
 fn committed_schema_matches_the_types() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/schema/study.v1.json");
     let generated = juror_core::study::schema();
-    if std::env::var_os("JUROR_BLESS").is_some() {
+    if support::bless() {
         std::fs::write(&path, &generated).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
@@ -406,7 +408,7 @@ fn a_breakdown_by_an_unknown_intake_question_is_refused() {
     );
 }
 
-/// `completion` (issue 16): a code or an address back, https only, `{code}` only with a code, and
+/// `completion`: a code or an address back, https only, `{code}` only with a code, and
 /// a failing code only beside a passing one.
 #[test]
 fn a_completion_section_is_checked() {
@@ -445,7 +447,7 @@ fn a_completion_section_is_checked() {
     );
 }
 
-/// Time budgets (issue 16): a task's `estimated_minutes` is summed into the study's estimate when
+/// Time budgets: a task's `estimated_minutes` is summed into the study's estimate when
 /// the study gives none of its own; 0 minutes is refused.
 #[test]
 fn task_time_estimates_add_up_to_the_studys() {
@@ -478,7 +480,7 @@ fn task_time_estimates_add_up_to_the_studys() {
     );
 }
 
-/// `submit` (issue 16): an https address (or a local test server), a known format, and DataPipe's
+/// `submit`: an https address (or a local test server), a known format, and DataPipe's
 /// experiment id.
 #[test]
 fn a_submission_endpoint_is_checked() {

@@ -8,6 +8,8 @@ use juror_core::study::raw::*;
 use juror_core::study::{Study, parse_study, seal, validate};
 use proptest::prelude::*;
 
+use crate::support;
+
 fn scale() -> RawScale {
     RawScale {
         min: 1,
@@ -428,7 +430,7 @@ fn golden_dir() -> PathBuf {
 /// changed, which needs a format version bump (regenerate with JUROR_BLESS=1 only then).
 #[test]
 fn golden_plans_of_the_example_studies() {
-    let bless = std::env::var_os("JUROR_BLESS").is_some();
+    let bless = support::bless();
     std::fs::create_dir_all(golden_dir()).unwrap();
     for (name, study) in examples() {
         let mut text = String::new();
@@ -491,7 +493,7 @@ fn no_system_id_reaches_the_rater_view_of_any_example() {
 }
 
 #[test]
-fn seed_001_blocks_follow_a_williams_design_across_four_participants() {
+fn hare_blocks_follow_a_williams_design_across_four_participants() {
     let (_, study) = examples()
         .into_iter()
         .find(|(n, _)| n == "hare-personalization")
@@ -540,7 +542,7 @@ fn annotators_resolve_from_slot_or_id() {
     );
     assert!((1..=9).contains(&by_id.slot));
     // A code typed with other capitals or spaces is the same annotator, with the same plan and
-    // the same saved answers (review fault 8).
+    // the same saved answers.
     assert_eq!(by_id.id.as_deref(), Some("prolific-xyz"));
     for typed in ["prolific-XYZ", " PROLIFIC - xyz ", "Prolific-xyz\t"] {
         assert_eq!(
@@ -560,7 +562,7 @@ fn annotators_resolve_from_slot_or_id() {
     assert!(resolve_annotator(&study, None, None).is_err());
 }
 
-/// With per-annotator labels a letter stands for one system all study long (seed 001's exit
+/// With per-annotator labels a letter stands for one system all study long (the HARE study's exit
 /// survey asks annotators to rank the letters), so an output shown alone is headed by its
 /// letter; with per-trial labels a lone output's letter means nothing and it is headed
 /// "Output". Side by side and in pairs, every output is headed by its label.
@@ -587,7 +589,7 @@ fn outputs_are_headed_by_their_letter_where_the_letter_means_something() {
     }
     assert!(
         lone_lettered > 0,
-        "seed 001's example shows lone outputs with letters"
+        "the HARE example shows lone outputs with letters"
     );
 }
 
@@ -655,7 +657,7 @@ fn sealing_renames_the_pairs_of_a_task() {
     assert_eq!(
         list.len(),
         3,
-        "seed 003 lists the three pairs its hypotheses compare"
+        "reasoning-trajectories lists the three pairs its hypotheses compare"
     );
     let (sealed, key) = seal::seal(&raw, &[9; 32]);
     let sealed_list = sealed.design.tasks[0].pairs.clone().unwrap().list.unwrap();
@@ -702,7 +704,7 @@ fn sealing_renames_the_pairs_of_a_task() {
     assert_eq!(key.systems[&anchor], "hare");
 }
 
-/// A study with personal items (seed 001's outputs generated per participant): two shared
+/// A study with personal items (outputs generated per participant, as in the HARE study): two shared
 /// items for everyone through the assignment, and items `for` slot 1, slot 2, and the
 /// annotator id "p07" (whatever their slot).
 fn personal_study() -> Study {

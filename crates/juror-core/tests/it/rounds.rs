@@ -1,6 +1,6 @@
 //! The report's ratings-over-rounds section against scipy and statsmodels.
 //!
-//! The data are the three sets of `tests/reference/mixed/reference.json` (seed 001's design:
+//! The data are the three sets of `tests/reference/mixed/reference.json` (the HARE study's design:
 //! annotators rating four systems over rounds), given to the analysis as a tidy CSV with the
 //! optional `round` column, exactly as a researcher would. Expected values:
 //! - per system slope, intercept, r, slope SE, p, Spearman's rho and p: `scipy.stats.linregress`
@@ -10,27 +10,13 @@
 //!   statsmodels 0.15.0 MixedLM (OLS at the boundary), from the mixed reference; tolerance 1e-6
 //!   relative (an iterative fit), with the model-based standard errors.
 
-use std::path::PathBuf;
-
 use juror_core::analysis::markdown;
 use juror_core::analysis::report::{Options, Report, report};
 use juror_core::analysis::rounds::Rounds;
 use juror_core::analysis::{Context, Input, read};
 use serde_json::Value;
 
-fn reference(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/reference")
-        .join(name)
-        .join("reference.json");
-    serde_json::from_str(&std::fs::read_to_string(&path).expect("reference.json")).expect("JSON")
-}
-
-fn f(v: &Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
-}
+use crate::support::{f, reference};
 
 /// |got − want| / max(|want|, floor) ≤ tol.
 fn check(what: &str, got: Option<f64>, want: f64, floor: f64, tol: f64) {

@@ -14,10 +14,10 @@
 //! A relative difference is |got − want| / |want|, except for a fixed effect, whose floor is
 //! its standard error: an estimate of 1e-4 ± 0.02 is compared on the scale of 0.02.
 
-// Test data is generated natively only: the platform's `ln` is fine here.
-#![allow(clippy::disallowed_methods)]
-
-use std::path::PathBuf;
+#![expect(
+    clippy::disallowed_methods,
+    reason = "test data is generated natively only: the platform's `ln` is fine here"
+)]
 
 use juror_core::plan::rng::Stream;
 use juror_core::stats::mixed::{
@@ -25,23 +25,7 @@ use juror_core::stats::mixed::{
 };
 use serde_json::Value;
 
-/// Iterative fits.
-const FIT_TOL: f64 = 1e-6;
-/// The profiled likelihood at a given θ.
-const PROFILE_TOL: f64 = 1e-9;
-
-fn reference() -> Value {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/mixed/reference.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).expect("reference.json is JSON")
-}
-
-fn f(v: &Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
-}
+use crate::support::{f, reference, tol};
 
 fn cases(r: &Value) -> &Vec<Value> {
     r["cases"].as_array().expect("cases")
@@ -78,7 +62,7 @@ impl Diffs {
     }
 }
 
-/// The case's data through the seed-001 builder, systems in the stored order (reference first).
+/// The case's data through [`MixedData::system_by_round`], systems in the stored order (reference first).
 fn data(case: &Value) -> MixedData {
     let systems: Vec<&str> = case["systems"]
         .as_array()
@@ -105,7 +89,7 @@ fn fit(case: &Value, standard_errors: StandardErrors) -> MixedFit {
 
 #[test]
 fn fits_match_statsmodels() {
-    let r = reference();
+    let r = reference("mixed");
     let mut diffs = Diffs::default();
     for case in cases(&r) {
         let name = case["name"].as_str().expect("name");
@@ -128,7 +112,7 @@ fn fits_match_statsmodels() {
                 model.group_variance,
                 want,
                 0.0,
-                FIT_TOL,
+                tol::ITERATIVE,
             );
         }
         let checks = [
@@ -140,7 +124,7 @@ fn fits_match_statsmodels() {
             ("log-likelihood", model.log_likelihood, "log_likelihood"),
         ];
         for (quantity, got, key) in checks {
-            diffs.check(quantity, name, got, f(want, key), 0.0, FIT_TOL);
+            diffs.check(quantity, name, got, f(want, key), 0.0, tol::ITERATIVE);
         }
 
         let expected = want["fixed_effects"].as_array().expect("fixed effects");
@@ -163,7 +147,7 @@ fn fits_match_statsmodels() {
                 ("p (statsmodels)", s.p_value, "p_statsmodels", 0.0),
             ];
             for (quantity, got, key, floor) in checks {
-                diffs.check(quantity, &at, got, f(w, key), floor, FIT_TOL);
+                diffs.check(quantity, &at, got, f(w, key), floor, tol::ITERATIVE);
             }
         }
 
@@ -196,7 +180,7 @@ fn fits_match_statsmodels() {
             ("slope p (statsmodels)", cs.p_value, "p_statsmodels", 0.0),
         ];
         for (quantity, got, key, floor) in checks {
-            diffs.check(quantity, name, got, f(slope, key), floor, FIT_TOL);
+            diffs.check(quantity, name, got, f(slope, key), floor, tol::ITERATIVE);
         }
     }
     diffs.print("largest relative differences from statsmodels (OLS at the boundary):");
@@ -204,7 +188,7 @@ fn fits_match_statsmodels() {
 
 #[test]
 fn profiled_likelihood_matches_statsmodels_at_fixed_theta() {
-    let r = reference();
+    let r = reference("mixed");
     let mut diffs = Diffs::default();
     for case in cases(&r) {
         let name = case["name"].as_str().expect("name");
@@ -226,15 +210,15 @@ fn profiled_likelihood_matches_statsmodels_at_fixed_theta() {
                 got.log_likelihood,
                 want,
                 0.0,
-                PROFILE_TOL,
+                tol::CLOSED_FORM,
             );
             let want = f(point, "score");
-            diffs.check("score", &at, got.score, want, 1.0, PROFILE_TOL);
+            diffs.check("score", &at, got.score, want, 1.0, tol::CLOSED_FORM);
             for (n, w) in names.iter().zip(point["fixed"].as_array().expect("fixed")) {
                 let j = d.columns().iter().position(|c| c == n).expect("column");
                 let want = w.as_f64().expect("a number");
                 let at = format!("{at}, {n}");
-                diffs.check("beta", &at, got.fixed[j], want, 1e-3, PROFILE_TOL);
+                diffs.check("beta", &at, got.fixed[j], want, 1e-3, tol::CLOSED_FORM);
             }
         }
     }

@@ -5,13 +5,13 @@
 //! example studies (financial-analysis: three annotators rating 1 to 5; pandalm, sealed: three
 //! annotators choosing between two responses, with ties; work-intake: two annotators scoring
 //! four plans and picking the best), plus a few broken inputs. Regenerate them with
-//! `JUROR_BLESS=1 cargo test -p juror-core --test analysis` and read the diff.
+//! `JUROR_BLESS=1 cargo test -p juror-core --test it analysis::` and read the diff.
 //!
 //! Every number of the report is checked against the `stats` function it comes from, called on
 //! data rebuilt here from the ratings files independently of `analysis::input`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use juror_core::analysis::report::{UNIT_SEPARATOR, item_means};
 use juror_core::analysis::{
@@ -34,30 +34,14 @@ use juror_core::study::raw::RawStudy;
 use juror_core::study::seal::{SealKey, seal};
 use juror_core::study::{PreferenceKind, Study, parse_study};
 
-/// Values computed by the same function on the same data: equal up to summation order.
-const TOLERANCE: f64 = 1e-12;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::support::{self, bless, example, tol};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analysis")
-}
-
-fn bless() -> bool {
-    std::env::var_os("JUROR_BLESS").is_some()
+    support::fixtures("analysis")
 }
 
 fn close(what: &str, got: Option<f64>, want: Option<f64>) {
-    match (got, want) {
-        (Some(g), Some(w)) => assert!(
-            (g - w).abs() <= TOLERANCE * w.abs().max(1.0),
-            "{what}: {g} != {w}"
-        ),
-        (None, None) => {}
-        _ => panic!("{what}: {got:?} != {want:?}"),
-    }
+    support::close(what, got, want, tol::SUMMATION_ORDER);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -70,10 +54,6 @@ const APP_VERSION: &str = "0.1.0";
 
 /// The secret the pandalm fixture is sealed with (a real study uses a random one).
 const SECRET: [u8; 32] = [42; 32];
-
-fn example(name: &str) -> String {
-    std::fs::read_to_string(root().join(format!("assets/studies/{name}.json"))).unwrap()
-}
 
 /// What an annotator answers in a trial: a score per (position, dimension), and a preference.
 struct Answers {
@@ -377,7 +357,7 @@ fn trajectories_files() -> Vec<(String, String)> {
     out
 }
 
-/// hare-personalization as seed 001 runs it: twelve participants, each rating every system's
+/// hare-personalization as its protocol runs it: twelve participants, each rating every system's
 /// skill in all ten rounds on four dimensions, as one tidy CSV. HARE is a point above the
 /// baselines on personalization and novelty, level with rag on quality (non-inferior), and
 /// participants differ in how they use the scale and how much they like HARE.
@@ -628,7 +608,7 @@ fn fixtures_are_what_the_sessions_export() {
         assert!(
             committed == text,
             "{} is out of date; regenerate it with \
-             `JUROR_BLESS=1 cargo test -p juror-core --test analysis` and read the diff",
+             `JUROR_BLESS=1 cargo test -p juror-core --test it analysis::` and read the diff",
             path.display()
         );
     }
@@ -639,10 +619,7 @@ fn fixtures_are_what_the_sessions_export() {
 // ---------------------------------------------------------------------------------------------
 
 fn fixture(name: &str) -> Input<'static> {
-    let path = fixtures().join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}; run with JUROR_BLESS=1", path.display()));
-    Input::new(name, text)
+    support::input(name)
 }
 
 fn inputs(names: &[&str]) -> Vec<Input<'static>> {
@@ -1568,7 +1545,7 @@ fn committed_report_schema_matches_the_types() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/schema/report.v1.json");
     let generated = juror_core::analysis::schema();
-    if std::env::var_os("JUROR_BLESS").is_some() {
+    if bless() {
         std::fs::write(&path, &generated).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
@@ -1928,14 +1905,14 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
     );
 }
 
-/// Seed 001 as its protocol plans it (the example's `analysis` section): per dimension HARE
+/// hare-personalization as its protocol plans it (the example's `analysis` section): per dimension HARE
 /// against each of the three baselines, paired over participants (each one's mean over the
 /// rounds they rated), t-test first then Wilcoxon, one-sided where the hypotheses are
 /// directional (H2 on personalization, H5 on novelty), non-inferiority on quality against RAG
 /// (H1), Bonferroni over the 12 comparisons. Every number is recomputed here from the CSV with
 /// direct calls of the statistics.
 #[test]
-fn seed_001_is_analysed_as_its_plan_says() {
+fn the_hare_study_is_analysed_as_its_plan_says() {
     use juror_core::analysis::plan::Unit;
     use juror_core::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
     let text = example("hare-personalization");
@@ -2110,7 +2087,7 @@ fn without_a_plan_every_pair_is_compared_two_sided() {
     assert!(c.t_test.is_some() && c.mean_diff_ci95.is_some() && !c.exploratory);
 }
 
-/// Seed 003's group contrast ({Coherence, Full} against Base on coherence, one-sided): per
+/// reasoning-trajectories' group contrast ({Coherence, Full} against Base on coherence, one-sided): per
 /// item, the mean of the two groups' item means, tested like a pair and corrected with the
 /// comparisons (Holm over the primary dimensions).
 #[test]
@@ -2182,7 +2159,7 @@ fn a_contrast_compares_the_means_of_groups() {
     close("holm", c.p_holm, Some(holm[at]));
 }
 
-/// Seed 000 asks for tables per task type: with `by_group`, each dimension is also reported per
+/// work-intake asks for tables per task type: with `by_group`, each dimension is also reported per
 /// item group (the study's `items[].group`), systems and comparisons on the group's items
 /// only, and not corrected (a breakdown, not more tests of the plan).
 #[test]

@@ -1,10 +1,8 @@
 //! Every answer that is not a rating or a preference reaches the answers table exactly once and
-//! is summarised (`analysis::answers`): seed 001's whole sessions (intake, "useful" per output,
+//! is summarised (`analysis::answers`): the HARE study's whole sessions (intake, "useful" per output,
 //! reasons, notes, the exit ranking of systems by their letters), and the paired tests and flag
 //! shares on small hand-made tables. The tests themselves are checked against scipy and
-//! statsmodels in `tests/nominal.rs`.
-
-use std::path::Path;
+//! statsmodels in `tests/it/nominal.rs`.
 
 use juror_core::analysis::answers::{AnswerRow, Phase, report, to_csv};
 use juror_core::analysis::{Context, Input, Source, read};
@@ -13,18 +11,16 @@ use juror_core::session::ratings::parse;
 use juror_core::stats::nominal::{cochrans_q, mcnemar_exact};
 use juror_core::study::parse_study;
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
+use crate::support::{self, root};
 
 fn text(relative: &str) -> String {
-    std::fs::read_to_string(root().join(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
+    support::read(&root().join(relative))
 }
 
 const FILES: [&str; 3] = ["hare-slot1.json", "hare-slot2.json", "hare-slot3.json"];
 
 fn fixture(name: &str) -> String {
-    text(&format!("crates/juror-core/tests/fixtures/analysis/{name}"))
+    support::fixture(&format!("analysis/{name}"))
 }
 
 /// Counts the answers a ratings file holds, one per option chosen and per place ranked.
@@ -61,7 +57,7 @@ fn answers_in_file(text: &str) -> usize {
 }
 
 #[test]
-fn every_answer_of_seed_001s_sessions_is_in_the_table_once() {
+fn every_answer_of_the_hare_sessions_is_in_the_table_once() {
     let study_text = text("assets/studies/hare-personalization.json");
     let study = parse_study(&study_text).unwrap();
     let hash = juror_core::session::ratings::sha256_hex(&study_text);
@@ -226,7 +222,7 @@ fn two_systems_get_mcnemar_and_flags_their_shares() {
     assert_eq!(r.flags[1].count, 0);
 }
 
-/// Seed 000's rule: a flagged output ("an error message") must have a 1 on every dimension;
+/// work-intake's rule: a flagged output ("an error message") must have a 1 on every dimension;
 /// any other rating of it is listed, with who gave it.
 #[test]
 fn ratings_that_break_a_flags_rule_are_listed() {

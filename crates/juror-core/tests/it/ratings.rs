@@ -2,7 +2,7 @@
 //! types, a file written natively parses, restores and survives nothing but a byte-identical
 //! copy, and the committed fixtures (used by `juror validate-ratings`'s tests and by
 //! docs/ratings-format.md) are still what `export` writes. Regenerate the schema and fixtures
-//! with `JUROR_BLESS=1 cargo test -p juror-core --test ratings`, then read the diff.
+//! with `JUROR_BLESS=1 cargo test -p juror-core --test it ratings::`, then read the diff.
 
 use std::path::{Path, PathBuf};
 
@@ -11,16 +11,10 @@ use juror_core::session::ratings::{RatingsFile, export, parse, restore, sha256_h
 use juror_core::session::{Msg, Phase, Session, update};
 use juror_core::study::{Study, parse_study};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::support::{self, bless, root};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ratings")
-}
-
-fn bless() -> bool {
-    std::env::var_os("JUROR_BLESS").is_some()
+    support::fixtures("ratings")
 }
 
 /// The example study and the SHA-256 of its text, as the app computes it.
@@ -114,17 +108,7 @@ fn tampered(text: &str) -> String {
 /// Compares `generated` with the committed file at `path` (after writing it there when
 /// blessing).
 fn assert_committed(path: &Path, generated: &str, what: &str) {
-    if bless() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, generated).unwrap();
-    }
-    let committed = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "{} is out of date with {what}; regenerate it with \
-         `JUROR_BLESS=1 cargo test -p juror-core --test ratings` and read the diff",
-        path.display()
-    );
+    support::assert_committed(path, generated, what, "ratings");
 }
 
 #[test]
@@ -213,7 +197,7 @@ fn a_native_export_parses_restores_and_round_trips() {
 
 /// A participant from Prolific: the file records their id and the platform's study and session
 /// (for payment), restoring it gives them back, and a file without them (every file written
-/// before issue 16) has no `platform` member at all, so its checksum is unchanged.
+/// before platforms were recorded) has no `platform` member at all, so its checksum is unchanged.
 #[test]
 fn the_platform_is_recorded_and_restored() {
     let (study, hash) = financial_analysis();
@@ -367,8 +351,8 @@ fn the_csv_has_one_row_per_answer() {
     assert!(rows.iter().any(|r| r.contains(",notes,")));
 }
 
-/// A forged slot is refused before any planning (review M3: slot 4,294,967,295 cost minutes of
-/// CPU per file): past the study's slots, and 0.
+/// A forged slot is refused before any planning (slot 4,294,967,295 would cost minutes of CPU
+/// per file): past the study's slots, and 0.
 #[test]
 fn a_slot_outside_the_study_is_refused_before_planning() {
     let text = std::fs::read_to_string(root().join("assets/studies/reasoning-trajectories.json"))

@@ -1,22 +1,15 @@
 //! Best-of-N choices and rankings as made (`analysis::choices`): each choice counted once, the
 //! shares, the test against equal shares and the agreement on the chosen system built from the
 //! right table; mean ranks and Friedman over complete rankings. The statistics themselves are
-//! checked against scipy and statsmodels in `tests/nominal.rs`, `tests/agreement.rs` and
-//! `tests/preference.rs`; here, that the report feeds them the right numbers.
-
-use std::path::Path;
+//! checked against scipy and statsmodels in `tests/it/nominal.rs`, `tests/it/agreement.rs` and
+//! `tests/it/preference.rs`; here, that the report feeds them the right numbers.
 
 use juror_core::analysis::choices::{ChoiceKind, ChoiceRow, report};
-use juror_core::analysis::{Context, Input, Source, read};
+use juror_core::analysis::{Context, Source, read};
 use juror_core::stats::agreement::{Metric, Ratings, fleiss_kappa, krippendorff_alpha};
 use juror_core::stats::nominal::{chi_square_equal, friedman, multinomial_exact_equal};
 
-fn fixture(name: &str) -> Input<'static> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/analysis")
-        .join(name);
-    Input::new(name, std::fs::read_to_string(&path).unwrap_or_default())
-}
+use crate::support::input;
 
 fn row(item: &str, annotator: &str, shown: &[&str], kind: ChoiceKind) -> ChoiceRow {
     ChoiceRow {
@@ -32,14 +25,14 @@ fn row(item: &str, annotator: &str, shown: &[&str], kind: ChoiceKind) -> ChoiceR
     }
 }
 
-/// Seed 000's best of four: 18 choices are 18 judgements, not 54 pairwise wins; the shares,
+/// work-intake's best of four: 18 choices are 18 judgements, not 54 pairwise wins; the shares,
 /// the test and the agreement are those of the chosen systems.
 #[test]
 fn best_of_four_counts_each_choice_once() {
     let data = read(
         &[
-            fixture("work-intake-slot1.json"),
-            fixture("work-intake-slot2.json"),
+            input("work-intake-slot1.json"),
+            input("work-intake-slot2.json"),
         ],
         &Context::default(),
     );

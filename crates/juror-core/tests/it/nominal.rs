@@ -1,4 +1,4 @@
-//! `stats::nominal` (and the chi-square distribution in `stats::paired::special`) against scipy
+//! `stats::nominal` (and the chi-square distribution in `stats::special`) against scipy
 //! and statsmodels.
 //!
 //! Every expected value comes from `tests/reference/nominal/reference.json`, written by
@@ -12,39 +12,17 @@
 //! Each section's number of cases is asserted, so a reference file that lost its cases cannot
 //! pass silently.
 
-use std::path::PathBuf;
-
 use juror_core::stats::nominal::{self, NominalError};
-use juror_core::stats::paired::special;
+use juror_core::stats::special;
 use serde_json::Value;
 
-/// Statistics and p-values.
-const TOL: f64 = 1e-9;
+use crate::support::{check, f, reference, tol, u};
 
 /// Largest relative difference allowed between `special::gamma_q` / `chi2_sf` and scipy. The
 /// measured worst case is printed by `chi_square_distribution_matches_scipy` (run with
 /// `--nocapture`): 5.7e-14, at chi2_sf(1000, 20). The error grows with the size of the
 /// prefactor's exponent a ln x − x − ln Γ(a), about 700 at the far end of the grid.
 const SPECIAL_RELATIVE: f64 = 2e-13;
-
-fn reference() -> Value {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/nominal/reference.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).expect("reference.json is JSON")
-}
-
-fn f(v: &Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
-}
-
-fn u(v: &Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} is not a count in {v}"))
-}
 
 fn name(v: &Value) -> &str {
     v["name"].as_str().unwrap_or("?")
@@ -80,19 +58,9 @@ fn rows(v: &Value) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// Asserts |got − want| ≤ tol · max(1, |want|).
-fn check(what: &str, got: f64, want: f64, tol: f64) {
-    let bound = tol * want.abs().max(1.0);
-    assert!(
-        (got - want).abs() <= bound,
-        "{what}: got {got:e}, want {want:e} (difference {:e} > {bound:e})",
-        (got - want).abs()
-    );
-}
-
 #[test]
 fn reference_was_made_with_recorded_versions() {
-    let r = reference();
+    let r = reference("nominal");
     for lib in ["python", "numpy", "scipy", "statsmodels"] {
         assert!(
             r["versions"][lib].as_str().is_some_and(|v| !v.is_empty()),
@@ -103,7 +71,7 @@ fn reference_was_made_with_recorded_versions() {
 
 #[test]
 fn chi_square_distribution_matches_scipy() {
-    let r = reference();
+    let r = reference("nominal");
     let relative = |got: f64, want: f64| {
         if got == want {
             0.0
@@ -172,7 +140,7 @@ fn chi_square_distribution_edges() {
 
 #[test]
 fn chi_square_matches_scipy() {
-    let r = reference();
+    let r = reference("nominal");
     for c in cases(&r, "chi_square", 25) {
         let what = name(c);
         let got = nominal::chi_square_equal(&counts(&c["counts"]))
@@ -181,9 +149,14 @@ fn chi_square_matches_scipy() {
             &format!("{what} statistic"),
             got.statistic,
             f(c, "statistic"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{what} p"), got.p_value, f(c, "p_value"), TOL);
+        check(
+            &format!("{what} p"),
+            got.p_value,
+            f(c, "p_value"),
+            tol::CLOSED_FORM,
+        );
         assert_eq!(got.df as u64, u(c, "df"), "{what} df");
         let observed = counts(&c["counts"]);
         let n: u64 = observed.iter().sum();
@@ -191,14 +164,14 @@ fn chi_square_matches_scipy() {
             &format!("{what} expected"),
             got.expected,
             n as f64 / observed.len() as f64,
-            TOL,
+            tol::CLOSED_FORM,
         );
     }
 }
 
 #[test]
 fn exact_multinomial_matches_binomtest_and_enumeration() {
-    let r = reference();
+    let r = reference("nominal");
     let all = cases(&r, "multinomial", 22);
     let mut binomtest = 0;
     let mut smallest = 1.0_f64;
@@ -207,7 +180,7 @@ fn exact_multinomial_matches_binomtest_and_enumeration() {
         let want = f(c, "p_value");
         let got = nominal::multinomial_exact_equal(&counts(&c["counts"]))
             .unwrap_or_else(|e| panic!("{what}: {e}"));
-        check(&format!("{what} p"), got, want, TOL);
+        check(&format!("{what} p"), got, want, tol::CLOSED_FORM);
         // Small p-values must be right relatively too, not merely below 1e-9.
         assert!(
             (got - want).abs() <= 1e-9 * want,
@@ -215,7 +188,12 @@ fn exact_multinomial_matches_binomtest_and_enumeration() {
         );
         if c["method"] == "binomtest" {
             binomtest += 1;
-            check(&format!("{what} enumerated"), got, f(c, "enumerated"), TOL);
+            check(
+                &format!("{what} enumerated"),
+                got,
+                f(c, "enumerated"),
+                tol::CLOSED_FORM,
+            );
         }
         smallest = smallest.min(want);
     }
@@ -229,7 +207,7 @@ fn exact_multinomial_matches_binomtest_and_enumeration() {
 
 #[test]
 fn friedman_matches_scipy() {
-    let r = reference();
+    let r = reference("nominal");
     for c in cases(&r, "friedman", 14) {
         let what = name(c);
         let got = nominal::friedman(&rows(&c["rows"])).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -237,16 +215,26 @@ fn friedman_matches_scipy() {
             &format!("{what} statistic"),
             got.statistic,
             f(c, "statistic"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{what} p"), got.p_value, f(c, "p_value"), TOL);
+        check(
+            &format!("{what} p"),
+            got.p_value,
+            f(c, "p_value"),
+            tol::CLOSED_FORM,
+        );
         assert_eq!(got.df as u64, u(c, "df"), "{what} df");
-        check(&format!("{what} W"), got.kendall_w, f(c, "kendall_w"), TOL);
+        check(
+            &format!("{what} W"),
+            got.kendall_w,
+            f(c, "kendall_w"),
+            tol::CLOSED_FORM,
+        );
         check(
             &format!("{what} uncorrected W"),
             got.kendall_w_uncorrected,
             f(c, "kendall_w_uncorrected"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         let want_ranks = &c["mean_ranks"].as_array().expect("mean ranks");
         assert_eq!(got.mean_ranks.len(), want_ranks.len(), "{what} columns");
@@ -255,7 +243,7 @@ fn friedman_matches_scipy() {
                 &format!("{what} mean rank {j}"),
                 *g,
                 w.as_f64().expect("a number"),
-                TOL,
+                tol::CLOSED_FORM,
             );
         }
         assert_eq!(got.n, c["rows"].as_array().expect("rows").len());
@@ -263,7 +251,7 @@ fn friedman_matches_scipy() {
             &format!("{what} tie correction"),
             got.tie_correction * got.kendall_w,
             got.kendall_w_uncorrected,
-            TOL,
+            tol::CLOSED_FORM,
         );
         assert!(got.tie_correction > 0.0 && got.tie_correction <= 1.0);
     }
@@ -289,12 +277,12 @@ fn friedman_of_scores_and_of_their_ranks_agree() {
 
 #[test]
 fn mcnemar_matches_statsmodels() {
-    let r = reference();
+    let r = reference("nominal");
     for c in cases(&r, "mcnemar", 20) {
         let (b, c_) = (u(c, "b"), u(c, "c"));
         let want = f(c, "p_value");
         let got = nominal::mcnemar_exact(b, c_).unwrap_or_else(|e| panic!("({b}, {c_}): {e}"));
-        check(&format!("mcnemar({b}, {c_})"), got, want, TOL);
+        check(&format!("mcnemar({b}, {c_})"), got, want, tol::CLOSED_FORM);
         assert!(
             (got - want).abs() <= 1e-9 * want,
             "mcnemar({b}, {c_}): got {got:e}, want {want:e}"
@@ -305,7 +293,7 @@ fn mcnemar_matches_statsmodels() {
 
 #[test]
 fn cochrans_q_matches_statsmodels() {
-    let r = reference();
+    let r = reference("nominal");
     for c in cases(&r, "cochran", 9) {
         let what = name(c);
         let table: Vec<Vec<bool>> = rows(&c["table"])
@@ -317,9 +305,14 @@ fn cochrans_q_matches_statsmodels() {
             &format!("{what} statistic"),
             got.statistic,
             f(c, "statistic"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{what} p"), got.p_value, f(c, "p_value"), TOL);
+        check(
+            &format!("{what} p"),
+            got.p_value,
+            f(c, "p_value"),
+            tol::CLOSED_FORM,
+        );
         assert_eq!(got.df as u64, u(c, "df"), "{what} df");
         assert_eq!(got.n, table.len());
         let column_sums: Vec<u64> = (0..table[0].len())
@@ -338,7 +331,7 @@ fn cochrans_q_with_two_columns_is_mcnemars_chi_square() {
     table.extend(vec![vec![true, true]; 5]);
     table.extend(vec![vec![false, false]; 4]);
     let q = nominal::cochrans_q(&table).unwrap();
-    let want = ((b as f64 - c as f64).powi(2)) / (b + c) as f64;
+    let want = ((b as f64 - c as f64) * (b as f64 - c as f64)) / (b + c) as f64;
     assert_eq!(q.statistic, want);
     assert_eq!(q.successes, vec![b + 5, c + 5]);
 }

@@ -10,38 +10,15 @@
 //!   script shows that stopping rule reproduces them to 5e-7 and the converged fit differs
 //!   from them by at most 2.9e-6.
 
-use std::path::PathBuf;
-
 use juror_core::stats::preference::{
     self, BradleyTerryOptions, Comparison, Outcome, PreferenceError, Tally,
 };
 use serde_json::Value;
 
-/// Closed forms and p-values.
-const TOL: f64 = 1e-9;
-/// Iterative fits.
-const FIT_TOL: f64 = 1e-6;
+use crate::support::{check, f, reference, tol, u};
+
 /// LLMFAO's printed scores (see the module's documentation).
 const PUBLISHED_TOL: f64 = 5e-6;
-
-fn reference() -> Value {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/preference/reference.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).expect("reference.json is JSON")
-}
-
-fn f(v: &Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
-}
-
-fn u(v: &Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} is not a count in {v}"))
-}
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
@@ -49,14 +26,6 @@ fn strings(v: &Value) -> Vec<String> {
         .iter()
         .map(|s| s.as_str().expect("a string").to_string())
         .collect()
-}
-
-fn check(what: &str, got: f64, want: f64, tol: f64) {
-    assert!(
-        (got - want).abs() <= tol,
-        "{what}: got {got:e}, want {want:e} (difference {:e} > {tol:e})",
-        (got - want).abs()
-    );
 }
 
 /// Comparisons stored as [index of a, index of b, "A" | "B" | "Tie"].
@@ -80,7 +49,7 @@ fn comparisons(systems: &[String], rows: &Value) -> Vec<Comparison> {
 
 #[test]
 fn tally_counts_every_ordered_pair() {
-    let r = reference();
+    let r = reference("preference");
     let t = &r["tally"];
     let systems = strings(&t["systems"]);
     let tally = Tally::from_comparisons(&comparisons(&systems, &t["comparisons"])).expect("tally");
@@ -109,7 +78,7 @@ fn tally_counts_every_ordered_pair() {
 
 #[test]
 fn tally_of_llmfao_matches_pandas() {
-    let r = reference();
+    let r = reference("preference");
     let bt = bradley_terry_case(&r, "llmfao_crowd");
     let systems = strings(&bt["systems"]);
     let tally = Tally::from_comparisons(&comparisons(&systems, &bt["comparisons"])).expect("tally");
@@ -141,49 +110,65 @@ fn tally_refuses_a_self_comparison() {
 
 #[test]
 fn win_rates_match_scipy_and_statsmodels() {
-    for w in reference()["win_rates"].as_array().expect("win rates") {
+    for w in reference("preference")["win_rates"]
+        .as_array()
+        .expect("win rates")
+    {
         let (wins, losses, ties) = (u(w, "wins"), u(w, "losses"), u(w, "ties"));
         let name = format!("{wins}-{losses}-{ties}");
         let got = preference::win_rate(wins, losses, ties, f(w, "level")).expect("win rate");
-        check(&format!("{name} rate"), got.rate, f(w, "rate"), TOL);
+        check(
+            &format!("{name} rate"),
+            got.rate,
+            f(w, "rate"),
+            tol::CLOSED_FORM,
+        );
         check(
             &format!("{name} wilson low"),
             got.wilson.low,
             f(w, "wilson_low"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         check(
             &format!("{name} wilson high"),
             got.wilson.high,
             f(w, "wilson_high"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         check(
             &format!("{name} clopper-pearson low"),
             got.clopper_pearson.low,
             f(w, "clopper_pearson_low"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         check(
             &format!("{name} clopper-pearson high"),
             got.clopper_pearson.high,
             f(w, "clopper_pearson_high"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{name} p"), got.p_value, f(w, "pvalue"), TOL);
+        check(
+            &format!("{name} p"),
+            got.p_value,
+            f(w, "pvalue"),
+            tol::CLOSED_FORM,
+        );
     }
 }
 
 #[test]
 fn binomial_tests_match_scipy() {
-    for c in reference()["binomial_tests"].as_array().expect("tests") {
+    for c in reference("preference")["binomial_tests"]
+        .as_array()
+        .expect("tests")
+    {
         let (k, n, p) = (u(c, "k"), u(c, "n"), f(c, "p"));
         let got = preference::binomial_test(k, n, p).expect("test");
         check(
             &format!("binomtest({k}, {n}, {p})"),
             got,
             f(c, "pvalue"),
-            TOL,
+            tol::CLOSED_FORM,
         );
     }
 }
@@ -215,7 +200,10 @@ fn bradley_terry_case<'a>(r: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn bradley_terry_matches_the_python_mm() {
-    for c in reference()["bradley_terry"].as_array().expect("cases") {
+    for c in reference("preference")["bradley_terry"]
+        .as_array()
+        .expect("cases")
+    {
         let name = c["name"].as_str().expect("name");
         let systems = strings(&c["systems"]);
         let tally =
@@ -243,7 +231,7 @@ fn bradley_terry_matches_the_python_mm() {
         let mut max = 0.0_f64;
         for ((s, g), w) in systems.iter().zip(&got.strengths).zip(want) {
             let w = w.as_f64().expect("strength");
-            check(&format!("{name} {s}"), *g, w, FIT_TOL);
+            check(&format!("{name} {s}"), *g, w, tol::ITERATIVE);
             max = max.max((g - w).abs());
         }
         println!(
@@ -273,7 +261,7 @@ fn bradley_terry_of_two_systems_is_the_share_of_wins() {
 
 #[test]
 fn a_system_that_never_won_is_reported_and_gets_zero() {
-    let r = reference();
+    let r = reference("preference");
     let c = bradley_terry_case(&r, "never_won");
     let systems = strings(&c["systems"]);
     let tally = Tally::from_comparisons(&comparisons(&systems, &c["comparisons"])).expect("tally");
@@ -301,7 +289,7 @@ fn a_system_that_never_won_is_reported_and_gets_zero() {
 
 #[test]
 fn llmfao_matches_its_published_scores() {
-    let r = reference();
+    let r = reference("preference");
     let c = bradley_terry_case(&r, "llmfao_crowd");
     let systems = strings(&c["systems"]);
     let tally = Tally::from_comparisons(&comparisons(&systems, &c["comparisons"])).expect("tally");
@@ -315,7 +303,7 @@ fn llmfao_matches_its_published_scores() {
 
 #[test]
 fn bradley_terry_bootstrap_reproduces_the_python_stream() {
-    let r = reference();
+    let r = reference("preference");
     for b in r["bootstrap"].as_array().expect("bootstrap") {
         let data = b["data"].as_str().expect("data");
         let source = if data == "tally" {
@@ -344,12 +332,17 @@ fn bradley_terry_bootstrap_reproduces_the_python_stream() {
             assert_eq!(g.system, w["system"].as_str().expect("system"));
             assert_eq!(g.resamples_used as u64, u(w, "resamples_used"), "{name}");
             let interval = g.interval.expect("an interval");
-            check(&format!("{name} low"), interval.low, f(w, "low"), FIT_TOL);
+            check(
+                &format!("{name} low"),
+                interval.low,
+                f(w, "low"),
+                tol::ITERATIVE,
+            );
             check(
                 &format!("{name} high"),
                 interval.high,
                 f(w, "high"),
-                FIT_TOL,
+                tol::ITERATIVE,
             );
         }
     }

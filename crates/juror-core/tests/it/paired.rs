@@ -11,12 +11,12 @@
 use std::path::PathBuf;
 
 use juror_core::stats::paired::{
-    self, Alternative, PairedError, WilcoxonDistribution, WilcoxonMethod, special,
+    self, Alternative, PairedError, WilcoxonDistribution, WilcoxonMethod,
 };
+use juror_core::stats::{special, trend};
 use serde_json::Value;
 
-/// Closed forms and p-values.
-const TOL: f64 = 1e-9;
+use crate::support::{check, f, reference, tol};
 
 /// Largest relative difference allowed between `special` and `scipy.special`. Both are
 /// accurate to about 1e-15 in most of the ranges tested; the measured worst cases are printed
@@ -32,35 +32,12 @@ fn t_tolerance(df: f64) -> f64 {
     SPECIAL_RELATIVE + 2e-16 * df
 }
 
-fn reference() -> Value {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/paired/reference.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).expect("reference.json is JSON")
-}
-
-fn f(v: &Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
-}
-
 fn floats(v: &Value) -> Vec<f64> {
     v.as_array()
         .unwrap_or_else(|| panic!("not an array: {v}"))
         .iter()
         .map(|x| x.as_f64().expect("a number"))
         .collect()
-}
-
-/// Asserts |got − want| ≤ tol · max(1, |want|).
-fn check(what: &str, got: f64, want: f64, tol: f64) {
-    let bound = tol * want.abs().max(1.0);
-    assert!(
-        (got - want).abs() <= bound,
-        "{what}: got {got:e}, want {want:e} (difference {:e} > {bound:e})",
-        (got - want).abs()
-    );
 }
 
 fn diffs(sample: &Value) -> Vec<f64> {
@@ -88,7 +65,7 @@ const CROSSES_ZERO: f64 = 1.0;
 
 #[test]
 fn special_functions_match_scipy() {
-    let r = reference();
+    let r = reference("paired");
     let sp = &r["special"];
     let mut worst: Vec<(String, f64)> = Vec::new();
     let mut run =
@@ -174,30 +151,40 @@ fn special_functions_match_scipy() {
 
 #[test]
 fn descriptives_match_numpy_and_scipy() {
-    for s in reference()["samples"].as_array().expect("samples") {
+    for s in reference("paired")["samples"].as_array().expect("samples") {
         let name = s["name"].as_str().expect("name");
         let want = &s["describe"];
         let got = paired::describe(&diffs(s)).expect("describe");
         assert_eq!(got.n as f64, f(want, "n"), "{name}");
-        check(&format!("{name} mean"), got.mean, f(want, "mean"), TOL);
-        check(&format!("{name} sd"), got.sd, f(want, "sd"), TOL);
+        check(
+            &format!("{name} mean"),
+            got.mean,
+            f(want, "mean"),
+            tol::CLOSED_FORM,
+        );
+        check(
+            &format!("{name} sd"),
+            got.sd,
+            f(want, "sd"),
+            tol::CLOSED_FORM,
+        );
         check(
             &format!("{name} median"),
             got.median,
             f(want, "median"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         check(
             &format!("{name} ci low"),
             got.ci95.low,
             f(want, "ci95_low"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         check(
             &format!("{name} ci high"),
             got.ci95.high,
             f(want, "ci95_high"),
-            TOL,
+            tol::CLOSED_FORM,
         );
     }
 }
@@ -205,7 +192,7 @@ fn descriptives_match_numpy_and_scipy() {
 #[test]
 fn bootstrap_reproduces_the_python_stream() {
     let mut checked = 0;
-    for s in reference()["samples"].as_array().expect("samples") {
+    for s in reference("paired")["samples"].as_array().expect("samples") {
         let want = &s["bootstrap"];
         if want.is_null() {
             continue;
@@ -218,18 +205,23 @@ fn bootstrap_reproduces_the_python_stream() {
             f(want, "seed") as u64,
         )
         .expect("bootstrap");
-        check(&format!("{name} mean"), got.mean, f(want, "mean"), TOL);
+        check(
+            &format!("{name} mean"),
+            got.mean,
+            f(want, "mean"),
+            tol::CLOSED_FORM,
+        );
         check(
             &format!("{name} low"),
             got.interval.low,
             f(want, "low"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         check(
             &format!("{name} high"),
             got.interval.high,
             f(want, "high"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         checked += 1;
     }
@@ -247,7 +239,7 @@ fn distribution(name: &str) -> WilcoxonDistribution {
 
 #[test]
 fn wilcoxon_matches_scipy() {
-    for s in reference()["samples"].as_array().expect("samples") {
+    for s in reference("paired")["samples"].as_array().expect("samples") {
         let name = s["name"].as_str().expect("name");
         let want = &s["wilcoxon"];
         let d = diffs(s);
@@ -268,11 +260,26 @@ fn wilcoxon_matches_scipy() {
             &format!("{name} statistic"),
             got.statistic,
             f(want, "statistic"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{name} W+"), got.w_plus, f(want, "w_plus"), TOL);
-        check(&format!("{name} W-"), got.w_minus, f(want, "w_minus"), TOL);
-        check(&format!("{name} p"), got.p_value, f(want, "pvalue"), TOL);
+        check(
+            &format!("{name} W+"),
+            got.w_plus,
+            f(want, "w_plus"),
+            tol::CLOSED_FORM,
+        );
+        check(
+            &format!("{name} W-"),
+            got.w_minus,
+            f(want, "w_minus"),
+            tol::CLOSED_FORM,
+        );
+        check(
+            &format!("{name} p"),
+            got.p_value,
+            f(want, "pvalue"),
+            tol::CLOSED_FORM,
+        );
 
         let normal = paired::wilcoxon_with(&d, WilcoxonMethod::Normal).expect("normal");
         assert_eq!(normal.distribution, WilcoxonDistribution::Normal);
@@ -280,14 +287,14 @@ fn wilcoxon_matches_scipy() {
             &format!("{name} asymptotic p"),
             normal.p_value,
             f(want, "asymptotic_pvalue"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         let z = normal.z.expect("z of the normal approximation");
         check(
             &format!("{name} |z|"),
             z.abs(),
             f(want, "asymptotic_z_abs"),
-            TOL,
+            tol::CLOSED_FORM,
         );
 
         if want["exact_pvalue"].is_number() {
@@ -297,7 +304,7 @@ fn wilcoxon_matches_scipy() {
                 &format!("{name} exact p"),
                 exact.p_value,
                 f(want, "exact_pvalue"),
-                TOL,
+                tol::CLOSED_FORM,
             );
         }
         if want["exact_permutation_pvalue"].is_number() {
@@ -311,7 +318,7 @@ fn wilcoxon_matches_scipy() {
                 &format!("{name} exact permutation p"),
                 exact.p_value,
                 f(want, "exact_permutation_pvalue"),
-                TOL,
+                tol::CLOSED_FORM,
             );
         }
         if let Some(doc) = s.get("documented") {
@@ -320,14 +327,19 @@ fn wilcoxon_matches_scipy() {
                 "documented statistic",
                 got.statistic,
                 f(doc, "statistic"),
-                TOL,
+                tol::CLOSED_FORM,
             );
-            check("documented p", got.p_value, f(doc, "pvalue"), TOL);
+            check(
+                "documented p",
+                got.p_value,
+                f(doc, "pvalue"),
+                tol::CLOSED_FORM,
+            );
             check(
                 "documented asymptotic p",
                 normal.p_value,
                 f(doc, "asymptotic_pvalue"),
-                TOL,
+                tol::CLOSED_FORM,
             );
         }
     }
@@ -366,7 +378,7 @@ fn wilcoxon_refuses_what_it_cannot_test() {
 #[test]
 fn effect_sizes_match_the_formulas() {
     let mut checked = 0;
-    for s in reference()["samples"].as_array().expect("samples") {
+    for s in reference("paired")["samples"].as_array().expect("samples") {
         let want = &s["effect"];
         if want.is_null() {
             continue;
@@ -377,17 +389,32 @@ fn effect_sizes_match_the_formulas() {
             &format!("{name} mean"),
             got.mean_diff,
             f(want, "mean_diff"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{name} sd"), got.sd_diff, f(want, "sd_diff"), TOL);
-        check(&format!("{name} d_z"), got.d_z, f(want, "d_z"), TOL);
-        check(&format!("{name} J"), got.j, f(want, "j"), TOL);
-        check(&format!("{name} g_z"), got.g_z, f(want, "g_z"), TOL);
+        check(
+            &format!("{name} sd"),
+            got.sd_diff,
+            f(want, "sd_diff"),
+            tol::CLOSED_FORM,
+        );
+        check(
+            &format!("{name} d_z"),
+            got.d_z,
+            f(want, "d_z"),
+            tol::CLOSED_FORM,
+        );
+        check(&format!("{name} J"), got.j, f(want, "j"), tol::CLOSED_FORM);
+        check(
+            &format!("{name} g_z"),
+            got.g_z,
+            f(want, "g_z"),
+            tol::CLOSED_FORM,
+        );
         check(
             &format!("{name} rank-biserial"),
             got.rank_biserial.expect("some non-zero difference"),
             f(want, "rank_biserial"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         checked += 1;
     }
@@ -400,7 +427,7 @@ fn effect_sizes_match_the_formulas() {
 
 #[test]
 fn holm_and_bonferroni_match_statsmodels() {
-    for c in reference()["adjust"].as_array().expect("adjust") {
+    for c in reference("paired")["adjust"].as_array().expect("adjust") {
         let name = c["name"].as_str().expect("name");
         let p = floats(&c["p"]);
         for (got, want) in paired::holm(&p)
@@ -408,14 +435,14 @@ fn holm_and_bonferroni_match_statsmodels() {
             .iter()
             .zip(floats(&c["holm"]))
         {
-            check(&format!("{name} holm"), *got, want, TOL);
+            check(&format!("{name} holm"), *got, want, tol::CLOSED_FORM);
         }
         for (got, want) in paired::bonferroni(&p)
             .expect("bonferroni")
             .iter()
             .zip(floats(&c["bonferroni"]))
         {
-            check(&format!("{name} bonferroni"), *got, want, TOL);
+            check(&format!("{name} bonferroni"), *got, want, tol::CLOSED_FORM);
         }
     }
     assert_eq!(paired::holm(&[]), Ok(vec![]));
@@ -427,43 +454,53 @@ fn holm_and_bonferroni_match_statsmodels() {
 
 #[test]
 fn trend_matches_linregress_and_spearmanr() {
-    for c in reference()["trend"].as_array().expect("trend") {
+    for c in reference("paired")["trend"].as_array().expect("trend") {
         let name = c["name"].as_str().expect("name");
-        let got = paired::trend(&floats(&c["x"]), &floats(&c["y"])).expect("trend");
-        check(&format!("{name} slope"), got.fit.slope, f(c, "slope"), TOL);
+        let got = trend::trend(&floats(&c["x"]), &floats(&c["y"])).expect("trend");
+        check(
+            &format!("{name} slope"),
+            got.fit.slope,
+            f(c, "slope"),
+            tol::CLOSED_FORM,
+        );
         check(
             &format!("{name} intercept"),
             got.fit.intercept,
             f(c, "intercept"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{name} r"), got.fit.r, f(c, "r"), TOL);
+        check(&format!("{name} r"), got.fit.r, f(c, "r"), tol::CLOSED_FORM);
         check(
             &format!("{name} slope se"),
             got.fit.slope_se,
             f(c, "slope_se"),
-            TOL,
+            tol::CLOSED_FORM,
         );
-        check(&format!("{name} p"), got.fit.p_value, f(c, "pvalue"), TOL);
+        check(
+            &format!("{name} p"),
+            got.fit.p_value,
+            f(c, "pvalue"),
+            tol::CLOSED_FORM,
+        );
         match (got.spearman, c["spearman_rho"].as_f64()) {
             (Some(s), Some(rho)) => {
-                check(&format!("{name} rho"), s.rho, rho, TOL);
+                check(&format!("{name} rho"), s.rho, rho, tol::CLOSED_FORM);
                 check(
                     &format!("{name} rho p"),
                     s.p_value,
                     f(c, "spearman_pvalue"),
-                    TOL,
+                    tol::CLOSED_FORM,
                 );
             }
             (got, want) => panic!("{name}: spearman {got:?}, scipy {want:?}"),
         }
     }
     assert!(matches!(
-        paired::linregress(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
+        trend::linregress(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
         Err(PairedError::NoSpread { what: "x" })
     ));
     assert_eq!(
-        paired::spearman(&[1.0, 2.0, 3.0], &[4.0, 4.0, 4.0]),
+        trend::spearman(&[1.0, 2.0, 3.0], &[4.0, 4.0, 4.0]),
         Ok(None)
     );
 }
@@ -509,10 +546,15 @@ fn one_sided_tests_match_scipy() {
             &format!("{what} statistic"),
             statistic,
             f(case, "statistic"),
-            TOL,
+            tol::CLOSED_FORM,
         );
         let p = paired::wilcoxon_p(&d, method, alt).unwrap();
-        check(&format!("{what} p"), p, f(case, "p_value"), TOL);
+        check(
+            &format!("{what} p"),
+            p,
+            f(case, "p_value"),
+            tol::CLOSED_FORM,
+        );
     }
     for case in t_cases {
         let name = case["sample"].as_str().unwrap();
@@ -521,15 +563,25 @@ fn one_sided_tests_match_scipy() {
         let mu0 = f(case, "mu0");
         let what = format!("{name} mu0 {mu0} {alt:?}");
         let t = paired::t_test(&d, mu0, alt).unwrap();
-        let tol = t_tolerance(t.df).max(TOL);
-        check(&format!("{what} t"), t.t, f(case, "t"), TOL);
+        let tol = t_tolerance(t.df).max(tol::CLOSED_FORM);
+        check(&format!("{what} t"), t.t, f(case, "t"), tol::CLOSED_FORM);
         assert_eq!(t.df, f(case, "df"), "{what} df");
         check(&format!("{what} p"), t.p_value, f(case, "p_value"), tol);
-        check(&format!("{what} mean"), t.mean, f(case, "mean"), TOL);
-        check(&format!("{what} se"), t.se, f(case, "se"), TOL);
+        check(
+            &format!("{what} mean"),
+            t.mean,
+            f(case, "mean"),
+            tol::CLOSED_FORM,
+        );
+        check(&format!("{what} se"), t.se, f(case, "se"), tol::CLOSED_FORM);
         let ci = floats(&case["ci95"]);
-        check(&format!("{what} ci low"), t.ci95.0, ci[0], TOL);
-        check(&format!("{what} ci high"), t.ci95.1, ci[1], TOL);
+        check(&format!("{what} ci low"), t.ci95.0, ci[0], tol::CLOSED_FORM);
+        check(
+            &format!("{what} ci high"),
+            t.ci95.1,
+            ci[1],
+            tol::CLOSED_FORM,
+        );
     }
     // A one-sided p is half the two-sided one on the side of the data, and the other side's
     // complement (continuous t; exact here to rounding).
@@ -595,12 +647,22 @@ fn plan_statistics_match_scipy_and_statsmodels() {
         let margin = f(c, "margin");
         let what = format!("{name} margin {margin}");
         let t = paired::t_test(&d, -margin, Alternative::Greater).unwrap();
-        check(&format!("{what} t"), t.t, f(c, "t"), TOL);
-        check(&format!("{what} df"), t.df, f(c, "df"), TOL);
-        check(&format!("{what} p_t"), t.p_value, f(c, "p_t"), TOL);
+        check(&format!("{what} t"), t.t, f(c, "t"), tol::CLOSED_FORM);
+        check(&format!("{what} df"), t.df, f(c, "df"), tol::CLOSED_FORM);
+        check(
+            &format!("{what} p_t"),
+            t.p_value,
+            f(c, "p_t"),
+            tol::CLOSED_FORM,
+        );
         let shifted: Vec<f64> = d.iter().map(|x| x + margin).collect();
         let p = paired::wilcoxon_p(&shifted, WilcoxonMethod::Auto, Alternative::Greater).unwrap();
-        check(&format!("{what} p_wilcoxon"), p, f(c, "p_wilcoxon"), TOL);
+        check(
+            &format!("{what} p_wilcoxon"),
+            p,
+            f(c, "p_wilcoxon"),
+            tol::CLOSED_FORM,
+        );
     }
     let power_cases = r["t_power"].as_array().unwrap();
     assert!(power_cases.len() >= 60);
@@ -616,7 +678,7 @@ fn plan_statistics_match_scipy_and_statsmodels() {
 }
 
 /// The simulated power of the t-test agrees with statsmodels' closed form within four standard
-/// errors of the simulation (2000 simulations: SE ≤ 0.0112), at seed 001's d_z = 0.45 and
+/// errors of the simulation (2000 simulations: SE ≤ 0.0112), at the HARE study's d_z = 0.45 and
 /// Bonferroni over 12, and at two other points of the reference grid.
 #[test]
 fn simulated_power_matches_the_closed_form_within_simulation_error() {

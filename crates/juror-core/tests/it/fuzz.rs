@@ -8,7 +8,7 @@
 //! `scripts/test` runs the default number of cases (a few seconds); a longer run:
 //!
 //! ```sh
-//! JUROR_FUZZ_CASES=20000 cargo test --release -p juror-core --test fuzz
+//! JUROR_FUZZ_CASES=20000 cargo test --release -p juror-core --test it fuzz::
 //! ```
 //!
 //! A failure prints the smallest input proptest found; add it as a regression case below.
@@ -25,6 +25,8 @@ use juror_core::session::store::{self, Envelope, SCHEMA_VERSION};
 use juror_core::session::{self, Msg, Session, update};
 use juror_core::study::{Study, parse_study};
 
+use crate::support::example;
+
 fn cases() -> u32 {
     std::env::var("JUROR_FUZZ_CASES")
         .ok()
@@ -38,14 +40,6 @@ fn runner() -> TestRunner {
         failure_persistence: None,
         ..Config::default()
     })
-}
-
-fn example(name: &str) -> String {
-    let path = format!(
-        "{}/../../assets/studies/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(path).unwrap()
 }
 
 const STUDIES: [&str; 4] = [

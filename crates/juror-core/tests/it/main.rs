@@ -1,0 +1,31 @@
+//! The integration tests of juror-core, in one binary: one link step instead of one per
+//! subject. Each module is one subject (the former `tests/<subject>.rs`); `support` holds what
+//! they share. Fixtures, golden files and reference values stay in `tests/fixtures/`,
+//! `tests/golden/` and `tests/reference/`.
+//!
+//! Run one subject with a filter, e.g. `cargo test -p juror-core --test it paired::`; rewrite
+//! the committed snapshots with `JUROR_BLESS=1 cargo test -p juror-core --test it` and read the
+//! diff; fuzz longer with
+//! `JUROR_FUZZ_CASES=20000 cargo test --release -p juror-core --test it fuzz::`.
+// clippy.toml lets `#[test]` functions unwrap; their helpers here may too, for the same reason.
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test stops where it failed, in a helper as in the test"
+)]
+
+mod support;
+
+mod agreement;
+mod analysis;
+mod answers;
+mod choices;
+mod fuzz;
+mod mixed;
+mod nominal;
+mod paired;
+mod plan;
+mod preference;
+mod ratings;
+mod rounds;
+mod validation;
