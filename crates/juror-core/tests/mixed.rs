@@ -19,7 +19,7 @@
 
 use std::path::PathBuf;
 
-use juror_core::plan::rng::Stream;
+use juror_core::rng::Stream;
 use juror_core::stats::mixed::{
     self, MixedData, MixedError, MixedFit, RemlOptions, RoundRating, StandardErrors,
 };

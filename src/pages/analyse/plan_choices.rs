@@ -4,11 +4,11 @@
 //! study (or its key) pre-registers. Any change makes the report exploratory, and the page says
 //! so.
 
+use juror_core::analysis::plan::Alternative;
 use juror_core::analysis::plan::{
     AnalysisPlan, Comparisons, Correction, Family, Overrides, Test, Unit, parse_pairs,
 };
 use juror_core::analysis::run::PlanContext;
-use juror_core::stats::paired::Alternative;
 use leptos::prelude::*;
 
 /// The plan's choices; `systems` are those an anchor or a pair may name (the study's or key's,

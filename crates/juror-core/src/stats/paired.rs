@@ -26,7 +26,7 @@
 
 use std::fmt;
 
-use crate::plan::rng::Stream;
+use crate::rng::Stream;
 
 /// A two-sided interval `[low, high]`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -249,7 +249,7 @@ pub struct BootstrapInterval {
 ///
 /// # Formula
 /// For each resample r in 0..`resamples`, the stream
-/// `Stream::new(seed, "bootstrap", r, 0)` ([`crate::plan::rng`]) draws n indices in order with
+/// `Stream::new(seed, "bootstrap", r, 0)` ([`crate::rng`]) draws n indices in order with
 /// `below(n)`; the resample's mean is the sum of the drawn values, in draw order, divided by n.
 /// With α = 1 − `level`, the interval is the α/2 and 1 − α/2 quantiles of the sorted resample
 /// means, by linear interpolation between order statistics (numpy's default quantile).
