@@ -900,7 +900,7 @@ impl Checker {
                         self.error(
                             format!("{at}.outputs.{s}"),
                             format!("output for unknown system \"{s}\""),
-                            format!("add \"{s}\" to \"systems\" or correct the key; {}", known("system", &systems)),
+                            format!("add \"{s}\" to \"systems\" or correct the key; {}", known("system", systems)),
                         );
                     }
                 }
@@ -1097,7 +1097,7 @@ impl Checker {
                         self.error(
                             format!("{at}.system"),
                             format!("unknown system \"{system}\""),
-                            known("system", &systems),
+                            known("system", systems),
                         );
                     }
                     // A task's pairs list may leave the checked system out: then the check could
@@ -1124,7 +1124,7 @@ impl Checker {
                         None => self.error(
                             format!("{at}.dimension"),
                             format!("unknown dimension \"{dimension}\""),
-                            known("dimension", &dims),
+                            known("dimension", dims),
                         ),
                         Some(scale) => {
                             for (j, v) in accept.iter().flatten().enumerate() {
@@ -1171,7 +1171,7 @@ impl Checker {
                             self.error(
                                 format!("{at}.accept[{j}]"),
                                 format!("unknown system \"{s}\""),
-                                known("system", &systems),
+                                known("system", systems),
                             );
                         }
                     }
