@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
+use juror_core::open::{Opened, open};
 use juror_core::plan::{
     Annotator, ID_PARAMETERS, mturk_preview, platform_visit, resolve_annotator,
 };
-use juror_core::session::ratings::sha256_hex;
-use juror_core::study::{Problem, Study, parse_study};
+use juror_core::study::{Problem, Study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -38,10 +38,10 @@ impl Load {
     pub fn from_text(source: String, text: Result<String, String>) -> Load {
         match text {
             Err(message) => Load::Unreachable { source, message },
-            Ok(text) => match parse_study(&text) {
-                Ok(study) => {
+            Ok(text) => match open(&text) {
+                Ok(Opened { study, sha256 }) => {
                     let base = media_base(&source);
-                    Load::Ready(Arc::new(study), sha256_hex(&text), base)
+                    Load::Ready(Arc::new(study), sha256, base)
                 }
                 Err(problems) => Load::Invalid {
                     source,

@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use juror_core::study::prepare::{Options, build, read_items};
+use juror_core::prepare::{Options, build, read_items};
 use juror_core::study::raw::RawStudy;
-use juror_core::study::{Problems, Study, parse_study};
+use juror_core::study::{Problems, Study};
 
 #[derive(Parser)]
 #[command(
@@ -501,7 +501,8 @@ struct PlanFlags {
 impl PlanFlags {
     /// The overrides, each word read as the study file's `analysis` section spells it.
     fn parse(&self) -> Result<juror_core::analysis::plan::Overrides, String> {
-        use juror_core::analysis::plan::{Comparisons, Overrides, RawAlternative};
+        use juror_core::analysis::plan::{Comparisons, Overrides};
+        use juror_core::study::analysis_plan::RawAlternative;
         fn word<T: serde::de::DeserializeOwned>(
             flag: &str,
             text: &str,
@@ -793,17 +794,19 @@ fn load(file: &Path) -> Result<Study, ExitCode> {
 
 /// Validates a study's text, or prints its problems (exit 1).
 fn study_of(file: &Path, text: &str) -> Result<Study, ExitCode> {
-    parse_study(text).map_err(|problems| {
-        for p in problems.iter() {
-            outln!("{p}");
-        }
-        errln!(
-            "{}: {} problem(s); the study is not valid",
-            file.display(),
-            problems.len()
-        );
-        ExitCode::FAILURE
-    })
+    juror_core::open::open(text)
+        .map(|opened| opened.study)
+        .map_err(|problems| {
+            for p in problems.iter() {
+                outln!("{p}");
+            }
+            errln!(
+                "{}: {} problem(s); the study is not valid",
+                file.display(),
+                problems.len()
+            );
+            ExitCode::FAILURE
+        })
 }
 
 fn plan(file: &Path, slot: Option<&str>, annotator: Option<&str>, check: bool) -> ExitCode {
@@ -878,7 +881,7 @@ fn validate(file: &Path, published: bool) -> ExitCode {
     );
     if let Some(submit) = study.submit() {
         // The site's policy lets the page reach only the origins named when it was built.
-        let origin = juror_core::session::submit::origin(&submit.url).unwrap_or_default();
+        let origin = juror_core::url::origin(&submit.url).unwrap_or_default();
         let allowed = std::env::var("JUROR_SUBMIT_ORIGINS").unwrap_or_default();
         if !allowed.split_whitespace().any(|o| o == origin) {
             errln!(
@@ -947,9 +950,9 @@ fn links(
             .unwrap_or_default()
     );
     let site_path = site_path.unwrap_or(&default_path);
-    let mut csv = juror_core::analysis::csv::line(&["study_id", "slot", "url"]);
+    let mut csv = juror_core::csv::line(&["study_id", "slot", "url"]);
     for (slot, url) in platform_links(&study, base_url, site_path, platform) {
-        csv.push_str(&juror_core::analysis::csv::line(&[
+        csv.push_str(&juror_core::csv::line(&[
             study.id().to_owned(),
             slot.to_string(),
             url,
@@ -968,7 +971,7 @@ fn links(
 }
 
 fn recover(saved: &Path, study_path: &Path, out: Option<&Path>) -> ExitCode {
-    use juror_core::session::ratings::sha256_hex;
+    use juror_core::digest::sha256_hex;
     use juror_core::session::store;
 
     let Ok((study, study_text)) =
@@ -1011,7 +1014,8 @@ fn recover(saved: &Path, study_path: &Path, out: Option<&Path>) -> ExitCode {
 }
 
 fn validate_ratings(files: &[PathBuf], study_path: Option<&Path>) -> ExitCode {
-    use juror_core::session::ratings::{parse, restore, sha256_hex};
+    use juror_core::digest::sha256_hex;
+    use juror_core::session::ratings::{parse, restore};
 
     let study = match study_path {
         None => None,
@@ -1452,7 +1456,7 @@ fn publish(
             let path = format!("studies/{}", p.file_name);
             for (slot, url) in juror_core::plan::platform_links(&p.study, base, &path, platform) {
                 outln!("  slot {slot}: {url}");
-                links.push_str(&juror_core::analysis::csv::line(&[
+                links.push_str(&juror_core::csv::line(&[
                     p.study.id().to_owned(),
                     slot.to_string(),
                     url,

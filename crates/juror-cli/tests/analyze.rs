@@ -686,7 +686,7 @@ fn from_prolific(fixture_name: &str, pid: &str) -> String {
     });
     let object = file.as_object_mut().unwrap();
     object.remove("sha256");
-    let sum = juror_core::session::ratings::sha256_hex(&serde_json::to_string(&file).unwrap());
+    let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&file).unwrap());
     file["sha256"] = sum.into();
     let path = tmp(&format!("juror-study-{pid}-2026-11-24.json"));
     std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();

@@ -19,9 +19,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use juror_core::digest::sha256_hex;
 use juror_core::plan::{Annotator, platform_visit, resolve_annotator};
 use juror_core::session::completion::completion;
-use juror_core::session::ratings::{RatingsFile, export, sha256_hex};
+use juror_core::session::ratings::{RatingsFile, export};
 use juror_core::session::{Msg, Phase, Session, update};
 use juror_core::study::{Study, parse_study};
 use serde_json::{Value, json};

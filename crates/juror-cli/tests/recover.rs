@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use juror_core::session::ratings::{parse, restore, sha256_hex};
+use juror_core::digest::sha256_hex;
+
+use juror_core::session::ratings::{parse, restore};
 use juror_core::session::store::{Envelope, SCHEMA_VERSION, write};
 use juror_core::study::parse_study;
 

@@ -144,7 +144,7 @@ fn a_preference_position_outside_the_trial_is_refused_not_a_crash() {
     });
     let body = value.as_object_mut().unwrap();
     body.remove("sha256");
-    let sum = juror_core::session::ratings::sha256_hex(&serde_json::to_string(&body).unwrap());
+    let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&body).unwrap());
     body.insert("sha256".into(), sum.into());
     let dir = scratch("position");
     let file = dir.join("position-0.json");

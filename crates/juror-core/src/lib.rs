@@ -10,14 +10,34 @@
 //!   [`session::ratings::RatingsFile`], the file it produces;
 //! - [`analysis`], from ratings files to the report, on the statistics in [`stats`].
 //!
+//! The modules stand on floors: a module imports only from its own floor and the floors below
+//! it (held by `tests/layers.rs`, which names the imports allowed between modules of one floor).
+//!
 //! Invariants: nothing here touches the web or the file system; every function is
 //! deterministic.
 
-pub mod analysis;
+// Floor 1, the base: imports nothing of Juror.
+pub mod csv;
+pub mod digest;
 pub mod fast_hash;
 pub mod json_path;
 pub mod markdown;
+pub mod pseudonym;
+pub mod rng;
+pub mod url;
+
+// Floor 2: the study file, its format and its validated model.
+pub mod study;
+
+// Floor 3: plans of a study, and what needs them to accept a study: the front door for a
+// study's text, and building a study from model outputs.
+pub mod open;
 pub mod plan;
+pub mod prepare;
+
+// Floor 4: the annotator's session and the statistics.
 pub mod session;
 pub mod stats;
-pub mod study;
+
+// Floor 5: the analysis report.
+pub mod analysis;

@@ -321,7 +321,7 @@ fn CellRow(
         _ => {
             let error_id = format!(
                 "score-error-{}",
-                juror_core::session::ratings::sha256_hex(&name)
+                juror_core::digest::sha256_hex(&name)
                     .get(..12)
                     .unwrap_or_default()
             );

@@ -8,10 +8,10 @@
 //! select-from-a-list ones [`Choice`] and the helpers that read the plan and write the override.
 
 use juror_core::analysis::plan::{
+    Alternative,
     AnalysisPlan, Comparisons, Correction, Family, Overrides, Test, Unit, parse_pairs,
 };
 use juror_core::analysis::run::PlanContext;
-use juror_core::stats::paired::Alternative;
 use leptos::prelude::*;
 
 /// The plan's choices; `systems` are those an anchor or a pair may name (the study's or key's,

@@ -9,8 +9,8 @@
 
 use std::collections::BTreeMap;
 
-use super::csv;
 use super::input::{Input, Problem, number, score};
+use crate::csv;
 
 /// (dimension, item, system).
 pub type Cell = (String, String, String);

@@ -184,7 +184,7 @@ fn values(answer: &Answer) -> Vec<String> {
 
 /// The answers as a tidy CSV.
 pub fn to_csv(rows: &[AnswerRow]) -> String {
-    let mut out = super::csv::line(&[
+    let mut out = crate::csv::line(&[
         "annotator_id",
         "phase",
         "question_id",
@@ -196,7 +196,7 @@ pub fn to_csv(rows: &[AnswerRow]) -> String {
         "source_at",
     ]);
     for r in rows {
-        out.push_str(&super::csv::line(&[
+        out.push_str(&crate::csv::line(&[
             r.annotator.clone(),
             r.phase.name().to_owned(),
             r.question.clone(),

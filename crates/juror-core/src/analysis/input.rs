@@ -26,9 +26,9 @@ use std::fmt;
 use serde::Serialize;
 
 use super::choices::{ChoiceKind, ChoiceRow};
-use super::csv;
-use super::pseudonym;
+use crate::csv;
 use crate::fast_hash::FastHash;
+use crate::pseudonym;
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
 
@@ -261,7 +261,7 @@ pub struct Data {
     pub repeats: Vec<RatingRow>,
     pub files: Vec<FileSummary>,
     pub problems: Vec<Problem>,
-    /// How platform participants' ids are shown ([`super::pseudonym::KEYED`], `UNKEYED` or
+    /// How platform participants' ids are shown ([`crate::pseudonym::KEYED`], `UNKEYED` or
     /// `SHOWN`), when a ratings file came from a platform.
     pub platform_ids: Option<&'static str>,
 }
@@ -275,7 +275,7 @@ pub struct Context<'a> {
     /// The key of a sealed study: system tokens in ratings files become system ids.
     pub key: Option<&'a SealKey>,
     /// Show platform participants' ids as the platform gave them, not pseudonymised
-    /// ([`super::pseudonym`]).
+    /// ([`crate::pseudonym`]).
     pub reveal_ids: bool,
 }
 

@@ -5,13 +5,12 @@ use std::fmt::Write as _;
 
 use super::diagnostics::Diagnostics;
 use super::input::number;
-use super::plan::{AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
+use super::plan::{Alternative, AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
 use super::report::{
     Agreement, BradleyTerryReport, Ci, DimensionReport, PairComparison, PreferenceReport, Report,
     SystemSummary,
 };
 use super::rounds::Rounds;
-use crate::stats::paired::Alternative;
 
 /// Flags shown in the Markdown; all of them are in the JSON and the adjudication sheet.
 const FLAGS_SHOWN: usize = 20;
@@ -878,9 +877,9 @@ pub fn methods(report: &Report) -> String {
         parts.push(format!(
             "Participants recruited on a platform (Prolific, MTurk, SONA) are identified by \
              their platform id {}.",
-            if ids == super::pseudonym::SHOWN {
+            if ids == crate::pseudonym::SHOWN {
                 "as the platform gave it"
-            } else if ids == super::pseudonym::KEYED {
+            } else if ids == crate::pseudonym::KEYED {
                 "under a pseudonym (the first 12 hex digits of a SHA-256 keyed with a secret the \
                  study's key holds)"
             } else {

@@ -21,14 +21,12 @@
 pub mod adjudication;
 pub mod answers;
 pub mod choices;
-pub mod csv;
 pub mod diagnostics;
 pub mod input;
 pub mod markdown;
 pub mod name;
 pub mod plan;
 pub mod power;
-pub mod pseudonym;
 pub mod report;
 pub mod rounds;
 pub mod run;

@@ -162,7 +162,7 @@ pub fn power(
         .iter()
         .map(|(dimension, a, b)| {
             let hypothesis = plan.hypothesis(dimension, a, b);
-            let alternative = hypothesis.map_or(plan.alternative, |h| h.alternative);
+            let alternative: Alternative = hypothesis.map_or(plan.alternative, |h| h.alternative).into();
             let family_size = family_of(dimension).max(1);
             let level = match plan.correction {
                 Correction::None => options.alpha,

@@ -57,7 +57,7 @@ pub struct Options {
     /// study's `analysis` section, else its key's, else [`AnalysisPlan::default`].
     pub plan: Option<AnalysisPlan>,
     /// Show platform participants' ids (a Prolific PID, an MTurk worker id) as the ratings
-    /// files hold them; `false` (the default): under pseudonyms ([`super::pseudonym`]).
+    /// files hold them; `false` (the default): under pseudonyms ([`crate::pseudonym`]).
     pub reveal_ids: bool,
 }
 
@@ -289,7 +289,7 @@ pub struct PairComparison {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hypothesis: Option<String>,
     /// The alternative about a − b the p-values are for.
-    pub alternative: Alternative,
+    pub alternative: super::plan::Alternative,
     /// Whether the dimension is exploratory (not among the plan's primary ones).
     pub exploratory: bool,
     /// Units both systems have.
@@ -1258,7 +1258,7 @@ fn compare(
             Test::Wilcoxon => match wilcoxon(&diffs) {
                 Ok(w) => {
                     let mut result: WilcoxonResult = w.into();
-                    match wilcoxon_p(&diffs, WilcoxonMethod::Auto, alternative) {
+                    match wilcoxon_p(&diffs, WilcoxonMethod::Auto, alternative.into()) {
                         Ok(p) => result.p_value = p,
                         Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
                     }
@@ -1266,7 +1266,7 @@ fn compare(
                 }
                 Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
             },
-            Test::T => match t_test(&diffs, 0.0, alternative) {
+            Test::T => match t_test(&diffs, 0.0, alternative.into()) {
                 Ok(t) => {
                     out.t_test = Some(TTestResult {
                         t: t.t,
@@ -1633,7 +1633,7 @@ impl Report {
     /// flag)` as each cell's score (`None`: left empty, not yet adjudicated). The Analyse page
     /// writes the scores entered in it this way.
     pub fn adjudication_file(&self, score: impl Fn(&str, &Flag) -> Option<f64>) -> String {
-        let mut out = super::csv::line(&[
+        let mut out = crate::csv::line(&[
             "item_id",
             "system_id",
             "dimension",
@@ -1650,7 +1650,7 @@ impl Report {
                     .iter()
                     .map(|r| format!("{}={}", r.annotator, number(r.score)))
                     .collect();
-                out.push_str(&super::csv::line(&[
+                out.push_str(&crate::csv::line(&[
                     f.item.clone(),
                     f.system.clone(),
                     d.dimension.clone(),

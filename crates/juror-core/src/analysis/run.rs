@@ -14,9 +14,9 @@ use super::input::read;
 use super::plan::{AnalysisPlan, Overrides};
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
-use crate::session::ratings::sha256_hex;
+use crate::open::open;
+use crate::study::Study;
 use crate::study::seal::{KEY_FORMAT_V1, SealKey};
-use crate::study::{Study, parse_study};
 
 /// A file as the caller read it: its name (a path, or a file name in the browser) and its text,
 /// or why it could not be read.
@@ -77,8 +77,8 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     let mut blocked = check_options(&request.options);
     let study = request.study.as_ref().and_then(|file| {
         let text = readable(file, &mut blocked)?;
-        match parse_study(text) {
-            Ok(study) => Some((study, sha256_hex(text))),
+        match open(text) {
+            Ok(opened) => Some((opened.study, opened.sha256)),
             Err(problems) => {
                 blocked.extend(problems.iter().map(|p| format!("{}: {p}", file.name)));
                 blocked.push(format!(
@@ -202,7 +202,8 @@ pub struct PlanContext {
 pub fn plan_context(study: Option<&FileText>, key: Option<&FileText>) -> PlanContext {
     let study = study
         .and_then(|f| f.text.as_ref().ok())
-        .and_then(|t| parse_study(t).ok());
+        .and_then(|t| open(t).ok())
+        .map(|opened| opened.study);
     let key = key
         .and_then(|f| f.text.as_ref().ok())
         .and_then(|t| serde_json::from_str::<SealKey>(t).ok())

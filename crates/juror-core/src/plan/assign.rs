@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use super::rng::Stream;
+use crate::rng::Stream;
 use crate::study::Study;
 
 /// The items of every slot.
@@ -197,7 +197,9 @@ impl Assignment {
                 .iter()
                 .filter(|(_, slots, ids)| {
                     slots.contains(&slot.max(1))
-                        || id.is_some_and(|id| ids.iter().any(|x| super::participant_code(x) == id))
+                        || id.is_some_and(|id| {
+                            ids.iter().any(|x| crate::study::participant_code(x) == id)
+                        })
                 })
                 .map(|(i, _, _)| *i),
         );

@@ -1,11 +1,11 @@
 //! The balance report over all of a study's slots: what `juror plan --check` prints, and what
 //! the property tests assert.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::{Annotator, Plan, assign, plan, slots, squares};
-use crate::study::{LabelScheme, Order, Presentation, Study};
+use super::{Annotator, Plan, Trial, assign, plan, slots, squares};
+use crate::study::{LabelScheme, Order, Presentation, Study, Task};
 
 /// Counts over all checked slots, and every bound that does not hold.
 #[derive(Debug, Clone)]
@@ -84,141 +84,209 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
     let named = plans.iter().filter(|p| p.annotator.id.is_some()).count();
     let (plans, named_plans) = plans.split_at(plans.len() - named);
     let n = study.systems().len();
-    let tasks = &study.design().tasks;
     let assignment = assign::Assignment::new(study);
     let checks = assign::check_items(study);
     let mut violations = Vec::new();
 
-    let mut positions: Vec<TaskPositions> = tasks
+    let mut positions: Vec<TaskPositions> = study
+        .design()
+        .tasks
         .iter()
         .map(|t| TaskPositions {
             task: t.id.clone(),
             counts: vec![vec![0; positions_of(study, t.presentation)]; n],
         })
         .collect();
-
     for plan in plans.iter().chain(named_plans) {
-        let slot = plan.annotator.slot;
-        let mine = assignment.items_for(slot, plan.annotator.id.as_deref());
-        let who = match &plan.annotator.id {
-            Some(id) => format!("annotator \"{id}\" (slot {slot})"),
-            None => format!("slot {slot}"),
-        };
-        for (ti, task) in tasks.iter().enumerate() {
-            let trials: Vec<_> = plan.trials.iter().filter(|t| t.task == ti).collect();
-            // Completeness: every (item, systems shown) unit exactly once.
-            let items: Vec<usize> = task
-                .items
+        slot_bounds(
+            study,
+            &assignment,
+            &checks,
+            plan,
+            &mut positions,
+            &mut violations,
+        );
+    }
+    position_bounds(study, &positions, &mut violations);
+    block_order_bounds(study, plans, &mut violations);
+    let (slot_items, raters_per_item, items_per_slot) =
+        assignment_bounds(study, plans, named_plans, &checks, &mut violations);
+    let m = slot_items.len();
+    let mut overlap = vec![vec![0usize; m]; m];
+    for a in 0..m {
+        for b in 0..m {
+            overlap[a][b] = slot_items[a]
                 .iter()
-                .copied()
-                .filter(|i| mine.binary_search(i).is_ok())
-                .collect();
-            let expected = items.len() * task.trials_per_item(n);
-            if trials.len() != expected {
+                .filter(|i| slot_items[b].binary_search(i).is_ok())
+                .count();
+        }
+    }
+
+    Report {
+        slots: u32::try_from(plans.len()).unwrap_or(u32::MAX),
+        positions,
+        items_per_slot,
+        overlap,
+        raters_per_item,
+        violations,
+        named: named_plans
+            .iter()
+            .filter_map(|p| p.annotator.id.clone())
+            .collect(),
+    }
+}
+
+/// The bounds within one slot's plan, task by task: every unit once, checks marked, positions
+/// even within the slot (added to `positions`, the counts over slots, for a slot's own plan),
+/// labels as the scheme says, one block per system.
+fn slot_bounds(
+    study: &Study,
+    assignment: &assign::Assignment,
+    checks: &BTreeSet<usize>,
+    plan: &Plan,
+    positions: &mut [TaskPositions],
+    violations: &mut Vec<String>,
+) {
+    let n = study.systems().len();
+    let slot = plan.annotator.slot;
+    let mine = assignment.items_for(slot, plan.annotator.id.as_deref());
+    let who = match &plan.annotator.id {
+        Some(id) => format!("annotator \"{id}\" (slot {slot})"),
+        None => format!("slot {slot}"),
+    };
+    for (ti, task) in study.design().tasks.iter().enumerate() {
+        let trials: Vec<_> = plan.trials.iter().filter(|t| t.task == ti).collect();
+        // Completeness: every (item, systems shown) unit exactly once.
+        let items: Vec<usize> = task
+            .items
+            .iter()
+            .copied()
+            .filter(|i| mine.binary_search(i).is_ok())
+            .collect();
+        let expected = items.len() * task.trials_per_item(n);
+        if trials.len() != expected {
+            violations.push(format!(
+                "{who}, task \"{}\": {} trials, expected {expected}",
+                task.id,
+                trials.len()
+            ));
+        }
+        let mut units: Vec<(usize, Vec<usize>)> = trials
+            .iter()
+            .map(|t| {
+                let mut s: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
+                s.sort_unstable();
+                (t.item, s)
+            })
+            .collect();
+        units.sort();
+        let before = units.len();
+        units.dedup();
+        if units.len() != before {
+            violations.push(format!(
+                "{who}, task \"{}\": an output or pair is shown twice",
+                task.id
+            ));
+        }
+        for t in &trials {
+            if t.check != checks.contains(&t.item) {
                 violations.push(format!(
-                    "{who}, task \"{}\": {} trials, expected {expected}",
-                    task.id,
-                    trials.len()
+                    "{who}, task \"{}\": trial of item {} is wrongly marked as a check",
+                    task.id, t.item
                 ));
             }
-            let mut units: Vec<(usize, Vec<usize>)> = trials
-                .iter()
-                .map(|t| {
-                    let mut s: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
-                    s.sort_unstable();
-                    (t.item, s)
-                })
-                .collect();
-            units.sort();
-            let before = units.len();
-            units.dedup();
-            if units.len() != before {
-                violations.push(format!(
-                    "{who}, task \"{}\": an output or pair is shown twice",
-                    task.id
-                ));
+        }
+
+        // Positions within the slot.
+        let width = positions_of(study, task.presentation);
+        let mut mine_counts = vec![vec![0usize; width]; n];
+        for t in &trials {
+            for (p, s) in t.shown.iter().enumerate() {
+                mine_counts[s.system][p] += 1;
+                if plan.annotator.id.is_none() {
+                    positions[ti].counts[s.system][p] += 1;
+                }
             }
-            for t in &trials {
-                if t.check != checks.contains(&t.item) {
+        }
+        if width > 1 {
+            for (s, row) in mine_counts.iter().enumerate() {
+                if spread(row.iter().copied()) > 1 {
                     violations.push(format!(
-                        "{who}, task \"{}\": trial of item {} is wrongly marked as a check",
-                        task.id, t.item
+                        "{who}, task \"{}\": system \"{}\" is at positions {row:?} times",
+                        task.id,
+                        study.systems()[s]
                     ));
                 }
             }
+        }
 
-            // Positions within the slot.
-            let width = positions_of(study, task.presentation);
-            let mut mine_counts = vec![vec![0usize; width]; n];
-            for t in &trials {
+        label_bounds(study, &who, &trials, violations);
+        if task.order == Order::SystemBlocks {
+            block_bounds(study, &who, task, &trials, violations);
+        }
+    }
+}
+
+/// Labels within one slot's trials of a task: by position (`per_trial`), or one per system
+/// (`per_annotator`).
+fn label_bounds(study: &Study, who: &str, trials: &[&Trial], violations: &mut Vec<String>) {
+    match study.design().labels {
+        LabelScheme::PerTrial => {
+            for t in trials {
                 for (p, s) in t.shown.iter().enumerate() {
-                    mine_counts[s.system][p] += 1;
-                    if plan.annotator.id.is_none() {
-                        positions[ti].counts[s.system][p] += 1;
+                    if s.label != study.design().label(p) {
+                        violations.push(format!("{who}: label \"{}\" at position {p}", s.label));
                     }
                 }
             }
-            if width > 1 {
-                for (s, row) in mine_counts.iter().enumerate() {
-                    if spread(row.iter().copied()) > 1 {
+        }
+        LabelScheme::PerAnnotator => {
+            let mut label_of: BTreeMap<usize, &str> = BTreeMap::new();
+            for t in trials {
+                for s in &t.shown {
+                    let first = label_of.entry(s.system).or_insert(&s.label);
+                    if *first != s.label {
                         violations.push(format!(
-                            "{who}, task \"{}\": system \"{}\" is at positions {row:?} times",
-                            task.id,
-                            study.systems()[s]
+                            "{who}: system \"{}\" has two labels",
+                            study.systems()[s.system]
                         ));
-                    }
-                }
-            }
-
-            // Labels.
-            match study.design().labels {
-                LabelScheme::PerTrial => {
-                    for t in &trials {
-                        for (p, s) in t.shown.iter().enumerate() {
-                            if s.label != study.design().label(p) {
-                                violations
-                                    .push(format!("{who}: label \"{}\" at position {p}", s.label));
-                            }
-                        }
-                    }
-                }
-                LabelScheme::PerAnnotator => {
-                    let mut label_of: BTreeMap<usize, &str> = BTreeMap::new();
-                    for t in &trials {
-                        for s in &t.shown {
-                            let first = label_of.entry(s.system).or_insert(&s.label);
-                            if *first != s.label {
-                                violations.push(format!(
-                                    "{who}: system \"{}\" has two labels",
-                                    study.systems()[s.system]
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
-
-            // Blocks.
-            if task.order == Order::SystemBlocks {
-                let mut blocks: Vec<usize> = Vec::new();
-                for t in &trials {
-                    let s = t.shown[0].system;
-                    if blocks.last() != Some(&s) {
-                        if blocks.contains(&s) {
-                            violations.push(format!(
-                                "{who}, task \"{}\": system \"{}\" is split over two blocks",
-                                task.id,
-                                study.systems()[s]
-                            ));
-                        }
-                        blocks.push(s);
                     }
                 }
             }
         }
     }
+}
 
-    // Positions across slots.
+/// Blocks within one slot's trials of a `system_blocks` task: each system in one block.
+fn block_bounds(
+    study: &Study,
+    who: &str,
+    task: &Task,
+    trials: &[&Trial],
+    violations: &mut Vec<String>,
+) {
+    if task.order == Order::SystemBlocks {
+        let mut blocks: Vec<usize> = Vec::new();
+        for t in trials {
+            let s = t.shown[0].system;
+            if blocks.last() != Some(&s) {
+                if blocks.contains(&s) {
+                    violations.push(format!(
+                        "{who}, task \"{}\": system \"{}\" is split over two blocks",
+                        task.id,
+                        study.systems()[s]
+                    ));
+                }
+                blocks.push(s);
+            }
+        }
+    }
+}
+
+/// Positions across slots: each system at each position as often as any other (within one),
+/// over the slots' own plans.
+fn position_bounds(study: &Study, positions: &[TaskPositions], violations: &mut Vec<String>) {
+    let tasks = &study.design().tasks;
     for (ti, task) in tasks.iter().enumerate() {
         if positions_of(study, task.presentation) > 1 {
             for (s, row) in positions[ti].counts.iter().enumerate() {
@@ -232,9 +300,13 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             }
         }
     }
+}
 
-    // Block orders across slots: Williams' carry-over balance over whole periods, when every
-    // slot does every block (with an assignment, a slot may have no item of the task).
+/// Block orders across slots: Williams' carry-over balance over whole periods, when every
+/// slot does every block (with an assignment, a slot may have no item of the task).
+fn block_order_bounds(study: &Study, plans: &[Plan], violations: &mut Vec<String>) {
+    let n = study.systems().len();
+    let tasks = &study.design().tasks;
     for (ti, task) in tasks.iter().enumerate() {
         let rows = squares::williams(n).len();
         if task.order != Order::SystemBlocks || n < 2 || !plans.len().is_multiple_of(rows) {
@@ -272,8 +344,18 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             ));
         }
     }
+}
 
-    // Assignment: shared items over the slots; personal items to exactly their annotators.
+/// Assignment: shared items over the slots; personal items to exactly their annotators.
+/// Returns each slot's items, the raters of each item and the number of items per slot.
+fn assignment_bounds(
+    study: &Study,
+    plans: &[Plan],
+    named_plans: &[Plan],
+    checks: &BTreeSet<usize>,
+    violations: &mut Vec<String>,
+) -> (Vec<Vec<usize>>, Vec<usize>, Vec<usize>) {
+    let tasks = &study.design().tasks;
     let items_of = |p: &Plan| -> Vec<usize> {
         let mut items: Vec<usize> = p.trials.iter().map(|t| t.item).collect();
         items.sort_unstable();
@@ -359,29 +441,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             ));
         }
     }
-    let m = slot_items.len();
-    let mut overlap = vec![vec![0usize; m]; m];
-    for a in 0..m {
-        for b in 0..m {
-            overlap[a][b] = slot_items[a]
-                .iter()
-                .filter(|i| slot_items[b].binary_search(i).is_ok())
-                .count();
-        }
-    }
-
-    Report {
-        slots: u32::try_from(plans.len()).unwrap_or(u32::MAX),
-        positions,
-        items_per_slot,
-        overlap,
-        raters_per_item,
-        violations,
-        named: named_plans
-            .iter()
-            .filter_map(|p| p.annotator.id.clone())
-            .collect(),
-    }
+    (slot_items, raters_per_item, items_per_slot)
 }
 
 impl Report {

@@ -28,7 +28,7 @@ pub fn completion(study: &Study, file: &RatingsFile) -> Option<Completion> {
     };
     let pid = file.annotator.id.clone().unwrap_or_default();
     let link = done.redirect.as_ref().map(|url| {
-        let encode = |t: &str| crate::plan::percent_encode(t, b"");
+        let encode = |t: &str| crate::url::percent_encode(t, b"");
         url.replace("{code}", &encode(code.as_deref().unwrap_or("")))
             .replace("{pid}", &encode(&pid))
     });
@@ -79,8 +79,9 @@ fn fails(study: &Study, trial: &TrialRecord) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::digest::sha256_hex;
     use crate::plan::Annotator;
-    use crate::session::ratings::{export, sha256_hex};
+    use crate::session::ratings::export;
     use crate::session::{Msg, Phase, Session, update};
     use crate::study::parse_study;
 

@@ -12,11 +12,11 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use super::answers::{Answer, OutputAnswers, Preference, TrialAnswers};
 use super::time::{iso8601, parse_iso8601};
 use super::{Phase, Progress, Session};
+use crate::digest::sha256_hex;
 use crate::plan::{Annotator, PlatformVisit};
 use crate::study::Study;
 
@@ -298,14 +298,6 @@ fn checksum_value(value: &mut Value) -> String {
     sha256_hex(&serde_json::to_string(value).unwrap_or_default())
 }
 
-/// SHA-256 of any text, lowercase hex (used for the study file as loaded).
-pub fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 impl RatingsFile {
     /// The file as pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
@@ -365,10 +357,7 @@ impl RatingsFile {
                 question.to_owned(),
                 value,
             ];
-            let line: Vec<String> = fields
-                .iter()
-                .map(|f| crate::analysis::csv::field(f))
-                .collect();
+            let line: Vec<String> = fields.iter().map(|f| crate::csv::field(f)).collect();
             out.push_str(&line.join(","));
             out.push('\n');
         };

@@ -14,20 +14,6 @@ pub struct Request {
     pub body: String,
 }
 
-/// The origin (`https://host[:port]`) of a submission address, if it is one Juror may send to:
-/// `https://`, or `http://` to 127.0.0.1 or localhost (a local test).
-pub fn origin(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let hostname = host.rsplit_once(':').map_or(host, |(h, _)| h);
-    let ok = match scheme {
-        "https" => !hostname.is_empty() && !host.contains('@'),
-        "http" => hostname == "127.0.0.1" || hostname == "localhost",
-        _ => false,
-    };
-    ok.then(|| format!("{scheme}://{host}"))
-}
-
 /// The study's POST of this ratings file, if the study names a service.
 pub fn request(study: &Study, file: &RatingsFile) -> Option<Request> {
     request_named(study, file, file.file_name("json"))
@@ -87,7 +73,7 @@ pub fn answers_digest(mut answers: RatingsFile) -> String {
         t.first_shown = None;
         t.last_changed = None;
     }
-    super::ratings::sha256_hex(&answers.to_json())
+    crate::digest::sha256_hex(&answers.to_json())
 }
 
 /// The storage key of a file waiting to be sent (one per study and annotator: a later file holds
@@ -101,36 +87,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_https_or_a_local_test_server_is_an_origin() {
-        assert_eq!(
-            origin("https://pipe.jspsych.org/api/data/").as_deref(),
-            Some("https://pipe.jspsych.org")
-        );
-        assert_eq!(
-            origin("https://script.google.com:443/macros/s/X/exec?a=1").as_deref(),
-            Some("https://script.google.com:443")
-        );
-        assert_eq!(
-            origin("http://127.0.0.1:8472/in").as_deref(),
-            Some("http://127.0.0.1:8472")
-        );
-        for bad in [
-            "http://example.org/in",
-            "ftp://x.org",
-            "https://",
-            "https://user@evil.org/",
-            "javascript:alert(1)",
-            "//x.org",
-        ] {
-            assert_eq!(origin(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
     fn the_body_is_the_ratings_file_or_datapipes_wrapping_of_it() {
+        use crate::digest::sha256_hex;
         use crate::plan::Annotator;
         use crate::session::Session;
-        use crate::session::ratings::{export, sha256_hex};
+        use crate::session::ratings::export;
         let path = format!(
             "{}/../../assets/studies/pandalm.json",
             env!("CARGO_MANIFEST_DIR")
@@ -168,9 +129,10 @@ mod tests {
     /// under a name of its own; none for a study that does not ask.
     #[test]
     fn backups_are_due_every_ten_trials_when_the_study_asks() {
+        use crate::digest::sha256_hex;
         use crate::plan::Annotator;
         use crate::session::Session;
-        use crate::session::ratings::{export, sha256_hex};
+        use crate::session::ratings::export;
         let path = format!(
             "{}/../../assets/studies/pandalm.json",
             env!("CARGO_MANIFEST_DIR")
@@ -204,8 +166,9 @@ mod tests {
 
     #[test]
     fn the_same_answers_exported_twice_have_one_digest() {
+        use crate::digest::sha256_hex;
         use crate::plan::Annotator;
-        use crate::session::ratings::{export, sha256_hex};
+        use crate::session::ratings::export;
         use crate::session::{Msg, Session, update};
         let path = format!(
             "{}/../../assets/studies/pandalm.json",

@@ -1,7 +1,8 @@
 //! The reducer's journeys, natively: every phase transition and every refusal.
 
-use super::ratings::{export, parse, restore, sha256_hex};
+use super::ratings::{export, parse, restore};
 use super::*;
+use crate::digest::sha256_hex;
 use crate::study::{QuestionKind, RankOptions, parse_study};
 
 fn example(name: &str) -> (Study, String) {

@@ -1,8 +1,12 @@
-//! The study file: its format ([`raw`]), the validated model ([`model`]), validation
-//! ([`validate`](mod@validate)) and the published JSON Schema ([`schema`]).
+//! The study file, the whole of its format: the text as written ([`raw`]), the validated model
+//! ([`model`]), validation ([`validate`](mod@validate)), the pre-registered analysis plan of its
+//! `analysis` section ([`analysis_plan`]), the plans a published study carries
+//! ([`published`]) and the published JSON Schema ([`schema`]). Nothing here knows how plans
+//! are made or how a study is analysed: those floors stand on this one.
 
+pub mod analysis_plan;
 pub mod model;
-pub mod prepare;
+pub mod published;
 pub mod raw;
 pub mod seal;
 pub mod validate;

@@ -34,7 +34,7 @@ pub struct Study {
     pub(crate) intake: Vec<Question>,
     pub(crate) exit: Vec<Question>,
     pub(crate) items: Vec<Item>,
-    pub(crate) analysis: Option<crate::analysis::plan::AnalysisPlan>,
+    pub(crate) analysis: Option<super::analysis_plan::AnalysisPlan>,
 }
 
 impl Study {
@@ -125,7 +125,7 @@ impl Study {
         }
     }
     /// The pre-registered analysis plan, when the study has one.
-    pub fn analysis(&self) -> Option<&crate::analysis::plan::AnalysisPlan> {
+    pub fn analysis(&self) -> Option<&super::analysis_plan::AnalysisPlan> {
         self.analysis.as_ref()
     }
     /// The dimension with this id.
@@ -317,7 +317,7 @@ pub struct Design {
     /// Tasks in order.
     pub tasks: Vec<Task>,
     /// A published study's plans, one per slot (system indices are the per-item tokens').
-    pub plans: Option<Vec<Vec<crate::plan::Trial>>>,
+    pub plans: Option<Vec<Vec<super::published::Trial>>>,
 }
 
 impl Design {
@@ -549,6 +549,16 @@ pub struct Item {
     pub for_ids: Vec<String>,
 }
 
+/// An annotator id as Juror keeps it: without spaces and in lower case, so that a code typed
+/// `AB 12` on one visit and `ab12` on the next selects the same plan and finds the same saved
+/// answers. Prolific's ids are lower case already.
+pub fn participant_code(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 impl Item {
     /// Whether the item is personal (`for`).
     pub fn is_personal(&self) -> bool {
@@ -556,15 +566,11 @@ impl Item {
     }
 
     /// Whether a personal item is for this annotator (ids compared as
-    /// [`crate::plan::participant_code`] keeps them).
+    /// [`participant_code`] keeps them).
     pub fn is_for(&self, slot: u32, id: Option<&str>) -> bool {
-        let id = id.map(crate::plan::participant_code);
+        let id = id.map(participant_code);
         self.for_slots.contains(&slot)
-            || id.is_some_and(|id| {
-                self.for_ids
-                    .iter()
-                    .any(|x| crate::plan::participant_code(x) == id)
-            })
+            || id.is_some_and(|id| self.for_ids.iter().any(|x| participant_code(x) == id))
     }
 }
 

@@ -78,7 +78,7 @@ pub struct RawStudy {
     /// The pre-registered analysis plan (`docs/study-format.md`, "Analysis"); absent: every
     /// pair of systems on item means, two-sided, Holm over the whole report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<crate::analysis::plan::RawAnalysis>,
+    pub analysis: Option<super::analysis_plan::RawAnalysis>,
 }
 
 /// The completion code and the way back to the platform (Prolific, SONA, …).
@@ -113,8 +113,7 @@ pub struct RawSubmit {
     /// DataPipe's experiment id (from its dashboard).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experiment_id: Option<String>,
-    /// Also send a backup of the answers so far every
-    /// [`BACKUP_EVERY`](crate::session::submit::BACKUP_EVERY) finished trials (a file with
+    /// Also send a backup of the answers so far every 10 finished trials (a file with
     /// `complete: false`), so that the answers of someone who stops part way, or whose device
     /// fails, still arrive.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -579,7 +578,7 @@ pub struct RawFlag {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFlagImplies {
-    /// The score of every dimension the task rates (seed 000: an error message is a 1).
+    /// The score of every dimension the task rates (e.g. an error message is a 1).
     pub all_dimensions: i32,
 }
 

@@ -38,9 +38,9 @@ pub struct SealKey {
     /// The analysis plan of a study written by [`publish`] (it names systems, so the published
     /// study leaves it out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<crate::analysis::plan::RawAnalysis>,
+    pub analysis: Option<crate::study::analysis_plan::RawAnalysis>,
     /// The secret that platform participants' pseudonyms are keyed with
-    /// ([`crate::analysis::pseudonym`]); keys written before it have none.
+    /// ([`crate::pseudonym`]); keys written before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids_secret: Option<String>,
 }
@@ -112,7 +112,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         attention_checks: Vec::new(),
         // The plan names systems: it goes with the key, which the analysis reads it from.
         analysis: sealed.analysis.take(),
-        ids_secret: Some(crate::analysis::pseudonym::ids_secret(secret)),
+        ids_secret: Some(crate::pseudonym::ids_secret(secret)),
     };
     (sealed, key)
 }
@@ -193,7 +193,7 @@ pub fn publish(
         systems,
         attention_checks: raw.design.attention_checks.clone(),
         analysis: raw.analysis.clone(),
-        ids_secret: Some(crate::analysis::pseudonym::ids_secret(secret)),
+        ids_secret: Some(crate::pseudonym::ids_secret(secret)),
     };
     (published, key)
 }

@@ -263,12 +263,17 @@ fn question_key_problems(study: &Value) -> Vec<Problem> {
 
 /// Collects problems with their paths.
 #[derive(Default)]
-struct Checker {
+pub(super) struct Checker {
     problems: Vec<Problem>,
 }
 
 impl Checker {
-    fn error(&mut self, at: impl Into<String>, message: impl Into<String>, fix: impl Into<String>) {
+    pub(super) fn error(
+        &mut self,
+        at: impl Into<String>,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
         self.problems.push(Problem {
             at: at.into(),
             message: message.into(),
@@ -300,7 +305,7 @@ impl Checker {
         }
     }
 
-    fn not_blank(&mut self, at: &str, what: &str, text: &str) {
+    pub(super) fn not_blank(&mut self, at: &str, what: &str, text: &str) {
         if text.trim().is_empty() {
             self.error(at, format!("{what} is empty"), format!("write the {what}"));
         }
@@ -549,559 +554,37 @@ impl Checker {
     }
 }
 
-/// Checks the meaning of a [`RawStudy`] and builds the [`Study`].
+/// Checks the meaning of a [`RawStudy`] and builds the [`Study`]: one [`Checker`] method per
+/// section of the file, in the file's order, so that problems are reported in that order.
 ///
 /// # Errors
 /// Every rule broken, each with its JSON path and a fix.
 pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
     let mut c = Checker::default();
-
-    if raw.format != STUDY_FORMAT_V1 {
-        c.error(
-            "format",
-            format!("unknown format version \"{}\"", raw.format),
-            format!("this version of Juror reads \"{STUDY_FORMAT_V1}\" only"),
-        );
-    }
-    c.id("id", "study", &raw.id);
-    c.not_blank("title", "title", &raw.title);
-    if let Some(consent) = &raw.consent {
-        c.not_blank("consent.text", "consent text", &consent.text);
-        c.not_blank("consent.agree_label", "agree label", &consent.agree_label);
-        c.not_blank(
-            "consent.decline_label",
-            "decline label",
-            &consent.decline_label,
-        );
-    }
-
-    if raw.debrief.as_ref().is_some_and(|t| t.trim().is_empty()) {
-        c.error(
-            "debrief",
-            "the debrief is empty",
-            "write what participants should learn once their ratings are saved, or remove \"debrief\"",
-        );
-    }
-
-    if let Some(done) = &raw.completion {
-        let blank = |c: &Option<String>| c.as_ref().is_some_and(|t| t.trim().is_empty());
-        if done.code.is_none() && done.redirect.is_none() {
-            c.error(
-                "completion",
-                "the completion section gives neither a code nor an address to return to",
-                "add \"code\" (the platform's completion code) or \"redirect\", or remove \"completion\"",
-            );
-        }
-        for (at, code) in [
-            ("completion.code", &done.code),
-            ("completion.fail_code", &done.fail_code),
-        ] {
-            if blank(code) {
-                c.error(
-                    at,
-                    "the code is empty",
-                    "write the code the platform gave you",
-                );
-            }
-        }
-        if done.fail_code.is_some() && done.code.is_none() {
-            c.error(
-                "completion.fail_code",
-                "a code for failed attention checks, but none for the others",
-                "add \"code\", the code of participants who passed",
-            );
-        }
-        if let Some(url) = &done.redirect {
-            if !url.starts_with("https://") {
-                c.error(
-                    "completion.redirect",
-                    format!("{url:?} is not an https:// address"),
-                    "give the platform's completion address, starting with https://",
-                );
-            }
-            if url.contains("{code}") && done.code.is_none() {
-                c.error(
-                    "completion.redirect",
-                    "the address uses {code} but the study gives no code",
-                    "add \"code\", or take {code} out of the address",
-                );
-            }
-        }
-    }
-
-    if let Some(submit) = &raw.submit {
-        if crate::session::submit::origin(&submit.url).is_none() {
-            c.error(
-                "submit.url",
-                format!("{:?} is not an https:// address", submit.url),
-                "give the address of the service that receives the files (https://…)",
-            );
-        }
-        match (submit.format.as_str(), &submit.experiment_id) {
-            ("json", _) | ("datapipe", Some(_)) => {}
-            ("datapipe", None) => c.error(
-                "submit.experiment_id",
-                "DataPipe needs the experiment's id",
-                "copy the experiment id from DataPipe's dashboard into \"experiment_id\"",
-            ),
-            (other, _) => c.error(
-                "submit.format",
-                format!("unknown format {other:?}"),
-                "use \"json\" (the ratings file as the body) or \"datapipe\"",
-            ),
-        }
-    }
-
-    // Systems.
-    if raw.systems.is_empty() {
-        c.error(
-            "systems",
-            "no systems are listed",
-            "list the ids of the systems whose outputs are judged, e.g. [\"baseline\", \"ours\"]",
-        );
-    }
-    let systems = c.unique(
-        "system",
-        raw.systems
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (format!("systems[{i}]"), s.as_str())),
-    );
-
-    // Rubric.
-    let dims = c.unique(
-        "dimension",
-        raw.rubric
-            .dimensions
-            .iter()
-            .enumerate()
-            .map(|(i, d)| (format!("rubric.dimensions[{i}].id"), d.id.as_str())),
-    );
-    let dimensions: Vec<Dimension> = raw
-        .rubric
-        .dimensions
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let at = format!("rubric.dimensions[{i}]");
-            c.not_blank(&format!("{at}.label"), "dimension label", &d.label);
-            c.not_blank(&format!("{at}.question"), "dimension question", &d.question);
-            Dimension {
-                id: d.id.clone(),
-                label: d.label.clone(),
-                question: d.question.clone(),
-                scale: c.scale(&format!("{at}.scale"), &d.scale),
-                required: d.required,
-            }
-        })
-        .collect();
-    let scale_of = |id: &str| dimensions.iter().find(|d| d.id == id).map(|d| &d.scale);
-
-    let output_questions = c.questions(
-        "rubric.output_questions",
-        &raw.rubric.output_questions,
-        raw.design.labels,
-    );
-    for (i, q) in output_questions.iter().enumerate() {
-        if matches!(q.kind, QuestionKind::Rank(RankOptions::Systems)) {
-            c.error(
-                format!("rubric.output_questions[{i}].systems"),
-                "a question about one output cannot rank the systems",
-                "move the question to surveys.exit",
-            );
-        }
-    }
-    let question_ids: BTreeSet<&str> = raw
-        .rubric
-        .output_questions
-        .iter()
-        .map(|q| q.id.as_str())
-        .collect();
-
-    for (i, ex) in raw.rubric.examples.iter().enumerate() {
-        let at = format!("rubric.examples[{i}]");
-        if let Some(m) = &ex.media {
-            media(&mut c, &at, m);
-        }
-        c.not_blank(&format!("{at}.output"), "example output", &ex.output);
-        c.not_blank(&format!("{at}.why"), "example's why", &ex.why);
-        for (dim, score) in &ex.scores {
-            match scale_of(dim) {
-                None => c.error(
-                    format!("{at}.scores.{dim}"),
-                    format!("unknown dimension \"{dim}\""),
-                    known("dimension", &dims),
-                ),
-                Some(scale) if !scale.points.is_empty() && !scale.contains(*score) => c.error(
-                    format!("{at}.scores.{dim}"),
-                    format!(
-                        "the score {score} is outside {}..{}",
-                        scale.min(),
-                        scale.max()
-                    ),
-                    "use a point of the dimension's scale",
-                ),
-                Some(_) => {}
-            }
-        }
-    }
-
-    // Items.
-    if raw.items.is_empty() {
-        c.error(
-            "items",
-            "the study has no items",
-            "add at least one item with a prompt and one output per system",
-        );
-    }
-    let item_ids = c.unique(
-        "item",
-        raw.items
-            .iter()
-            .enumerate()
-            .map(|(i, it)| (format!("items[{i}].id"), it.id.as_str())),
-    );
-    let groups: BTreeSet<&str> = raw
-        .items
-        .iter()
-        .filter_map(|it| it.group.as_deref())
-        .collect();
-    let items: Vec<Item> = raw
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| {
-            let at = format!("items[{i}]");
-            c.not_blank(&format!("{at}.prompt"), "prompt", &it.prompt);
-            // A published study's items each have their own tokens (checked with the plans).
-            for s in raw.systems.iter().filter(|_| raw.design.plans.is_none()) {
-                if !it.outputs.contains_key(s) {
-                    c.error(
-                        format!("{at}.outputs"),
-                        format!("no output for system \"{s}\""),
-                        format!("add \"{s}\": \"...\" to the item's outputs"),
-                    );
-                }
-            }
-            for s in it.outputs.keys() {
-                if !systems.contains(s.as_str()) {
-                    c.error(
-                        format!("{at}.outputs.{s}"),
-                        format!("output for unknown system \"{s}\""),
-                        format!("add \"{s}\" to \"systems\" or correct the key; {}", known("system", &systems)),
-                    );
-                }
-            }
-            let media = it.media.as_ref().map(|m| media(&mut c, &at, m));
-            Item {
-                id: it.id.clone(),
-                group: it.group.clone(),
-                round: it.round,
-                prompt: it.prompt.clone(),
-                context: it.context.clone(),
-                media,
-                outputs: it.outputs.clone(),
-                for_slots: it
-                    .for_annotators
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(j, a)| match a {
-                        RawAnnotatorRef::Slot(0) => {
-                            c.error(
-                                format!("{at}.for[{j}]"),
-                                "slot 0 does not exist",
-                                "slots count from 1, as in a link's ?slot=N",
-                            );
-                            None
-                        }
-                        RawAnnotatorRef::Slot(s) => Some(*s),
-                        RawAnnotatorRef::Id(_) => None,
-                    })
-                    .collect(),
-                for_ids: it
-                    .for_annotators
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(j, a)| match a {
-                        RawAnnotatorRef::Id(id) if id.trim().is_empty() => {
-                            c.error(
-                                format!("{at}.for[{j}]"),
-                                "the annotator id is empty",
-                                "give the id used in the annotator's link (?annotator=ID), or a slot number",
-                            );
-                            None
-                        }
-                        RawAnnotatorRef::Id(id) => Some(id.clone()),
-                        RawAnnotatorRef::Slot(_) => None,
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-
-    // Design.
-    let d = &raw.design;
-    if !d.label_format.contains("{}") {
-        c.error(
-            "design.label_format",
-            format!("\"{}\" has no {{}} for the letter", d.label_format),
-            "write it like \"System {}\"",
-        );
-    }
-    let assignment = d.assignment.as_ref().map(|a| {
-        if a.slots == 0 {
-            c.error(
-                "design.assignment.slots",
-                "the study has 0 annotator slots",
-                "set slots to the number of annotators you will recruit",
-            );
-        }
-        if a.annotators_per_item == 0 {
-            c.error(
-                "design.assignment.annotators_per_item",
-                "no annotator would rate any item",
-                "set annotators_per_item to 1 or more",
-            );
-        } else if a.annotators_per_item > a.slots {
-            c.error(
-                "design.assignment.annotators_per_item",
-                format!(
-                    "{} annotators per item but only {} slots",
-                    a.annotators_per_item, a.slots
-                ),
-                "raise slots or lower annotators_per_item",
-            );
-        }
-        Assignment {
-            slots: a.slots,
-            annotators_per_item: a.annotators_per_item,
-        }
-    });
-    // Personal items: slots the study has; never an attention check (checks go to everyone).
-    let checked: BTreeSet<&str> =
-        d.attention_checks
-            .iter()
-            .map(|ch| match ch {
-                RawAttentionCheck::Rating { item, .. }
-                | RawAttentionCheck::Preference { item, .. } => item.as_str(),
-            })
-            .collect();
-    for (i, it) in raw.items.iter().enumerate() {
-        for (j, a) in it.for_annotators.iter().enumerate() {
-            if let (RawAnnotatorRef::Slot(s), Some(a)) = (a, &assignment)
-                && *s > a.slots
-            {
-                c.error(
-                    format!("items[{i}].for[{j}]"),
-                    format!("slot {s}, but the study has {} slots", a.slots),
-                    format!(
-                        "give a slot from 1 to {}, or raise design.assignment.slots",
-                        a.slots
-                    ),
-                );
-            }
-        }
-        if !it.for_annotators.is_empty() && checked.contains(it.id.as_str()) {
-            c.error(
-                format!("items[{i}].for"),
-                format!(
-                    "item \"{}\" is an attention check, which every annotator gets",
-                    it.id
-                ),
-                "remove \"for\" from the item, or use another item as the check",
-            );
-        }
-    }
-
-    if d.tasks.is_empty() {
-        c.error(
-            "design.tasks",
-            "the design has no tasks",
-            "add a task, e.g. { \"id\": \"rate\", \"presentation\": \"single\" }",
-        );
-    }
-    c.unique(
-        "task",
-        d.tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (format!("design.tasks[{i}].id"), t.id.as_str())),
-    );
-    let tasks: Vec<Task> = d
-        .tasks
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            task(
-                &mut c,
-                &format!("design.tasks[{i}]"),
-                t,
-                raw,
-                (&systems, &dims, &question_ids, &item_ids, &groups),
-            )
-        })
-        .collect();
-
-    let mut attention_checks = Vec::new();
-    for (i, check) in d.attention_checks.iter().enumerate() {
-        let at = format!("design.attention_checks[{i}]");
-        match check {
-            RawAttentionCheck::Rating {
-                item,
-                system,
-                dimension,
-                accept,
-            } => {
-                if !item_ids.contains(item.as_str()) {
-                    c.error(
-                        format!("{at}.item"),
-                        format!("unknown item \"{item}\""),
-                        "name an item of the study",
-                    );
-                }
-                if !systems.contains(system.as_str()) {
-                    c.error(
-                        format!("{at}.system"),
-                        format!("unknown system \"{system}\""),
-                        known("system", &systems),
-                    );
-                }
-                // A task's pairs list may leave the checked system out: then the check could
-                // never be answered.
-                if let Some(s) = raw.systems.iter().position(|x| x == system)
-                    && let Some(k) = raw.items.iter().position(|x| &x.id == item)
-                {
-                    let n = raw.systems.len();
-                    let mut with_item = tasks.iter().filter(|t| t.items.contains(&k)).peekable();
-                    if with_item.peek().is_some() && !with_item.any(|t| t.shows(s, n)) {
-                        c.error(
-                            format!("{at}.system"),
-                            format!(
-                                "no task shows system \"{system}\" with item \"{item}\": the pairs listed leave it out"
-                            ),
-                            format!(
-                                "add a pair with \"{system}\" to the pairs.list of a task that has the item, or check another system"
-                            ),
-                        );
-                    }
-                }
-                match scale_of(dimension) {
-                    None => c.error(
-                        format!("{at}.dimension"),
-                        format!("unknown dimension \"{dimension}\""),
-                        known("dimension", &dims),
-                    ),
-                    Some(scale) => {
-                        for (j, v) in accept.iter().flatten().enumerate() {
-                            if !scale.points.is_empty() && !scale.contains(*v) {
-                                c.error(
-                                    format!("{at}.accept[{j}]"),
-                                    format!("{v} is not a point of the scale"),
-                                    format!("use values from {} to {}", scale.min(), scale.max()),
-                                );
-                            }
-                        }
-                    }
-                }
-                if accept.as_ref().is_some_and(Vec::is_empty) {
-                    c.error(
-                        format!("{at}.accept"),
-                        "no accepted answer",
-                        "list the scores that pass the check",
-                    );
-                }
-                attention_checks.push(AttentionCheck::from(check));
-            }
-            RawAttentionCheck::Preference { item, accept } => {
-                if !item_ids.contains(item.as_str()) {
-                    c.error(
-                        format!("{at}.item"),
-                        format!("unknown item \"{item}\""),
-                        "name an item of the study",
-                    );
-                }
-                if accept.as_ref().is_some_and(Vec::is_empty) {
-                    c.error(
-                        format!("{at}.accept"),
-                        "no accepted answer",
-                        "list the system ids whose choice passes",
-                    );
-                }
-                for (j, s) in accept.iter().flatten().enumerate() {
-                    if !systems.contains(s.as_str()) {
-                        c.error(
-                            format!("{at}.accept[{j}]"),
-                            format!("unknown system \"{s}\""),
-                            known("system", &systems),
-                        );
-                    }
-                }
-                if !d.tasks.iter().any(|t| t.preference.is_some()) {
-                    c.error(
-                        format!("{at}.kind"),
-                        "a preference check, but no task asks for a preference",
-                        "add a preference to a task or check a rating instead",
-                    );
-                }
-                attention_checks.push(AttentionCheck::from(check));
-            }
-        }
-    }
-
-    // Surveys.
-    let intake = c.questions("surveys.intake", &raw.surveys.intake, d.labels);
-    let exit = c.questions("surveys.exit", &raw.surveys.exit, d.labels);
-    let intake_ids: BTreeMap<&str, usize> = raw
-        .surveys
-        .intake
-        .iter()
-        .enumerate()
-        .map(|(i, q)| (q.id.as_str(), i))
-        .collect();
-    for (j, q) in raw.surveys.exit.iter().enumerate() {
-        if let Some(i) = intake_ids.get(q.id.as_str()) {
-            c.error(
-                format!("surveys.exit[{j}].id"),
-                format!("the id \"{}\" is also used at surveys.intake[{i}].id", q.id),
-                "give each survey question its own id: both end up in the same ratings file",
-            );
-        }
-    }
-
-    if let Some(q) = raw.analysis.as_ref().and_then(|a| a.by_intake.as_ref()) {
-        let intake: Vec<&str> = raw.surveys.intake.iter().map(|x| x.id.as_str()).collect();
-        if !intake.contains(&q.as_str()) {
-            c.error(
-                "analysis.by_intake",
-                format!("no intake question \"{q}\""),
-                if intake.is_empty() {
-                    "the study has no intake survey: remove by_intake or add the question"
-                        .to_owned()
-                } else {
-                    format!("use one of: {}", intake.join(", "))
-                },
-            );
-        }
-    }
-    let analysis = raw.analysis.as_ref().and_then(|a| {
-        let dims: Vec<String> = raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();
-        crate::analysis::plan::AnalysisPlan::from_raw(a, &raw.systems, &dims)
-            .map_err(|problems| {
-                for (at, message, fix) in problems {
-                    c.error(format!("analysis.{at}"), message, fix);
-                }
-            })
-            .ok()
-    });
-    let plans = d
+    c.header(raw);
+    let systems = c.systems(raw);
+    let (rubric, dims, question_ids) = c.rubric(raw);
+    let (items, item_ids, groups) = c.items(raw, &systems);
+    let known = Known {
+        systems,
+        dimensions: dims,
+        questions: question_ids,
+        items: item_ids,
+        groups,
+    };
+    let mut design = c.design(raw, &known, &rubric.dimensions);
+    let (intake, exit) = c.surveys(raw);
+    let analysis = c.analysis(raw);
+    design.plans = raw
+        .design
         .plans
         .as_ref()
-        .map(|plans| published_plans(&mut c, raw, &tasks, plans));
+        .map(|plans| super::published::published_plans(&mut c, raw, &design.tasks, plans));
 
     if !c.problems.is_empty() {
         return Err(Problems(c.problems));
     }
-    let study = Study {
+    Ok(Study {
         id: raw.id.clone(),
         title: raw.title.clone(),
         description: raw.description.clone(),
@@ -1118,7 +601,232 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         submit: raw.submit.clone(),
         seed: raw.seed,
         systems: raw.systems.clone(),
-        rubric: Rubric {
+        rubric,
+        design,
+        intake,
+        exit,
+        items,
+        analysis,
+    })
+}
+
+/// The ids a study defines, for the checks that refer to them.
+struct Known<'a> {
+    systems: BTreeSet<&'a str>,
+    dimensions: BTreeSet<&'a str>,
+    /// The output questions' ids.
+    questions: BTreeSet<&'a str>,
+    items: BTreeSet<&'a str>,
+    groups: BTreeSet<&'a str>,
+}
+
+impl Checker {
+    /// The study's own fields: format, id, title, consent, debrief, completion, submission.
+    fn header(&mut self, raw: &RawStudy) {
+        if raw.format != STUDY_FORMAT_V1 {
+            self.error(
+                "format",
+                format!("unknown format version \"{}\"", raw.format),
+                format!("this version of Juror reads \"{STUDY_FORMAT_V1}\" only"),
+            );
+        }
+        self.id("id", "study", &raw.id);
+        self.not_blank("title", "title", &raw.title);
+        if let Some(consent) = &raw.consent {
+            self.not_blank("consent.text", "consent text", &consent.text);
+            self.not_blank("consent.agree_label", "agree label", &consent.agree_label);
+            self.not_blank(
+                "consent.decline_label",
+                "decline label",
+                &consent.decline_label,
+            );
+        }
+
+        if raw.debrief.as_ref().is_some_and(|t| t.trim().is_empty()) {
+            self.error(
+                "debrief",
+                "the debrief is empty",
+                "write what participants should learn once their ratings are saved, or remove \"debrief\"",
+            );
+        }
+        if let Some(done) = &raw.completion {
+            self.completion(done);
+        }
+        if let Some(submit) = &raw.submit {
+            self.submit(submit);
+        }
+    }
+
+    /// `completion`: a code or an address to return to, and codes that are not blank.
+    fn completion(&mut self, done: &RawCompletion) {
+        let blank = |code: &Option<String>| code.as_ref().is_some_and(|t| t.trim().is_empty());
+        if done.code.is_none() && done.redirect.is_none() {
+            self.error(
+                "completion",
+                "the completion section gives neither a code nor an address to return to",
+                "add \"code\" (the platform's completion code) or \"redirect\", or remove \"completion\"",
+            );
+        }
+        for (at, code) in [
+            ("completion.code", &done.code),
+            ("completion.fail_code", &done.fail_code),
+        ] {
+            if blank(code) {
+                self.error(
+                    at,
+                    "the code is empty",
+                    "write the code the platform gave you",
+                );
+            }
+        }
+        if done.fail_code.is_some() && done.code.is_none() {
+            self.error(
+                "completion.fail_code",
+                "a code for failed attention checks, but none for the others",
+                "add \"code\", the code of participants who passed",
+            );
+        }
+        if let Some(url) = &done.redirect {
+            if !url.starts_with("https://") {
+                self.error(
+                    "completion.redirect",
+                    format!("{url:?} is not an https:// address"),
+                    "give the platform's completion address, starting with https://",
+                );
+            }
+            if url.contains("{code}") && done.code.is_none() {
+                self.error(
+                    "completion.redirect",
+                    "the address uses {code} but the study gives no code",
+                    "add \"code\", or take {code} out of the address",
+                );
+            }
+        }
+    }
+
+    /// `submit`: an address Juror may send to, and a format it knows.
+    fn submit(&mut self, submit: &RawSubmit) {
+        if crate::url::origin(&submit.url).is_none() {
+            self.error(
+                "submit.url",
+                format!("{:?} is not an https:// address", submit.url),
+                "give the address of the service that receives the files (https://…)",
+            );
+        }
+        match (submit.format.as_str(), &submit.experiment_id) {
+            ("json", _) | ("datapipe", Some(_)) => {}
+            ("datapipe", None) => self.error(
+                "submit.experiment_id",
+                "DataPipe needs the experiment's id",
+                "copy the experiment id from DataPipe's dashboard into \"experiment_id\"",
+            ),
+            (other, _) => self.error(
+                "submit.format",
+                format!("unknown format {other:?}"),
+                "use \"json\" (the ratings file as the body) or \"datapipe\"",
+            ),
+        }
+    }
+
+    /// `systems`: at least one, each id once.
+    fn systems<'a>(&mut self, raw: &'a RawStudy) -> BTreeSet<&'a str> {
+        if raw.systems.is_empty() {
+            self.error(
+                "systems",
+                "no systems are listed",
+                "list the ids of the systems whose outputs are judged, e.g. [\"baseline\", \"ours\"]",
+            );
+        }
+        self.unique(
+            "system",
+            raw.systems
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (format!("systems[{i}]"), s.as_str())),
+        )
+    }
+
+    /// `rubric`: dimensions with their scales, output questions and worked examples. Returns
+    /// the rubric with the dimensions' and the output questions' ids.
+    fn rubric<'a>(&mut self, raw: &'a RawStudy) -> (Rubric, BTreeSet<&'a str>, BTreeSet<&'a str>) {
+        let dims = self.unique(
+            "dimension",
+            raw.rubric
+                .dimensions
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (format!("rubric.dimensions[{i}].id"), d.id.as_str())),
+        );
+        let dimensions: Vec<Dimension> = raw
+            .rubric
+            .dimensions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let at = format!("rubric.dimensions[{i}]");
+                self.not_blank(&format!("{at}.label"), "dimension label", &d.label);
+                self.not_blank(&format!("{at}.question"), "dimension question", &d.question);
+                Dimension {
+                    id: d.id.clone(),
+                    label: d.label.clone(),
+                    question: d.question.clone(),
+                    scale: self.scale(&format!("{at}.scale"), &d.scale),
+                    required: d.required,
+                }
+            })
+            .collect();
+        let scale_of = |id: &str| dimensions.iter().find(|d| d.id == id).map(|d| &d.scale);
+
+        let output_questions = self.questions(
+            "rubric.output_questions",
+            &raw.rubric.output_questions,
+            raw.design.labels,
+        );
+        for (i, q) in output_questions.iter().enumerate() {
+            if matches!(q.kind, QuestionKind::Rank(RankOptions::Systems)) {
+                self.error(
+                    format!("rubric.output_questions[{i}].systems"),
+                    "a question about one output cannot rank the systems",
+                    "move the question to surveys.exit",
+                );
+            }
+        }
+        let question_ids: BTreeSet<&str> = raw
+            .rubric
+            .output_questions
+            .iter()
+            .map(|q| q.id.as_str())
+            .collect();
+
+        for (i, ex) in raw.rubric.examples.iter().enumerate() {
+            let at = format!("rubric.examples[{i}]");
+            if let Some(m) = &ex.media {
+                media(self, &at, m);
+            }
+            self.not_blank(&format!("{at}.output"), "example output", &ex.output);
+            self.not_blank(&format!("{at}.why"), "example's why", &ex.why);
+            for (dim, score) in &ex.scores {
+                match scale_of(dim) {
+                    None => self.error(
+                        format!("{at}.scores.{dim}"),
+                        format!("unknown dimension \"{dim}\""),
+                        known("dimension", &dims),
+                    ),
+                    Some(scale) if !scale.points.is_empty() && !scale.contains(*score) => self
+                        .error(
+                            format!("{at}.scores.{dim}"),
+                            format!(
+                                "the score {score} is outside {}..{}",
+                                scale.min(),
+                                scale.max()
+                            ),
+                            "use a point of the dimension's scale",
+                        ),
+                    Some(_) => {}
+                }
+            }
+        }
+        let rubric = Rubric {
             dimensions,
             output_questions,
             examples: raw
@@ -1140,235 +848,406 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
                 .collect(),
             look_for: raw.rubric.look_for.clone(),
             avoid: raw.rubric.avoid.clone(),
-        },
-        design: Design {
+        };
+        (rubric, dims, question_ids)
+    }
+
+    /// `items`: at least one, each id once, an output for every system and none for another.
+    /// Returns the items with their ids and groups.
+    fn items<'a>(
+        &mut self,
+        raw: &'a RawStudy,
+        systems: &BTreeSet<&str>,
+    ) -> (Vec<Item>, BTreeSet<&'a str>, BTreeSet<&'a str>) {
+        if raw.items.is_empty() {
+            self.error(
+                "items",
+                "the study has no items",
+                "add at least one item with a prompt and one output per system",
+            );
+        }
+        let item_ids = self.unique(
+            "item",
+            raw.items
+                .iter()
+                .enumerate()
+                .map(|(i, it)| (format!("items[{i}].id"), it.id.as_str())),
+        );
+        let groups: BTreeSet<&str> = raw
+            .items
+            .iter()
+            .filter_map(|it| it.group.as_deref())
+            .collect();
+        let items: Vec<Item> = raw
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| {
+                let at = format!("items[{i}]");
+                self.not_blank(&format!("{at}.prompt"), "prompt", &it.prompt);
+                // A published study's items each have their own tokens (checked with the plans).
+                for s in raw.systems.iter().filter(|_| raw.design.plans.is_none()) {
+                    if !it.outputs.contains_key(s) {
+                        self.error(
+                            format!("{at}.outputs"),
+                            format!("no output for system \"{s}\""),
+                            format!("add \"{s}\": \"...\" to the item's outputs"),
+                        );
+                    }
+                }
+                for s in it.outputs.keys() {
+                    if !systems.contains(s.as_str()) {
+                        self.error(
+                            format!("{at}.outputs.{s}"),
+                            format!("output for unknown system \"{s}\""),
+                            format!("add \"{s}\" to \"systems\" or correct the key; {}", known("system", systems)),
+                        );
+                    }
+                }
+                let media = it.media.as_ref().map(|m| media(self, &at, m));
+                Item {
+                    id: it.id.clone(),
+                    group: it.group.clone(),
+                    round: it.round,
+                    prompt: it.prompt.clone(),
+                    context: it.context.clone(),
+                    media,
+                    outputs: it.outputs.clone(),
+                    for_slots: it
+                        .for_annotators
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(j, a)| match a {
+                            RawAnnotatorRef::Slot(0) => {
+                                self.error(
+                                    format!("{at}.for[{j}]"),
+                                    "slot 0 does not exist",
+                                    "slots count from 1, as in a link's ?slot=N",
+                                );
+                                None
+                            }
+                            RawAnnotatorRef::Slot(s) => Some(*s),
+                            RawAnnotatorRef::Id(_) => None,
+                        })
+                        .collect(),
+                    for_ids: it
+                        .for_annotators
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(j, a)| match a {
+                            RawAnnotatorRef::Id(id) if id.trim().is_empty() => {
+                                self.error(
+                                    format!("{at}.for[{j}]"),
+                                    "the annotator id is empty",
+                                    "give the id used in the annotator's link (?annotator=ID), or a slot number",
+                                );
+                                None
+                            }
+                            RawAnnotatorRef::Id(id) => Some(id.clone()),
+                            RawAnnotatorRef::Slot(_) => None,
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        (items, item_ids, groups)
+    }
+
+    /// `design`: labels, the assignment, personal items, the tasks and the attention checks.
+    /// The published plans are checked last ([`validate`]); here they are `None`.
+    fn design(&mut self, raw: &RawStudy, known: &Known<'_>, dimensions: &[Dimension]) -> Design {
+        let d = &raw.design;
+        if !d.label_format.contains("{}") {
+            self.error(
+                "design.label_format",
+                format!("\"{}\" has no {{}} for the letter", d.label_format),
+                "write it like \"System {}\"",
+            );
+        }
+        let assignment = d.assignment.as_ref().map(|a| {
+            if a.slots == 0 {
+                self.error(
+                    "design.assignment.slots",
+                    "the study has 0 annotator slots",
+                    "set slots to the number of annotators you will recruit",
+                );
+            }
+            if a.annotators_per_item == 0 {
+                self.error(
+                    "design.assignment.annotators_per_item",
+                    "no annotator would rate any item",
+                    "set annotators_per_item to 1 or more",
+                );
+            } else if a.annotators_per_item > a.slots {
+                self.error(
+                    "design.assignment.annotators_per_item",
+                    format!(
+                        "{} annotators per item but only {} slots",
+                        a.annotators_per_item, a.slots
+                    ),
+                    "raise slots or lower annotators_per_item",
+                );
+            }
+            Assignment {
+                slots: a.slots,
+                annotators_per_item: a.annotators_per_item,
+            }
+        });
+        self.personal_items(raw, assignment.as_ref());
+        if d.tasks.is_empty() {
+            self.error(
+                "design.tasks",
+                "the design has no tasks",
+                "add a task, e.g. { \"id\": \"rate\", \"presentation\": \"single\" }",
+            );
+        }
+        self.unique(
+            "task",
+            d.tasks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("design.tasks[{i}].id"), t.id.as_str())),
+        );
+        let tasks: Vec<Task> = d
+            .tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| task(self, &format!("design.tasks[{i}]"), t, raw, known))
+            .collect();
+        let attention_checks = self.attention_checks(raw, known, &tasks, dimensions);
+        Design {
             labels: d.labels,
             label_format: d.label_format.clone(),
             assignment,
             attention_checks,
-            plans,
+            plans: None,
             tasks,
-        },
-        intake,
-        exit,
-        items,
-        analysis,
-    };
-    // With personal items and an assignment, every slot must have something to do: personal
-    // items are given only to their annotators, so a slot can end up with none.
-    let personal = study.items.iter().any(Item::is_personal);
-    if personal && study.design.assignment.is_some() && study.design.plans.is_none() {
-        let empty: Vec<String> = crate::plan::trials_per_slot(&study)
+        }
+    }
+
+    /// Personal items: slots the study has; never an attention check (checks go to everyone).
+    fn personal_items(&mut self, raw: &RawStudy, assignment: Option<&Assignment>) {
+        let d = &raw.design;
+        let checked: BTreeSet<&str> = d
+            .attention_checks
+            .iter()
+            .map(|ch| match ch {
+                RawAttentionCheck::Rating { item, .. }
+                | RawAttentionCheck::Preference { item, .. } => item.as_str(),
+            })
+            .collect();
+        for (i, it) in raw.items.iter().enumerate() {
+            for (j, a) in it.for_annotators.iter().enumerate() {
+                if let (RawAnnotatorRef::Slot(s), Some(a)) = (a, assignment)
+                    && *s > a.slots
+                {
+                    self.error(
+                        format!("items[{i}].for[{j}]"),
+                        format!("slot {s}, but the study has {} slots", a.slots),
+                        format!(
+                            "give a slot from 1 to {}, or raise design.assignment.slots",
+                            a.slots
+                        ),
+                    );
+                }
+            }
+            if !it.for_annotators.is_empty() && checked.contains(it.id.as_str()) {
+                self.error(
+                    format!("items[{i}].for"),
+                    format!(
+                        "item \"{}\" is an attention check, which every annotator gets",
+                        it.id
+                    ),
+                    "remove \"for\" from the item, or use another item as the check",
+                );
+            }
+        }
+    }
+
+    /// `design.attention_checks`: each names an item, a system and a dimension the study has,
+    /// and answers the scale or the systems allow.
+    fn attention_checks(
+        &mut self,
+        raw: &RawStudy,
+        ids: &Known<'_>,
+        tasks: &[Task],
+        dimensions: &[Dimension],
+    ) -> Vec<AttentionCheck> {
+        let d = &raw.design;
+        let (systems, dims, item_ids) = (&ids.systems, &ids.dimensions, &ids.items);
+        let scale_of = |id: &str| dimensions.iter().find(|d| d.id == id).map(|d| &d.scale);
+        let mut attention_checks = Vec::new();
+        for (i, check) in d.attention_checks.iter().enumerate() {
+            let at = format!("design.attention_checks[{i}]");
+            match check {
+                RawAttentionCheck::Rating {
+                    item,
+                    system,
+                    dimension,
+                    accept,
+                } => {
+                    if !item_ids.contains(item.as_str()) {
+                        self.error(
+                            format!("{at}.item"),
+                            format!("unknown item \"{item}\""),
+                            "name an item of the study",
+                        );
+                    }
+                    if !systems.contains(system.as_str()) {
+                        self.error(
+                            format!("{at}.system"),
+                            format!("unknown system \"{system}\""),
+                            known("system", systems),
+                        );
+                    }
+                    // A task's pairs list may leave the checked system out: then the check could
+                    // never be answered.
+                    if let Some(s) = raw.systems.iter().position(|x| x == system)
+                        && let Some(k) = raw.items.iter().position(|x| &x.id == item)
+                    {
+                        let n = raw.systems.len();
+                        let mut with_item =
+                            tasks.iter().filter(|t| t.items.contains(&k)).peekable();
+                        if with_item.peek().is_some() && !with_item.any(|t| t.shows(s, n)) {
+                            self.error(
+                                format!("{at}.system"),
+                                format!(
+                                    "no task shows system \"{system}\" with item \"{item}\": the pairs listed leave it out"
+                                ),
+                                format!(
+                                    "add a pair with \"{system}\" to the pairs.list of a task that has the item, or check another system"
+                                ),
+                            );
+                        }
+                    }
+                    match scale_of(dimension) {
+                        None => self.error(
+                            format!("{at}.dimension"),
+                            format!("unknown dimension \"{dimension}\""),
+                            known("dimension", dims),
+                        ),
+                        Some(scale) => {
+                            for (j, v) in accept.iter().flatten().enumerate() {
+                                if !scale.points.is_empty() && !scale.contains(*v) {
+                                    self.error(
+                                        format!("{at}.accept[{j}]"),
+                                        format!("{v} is not a point of the scale"),
+                                        format!(
+                                            "use values from {} to {}",
+                                            scale.min(),
+                                            scale.max()
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    if accept.as_ref().is_some_and(Vec::is_empty) {
+                        self.error(
+                            format!("{at}.accept"),
+                            "no accepted answer",
+                            "list the scores that pass the check",
+                        );
+                    }
+                    attention_checks.push(AttentionCheck::from(check));
+                }
+                RawAttentionCheck::Preference { item, accept } => {
+                    if !item_ids.contains(item.as_str()) {
+                        self.error(
+                            format!("{at}.item"),
+                            format!("unknown item \"{item}\""),
+                            "name an item of the study",
+                        );
+                    }
+                    if accept.as_ref().is_some_and(Vec::is_empty) {
+                        self.error(
+                            format!("{at}.accept"),
+                            "no accepted answer",
+                            "list the system ids whose choice passes",
+                        );
+                    }
+                    for (j, s) in accept.iter().flatten().enumerate() {
+                        if !systems.contains(s.as_str()) {
+                            self.error(
+                                format!("{at}.accept[{j}]"),
+                                format!("unknown system \"{s}\""),
+                                known("system", systems),
+                            );
+                        }
+                    }
+                    if !d.tasks.iter().any(|t| t.preference.is_some()) {
+                        self.error(
+                            format!("{at}.kind"),
+                            "a preference check, but no task asks for a preference",
+                            "add a preference to a task or check a rating instead",
+                        );
+                    }
+                    attention_checks.push(AttentionCheck::from(check));
+                }
+            }
+        }
+        attention_checks
+    }
+
+    /// `surveys`: the intake and exit questions, no id used in both. Returns both lists.
+    fn surveys(&mut self, raw: &RawStudy) -> (Vec<Question>, Vec<Question>) {
+        let d = &raw.design;
+        let intake = self.questions("surveys.intake", &raw.surveys.intake, d.labels);
+        let exit = self.questions("surveys.exit", &raw.surveys.exit, d.labels);
+        let intake_ids: BTreeMap<&str, usize> = raw
+            .surveys
+            .intake
             .iter()
             .enumerate()
-            .filter(|(_, n)| **n == 0)
-            .map(|(s, _)| (s + 1).to_string())
+            .map(|(i, q)| (q.id.as_str(), i))
             .collect();
-        if !empty.is_empty() {
-            return Err(Problems(vec![Problem {
-                at: "design.assignment".to_owned(),
-                message: format!("slot(s) {} would have nothing to rate", empty.join(", ")),
-                fix:
-                    "give those slots personal items (items[].for) or lower design.assignment.slots"
-                        .to_owned(),
-            }]));
-        }
-    }
-    Ok(study)
-}
-
-/// The plans of a published study: every trial names a task, an item of that task, and
-/// outputs of that item, as many as the task shows, with distinct, non-blank labels; and the
-/// study fixes no assignment (the plans do). Returned with indices, as `plan::plan` gives them.
-fn published_plans(
-    c: &mut Checker,
-    raw: &RawStudy,
-    tasks: &[Task],
-    plans: &[Vec<RawPlannedTrial>],
-) -> Vec<Vec<crate::plan::Trial>> {
-    use crate::plan::{Shown, Trial};
-    if plans.is_empty() {
-        c.error(
-            "design.plans",
-            "no plan",
-            "publish the original study again with juror publish",
-        );
-    }
-    if raw.design.assignment.is_some() {
-        c.error(
-            "design.assignment",
-            "a published study's plans fix who rates what",
-            "remove the assignment (juror publish does)",
-        );
-    }
-    let mut out = Vec::with_capacity(plans.len());
-    for (s, plan) in plans.iter().enumerate() {
-        let mut trials = Vec::with_capacity(plan.len());
-        for (t, trial) in plan.iter().enumerate() {
-            let at = format!("design.plans[{s}][{t}]");
-            let task = tasks.iter().position(|x| x.id == trial.task);
-            let item = raw.items.iter().position(|x| x.id == trial.item);
-            let (Some(task), Some(item)) = (task, item) else {
-                c.error(
-                    at,
-                    format!("unknown task \"{}\" or item \"{}\"", trial.task, trial.item),
-                    "publish the original study again with juror publish",
-                );
-                continue;
-            };
-            let outputs = &raw.items[item].outputs;
-            let width = match tasks[task].presentation {
-                Presentation::Single => 1,
-                Presentation::Pairs => 2,
-                Presentation::SideBySide => outputs.len(),
-            };
-            if trial.shown.len() != width {
-                c.error(
-                    format!("{at}.shown"),
-                    format!("{} outputs where the task shows {width}", trial.shown.len()),
-                    "publish the original study again with juror publish",
+        for (j, q) in raw.surveys.exit.iter().enumerate() {
+            if let Some(i) = intake_ids.get(q.id.as_str()) {
+                self.error(
+                    format!("surveys.exit[{j}].id"),
+                    format!("the id \"{}\" is also used at surveys.intake[{i}].id", q.id),
+                    "give each survey question its own id: both end up in the same ratings file",
                 );
             }
-            let mut shown = Vec::with_capacity(trial.shown.len());
-            for (p, x) in trial.shown.iter().enumerate() {
-                let system = raw.systems.iter().position(|id| *id == x.output);
-                match system.filter(|_| outputs.contains_key(&x.output)) {
-                    Some(system) => shown.push(Shown {
-                        system,
-                        label: x.label.clone(),
-                    }),
-                    None => c.error(
-                        format!("{at}.shown[{p}].output"),
-                        format!(
-                            "\"{}\" is not an output of item \"{}\"",
-                            x.output, trial.item
-                        ),
-                        "publish the original study again with juror publish",
-                    ),
-                }
-                c.not_blank(&format!("{at}.shown[{p}].label"), "label", &x.label);
-                if trial.shown[..p].iter().any(|y| y.label == x.label) {
-                    c.error(
-                        format!("{at}.shown[{p}].label"),
-                        format!("the label \"{}\" is shown twice", x.label),
-                        "give each output of a trial its own label",
-                    );
-                }
-            }
-            trials.push(Trial {
-                task,
-                item,
-                shown,
-                check: false,
-            });
         }
-        out.push(trials);
+        (intake, exit)
     }
-    out
+
+    /// `analysis`: the pre-registered plan, checked against the systems, the dimensions and
+    /// the intake questions.
+    fn analysis(&mut self, raw: &RawStudy) -> Option<super::analysis_plan::AnalysisPlan> {
+        if let Some(q) = raw.analysis.as_ref().and_then(|a| a.by_intake.as_ref()) {
+            let intake: Vec<&str> = raw.surveys.intake.iter().map(|x| x.id.as_str()).collect();
+            if !intake.contains(&q.as_str()) {
+                self.error(
+                    "analysis.by_intake",
+                    format!("no intake question \"{q}\""),
+                    if intake.is_empty() {
+                        "the study has no intake survey: remove by_intake or add the question"
+                            .to_owned()
+                    } else {
+                        format!("use one of: {}", intake.join(", "))
+                    },
+                );
+            }
+        }
+        raw.analysis.as_ref().and_then(|a| {
+            let dims: Vec<String> = raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();
+            super::analysis_plan::AnalysisPlan::from_raw(a, &raw.systems, &dims)
+                .map_err(|problems| {
+                    for (at, message, fix) in problems {
+                        self.error(format!("analysis.{at}"), message, fix);
+                    }
+                })
+                .ok()
+        })
+    }
 }
 
-type Known<'a> = (
-    &'a BTreeSet<&'a str>,
-    &'a BTreeSet<&'a str>,
-    &'a BTreeSet<&'a str>,
-    &'a BTreeSet<&'a str>,
-    &'a BTreeSet<&'a str>,
-);
-
-fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known<'_>) -> Task {
-    let (systems, dims, questions, item_ids, groups) = known_ids;
-    let n_systems = raw.systems.len();
-    let compares = t.presentation != RawPresentation::Single || t.preference.is_some();
-    if compares && n_systems < 2 {
-        c.error(
-            format!("{at}.presentation"),
-            format!("a comparison needs at least two systems, the study has {n_systems}"),
-            "add a system or present outputs \"single\" without a preference",
-        );
-    }
-    let pairs = match (&t.pairs, t.presentation) {
-        (Some(p), RawPresentation::Pairs) => pair_set(c, &format!("{at}.pairs"), p, raw, systems),
-        (Some(_), _) => {
-            c.error(
-                format!("{at}.pairs"),
-                "\"pairs\" is only used with \"presentation\": \"pairs\"",
-                "remove it or present pairs",
-            );
-            PairSet::All
-        }
-        (None, _) => PairSet::All,
-    };
-
-    let dimensions: Vec<String> = match &t.dimensions {
-        None => raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect(),
-        Some(list) => {
-            for (j, id) in list.iter().enumerate() {
-                if !dims.contains(id.as_str()) {
-                    c.error(
-                        format!("{at}.dimensions[{j}]"),
-                        format!("unknown dimension \"{id}\""),
-                        known("dimension", dims),
-                    );
-                }
-            }
-            list.clone()
-        }
-    };
-    let output_questions: Vec<String> = match &t.output_questions {
-        None => raw
-            .rubric
-            .output_questions
-            .iter()
-            .map(|q| q.id.clone())
-            .collect(),
-        Some(list) => {
-            for (j, id) in list.iter().enumerate() {
-                if !questions.contains(id.as_str()) {
-                    c.error(
-                        format!("{at}.output_questions[{j}]"),
-                        format!("unknown output question \"{id}\""),
-                        known("output question", questions),
-                    );
-                }
-            }
-            list.clone()
-        }
-    };
-
-    let preference = t.preference.as_ref().map(|p| {
-        let here = format!("{at}.preference");
-        match (p.kind, t.presentation) {
-            (RawPreferenceKind::Choice, RawPresentation::Pairs)
-            | (RawPreferenceKind::Best, RawPresentation::Pairs | RawPresentation::SideBySide)
-            | (RawPreferenceKind::Rank, RawPresentation::SideBySide) => {}
-            (kind, presentation) => c.error(
-                format!("{here}.type"),
-                format!(
-                    "a \"{}\" preference cannot be asked with \"{}\" presentation",
-                    kind_name(kind),
-                    presentation_name(presentation)
-                ),
-                "use \"choice\" with pairs, \"best\" with pairs or side_by_side, \"rank\" with side_by_side",
-            ),
-        }
-        if p.allow_tie && p.kind != RawPreferenceKind::Choice {
-            c.error(
-                format!("{here}.allow_tie"),
-                "a tie is only offered in a pair choice",
-                "remove allow_tie or use \"type\": \"choice\"",
-            );
-        }
-        Preference {
-            kind: p.kind,
-            question: p
-                .question
-                .clone()
-                .unwrap_or_else(|| "Which output do you prefer overall?".to_owned()),
-            allow_tie: p.allow_tie,
-            explanation: p.explanation,
-        }
-    });
-
+fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>) -> Task {
+    let pairs = task_pairs(c, at, t, raw, &ids.systems);
+    let (dimensions, output_questions) = task_questions(c, at, t, raw, ids);
+    let preference = task_preference(c, at, t);
     if t.order == RawOrder::SystemBlocks && t.presentation != RawPresentation::Single {
         c.error(
             format!("{at}.order"),
@@ -1376,76 +1255,8 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
             "set \"presentation\": \"single\" or choose another order",
         );
     }
-
-    let items: Vec<usize> = match &t.items {
-        None => (0..raw.items.len()).collect(),
-        Some(filter) => {
-            for (j, id) in filter.ids.iter().enumerate() {
-                if !item_ids.contains(id.as_str()) {
-                    c.error(
-                        format!("{at}.items.ids[{j}]"),
-                        format!("unknown item \"{id}\""),
-                        "name an item of the study",
-                    );
-                }
-            }
-            for (j, g) in filter.groups.iter().enumerate() {
-                if !groups.contains(g.as_str()) {
-                    c.error(
-                        format!("{at}.items.groups[{j}]"),
-                        format!("no item is in group \"{g}\""),
-                        known("group", groups),
-                    );
-                }
-            }
-            let chosen: Vec<usize> = raw
-                .items
-                .iter()
-                .enumerate()
-                .filter(|(_, it)| {
-                    filter.ids.contains(&it.id)
-                        || it.group.as_ref().is_some_and(|g| filter.groups.contains(g))
-                })
-                .map(|(k, _)| k)
-                .collect();
-            if chosen.is_empty() && !raw.items.is_empty() {
-                c.error(
-                    format!("{at}.items"),
-                    "the filter selects no item",
-                    "list item ids or groups, or remove \"items\" to use all",
-                );
-            }
-            chosen
-        }
-    };
-
-    if let Some(implies) = t.flag.as_ref().and_then(|f| f.implies.as_ref()) {
-        let v = implies.all_dimensions;
-        if dimensions.is_empty() {
-            c.error(
-                format!("{at}.flag.implies"),
-                "the task rates no dimension, so the flag cannot imply scores",
-                "remove \"implies\" or rate dimensions in this task",
-            );
-        }
-        for id in &dimensions {
-            let scale = raw
-                .rubric
-                .dimensions
-                .iter()
-                .find(|d| &d.id == id)
-                .map(|d| (d.scale.min, d.scale.max));
-            if let Some((min, max)) = scale
-                && !(min..=max).contains(&v)
-            {
-                c.error(
-                    format!("{at}.flag.implies.all_dimensions"),
-                    format!("{v} is not on the scale of \"{id}\" ({min} to {max})"),
-                    format!("give a score from {min} to {max}"),
-                );
-            }
-        }
-    }
+    let items = task_items(c, at, t, raw, ids);
+    flag_implies(c, at, t, raw, &dimensions);
 
     if dimensions.is_empty()
         && output_questions.is_empty()
@@ -1486,6 +1297,206 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, known_ids: Known
         order: t.order,
         items,
         estimated_minutes: t.estimated_minutes,
+    }
+}
+
+/// A task's presentation: enough systems to compare, and `pairs` only with pairs.
+fn task_pairs(
+    c: &mut Checker,
+    at: &str,
+    t: &RawTask,
+    raw: &RawStudy,
+    systems: &BTreeSet<&str>,
+) -> PairSet {
+    let n_systems = raw.systems.len();
+    let compares = t.presentation != RawPresentation::Single || t.preference.is_some();
+    if compares && n_systems < 2 {
+        c.error(
+            format!("{at}.presentation"),
+            format!("a comparison needs at least two systems, the study has {n_systems}"),
+            "add a system or present outputs \"single\" without a preference",
+        );
+    }
+    match (&t.pairs, t.presentation) {
+        (Some(p), RawPresentation::Pairs) => pair_set(c, &format!("{at}.pairs"), p, raw, systems),
+        (Some(_), _) => {
+            c.error(
+                format!("{at}.pairs"),
+                "\"pairs\" is only used with \"presentation\": \"pairs\"",
+                "remove it or present pairs",
+            );
+            PairSet::All
+        }
+        (None, _) => PairSet::All,
+    }
+}
+
+/// The dimensions and output questions a task asks (all of the rubric's when it names none),
+/// each one the rubric has.
+fn task_questions(
+    c: &mut Checker,
+    at: &str,
+    t: &RawTask,
+    raw: &RawStudy,
+    ids: &Known<'_>,
+) -> (Vec<String>, Vec<String>) {
+    let (dims, questions) = (&ids.dimensions, &ids.questions);
+    let dimensions: Vec<String> = match &t.dimensions {
+        None => raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect(),
+        Some(list) => {
+            for (j, id) in list.iter().enumerate() {
+                if !dims.contains(id.as_str()) {
+                    c.error(
+                        format!("{at}.dimensions[{j}]"),
+                        format!("unknown dimension \"{id}\""),
+                        known("dimension", dims),
+                    );
+                }
+            }
+            list.clone()
+        }
+    };
+    let output_questions: Vec<String> = match &t.output_questions {
+        None => raw
+            .rubric
+            .output_questions
+            .iter()
+            .map(|q| q.id.clone())
+            .collect(),
+        Some(list) => {
+            for (j, id) in list.iter().enumerate() {
+                if !questions.contains(id.as_str()) {
+                    c.error(
+                        format!("{at}.output_questions[{j}]"),
+                        format!("unknown output question \"{id}\""),
+                        known("output question", questions),
+                    );
+                }
+            }
+            list.clone()
+        }
+    };
+    (dimensions, output_questions)
+}
+
+/// A task's preference: a kind its presentation allows, a tie only in a pair choice.
+fn task_preference(c: &mut Checker, at: &str, t: &RawTask) -> Option<Preference> {
+    t.preference.as_ref().map(|p| {
+        let here = format!("{at}.preference");
+        match (p.kind, t.presentation) {
+            (RawPreferenceKind::Choice, RawPresentation::Pairs)
+            | (RawPreferenceKind::Best, RawPresentation::Pairs | RawPresentation::SideBySide)
+            | (RawPreferenceKind::Rank, RawPresentation::SideBySide) => {}
+            (kind, presentation) => c.error(
+                format!("{here}.type"),
+                format!(
+                    "a \"{}\" preference cannot be asked with \"{}\" presentation",
+                    kind_name(kind),
+                    presentation_name(presentation)
+                ),
+                "use \"choice\" with pairs, \"best\" with pairs or side_by_side, \"rank\" with side_by_side",
+            ),
+        }
+        if p.allow_tie && p.kind != RawPreferenceKind::Choice {
+            c.error(
+                format!("{here}.allow_tie"),
+                "a tie is only offered in a pair choice",
+                "remove allow_tie or use \"type\": \"choice\"",
+            );
+        }
+        Preference {
+            kind: p.kind,
+            question: p
+                .question
+                .clone()
+                .unwrap_or_else(|| "Which output do you prefer overall?".to_owned()),
+            allow_tie: p.allow_tie,
+            explanation: p.explanation,
+        }
+    })
+}
+
+/// The items a task's filter selects (all items without one): known ids and groups, and at
+/// least one item.
+fn task_items(
+    c: &mut Checker,
+    at: &str,
+    t: &RawTask,
+    raw: &RawStudy,
+    ids: &Known<'_>,
+) -> Vec<usize> {
+    let (item_ids, groups) = (&ids.items, &ids.groups);
+    match &t.items {
+        None => (0..raw.items.len()).collect(),
+        Some(filter) => {
+            for (j, id) in filter.ids.iter().enumerate() {
+                if !item_ids.contains(id.as_str()) {
+                    c.error(
+                        format!("{at}.items.ids[{j}]"),
+                        format!("unknown item \"{id}\""),
+                        "name an item of the study",
+                    );
+                }
+            }
+            for (j, g) in filter.groups.iter().enumerate() {
+                if !groups.contains(g.as_str()) {
+                    c.error(
+                        format!("{at}.items.groups[{j}]"),
+                        format!("no item is in group \"{g}\""),
+                        known("group", groups),
+                    );
+                }
+            }
+            let chosen: Vec<usize> = raw
+                .items
+                .iter()
+                .enumerate()
+                .filter(|(_, it)| {
+                    filter.ids.contains(&it.id)
+                        || it.group.as_ref().is_some_and(|g| filter.groups.contains(g))
+                })
+                .map(|(k, _)| k)
+                .collect();
+            if chosen.is_empty() && !raw.items.is_empty() {
+                c.error(
+                    format!("{at}.items"),
+                    "the filter selects no item",
+                    "list item ids or groups, or remove \"items\" to use all",
+                );
+            }
+            chosen
+        }
+    }
+}
+
+/// A flag that implies scores: the task rates dimensions, and the score is on each one's scale.
+fn flag_implies(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, dimensions: &[String]) {
+    if let Some(implies) = t.flag.as_ref().and_then(|f| f.implies.as_ref()) {
+        let v = implies.all_dimensions;
+        if dimensions.is_empty() {
+            c.error(
+                format!("{at}.flag.implies"),
+                "the task rates no dimension, so the flag cannot imply scores",
+                "remove \"implies\" or rate dimensions in this task",
+            );
+        }
+        for id in dimensions {
+            let scale = raw
+                .rubric
+                .dimensions
+                .iter()
+                .find(|d| &d.id == id)
+                .map(|d| (d.scale.min, d.scale.max));
+            if let Some((min, max)) = scale
+                && !(min..=max).contains(&v)
+            {
+                c.error(
+                    format!("{at}.flag.implies.all_dimensions"),
+                    format!("{v} is not on the scale of \"{id}\" ({min} to {max})"),
+                    format!("give a score from {min} to {max}"),
+                );
+            }
+        }
     }
 }
 
@@ -1640,7 +1651,7 @@ fn known(what: &str, ids: &BTreeSet<&str>) -> String {
 /// blob:` and videos from `'self' blob:`, and a path in the study file cannot be a `blob:`.
 fn blocked_scheme(src: &str, kind: RawMediaKind) -> Option<String> {
     // As the browser's URL parser reads it: ASCII tabs and line breaks dropped, and `\` is `/`
-    // in http(s) URLs, so `/\host/x` and `/<TAB>/host/x` are `//host/x` (review L2).
+    // in http(s) URLs, so `/\host/x` and `/<TAB>/host/x` are `//host/x`.
     let parsed: String = src
         .trim()
         .chars()
@@ -1692,7 +1703,7 @@ mod tests {
         assert_eq!(blocked_scheme("https://example.org/a.png", image), another);
         assert_eq!(blocked_scheme("HTTP://example.org/a.png", image), another);
         assert_eq!(blocked_scheme("//cdn.example.org/a.png", image), another);
-        // Spellings the browser's URL parser reads as another host (review L2).
+        // Spellings the browser's URL parser reads as another host.
         for src in [
             "/\\evil.example/x.png",
             "\\\\evil.example/x.png",

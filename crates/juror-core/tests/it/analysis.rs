@@ -18,8 +18,9 @@ use juror_core::analysis::{
     Adjudication, Context, Input, InputKind, Options, Report, analyze, markdown, read, report,
     to_csv,
 };
+use juror_core::digest::sha256_hex;
 use juror_core::plan::Annotator;
-use juror_core::session::ratings::{PreferenceRecord, RatingsFile, export, parse, sha256_hex};
+use juror_core::session::ratings::{PreferenceRecord, RatingsFile, export, parse};
 use juror_core::session::{Msg, Phase, Preference, Session, update};
 use juror_core::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
@@ -2015,7 +2016,7 @@ fn the_hare_study_is_analysed_as_its_plan_says() {
             } else {
                 Alternative::TwoSided
             };
-            assert_eq!(c.alternative, alternative);
+            assert_eq!(Alternative::from(c.alternative), alternative);
             let t = t_test(&diffs, 0.0, alternative).unwrap();
             let tt = c.t_test.unwrap();
             close("t", Some(tt.t), Some(t.t));
@@ -2080,7 +2081,7 @@ fn without_a_plan_every_pair_is_compared_two_sided() {
     let c = &report.dimensions[0].comparisons[0];
     assert_eq!(
         c.alternative,
-        juror_core::stats::paired::Alternative::TwoSided
+        juror_core::analysis::plan::Alternative::TwoSided
     );
     assert_eq!(c.p_value, c.wilcoxon.map(|w| w.p_value));
     assert_eq!(c.p_adjusted, c.p_holm);
@@ -2123,7 +2124,7 @@ fn a_contrast_compares_the_means_of_groups() {
         ),
         ("rft-coherence+rft-full", "rft-base", Some("H1 (groups)"))
     );
-    assert_eq!(c.alternative, Alternative::Greater);
+    assert_eq!(Alternative::from(c.alternative), Alternative::Greater);
     // By hand: the item means of the three systems, items that have all three.
     let rows: Vec<_> = data
         .ratings

@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+use juror_core::digest::sha256_hex;
 use juror_core::plan::Annotator;
-use juror_core::session::ratings::{RatingsFile, export, parse, restore, sha256_hex};
+use juror_core::session::ratings::{RatingsFile, export, parse, restore};
 use juror_core::session::{Msg, Phase, Session, update};
 use juror_core::study::{Study, parse_study};
 

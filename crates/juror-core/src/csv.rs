@@ -367,7 +367,7 @@ mod tests {
         assert_eq!(read, values);
         assert_eq!(field("=SUM(A1)"), "'=SUM(A1)");
         assert_eq!(field("-3"), "-3");
-        // A leading tab or carriage return is defused too (review L3).
+        // A leading tab or carriage return is defused too.
         assert_eq!(field("\t=1+1"), "'\t=1+1");
         assert_eq!(field("\r=1+1"), "\"'\r=1+1\"");
     }

@@ -1,4 +1,6 @@
-//! Building a study from a file of model outputs and a template (`juror prepare`).
+//! Building a study from a file of model outputs and a template (`juror prepare`). It stands
+//! above the plan because the study it builds must pass the whole check of [`crate::open`],
+//! including every slot having something to rate.
 //!
 //! The outputs come as JSON Lines in one of two shapes, detected per file:
 //! - one line per item: `{"id", "prompt", "group"?, "round"?, "context"?, "media"?,
@@ -8,16 +10,17 @@
 //!   context field by [`Options::context_field`], the prompt by `prompt` in the line or
 //!   [`Options::prompt`]; other fields are ignored.
 //!
-//! Items are sampled with the plan's specified random stream, so the same inputs, options and
+//! Items are sampled with Juror's specified random stream ([`crate::rng`]), so the same inputs, options and
 //! seed give the same study, byte for byte.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::raw::{RawAnnotatorRef, RawItem, RawStudy};
-use super::validate::{Problem, Problems, validate};
-use crate::plan::rng::Stream;
+use crate::open::open_raw;
+use crate::rng::Stream;
+use crate::study::raw::{RawAnnotatorRef, RawItem, RawStudy};
+use crate::study::{Problem, Problems};
 
 /// How to build the study.
 #[derive(Debug, Clone)]
@@ -34,8 +37,8 @@ pub struct Options {
     pub context_field: Option<String>,
     /// Long shape: the prompt when lines carry none.
     pub prompt: Option<String>,
-    /// Long shape: a field naming the participant an output was generated for (seed 001's
-    /// personal outputs). Each (item, participant) becomes a personal item `ITEM-PARTICIPANT`
+    /// Long shape: a field naming the participant an output was generated for (outputs
+    /// personalised to each participant). Each (item, participant) becomes a personal item `ITEM-PARTICIPANT`
     /// with `for: [PARTICIPANT]` (a whole number is a slot, anything else an annotator id).
     pub participant_field: Option<String>,
 }
@@ -252,7 +255,7 @@ pub fn build(
         sampled: chosen.len(),
     };
     study.items = chosen.into_iter().map(|i| eligible[i].clone()).collect();
-    validate(&study)?;
+    open_raw(&study)?;
     Ok((study, summary))
 }
 

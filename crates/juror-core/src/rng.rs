@@ -1,5 +1,6 @@
-//! The plan's random numbers: a specified, portable stream that will not change between
-//! releases of Juror or of its dependencies.
+//! Juror's random numbers (the plans' orders, positions and labels, the statistics' bootstrap
+//! and simulations): a specified, portable stream that will not change between releases of
+//! Juror or of its dependencies, so that a plan or a bootstrap interval is the same everywhere.
 //!
 //! # Specification
 //! A stream is named by the study seed, a purpose string and up to two numbers. Its key is

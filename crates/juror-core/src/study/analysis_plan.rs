@@ -1,0 +1,537 @@
+//! The analysis plan: what the report compares, on which unit, with which tests and which
+//! correction, as a study pre-registers it in its `analysis` section (or the default, which is
+//! what Juror did before plans: every pair of systems on item means, two-sided Wilcoxon, Holm
+//! and Bonferroni over the whole report).
+//!
+//! [`RawAnalysis`] is the section as written (serde, JSON Schema); [`AnalysisPlan::from_raw`]
+//! checks it against the study's systems and dimensions and gives the plan the report follows.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The study file's `analysis` section: the pre-registered analysis plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAnalysis {
+    /// What one observation of a comparison is: `"item"` (each system's mean rating of an
+    /// item, paired on the items both systems have) or `"annotator"` (each participant's mean
+    /// over the items they rated, paired on participants; the unit when participants rate
+    /// different items, as with personal items). Default `"item"`.
+    #[serde(default)]
+    pub unit: Unit,
+    /// Which pairs of systems are compared. Default `"all"`.
+    #[serde(default)]
+    pub comparisons: RawComparisons,
+    /// The alternative hypothesis about A − B for every comparison without its own. Default
+    /// `"two-sided"`.
+    #[serde(default)]
+    pub alternative: RawAlternative,
+    /// The tests reported; the first gives the p-value that is corrected. Default
+    /// `["wilcoxon", "t"]`.
+    #[serde(default = "default_tests")]
+    pub tests: Vec<Test>,
+    /// How p-values are adjusted for multiple comparisons. Default `"holm"`.
+    #[serde(default)]
+    pub correction: Correction,
+    /// Over which comparisons: `"dimension"` (each dimension's own) or `"plan"` (every
+    /// comparison of the primary dimensions together; the exploratory ones together apart).
+    /// Default `"plan"`.
+    #[serde(default)]
+    pub family: Family,
+    /// The primary dimensions (ids); the others are reported as exploratory. Default: all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub primary: Vec<String>,
+    /// Directional or non-inferiority hypotheses about particular comparisons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hypotheses: Vec<RawHypothesis>,
+    /// Named comparisons of groups of systems: per unit, the mean over group `a` minus the
+    /// mean over group `b`, tested like a pair and corrected with the comparisons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contrasts: Vec<RawContrast>,
+    /// Also report each dimension per item group (the items' `group`): the systems and the
+    /// comparisons within each group, uncorrected (a breakdown, not more tests of the plan).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_group: bool,
+    /// Also report each dimension per answer to this intake question (a choice question's id,
+    /// e.g. `"role"`): the annotators who gave each answer, uncorrected (a breakdown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_intake: Option<String>,
+}
+
+/// A contrast of two groups of systems.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawContrast {
+    /// Its name in the report ("H1: with coherence vs base").
+    pub name: String,
+    /// The dimension it is about; absent: every dimension.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<String>,
+    /// Group A: the systems whose mean is taken.
+    pub a: Vec<String>,
+    /// Group B.
+    pub b: Vec<String>,
+    /// The alternative about A − B. Default: the plan's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative: Option<RawAlternative>,
+}
+
+/// A contrast, checked.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Contrast {
+    pub name: String,
+    pub dimension: Option<String>,
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+    pub alternative: Alternative,
+}
+
+fn default_tests() -> Vec<Test> {
+    vec![Test::Wilcoxon, Test::T]
+}
+
+/// The unit of analysis.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Per-item means of each system.
+    #[default]
+    Item,
+    /// Per-annotator means of each system.
+    Annotator,
+}
+
+/// `"all"`, `{"anchor": SYSTEM}` or `{"pairs": [[A, B], ...]}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawComparisons {
+    /// `"all"`: every pair of systems (A before B in byte order).
+    Every(All),
+    /// The anchor against each other system (the anchor is A).
+    Anchor {
+        /// The anchor system.
+        anchor: String,
+    },
+    /// These pairs, A against B.
+    Pairs {
+        /// `[A, B]` pairs of system ids.
+        pairs: Vec<[String; 2]>,
+    },
+}
+
+impl Default for RawComparisons {
+    fn default() -> Self {
+        RawComparisons::Every(All::All)
+    }
+}
+
+/// The word `"all"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum All {
+    /// Every pair.
+    All,
+}
+
+/// An alternative as written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawAlternative {
+    /// A ≠ B.
+    #[default]
+    TwoSided,
+    /// A > B.
+    Greater,
+    /// A < B.
+    Less,
+}
+
+/// The alternative hypothesis of a paired test, about the differences a − b (scipy's
+/// `alternative`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Alternative {
+    /// The differences are not centred on the null value.
+    #[default]
+    TwoSided,
+    /// They are centred above it (a > b).
+    Greater,
+    /// They are centred below it (a < b).
+    Less,
+}
+
+impl Alternative {
+    /// The relation of A to B it asserts: `≠`, `>` or `<`.
+    pub fn relation(self) -> &'static str {
+        match self {
+            Alternative::TwoSided => "≠",
+            Alternative::Greater => ">",
+            Alternative::Less => "<",
+        }
+    }
+}
+
+impl From<RawAlternative> for Alternative {
+    fn from(a: RawAlternative) -> Alternative {
+        match a {
+            RawAlternative::TwoSided => Alternative::TwoSided,
+            RawAlternative::Greater => Alternative::Greater,
+            RawAlternative::Less => Alternative::Less,
+        }
+    }
+}
+
+/// A paired test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Test {
+    /// The Wilcoxon signed-rank test (scipy's conventions).
+    Wilcoxon,
+    /// The paired t-test.
+    T,
+}
+
+/// A correction for multiple comparisons.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Correction {
+    /// Holm's step-down method.
+    #[default]
+    Holm,
+    /// Bonferroni's.
+    Bonferroni,
+    /// None.
+    None,
+}
+
+/// The family a correction runs over.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Each dimension's comparisons.
+    Dimension,
+    /// Every comparison of the primary dimensions (and, apart, of the exploratory ones).
+    #[default]
+    Plan,
+}
+
+/// A hypothesis about some comparisons: its alternative, and a non-inferiority margin.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawHypothesis {
+    /// A name to report it under ("H2").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The dimension it is about; absent: every dimension.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<String>,
+    /// System A.
+    pub a: String,
+    /// System B, or several (one comparison each).
+    pub b: OneOrMany,
+    /// The alternative about A − B. Default: the plan's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative: Option<RawAlternative>,
+    /// Non-inferiority: A is no worse than B by more than this (on the rating scale); the
+    /// report adds the tests of A − B > −margin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+}
+
+/// A system id or a list of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    /// One.
+    One(String),
+    /// Several.
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn all(&self) -> Vec<&str> {
+        match self {
+            OneOrMany::One(s) => vec![s.as_str()],
+            OneOrMany::Many(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Which comparisons, checked.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Comparisons {
+    /// Every pair.
+    All,
+    /// The anchor against each other system.
+    Anchor(String),
+    /// These (A, B) pairs.
+    Pairs(Vec<(String, String)>),
+}
+
+/// A hypothesis, checked: (dimension or every, A, B) with its alternative and margin.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Hypothesis {
+    pub name: Option<String>,
+    pub dimension: Option<String>,
+    pub a: String,
+    pub b: String,
+    pub alternative: Alternative,
+    pub margin: Option<f64>,
+}
+
+/// The analysis plan the report follows.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct AnalysisPlan {
+    pub unit: Unit,
+    pub comparisons: Comparisons,
+    pub alternative: Alternative,
+    pub tests: Vec<Test>,
+    pub correction: Correction,
+    pub family: Family,
+    /// Empty: every dimension is primary.
+    pub primary: Vec<String>,
+    pub hypotheses: Vec<Hypothesis>,
+    pub contrasts: Vec<Contrast>,
+    /// Also report each dimension per item group.
+    pub by_group: bool,
+    /// Also report each dimension per answer to this intake question.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_intake: Option<String>,
+    /// A non-inferiority margin for every comparison without a hypothesis of its own (set at
+    /// analysis time: `--margin`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+}
+
+impl Default for AnalysisPlan {
+    /// Every pair on item means, Wilcoxon then t, Holm over the whole report, all primary.
+    fn default() -> Self {
+        AnalysisPlan {
+            unit: Unit::Item,
+            comparisons: Comparisons::All,
+            alternative: Alternative::TwoSided,
+            tests: default_tests(),
+            correction: Correction::Holm,
+            family: Family::Plan,
+            primary: Vec::new(),
+            hypotheses: Vec::new(),
+            contrasts: Vec::new(),
+            by_group: false,
+            by_intake: None,
+            margin: None,
+        }
+    }
+}
+
+/// A problem of an `analysis` section: where (a path inside it) and what, and the fix.
+pub type PlanProblem = (String, String, String);
+
+impl AnalysisPlan {
+    /// Checks `raw` against the study's `systems` and `dimensions`; every problem is returned
+    /// with its path below `analysis` and a fix.
+    pub fn from_raw(
+        raw: &RawAnalysis,
+        systems: &[String],
+        dimensions: &[String],
+    ) -> Result<AnalysisPlan, Vec<PlanProblem>> {
+        let mut problems = Vec::new();
+        let mut system = |at: String, id: &str| {
+            if !systems.iter().any(|s| s == id) {
+                problems.push((
+                    at,
+                    format!("unknown system \"{id}\""),
+                    format!("use one of: {}", systems.join(", ")),
+                ));
+            }
+        };
+        let comparisons = match &raw.comparisons {
+            RawComparisons::Every(_) => Comparisons::All,
+            RawComparisons::Anchor { anchor } => {
+                system("comparisons.anchor".to_owned(), anchor);
+                Comparisons::Anchor(anchor.clone())
+            }
+            RawComparisons::Pairs { pairs } => {
+                for (i, [a, b]) in pairs.iter().enumerate() {
+                    system(format!("comparisons.pairs[{i}][0]"), a);
+                    system(format!("comparisons.pairs[{i}][1]"), b);
+                }
+                Comparisons::Pairs(pairs.iter().map(|[a, b]| (a.clone(), b.clone())).collect())
+            }
+        };
+        let mut hypotheses = Vec::new();
+        for (i, h) in raw.hypotheses.iter().enumerate() {
+            system(format!("hypotheses[{i}].a"), &h.a);
+            for (j, b) in h.b.all().into_iter().enumerate() {
+                system(format!("hypotheses[{i}].b[{j}]"), b);
+                hypotheses.push(Hypothesis {
+                    name: h.name.clone(),
+                    dimension: h.dimension.clone(),
+                    a: h.a.clone(),
+                    b: b.to_owned(),
+                    alternative: h.alternative.unwrap_or(raw.alternative).into(),
+                    margin: h.margin,
+                });
+            }
+        }
+        let mut contrasts = Vec::new();
+        for (i, c) in raw.contrasts.iter().enumerate() {
+            for (j, s) in c.a.iter().enumerate() {
+                system(format!("contrasts[{i}].a[{j}]"), s);
+            }
+            for (j, s) in c.b.iter().enumerate() {
+                system(format!("contrasts[{i}].b[{j}]"), s);
+            }
+            contrasts.push(Contrast {
+                name: c.name.clone(),
+                dimension: c.dimension.clone(),
+                a: c.a.clone(),
+                b: c.b.clone(),
+                alternative: c.alternative.unwrap_or(raw.alternative).into(),
+            });
+        }
+        problems.extend(meaning_problems(raw, dimensions));
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(AnalysisPlan {
+            unit: raw.unit,
+            comparisons,
+            alternative: raw.alternative.into(),
+            tests: raw.tests.clone(),
+            correction: raw.correction,
+            family: raw.family,
+            primary: raw.primary.clone(),
+            hypotheses,
+            contrasts,
+            by_group: raw.by_group,
+            by_intake: raw.by_intake.clone(),
+            margin: None,
+        })
+    }
+
+    /// The (A, B) pairs to compare among `systems` (those with ratings on the dimension, in
+    /// byte order).
+    pub fn pairs(&self, systems: &[&str]) -> Vec<(String, String)> {
+        let has = |s: &str| systems.contains(&s);
+        match &self.comparisons {
+            Comparisons::All => systems
+                .iter()
+                .enumerate()
+                .flat_map(|(i, a)| {
+                    systems[i + 1..]
+                        .iter()
+                        .map(move |b| ((*a).to_owned(), (*b).to_owned()))
+                })
+                .collect(),
+            Comparisons::Anchor(anchor) => systems
+                .iter()
+                .filter(|s| **s != anchor && has(anchor))
+                .map(|s| (anchor.clone(), (*s).to_owned()))
+                .collect(),
+            Comparisons::Pairs(pairs) => pairs
+                .iter()
+                .filter(|(a, b)| has(a) && has(b))
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// The hypothesis about (dimension, A, B), if any.
+    pub fn hypothesis(&self, dimension: &str, a: &str, b: &str) -> Option<&Hypothesis> {
+        self.hypotheses
+            .iter()
+            .find(|h| h.a == a && h.b == b && h.dimension.as_deref().is_none_or(|d| d == dimension))
+    }
+
+    /// Whether `dimension` is primary.
+    pub fn is_primary(&self, dimension: &str) -> bool {
+        self.primary.is_empty() || self.primary.iter().any(|d| d == dimension)
+    }
+}
+
+/// The problems of `raw` besides unknown systems: unknown dimensions, margins that are not
+/// positive, a system compared with itself, empty or overlapping groups, no test.
+fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem> {
+    let mut problems = Vec::new();
+    for (i, h) in raw.hypotheses.iter().enumerate() {
+        if let Some(d) = &h.dimension
+            && !dimensions.contains(d)
+        {
+            problems.push((
+                format!("hypotheses[{i}].dimension"),
+                format!("unknown dimension \"{d}\""),
+                format!("use one of: {}", dimensions.join(", ")),
+            ));
+        }
+        if let Some(m) = h.margin
+            && !(m.is_finite() && m > 0.0)
+        {
+            problems.push((
+                format!("hypotheses[{i}].margin"),
+                format!("{m} is not a margin"),
+                "give a positive number on the rating scale, such as 0.5".to_owned(),
+            ));
+        }
+        if h.b.all().contains(&h.a.as_str()) {
+            problems.push((
+                format!("hypotheses[{i}].b"),
+                format!("\"{}\" is compared with itself", h.a),
+                "name another system as b".to_owned(),
+            ));
+        }
+    }
+    for (i, c) in raw.contrasts.iter().enumerate() {
+        if c.a.is_empty() || c.b.is_empty() {
+            problems.push((
+                format!("contrasts[{i}]"),
+                "a group is empty".to_owned(),
+                "list at least one system in a and in b".to_owned(),
+            ));
+        }
+        if let Some(s) = c.a.iter().find(|s| c.b.contains(s)) {
+            problems.push((
+                format!("contrasts[{i}].b"),
+                format!("\"{s}\" is in both groups"),
+                "put each system in one group".to_owned(),
+            ));
+        }
+        if let Some(d) = &c.dimension
+            && !dimensions.contains(d)
+        {
+            problems.push((
+                format!("contrasts[{i}].dimension"),
+                format!("unknown dimension \"{d}\""),
+                format!("use one of: {}", dimensions.join(", ")),
+            ));
+        }
+    }
+    for (i, d) in raw.primary.iter().enumerate() {
+        if !dimensions.contains(d) {
+            problems.push((
+                format!("primary[{i}]"),
+                format!("unknown dimension \"{d}\""),
+                format!("use one of: {}", dimensions.join(", ")),
+            ));
+        }
+    }
+    if raw.tests.is_empty() {
+        problems.push((
+            "tests".to_owned(),
+            "no test".to_owned(),
+            "list \"wilcoxon\", \"t\" or both".to_owned(),
+        ));
+    }
+    if let RawComparisons::Pairs { pairs } = &raw.comparisons {
+        for (i, [a, b]) in pairs.iter().enumerate() {
+            if a == b {
+                problems.push((
+                    format!("comparisons.pairs[{i}]"),
+                    format!("\"{a}\" is compared with itself"),
+                    "name two different systems".to_owned(),
+                ));
+            }
+        }
+    }
+    problems
+}

@@ -1,0 +1,122 @@
+//! The data of a plan, which a published study carries in `design.plans`: for each slot, the
+//! trials in order, each naming its task, its item and the outputs shown under their labels.
+//! The planner (`plan::plan`) makes these from a study; a published study stores them, so that
+//! the study file owns the type and [`published_plans`] checks the stored ones against the
+//! study's tasks, items and outputs.
+
+use serde::Serialize;
+
+use super::model::{Presentation, Task};
+use super::raw::{RawPlannedTrial, RawStudy};
+use super::validate::Checker;
+
+/// One trial of a plan (researcher-side: it names systems; `plan::view` is what raters see).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Trial {
+    /// Index of the task in `design.tasks`.
+    pub task: usize,
+    /// Index of the item in the study's items.
+    pub item: usize,
+    /// The outputs in position order (left to right, or top to bottom).
+    pub shown: Vec<Shown>,
+    /// Whether this trial is an attention check.
+    pub check: bool,
+}
+
+/// One output shown in a trial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Shown {
+    /// Index of the system in the study's systems.
+    pub system: usize,
+    /// Its blinded label ("Output A").
+    pub label: String,
+}
+
+/// The plans of a published study: every trial names a task, an item of that task, and
+/// outputs of that item, as many as the task shows, with distinct, non-blank labels; and the
+/// study fixes no assignment (the plans do). Returned with indices, as a plan gives them.
+pub(super) fn published_plans(
+    c: &mut Checker,
+    raw: &RawStudy,
+    tasks: &[Task],
+    plans: &[Vec<RawPlannedTrial>],
+) -> Vec<Vec<Trial>> {
+    if plans.is_empty() {
+        c.error(
+            "design.plans",
+            "no plan",
+            "publish the original study again with juror publish",
+        );
+    }
+    if raw.design.assignment.is_some() {
+        c.error(
+            "design.assignment",
+            "a published study's plans fix who rates what",
+            "remove the assignment (juror publish does)",
+        );
+    }
+    let mut out = Vec::with_capacity(plans.len());
+    for (s, plan) in plans.iter().enumerate() {
+        let mut trials = Vec::with_capacity(plan.len());
+        for (t, trial) in plan.iter().enumerate() {
+            let at = format!("design.plans[{s}][{t}]");
+            let task = tasks.iter().position(|x| x.id == trial.task);
+            let item = raw.items.iter().position(|x| x.id == trial.item);
+            let (Some(task), Some(item)) = (task, item) else {
+                c.error(
+                    at,
+                    format!("unknown task \"{}\" or item \"{}\"", trial.task, trial.item),
+                    "publish the original study again with juror publish",
+                );
+                continue;
+            };
+            let outputs = &raw.items[item].outputs;
+            let width = match tasks[task].presentation {
+                Presentation::Single => 1,
+                Presentation::Pairs => 2,
+                Presentation::SideBySide => outputs.len(),
+            };
+            if trial.shown.len() != width {
+                c.error(
+                    format!("{at}.shown"),
+                    format!("{} outputs where the task shows {width}", trial.shown.len()),
+                    "publish the original study again with juror publish",
+                );
+            }
+            let mut shown = Vec::with_capacity(trial.shown.len());
+            for (p, x) in trial.shown.iter().enumerate() {
+                let system = raw.systems.iter().position(|id| *id == x.output);
+                match system.filter(|_| outputs.contains_key(&x.output)) {
+                    Some(system) => shown.push(Shown {
+                        system,
+                        label: x.label.clone(),
+                    }),
+                    None => c.error(
+                        format!("{at}.shown[{p}].output"),
+                        format!(
+                            "\"{}\" is not an output of item \"{}\"",
+                            x.output, trial.item
+                        ),
+                        "publish the original study again with juror publish",
+                    ),
+                }
+                c.not_blank(&format!("{at}.shown[{p}].label"), "label", &x.label);
+                if trial.shown[..p].iter().any(|y| y.label == x.label) {
+                    c.error(
+                        format!("{at}.shown[{p}].label"),
+                        format!("the label \"{}\" is shown twice", x.label),
+                        "give each output of a trial its own label",
+                    );
+                }
+            }
+            trials.push(Trial {
+                task,
+                item,
+                shown,
+                check: false,
+            });
+        }
+        out.push(trials);
+    }
+    out
+}
