@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use juror_core::publish::mentions;
 use juror_core::study::raw::RawStudy;
-use juror_core::study::seal::mentions;
 
 fn juror(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_juror"))
@@ -198,7 +198,7 @@ fn sealed_examples_validate_and_hold_no_system_id() {
             }
         }
         // The key maps every token back.
-        let key: juror_core::study::seal::SealKey =
+        let key: juror_core::publish::SealKey =
             serde_json::from_str(&std::fs::read_to_string(&key).unwrap()).unwrap();
         let mut back: Vec<&String> = key.systems.values().collect();
         back.sort();

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use juror_core::publish::{SealKey, is_sealed};
 use juror_core::study::raw::RawStudy;
-use juror_core::study::seal::{SealKey, is_sealed};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -18,6 +18,7 @@ pub mod fast_hash;
 pub mod json_path;
 pub mod markdown;
 pub mod plan;
+pub mod publish;
 pub mod session;
 pub mod stats;
 pub mod study;

@@ -40,12 +40,12 @@ pub fn run(args: Args) -> ExitCode {
     let Ok(study) = load(&args.study) else {
         return ExitCode::from(2);
     };
-    let default_path = format!(
-        "studies/{}",
-        args.study
+    let default_path = juror_core::publish::site_path(
+        &args
+            .study
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+            .unwrap_or_default(),
     );
     let site_path = args.path.as_deref().unwrap_or(&default_path);
     let mut csv = juror_core::analysis::csv::line(&["study_id", "slot", "url"]);

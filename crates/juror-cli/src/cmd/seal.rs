@@ -42,11 +42,11 @@ pub fn run(args: Args) -> ExitCode {
         errln!("no source of randomness: {e}");
         return ExitCode::from(2);
     }
-    let (sealed, key) = juror_core::study::seal::seal(&raw, &secret);
+    let (sealed, key) = juror_core::publish::seal(&raw, &secret);
     if let Err(problems) = juror_core::study::validate(&sealed) {
         return report(file, &problems);
     }
-    for (path, system) in juror_core::study::seal::mentions(&raw) {
+    for (path, system) in juror_core::publish::mentions(&raw) {
         errln!(
             "warning: {path} mentions system \"{system}\" in its text; sealing cannot hide that, reword it"
         );

@@ -53,7 +53,7 @@ pub fn run(args: Args) -> ExitCode {
         trials_summary(&juror_core::plan::trials_per_slot(&study)),
     );
     warn_about_submit_origin(file, &study);
-    if !juror_core::study::seal::is_sealed(study.systems()) {
+    if !juror_core::publish::is_sealed(study.systems()) {
         errln!(
             "warning: {}: the study names its systems ({}); an annotator who opens the study \
              file reads them next to their outputs. Publish it sealed: juror publish {} --site \

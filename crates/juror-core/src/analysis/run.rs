@@ -14,8 +14,8 @@ use super::input::read;
 use super::plan::{AnalysisPlan, Overrides};
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
+use crate::publish::{KEY_FORMAT_V1, SealKey};
 use crate::session::ratings::sha256_hex;
-use crate::study::seal::{KEY_FORMAT_V1, SealKey};
 use crate::study::{Study, parse_study};
 
 /// A file as the caller read it: its name (a path, or a file name in the browser) and its text,

@@ -4,7 +4,6 @@
 pub mod model;
 pub mod prepare;
 pub mod raw;
-pub mod seal;
 pub mod validate;
 
 pub use model::*;
