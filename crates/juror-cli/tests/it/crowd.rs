@@ -16,8 +16,7 @@
 //! What the page does with the same session (the code only after the file is saved, the
 //! DataPipe POST and its retry) is in tests/e2e/platforms.spec.ts and submission.spec.ts.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use juror_core::plan::{Annotator, platform_visit, resolve_annotator};
 use juror_core::session::completion::completion;
@@ -26,22 +25,14 @@ use juror_core::session::{Msg, Phase, Session, update};
 use juror_core::study::{Study, parse_study};
 use serde_json::{Value, json};
 
+use super::support::{self, root, shared_dir};
+
 const CODE: &str = "C7Q2M4XZ";
 const BASE: &str = "https://you.github.io/juror/";
 const T0: f64 = 1_795_302_000_000.0;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tmp() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("juror-crowd-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn juror(args: &[&str], submit_origins: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
+    support::juror()
         .args(args)
         .env("JUROR_SUBMIT_ORIGINS", submit_origins)
         .output()
@@ -136,7 +127,7 @@ fn participant(
 
 #[test]
 fn seed_004_runs_on_prolific_with_50_participants() {
-    let dir = tmp();
+    let dir = shared_dir("crowd");
     let private = dir.join("private");
     std::fs::create_dir_all(&private).unwrap();
     let original = private.join("financial-prolific.json");

@@ -3,14 +3,12 @@
 //! study whose text names a system is refused unless allowed; links for every slot.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use juror_core::publish::{SealKey, is_sealed};
 use juror_core::study::raw::RawStudy;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::support::{self, root, s};
 
 fn example(name: &str) -> PathBuf {
     root().join(format!("assets/studies/{name}.json"))
@@ -18,22 +16,11 @@ fn example(name: &str) -> PathBuf {
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("juror-publish-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch(&format!("publish-{name}"))
 }
 
 fn juror(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
-        .arg("publish")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    support::juror().arg("publish").args(args).output().unwrap()
 }
 
 fn text(out: &Output) -> String {

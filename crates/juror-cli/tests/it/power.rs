@@ -1,25 +1,18 @@
 //! `juror power`: the plan's comparisons with their power over a grid, from an assumed effect
 //! or a pilot; usage errors exit 2 and name the fix.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::support::{self, root};
 
 fn path(relative: &str) -> String {
     root().join(relative).display().to_string()
 }
 
 fn juror(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
-        .arg("power")
-        .args(args)
-        .output()
-        .unwrap()
+    support::juror().arg("power").args(args).output().unwrap()
 }
 
 fn json(out: &Output) -> Value {
