@@ -542,13 +542,13 @@ fn plan_flags_override_the_study_and_are_recorded() {
     }
 }
 
-/// Seed 001's plan, as `assets/studies/hare-personalization.json` pre-registers it: per
+/// The plan `assets/studies/hare-personalization.json` pre-registers: per
 /// dimension, HARE against each of the three baselines over participants (each participant's
 /// mean over the ten rounds), one-sided where a hypothesis is directional, t and Wilcoxon, the
 /// mean difference's interval, d_z with its interval, Bonferroni over the 12 comparisons, and
 /// H1's non-inferiority test.
 #[test]
-fn seed_001s_study_is_analysed_as_its_protocol_says() {
+fn the_hare_personalization_study_is_analysed_as_its_protocol_says() {
     let study = root().join("assets/studies/hare-personalization.json");
     let study = study.display().to_string();
     let files = [fixture("hare-ratings.csv")];
@@ -679,7 +679,7 @@ fn from_prolific(fixture_name: &str, pid: &str) -> String {
     path.display().to_string()
 }
 
-/// Issue 16: participants' platform ids (which name people) are pseudonymised in the report and
+/// Participants' platform ids (which name people) are pseudonymised in the report and
 /// the merged CSV by default, keyed with the key's secret when there is one; `--reveal-ids`
 /// shows them (the ratings files keep them, for payment).
 #[test]

@@ -1,5 +1,5 @@
-//! Issue 16's "done when", as a researcher would do it: seed 004's study (the financial
-//! analysis, `assets/studies/financial-analysis.json`) run on Prolific with 50 participants.
+//! A crowd study from start to finish, as a researcher would run it: the financial analysis
+//! study (`assets/studies/financial-analysis.json`) run on Prolific with 50 participants.
 //!
 //! 1. The study gets a `completion` section (Prolific's code and the address back) and a
 //!    `submit` section (DataPipe, which stores each file in an OSF project); `juror validate`
@@ -43,7 +43,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Seed 004's study with what a Prolific run adds.
+/// `financial-analysis.json` with what a Prolific run adds.
 fn study_for_prolific() -> Value {
     let path = root().join("assets/studies/financial-analysis.json");
     let mut study: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -126,7 +126,7 @@ fn participant(
 }
 
 #[test]
-fn seed_004_runs_on_prolific_with_50_participants() {
+fn the_financial_analysis_study_runs_on_prolific_with_50_participants() {
     let dir = shared_dir("crowd");
     let private = dir.join("private");
     std::fs::create_dir_all(&private).unwrap();

@@ -25,11 +25,11 @@ fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Seed 001: d ≥ .45, one-sided H1 at Bonferroni over 12: the closed form is statsmodels'
+/// `hare-personalization.json`'s plan: d ≥ .45, one-sided H1 at Bonferroni over 12: the closed form is statsmodels'
 /// (`TTestPower().solve_power(0.45, alpha=0.05/12, power=0.8, alternative="larger")` is 63.3
 /// participants), so 64 reach 80% and 60 do not.
 #[test]
-fn an_assumed_effect_sizes_seed_001() {
+fn an_assumed_effect_sizes_the_hare_personalization_study() {
     let study = path("assets/studies/hare-personalization.json");
     let r = json(&juror(&[
         "--study",

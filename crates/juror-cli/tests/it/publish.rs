@@ -188,7 +188,7 @@ fn publishes_sealed_studies_with_media_keys_apart_and_a_link_per_slot() {
 fn a_study_that_names_a_system_is_refused_unless_allowed() {
     let dir = scratch("named");
     let (site, keys) = (dir.join("site"), dir.join("keys"));
-    // Seed 001's example: its id "hare-personalization" names the system "hare".
+    // The example `hare-personalization.json`: its id names the system "hare".
     let study = example("hare-personalization");
     let out = juror(&[s(&study), "--site", s(&site), "--keys", s(&keys)]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
