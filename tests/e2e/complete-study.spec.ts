@@ -67,7 +67,7 @@ for (const study of exampleStudies()) {
     expect(cliReport.settings.ratings + cliReport.settings.preferences).toBeGreaterThan(0);
     expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
     // And the page's report is valid under the published report schema (as the CLI's is, in
-    // crates/juror-cli/tests/schemas.rs).
+    // crates/juror-cli/tests/it/schemas.rs).
     expect(schemaErrors('report', pageReport)).toEqual([]);
 
     // Every answer given is in the report or the exported tables exactly once: each rating in

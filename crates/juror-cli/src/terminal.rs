@@ -57,7 +57,7 @@ mod tests {
             escape_controls("plain text\nnext\tcol"),
             "plain text\nnext\tcol"
         );
-        // Erase the line, carriage return, cursor up: the review's forged `format` field.
+        // Erase the line, carriage return, cursor up: a forged `format` field hiding a warning.
         assert_eq!(
             escape_controls("\u{1b}[2K\r\u{1b}[1Aok"),
             "\\u{1b}[2K\\u{d}\\u{1b}[1Aok"

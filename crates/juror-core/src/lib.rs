@@ -11,7 +11,7 @@
 //! - [`analysis`], from ratings files to the report, on the statistics in [`stats`].
 //!
 //! The modules stand on floors: a module imports only from its own floor and the floors below
-//! it (held by `tests/layers.rs`, which names the imports allowed between modules of one floor).
+//! it (held by `tests/it/layers.rs`, which names the imports allowed between modules of one floor).
 //!
 //! Invariants: nothing here touches the web or the file system; every function is
 //! deterministic.
@@ -35,7 +35,9 @@ pub mod open;
 pub mod plan;
 pub mod prepare;
 
-// Floor 4: the annotator's session and the statistics.
+// Floor 4: the annotator's session, the statistics, and publishing (sealing a study and
+// computing its plans).
+pub mod publish;
 pub mod session;
 pub mod stats;
 

@@ -8,8 +8,7 @@
 //! select-from-a-list ones [`Choice`] and the helpers that read the plan and write the override.
 
 use juror_core::analysis::plan::{
-    Alternative,
-    AnalysisPlan, Comparisons, Correction, Family, Overrides, Test, Unit, parse_pairs,
+    Alternative, AnalysisPlan, Comparisons, Correction, Family, Overrides, Test, Unit, parse_pairs,
 };
 use juror_core::analysis::run::PlanContext;
 use leptos::prelude::*;

@@ -33,7 +33,7 @@ use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile,
 use crate::stats::preference::Outcome;
 
 pub use super::name::{Ids, Name, Names};
-use crate::study::seal::SealKey;
+use crate::publish::SealKey;
 use crate::study::{AttentionCheck, Study};
 
 /// One input: a name (the file's path, as the user gave it) and its text, borrowed from the

@@ -522,7 +522,7 @@ pub fn report(
 pub fn resolve_plan(
     options: &Options,
     study: Option<&Study>,
-    key: Option<&crate::study::seal::SealKey>,
+    key: Option<&crate::publish::SealKey>,
 ) -> (AnalysisPlan, &'static str, Option<String>) {
     if let Some(plan) = &options.plan {
         return (plan.clone(), "options", None);
@@ -562,7 +562,7 @@ pub fn resolve_plan(
 pub fn report_with_key(
     data: &Data,
     study: Option<&Study>,
-    key: Option<&crate::study::seal::SealKey>,
+    key: Option<&crate::publish::SealKey>,
     adjudication: Option<&Adjudication>,
     options: &Options,
 ) -> Report {

@@ -15,8 +15,8 @@ use super::plan::{AnalysisPlan, Overrides};
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::open::open;
+use crate::publish::{KEY_FORMAT_V1, SealKey};
 use crate::study::Study;
-use crate::study::seal::{KEY_FORMAT_V1, SealKey};
 
 /// A file as the caller read it: its name (a path, or a file name in the browser) and its text,
 /// or why it could not be read.

@@ -8,7 +8,6 @@ pub mod analysis_plan;
 pub mod model;
 pub mod published;
 pub mod raw;
-pub mod seal;
 pub mod validate;
 
 pub use model::*;

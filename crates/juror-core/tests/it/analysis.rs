@@ -20,6 +20,7 @@ use juror_core::analysis::{
 };
 use juror_core::digest::sha256_hex;
 use juror_core::plan::Annotator;
+use juror_core::publish::{SealKey, seal};
 use juror_core::session::ratings::{PreferenceRecord, RatingsFile, export, parse};
 use juror_core::session::{Msg, Phase, Preference, Session, update};
 use juror_core::stats::agreement::{
@@ -32,7 +33,6 @@ use juror_core::stats::preference::{
     BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
 };
 use juror_core::study::raw::RawStudy;
-use juror_core::study::seal::{SealKey, seal};
 use juror_core::study::{PreferenceKind, Study, parse_study};
 
 use crate::support::{self, bless, example, tol};
@@ -1766,7 +1766,7 @@ fn preference_position_counts_the_first_shown() {
 /// though the served study names none).
 #[test]
 fn a_published_study_analysed_with_its_key_equals_the_original() {
-    use juror_core::study::seal::publish;
+    use juror_core::publish::publish;
     let text = example("reasoning-trajectories");
     let raw: RawStudy = serde_json::from_str(&text).unwrap();
     let original = parse_study(&text).unwrap();

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use juror_core::plan::{Annotator, Plan, balance, plan, resolve_annotator, trials_per_slot};
+use juror_core::publish as seal;
 use juror_core::study::raw::*;
-use juror_core::study::{Study, parse_study, seal, validate};
+use juror_core::study::{Study, parse_study, validate};
 use proptest::prelude::*;
 
 use crate::support;

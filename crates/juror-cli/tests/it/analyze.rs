@@ -7,31 +7,15 @@
 //! debug binary fast: the bootstrap itself is tested in juror-core.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn fixture(name: &str) -> String {
-    root()
-        .join("crates/juror-core/tests/fixtures/analysis")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("juror-analyze-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+use super::support::{self, fixture as committed, root, shared_dir, stderr};
 
 fn juror(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
+    support::juror()
         .arg("analyze")
         .args(["--resamples", "20"])
         .args(args)
@@ -49,8 +33,21 @@ fn json(out: &Output) -> Value {
     })
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+/// A ratings fixture of the core's analysis tests, as a path argument.
+fn fixture(name: &str) -> String {
+    committed(&format!("crates/juror-core/tests/fixtures/analysis/{name}"))
+        .display()
+        .to_string()
+}
+
+/// A file in this module's scratch folder.
+fn tmp(name: &str) -> PathBuf {
+    shared_dir("analyze").join(name)
+}
+
+/// A committed data file, `data/<name>`; missing, the test fails with the path it wanted.
+fn dataset(name: &str) -> String {
+    committed(&format!("data/{name}")).display().to_string()
 }
 
 fn financial() -> Vec<String> {
@@ -262,17 +259,6 @@ fn usage_errors_exit_2() {
 // ---------------------------------------------------------------------------------------------
 // Real data
 // ---------------------------------------------------------------------------------------------
-
-/// A committed data file, `data/<name>`; missing, the test fails with the path it wanted.
-fn dataset(name: &str) -> String {
-    let path = root().join("data").join(name);
-    assert!(
-        path.is_file(),
-        "{}: missing; the test needs the committed data set (see data/README.md)",
-        path.display()
-    );
-    path.display().to_string()
-}
 
 /// The reference values of `crates/juror-core/tests/reference/agreement/reference.json`
 /// (statsmodels, krippendorff and scikit-learn on the same data).
@@ -556,13 +542,13 @@ fn plan_flags_override_the_study_and_are_recorded() {
     }
 }
 
-/// Seed 001's plan, as `assets/studies/hare-personalization.json` pre-registers it: per
+/// The plan `assets/studies/hare-personalization.json` pre-registers: per
 /// dimension, HARE against each of the three baselines over participants (each participant's
 /// mean over the ten rounds), one-sided where a hypothesis is directional, t and Wilcoxon, the
 /// mean difference's interval, d_z with its interval, Bonferroni over the 12 comparisons, and
 /// H1's non-inferiority test.
 #[test]
-fn seed_001s_study_is_analysed_as_its_protocol_says() {
+fn the_hare_personalization_study_is_analysed_as_its_protocol_says() {
     let study = root().join("assets/studies/hare-personalization.json");
     let study = study.display().to_string();
     let files = [fixture("hare-ratings.csv")];
@@ -693,7 +679,7 @@ fn from_prolific(fixture_name: &str, pid: &str) -> String {
     path.display().to_string()
 }
 
-/// Issue 16: participants' platform ids (which name people) are pseudonymised in the report and
+/// Participants' platform ids (which name people) are pseudonymised in the report and
 /// the merged CSV by default, keyed with the key's secret when there is one; `--reveal-ids`
 /// shows them (the ratings files keep them, for payment).
 #[test]

@@ -3,16 +3,18 @@
 //! checked against another study is refused at `study.id`, and the exit code says which.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+use super::support::{self, root, stdout};
+
+/// A ratings fixture committed by the core's tests.
+fn fixture(name: &str) -> PathBuf {
+    support::fixture(&format!("crates/juror-core/tests/fixtures/ratings/{name}"))
 }
 
-fn fixture(name: &str) -> PathBuf {
-    root()
-        .join("crates/juror-core/tests/fixtures/ratings")
-        .join(name)
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    support::scratch(&format!("validate-ratings-{name}"))
 }
 
 fn study(name: &str) -> PathBuf {
@@ -20,30 +22,15 @@ fn study(name: &str) -> PathBuf {
 }
 
 fn juror(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
+    support::juror()
         .arg("validate-ratings")
         .args(args)
         .output()
         .unwrap()
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 const OK: &str =
     "ok: study \"financial-analysis-2024w10\", annotator slot 1, 50 trials (3 done), incomplete";
-
-/// A scratch directory of this test binary's own, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "juror-validate-ratings-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn a_genuine_file_is_ok_with_or_without_its_study() {
@@ -191,10 +178,7 @@ fn at_least_one_file_is_required() {
 #[test]
 fn the_ratings_schema_is_printed_and_the_study_schema_still_by_default() {
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_juror"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = support::juror().args(args).output().unwrap();
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };

@@ -1,29 +1,16 @@
 //! `juror validate` end to end: the binary accepts every example study and rejects every broken
 //! fixture, printing exactly the core's problem report and exiting 1.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
+
+use super::support::{self, json_files, root};
 
 fn juror(args: &[&Path]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
+    support::juror()
         .arg("validate")
         .args(args)
         .output()
         .unwrap()
-}
-
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    out.sort();
-    out
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 #[test]
@@ -68,7 +55,7 @@ fn a_missing_file_is_a_clear_error() {
 
 /// The trial count of `juror plan STUDY --slot N`'s header ("... for slot N: 18 trials").
 fn plan_trials(study: &Path, slot: u32) -> usize {
-    let out = Command::new(env!("CARGO_BIN_EXE_juror"))
+    let out = support::juror()
         .args(["plan".as_ref(), study.as_os_str()])
         .args(["--slot", &slot.to_string()])
         .output()

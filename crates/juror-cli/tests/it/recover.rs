@@ -2,25 +2,12 @@
 //! saved in this browser", when the study itself cannot be opened) become a ratings file again,
 //! with every answer; answers saved for another version of the study are refused with why.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use juror_core::digest::sha256_hex;
-
 use juror_core::session::ratings::{parse, restore};
 use juror_core::session::store::{Envelope, SCHEMA_VERSION, write};
 use juror_core::study::parse_study;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("juror-recover-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use super::support::{self, root};
 
 #[test]
 fn saved_answers_become_the_ratings_file_they_were() {
@@ -42,11 +29,11 @@ fn saved_answers_become_the_ratings_file_they_were() {
         progress: progress.clone(),
         plan: None,
     };
-    let dir = scratch();
+    let dir = support::scratch("recover");
     let saved = dir.join("juror-saved-financial.json");
     std::fs::write(&saved, write(&envelope(&sha))).unwrap();
     let out = dir.join("recovered.json");
-    let run = Command::new(env!("CARGO_BIN_EXE_juror"))
+    let run = support::juror()
         .arg("recover")
         .arg(&saved)
         .arg("--study")
@@ -69,7 +56,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
 
     // Saved for another version of the study: refused, saying which and what to do.
     std::fs::write(&saved, write(&envelope(&"0".repeat(64)))).unwrap();
-    let run = Command::new(env!("CARGO_BIN_EXE_juror"))
+    let run = support::juror()
         .arg("recover")
         .arg(&saved)
         .arg("--study")

@@ -1,5 +1,5 @@
-//! Issue 16's "done when", as a researcher would do it: seed 004's study (the financial
-//! analysis, `assets/studies/financial-analysis.json`) run on Prolific with 50 participants.
+//! A crowd study from start to finish, as a researcher would run it: the financial analysis
+//! study (`assets/studies/financial-analysis.json`) run on Prolific with 50 participants.
 //!
 //! 1. The study gets a `completion` section (Prolific's code and the address back) and a
 //!    `submit` section (DataPipe, which stores each file in an OSF project); `juror validate`
@@ -16,8 +16,7 @@
 //! What the page does with the same session (the code only after the file is saved, the
 //! DataPipe POST and its retry) is in tests/e2e/platforms.spec.ts and submission.spec.ts.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use juror_core::digest::sha256_hex;
 use juror_core::plan::{Annotator, platform_visit, resolve_annotator};
@@ -27,22 +26,14 @@ use juror_core::session::{Msg, Phase, Session, update};
 use juror_core::study::{Study, parse_study};
 use serde_json::{Value, json};
 
+use super::support::{self, root, shared_dir};
+
 const CODE: &str = "C7Q2M4XZ";
 const BASE: &str = "https://you.github.io/juror/";
 const T0: f64 = 1_795_302_000_000.0;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tmp() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("juror-crowd-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn juror(args: &[&str], submit_origins: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
+    support::juror()
         .args(args)
         .env("JUROR_SUBMIT_ORIGINS", submit_origins)
         .output()
@@ -53,7 +44,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Seed 004's study with what a Prolific run adds.
+/// `financial-analysis.json` with what a Prolific run adds.
 fn study_for_prolific() -> Value {
     let path = root().join("assets/studies/financial-analysis.json");
     let mut study: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -136,8 +127,8 @@ fn participant(
 }
 
 #[test]
-fn seed_004_runs_on_prolific_with_50_participants() {
-    let dir = tmp();
+fn the_financial_analysis_study_runs_on_prolific_with_50_participants() {
+    let dir = shared_dir("crowd");
     let private = dir.join("private");
     std::fs::create_dir_all(&private).unwrap();
     let original = private.join("financial-prolific.json");

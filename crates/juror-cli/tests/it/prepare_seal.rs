@@ -2,42 +2,25 @@
 //! in `data/summeval/`) and the examples.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use juror_core::publish::mentions;
 use juror_core::study::raw::RawStudy;
-use juror_core::study::seal::mentions;
+
+use super::support::{self, fixture, root, s, shared_dir};
 
 fn juror(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
-        .args(args)
-        .output()
-        .unwrap()
+    support::juror().args(args).output().unwrap()
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
+/// A file in this module's scratch folder.
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("juror-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    shared_dir("prepare-seal").join(name)
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The SummEval summaries committed in `data/summeval/`: 20 documents × 12 systems. A missing file
-/// fails the test with its path (a test never passes on input it did not read).
+/// The SummEval summaries committed in `data/summeval/`: 20 documents × 12 systems.
 fn summaries() -> PathBuf {
-    let path = root().join("data/summeval/summeval_summaries.jsonl");
-    assert!(
-        path.is_file(),
-        "{}: missing; the test needs the committed SummEval slice (see data/README.md)",
-        path.display()
-    );
-    path
+    fixture("data/summeval/summeval_summaries.jsonl")
 }
 
 fn prepare_summeval(out: &Path, seed: &str, n: &str) -> Output {
@@ -198,7 +181,7 @@ fn sealed_examples_validate_and_hold_no_system_id() {
             }
         }
         // The key maps every token back.
-        let key: juror_core::study::seal::SealKey =
+        let key: juror_core::publish::SealKey =
             serde_json::from_str(&std::fs::read_to_string(&key).unwrap()).unwrap();
         let mut back: Vec<&String> = key.systems.values().collect();
         back.sort();

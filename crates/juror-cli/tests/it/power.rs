@@ -1,25 +1,18 @@
 //! `juror power`: the plan's comparisons with their power over a grid, from an assumed effect
 //! or a pilot; usage errors exit 2 and name the fix.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::support::{self, root};
 
 fn path(relative: &str) -> String {
     root().join(relative).display().to_string()
 }
 
 fn juror(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
-        .arg("power")
-        .args(args)
-        .output()
-        .unwrap()
+    support::juror().arg("power").args(args).output().unwrap()
 }
 
 fn json(out: &Output) -> Value {
@@ -32,11 +25,11 @@ fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Seed 001: d ≥ .45, one-sided H1 at Bonferroni over 12: the closed form is statsmodels'
+/// `hare-personalization.json`'s plan: d ≥ .45, one-sided H1 at Bonferroni over 12: the closed form is statsmodels'
 /// (`TTestPower().solve_power(0.45, alpha=0.05/12, power=0.8, alternative="larger")` is 63.3
 /// participants), so 64 reach 80% and 60 do not.
 #[test]
-fn an_assumed_effect_sizes_seed_001() {
+fn an_assumed_effect_sizes_the_hare_personalization_study() {
     let study = path("assets/studies/hare-personalization.json");
     let r = json(&juror(&[
         "--study",

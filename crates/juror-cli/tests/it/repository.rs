@@ -2,15 +2,9 @@
 //! clone, an absolute path of somebody's machine), and the README's `juror` examples run as
 //! written from a clone.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use super::support::{self, root};
 
 /// Every file git tracks, with its text (binary files are skipped: they name no paths).
 fn tracked_files() -> Vec<(String, String)> {
@@ -210,7 +204,7 @@ fn the_readme_juror_examples_run_from_a_clone() {
         if let Some(i) = args.iter().position(|a| a == "--out") {
             args[i + 1] = out_dir.join(&args[i + 1]).display().to_string();
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_juror"))
+        let out = support::juror()
             .args(&args)
             .current_dir(root())
             .output()
@@ -266,7 +260,7 @@ fn the_site_check_refuses_a_study_that_is_not_published() {
     let _ = std::fs::remove_dir_all(&dir);
     let (site, keys) = (dir.join("site"), dir.join("keys"));
     let examples = root().join("assets/studies");
-    let publish = Command::new(env!("CARGO_BIN_EXE_juror"))
+    let publish = support::juror()
         .arg("publish")
         .arg(examples.join("financial-analysis.json"))
         .args(["--site".as_ref(), site.as_os_str()])

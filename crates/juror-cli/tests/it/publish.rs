@@ -3,14 +3,12 @@
 //! study whose text names a system is refused unless allowed; links for every slot.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use juror_core::publish::{SealKey, is_sealed};
 use juror_core::study::raw::RawStudy;
-use juror_core::study::seal::{SealKey, is_sealed};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::support::{self, root, s};
 
 fn example(name: &str) -> PathBuf {
     root().join(format!("assets/studies/{name}.json"))
@@ -18,22 +16,11 @@ fn example(name: &str) -> PathBuf {
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("juror-publish-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch(&format!("publish-{name}"))
 }
 
 fn juror(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
-        .arg("publish")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    support::juror().arg("publish").args(args).output().unwrap()
 }
 
 fn text(out: &Output) -> String {
@@ -201,7 +188,7 @@ fn publishes_sealed_studies_with_media_keys_apart_and_a_link_per_slot() {
 fn a_study_that_names_a_system_is_refused_unless_allowed() {
     let dir = scratch("named");
     let (site, keys) = (dir.join("site"), dir.join("keys"));
-    // Seed 001's example: its id "hare-personalization" names the system "hare".
+    // The example `hare-personalization.json`: its id names the system "hare".
     let study = example("hare-personalization");
     let out = juror(&[s(&study), "--site", s(&site), "--keys", s(&keys)]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));

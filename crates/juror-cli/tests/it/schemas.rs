@@ -6,13 +6,10 @@
 //! does the same in the browser for the ratings files the app downloads and the page's report.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::support::{self, json_files, root};
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path)
@@ -50,16 +47,6 @@ fn assert_valid(validator: &jsonschema::Validator, what: &str, instance: &Value)
         errors.len(),
         errors.join("\n")
     );
-}
-
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]
@@ -102,7 +89,7 @@ fn every_ratings_file_is_valid_under_the_ratings_schema() {
 /// The report `juror analyze ARGS` writes; it exits 1 when an input has problems (the report
 /// lists them) and 0 otherwise.
 fn analyze(args: &[&str], code: i32) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_juror"))
+    let out = support::juror()
         .args(["analyze", "--resamples", "20"])
         .args(args)
         .current_dir(root())

@@ -1,12 +1,11 @@
 //! `juror links`: one link per slot as CSV, with a platform's placeholders; a platform it does
 //! not know is refused with the ones it does.
 
-use std::path::Path;
-use std::process::Command;
+use super::support::{self, root};
 
 fn juror(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_juror"))
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+    support::juror()
+        .current_dir(root())
         .args(args)
         .output()
         .unwrap()

@@ -1,4 +1,4 @@
-//! Sealing: blinding that survives "view source".
+//! Sealing and publishing: blinding that survives "view source".
 //!
 //! The study file is public (it is served next to the app), so the system ids in it are visible
 //! to anyone who opens it. [`seal`] replaces every system id with an opaque token derived from a
@@ -7,16 +7,26 @@
 //!
 //! [`publish`] goes further, for what `juror publish` serves: tokens of their own for each
 //! item's outputs, the plans computed beforehand, and the attention checks (with their answers)
-//! kept in the key only.
+//! kept in the key only. It needs the plan of every slot, so this module sits above both the
+//! study and the plan. [`check`](fn@check) holds the rules `juror publish` applies before it
+//! writes anything (a study already sealed, text naming a system, media outside the study's
+//! folder, how many slots), on what the caller read: nothing here touches the file system.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::Study;
-use super::raw::{RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
 use crate::plan::{Annotator, plan};
+use crate::study::Study;
+use crate::study::raw::{RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
+
+mod check;
+
+pub use check::{
+    Candidate, Media, Problem, SITE_FOLDER, Severity, SlotsProblem, check, default_slots,
+    inside_folder, key_file_name, media, media_files, site_path, slots,
+};
 
 /// The `format` of key files.
 pub const KEY_FORMAT_V1: &str = "juror.key/1";
@@ -285,7 +295,7 @@ mod tests {
     }
 
     /// The debrief is served with the study: a system named there is found like anywhere else,
-    /// and seed 001's example describes its methods without naming them.
+    /// and the example `hare-personalization.json` describes its methods without naming them.
     #[test]
     fn a_debrief_naming_a_system_is_found() {
         let path = concat!(

@@ -1,0 +1,180 @@
+//! `juror analyze`: ratings files and tidy CSVs in, the report (JSON, Markdown) or the merged
+//! tidy data out, through the same `analysis::run` as the Analyse page.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use juror_core::analysis::{self, run::Request};
+
+use crate::analysis_plan::AnalysisPlanFlags;
+use crate::files::{file_text, write_atomically};
+
+/// Analyse ratings: per dimension, each system's mean with intervals, inter-annotator
+/// agreement, paired comparisons as the study's analysis plan says (every pair of systems by
+/// default; the plan override flags below make the report exploratory), cells to adjudicate, and with
+/// rounds the slopes and a mixed model; the pairwise preferences (win rates, Bradley-Terry,
+/// agreement); diagnostics (position bias, time per trial, straight-lining, attention
+/// checks). Exit 1 when some input had problems (listed on stderr; the report covers the
+/// rest). See docs/analysis.md.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Ratings files (juror.ratings/1) and tidy CSV tables (Likert:
+    /// item_id,system_id,annotator_id,dimension,score, optional round and position;
+    /// pairwise: item_id,system_a,system_b,annotator_id,preference, optional shown_first).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The study file the ratings files belong to: each is checked against it (as
+    /// validate-ratings --study does); its scales, item rounds, attention checks and system
+    /// order (the first is the mixed model's reference) are used.
+    #[arg(long)]
+    study: Option<PathBuf>,
+    /// The key written by `juror seal`: system tokens in ratings files become system ids.
+    #[arg(long)]
+    key: Option<PathBuf>,
+    /// An adjudication CSV (item_id,system_id,dimension,score): each score replaces the
+    /// ratings of its cell in the system summaries and comparisons, never in agreement.
+    #[arg(long)]
+    adjudication: Option<PathBuf>,
+    /// Also write the flagged cells to this file as an adjudication CSV with the score to
+    /// fill in.
+    #[arg(long)]
+    adjudication_sheet: Option<PathBuf>,
+    /// Flag a cell (item, system, dimension) whose ratings have a sample SD above this.
+    #[arg(long, default_value_t = 1.5)]
+    flag_sd: f64,
+    /// Seed of the bootstrap intervals.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Bootstrap resamples.
+    #[arg(long, default_value_t = 2000)]
+    resamples: usize,
+    /// The mixed model's reference system (treatment coding) for ratings over rounds;
+    /// default: the study's first system, else the first in byte order.
+    #[arg(long)]
+    reference: Option<String>,
+    /// Show the ids of participants from Prolific, MTurk or SONA as the ratings files hold
+    /// them (for payment), instead of pseudonyms (keyed with the key's secret; see
+    /// docs/analysis.md#platform-ids).
+    #[arg(long)]
+    reveal_ids: bool,
+    /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
+    /// the merged tidy data (ratings, preferences, choices); answers: every other answer
+    /// (output questions, flags, notes, surveys) as a tidy CSV.
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    format: Format,
+    /// Write to this file instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print on stderr how long reading the inputs, the statistics and writing took.
+    #[arg(long)]
+    timings: bool,
+    #[command(flatten)]
+    plan: AnalysisPlanFlags,
+}
+
+/// What `juror analyze` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Json,
+    Md,
+    Csv,
+    /// Every other answer (output questions, flags, notes, surveys) as a tidy CSV.
+    Answers,
+}
+
+/// Seconds since the first call: `juror analyze --timings`'s clock.
+fn seconds() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
+
+/// Exits 2 when the study, the key or the adjudication file cannot be used or the output
+/// cannot be written (nothing is analysed or written), 1 when some input had problems (the
+/// report covers the rest), else 0.
+pub fn run(args: Args) -> ExitCode {
+    let start = seconds();
+    let overrides = match args.plan.parse() {
+        Ok(o) => o,
+        Err(message) => {
+            errln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let request = Request {
+        inputs: args
+            .inputs
+            .iter()
+            .map(PathBuf::as_path)
+            .map(file_text)
+            .collect(),
+        study: args.study.as_deref().map(file_text),
+        key: args.key.as_deref().map(file_text),
+        adjudication: args.adjudication.as_deref().map(file_text),
+        options: analysis::Options {
+            flag_sd: args.flag_sd,
+            seed: args.seed,
+            resamples: args.resamples,
+            reference: args.reference.clone(),
+            plan: None,
+            reveal_ids: args.reveal_ids,
+        },
+        overrides,
+        clock: args.timings.then_some(seconds as fn() -> f64),
+    };
+    let loaded = seconds();
+    let (report, data, mut timings) = match analysis::run::run(&request) {
+        Ok(a) => (a.report, a.data, a.timings),
+        Err(blocked) => {
+            for reason in blocked {
+                errln!("{reason}");
+            }
+            errln!("nothing was analysed");
+            return ExitCode::from(2);
+        }
+    };
+    let analysed = seconds();
+
+    if let Some(path) = &args.adjudication_sheet
+        && let Err(code) = write_atomically(path, &report.adjudication_sheet())
+    {
+        return code;
+    }
+    let text = match args.format {
+        Format::Json => report.to_json(),
+        Format::Md => analysis::markdown::render(&report),
+        Format::Csv => analysis::to_csv(&data),
+        Format::Answers => analysis::answers::to_csv(&data.answers),
+    };
+    match &args.out {
+        Some(path) => {
+            if let Err(code) = write_atomically(path, &text) {
+                return code;
+            }
+        }
+        None => out!("{text}"),
+    }
+    if args.timings {
+        timings.insert(0, ("files", loaded - start));
+        timings.push(("written", seconds() - analysed));
+        let laps: Vec<String> = timings
+            .iter()
+            .map(|(p, s)| format!("{p} {s:.3} s"))
+            .collect();
+        errln!("timings: {}", laps.join(", "));
+    }
+    for p in &report.problems {
+        errln!("{p}");
+    }
+    if report.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        errln!(
+            "{} problem(s) in the inputs; the report covers the rest",
+            report.problems.len()
+        );
+        ExitCode::FAILURE
+    }
+}

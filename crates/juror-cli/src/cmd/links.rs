@@ -1,0 +1,81 @@
+//! `juror links`: one link per annotator slot of a study, as CSV, optionally with a
+//! recruitment platform's placeholders for the participant's id. Also the `--platform` word,
+//! which `juror publish` reads the same way.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use juror_core::plan::{Platform, platform_links};
+
+use crate::files::{load, write_atomically};
+
+/// One link per annotator slot of a study, as CSV (study_id,slot,url): what a platform's
+/// study list or a mail merge needs. With --platform, each link carries that platform's
+/// placeholders for the participant's id, so that the platform fills them in.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The study file (as published).
+    study: PathBuf,
+    /// The address the site is served at, such as https://you.github.io/juror/.
+    #[arg(long)]
+    base_url: String,
+    /// prolific, mturk or sona.
+    #[arg(long)]
+    platform: Option<String>,
+    /// The study's path on the site (default: studies/ and the study file's name).
+    #[arg(long)]
+    path: Option<String>,
+    /// Where to write the CSV (default: standard output).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+}
+
+/// Exits 2 for an unknown platform, a study that cannot be used or an output that cannot be
+/// written, else 0.
+pub fn run(args: Args) -> ExitCode {
+    let platform = match platform(args.platform.as_deref()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let Ok(study) = load(&args.study) else {
+        return ExitCode::from(2);
+    };
+    let default_path = juror_core::publish::site_path(
+        &args
+            .study
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    );
+    let site_path = args.path.as_deref().unwrap_or(&default_path);
+    let mut csv = juror_core::csv::line(&["study_id", "slot", "url"]);
+    for (slot, url) in platform_links(&study, &args.base_url, site_path, platform) {
+        csv.push_str(&juror_core::csv::line(&[
+            study.id().to_owned(),
+            slot.to_string(),
+            url,
+        ]));
+    }
+    match &args.out {
+        Some(path) => {
+            if let Err(code) = write_atomically(path, &csv) {
+                return code;
+            }
+            errln!("links written to {}", path.display());
+        }
+        None => out!("{csv}"),
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--platform NAME`: a platform, or exit 2 with what to use.
+pub fn platform(name: Option<&str>) -> Result<Option<Platform>, ExitCode> {
+    match name.map(|n| (n, Platform::parse(n))) {
+        None => Ok(None),
+        Some((_, Some(p))) => Ok(Some(p)),
+        Some((name, None)) => {
+            errln!("--platform {name:?}: use prolific, mturk or sona");
+            Err(ExitCode::from(2))
+        }
+    }
+}

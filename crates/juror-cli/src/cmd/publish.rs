@@ -1,0 +1,290 @@
+//! `juror publish`: the studies a site serves, blinded (sealed, plans computed, attention
+//! checks kept in the key), written with their media under SITE/studies/, their keys apart,
+//! and optionally a link per annotator slot.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use juror_core::plan::{Platform, platform_links};
+use juror_core::publish::{self, Candidate, Problem, SITE_FOLDER, SealKey, Severity, SlotsProblem};
+use juror_core::study::Study;
+use juror_core::study::raw::RawStudy;
+
+use super::links::platform;
+use crate::files::{load_raw, pretty, report, write_atomically};
+
+/// Publish studies for annotators, blinded: each study is sealed (system ids become tokens,
+/// attention-check answers move to the key) and written with its media under
+/// SITE/studies/; the keys go only to KEYS. With --base-url, one link per annotator slot is
+/// printed and written to KEYS/links.csv. Refuses a study whose text names a system, and
+/// never overwrites a key.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The original studies (keep them private, with the keys).
+    #[arg(required = true)]
+    studies: Vec<PathBuf>,
+    /// The site folder: sealed studies and media go to SITE/studies/ (`assets` in this
+    /// repository, which Trunk publishes as `studies/`).
+    #[arg(long)]
+    site: PathBuf,
+    /// The private folder for the keys (one STUDY.key.json per study) and links.csv.
+    #[arg(long)]
+    keys: PathBuf,
+    /// The address the site is served at, such as https://you.github.io/juror/.
+    #[arg(long)]
+    base_url: Option<String>,
+    /// With --base-url: the links carry this platform's placeholders for the participant's
+    /// id (prolific, mturk or sona), as `juror links --platform` writes them.
+    #[arg(long, requires = "base_url")]
+    platform: Option<String>,
+    /// Publish even where a study's text names a system (sealing cannot hide that).
+    #[arg(long)]
+    allow_named: bool,
+    /// How many slots' plans to publish for a study without an `assignment` (default: the
+    /// smallest whole number of counterbalancing periods, the rows of its Williams design,
+    /// that is 12 or more); a study with one publishes its own slots.
+    #[arg(long)]
+    slots: Option<u32>,
+}
+
+/// One study of `juror publish`, checked and sealed, before anything is written.
+struct Publication {
+    source: PathBuf,
+    file_name: String,
+    study: Study,
+    sealed: RawStudy,
+    key: SealKey,
+    key_path: PathBuf,
+    media: Vec<String>,
+}
+
+/// Checks every study first (the rules of [`publish::check`]: valid, no system named in its
+/// text unless allowed, media present inside its folder, no key already there, no two with one
+/// file name) and writes nothing unless all pass (exit 1, or 2 for an existing key or an I/O
+/// error). Then for each study: the key, the sealed study, its media; and links.csv with
+/// --base-url (and the platform's placeholders, if one is named).
+pub fn run(args: Args) -> ExitCode {
+    let platform = match platform(args.platform.as_deref()) {
+        Ok(platform) => platform,
+        Err(code) => return code,
+    };
+    let mut publications: Vec<Publication> = Vec::new();
+    let mut refused = false;
+    for source in &args.studies {
+        match prepare(&args, source, &publications) {
+            Ok((refuses, publication)) => {
+                refused |= refuses;
+                publications.extend(publication);
+            }
+            Err(code) => return code,
+        }
+    }
+    if refused {
+        errln!("nothing was published");
+        return ExitCode::FAILURE;
+    }
+    let links_to = args.base_url.as_deref().map(|base| (base, platform));
+    match write(&args, &publications, links_to) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
+}
+
+/// Checks and seals one study, printing its problems: whether it refuses publication, and the
+/// publication unless the study cannot be sealed at all. `Err` is the exit code when nothing
+/// more can be done.
+fn prepare(
+    args: &Args,
+    source: &Path,
+    earlier: &[Publication],
+) -> Result<(bool, Option<Publication>), ExitCode> {
+    let raw = load_raw(source)?;
+    let Ok(original) = juror_core::study::validate(&raw) else {
+        return Err(ExitCode::FAILURE);
+    };
+    // A path that can be read as a file has a file name.
+    let Some(file_name) = source.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        errln!("{}: not a file name", source.display());
+        return Err(ExitCode::from(2));
+    };
+    let key_path = args.keys.join(publish::key_file_name(&file_name));
+    let folder = source.parent().unwrap_or(Path::new("."));
+    let missing: Vec<String> = publish::media(&raw)
+        .into_iter()
+        .map(|m| m.src)
+        .filter(|src| publish::inside_folder(src) && !folder.join(src).is_file())
+        .collect();
+    let names: Vec<&str> = earlier.iter().map(|p| p.file_name.as_str()).collect();
+    let problems = publish::check(&Candidate {
+        raw: &raw,
+        file_name: &file_name,
+        earlier: &names,
+        key_exists: key_path.exists(),
+        missing: &missing,
+        allow_named: args.allow_named,
+    });
+    let mut refused = false;
+    for problem in &problems {
+        errln!("{}", message(args, source, &file_name, &key_path, problem));
+        match problem.severity() {
+            Severity::Warning => {}
+            Severity::Refusal => refused = true,
+            Severity::Stop => return Err(ExitCode::from(2)),
+        }
+    }
+    if problems.contains(&Problem::AlreadySealed) {
+        return Ok((true, None));
+    }
+    let mut secret = [0u8; 32];
+    if let Err(e) = getrandom::fill(&mut secret) {
+        errln!("no source of randomness: {e}");
+        return Err(ExitCode::from(2));
+    }
+    let slots = match publish::slots(&original, args.slots) {
+        Ok(n) => n,
+        Err(SlotsProblem::Conflict { asked, fixed }) => {
+            errln!(
+                "{}: --slots {asked}, but the study's assignment fixes {fixed} slots",
+                source.display()
+            );
+            return Err(ExitCode::from(2));
+        }
+        Err(SlotsProblem::Zero) => {
+            errln!("--slots 0: give the number of annotator links to publish");
+            return Err(ExitCode::from(2));
+        }
+    };
+    let (sealed, key) = publish::publish(&raw, &original, &secret, slots);
+    let study = match juror_core::study::validate(&sealed) {
+        Ok(study) => study,
+        Err(problems) => return Err(report(source, &problems)),
+    };
+    let publication = Publication {
+        source: source.to_path_buf(),
+        media: publish::media_files(&raw),
+        file_name,
+        study,
+        sealed,
+        key,
+        key_path,
+    };
+    Ok((refused, Some(publication)))
+}
+
+/// What `juror publish` says about `problem` of the study at `path`, named `file_name`, whose
+/// key would be written to `key_path`.
+fn message(
+    args: &Args,
+    path: &Path,
+    file_name: &str,
+    key_path: &Path,
+    problem: &Problem,
+) -> String {
+    let source = path.display();
+    match problem {
+        Problem::AlreadySealed => format!(
+            "{source}: already sealed (its systems are tokens); publish the original study, so \
+             that the key is written"
+        ),
+        Problem::NamesSystem {
+            at,
+            system,
+            allowed,
+        } => format!(
+            "{what}: {source}: {at} names system \"{system}\"; sealing cannot hide that: reword it{or}",
+            what = if *allowed { "warning" } else { "refused" },
+            or = if *allowed {
+                ""
+            } else {
+                " (or pass --allow-named)"
+            }
+        ),
+        Problem::SameFileName => format!(
+            "{source}: another study given is also named {}; they would overwrite each other in {}",
+            file_name,
+            args.site.join(SITE_FOLDER).display()
+        ),
+        Problem::KeyExists => format!(
+            "{}: a key is already there; overwriting it would lose the way to unblind the \
+             ratings of the study published with it. Move it away, or publish under another \
+             file name.",
+            key_path.display()
+        ),
+        Problem::MediaOutside { owner, src } => format!(
+            "{source}: {owner}: media \"{src}\" is outside the study's folder; move it into \
+             the folder (for example media/) and give a path relative to the study"
+        ),
+        Problem::MediaMissing { owner, src } => format!(
+            "{source}: {owner}: media {} is missing",
+            path.parent().unwrap_or(Path::new(".")).join(src).display()
+        ),
+    }
+}
+
+/// Writes every publication: the key first (a published study without its key could never be
+/// unblinded), the sealed study, its media; then links.csv when `links_to` names the site.
+fn write(
+    args: &Args,
+    publications: &[Publication],
+    links_to: Option<(&str, Option<Platform>)>,
+) -> Result<(), ExitCode> {
+    let studies_dir = args.site.join(SITE_FOLDER);
+    for dir in [args.keys.as_path(), studies_dir.as_path()] {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            errln!("{}: cannot create the folder: {e}", dir.display());
+            return Err(ExitCode::from(2));
+        }
+    }
+    let mut links = String::from("study,slot,url\n");
+    for p in publications {
+        write_atomically(&p.key_path, &pretty(&p.key))?;
+        let out = studies_dir.join(&p.file_name);
+        write_atomically(&out, &pretty(&p.sealed))?;
+        copy_media(p, &studies_dir)?;
+        outln!(
+            "{}: published as {} ({} slots' plans, {} systems under {} output tokens, {} media file(s)); key: {} (keep it private)",
+            p.source.display(),
+            out.display(),
+            p.study.design().plans.as_ref().map_or(0, Vec::len),
+            p.study.system_count(),
+            p.key.systems.len(),
+            p.media.len(),
+            p.key_path.display()
+        );
+        if let Some((base, platform)) = links_to {
+            let path = publish::site_path(&p.file_name);
+            for (slot, url) in platform_links(&p.study, base, &path, platform) {
+                outln!("  slot {slot}: {url}");
+                links.push_str(&juror_core::csv::line(&[
+                    p.study.id().to_owned(),
+                    slot.to_string(),
+                    url,
+                ]));
+            }
+        }
+    }
+    if links_to.is_some() {
+        let path = args.keys.join("links.csv");
+        write_atomically(&path, &links)?;
+        outln!("links written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// Copies a publication's media files from its study's folder to the same relative paths under
+/// `studies_dir`.
+fn copy_media(p: &Publication, studies_dir: &Path) -> Result<(), ExitCode> {
+    for src in &p.media {
+        let from = p.source.parent().unwrap_or(Path::new(".")).join(src);
+        let to = studies_dir.join(src);
+        let copied = to
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::copy(&from, &to));
+        if let Err(e) = copied {
+            errln!("{}: cannot copy to {}: {e}", from.display(), to.display());
+            return Err(ExitCode::from(2));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,355 @@
+//! What `juror publish` checks before it writes anything, as values: a study already sealed,
+//! text that names a system, two studies under one file name, a key already where this one's
+//! would go, media outside the study's folder or missing, and how many slots' plans to
+//! publish. The caller reads the file system and passes what it found; nothing here touches it.
+
+use std::path::{Component, Path};
+
+use super::{is_sealed, mentions};
+use crate::study::Study;
+use crate::study::raw::RawStudy;
+
+/// The folder of the site that published studies and their media go to.
+pub const SITE_FOLDER: &str = "studies";
+
+/// One study given to `juror publish`, with what the caller found on the file system.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    /// The study as written (valid).
+    pub raw: &'a RawStudy,
+    /// The study file's name, which it is published under.
+    pub file_name: &'a str,
+    /// The file names of the studies given before it in the same run.
+    pub earlier: &'a [&'a str],
+    /// Whether a file is already where this study's key would be written ([`key_file_name`]).
+    pub key_exists: bool,
+    /// The media sources inside the study's folder (as [`media`] lists them) that are not files.
+    pub missing: &'a [String],
+    /// Publish even where the study's text names a system (a warning instead of a refusal).
+    pub allow_named: bool,
+}
+
+/// One thing `juror publish` found about a study, in the order it checks them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// Its systems are tokens already: the original must be published, so that the key is
+    /// written. Nothing else is checked for this study.
+    AlreadySealed,
+    /// Text at the JSON path `at` names `system` as a whole word: sealing cannot hide that.
+    /// A warning when `allowed`.
+    NamesSystem {
+        at: String,
+        system: String,
+        allowed: bool,
+    },
+    /// A study given earlier has the same file name: they would overwrite each other.
+    SameFileName,
+    /// A key is already there: overwriting it would lose the way to unblind the ratings of the
+    /// study published with it. Nothing more can be done (exit 2).
+    KeyExists,
+    /// The media of `owner` (`item "ID"` or `worked example N`) leaves the study's folder.
+    MediaOutside { owner: String, src: String },
+    /// The media of `owner` is not there.
+    MediaMissing { owner: String, src: String },
+}
+
+/// How much a [`Problem`] stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// Said, and the study is published anyway.
+    Warning,
+    /// Nothing is published, but the other studies are still checked.
+    Refusal,
+    /// Nothing is published and nothing more is checked.
+    Stop,
+}
+
+impl Problem {
+    /// How much this problem stops.
+    pub fn severity(&self) -> Severity {
+        match self {
+            Problem::NamesSystem { allowed: true, .. } => Severity::Warning,
+            Problem::KeyExists => Severity::Stop,
+            _ => Severity::Refusal,
+        }
+    }
+}
+
+/// Every problem of `study`, in the order `juror publish` reports them (up to the first
+/// [`Severity::Stop`]).
+pub fn check(study: &Candidate) -> Vec<Problem> {
+    let raw = study.raw;
+    if is_sealed(&raw.systems) {
+        return vec![Problem::AlreadySealed];
+    }
+    let mut problems: Vec<Problem> = mentions(raw)
+        .into_iter()
+        .map(|(at, system)| Problem::NamesSystem {
+            at,
+            system,
+            allowed: study.allow_named,
+        })
+        .collect();
+    if study.earlier.contains(&study.file_name) {
+        problems.push(Problem::SameFileName);
+    }
+    if study.key_exists {
+        problems.push(Problem::KeyExists);
+        return problems;
+    }
+    for Media { owner, src } in media(raw) {
+        if !inside_folder(&src) {
+            problems.push(Problem::MediaOutside { owner, src });
+        } else if study.missing.contains(&src) {
+            problems.push(Problem::MediaMissing { owner, src });
+        }
+    }
+    problems
+}
+
+/// One reference to a media file in a study.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Media {
+    /// `item "ID"` or `worked example N` (from 1).
+    pub owner: String,
+    /// The path as the study gives it, relative to the study's folder.
+    pub src: String,
+}
+
+/// Every media reference of `raw`: the items' first, then the worked examples'.
+pub fn media(raw: &RawStudy) -> Vec<Media> {
+    let items = raw.items.iter().filter_map(|i| {
+        let m = i.media.as_ref()?;
+        Some((format!("item \"{}\"", i.id), m))
+    });
+    let examples = raw.rubric.examples.iter().enumerate().filter_map(|(k, e)| {
+        let m = e.media.as_ref()?;
+        Some((format!("worked example {}", k + 1), m))
+    });
+    items
+        .chain(examples)
+        .map(|(owner, m)| Media {
+            owner,
+            src: m.src.clone(),
+        })
+        .collect()
+}
+
+/// Each media file of `raw` once, in the order first referenced: what is copied next to the
+/// published study.
+pub fn media_files(raw: &RawStudy) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for Media { src, .. } in media(raw) {
+        if !files.contains(&src) {
+            files.push(src);
+        }
+    }
+    files
+}
+
+/// Whether `src` stays inside the study's folder: only plain names, no root, no `.` or `..`,
+/// so that it can be copied under [`SITE_FOLDER`] at the same relative path.
+pub fn inside_folder(src: &str) -> bool {
+    Path::new(src)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Why the number of slots asked for cannot be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotsProblem {
+    /// The study's assignment fixes `fixed` slots, and another number was asked for.
+    Conflict { asked: u32, fixed: u32 },
+    /// Zero slots were asked for.
+    Zero,
+}
+
+/// How many slots' plans to publish for `study`: the slots its assignment fixes, else the
+/// number `asked`, else [`default_slots`] of its counterbalancing period.
+pub fn slots(study: &Study, asked: Option<u32>) -> Result<u32, SlotsProblem> {
+    match (crate::plan::slots(study), asked) {
+        (Some(fixed), Some(asked)) if fixed != asked => {
+            Err(SlotsProblem::Conflict { asked, fixed })
+        }
+        (Some(fixed), _) => Ok(fixed),
+        (None, Some(0)) => Err(SlotsProblem::Zero),
+        (None, Some(asked)) => Ok(asked),
+        (None, None) => Ok(default_slots(crate::plan::period(study))),
+    }
+}
+
+/// One counterbalancing period at least, and enough plans (12 or more, a whole number of
+/// periods) that annotators met by id are spread over varied orders: `period × ⌈12 / period⌉`.
+pub fn default_slots(period: u32) -> u32 {
+    period.max(1) * 12u32.div_ceil(period.max(1))
+}
+
+/// The key file of a study published as `file_name`: `STEM.key.json`.
+pub fn key_file_name(file_name: &str) -> String {
+    format!("{}.key.json", file_name.trim_end_matches(".json"))
+}
+
+/// Where a study published as `file_name` is on the site: `studies/FILE_NAME`.
+pub fn site_path(file_name: &str) -> String {
+    format!("{SITE_FOLDER}/{file_name}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::validate;
+
+    /// An example study of `assets/studies/`, as written.
+    fn example(name: &str) -> RawStudy {
+        let path = format!(
+            "{}/../../assets/studies/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn candidate<'a>(raw: &'a RawStudy, earlier: &'a [&'a str]) -> Candidate<'a> {
+        Candidate {
+            raw,
+            file_name: "video-trajectories.json",
+            earlier,
+            key_exists: false,
+            missing: &[],
+            allow_named: false,
+        }
+    }
+
+    #[test]
+    fn the_default_is_the_fewest_whole_periods_that_make_12_or_more() {
+        let defaults: Vec<u32> = [2, 3, 4, 5, 6, 7, 10, 12, 14]
+            .into_iter()
+            .map(default_slots)
+            .collect();
+        assert_eq!(defaults, [12, 12, 12, 15, 12, 14, 20, 12, 14]);
+    }
+
+    #[test]
+    fn an_assignment_fixes_the_slots_and_otherwise_the_flag_or_the_default_does() {
+        let fixed = validate(&example("video-trajectories")).unwrap_or_else(|p| panic!("{p}"));
+        assert_eq!(slots(&fixed, None), Ok(3));
+        assert_eq!(slots(&fixed, Some(3)), Ok(3));
+        assert_eq!(
+            slots(&fixed, Some(4)),
+            Err(SlotsProblem::Conflict { asked: 4, fixed: 3 })
+        );
+        // Two systems: a counterbalancing period of 2, so 12 slots.
+        let free = validate(&example("financial-analysis")).unwrap_or_else(|p| panic!("{p}"));
+        assert_eq!(slots(&free, None), Ok(12));
+        assert_eq!(slots(&free, Some(5)), Ok(5));
+        assert_eq!(slots(&free, Some(0)), Err(SlotsProblem::Zero));
+    }
+
+    #[test]
+    fn media_must_stay_inside_the_studys_folder() {
+        assert!(inside_folder("media/clip.webm"));
+        assert!(inside_folder("clip.webm"));
+        for outside in [
+            "../clip.webm",
+            "media/../../clip.webm",
+            "/srv/clip.webm",
+            "./clip.webm",
+        ] {
+            assert!(!inside_folder(outside), "{outside}");
+        }
+    }
+
+    #[test]
+    fn each_media_file_is_listed_once_with_every_owner_checked() {
+        let mut raw = example("video-trajectories");
+        assert_eq!(
+            media_files(&raw),
+            ["media/bounce.webm", "media/crossing.webm"]
+        );
+        assert_eq!(check(&candidate(&raw, &[])), []);
+
+        let missing = ["media/bounce.webm".to_owned()];
+        let problems = check(&Candidate {
+            missing: &missing,
+            ..candidate(&raw, &[])
+        });
+        let owners: Vec<&str> = problems
+            .iter()
+            .map(|p| match p {
+                Problem::MediaMissing { owner, .. } => owner.as_str(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(owners, ["item \"bounce\"", "item \"check-colour\""]);
+
+        if let Some(m) = raw.items[1].media.as_mut() {
+            m.src = "../crossing.webm".into();
+        }
+        assert_eq!(
+            check(&candidate(&raw, &[])),
+            [Problem::MediaOutside {
+                owner: "item \"crossing\"".into(),
+                src: "../crossing.webm".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn problems_come_in_order_and_a_key_already_there_stops_the_rest() {
+        let mut raw = example("video-trajectories");
+        raw.title = format!("{} against rft-base", raw.title);
+        if let Some(m) = raw.items[1].media.as_mut() {
+            m.src = "/srv/crossing.webm".into();
+        }
+        let named = Problem::NamesSystem {
+            at: "title".into(),
+            system: "rft-base".into(),
+            allowed: false,
+        };
+        let outside = Problem::MediaOutside {
+            owner: "item \"crossing\"".into(),
+            src: "/srv/crossing.webm".into(),
+        };
+        let earlier = ["video-trajectories.json"];
+        assert_eq!(
+            check(&candidate(&raw, &earlier)),
+            [named.clone(), Problem::SameFileName, outside]
+        );
+        let stopped = check(&Candidate {
+            key_exists: true,
+            ..candidate(&raw, &[])
+        });
+        assert_eq!(stopped, [named, Problem::KeyExists]);
+        assert_eq!(stopped[1].severity(), Severity::Stop);
+        assert_eq!(stopped[0].severity(), Severity::Refusal);
+
+        let allowed = check(&Candidate {
+            allow_named: true,
+            ..candidate(&raw, &[])
+        });
+        assert_eq!(allowed[0].severity(), Severity::Warning);
+    }
+
+    #[test]
+    fn a_sealed_study_is_refused_and_nothing_else_is_checked() {
+        let raw = example("video-trajectories");
+        let (sealed, _) = super::super::seal(&raw, &[5; 32]);
+        let key_there = Candidate {
+            key_exists: true,
+            ..candidate(&sealed, &["video-trajectories.json"])
+        };
+        assert_eq!(check(&key_there), [Problem::AlreadySealed]);
+    }
+
+    #[test]
+    fn a_study_is_served_and_keyed_by_its_file_name() {
+        assert_eq!(
+            key_file_name("hare-personalization.json"),
+            "hare-personalization.key.json"
+        );
+        assert_eq!(
+            site_path("hare-personalization.json"),
+            "studies/hare-personalization.json"
+        );
+    }
+}
