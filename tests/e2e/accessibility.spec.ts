@@ -232,7 +232,7 @@ test('the analysis page: report, charts and the adjudication form', async ({ pag
   await expect(page.getByRole('img', { name: /^Bradley–Terry strengths/ })).toBeVisible();
   await expectAccessible(page, 'the analysis page with preferences, their matrix and ranking');
 
-  // Ratings over rounds (chart, slopes, mixed model) and the diagnostics of a seed-003 study.
+  // Ratings over rounds (chart, slopes, mixed model) and the diagnostics of a reasoning-trajectories study.
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(path.join(root, 'assets/studies/reasoning-trajectories.json'));
   await page

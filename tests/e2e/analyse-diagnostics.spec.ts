@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { test, expect, root } from './fixtures';
 import { cli, differences, dir, download, normalise } from './analysis-helpers';
 
-test('diagnostics of a seed-003 study equal juror analyze', async ({ page, errors }, testInfo) => {
+test('diagnostics of a reasoning-trajectories study equal juror analyze', async ({ page, errors }, testInfo) => {
   const files = ['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'];
   const study = path.join(root, 'assets/studies/reasoning-trajectories.json');
   await page.goto('analyse.html');

@@ -4,7 +4,7 @@
 //! The value is written compactly (one line) and read from that text; serde_json's error then
 //! carries the column where reading stopped, and [`path_at`] walks the same text to the value
 //! (or object key) there. This replaced `serde_path_to_error`, whose wrapper doubled the
-//! deserializers of every study and ratings type in the annotator's WebAssembly (issue 14).
+//! deserializers of every study and ratings type in the annotator's WebAssembly.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

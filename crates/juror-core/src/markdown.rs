@@ -163,7 +163,7 @@ mod tests {
             "{html}"
         );
         assert!(!to_html("![x](//cdn.example.org/y.png)").contains("<img"));
-        // Another host in any spelling the URL parser accepts (review L1): never an image.
+        // Another host in any spelling the URL parser accepts: never an image.
         for src in [
             "//evil.example:8080/p.png",
             "//evil.example/p.png?a:b",

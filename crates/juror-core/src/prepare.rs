@@ -320,7 +320,7 @@ mod tests {
         }
     }
 
-    /// Seed 001's per-participant outputs: one personal item per (item, participant), for that
+    /// Outputs generated per participant (as in the HARE study): one personal item per (item, participant), for that
     /// participant only; a line without its participant is a problem.
     #[test]
     fn a_participant_field_makes_personal_items() {

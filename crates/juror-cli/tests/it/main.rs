@@ -1,5 +1,11 @@
 //! The `juror` binary end to end, one module per subcommand or concern, in one test binary (one
 //! link step); `support` holds what they share.
+// clippy.toml lets `#[test]` functions unwrap; their helpers here may too, for the same reason.
+#![expect(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test stops where it failed, in a helper as in the test"
+)]
 
 mod support;
 
@@ -13,4 +19,5 @@ mod publish;
 mod recover;
 mod repository;
 mod schemas;
+mod tidy;
 mod validate_ratings;

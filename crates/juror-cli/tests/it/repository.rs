@@ -7,7 +7,7 @@ use std::process::Command;
 use super::support::{self, root};
 
 /// Every file git tracks, with its text (binary files are skipped: they name no paths).
-fn tracked_files() -> Vec<(String, String)> {
+pub fn tracked_files() -> Vec<(String, String)> {
     let out = Command::new("git")
         .args(["ls-files", "-z"])
         .current_dir(root())
