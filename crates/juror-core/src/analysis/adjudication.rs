@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use super::csv;
-use super::input::{Input, Problem, number, score};
+use super::data::{Input, Problem, number, score};
 
 /// (dimension, item, system).
 pub type Cell = (String, String, String);

@@ -17,9 +17,8 @@
 
 use serde::Serialize;
 
+use super::data::{Data, RatingRow, oriented};
 use super::plan::{AnalysisPlan, Correction, Family, Unit};
-use super::report::oriented;
-use super::{Data, RatingRow};
 use crate::stats::paired::Alternative;
 use crate::stats::power::{Scenario, simulate, t_power};
 use crate::study::Study;

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::input::RatingRow;
+use super::data::RatingRow;
 use crate::stats::mixed::{self, MixedData, RoundRating};
 use crate::stats::paired::trend;
 

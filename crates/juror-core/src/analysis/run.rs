@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use super::input::read;
 use super::plan::{AnalysisPlan, Overrides};
+use super::read::read;
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::session::ratings::sha256_hex;

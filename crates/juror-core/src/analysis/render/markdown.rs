@@ -3,14 +3,16 @@
 
 use std::fmt::Write as _;
 
-use super::diagnostics::Diagnostics;
-use super::input::number;
-use super::plan::{AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
-use super::report::{
-    Agreement, BradleyTerryReport, Ci, DimensionReport, PairComparison, PreferenceReport, Report,
+use crate::analysis::choices::ChoiceReport;
+use crate::analysis::data::{Ci, number};
+use crate::analysis::diagnostics::Diagnostics;
+use crate::analysis::plan::{AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
+use crate::analysis::pseudonym;
+use crate::analysis::report::{
+    Agreement, BradleyTerryReport, DimensionReport, PairComparison, PreferenceReport, Report,
     SystemSummary,
 };
-use super::rounds::Rounds;
+use crate::analysis::rounds::Rounds;
 use crate::stats::paired::Alternative;
 
 /// Flags shown in the Markdown; all of them are in the JSON and the adjudication sheet.
@@ -63,7 +65,7 @@ pub fn render(report: &Report) -> String {
         preferences(&mut out, p);
     }
     if let Some(a) = &report.answers {
-        out.push_str(&a.to_markdown());
+        out.push_str(&super::answers::answers(a));
     }
     diagnostics(&mut out, &report.diagnostics);
     out.push_str("## Methods\n\n");
@@ -80,8 +82,8 @@ pub fn render(report: &Report) -> String {
 }
 
 /// Text from the inputs (ids, names, notes, messages) made inert in Markdown: it renders as the
-/// same text, but cannot become a link, an image, emphasis, a heading or HTML (review L4: an
-/// annotator id `<img src=…>` or `![x](https://…)` fetched a tracker in a Markdown viewer).
+/// same text, but cannot become a link, an image, emphasis, a heading or HTML (an annotator id
+/// `<img src=…>` or `![x](https://…)` would fetch a tracker in a Markdown viewer).
 /// Pipes are escaped and line breaks become spaces, so it also fits in a table cell.
 pub(crate) fn cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -133,11 +135,8 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64, plan: &Analysi
         d.items,
         d.annotators,
         match &d.scale {
-            Some(s) if !s.is_empty() => format!(
-                ", scale {} to {}",
-                super::input::number(s[0]),
-                super::input::number(s[s.len() - 1])
-            ),
+            Some(s) if !s.is_empty() =>
+                format!(", scale {} to {}", number(s[0]), number(s[s.len() - 1])),
             _ => String::new(),
         }
     );
@@ -198,7 +197,7 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64, plan: &Analysi
             let ratings: Vec<String> = f
                 .ratings
                 .iter()
-                .map(|r| format!("{} ({})", super::input::number(r.score), r.annotator))
+                .map(|r| format!("{} ({})", number(r.score), r.annotator))
                 .collect();
             let _ = writeln!(
                 out,
@@ -207,9 +206,7 @@ fn dimension(out: &mut String, d: &DimensionReport, flag_sd: f64, plan: &Analysi
                 cell(&f.system),
                 cell(&ratings.join(", ")),
                 f.sd,
-                f.adjudicated
-                    .map(super::input::number)
-                    .unwrap_or_else(|| "–".into())
+                f.adjudicated.map(number).unwrap_or_else(|| "–".into())
             );
         }
         out.push('\n');
@@ -627,7 +624,7 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
 }
 
 /// Best-of-N choices and rankings, as made.
-fn choices(out: &mut String, c: &super::choices::ChoiceReport) {
+fn choices(out: &mut String, c: &ChoiceReport) {
     if let Some(b) = &c.best {
         let _ = writeln!(
             out,
@@ -878,9 +875,9 @@ pub fn methods(report: &Report) -> String {
         parts.push(format!(
             "Participants recruited on a platform (Prolific, MTurk, SONA) are identified by \
              their platform id {}.",
-            if ids == super::pseudonym::SHOWN {
+            if ids == pseudonym::SHOWN {
                 "as the platform gave it"
-            } else if ids == super::pseudonym::KEYED {
+            } else if ids == pseudonym::KEYED {
                 "under a pseudonym (the first 12 hex digits of a SHA-256 keyed with a secret the \
                  study's key holds)"
             } else {
@@ -941,7 +938,7 @@ pub fn methods(report: &Report) -> String {
 mod injection_tests {
     use super::cell;
 
-    /// Review L4: text from a ratings file (an annotator id, a note) cannot become HTML, an
+    /// Text from a ratings file (an annotator id, a note) cannot become HTML, an
     /// image, a link or a table column in the Markdown report; it still reads the same.
     #[test]
     fn input_text_is_inert_markdown() {
