@@ -1210,7 +1210,7 @@ fn adjudication_changes_comparisons_and_summaries_but_not_agreement() {
     let means = means_by_hand(&ratings, "quality", &adjudicated);
     check_dimension(&after, "quality", &means);
     let rows: Vec<_> = data.ratings.iter().collect();
-    let read_back = Adjudication::read(&adjudication);
+    let read_back = Adjudication::read(&adjudication, &Default::default());
     assert_eq!(item_means(&rows, Some(&read_back)), means);
     // Each flag shows the score that replaced it.
     assert!(

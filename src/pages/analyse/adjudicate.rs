@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use juror_core::analysis::Report;
-use juror_core::analysis::adjudication::Cell;
+use juror_core::analysis::adjudication::{Cell, parse_score};
 use juror_core::analysis::report::Flag;
 use leptos::prelude::*;
 
@@ -32,33 +32,6 @@ pub fn shown(entries: &Entries, cell: &Cell, adjudicated: Option<f64>) -> String
         .get(cell)
         .cloned()
         .unwrap_or_else(|| adjudicated.map(plain).unwrap_or_default())
-}
-
-/// A score as entered: empty is "not adjudicated yet", else a finite number, on the scale when
-/// there is one.
-///
-/// # Errors
-/// A sentence saying what is wrong.
-pub fn parse_score(text: &str, scale: Option<&[f64]>) -> Result<Option<f64>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let value = match text.parse::<f64>() {
-        Ok(v) if v.is_finite() => v + 0.0,
-        _ => return Err(format!("\"{text}\" is not a number")),
-    };
-    match scale {
-        Some(points) if !points.is_empty() && !points.contains(&value) => {
-            let names: Vec<String> = points.iter().map(|p| plain(*p)).collect();
-            Err(format!(
-                "{} is not a point of the scale ({})",
-                plain(value),
-                names.join(", ")
-            ))
-        }
-        _ => Ok(Some(value)),
-    }
 }
 
 /// One problem of the form: which cell and what.
@@ -423,6 +396,7 @@ mod tests {
         assert_eq!(progress(&r, &entries), (1, d.flags.len()));
         let adjudication = juror_core::analysis::Adjudication::read(
             &juror_core::analysis::Input::new("a.csv", text),
+            &Default::default(),
         );
         assert!(adjudication.problems().is_empty());
         assert_eq!(adjudication.score(&first.0, &first.1, &first.2), Some(4.0));

@@ -72,9 +72,22 @@ pub fn report_of(
     adjudication: Option<&Input<'_>>,
     options: &Options,
 ) -> Report {
-    let adjudication = adjudication.map(Adjudication::read);
     let study: Option<&Study> = context.study.map(|(s, _)| s);
+    let scales = study.map(scales).unwrap_or_default();
+    let adjudication = adjudication.map(|input| Adjudication::read(input, &scales));
     report::report_with_key(data, study, context.key, adjudication.as_ref(), options)
+}
+
+/// The points of each of the study's dimensions' scales, which an adjudicated score must be one
+/// of.
+fn scales(study: &Study) -> adjudication::Scales {
+    let dimensions = study.rubric().dimensions.iter();
+    dimensions
+        .map(|d| {
+            let points = d.scale.points.iter().map(|p| f64::from(p.value));
+            (d.id.clone(), points.collect())
+        })
+        .collect()
 }
 
 /// The JSON Schema of `juror.report/1`, generated from [`Report`], as committed at
