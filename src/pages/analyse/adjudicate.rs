@@ -339,6 +339,7 @@ fn CellRow(
 mod tests {
     use super::*;
     use crate::pages::analyse::{Outcome, run};
+    use juror_core::analysis::run::FileText;
 
     fn report() -> Report {
         let file = |name: &str| {
@@ -346,19 +347,19 @@ mod tests {
                 "{}/crates/juror-core/tests/fixtures/analysis/{name}",
                 env!("CARGO_MANIFEST_DIR")
             );
-            (
-                name.to_owned(),
-                std::fs::read_to_string(path).map_err(|e| e.to_string()),
-            )
+            FileText {
+                name: name.to_owned(),
+                text: std::fs::read_to_string(path).map_err(|e| e.to_string()),
+            }
         };
-        let study = (
-            "financial-analysis.json".to_owned(),
-            std::fs::read_to_string(format!(
+        let study = FileText {
+            name: "financial-analysis.json".to_owned(),
+            text: std::fs::read_to_string(format!(
                 "{}/assets/studies/financial-analysis.json",
                 env!("CARGO_MANIFEST_DIR")
             ))
             .map_err(|e| e.to_string()),
-        );
+        };
         let inputs = [
             file("financial-slot1.json"),
             file("financial-slot2.json"),

@@ -7,7 +7,8 @@ use juror_core::analysis::answers::{AnswersReport, QuestionSummary};
 use juror_core::analysis::choices::ChoiceReport;
 use leptos::prelude::*;
 
-use super::{DataTable, interval_text, num, pval};
+use super::{interval_text, num, pval};
+use crate::components::DataTable;
 
 /// The choices' section of the report.
 #[component]

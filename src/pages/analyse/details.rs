@@ -6,7 +6,8 @@ use juror_core::analysis::rounds::{Rounds, SystemTrend};
 use leptos::prelude::*;
 
 use super::charts::plain;
-use super::{DataTable, num, pval};
+use super::{num, pval};
+use crate::components::DataTable;
 
 /// Okabe and Ito's colour-blind-safe qualitative palette, without its yellow (too light on
 /// white) and with grey for its black (invisible in the dark theme); lines also differ by dash pattern, so colour is never the only cue.
