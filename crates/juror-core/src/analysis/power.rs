@@ -453,7 +453,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_001s_assumed_effect_follows_its_plan() {
+    fn the_hare_studys_assumed_effect_follows_its_plan() {
         let study = hare();
         let plan = study.analysis().cloned().unwrap_or_default();
         let options = PowerOptions {

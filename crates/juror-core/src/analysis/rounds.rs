@@ -1,5 +1,6 @@
-//! Ratings over rounds (seed 001's questions): per system, the least-squares slope of the
-//! ratings on the round with its p-value and Spearman's rho; and the linear mixed model
+//! Ratings over rounds (does a system get better or worse from round to round?): per system,
+//! the least-squares slope of the ratings on the round with its p-value and Spearman's rho; and
+//! the linear mixed model
 //! `rating ~ system + round + system:round + (1 | annotator)` fitted by REML.
 //!
 //! Both are computed on the raw ratings that have a round (the study's `items[].round`, or a

@@ -435,8 +435,9 @@ mod tests {
         );
     }
 
-    /// The labels the Analyse page's charts use are the study's labelled points only: seed
-    /// 001 labels 1, 3 and 5 of each dimension, and 2 and 4 are shown as numbers.
+    /// The labels the Analyse page's charts use are the study's labelled points only: the
+    /// hare-personalization study labels 1, 3 and 5 of each dimension, and 2 and 4 are shown as
+    /// numbers.
     #[test]
     fn labels_are_the_labelled_points_of_the_study() {
         let study = example("hare-personalization.json");
