@@ -358,7 +358,7 @@ pub(crate) fn ordered<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
 }
 
 /// A number as people write it: `4`, not `4.0`; `3.5`.
-pub(crate) fn number(x: f64) -> String {
+pub fn number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{}", x as i64)
     } else {

@@ -1,7 +1,7 @@
 //! Ratings over rounds (does a system get better or worse from round to round?): per system,
 //! the least-squares slope of the ratings on the round with its p-value and Spearman's rho; and
-//! the linear mixed model
-//! `rating ~ system + round + system:round + (1 | annotator)` fitted by REML.
+//! the linear mixed model `rating ~ system + round + system:round + (1 | annotator)` fitted by
+//! REML.
 //!
 //! Both are computed on the raw ratings that have a round (the study's `items[].round`, or a
 //! CSV's `round` column), one point per rating; adjudicated scores are not used here (they
