@@ -13,8 +13,9 @@ use std::sync::Arc;
 
 use juror_core::analysis::plan::Overrides;
 use juror_core::analysis::plan::{AnalysisPlan, Correction, Unit};
+use juror_core::analysis::render::fmt;
 use juror_core::analysis::report::{
-    Ci, DimensionReport, PairComparison, PreferenceReport, SystemSummary,
+    DimensionReport, PairComparison, PreferenceReport, SystemSummary,
 };
 use juror_core::analysis::run::{Analysis, FileText, Request, plan_context};
 use juror_core::analysis::{self, Options, Problem, Report};
@@ -431,20 +432,10 @@ fn plan_origin(source: &str) -> &'static str {
     }
 }
 
-/// A number to three decimals, or a dash when undefined.
+/// A number as the charts write it: the core's format to three decimals (charts.rs imports
+/// it by this name).
 fn num(x: Option<f64>) -> String {
-    match x {
-        Some(x) if x.is_finite() => format!("{x:.3}"),
-        _ => "—".to_owned(),
-    }
-}
-
-/// A p-value: three decimals, or `< 0.001`.
-fn pval(p: Option<f64>) -> String {
-    match p {
-        Some(p) if p.is_finite() && p < 0.001 => "< 0.001".to_owned(),
-        other => num(other),
-    }
+    fmt::num(x, 3)
 }
 
 #[component]
@@ -528,12 +519,6 @@ fn ProblemsTable(problems: Vec<Problem>) -> impl IntoView {
     }
     .into_any()
 }
-
-fn interval_text(ci: Option<Ci>) -> String {
-    ci.map(|ci| format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))))
-        .unwrap_or_else(|| "—".to_owned())
-}
-
 #[component]
 fn DimensionView(
     index: usize,
@@ -558,29 +543,32 @@ fn DimensionView(
                 vec![
                     s.system.clone(),
                     s.n.to_string(),
-                    num(Some(s.mean)),
-                    num(s.sd),
-                    ci_text(s),
+                    fmt::num(Some(s.mean), 3),
+                    fmt::num(s.sd, 3),
+                    fmt::ci(s.ci95, 3),
                 ]
             })
             .collect()
     };
     let systems = system_rows(&d.systems);
     let agreement = vec![
-        vec!["Fleiss' kappa".to_owned(), num(a.fleiss_kappa)],
+        vec!["Fleiss' kappa".to_owned(), fmt::num(a.fleiss_kappa, 3)],
         vec![
             "Krippendorff's alpha (nominal)".to_owned(),
-            num(a.krippendorff_alpha.nominal),
+            fmt::num(a.krippendorff_alpha.nominal, 3),
         ],
         vec![
             "Krippendorff's alpha (ordinal)".to_owned(),
-            num(a.krippendorff_alpha.ordinal),
+            fmt::num(a.krippendorff_alpha.ordinal, 3),
         ],
         vec![
             "Krippendorff's alpha (interval)".to_owned(),
-            num(a.krippendorff_alpha.interval),
+            fmt::num(a.krippendorff_alpha.interval, 3),
         ],
-        vec!["Percent agreement".to_owned(), num(a.percent_agreement)],
+        vec![
+            "Percent agreement".to_owned(),
+            fmt::num(a.percent_agreement, 3),
+        ],
     ];
     let cohen: Vec<Vec<String>> = a
         .cohen_kappa
@@ -589,10 +577,10 @@ fn DimensionView(
             vec![
                 format!("{} – {}", c.annotator_a, c.annotator_b),
                 c.units.to_string(),
-                num(c.agreement),
-                num(c.unweighted),
-                num(c.linear),
-                num(c.quadratic),
+                fmt::num(c.agreement, 3),
+                fmt::num(c.unweighted, 3),
+                fmt::num(c.linear, 3),
+                fmt::num(c.quadratic, 3),
             ]
         })
         .collect();
@@ -611,26 +599,30 @@ fn DimensionView(
                         c.non_inferiority.map_or(String::new(), |ni| format!(
                             "; not worse by {}: p (t) {}, p (Wilcoxon) {}",
                             ni.margin,
-                            pval(ni.p_t),
-                            pval(ni.p_wilcoxon)
+                            fmt::p_value(ni.p_t),
+                            fmt::p_value(ni.p_wilcoxon)
                         ))
                     ),
                     c.n.to_string(),
-                    num(c.mean_diff),
-                    c.mean_diff_ci95.map_or("—".to_owned(), |ci| {
-                        format!("{} to {}", num(Some(ci.low)), num(Some(ci.high)))
+                    fmt::num(c.mean_diff, 3),
+                    c.mean_diff_ci95.map_or(fmt::DASH.to_owned(), |ci| {
+                        format!(
+                            "{} to {}",
+                            fmt::num(Some(ci.low), 3),
+                            fmt::num(Some(ci.high), 3)
+                        )
                     }),
-                    pval(c.t_test.map(|t| t.p_value)),
-                    pval(c.wilcoxon.map(|w| w.p_value)),
-                    pval(c.p_adjusted),
+                    fmt::p_value(c.t_test.map(|t| t.p_value)),
+                    fmt::p_value(c.wilcoxon.map(|w| w.p_value)),
+                    fmt::p_value(c.p_adjusted),
                     match c.d_z_ci95 {
                         Some(ci) => format!(
                             "{} ({} to {})",
-                            num(c.d_z),
-                            num(Some(ci.low)),
-                            num(Some(ci.high))
+                            fmt::num(c.d_z, 3),
+                            fmt::num(Some(ci.low), 3),
+                            fmt::num(Some(ci.high), 3)
                         ),
-                        None => num(c.d_z),
+                        None => fmt::num(c.d_z, 3),
                     },
                 ]
             })
@@ -748,14 +740,6 @@ fn DimensionView(
         </section>
     }
 }
-
-fn ci_text(s: &SystemSummary) -> String {
-    match s.ci95 {
-        Some(ci) => format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))),
-        None => "—".to_owned(),
-    }
-}
-
 #[component]
 fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
     let p = preferences;
@@ -772,7 +756,7 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
             .into_iter()
             .enumerate()
             .map(|(i, (system, s))| {
-                vec![(i + 1).to_string(), system, num(Some(s.score)), interval_text(s.ci)]
+                vec![(i + 1).to_string(), system, fmt::num(Some(s.score), 3), fmt::ci(s.ci, 3)]
             })
             .collect();
         view! {
@@ -794,9 +778,9 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
                 pair.wins.to_string(),
                 pair.losses.to_string(),
                 pair.ties.to_string(),
-                num(pair.win_rate),
-                interval_text(pair.wilson),
-                pval(pair.p_value),
+                fmt::num(pair.win_rate, 3),
+                fmt::ci(pair.wilson, 3),
+                fmt::p_value(pair.p_value),
             ]
         })
         .collect();

@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 
 use juror_core::analysis::Report;
 use juror_core::analysis::adjudication::{Cell, parse_score};
+use juror_core::analysis::render::fmt;
 use juror_core::analysis::report::Flag;
 use leptos::prelude::*;
 
 use super::charts::plain;
-use super::num;
 
 /// The scores typed or chosen in the page, by (dimension, item, system), as entered. A cell
 /// that is absent shows the report's adjudicated score (from an adjudication file), if any.
@@ -328,9 +328,9 @@ fn CellRow(
             <td>{flag.system.clone()}</td>
             <td>{ratings.join(", ")}</td>
             <td class="score-cell">{control}</td>
-            <td>{num(Some(flag.mean))}</td>
-            <td>{num(Some(flag.sd))}</td>
-            <td>{adjudicated.map(plain).unwrap_or_else(|| "—".to_owned())}</td>
+            <td>{fmt::num(Some(flag.mean), 3)}</td>
+            <td>{fmt::num(Some(flag.sd), 3)}</td>
+            <td>{adjudicated.map(plain).unwrap_or_else(|| fmt::DASH.to_owned())}</td>
         </tr>
     }
 }
