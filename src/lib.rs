@@ -2,6 +2,7 @@
 //! actions back to it. `services` is the only module that touches browser APIs.
 
 mod app;
+pub mod components;
 pub mod pages;
 pub mod services;
 pub mod session;

@@ -9,62 +9,49 @@ mod charts;
 mod choices;
 mod details;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use juror_core::analysis::plan::Overrides;
 use juror_core::analysis::plan::{AnalysisPlan, Correction, Unit};
+use juror_core::analysis::render::fmt;
 use juror_core::analysis::report::{
-    Ci, DimensionReport, PairComparison, PreferenceReport, SystemSummary,
+    DimensionReport, PairComparison, PreferenceReport, SystemSummary,
 };
-use juror_core::analysis::run::{FileText, Request, plan_context};
-use juror_core::analysis::{self, Data, Options, Problem, Report};
-use leptos::ev::{DragEvent, Event};
+use juror_core::analysis::run::{Analysis, FileText, Request, plan_context};
+use juror_core::analysis::{self, Options, Problem, Report};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
-use crate::services::{download, study_source};
+use crate::components::{DataTable, DropZone, OptionalFile};
+use crate::services::download;
 use adjudicate::{AdjudicationForm, Entries};
 use analysis_plan_choices::AnalysisPlanChoices;
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
 use choices::{AnswersView, ChoicesView};
 use details::{DiagnosticsView, RoundsView};
 
-/// A file as read: its name, and its text or why it could not be read.
-type Picked = (String, Result<String, String>);
-
 /// What the page can show for the files chosen so far.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Outcome {
     /// No ratings file or CSV yet.
     Empty,
     /// The study, the key or the adjudication file cannot be used: nothing is analysed (as
     /// `juror analyze` exits 2). Each entry is a sentence.
     Blocked(Vec<String>),
-    /// The report, with the merged tidy data.
+    /// The core's analysis: the report, the merged tidy data (written as CSV only when asked
+    /// for: for 480,000 ratings that takes a third of a second), the scale labels.
     Done(Arc<Analysis>),
 }
 
-/// A computed report and what can be downloaded from it.
-#[derive(Debug, Clone)]
-pub struct Analysis {
-    pub report: Report,
-    /// The merged tidy data, written as CSV only when asked for (for 480,000 ratings that
-    /// takes a third of a second, too long to spend on every change of files).
-    pub data: Arc<Data>,
-    /// The study's labels of each dimension's scale points (value, label), when a study was
-    /// given: the charts' legends and the adjudication form use them.
-    pub labels: BTreeMap<String, Vec<(f64, String)>>,
-}
-
-/// Two analyses are the same when their reports and labels are and they share their data (the
-/// data is never compared row by row: the report already says everything it holds).
-impl PartialEq for Analysis {
-    fn eq(&self, other: &Analysis) -> bool {
-        Arc::ptr_eq(&self.data, &other.data)
-            && self.report == other.report
-            && self.labels == other.labels
+/// Two analyses are the same when they are one computation (an analysis is never compared
+/// field by field: a new one is a new computation).
+impl PartialEq for Outcome {
+    fn eq(&self, other: &Outcome) -> bool {
+        match (self, other) {
+            (Outcome::Empty, Outcome::Empty) => true,
+            (Outcome::Blocked(a), Outcome::Blocked(b)) => a == b,
+            (Outcome::Done(a), Outcome::Done(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 }
 
@@ -73,25 +60,21 @@ impl PartialEq for Analysis {
 /// order, with `juror analyze`'s default options and the plan `overrides` chosen on the page;
 /// platform participants' ids pseudonymised unless `reveal_ids` (`--reveal-ids`).
 pub fn run(
-    inputs: &[Picked],
-    study: Option<&Picked>,
-    key: Option<&Picked>,
-    adjudication: Option<&Picked>,
+    inputs: &[FileText],
+    study: Option<&FileText>,
+    key: Option<&FileText>,
+    adjudication: Option<&FileText>,
     overrides: &Overrides,
     reveal_ids: bool,
 ) -> Outcome {
     if inputs.is_empty() {
         return Outcome::Empty;
     }
-    let file = |(name, text): &Picked| FileText {
-        name: name.clone(),
-        text: text.clone(),
-    };
     let request = Request {
-        inputs: inputs.iter().map(file).collect(),
-        study: study.map(file),
-        key: key.map(file),
-        adjudication: adjudication.map(file),
+        inputs: inputs.to_vec(),
+        study: study.cloned(),
+        key: key.cloned(),
+        adjudication: adjudication.cloned(),
         options: Options {
             reveal_ids,
             ..Options::default()
@@ -100,93 +83,103 @@ pub fn run(
         clock: None,
     };
     match analysis::run::run(&request) {
-        Ok(a) => Outcome::Done(Arc::new(Analysis {
-            report: a.report,
-            data: Arc::new(a.data),
-            labels: a.labels,
-        })),
+        Ok(a) => Outcome::Done(Arc::new(a)),
         Err(blocked) => Outcome::Blocked(blocked),
     }
 }
 
-/// The files of a file input's change event.
-fn files_of_change(ev: &Event) -> Option<web_sys::FileList> {
-    ev.target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        .and_then(|input| input.files())
+/// The defaults the page analyses with, in words: those of `juror analyze` without flags.
+fn defaults_in_words() -> String {
+    let o = Options::default();
+    format!(
+        "flag SD {}, seed {}, {} bootstrap resamples",
+        o.flag_sd, o.seed, o.resamples
+    )
 }
 
-/// A labelled file input for one or many files; hands the files read to `on_files`.
+/// The study, the key and the adjudication file, each optional.
 #[component]
-fn FilesPicker(
-    label: &'static str,
-    accept: &'static str,
-    multiple: bool,
-    on_files: Callback<Vec<Picked>>,
+fn OptionalFiles(
+    study: RwSignal<Option<FileText>>,
+    key: RwSignal<Option<FileText>>,
+    adjudication: RwSignal<Option<FileText>>,
 ) -> impl IntoView {
-    let on_change = move |ev: Event| {
-        let files = files_of_change(&ev);
-        spawn_local(async move {
-            let picked = study_source::read_files(files).await;
-            if !picked.is_empty() {
-                on_files.run(picked);
-            }
-        });
-    };
     view! {
-        <label class="file-picker">
-            <span class="button secondary">{label}</span>
-            <input type="file" accept=accept multiple=multiple on:change=on_change />
-        </label>
+        <h2>"Optional files"</h2>
+        <OptionalFile
+            label="Choose the study file"
+            hint="Ratings files are checked against it, and its scales are used."
+            accept=".json,application/json"
+            file=study
+        />
+        <OptionalFile
+            label="Choose the seal key"
+            hint="The key written by juror seal: system tokens become system ids."
+            accept=".json,application/json"
+            file=key
+        />
+        <OptionalFile
+            label="Choose an adjudication CSV"
+            hint="item_id,system_id,dimension,score: each score replaces the ratings of its cell."
+            accept=".csv,text/csv"
+            file=adjudication
+        />
     }
 }
 
-/// One optional file (study, key, adjudication): its picker, the file chosen, and a way to
-/// remove it.
+/// The ratings files and CSVs chosen, and a way to remove them all.
 #[component]
-fn OptionalFile(
-    label: &'static str,
-    hint: &'static str,
-    accept: &'static str,
-    file: RwSignal<Option<Picked>>,
-) -> impl IntoView {
-    let on_files = Callback::new(move |picked: Vec<Picked>| {
-        file.set(picked.into_iter().next());
-    });
+fn ChosenFiles(inputs: RwSignal<Vec<FileText>>) -> impl IntoView {
     view! {
-        <div class="optional-file">
-            <FilesPicker label accept multiple=false on_files />
-            <span class="hint">{hint}</span>
-            {move || {
-                file.get()
-                    .map(|(name, _)| {
-                        view! {
-                            <span class="chosen">
-                                <code>{name.clone()}</code>
-                                <button
-                                    type="button"
-                                    class="small link"
-                                    aria-label=format!("Remove {name}")
-                                    on:click=move |_| file.set(None)
-                                >
-                                    "Remove"
-                                </button>
-                            </span>
-                        }
-                    })
-            }}
-        </div>
+        <Show when=move || inputs.with(|list| !list.is_empty())>
+            <h2 id="files-heading">"Files"</h2>
+            <ol class="chosen-files" aria-labelledby="files-heading">
+                {move || {
+                    inputs
+                        .get()
+                        .into_iter()
+                        .map(|f| view! { <li><code>{f.name}</code></li> })
+                        .collect_view()
+                }}
+            </ol>
+            <button type="button" class="secondary small" on:click=move |_| inputs.set(Vec::new())>
+                "Remove all files"
+            </button>
+        </Show>
+    }
+}
+
+/// The choice to show platform participants' ids, when some file came from a platform.
+#[component]
+fn PlatformIds(outcome: Memo<Outcome>, reveal_ids: RwSignal<bool>) -> impl IntoView {
+    move || {
+        let ids = outcome.with(|o| match o {
+            Outcome::Done(a) => a.report.settings.platform_ids,
+            _ => None,
+        })?;
+        Some(view! {
+            <p class="platform-ids">
+                <label>
+                    <input
+                        type="checkbox"
+                        prop:checked=move || reveal_ids.get()
+                        on:change=move |ev| reveal_ids.set(event_target_checked(&ev))
+                    />
+                    " Show participants' platform ids (for payment)"
+                </label>
+                <span class="hint">" Platform ids are " {ids} "."</span>
+            </p>
+        })
     }
 }
 
 /// The analysis page.
 #[component]
 pub fn Analyse() -> impl IntoView {
-    let inputs: RwSignal<Vec<Picked>> = RwSignal::new(Vec::new());
-    let study: RwSignal<Option<Picked>> = RwSignal::new(None);
-    let key: RwSignal<Option<Picked>> = RwSignal::new(None);
-    let adjudication: RwSignal<Option<Picked>> = RwSignal::new(None);
-    let dragging = RwSignal::new(false);
+    let inputs: RwSignal<Vec<FileText>> = RwSignal::new(Vec::new());
+    let study: RwSignal<Option<FileText>> = RwSignal::new(None);
+    let key: RwSignal<Option<FileText>> = RwSignal::new(None);
+    let adjudication: RwSignal<Option<FileText>> = RwSignal::new(None);
     let download_error: RwSignal<Option<String>> = RwSignal::new(None);
     // The expert's scores live here, above the report, so that recomputing the report (a file
     // added, an adjudication applied) never loses them.
@@ -195,10 +188,7 @@ pub fn Analyse() -> impl IntoView {
     let overrides: RwSignal<Overrides> = RwSignal::new(Overrides::default());
     // Platform participants' ids: pseudonymised unless the researcher asks to see them.
     let reveal_ids = RwSignal::new(false);
-    let file = |(name, text): Picked| FileText { name, text };
-    let context = Memo::new(move |_| {
-        plan_context(study.get().map(file).as_ref(), key.get().map(file).as_ref())
-    });
+    let context = Memo::new(move |_| plan_context(study.get().as_ref(), key.get().as_ref()));
 
     // The bootstrap is the costly part: compute once per change of the files or the plan.
     let outcome = Memo::new(move |_| {
@@ -236,21 +226,9 @@ pub fn Analyse() -> impl IntoView {
             _ => Vec::new(),
         })
     });
-
-    let add = Callback::new(move |picked: Vec<Picked>| {
+    let add = Callback::new(move |picked: Vec<FileText>| {
         inputs.update(|list| list.extend(picked));
     });
-    let on_drop = move |ev: DragEvent| {
-        ev.prevent_default();
-        dragging.set(false);
-        let files = ev.data_transfer().and_then(|dt| dt.files());
-        spawn_local(async move {
-            let picked = study_source::read_files(files).await;
-            if !picked.is_empty() {
-                add.run(picked);
-            }
-        });
-    };
 
     view! {
         <section class="analyse" aria-labelledby="analyse-heading">
@@ -258,82 +236,20 @@ pub fn Analyse() -> impl IntoView {
             <p class="lead">
                 "Ratings files and tidy CSVs in, the report out: the same numbers as "
                 <code>"juror analyze"</code>
-                " (flag SD 1.5, seed 0, 2000 bootstrap resamples). Everything stays in this browser."
+                {format!(" ({}). Everything stays in this browser.", defaults_in_words())}
             </p>
-            <div
-                class="drop-zone"
-                class:dragging=move || dragging.get()
-                on:dragover=move |ev: DragEvent| {
-                    ev.prevent_default();
-                    dragging.set(true);
-                }
-                on:dragleave=move |_| dragging.set(false)
-                on:drop=on_drop
-            >
-                <p>"Drop ratings files (.json) and tidy CSVs here, or"</p>
-                <FilesPicker
-                    label="Choose ratings files or CSVs"
-                    accept=".json,.csv,application/json,text/csv"
-                    multiple=true
-                    on_files=add
-                />
-            </div>
-            <Show when=move || inputs.with(|list| !list.is_empty())>
-                <h2 id="files-heading">"Files"</h2>
-                <ol class="chosen-files" aria-labelledby="files-heading">
-                    {move || {
-                        inputs
-                            .get()
-                            .into_iter()
-                            .map(|(name, _)| view! { <li><code>{name}</code></li> })
-                            .collect_view()
-                    }}
-                </ol>
-                <button type="button" class="secondary small" on:click=move |_| inputs.set(Vec::new())>
-                    "Remove all files"
-                </button>
-            </Show>
-            <h2>"Optional files"</h2>
-            <OptionalFile
-                label="Choose the study file"
-                hint="Ratings files are checked against it, and its scales are used."
-                accept=".json,application/json"
-                file=study
+            <DropZone
+                text="Drop ratings files (.json) and tidy CSVs here, or"
+                label="Choose ratings files or CSVs"
+                accept=".json,.csv,application/json,text/csv"
+                on_files=add
             />
-            <OptionalFile
-                label="Choose the seal key"
-                hint="The key written by juror seal: system tokens become system ids."
-                accept=".json,application/json"
-                file=key
-            />
-            <OptionalFile
-                label="Choose an adjudication CSV"
-                hint="item_id,system_id,dimension,score: each score replaces the ratings of its cell."
-                accept=".csv,text/csv"
-                file=adjudication
-            />
+            <ChosenFiles inputs />
+            <OptionalFiles study key adjudication />
             <Show when=move || inputs.with(|list| !list.is_empty())>
                 <AnalysisPlanChoices context systems overrides />
             </Show>
-            {move || {
-                let ids = outcome.with(|o| match o {
-                    Outcome::Done(a) => a.report.settings.platform_ids,
-                    _ => None,
-                })?;
-                Some(view! {
-                    <p class="platform-ids">
-                        <label>
-                            <input
-                                type="checkbox"
-                                prop:checked=move || reveal_ids.get()
-                                on:change=move |ev| reveal_ids.set(event_target_checked(&ev))
-                            />
-                            " Show participants' platform ids (for payment)"
-                        </label>
-                        <span class="hint">" Platform ids are " {ids} "."</span>
-                    </p>
-                })
-            }}
+            <PlatformIds outcome reveal_ids />
             {move || match outcome.get() {
                 Outcome::Empty => view! {
                     <p class="hint">"Choose at least one ratings file or CSV to see the report."</p>
@@ -363,7 +279,7 @@ fn ReportView(
     analysis: Arc<Analysis>,
     download_error: RwSignal<Option<String>>,
     entries: RwSignal<Entries>,
-    adjudication: RwSignal<Option<Picked>>,
+    adjudication: RwSignal<Option<FileText>>,
 ) -> impl IntoView {
     let report = &analysis.report;
     let stem = report
@@ -428,7 +344,7 @@ fn ReportView(
         Callback::new(move |text: String| offer(name.clone(), "text/csv", text))
     };
     let apply_adjudication = Callback::new(move |text: String| {
-        adjudication.set(Some((adjudicated_name.clone(), Ok(text))));
+        adjudication.set(Some(FileText::new(adjudicated_name.clone(), text)));
     });
     let adjudication_summary = report.adjudication.as_ref().map(|a| {
         format!(
@@ -516,20 +432,10 @@ fn plan_origin(source: &str) -> &'static str {
     }
 }
 
-/// A number to three decimals, or a dash when undefined.
+/// A number as the charts write it: the core's format to three decimals (charts.rs imports
+/// it by this name).
 fn num(x: Option<f64>) -> String {
-    match x {
-        Some(x) if x.is_finite() => format!("{x:.3}"),
-        _ => "—".to_owned(),
-    }
-}
-
-/// A p-value: three decimals, or `< 0.001`.
-fn pval(p: Option<f64>) -> String {
-    match p {
-        Some(p) if p.is_finite() && p < 0.001 => "< 0.001".to_owned(),
-        other => num(other),
-    }
+    fmt::num(x, 3)
 }
 
 #[component]
@@ -613,53 +519,6 @@ fn ProblemsTable(problems: Vec<Problem>) -> impl IntoView {
     }
     .into_any()
 }
-
-/// A table whose rows start with a header cell: the caption, the column names, and the rows as
-/// text (cell `header` of each row is its row header). Every table of the report has this shape.
-#[component]
-fn DataTable(
-    caption: String,
-    columns: &'static [&'static str],
-    rows: Vec<Vec<String>>,
-    #[prop(optional)] header: usize,
-) -> impl IntoView {
-    view! {
-        <table class="data-table">
-            <caption>{caption}</caption>
-            <thead>
-                <tr>{columns.iter().map(|c| view! { <th scope="col">{*c}</th> }).collect_view()}</tr>
-            </thead>
-            <tbody>
-                {rows
-                    .into_iter()
-                    .map(|row| {
-                        view! {
-                            <tr>
-                                {row
-                                    .into_iter()
-                                    .enumerate()
-                                    .map(|(i, cell)| {
-                                        if i == header {
-                                            view! { <th scope="row">{cell}</th> }.into_any()
-                                        } else {
-                                            view! { <td>{cell}</td> }.into_any()
-                                        }
-                                    })
-                                    .collect_view()}
-                            </tr>
-                        }
-                    })
-                    .collect_view()}
-            </tbody>
-        </table>
-    }
-}
-
-fn interval_text(ci: Option<Ci>) -> String {
-    ci.map(|ci| format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))))
-        .unwrap_or_else(|| "—".to_owned())
-}
-
 #[component]
 fn DimensionView(
     index: usize,
@@ -684,29 +543,32 @@ fn DimensionView(
                 vec![
                     s.system.clone(),
                     s.n.to_string(),
-                    num(Some(s.mean)),
-                    num(s.sd),
-                    ci_text(s),
+                    fmt::num(Some(s.mean), 3),
+                    fmt::num(s.sd, 3),
+                    fmt::ci(s.ci95, 3),
                 ]
             })
             .collect()
     };
     let systems = system_rows(&d.systems);
     let agreement = vec![
-        vec!["Fleiss' kappa".to_owned(), num(a.fleiss_kappa)],
+        vec!["Fleiss' kappa".to_owned(), fmt::num(a.fleiss_kappa, 3)],
         vec![
             "Krippendorff's alpha (nominal)".to_owned(),
-            num(a.krippendorff_alpha.nominal),
+            fmt::num(a.krippendorff_alpha.nominal, 3),
         ],
         vec![
             "Krippendorff's alpha (ordinal)".to_owned(),
-            num(a.krippendorff_alpha.ordinal),
+            fmt::num(a.krippendorff_alpha.ordinal, 3),
         ],
         vec![
             "Krippendorff's alpha (interval)".to_owned(),
-            num(a.krippendorff_alpha.interval),
+            fmt::num(a.krippendorff_alpha.interval, 3),
         ],
-        vec!["Percent agreement".to_owned(), num(a.percent_agreement)],
+        vec![
+            "Percent agreement".to_owned(),
+            fmt::num(a.percent_agreement, 3),
+        ],
     ];
     let cohen: Vec<Vec<String>> = a
         .cohen_kappa
@@ -715,10 +577,10 @@ fn DimensionView(
             vec![
                 format!("{} – {}", c.annotator_a, c.annotator_b),
                 c.units.to_string(),
-                num(c.agreement),
-                num(c.unweighted),
-                num(c.linear),
-                num(c.quadratic),
+                fmt::num(c.agreement, 3),
+                fmt::num(c.unweighted, 3),
+                fmt::num(c.linear, 3),
+                fmt::num(c.quadratic, 3),
             ]
         })
         .collect();
@@ -737,26 +599,30 @@ fn DimensionView(
                         c.non_inferiority.map_or(String::new(), |ni| format!(
                             "; not worse by {}: p (t) {}, p (Wilcoxon) {}",
                             ni.margin,
-                            pval(ni.p_t),
-                            pval(ni.p_wilcoxon)
+                            fmt::p_value(ni.p_t),
+                            fmt::p_value(ni.p_wilcoxon)
                         ))
                     ),
                     c.n.to_string(),
-                    num(c.mean_diff),
-                    c.mean_diff_ci95.map_or("—".to_owned(), |ci| {
-                        format!("{} to {}", num(Some(ci.low)), num(Some(ci.high)))
+                    fmt::num(c.mean_diff, 3),
+                    c.mean_diff_ci95.map_or(fmt::DASH.to_owned(), |ci| {
+                        format!(
+                            "{} to {}",
+                            fmt::num(Some(ci.low), 3),
+                            fmt::num(Some(ci.high), 3)
+                        )
                     }),
-                    pval(c.t_test.map(|t| t.p_value)),
-                    pval(c.wilcoxon.map(|w| w.p_value)),
-                    pval(c.p_adjusted),
+                    fmt::p_value(c.t_test.map(|t| t.p_value)),
+                    fmt::p_value(c.wilcoxon.map(|w| w.p_value)),
+                    fmt::p_value(c.p_adjusted),
                     match c.d_z_ci95 {
                         Some(ci) => format!(
                             "{} ({} to {})",
-                            num(c.d_z),
-                            num(Some(ci.low)),
-                            num(Some(ci.high))
+                            fmt::num(c.d_z, 3),
+                            fmt::num(Some(ci.low), 3),
+                            fmt::num(Some(ci.high), 3)
                         ),
-                        None => num(c.d_z),
+                        None => fmt::num(c.d_z, 3),
                     },
                 ]
             })
@@ -874,14 +740,6 @@ fn DimensionView(
         </section>
     }
 }
-
-fn ci_text(s: &SystemSummary) -> String {
-    match s.ci95 {
-        Some(ci) => format!("[{}, {}]", num(Some(ci.low)), num(Some(ci.high))),
-        None => "—".to_owned(),
-    }
-}
-
 #[component]
 fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
     let p = preferences;
@@ -898,7 +756,7 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
             .into_iter()
             .enumerate()
             .map(|(i, (system, s))| {
-                vec![(i + 1).to_string(), system, num(Some(s.score)), interval_text(s.ci)]
+                vec![(i + 1).to_string(), system, fmt::num(Some(s.score), 3), fmt::ci(s.ci, 3)]
             })
             .collect();
         view! {
@@ -920,9 +778,9 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
                 pair.wins.to_string(),
                 pair.losses.to_string(),
                 pair.ties.to_string(),
-                num(pair.win_rate),
-                interval_text(pair.wilson),
-                pval(pair.p_value),
+                fmt::num(pair.win_rate, 3),
+                fmt::ci(pair.wilson, 3),
+                fmt::p_value(pair.p_value),
             ]
         })
         .collect();
@@ -949,17 +807,17 @@ fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::{Outcome, Overrides, run};
+    use super::{FileText, Outcome, Overrides, run};
 
-    fn fixture(name: &str) -> (String, Result<String, String>) {
+    fn fixture(name: &str) -> FileText {
         let path = format!(
             "{}/crates/juror-core/tests/fixtures/analysis/{name}",
             env!("CARGO_MANIFEST_DIR")
         );
-        (
-            name.to_owned(),
-            std::fs::read_to_string(path).map_err(|e| e.to_string()),
-        )
+        FileText {
+            name: name.to_owned(),
+            text: std::fs::read_to_string(path).map_err(|e| e.to_string()),
+        }
     }
 
     #[test]
@@ -968,7 +826,7 @@ mod tests {
             run(&[], None, None, None, &Overrides::default(), false),
             Outcome::Empty
         );
-        let key = ("key.json".to_owned(), Ok("{}".to_owned()));
+        let key = FileText::new("key.json", "{}");
         let inputs = [fixture("financial-slot1.json")];
         assert!(
             matches!(run(&inputs, None, Some(&key), None, &Overrides::default(), false), Outcome::Blocked(r) if r.len() == 1)
@@ -978,7 +836,10 @@ mod tests {
     #[test]
     fn unreadable_files_come_first_in_the_problems() {
         let inputs = [
-            ("gone.json".to_owned(), Err("no".to_owned())),
+            FileText {
+                name: "gone.json".to_owned(),
+                text: Err("no".to_owned()),
+            },
             fixture("financial-slot1.json"),
         ];
         let Outcome::Done(a) = run(&inputs, None, None, None, &Overrides::default(), false) else {

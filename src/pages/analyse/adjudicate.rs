@@ -10,12 +10,12 @@
 use std::collections::BTreeMap;
 
 use juror_core::analysis::Report;
-use juror_core::analysis::adjudication::Cell;
+use juror_core::analysis::adjudication::{Cell, parse_score};
+use juror_core::analysis::render::fmt;
 use juror_core::analysis::report::Flag;
 use leptos::prelude::*;
 
 use super::charts::plain;
-use super::num;
 
 /// The scores typed or chosen in the page, by (dimension, item, system), as entered. A cell
 /// that is absent shows the report's adjudicated score (from an adjudication file), if any.
@@ -32,33 +32,6 @@ pub fn shown(entries: &Entries, cell: &Cell, adjudicated: Option<f64>) -> String
         .get(cell)
         .cloned()
         .unwrap_or_else(|| adjudicated.map(plain).unwrap_or_default())
-}
-
-/// A score as entered: empty is "not adjudicated yet", else a finite number, on the scale when
-/// there is one.
-///
-/// # Errors
-/// A sentence saying what is wrong.
-pub fn parse_score(text: &str, scale: Option<&[f64]>) -> Result<Option<f64>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let value = match text.parse::<f64>() {
-        Ok(v) if v.is_finite() => v + 0.0,
-        _ => return Err(format!("\"{text}\" is not a number")),
-    };
-    match scale {
-        Some(points) if !points.is_empty() && !points.contains(&value) => {
-            let names: Vec<String> = points.iter().map(|p| plain(*p)).collect();
-            Err(format!(
-                "{} is not a point of the scale ({})",
-                plain(value),
-                names.join(", ")
-            ))
-        }
-        _ => Ok(Some(value)),
-    }
 }
 
 /// One problem of the form: which cell and what.
@@ -355,9 +328,9 @@ fn CellRow(
             <td>{flag.system.clone()}</td>
             <td>{ratings.join(", ")}</td>
             <td class="score-cell">{control}</td>
-            <td>{num(Some(flag.mean))}</td>
-            <td>{num(Some(flag.sd))}</td>
-            <td>{adjudicated.map(plain).unwrap_or_else(|| "—".to_owned())}</td>
+            <td>{fmt::num(Some(flag.mean), 3)}</td>
+            <td>{fmt::num(Some(flag.sd), 3)}</td>
+            <td>{adjudicated.map(plain).unwrap_or_else(|| fmt::DASH.to_owned())}</td>
         </tr>
     }
 }
@@ -366,6 +339,7 @@ fn CellRow(
 mod tests {
     use super::*;
     use crate::pages::analyse::{Outcome, run};
+    use juror_core::analysis::run::FileText;
 
     fn report() -> Report {
         let file = |name: &str| {
@@ -373,19 +347,19 @@ mod tests {
                 "{}/crates/juror-core/tests/fixtures/analysis/{name}",
                 env!("CARGO_MANIFEST_DIR")
             );
-            (
-                name.to_owned(),
-                std::fs::read_to_string(path).map_err(|e| e.to_string()),
-            )
+            FileText {
+                name: name.to_owned(),
+                text: std::fs::read_to_string(path).map_err(|e| e.to_string()),
+            }
         };
-        let study = (
-            "financial-analysis.json".to_owned(),
-            std::fs::read_to_string(format!(
+        let study = FileText {
+            name: "financial-analysis.json".to_owned(),
+            text: std::fs::read_to_string(format!(
                 "{}/assets/studies/financial-analysis.json",
                 env!("CARGO_MANIFEST_DIR")
             ))
             .map_err(|e| e.to_string()),
-        );
+        };
         let inputs = [
             file("financial-slot1.json"),
             file("financial-slot2.json"),
@@ -423,6 +397,7 @@ mod tests {
         assert_eq!(progress(&r, &entries), (1, d.flags.len()));
         let adjudication = juror_core::analysis::Adjudication::read(
             &juror_core::analysis::Input::new("a.csv", text),
+            &Default::default(),
         );
         assert!(adjudication.problems().is_empty());
         assert_eq!(adjudication.score(&first.0, &first.1, &first.2), Some(4.0));

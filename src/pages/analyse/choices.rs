@@ -5,9 +5,10 @@
 
 use juror_core::analysis::answers::{AnswersReport, QuestionSummary};
 use juror_core::analysis::choices::ChoiceReport;
+use juror_core::analysis::render::fmt;
 use leptos::prelude::*;
 
-use super::{DataTable, interval_text, num, pval};
+use crate::components::DataTable;
 
 /// The choices' section of the report.
 #[component]
@@ -21,8 +22,8 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
                     s.system.clone(),
                     s.offered.to_string(),
                     s.chosen.to_string(),
-                    num(s.share),
-                    interval_text(s.wilson),
+                    fmt::num(s.share, 3),
+                    fmt::ci(s.wilson, 3),
                 ]
             })
             .collect();
@@ -31,9 +32,9 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
                 "Against equal shares: chi-square {:.2} (df {}), p {}{}.",
                 t.statistic,
                 t.df,
-                pval(Some(t.p_value)),
+                fmt::p_value(Some(t.p_value)),
                 b.exact_p
-                    .map_or(String::new(), |p| format!("; exact multinomial p {}", pval(Some(p))))
+                    .map_or(String::new(), |p| format!("; exact multinomial p {}", fmt::p_value(Some(p))))
             )
         });
         let a = b.agreement;
@@ -41,9 +42,9 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
             "Agreement on the chosen system ({} items chosen on by two or more of {} annotators): Fleiss' kappa {}, Krippendorff's alpha (nominal) {}, percent agreement {}.",
             a.units,
             a.annotators,
-            num(a.fleiss_kappa),
-            num(a.krippendorff_alpha_nominal),
-            num(a.percent_agreement)
+            fmt::num(a.fleiss_kappa, 3),
+            fmt::num(a.krippendorff_alpha_nominal, 3),
+            fmt::num(a.percent_agreement, 3)
         );
         view! {
             <h3 id="best-heading">"Best-of-N choices"</h3>
@@ -67,7 +68,7 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
                     s.system.clone(),
                     s.n.to_string(),
                     format!("{:.2}", s.mean_rank),
-                    interval_text(s.ci95),
+                    fmt::ci(s.ci95, 3),
                 ]
             })
             .collect();
@@ -77,7 +78,7 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
                 f.blocks,
                 f.statistic,
                 f.df,
-                pval(Some(f.p_value)),
+                fmt::p_value(Some(f.p_value)),
                 f.kendall_w
             )
         });
@@ -105,7 +106,6 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
 /// CSV.
 #[component]
 pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
-    let percent = |x: Option<f64>| x.map_or("—".to_owned(), |x| format!("{:.1}%", 100.0 * x));
     let questions = move |title: &'static str, list: Vec<QuestionSummary>| {
         (!list.is_empty()).then(|| {
             view! {
@@ -125,8 +125,8 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                                     .chain([
                                         o.option.clone(),
                                         format!("{} of {}", o.count, o.of),
-                                        percent(o.share),
-                                        interval_text(o.wilson),
+                                        fmt::percent(o.share),
+                                        fmt::ci(o.wilson, 3),
                                     ])
                                     .collect()
                             })
@@ -138,9 +138,9 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                                 system_cell(&n.system)
                                     .chain([
                                         n.n.to_string(),
-                                        num(Some(n.mean)),
-                                        num(n.sd),
-                                        num(Some(n.median)),
+                                        fmt::num(Some(n.mean), 3),
+                                        fmt::num(n.sd, 3),
+                                        fmt::num(Some(n.median), 3),
                                     ])
                                     .collect()
                             })
@@ -157,8 +157,8 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                                 t.option,
                                 t.blocks,
                                 if t.test == "mcnemar" { "exact McNemar" } else { "Cochran's Q" },
-                                num(t.statistic),
-                                pval(t.p_value),
+                                fmt::num(t.statistic, 3),
+                                fmt::p_value(t.p_value),
                                 t.note.as_ref().map_or(String::new(), |n| format!(" {n}."))
                             )
                         });
@@ -167,7 +167,7 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                                 "Friedman chi-square {:.2} (df {}), p {}; Kendall's W {:.3}.",
                                 f.statistic,
                                 f.df,
-                                pval(Some(f.p_value)),
+                                fmt::p_value(Some(f.p_value)),
                                 f.kendall_w
                             )
                         });
@@ -221,8 +221,8 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
             vec![
                 f.system.clone(),
                 format!("{} of {}", f.count, f.of),
-                percent(f.share),
-                interval_text(f.wilson),
+                fmt::percent(f.share),
+                fmt::ci(f.wilson, 3),
             ]
         })
         .collect();
@@ -235,7 +235,7 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                 v.item.clone(),
                 v.system.clone(),
                 v.dimension.clone(),
-                num(Some(v.score)),
+                fmt::num(Some(v.score), 3),
                 v.required.to_string(),
             ]
         })

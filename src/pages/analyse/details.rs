@@ -2,11 +2,12 @@
 //! and its diagnostics (position, annotators), drawn from the core's report as it is.
 
 use juror_core::analysis::diagnostics::Diagnostics;
+use juror_core::analysis::render::fmt;
 use juror_core::analysis::rounds::{Rounds, SystemTrend};
 use leptos::prelude::*;
 
 use super::charts::plain;
-use super::{DataTable, num, pval};
+use crate::components::DataTable;
 
 /// Okabe and Ito's colour-blind-safe qualitative palette, without its yellow (too light on
 /// white) and with grey for its black (invisible in the dark theme); lines also differ by dash pattern, so colour is never the only cue.
@@ -79,13 +80,13 @@ pub fn describe_rounds(dimension: &str, rounds: &Rounds) -> String {
             let means: Vec<String> = t
                 .means
                 .iter()
-                .map(|m| format!("round {} {}", plain(m.round), num(Some(m.mean))))
+                .map(|m| format!("round {} {}", plain(m.round), fmt::num(Some(m.mean), 3)))
                 .collect();
             format!(
                 "{}: slope {} per round (p {}); {}",
                 t.system,
-                num(t.slope),
-                pval(t.p_value),
+                fmt::num(t.slope, 3),
+                fmt::p_value(t.p_value),
                 means.join(", ")
             )
         })
@@ -202,11 +203,11 @@ pub fn RoundsView(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl
             vec![
                 t.system.clone(),
                 t.n.to_string(),
-                num(t.slope),
-                num(t.slope_se),
-                pval(t.p_value),
-                num(t.spearman_rho),
-                pval(t.spearman_p),
+                fmt::num(t.slope, 3),
+                fmt::num(t.slope_se, 3),
+                fmt::p_value(t.p_value),
+                fmt::num(t.spearman_rho, 3),
+                fmt::p_value(t.spearman_p),
             ]
         })
         .collect();
@@ -219,8 +220,8 @@ pub fn RoundsView(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl
             m.reference,
             m.n_obs,
             m.n_groups,
-            num(Some(m.annotator_variance)),
-            num(Some(m.residual_variance)),
+            fmt::num(Some(m.annotator_variance), 3),
+            fmt::num(Some(m.residual_variance), 3),
             if m.boundary {
                 " (at the boundary: the fit is ordinary least squares)"
             } else {
@@ -233,10 +234,10 @@ pub fn RoundsView(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl
             .map(|f| {
                 vec![
                     f.name.clone(),
-                    num(Some(f.estimate)),
-                    num(Some(f.se)),
+                    fmt::num(Some(f.estimate), 3),
+                    fmt::num(Some(f.se), 3),
                     format!("{:.2}", f.z),
-                    pval(Some(f.p_value)),
+                    fmt::p_value(Some(f.p_value)),
                 ]
             })
             .collect();
@@ -287,8 +288,8 @@ pub fn DiagnosticsView(diagnostics: Diagnostics) -> impl IntoView {
                     p.dimension.clone(),
                     m.position.to_string(),
                     m.n.to_string(),
-                    num(Some(m.mean)),
-                    num(m.sd),
+                    fmt::num(Some(m.mean), 3),
+                    fmt::num(m.sd, 3),
                 ]
             })
         })
@@ -302,11 +303,15 @@ pub fn DiagnosticsView(diagnostics: Diagnostics) -> impl IntoView {
             p.first_wins,
             p.second_wins,
             p.ties,
-            num(p.first_win_rate),
+            fmt::num(p.first_win_rate, 3),
             p.wilson
-                .map(|c| format!("[{}, {}]", num(Some(c.low)), num(Some(c.high))))
+                .map(|c| format!(
+                    "[{}, {}]",
+                    fmt::num(Some(c.low), 3),
+                    fmt::num(Some(c.high), 3)
+                ))
                 .unwrap_or_default(),
-            pval(p.p_value)
+            fmt::p_value(p.p_value)
         )
     });
     let annotators: Vec<Vec<String>> = d
@@ -315,14 +320,14 @@ pub fn DiagnosticsView(diagnostics: Diagnostics) -> impl IntoView {
         .map(|a| {
             let c = a.attention_checks;
             let checks = if c.trials == 0 {
-                "—".to_owned()
+                fmt::DASH.to_owned()
             } else if c.passed + c.failed == 0 {
                 format!("{} not evaluated", c.trials)
             } else {
                 format!("{} of {}", c.passed, c.passed + c.failed)
             };
             let repeats = if a.repeats.ratings == 0 {
-                "—".to_owned()
+                fmt::DASH.to_owned()
             } else {
                 format!("{} of {}", a.repeats.same, a.repeats.ratings)
             };
@@ -333,11 +338,11 @@ pub fn DiagnosticsView(diagnostics: Diagnostics) -> impl IntoView {
                 a.trials.to_string(),
                 a.median_seconds_per_trial
                     .map(|s| format!("{s:.1}"))
-                    .unwrap_or_else(|| "—".to_owned()),
+                    .unwrap_or_else(|| fmt::DASH.to_owned()),
                 checks,
                 repeats,
                 if a.warnings.is_empty() {
-                    "—".to_owned()
+                    fmt::DASH.to_owned()
                 } else {
                     a.warnings.join("; ")
                 },

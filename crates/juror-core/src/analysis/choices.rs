@@ -15,33 +15,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::input::Source;
-use super::report::{Ci, share_of};
+pub use super::data::{ChoiceKind, ChoiceRow};
+use super::data::{Ci, share_of};
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, percent_agreement,
 };
 use crate::stats::nominal::{chi_square_equal, friedman, multinomial_exact_equal};
 use crate::stats::paired::describe;
-
-/// One choice among three or more outputs, or one ranking, from a ratings file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChoiceRow {
-    pub source: Source,
-    pub item: String,
-    pub annotator: String,
-    /// The systems shown, in the order shown.
-    pub shown: Vec<String>,
-    pub kind: ChoiceKind,
-}
-
-/// What was chosen.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ChoiceKind {
-    /// The best of the outputs shown.
-    Best(String),
-    /// Every output shown, best first.
-    Rank(Vec<String>),
-}
 
 /// The choices and rankings of a report.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -223,7 +203,7 @@ fn best_report(rows: &[&ChoiceRow]) -> BestReport {
     }
     let agreement = match Ratings::from_triples(triples) {
         Ok(ratings) => ChoiceAgreement {
-            units: super::report::pairable_units(&ratings),
+            units: super::data::pairable_units(&ratings),
             annotators: ratings.raters().len(),
             fleiss_kappa: fleiss_kappa(&ratings),
             krippendorff_alpha_nominal: krippendorff_alpha(&ratings, Metric::Nominal),

@@ -10,8 +10,7 @@ use crate::fast_hash::FastHash;
 
 use serde::Serialize;
 
-use super::input::{Data, RatingRow, TrialRow, number};
-use super::report::{Ci, LEVEL};
+use super::data::{Ci, Data, LEVEL, RatingRow, TrialRow, number};
 use crate::stats::preference::{Outcome, win_rate};
 
 /// An annotator whose median time per trial is under this share of the median annotator's

@@ -1,15 +1,21 @@
 //! The analysis report: inputs → tidy tables → `juror.report/1`.
 //!
-//! The types and functions that matter:
-//! - [`Input`] (a name and a text) and [`read`], which turns ratings files (`juror.ratings/1`)
-//!   and tidy CSV files into [`Data`]: one table of [`RatingRow`]s and one of
-//!   [`PreferenceRow`]s, each row with its [`Source`], plus every [`Problem`] with a file and a
-//!   place;
-//! - [`Adjudication`], an expert's scores for disputed cells;
+//! The code runs in stages, each importing only the ones before it:
+//! - [`data`]: [`Input`], the tidy rows ([`RatingRow`], [`PreferenceRow`], choices, answers,
+//!   trials) with their [`Source`], [`Problem`], [`Data`], and the small pieces every later
+//!   stage shares (intervals, shares, how a number is written);
+//! - [`read`]: ratings files (`juror.ratings/1`) and tidy CSVs into [`Data`], then duplicates
+//!   out;
+//! - the topics, each computing its part of the report from rows: [`choices`], [`answers`],
+//!   [`diagnostics`], [`rounds`], [`adjudication`] (an expert's scores for disputed cells);
 //! - [`report()`] ([`Report`], with its [`Options`]): per dimension the systems' summaries,
 //!   agreement, paired comparisons and flagged cells, and the pairwise preferences;
-//!   [`Report::to_json`], [`markdown::render`], [`Report::adjudication_sheet`] and
-//!   [`to_csv`] (the tidy data) write it out.
+//! - [`render`]: [`markdown::render`], the tidy CSV ([`to_csv`]) and
+//!   [`Report::adjudication_sheet`]; [`Report::to_json`] is the report's own;
+//! - [`run`]: the one entry point `juror analyze` and the Analyse page share.
+//!
+//! Beside them: [`plan`] (the analysis plan and its overrides), [`power`] (`juror power`),
+//! [`name`] (shared names).
 //!
 //! Every statistic is one call of [`crate::stats`]; the conventions (what a unit is, how
 //! preferences are read from ratings files, what adjudication replaces) are in
@@ -21,21 +27,24 @@
 pub mod adjudication;
 pub mod answers;
 pub mod choices;
+pub mod data;
 pub mod diagnostics;
-pub mod input;
-pub mod markdown;
 pub mod name;
 pub mod plan;
 pub mod power;
+pub mod read;
+pub mod render;
 pub mod report;
 pub mod rounds;
 pub mod run;
 
 pub use adjudication::Adjudication;
-pub use input::{
-    Context, Data, FileSummary, Input, InputKind, PreferenceRow, Problem, RatingRow, Source,
-    TrialRow, read, to_csv,
+pub use data::{
+    Data, FileSummary, Input, InputKind, PreferenceRow, Problem, RatingRow, Source, TrialRow,
 };
+pub use read::{Context, read};
+pub use render::csv::to_csv;
+pub use render::markdown;
 pub use report::{Options, REPORT_FORMAT_V1, Report, report};
 
 use crate::study::Study;
@@ -61,9 +70,22 @@ pub fn report_of(
     adjudication: Option<&Input<'_>>,
     options: &Options,
 ) -> Report {
-    let adjudication = adjudication.map(Adjudication::read);
     let study: Option<&Study> = context.study.map(|(s, _)| s);
+    let scales = study.map(scales).unwrap_or_default();
+    let adjudication = adjudication.map(|input| Adjudication::read(input, &scales));
     report::report_with_key(data, study, context.key, adjudication.as_ref(), options)
+}
+
+/// The points of each of the study's dimensions' scales, which an adjudicated score must be one
+/// of.
+fn scales(study: &Study) -> adjudication::Scales {
+    let dimensions = study.rubric().dimensions.iter();
+    dimensions
+        .map(|d| {
+            let points = d.scale.points.iter().map(|p| f64::from(p.value));
+            (d.id.clone(), points.collect())
+        })
+        .collect()
 }
 
 /// The JSON Schema of `juror.report/1`, generated from [`Report`], as committed at

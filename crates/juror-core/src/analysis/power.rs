@@ -17,9 +17,8 @@
 
 use serde::Serialize;
 
+use super::data::{Data, RatingRow, oriented};
 use super::plan::{AnalysisPlan, Correction, Family, Unit};
-use super::report::oriented;
-use super::{Data, RatingRow};
 use crate::stats::paired::Alternative;
 use crate::stats::power::{Scenario, simulate, t_power};
 use crate::study::Study;
@@ -454,7 +453,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_001s_assumed_effect_follows_its_plan() {
+    fn the_hare_studys_assumed_effect_follows_its_plan() {
         let study = hare();
         let plan = study.analysis().cloned().unwrap_or_default();
         let options = PowerOptions {

@@ -1,6 +1,7 @@
-//! Ratings over rounds (seed 001's questions): per system, the least-squares slope of the
-//! ratings on the round with its p-value and Spearman's rho; and the linear mixed model
-//! `rating ~ system + round + system:round + (1 | annotator)` fitted by REML.
+//! Ratings over rounds (does a system get better or worse from round to round?): per system,
+//! the least-squares slope of the ratings on the round with its p-value and Spearman's rho; and
+//! the linear mixed model `rating ~ system + round + system:round + (1 | annotator)` fitted by
+//! REML.
 //!
 //! Both are computed on the raw ratings that have a round (the study's `items[].round`, or a
 //! CSV's `round` column), one point per rating; adjudicated scores are not used here (they
@@ -10,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::input::RatingRow;
+use super::data::RatingRow;
 use crate::stats::mixed::{self, MixedData, RoundRating};
 use crate::stats::trend::trend;
 

@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use super::input::read;
 use super::plan::{AnalysisPlan, Overrides};
+use super::read::read;
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::open::open;
@@ -436,8 +436,9 @@ mod tests {
         );
     }
 
-    /// The labels the Analyse page's charts use are the study's labelled points only: seed
-    /// 001 labels 1, 3 and 5 of each dimension, and 2 and 4 are shown as numbers.
+    /// The labels the Analyse page's charts use are the study's labelled points only: the
+    /// hare-personalization study labels 1, 3 and 5 of each dimension, and 2 and 4 are shown as
+    /// numbers.
     #[test]
     fn labels_are_the_labelled_points_of_the_study() {
         let study = example("hare-personalization.json");
@@ -477,5 +478,56 @@ mod tests {
         assert_eq!(context.intake[0], "role");
         let none = plan_context(Some(&FileText::new("s.json", "not json")), None);
         assert_eq!((none.source, none.systems.len()), ("default", 0));
+    }
+
+    /// An adjudicated score off its dimension's scale is refused (as the Analyse page's form
+    /// refuses it): a problem of the adjudication file, and the cell keeps its ratings.
+    #[test]
+    fn an_adjudicated_score_off_the_scale_is_refused() {
+        let fixture = |name: &str| {
+            let path = format!(
+                "{}/tests/fixtures/analysis/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            FileText::new(name, std::fs::read_to_string(path).unwrap_or_default())
+        };
+        let request = |adjudication: Option<FileText>| Request {
+            inputs: (1..=3)
+                .map(|s| fixture(&format!("financial-slot{s}.json")))
+                .collect(),
+            study: Some(FileText::new("s.json", example("financial-analysis.json"))),
+            adjudication,
+            options: Options {
+                resamples: 20,
+                ..Options::default()
+            },
+            ..Request::default()
+        };
+        let before = run(&request(None)).map_err(|b| b.join("\n"));
+        let flags = before
+            .map(|a| a.report.dimensions[0].flags.clone())
+            .unwrap_or_default();
+        assert!(!flags.is_empty());
+        let sheet = format!(
+            "item_id,system_id,dimension,score\n{},{},quality,9\n",
+            flags[0].item, flags[0].system
+        );
+        let after = run(&request(Some(FileText::new("adj.csv", sheet)))).map_err(|b| b.join("\n"));
+        let report = after.map(|a| a.report).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(report.problems.len(), 1, "{:#?}", report.problems);
+        assert_eq!(report.problems[0].file, "adj.csv");
+        assert!(
+            report.problems[0]
+                .message
+                .contains("9 is not a point of the scale"),
+            "{:#?}",
+            report.problems
+        );
+        assert!(
+            report.dimensions[0]
+                .flags
+                .iter()
+                .all(|f| f.adjudicated.is_none())
+        );
     }
 }

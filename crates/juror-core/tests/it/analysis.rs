@@ -1188,7 +1188,7 @@ fn adjudication_changes_comparisons_and_summaries_but_not_agreement() {
     let means = means_by_hand(&ratings, "quality", &adjudicated);
     check_dimension(&after, "quality", &means);
     let rows: Vec<_> = data.ratings.iter().collect();
-    let read_back = Adjudication::read(&adjudication);
+    let read_back = Adjudication::read(&adjudication, &Default::default());
     assert_eq!(item_means(&rows, Some(&read_back)), means);
     // Each flag shows the score that replaced it.
     assert!(
@@ -2213,5 +2213,275 @@ fn by_group_reports_each_item_group() {
                 assert!(c.p_holm.is_none() && c.p_adjusted.is_none() && c.exploratory);
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden reports
+// ---------------------------------------------------------------------------------------------
+//
+// What `juror analyze` writes for each fixture set, through the same core calls (`run::run`,
+// then `Report::to_json`, `markdown::render`, `to_csv`, `answers::to_csv`), committed under
+// `tests/golden/reports/`. They hold the report fixed, byte for byte, while its code is
+// reorganised. Regenerate with `JUROR_BLESS=1 cargo test -p juror-core --test it golden`
+// and read the diff: a changed golden is a changed report.
+
+mod golden_reports {
+    use super::{bless, fixtures};
+    use crate::support::root;
+    use juror_core::analysis::plan::{Comparisons, Overrides, Unit};
+    use juror_core::analysis::run::{FileText, Request, run};
+    use juror_core::analysis::{Options, answers, markdown, to_csv};
+    use std::path::PathBuf;
+
+    fn golden_dir() -> PathBuf {
+        root().join("crates/juror-core/tests/golden/reports")
+    }
+
+    /// A fixture file under its bare name (so the report does not depend on where the
+    /// repository is).
+    fn fixture(name: &str) -> FileText {
+        let path = fixtures().join(name);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        FileText::new(name, text)
+    }
+
+    fn repository_file(path: &str) -> FileText {
+        let full = root().join(path);
+        let text =
+            std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()));
+        FileText::new(path, text)
+    }
+
+    fn study(name: &str) -> Option<FileText> {
+        Some(repository_file(&format!("assets/studies/{name}.json")))
+    }
+
+    fn slots(prefix: &str, n: usize) -> Vec<FileText> {
+        (1..=n)
+            .map(|s| fixture(&format!("{prefix}-slot{s}.json")))
+            .collect()
+    }
+
+    /// The options of the goldens: the defaults, with fewer resamples to keep the debug test
+    /// fast (the bootstrap itself is tested elsewhere).
+    fn options() -> Options {
+        Options {
+            resamples: 200,
+            ..Options::default()
+        }
+    }
+
+    fn request(inputs: Vec<FileText>) -> Request {
+        Request {
+            inputs,
+            options: options(),
+            ..Request::default()
+        }
+    }
+
+    /// The financial fixtures' adjudication sheet with every flagged cell scored 5.
+    fn filled_sheet() -> FileText {
+        let analysis = run(&request(slots("financial", 3))).unwrap();
+        let sheet = analysis.report.adjudication_sheet();
+        let filled: Vec<String> = sheet
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                let mut f: Vec<&str> = l.splitn(5, ',').collect();
+                if i > 0 && f[3].is_empty() {
+                    f[3] = "5";
+                }
+                f.join(",")
+            })
+            .collect();
+        FileText::new("adjudication.csv", filled.join("\n") + "\n")
+    }
+
+    /// Four annotators rating two systems over five rounds (`juror analyze`'s rounds test).
+    fn rounds_csv() -> FileText {
+        let mut csv = String::from("item_id,system_id,annotator_id,dimension,score,round\n");
+        for (a, annotator) in ["p1", "p2", "p3", "p4"].iter().enumerate() {
+            for round in 1..=5 {
+                for (s, system) in ["base", "new"].iter().enumerate() {
+                    let score = 2 + a % 2 + s * round / 2 + (round + a) % 2;
+                    csv.push_str(&format!(
+                        "r{round},{system},{annotator},quality,{score},{round}\n"
+                    ));
+                }
+            }
+        }
+        FileText::new("rounds.csv", csv)
+    }
+
+    /// Every golden set: its name and the request `juror analyze` would make of it.
+    fn sets() -> Vec<(&'static str, Request)> {
+        let mut broken = slots("financial", 3);
+        broken.extend(["tampered.json", "bad-header.csv", "bad-rows.csv"].map(fixture));
+        broken.push(FileText {
+            name: "does-not-exist.csv".into(),
+            text: Err("No such file or directory (os error 2)".into()),
+        });
+        let mut work_intake = slots("work-intake", 2);
+        work_intake.push(fixture("bad-header.csv"));
+        let adjudication_problems = FileText::new(
+            "adj.csv",
+            "item_id,system_id,dimension,score\n\
+             msft,base-llm,quality,4\n\
+             msft,base-llm,quality,2\n\
+             jnj,base-llm,quality,\n\
+             nowhere,base-llm,quality,3\n\
+             xom,fin-agent,quality,lots\n",
+        );
+        vec![
+            ("financial", request(slots("financial", 3))),
+            (
+                "financial-study",
+                Request {
+                    study: study("financial-analysis"),
+                    ..request(slots("financial", 3))
+                },
+            ),
+            (
+                "financial-adjudicated",
+                Request {
+                    study: study("financial-analysis"),
+                    adjudication: Some(filled_sheet()),
+                    ..request(slots("financial", 3))
+                },
+            ),
+            (
+                "financial-adjudication-problems",
+                Request {
+                    adjudication: Some(adjudication_problems),
+                    ..request(slots("financial", 3))
+                },
+            ),
+            ("financial-broken", request(broken)),
+            (
+                "pandalm-sealed",
+                Request {
+                    study: Some(fixture("pandalm-sealed-study.json")),
+                    key: Some(fixture("pandalm-key.json")),
+                    ..request(slots("pandalm", 3))
+                },
+            ),
+            ("pandalm-tokens", request(slots("pandalm", 3))),
+            ("work-intake", request(work_intake)),
+            (
+                "work-intake-study",
+                Request {
+                    study: study("work-intake"),
+                    ..request(slots("work-intake", 2))
+                },
+            ),
+            (
+                "trajectories-study",
+                Request {
+                    study: study("reasoning-trajectories"),
+                    ..request(slots("trajectories", 3))
+                },
+            ),
+            (
+                "trajectories-overrides",
+                Request {
+                    study: study("reasoning-trajectories"),
+                    overrides: Overrides {
+                        unit: Some(Unit::Annotator),
+                        comparisons: Some(Comparisons::Anchor("rft-base".into())),
+                        margin: Some(0.5),
+                        by_group: Some(true),
+                        ..Overrides::default()
+                    },
+                    ..request(slots("trajectories", 3))
+                },
+            ),
+            (
+                "hare-ratings-study",
+                Request {
+                    study: study("hare-personalization"),
+                    ..request(vec![fixture("hare-ratings.csv")])
+                },
+            ),
+            (
+                "hare-sessions-by-intake",
+                Request {
+                    study: study("hare-personalization"),
+                    overrides: Overrides {
+                        by_intake: Some("role".into()),
+                        ..Overrides::default()
+                    },
+                    ..request(slots("hare", 3))
+                },
+            ),
+            ("hare-sessions", request(slots("hare", 3))),
+            (
+                "rounds-reference",
+                Request {
+                    options: Options {
+                        reference: Some("new".into()),
+                        ..options()
+                    },
+                    ..request(vec![rounds_csv()])
+                },
+            ),
+            (
+                "pandalm-pairwise-csv",
+                request(vec![repository_file(
+                    "data/pandalm/pandalm_pairwise_long.csv",
+                )]),
+            ),
+        ]
+    }
+
+    fn check(path: PathBuf, text: &str, stale: &mut Vec<String>) {
+        if bless() {
+            std::fs::create_dir_all(golden_dir()).unwrap();
+            std::fs::write(&path, text).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        if committed != text {
+            stale.push(path.display().to_string());
+        }
+    }
+
+    #[test]
+    fn golden_reports_are_what_the_analysis_writes() {
+        let mut stale = Vec::new();
+        for (name, request) in sets() {
+            let analysis = run(&request).unwrap_or_else(|b| panic!("{name}: {b:#?}"));
+            let at = |ext: &str| golden_dir().join(format!("{name}.{ext}"));
+            check(at("report.json"), &analysis.report.to_json(), &mut stale);
+            check(
+                at("report.md"),
+                &markdown::render(&analysis.report),
+                &mut stale,
+            );
+            // The tidy CSV of ratings files (a CSV input's is the input again); the answers and
+            // the sheet when they have rows.
+            if request.inputs.iter().all(|f| f.name.ends_with(".json")) {
+                check(at("tidy.csv"), &to_csv(&analysis.data), &mut stale);
+            }
+            if !analysis.data.answers.is_empty() {
+                let text = answers::to_csv(&analysis.data.answers);
+                check(at("answers.csv"), &text, &mut stale);
+            }
+            if analysis
+                .report
+                .dimensions
+                .iter()
+                .any(|d| !d.flags.is_empty())
+            {
+                let text = analysis.report.adjudication_sheet();
+                check(at("sheet.csv"), &text, &mut stale);
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "out of date (a changed golden is a changed report; regenerate with \
+             `JUROR_BLESS=1 cargo test -p juror-core --test it golden` only if the change \
+             is meant): {stale:#?}"
+        );
     }
 }

@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
 
-use juror_core::analysis::input::{Context, Input, read};
+use juror_core::analysis::{Context, Input, read};
 use juror_core::digest::sha256_hex;
 use juror_core::markdown::to_html;
 use juror_core::plan::{Annotator, plan, view::TrialView};

@@ -51,10 +51,26 @@ const SAME_FLOOR: &[(&str, &str)] = &[
 /// stage: a stage imports only from its own stage and the ones before it. A sub-module not
 /// listed (and the module's `mod.rs`) is not checked.
 const STAGES: &[(&str, &[(&str, u32)])] = &[
-    // The analysis by stage: data ← read ← topics ← report ← render ← run. Fill in the
-    // sub-modules with their stage (1 data ... 6 run) as `analysis/` is cut, for example
-    // ("data", 1), ("read", 2), ("report", 4), ("run", 6).
-    ("analysis", &[]),
+    // The analysis by stage: data ← read ← topics ← report ← render ← run. The analysis
+    // plan's overrides, power analysis and shared names sit beside the stages, on the first.
+    (
+        "analysis",
+        &[
+            ("data", 1),
+            ("name", 1),
+            ("plan", 1),
+            ("read", 2),
+            ("adjudication", 3),
+            ("answers", 3),
+            ("choices", 3),
+            ("diagnostics", 3),
+            ("rounds", 3),
+            ("report", 4),
+            ("power", 4),
+            ("render", 5),
+            ("run", 6),
+        ],
+    ),
 ];
 
 /// Files not yet on their floor, each with what is left to do. Empty once they have moved.

@@ -1,0 +1,394 @@
+//! The data every stage of the analysis shares: an input ([`Input`]), the tidy rows read from
+//! inputs (ratings, pairwise preferences, choices, answers, trials), where each row came from
+//! ([`Source`], [`At`]), what was wrong with an input ([`Problem`]), everything read
+//! ([`Data`]), and the few small pieces the topics and the report both use (intervals and
+//! shares, how numbers are written, which way a pair is oriented).
+//!
+//! This is the bottom of `analysis/`: it imports nothing of the other stages, so the readers
+//! ([`super::read`]), the topics, the report and the renderers can all import it, one way.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Serialize;
+
+pub use super::name::{Ids, Name, Names};
+use super::plan::AnalysisPlan;
+use crate::stats::agreement::Ratings;
+use crate::stats::describe::Interval;
+use crate::stats::preference::Outcome;
+
+/// One input: a name (the file's path, as the user gave it) and its text, borrowed from the
+/// caller where it can be (a large table is not copied to be read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input<'a> {
+    pub name: String,
+    pub text: Cow<'a, str>,
+}
+
+impl<'a> Input<'a> {
+    pub fn new(name: impl Into<String>, text: impl Into<Cow<'a, str>>) -> Input<'a> {
+        Input {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// Where a row came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Source {
+    /// The input's name.
+    pub file: Name,
+    /// `line N` in a CSV (the line its record starts on), or a JSON path in a ratings file
+    /// (`trials[3].outputs[0].ratings.quality`).
+    pub at: At,
+    /// The position of the input in the list given to [`read`], from 0 (two inputs may have the
+    /// same name).
+    #[serde(skip)]
+    pub input: usize,
+}
+
+/// A place in an input: a CSV's line, or a JSON path in a ratings file. Written (and
+/// serialised) as `line 12` or `trials[3].outputs[0].ratings.quality`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum At {
+    /// The line (from 1) a CSV record starts on.
+    Line(usize),
+    /// A JSON path (boxed: a row's place is 16 bytes, not 24).
+    Path(Box<str>),
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            At::Line(n) => write!(f, "line {n}"),
+            At::Path(p) => f.write_str(p),
+        }
+    }
+}
+
+impl From<String> for At {
+    fn from(path: String) -> At {
+        At::Path(path.into_boxed_str())
+    }
+}
+
+impl Serialize for At {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+super::name::string_schema!(At);
+
+/// One rating: one annotator's score of one system's output for one item, on one dimension.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct RatingRow {
+    pub source: Source,
+    pub item: Name,
+    pub system: Name,
+    pub annotator: Name,
+    pub dimension: Name,
+    pub score: f64,
+    /// The item's round: the study's `items[].round`, or a CSV's optional `round` column.
+    pub round: Option<f64>,
+    /// Where the output was shown, from 1, in a trial that showed two or more outputs (a
+    /// ratings file records it; a CSV may give it in an optional `position` column).
+    pub position: Option<u32>,
+}
+
+/// One pairwise judgement: `system_a` against `system_b` on `item`, by `annotator`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreferenceRow {
+    pub source: Source,
+    pub item: Name,
+    pub system_a: Name,
+    pub system_b: Name,
+    pub annotator: Name,
+    pub outcome: Outcome,
+    /// Which system was shown first, when known: `Some(true)` when `system_a` was (always, in
+    /// a ratings file), `Some(false)` when `system_b` was; a CSV may say so in an optional
+    /// `shown_first` column (`a` or `b`).
+    pub a_first: Option<bool>,
+    /// Derived from a best-of-N choice (three or more outputs shown) or a ranking, whose
+    /// report is [`super::choices`]'s.
+    pub derived: bool,
+}
+
+/// One finished trial of a ratings file, for the diagnostics: who, what, how long, and, for
+/// an attention-check item, whether the answer was accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialRow {
+    pub file: String,
+    pub annotator: String,
+    pub item: String,
+    pub task: String,
+    /// The item is an attention check.
+    pub check: bool,
+    /// `Some(passed)` for an attention check evaluated against the study's `accept` list;
+    /// `None` for an ordinary trial, or without the study.
+    pub passed: Option<bool>,
+    /// Active time on the trial (the tab visible), in milliseconds.
+    pub active_ms: u64,
+    /// Outputs shown.
+    pub outputs: usize,
+}
+
+/// The text of an outcome in tables: `a`, `b` or `tie`.
+pub fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::A => "a",
+        Outcome::B => "b",
+        Outcome::Tie => "tie",
+    }
+}
+
+/// One thing wrong with an input: the file, where in it, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Problem {
+    pub file: String,
+    /// A line (`line 12`, `line 3, column 7`) or a JSON path; `None` for the file as a whole.
+    pub at: Option<String>,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(file: &str, at: Option<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            file: file.to_owned(),
+            at,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.at {
+            Some(at) => write!(f, "{}: {at}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// What kind of input a file was read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// A `juror.ratings/1` file.
+    RatingsFile,
+    /// A tidy CSV of Likert ratings.
+    LikertCsv,
+    /// A tidy CSV of pairwise preferences.
+    PairwiseCsv,
+    /// A tidy CSV with both (as `juror analyze --format csv` writes).
+    TidyCsv,
+    /// Nothing could be read from it.
+    Unread,
+}
+
+/// What was taken from one input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct FileSummary {
+    pub file: String,
+    pub kind: InputKind,
+    /// Rating rows kept (after duplicates are dropped).
+    pub ratings: usize,
+    /// Preference rows kept (after duplicates are dropped).
+    pub preferences: usize,
+    /// Problems found in this file.
+    pub problems: usize,
+    /// Ratings files: the annotator id used (`annotator.id`, else `slot<N>`; a platform's
+    /// participant under a pseudonym unless the ids are revealed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annotator: Option<String>,
+    /// Ratings files: the recruitment platform the annotator came from (`prolific`, `mturk`,
+    /// `sona`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
+    /// Ratings files: trials left out because they were not finished (`done: false`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unfinished_trials: usize,
+    /// Ratings files: trials left out because their item is an attention check.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub check_trials: usize,
+    /// Ratings files: ratings of an output the annotator had already rated in an earlier trial
+    /// (an output shown in several pairs); the first rating is used, the repeats feed the
+    /// diagnostics' consistency check.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub repeated_ratings: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Everything read: the two tidy tables, a summary per input, and the problems.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Data {
+    pub ratings: Vec<RatingRow>,
+    pub preferences: Vec<PreferenceRow>,
+    /// Best-of-N choices (three or more outputs) and rankings, as made.
+    pub choices: Vec<ChoiceRow>,
+    /// Every other answer of the ratings files: output questions, flags, notes and reasons,
+    /// surveys (`answers.csv`).
+    pub answers: Vec<AnswerRow>,
+    /// The finished trials of the ratings files, attention checks included (CSV inputs have
+    /// none).
+    pub trials: Vec<TrialRow>,
+    /// Later ratings of a cell (item, system, dimension) an annotator had already rated in an
+    /// earlier trial of the same ratings file; `ratings` holds the first. Used only by the
+    /// diagnostics (position, consistency).
+    pub repeats: Vec<RatingRow>,
+    pub files: Vec<FileSummary>,
+    pub problems: Vec<Problem>,
+    /// How platform participants' ids are shown ([`crate::pseudonym::KEYED`], `UNKEYED` or
+    /// `SHOWN`), when a ratings file came from a platform.
+    pub platform_ids: Option<&'static str>,
+}
+
+/// One choice among three or more outputs, or one ranking, from a ratings file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChoiceRow {
+    pub source: Source,
+    pub item: String,
+    pub annotator: String,
+    /// The systems shown, in the order shown.
+    pub shown: Vec<String>,
+    pub kind: ChoiceKind,
+}
+
+/// What was chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChoiceKind {
+    /// The best of the outputs shown.
+    Best(String),
+    /// Every output shown, best first.
+    Rank(Vec<String>),
+}
+
+/// Where an answer was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Intake,
+    /// About one output (a per-output question, or the flag).
+    Output,
+    /// About a trial (notes, the preference's reason).
+    Trial,
+    Exit,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Intake => "intake",
+            Phase::Output => "output",
+            Phase::Trial => "trial",
+            Phase::Exit => "exit",
+        }
+    }
+}
+
+/// One answer (or one option of a multiple choice, or one place of a ranking).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnswerRow {
+    pub source: Source,
+    pub annotator: String,
+    pub phase: Phase,
+    /// The question's id; `flag`, `notes` and `explanation` for those.
+    pub question: String,
+    pub item: Option<String>,
+    pub system: Option<String>,
+    /// The option, the number, the text, or `1`/`0` for a flag; empty for a ranking of systems
+    /// (the system is in `system`).
+    pub value: String,
+    /// The place in a ranking, from 1.
+    pub rank: Option<usize>,
+}
+
+/// Between the systems of a choice row's `shown` and of a ranking's `chosen`.
+pub(crate) const CHOICE_SEPARATOR: &str = "|";
+
+/// The confidence level of every interval in the report.
+pub const LEVEL: f64 = 0.95;
+
+/// A two-sided interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Ci {
+    pub low: f64,
+    pub high: f64,
+}
+
+/// `k` of `n` as a share and its 95% Wilson interval; both `None` when `n` is 0. Every share
+/// of the report (choices, answers, flags) is this one.
+pub(crate) fn share_of(k: u64, n: u64) -> (Option<f64>, Option<Ci>) {
+    (
+        (n > 0).then(|| k as f64 / n as f64),
+        crate::stats::preference::wilson(k, n, LEVEL)
+            .ok()
+            .map(Ci::from),
+    )
+}
+
+impl From<Interval> for Ci {
+    fn from(i: Interval) -> Ci {
+        Ci {
+            low: i.low,
+            high: i.high,
+        }
+    }
+}
+
+/// A score: a finite number.
+pub(crate) fn score(text: &str) -> Result<f64, String> {
+    if text.is_empty() {
+        return Err("score is empty".into());
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v + 0.0),
+        _ => Err(format!("score \"{text}\" is not a number")),
+    }
+}
+
+/// The two names in byte order.
+pub(crate) fn ordered<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+/// A number as people write it: `4`, not `4.0`; `3.5`.
+pub fn number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+/// (a, b), or (b, a) when the plan has a hypothesis about b against a and none the other way.
+pub(crate) fn oriented(
+    plan: &AnalysisPlan,
+    dimension: &str,
+    a: String,
+    b: String,
+) -> (String, String) {
+    match (
+        plan.hypothesis(dimension, &a, &b),
+        plan.hypothesis(dimension, &b, &a),
+    ) {
+        (None, Some(_)) => (b, a),
+        _ => (a, b),
+    }
+}
+
+pub(crate) fn pairable_units(ratings: &Ratings) -> usize {
+    (0..ratings.units().len())
+        .filter(|&u| {
+            (0..ratings.raters().len())
+                .filter(|&r| ratings.get(u, r).is_some())
+                .count()
+                >= 2
+        })
+        .count()
+}

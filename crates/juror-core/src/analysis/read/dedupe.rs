@@ -1,0 +1,200 @@
+//! Duplicates across everything read: a second rating of the same (item, system, annotator,
+//! dimension), or a second judgement of the same (item, pair, annotator) in either order, is
+//! left out and named; a rating repeated within one ratings file goes to [`Data::repeats`].
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::bump_problems;
+use crate::analysis::data::{Data, Ids, InputKind, Name, PreferenceRow, Problem, number};
+use crate::fast_hash::FastHash;
+
+/// For each key, the index of the first earlier key equal to it, or `None` for a first
+/// occurrence. `sizes` bounds each part of the keys (ids from [`Ids`]): when their product is
+/// small next to the number of keys (ratings cover most item × system × annotator × dimension
+/// cells), a flat table replaces the hash map, with no hashing and far fewer cache misses.
+fn first_occurrences(keys: &[[u32; 4]], sizes: [usize; 4]) -> Vec<Option<u32>> {
+    const NONE: u32 = u32::MAX;
+    let cells = sizes
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s.max(1)));
+    match cells {
+        Some(cells) if cells <= (4 * keys.len()).max(1 << 16) => {
+            let [_, s1, s2, s3] = sizes.map(|s| s.max(1));
+            let mut first = vec![NONE; cells];
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let cell = ((k[0] as usize * s1 + k[1] as usize) * s2 + k[2] as usize) * s3
+                        + k[3] as usize;
+                    match first[cell] {
+                        NONE => {
+                            first[cell] = i as u32;
+                            None
+                        }
+                        f => Some(f),
+                    }
+                })
+                .collect()
+        }
+        _ => {
+            let mut seen: HashMap<[u32; 4], u32, FastHash> =
+                HashMap::with_capacity_and_hasher(keys.len(), FastHash);
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| match seen.entry(*k) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(i as u32);
+                        None
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+pub(crate) fn drop_duplicates(data: &mut Data) {
+    // Ratings and preferences kept, by input.
+    let mut kept_in: Vec<(usize, usize)> = vec![(0, 0); data.files.len()];
+    let mut count = |input: usize, rating: bool| {
+        if let Some(e) = kept_in.get_mut(input) {
+            if rating { e.0 += 1 } else { e.1 += 1 }
+        }
+    };
+
+    let mut repeated: BTreeMap<usize, usize> = BTreeMap::new();
+    // A first pass on the ids' numbers finds each row's first occurrence without cloning.
+    let firsts = {
+        let mut ids: [Ids; 4] = Default::default();
+        let keys: Vec<[u32; 4]> = data
+            .ratings
+            .iter()
+            .map(|row| {
+                [
+                    ids[0].id(&row.item),
+                    ids[1].id(&row.system),
+                    ids[2].id(&row.annotator),
+                    ids[3].id(&row.dimension),
+                ]
+            })
+            .collect();
+        first_occurrences(&keys, ids.map(|i| i.len()))
+    };
+    // Every first occurrence is kept, where it is; a later one is a repeat or a duplicate.
+    let mut keep = vec![true; data.ratings.len()];
+    for (i, first) in firsts.iter().enumerate() {
+        let input = data.ratings[i].source.input;
+        let Some(first) = first.map(|f| f as usize) else {
+            count(input, true);
+            continue;
+        };
+        keep[i] = false;
+        let (kept, row) = (&data.ratings[first], &data.ratings[i]);
+        if kept.source.input == input && data.files[input].kind == InputKind::RatingsFile {
+            // The same output rated again in another trial of the same session (an output
+            // shown in several pairs): by design, not a mistake.
+            repeated.entry(input).and_modify(|n| *n += 1).or_insert(1);
+            data.repeats.push(row.clone());
+            continue;
+        }
+        data.problems.push(Problem::new(
+            &row.source.file,
+            Some(row.source.at.to_string()),
+            format!(
+                "annotator \"{}\" already rated item \"{}\", system \"{}\" on \"{}\" ({} at \
+                 {}: {}); this duplicate ({}) is left out",
+                row.annotator,
+                row.item,
+                row.system,
+                row.dimension,
+                number(kept.score),
+                kept.source.file,
+                kept.source.at,
+                number(row.score)
+            ),
+        ));
+        bump_problems(&mut data.files, input);
+    }
+    let mut kept = keep.into_iter();
+    data.ratings.retain(|_| kept.next().unwrap_or(true));
+
+    let mut seen: HashMap<(Name, Name, Name, Name), usize, FastHash> = HashMap::default();
+    let mut preferences = Vec::with_capacity(data.preferences.len());
+    for row in std::mem::take(&mut data.preferences) {
+        let (x, y) = if row.system_a <= row.system_b {
+            (&row.system_a, &row.system_b)
+        } else {
+            (&row.system_b, &row.system_a)
+        };
+        let key = (
+            row.item.clone(),
+            x.clone(),
+            y.clone(),
+            row.annotator.clone(),
+        );
+        if let Some(&first) = seen.get(&key) {
+            let kept: &PreferenceRow = &preferences[first];
+            data.problems.push(Problem::new(
+                &row.source.file,
+                Some(row.source.at.to_string()),
+                format!(
+                    "annotator \"{}\" already judged \"{}\" against \"{}\" on item \"{}\" (at \
+                     {}: {}); this duplicate is left out",
+                    row.annotator, x, y, row.item, kept.source.file, kept.source.at
+                ),
+            ));
+            bump_problems(&mut data.files, row.source.input);
+            continue;
+        }
+        seen.insert(key, preferences.len());
+        count(row.source.input, false);
+        preferences.push(row);
+    }
+    data.preferences = preferences;
+
+    for (input, summary) in data.files.iter_mut().enumerate() {
+        summary.repeated_ratings = repeated.get(&input).copied().unwrap_or_default();
+        let (r, p) = kept_in.get(input).copied().unwrap_or_default();
+        summary.ratings = r;
+        summary.preferences = p;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first earlier index of each key, the slow way.
+    fn brute_force(keys: &[[u32; 4]]) -> Vec<Option<u32>> {
+        (0..keys.len())
+            .map(|i| (0..i).find(|&j| keys[j] == keys[i]).map(|j| j as u32))
+            .collect()
+    }
+
+    #[test]
+    fn first_occurrences_by_table_and_by_hash_agree_with_a_search() {
+        // A seeded walk over a small key space: many repeats, every part used.
+        let mut state = 7u64;
+        let keys: Vec<[u32; 4]> = (0..600)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                let r = state >> 33;
+                [
+                    (r % 5) as u32,
+                    (r / 5 % 3) as u32,
+                    (r / 15 % 4) as u32,
+                    (r / 60 % 2) as u32,
+                ]
+            })
+            .collect();
+        let want = brute_force(&keys);
+        assert!(want.iter().any(Option::is_some) && want.iter().any(Option::is_none));
+        // 5 × 3 × 4 × 2 cells: the flat table.
+        assert_eq!(first_occurrences(&keys, [5, 3, 4, 2]), want);
+        // Bounds whose product overflows: the hash map.
+        assert_eq!(first_occurrences(&keys, [usize::MAX; 4]), want);
+        assert!(first_occurrences(&[], [0; 4]).is_empty());
+    }
+}

@@ -1,0 +1,555 @@
+//! Ratings files (`juror.ratings/1`): checked against the study and the key, then each finished
+//! trial's ratings, pairwise judgements, choices and answers become rows. A file that cannot be
+//! trusted as a whole (unreadable, of another study, with a token the key does not have) is left
+//! out with one problem; a trial whose preference does not fit its outputs loses only that.
+
+use std::collections::BTreeMap;
+
+use crate::analysis::data::{
+    AnswerRow, At, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names, Phase,
+    PreferenceRow, Problem, RatingRow, Source, TrialRow, number,
+};
+use crate::pseudonym;
+use crate::publish::SealKey;
+use crate::session::answers::Answer;
+use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
+use crate::stats::preference::Outcome;
+use crate::study::{AttentionCheck, Study};
+
+use super::Context;
+
+/// Reads one ratings file into `data`: [`open`] it (parse, check, resolve the key's tokens),
+/// name its annotator, then take its answers and each finished trial.
+pub(crate) fn read(
+    input: &Input<'_>,
+    index: usize,
+    context: &Context,
+    names: &mut Names,
+    data: &mut Data,
+    summary: &mut FileSummary,
+) {
+    let (file, rename) = match open(input, context) {
+        Ok(opened) => opened,
+        Err(problem) => {
+            data.problems.push(problem);
+            return;
+        }
+    };
+    summary.kind = InputKind::RatingsFile;
+    let (name, annotator) = annotator(&file, &input.name, context, data, summary);
+    summary.file.clone_from(&name);
+    summary.annotator = Some(annotator.clone());
+    let file_name = names.get(&name);
+    let source = |at: String| Source {
+        file: file_name.clone(),
+        at: At::Path(at.into_boxed_str()),
+        input: index,
+    };
+    let is_check = |trial: &TrialRecord| {
+        trial.check
+            || context
+                .key
+                .is_some_and(|k| k.attention_check(&trial.item).is_some())
+    };
+    data.answers.extend(rows_of_file(
+        &file,
+        &annotator,
+        &|s: &str| rename(s),
+        &|at: String| source(at),
+        &|t: usize| file.trials.get(t).is_none_or(|x| !x.done || is_check(x)),
+    ));
+    let reader = TrialReader {
+        name: &name,
+        annotator: &annotator,
+        annotator_name: names.get(&annotator),
+        context,
+        rename: &rename,
+        source: &source,
+    };
+    for (t, trial) in file.trials.iter().enumerate() {
+        if !trial.done {
+            summary.unfinished_trials += 1;
+            continue;
+        }
+        // A published study does not say which items are checks; its key does.
+        let check = is_check(trial);
+        data.trials.push(reader.trial_row(trial, check));
+        if check {
+            summary.check_trials += 1;
+            continue;
+        }
+        reader.ratings(t, trial, names, data);
+        reader.judgements(t, trial, names, data);
+    }
+}
+
+/// The file parsed, checked against the study, and the map from its systems to system ids; or
+/// the one problem that leaves it out.
+fn open<'k>(
+    input: &Input<'_>,
+    context: &Context<'k>,
+) -> Result<(RatingsFile, Rename<'k>), Problem> {
+    let name = input.name.as_str();
+    let problem = |at: String, message: String| Problem::new(name, Some(at), message);
+    let file = ratings::parse(&input.text).map_err(|e| problem(e.at, e.message))?;
+    if let Some((study, hash)) = context.study
+        && let Err(e) = ratings::restore(study, hash, &file)
+    {
+        return Err(problem(
+            e.at,
+            format!("{}; the file is left out", e.message),
+        ));
+    }
+    let rename = resolver(&file, context.key).map_err(|(at, message)| problem(at, message))?;
+    Ok((file, rename))
+}
+
+/// The file's name and annotator as the report shows them: `annotator.id`, else `slot<N>`; a
+/// platform's participant under a pseudonym (also scrubbed from the file name) unless the ids
+/// are revealed.
+fn annotator(
+    file: &RatingsFile,
+    name: &str,
+    context: &Context,
+    data: &mut Data,
+    summary: &mut FileSummary,
+) -> (String, String) {
+    let mut annotator = match &file.annotator.id {
+        Some(id) if !id.is_empty() => id.clone(),
+        _ => format!("slot{}", file.annotator.slot),
+    };
+    let mut name = name.to_owned();
+    if let Some(platform) = &file.annotator.platform {
+        summary.platform = Some(platform.name.clone());
+        let secret = context.key.and_then(|k| k.ids_secret.as_deref());
+        data.platform_ids = Some(match (context.reveal_ids, secret) {
+            (true, _) => pseudonym::SHOWN,
+            (false, Some(_)) => pseudonym::KEYED,
+            (false, None) => pseudonym::UNKEYED,
+        });
+        if !context.reveal_ids
+            && let Some(id) = &file.annotator.id
+        {
+            let alias = pseudonym::pseudonym(secret.unwrap_or(""), &platform.name, id);
+            name = pseudonym::scrub_file_name(&name, id, &alias);
+            annotator = alias;
+        }
+    }
+    (name, annotator)
+}
+
+/// What the rows of one file's trials share: its name, annotator, context and renaming.
+struct TrialReader<'r, 'k> {
+    name: &'r str,
+    annotator: &'r str,
+    annotator_name: Name,
+    context: &'r Context<'k>,
+    rename: &'r Rename<'k>,
+    source: &'r dyn Fn(String) -> Source,
+}
+
+impl TrialReader<'_, '_> {
+    /// The trial for the diagnostics, with its attention check evaluated when the study is given.
+    fn trial_row(&self, trial: &TrialRecord, check: bool) -> TrialRow {
+        let study = self.context.study.map(|(s, _)| s);
+        TrialRow {
+            file: self.name.to_owned(),
+            annotator: self.annotator.to_owned(),
+            item: trial.item.clone(),
+            task: trial.task.clone(),
+            check,
+            passed: study
+                .filter(|_| check)
+                .and_then(|s| check_passed(s, self.context.key, trial, self.rename)),
+            active_ms: trial.active_ms,
+            outputs: trial.outputs.len(),
+        }
+    }
+
+    /// Every rating of the trial's outputs, each with its position when two or more were shown.
+    fn ratings(&self, t: usize, trial: &TrialRecord, names: &mut Names, data: &mut Data) {
+        let shown = trial.outputs.len();
+        for (o, output) in trial.outputs.iter().enumerate() {
+            for (dimension, &score) in &output.ratings {
+                data.ratings.push(RatingRow {
+                    source: (self.source)(format!("trials[{t}].outputs[{o}].ratings.{dimension}")),
+                    item: names.get(&trial.item),
+                    system: names.get(&(self.rename)(&output.system)),
+                    annotator: self.annotator_name.clone(),
+                    dimension: names.get(dimension),
+                    score: f64::from(score),
+                    round: None,
+                    position: (shown >= 2).then(|| u32::try_from(o + 1).unwrap_or(u32::MAX)),
+                });
+            }
+        }
+    }
+
+    /// The trial's preference: a best-of-N choice or a ranking as made, and every pairwise
+    /// judgement it implies; a preference that does not fit the outputs is a problem.
+    fn judgements(&self, t: usize, trial: &TrialRecord, names: &mut Names, data: &mut Data) {
+        let at = format!("trials[{t}].preference");
+        let judgements = match preference_pairs(trial.preference.as_ref(), &trial.outputs) {
+            Ok(j) => j,
+            Err(message) => {
+                data.problems
+                    .push(Problem::new(self.name, Some(at), message));
+                return;
+            }
+        };
+        let rename = self.rename;
+        let system = |o: &OutputRecord| rename(&o.system);
+        let shown = trial.outputs.len();
+        let choice = match &trial.preference {
+            Some(PreferenceRecord::Best { system: best, .. }) if shown >= 3 => {
+                Some(ChoiceKind::Best(rename(best)))
+            }
+            Some(PreferenceRecord::Rank { systems, .. }) => Some(ChoiceKind::Rank(
+                systems.iter().map(|s| rename(s)).collect(),
+            )),
+            _ => None,
+        };
+        let derived = choice.is_some();
+        if let Some(kind) = choice {
+            data.choices.push(ChoiceRow {
+                source: (self.source)(at.clone()),
+                item: trial.item.clone(),
+                annotator: self.annotator.to_owned(),
+                shown: trial.outputs.iter().map(system).collect(),
+                kind,
+            });
+        }
+        for (a, b, outcome) in judgements {
+            data.preferences.push(PreferenceRow {
+                source: (self.source)(at.clone()),
+                item: names.get(&trial.item),
+                system_a: names.get(&system(&trial.outputs[a])),
+                system_b: names.get(&system(&trial.outputs[b])),
+                annotator: self.annotator_name.clone(),
+                outcome,
+                a_first: Some(true),
+                derived,
+            });
+        }
+    }
+}
+
+/// Whether an attention-check trial's answer is one the study accepts: the rating of the
+/// checked system on the checked dimension, or the preferred system (the best, the chosen, or
+/// the first of a ranking; a tie is not a choice). `None` when there is no check for the item,
+/// or the check is a rating of a system this trial did not show (another trial of the item
+/// shows it), or the study leaves its answers to a key that was not given.
+///
+/// A check of the study names systems as the file does (both sealed, or both not); a check of
+/// the key (a study written by `juror publish` serves none) names the original systems, which
+/// the file's tokens are renamed to.
+fn check_passed(
+    study: &Study,
+    key: Option<&SealKey>,
+    trial: &TrialRecord,
+    rename: &Rename<'_>,
+) -> Option<bool> {
+    let own = |name: &str| name.to_owned();
+    let (check, names): (AttentionCheck, &dyn Fn(&str) -> String) = match (
+        study
+            .design()
+            .attention_checks
+            .iter()
+            .find(|c| c.item() == trial.item),
+        key.and_then(|k| k.attention_check(&trial.item)),
+    ) {
+        (Some(c), _) if c.has_answers() => (c.clone(), &own),
+        (_, Some(kept)) => (AttentionCheck::from(kept), rename),
+        _ => return None,
+    };
+    match check {
+        AttentionCheck::Rating {
+            system,
+            dimension,
+            accept,
+            ..
+        } => {
+            let accept = accept?;
+            let output = trial.outputs.iter().find(|o| names(&o.system) == system)?;
+            Some(
+                output
+                    .ratings
+                    .get(&dimension)
+                    .is_some_and(|score| accept.contains(score)),
+            )
+        }
+        AttentionCheck::Preference { accept, .. } => {
+            let accept = accept?;
+            let chosen = match trial.preference.as_ref() {
+                Some(
+                    PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
+                ) => Some(names(system)),
+                Some(PreferenceRecord::Rank { systems, .. }) => systems.first().map(|s| names(s)),
+                Some(PreferenceRecord::Tie) | None => None,
+            };
+            Some(chosen.is_some_and(|c| accept.contains(&c)))
+        }
+    }
+}
+
+type Rename<'k> = Box<dyn Fn(&str) -> String + 'k>;
+
+/// The map from the file's system names to system ids: the key's, after checking that every
+/// system of the file is one of its tokens, else the identity.
+fn resolver<'k>(
+    file: &RatingsFile,
+    key: Option<&'k SealKey>,
+) -> Result<Rename<'k>, (String, String)> {
+    let Some(key) = key else {
+        return Ok(Box::new(str::to_owned));
+    };
+    if key.study != file.study.id {
+        return Err((
+            "study.id".into(),
+            format!(
+                "this file is for the study \"{}\", but the key is for \"{}\"; give the key \
+                 written by `juror seal` for this study; the file is left out",
+                file.study.id, key.study
+            ),
+        ));
+    }
+    for (t, trial) in file.trials.iter().enumerate() {
+        for (o, output) in trial.outputs.iter().enumerate() {
+            if !key.systems.contains_key(&output.system) {
+                return Err((
+                    format!("trials[{t}].outputs[{o}].system"),
+                    format!(
+                        "\"{}\" is not a token of the key (its tokens: {}); the file and the \
+                         key do not belong together; the file is left out",
+                        output.system,
+                        list(key.systems.keys())
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Box::new(move |token: &str| {
+        key.systems
+            .get(token)
+            .cloned()
+            .unwrap_or_else(|| token.to_owned())
+    }))
+}
+
+fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let names: Vec<String> = names.map(|n| format!("\"{n}\"")).collect();
+    names.join(", ")
+}
+
+/// The pairwise judgements of a trial's preference, as (position of a, position of b,
+/// outcome) with positions from 0 and a shown before b:
+/// - `choice` of a pair: the chosen output against the other;
+/// - `tie`: every pair of outputs shown (with a pair, the pair), tied;
+/// - `best`: the best output against each other output shown, which it beats; the others are
+///   not compared among themselves;
+/// - `rank`: every pair of outputs, the one ranked higher winning.
+fn preference_pairs(
+    preference: Option<&PreferenceRecord>,
+    outputs: &[OutputRecord],
+) -> Result<Vec<(usize, usize, Outcome)>, String> {
+    let n = outputs.len();
+    let winner_at = |position: usize, system: &str| -> Result<usize, String> {
+        let index = position.checked_sub(1).filter(|&i| i < n).ok_or_else(|| {
+            format!("position {position} is not one of the trial's {n} output(s)")
+        })?;
+        if outputs[index].system != system {
+            return Err(format!(
+                "position {position} shows \"{}\", not \"{system}\" as the preference says",
+                outputs[index].system
+            ));
+        }
+        Ok(index)
+    };
+    let beats = |w: usize, other: usize| {
+        if w < other {
+            (w, other, Outcome::A)
+        } else {
+            (other, w, Outcome::B)
+        }
+    };
+    let pairs = match preference {
+        None => Vec::new(),
+        Some(PreferenceRecord::Choice {
+            position, system, ..
+        }) => {
+            let w = winner_at(*position, system)?;
+            if n != 2 {
+                return Err(format!(
+                    "a choice needs a pair of outputs, this trial shows {n}"
+                ));
+            }
+            vec![beats(w, 1 - w)]
+        }
+        Some(PreferenceRecord::Best {
+            position, system, ..
+        }) => {
+            let w = winner_at(*position, system)?;
+            (0..n).filter(|&o| o != w).map(|o| beats(w, o)).collect()
+        }
+        Some(PreferenceRecord::Tie) => {
+            let mut out = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    out.push((a, b, Outcome::Tie));
+                }
+            }
+            out
+        }
+        Some(PreferenceRecord::Rank { systems, .. }) => {
+            let rank: Vec<usize> = outputs
+                .iter()
+                .map(|o| {
+                    systems.iter().position(|s| *s == o.system).ok_or_else(|| {
+                        format!(
+                            "the ranking does not list \"{}\", which was shown",
+                            o.system
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+            let mut out = Vec::new();
+            for a in 0..n {
+                for b in a + 1..n {
+                    let outcome = if rank[a] < rank[b] {
+                        Outcome::A
+                    } else {
+                        Outcome::B
+                    };
+                    out.push((a, b, outcome));
+                }
+            }
+            out
+        }
+    };
+    if let Some(&(a, b, _)) = pairs
+        .iter()
+        .find(|(a, b, _)| outputs[*a].system == outputs[*b].system)
+    {
+        return Err(format!(
+            "outputs {} and {} are both \"{}\": a system cannot be compared with itself",
+            a + 1,
+            b + 1,
+            outputs[a].system
+        ));
+    }
+    Ok(pairs)
+}
+
+/// The answers of one ratings file: `rename` turns a system (or token) into its id, `annotator`
+/// is the file's annotator, `skip` says which trials to leave out (unfinished, attention
+/// checks).
+pub(crate) fn rows_of_file(
+    file: &RatingsFile,
+    annotator: &str,
+    rename: &dyn Fn(&str) -> String,
+    source: &dyn Fn(String) -> Source,
+    skip: &dyn Fn(usize) -> bool,
+) -> Vec<AnswerRow> {
+    let mut out = Vec::new();
+    let row = |phase, question: &str, item: Option<&str>, system: Option<String>, value: String| {
+        AnswerRow {
+            source: source(String::new()),
+            annotator: annotator.to_owned(),
+            phase,
+            question: question.to_owned(),
+            item: item.map(str::to_owned),
+            system,
+            value,
+            rank: None,
+        }
+    };
+    // The annotator's letters, to turn an exit ranking of systems back into systems.
+    let mut letters: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    for trial in &file.trials {
+        for o in &trial.outputs {
+            let system = rename(&o.system);
+            letters
+                .entry(o.label.as_str())
+                .and_modify(|s| {
+                    if s.as_deref() != Some(system.as_str()) {
+                        *s = None;
+                    }
+                })
+                .or_insert(Some(system));
+        }
+    }
+    for (phase, answers, at) in [
+        (Phase::Intake, &file.intake, "intake"),
+        (Phase::Exit, &file.exit, "exit"),
+    ] {
+        for (question, answer) in answers {
+            let here = |mut r: AnswerRow| {
+                r.source = source(format!("{at}.{question}"));
+                r
+            };
+            match answer {
+                Answer::Rank(order) => {
+                    for (i, label) in order.iter().enumerate() {
+                        let system = letters.get(label.as_str()).cloned().flatten();
+                        let mut r = match system {
+                            Some(s) => row(phase, question, None, Some(s), String::new()),
+                            None => row(phase, question, None, None, label.clone()),
+                        };
+                        r.rank = Some(i + 1);
+                        out.push(here(r));
+                    }
+                }
+                other => {
+                    for value in values(other) {
+                        out.push(here(row(phase, question, None, None, value)));
+                    }
+                }
+            }
+        }
+    }
+    for (t, trial) in file.trials.iter().enumerate() {
+        if skip(t) {
+            continue;
+        }
+        let item = Some(trial.item.as_str());
+        for (o, output) in trial.outputs.iter().enumerate() {
+            let system = rename(&output.system);
+            for (question, answer) in &output.answers {
+                for value in values(answer) {
+                    let mut r = row(Phase::Output, question, item, Some(system.clone()), value);
+                    r.source = source(format!("trials[{t}].outputs[{o}].answers.{question}"));
+                    out.push(r);
+                }
+            }
+            let mut r = row(
+                Phase::Output,
+                "flag",
+                item,
+                Some(system.clone()),
+                if output.flagged { "1" } else { "0" }.to_owned(),
+            );
+            r.source = source(format!("trials[{t}].outputs[{o}].flagged"));
+            out.push(r);
+        }
+        for (question, text) in [("notes", &trial.notes), ("explanation", &trial.explanation)] {
+            if !text.trim().is_empty() {
+                let mut r = row(Phase::Trial, question, item, None, text.clone());
+                r.source = source(format!("trials[{t}].{question}"));
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// The values of an answer, one per row.
+fn values(answer: &Answer) -> Vec<String> {
+    match answer {
+        Answer::Scale(v) => vec![v.to_string()],
+        Answer::Choice(c) => vec![c.clone()],
+        Answer::Choices(cs) => cs.clone(),
+        Answer::Text(t) => vec![t.clone()],
+        Answer::Number(x) => vec![number(*x)],
+        Answer::Rank(order) => order.clone(),
+    }
+}

@@ -1,0 +1,157 @@
+//! The CSV the analysis writes: the tidy tables (which [`crate::analysis::read`] reads back)
+//! and the adjudication sheet of a report's flagged cells.
+
+use crate::analysis::data::{CHOICE_SEPARATOR, ChoiceKind, Data, number, outcome_name};
+use crate::analysis::read::tidy_csv::{LIKERT, PAIRWISE};
+use crate::analysis::report::{Flag, Report};
+use crate::csv;
+
+/// The tidy tables as one CSV that `read` reads back: the Likert columns when there are only
+/// ratings, the pairwise columns when there are only preferences, both when there are both;
+/// `round`, `position` and `shown_first` when some row has one; then `source_file` and
+/// `source_at`, the provenance of each row.
+pub fn to_csv(data: &Data) -> String {
+    let (r, p) = (!data.ratings.is_empty(), !data.preferences.is_empty());
+    let mut header: Vec<&str> = match (r, p) {
+        (false, true) => PAIRWISE.to_vec(),
+        (true, true) => [&LIKERT[..], &["system_a", "system_b", "preference"]].concat(),
+        _ => LIKERT.to_vec(),
+    };
+    if data.ratings.iter().any(|r| r.round.is_some()) {
+        header.push("round");
+    }
+    if data.ratings.iter().any(|r| r.position.is_some()) {
+        header.push("position");
+    }
+    if data.preferences.iter().any(|r| r.a_first.is_some()) {
+        header.push("shown_first");
+    }
+    if data.preferences.iter().any(|r| r.derived) {
+        header.push("derived");
+    }
+    if !data.choices.is_empty() {
+        header.extend(["choice", "shown", "chosen"]);
+    }
+    header.extend(["source_file", "source_at"]);
+    let mut out = csv::line(&header);
+    let index = |name: &str| header.iter().position(|h| *h == name);
+    for row in &data.ratings {
+        let mut fields = vec![String::new(); header.len()];
+        for (name, value) in [
+            ("item_id", row.item.to_string()),
+            ("system_id", row.system.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("dimension", row.dimension.to_string()),
+            ("score", number(row.score)),
+            ("round", row.round.map(number).unwrap_or_default()),
+            (
+                "position",
+                row.position.map(|p| p.to_string()).unwrap_or_default(),
+            ),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    for row in &data.preferences {
+        let mut fields = vec![String::new(); header.len()];
+        for (name, value) in [
+            ("item_id", row.item.to_string()),
+            ("system_a", row.system_a.to_string()),
+            ("system_b", row.system_b.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("preference", outcome_name(row.outcome).to_owned()),
+            (
+                "shown_first",
+                match row.a_first {
+                    Some(true) => "a".to_owned(),
+                    Some(false) => "b".to_owned(),
+                    None => String::new(),
+                },
+            ),
+            (
+                "derived",
+                if row.derived { "choice" } else { "" }.to_owned(),
+            ),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    for row in &data.choices {
+        let mut fields = vec![String::new(); header.len()];
+        let (kind, chosen) = match &row.kind {
+            ChoiceKind::Best(s) => ("best", s.clone()),
+            ChoiceKind::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
+        };
+        for (name, value) in [
+            ("item_id", row.item.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("choice", kind.to_owned()),
+            ("shown", row.shown.join(CHOICE_SEPARATOR)),
+            ("chosen", chosen),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    out
+}
+
+impl Report {
+    /// The flagged cells as an adjudication sheet: `item_id,system_id,dimension,score` with the
+    /// score empty, to fill, followed by what the adjudicator needs (`n`, `mean`, `sd`,
+    /// `ratings`), which the reader of adjudication files ignores. Cells already adjudicated
+    /// keep their score.
+    pub fn adjudication_sheet(&self) -> String {
+        self.adjudication_file(|_, flag| flag.adjudicated)
+    }
+
+    /// The flagged cells as an adjudication file, in the sheet's columns, with `score(dimension,
+    /// flag)` as each cell's score (`None`: left empty, not yet adjudicated). The Analyse page
+    /// writes the scores entered in it this way.
+    pub fn adjudication_file(&self, score: impl Fn(&str, &Flag) -> Option<f64>) -> String {
+        let mut out = csv::line(&[
+            "item_id",
+            "system_id",
+            "dimension",
+            "score",
+            "n",
+            "mean",
+            "sd",
+            "ratings",
+        ]);
+        for d in &self.dimensions {
+            for f in &d.flags {
+                let ratings: Vec<String> = f
+                    .ratings
+                    .iter()
+                    .map(|r| format!("{}={}", r.annotator, number(r.score)))
+                    .collect();
+                out.push_str(&csv::line(&[
+                    f.item.clone(),
+                    f.system.clone(),
+                    d.dimension.clone(),
+                    score(&d.dimension, f).map(number).unwrap_or_default(),
+                    f.n.to_string(),
+                    format!("{:.3}", f.mean),
+                    format!("{:.3}", f.sd),
+                    ratings.join("; "),
+                ]));
+            }
+        }
+        out
+    }
+}

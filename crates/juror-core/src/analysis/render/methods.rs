@@ -1,0 +1,223 @@
+//! The methods paragraph of the report: every convention its numbers depend on, the analysis
+//! plan in words among them.
+
+use crate::analysis::plan::Alternative;
+use crate::analysis::plan::{AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
+use crate::analysis::report::Report;
+use crate::pseudonym;
+
+/// The methods paragraph: every convention the numbers above depend on.
+pub fn methods(report: &Report) -> String {
+    let s = &report.settings;
+    let mut parts: Vec<String> = Vec::new();
+    if !report.dimensions.is_empty() {
+        let comparisons: usize = report
+            .dimensions
+            .iter()
+            .map(|d| {
+                d.comparisons
+                    .iter()
+                    .filter(|c| c.p_value.is_some() && !c.exploratory)
+                    .count()
+            })
+            .sum();
+        parts.push(format!(
+            "Ratings were analysed separately for each dimension. For each system, the ratings of \
+             an item were averaged over annotators{adj}, and the system's mean, SD (n − 1) and \
+             median are those of these item means, with a 95% t interval and a 95% percentile \
+             bootstrap interval ({resamples} resamples of items, seed {seed}); the distribution \
+             counts the ratings used. Inter-annotator agreement was computed on the raw ratings \
+             (never adjudicated), with units the (item, system) cells: Fleiss' κ (each unit with \
+             its own number of ratings), Krippendorff's α (coincidence matrix, nominal, ordinal \
+             and interval distances; Krippendorff 2011), Cohen's κ for every pair of annotators \
+             over the cells both rated (unweighted, and with linear and quadratic weights \
+             counting steps on the scale{scale}), and percent agreement (the share of agreeing \
+             pairs of ratings within a unit, averaged over units). {plan} The Wilcoxon test \
+             drops zero differences and gives ties average ranks (the exact null distribution up \
+             to 50 differences without ties or zeros, the exact permutation distribution up to 13 \
+             with them, otherwise the normal approximation with tie correction and no continuity \
+             correction, as scipy 1.15); the effect sizes are d_z (mean difference over its SD) \
+             with its 95% interval from the noncentral t (Steiger and Fouladi 1997), \
+             Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
+             correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
+             {flag_sd} were flagged for adjudication.",
+            plan = plan_in_words(&s.plan, s.plan_source, comparisons),
+            adj = if s.adjudication.is_some() {
+                ", except that an adjudicated score replaced the ratings of its cell"
+            } else {
+                ""
+            },
+            resamples = s.resamples,
+            seed = s.seed,
+            scale = if report.dimensions.iter().all(|d| d.scale.is_some()) {
+                " of the study"
+            } else {
+                " of the values used"
+            },
+            flag_sd = s.flag_sd,
+        ));
+    }
+    if let Some(ids) = s.platform_ids {
+        parts.push(format!(
+            "Participants recruited on a platform (Prolific, MTurk, SONA) are identified by \
+             their platform id {}.",
+            if ids == pseudonym::SHOWN {
+                "as the platform gave it"
+            } else if ids == pseudonym::KEYED {
+                "under a pseudonym (the first 12 hex digits of a SHA-256 keyed with a secret the \
+                 study's key holds)"
+            } else {
+                "under a pseudonym (the first 12 hex digits of a SHA-256 of the id, without a \
+                 secret)"
+            }
+        ));
+    }
+    if report.preferences.is_some() {
+        parts.push(format!(
+            "Pairwise preferences were counted per pair of systems in either position shown. \
+             From Juror ratings files, a choice counts as a win of the chosen output over the \
+             other, a best choice as a win of the best output over each other output shown, a \
+             ranking as a win of each output over every output ranked below it, and a tie as a \
+             tie. A win rate is wins / (wins + losses), ties excluded, with Wilson and \
+             Clopper–Pearson 95% intervals and the exact two-sided binomial test of ½. \
+             Bradley–Terry strengths were fitted by Hunter's (2004) MM algorithm with a tie \
+             counting as half a win for each side and no pseudo-count, normalised to sum to 1, \
+             with 95% percentile bootstrap intervals resampling judgements ({resamples} \
+             resamples, seed {seed}). Agreement on preferences treats each (item, pair of \
+             systems) as a unit and its label (tie, first system preferred, second preferred; \
+             systems in byte order) as nominal: Fleiss' κ, Krippendorff's α and unweighted \
+             Cohen's κ for every pair of annotators.",
+            resamples = s.resamples,
+            seed = s.seed,
+        ));
+    }
+    if report.dimensions.iter().any(|d| d.rounds.is_some()) {
+        parts.push(
+            "Change over rounds was estimated on the raw ratings that have a round (one point per \
+             rating): per system, the least-squares slope of the rating on the round with its \
+             standard error and two-sided t test (n − 2 degrees of freedom), and Spearman's ρ \
+             with its t-approximation p-value (as scipy's linregress and spearmanr); and a \
+             linear mixed model, rating ~ system + round + system:round + (1 | annotator), with \
+             treatment coding against the reference system named, fitted by REML (profiled \
+             likelihood maximised over the variance ratio; model-based standard errors of the \
+             fixed effects, Wald z tests), as statsmodels' MixedLM and R's lme4."
+                .to_owned(),
+        );
+    }
+    parts.push(
+        "Only finished trials (done) of ratings files are used, attention-check items are left \
+         out of the analysis (their results are listed per annotator), and a second rating of \
+         the same (item, system, annotator, dimension), or a second judgement of the same (item, \
+         pair, annotator), is left out and reported; the exception is an output an annotator \
+         rated again in a later trial of the same session (shown in several pairs), whose first \
+         rating is used and whose repeats are compared with it in the diagnostics. The \
+         diagnostics (mean score by position shown, the first-shown output's win rate with its \
+         Wilson interval and binomial test, active time per trial, straight-lining, attention \
+         checks, consistency of repeated ratings) are reported for the reader to judge; no \
+         annotator or rating was excluded on their basis."
+            .to_owned(),
+    );
+    parts.join(" ")
+}
+
+/// The plan in words, for the methods paragraph.
+fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> String {
+    let unit = match plan.unit {
+        Unit::Item => "the items both have, on each system's mean rating of an item",
+        Unit::Annotator => {
+            "the annotators who rated both, on each annotator's mean rating of a system over \
+             the items they rated"
+        }
+    };
+    let which = match &plan.comparisons {
+        Comparisons::All => "Every pair of systems was".to_owned(),
+        Comparisons::Anchor(anchor) => format!("{anchor} was compared with each other system and"),
+        Comparisons::Pairs(pairs) => format!(
+            "The pairs {} were",
+            pairs
+                .iter()
+                .map(|(a, b)| format!("{a} – {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let tests: Vec<&str> = plan
+        .tests
+        .iter()
+        .map(|t| match t {
+            Test::Wilcoxon => "the Wilcoxon signed-rank test",
+            Test::T => "the paired t-test",
+        })
+        .collect();
+    let alternative = match plan.alternative {
+        Alternative::TwoSided => "two-sided".to_owned(),
+        one_sided => format!("one-sided (A {} B)", one_sided.relation()),
+    };
+    let hypotheses = if plan.hypotheses.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = plan
+            .hypotheses
+            .iter()
+            .map(|h| {
+                let dir = h.alternative.relation();
+                let mut text = format!(
+                    "{}{} {dir} {}{}",
+                    h.name.as_ref().map_or(String::new(), |n| format!("{n}: ")),
+                    h.a,
+                    h.b,
+                    h.dimension
+                        .as_ref()
+                        .map_or(String::new(), |d| format!(" on {d}"))
+                );
+                if let Some(m) = h.margin {
+                    text.push_str(&format!(" (with a non-inferiority test of A − B > −{m})"));
+                }
+                text
+            })
+            .collect();
+        format!(
+            " The directional hypotheses tested one-sided: {}.",
+            parts.join("; ")
+        )
+    };
+    let hypotheses = match plan.margin {
+        Some(m) => format!(
+            "{hypotheses} Every other comparison was also tested for non-inferiority, A − B > −{m}."
+        ),
+        None => hypotheses,
+    };
+    let correction = match plan.correction {
+        Correction::Holm => {
+            "were adjusted by Holm's step-down method (Bonferroni's is also reported)"
+        }
+        Correction::Bonferroni => "were adjusted by Bonferroni's method (Holm's is also reported)",
+        Correction::None => "were not adjusted (Holm's and Bonferroni's are reported)",
+    };
+    let family = match plan.family {
+        Family::Plan => format!(
+            "over the {comparisons} comparison(s) of the primary dimensions together{}",
+            if plan.primary.is_empty() {
+                " (every dimension)".to_owned()
+            } else {
+                format!(
+                    " ({}; the others, exploratory, apart)",
+                    plan.primary.join(", ")
+                )
+            }
+        ),
+        Family::Dimension => "within each dimension".to_owned(),
+    };
+    let source = match source {
+        "study" => "pre-registered in the study file",
+        "key" => "pre-registered in the study file (kept with the key of the published study)",
+        "options" => "chosen at analysis time (exploratory)",
+        _ => "Juror's default, no plan having been given",
+    };
+    format!(
+        "The analysis plan was {source}. {which} compared on {unit}, by {} ({alternative} unless \
+         a hypothesis says otherwise), with the mean difference's 95% t interval.{hypotheses} \
+         The first test's p-values {correction}, {family}.",
+        tests.join(" and ")
+    )
+}

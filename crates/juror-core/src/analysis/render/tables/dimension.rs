@@ -1,0 +1,392 @@
+//! The tables of one rating dimension: the systems, agreement, comparisons and contrasts, the
+//! breakdowns by item group and by intake answer, ratings over rounds, and the cells to
+//! adjudicate.
+
+use super::super::fmt::{DASH, ci, num, number, p_value};
+use super::{Block, Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
+use crate::analysis::data::Ci;
+use crate::analysis::plan::{AnalysisPlan, Correction, Unit};
+use crate::analysis::report::{Agreement, DimensionReport, PairComparison, SystemSummary};
+use crate::analysis::rounds::Rounds;
+
+/// Flags shown; all of them are in the JSON and the adjudication sheet.
+const FLAGS_SHOWN: usize = 20;
+
+pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: &AnalysisPlan) {
+    doc.section(2, Text::input(&d.dimension));
+    doc.paragraph(format!(
+        "{} rating(s) of {} item(s) by {} annotator(s){}.",
+        d.ratings,
+        d.items,
+        d.annotators,
+        match &d.scale {
+            Some(s) if !s.is_empty() =>
+                format!(", scale {} to {}", number(s[0]), number(s[s.len() - 1])),
+            _ => String::new(),
+        }
+    ));
+    let name = &d.dimension;
+    doc.section(3, "Systems");
+    doc.table(systems(format!("Systems on {name}"), &d.systems));
+    agreement(doc, name, &d.agreement);
+    comparisons(doc, Text::plain("Comparisons"), &d.comparisons, plan);
+    comparisons(doc, Text::plain("Contrasts"), &d.contrasts, plan);
+    for g in &d.groups {
+        doc.section(
+            3,
+            Text::plain("Item group ").and_input(&g.group).and(format!(
+                " ({} item(s); a breakdown, p-values not corrected)",
+                g.items
+            )),
+        );
+        doc.section(4, "Systems");
+        doc.table(systems(
+            format!("Systems on {name} in group {}", g.group),
+            &g.systems,
+        ));
+        let title = Text::plain("Comparisons within ").and_input(&g.group);
+        comparisons(doc, title, &g.comparisons, plan);
+    }
+    for g in &d.intake_groups {
+        let question = plan.by_intake.as_deref().unwrap_or("the intake question");
+        doc.section(
+            3,
+            Text::plain("Annotators who answered \"")
+                .and_input(&g.group)
+                .and("\" to ")
+                .and_input(question)
+                .and(format!(
+                    " ({} item(s); a breakdown, p-values not corrected)",
+                    g.items
+                )),
+        );
+        doc.section(4, "Systems");
+        doc.table(systems(
+            format!("Systems on {name} among those who answered {}", g.group),
+            &g.systems,
+        ));
+        let title = Text::plain("Comparisons among those who answered ").and_input(&g.group);
+        comparisons(doc, title, &g.comparisons, plan);
+    }
+    if let Some(r) = &d.rounds {
+        rounds(doc, name, r);
+    }
+    if !d.flags.is_empty() {
+        flags(doc, d, flag_sd);
+    }
+}
+
+/// The systems' summaries over item means.
+fn systems(caption: String, systems: &[SystemSummary]) -> Table {
+    let mut table = Table::new(
+        caption,
+        vec![
+            text("System"),
+            numbers("Items"),
+            numbers("Ratings"),
+            text("Mean ± SD"),
+            numbers("Median"),
+            text("95% CI (t)"),
+            text("95% CI (bootstrap)"),
+        ],
+    );
+    for s in systems {
+        let mut system = Text::input(&s.system);
+        if s.adjudicated > 0 {
+            system = system.and(format!(" ({} adjudicated)", s.adjudicated));
+        }
+        let bootstrap = s.bootstrap.map(|b| Ci {
+            low: b.low,
+            high: b.high,
+        });
+        table.rows.push(vec![
+            system,
+            s.n.to_string().into(),
+            s.n_ratings.to_string().into(),
+            format!("{:.2} ± {}", s.mean, num(s.sd, 2)).into(),
+            format!("{:.2}", s.median).into(),
+            ci(s.ci95, 2).into(),
+            ci(bootstrap, 2).into(),
+        ]);
+    }
+    table
+}
+
+fn agreement(doc: &mut Doc, name: &str, a: &Agreement) {
+    doc.section(3, "Agreement");
+    doc.paragraph(format!(
+        "On the raw ratings; {} (item, system) cell(s) rated by two or more of {} annotator(s).",
+        a.units, a.annotators
+    ));
+    let mut table = Table::new(
+        format!("Agreement on {name}"),
+        vec![text("Statistic"), numbers("Value")],
+    );
+    for (statistic, value) in [
+        ("Fleiss' κ", a.fleiss_kappa),
+        ("Krippendorff's α (nominal)", a.krippendorff_alpha.nominal),
+        ("Krippendorff's α (ordinal)", a.krippendorff_alpha.ordinal),
+        ("Krippendorff's α (interval)", a.krippendorff_alpha.interval),
+        ("Percent agreement", a.percent_agreement),
+    ] {
+        table
+            .rows
+            .push(vec![statistic.into(), num(value, 3).into()]);
+    }
+    doc.table(table);
+    if !a.cohen_kappa.is_empty() {
+        let mut table = Table::new(
+            format!("Cohen's κ per pair of annotators on {name}"),
+            vec![
+                text("Annotators"),
+                numbers("Units"),
+                numbers("Agreement"),
+                numbers("Cohen's κ"),
+                numbers("κ (linear)"),
+                numbers("κ (quadratic)"),
+            ],
+        );
+        for p in a.cohen_kappa.iter().take(PAIRS_SHOWN) {
+            table.rows.push(vec![
+                Text::input(&p.annotator_a)
+                    .and(" / ")
+                    .and_input(&p.annotator_b),
+                p.units.to_string().into(),
+                num(p.agreement, 3).into(),
+                num(p.unweighted, 3).into(),
+                num(p.linear, 3).into(),
+                num(p.quadratic, 3).into(),
+            ]);
+        }
+        doc.table(table);
+        more_pairs(doc, a.cohen_kappa.len());
+    }
+}
+
+/// A table of paired comparisons (or of contrasts of groups), with their notes.
+fn comparisons(doc: &mut Doc, title: Text, list: &[PairComparison], plan: &AnalysisPlan) {
+    if list.is_empty() {
+        return;
+    }
+    let exploratory = list.iter().any(|c| c.exploratory);
+    let caption = title.as_string();
+    doc.section(
+        3,
+        if exploratory {
+            title.and(" (exploratory)")
+        } else {
+            title
+        },
+    );
+    let unit = match plan.unit {
+        Unit::Item => "Items",
+        Unit::Annotator => "Annotators",
+    };
+    let adjusted = match plan.correction {
+        Correction::Holm => "p (Holm)",
+        Correction::Bonferroni => "p (Bonferroni)",
+        Correction::None => "p (unadjusted)",
+    };
+    let mut table = Table::new(
+        caption,
+        vec![
+            text("A"),
+            text("B"),
+            text("Hypothesis"),
+            numbers(unit),
+            numbers("Mean A"),
+            numbers("Mean B"),
+            numbers("A − B"),
+            text("95% CI"),
+            numbers("t (df)"),
+            numbers("p (t)"),
+            numbers("W"),
+            numbers("p (W)"),
+            numbers(adjusted),
+            numbers("d_z"),
+            text("d_z 95% CI"),
+            numbers("g_z"),
+            numbers("r (rank-biserial)"),
+        ],
+    );
+    for c in list {
+        let relation = format!("A {} B", c.alternative.relation());
+        let hypothesis = match &c.hypothesis {
+            Some(name) => Text::input(name).and(format!(" ({relation})")),
+            None => Text::plain(relation),
+        };
+        table.rows.push(vec![
+            Text::input(&c.system_a),
+            Text::input(&c.system_b),
+            hypothesis,
+            c.n.to_string().into(),
+            num(c.mean_a, 2).into(),
+            num(c.mean_b, 2).into(),
+            num(c.mean_diff, 2).into(),
+            ci(c.mean_diff_ci95, 2).into(),
+            c.t_test
+                .map_or(DASH.to_owned(), |t| format!("{:.2} ({})", t.t + 0.0, t.df))
+                .into(),
+            p_value(c.t_test.map(|t| t.p_value)).into(),
+            num(c.wilcoxon.map(|w| w.statistic), 1).into(),
+            p_value(c.wilcoxon.map(|w| w.p_value)).into(),
+            p_value(c.p_adjusted).into(),
+            num(c.d_z, 2).into(),
+            ci(c.d_z_ci95, 2).into(),
+            num(c.g_z, 2).into(),
+            num(c.rank_biserial, 2).into(),
+        ]);
+    }
+    doc.table(table);
+    let mut notes: Vec<Text> = list
+        .iter()
+        .filter_map(|c| {
+            let ni = c.non_inferiority?;
+            Some(
+                Text::input(&c.system_a)
+                    .and(" vs ")
+                    .and_input(&c.system_b)
+                    .and(format!(
+                        ": non-inferiority with margin {}: p (t) {}, p (W) {}",
+                        ni.margin,
+                        p_value(ni.p_t),
+                        p_value(ni.p_wilcoxon)
+                    )),
+            )
+        })
+        .collect();
+    notes.extend(list.iter().filter(|c| !c.notes.is_empty()).map(|c| {
+        Text::input(&c.system_a)
+            .and(" vs ")
+            .and_input(&c.system_b)
+            .and(": ")
+            .and_input(c.notes.join("; "))
+    }));
+    doc.push(if notes.is_empty() {
+        Block::Gap
+    } else {
+        Block::TightList(notes)
+    });
+}
+
+fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
+    doc.section(3, "Over rounds");
+    doc.paragraph(format!(
+        "{} rating(s) with a round, rounds {} to {}.",
+        r.ratings,
+        number(r.rounds[0]),
+        number(r.rounds[r.rounds.len() - 1])
+    ));
+    let mut table = Table::new(
+        format!("Slope of {name} per round"),
+        vec![
+            text("System"),
+            numbers("Ratings"),
+            numbers("Slope per round"),
+            numbers("SE"),
+            numbers("p"),
+            numbers("Spearman's ρ"),
+            numbers("p (ρ)"),
+        ],
+    );
+    for t in &r.trends {
+        table.rows.push(vec![
+            Text::input(&t.system),
+            t.n.to_string().into(),
+            num(t.slope, 3).into(),
+            num(t.slope_se, 3).into(),
+            p_value(t.p_value).into(),
+            num(t.spearman_rho, 3).into(),
+            p_value(t.spearman_p).into(),
+        ]);
+    }
+    doc.table(table);
+    if let Some(m) = &r.mixed_model {
+        doc.paragraph(
+            Text::plain(format!(
+                "Linear mixed model `{}` by REML, reference system ",
+                m.formula
+            ))
+            .and_input(&m.reference)
+            .and(format!(
+                ": {} rating(s), {} annotator(s); annotator variance {:.4}, residual variance \
+                 {:.4}{}.",
+                m.n_obs,
+                m.n_groups,
+                m.annotator_variance,
+                m.residual_variance,
+                if m.boundary {
+                    " (at the boundary: the fit is ordinary least squares)"
+                } else {
+                    ""
+                }
+            )),
+        );
+        let mut table = Table::new(
+            format!("Fixed effects of the mixed model on {name}"),
+            vec![
+                text("Term"),
+                numbers("Estimate"),
+                numbers("SE"),
+                numbers("z"),
+                numbers("p"),
+            ],
+        );
+        for f in &m.fixed_effects {
+            table.rows.push(vec![
+                Text::input(&f.name),
+                format!("{:.4}", f.estimate).into(),
+                format!("{:.4}", f.se).into(),
+                format!("{:.2}", f.z).into(),
+                p_value(Some(f.p_value)).into(),
+            ]);
+        }
+        doc.table(table);
+    }
+    if !r.notes.is_empty() {
+        doc.push(Block::List(r.notes.iter().map(Text::input).collect()));
+    }
+}
+
+fn flags(doc: &mut Doc, d: &DimensionReport, flag_sd: f64) {
+    doc.section(3, "Cells to adjudicate");
+    doc.paragraph(format!(
+        "{} cell(s) whose ratings have a sample SD above {flag_sd}{}.",
+        d.flags.len(),
+        if d.flags.len() > FLAGS_SHOWN {
+            format!(
+                "; the first {FLAGS_SHOWN} are shown (all are in the JSON report and the adjudication sheet)"
+            )
+        } else {
+            String::new()
+        }
+    ));
+    let mut table = Table::new(
+        format!("Cells of {} to adjudicate", d.dimension),
+        vec![
+            text("Item"),
+            text("System"),
+            text("Ratings"),
+            numbers("SD"),
+            numbers("Adjudicated"),
+        ],
+    );
+    for f in d.flags.iter().take(FLAGS_SHOWN) {
+        let ratings: Vec<String> = f
+            .ratings
+            .iter()
+            .map(|r| format!("{} ({})", number(r.score), r.annotator))
+            .collect();
+        table.rows.push(vec![
+            Text::input(&f.item),
+            Text::input(&f.system),
+            Text::input(ratings.join(", ")),
+            format!("{:.2}", f.sd).into(),
+            f.adjudicated
+                .map(number)
+                .unwrap_or_else(|| DASH.into())
+                .into(),
+        ]);
+    }
+    doc.table(table);
+}

@@ -1,0 +1,241 @@
+//! One table model for the whole report: [`tables`] turns a [`Report`] into [`Section`]s of
+//! paragraphs, lists and [`Table`]s, with every number formatted by [`super::fmt`]. The
+//! Markdown writer ([`super::markdown`]) only lays them out; a page can render the same tables.
+//!
+//! Text keeps apart what Juror writes ([`Span::Plain`]) from what came from the inputs
+//! ([`Span::Input`]: ids, names, notes), which a writer makes inert (Markdown escapes it).
+
+mod answers;
+mod dimension;
+mod others;
+
+use crate::analysis::report::Report;
+
+/// A piece of text: Juror's own words and numbers, or text from the inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Span {
+    Plain(String),
+    Input(String),
+}
+
+/// Text made of spans.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Text(pub Vec<Span>);
+
+impl Text {
+    /// Juror's own text.
+    pub fn plain(s: impl Into<String>) -> Text {
+        Text(vec![Span::Plain(s.into())])
+    }
+
+    /// Text from the inputs.
+    pub fn input(s: impl Into<String>) -> Text {
+        Text(vec![Span::Input(s.into())])
+    }
+
+    /// This text followed by Juror's `s`.
+    pub fn and(mut self, s: impl Into<String>) -> Text {
+        self.0.push(Span::Plain(s.into()));
+        self
+    }
+
+    /// This text followed by `s` from the inputs.
+    pub fn and_input(mut self, s: impl Into<String>) -> Text {
+        self.0.push(Span::Input(s.into()));
+        self
+    }
+
+    /// The text as it reads.
+    pub fn as_string(&self) -> String {
+        self.0
+            .iter()
+            .map(|s| match s {
+                Span::Plain(t) | Span::Input(t) => t.as_str(),
+            })
+            .collect()
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text::plain(s)
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text::plain(s)
+    }
+}
+
+/// A column: its name, and whether it holds numbers (aligned right).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub name: String,
+    pub numeric: bool,
+}
+
+/// A column of text.
+pub(super) fn text(name: &str) -> Column {
+    Column {
+        name: name.to_owned(),
+        numeric: false,
+    }
+}
+
+/// A column of numbers.
+pub(super) fn numbers(name: &str) -> Column {
+    Column {
+        name: name.to_owned(),
+        numeric: true,
+    }
+}
+
+/// A table: what it shows (a caption for a page; the Markdown has the section's heading), its
+/// columns and its rows of cells.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub caption: String,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Text>>,
+}
+
+impl Table {
+    pub(super) fn new(caption: impl Into<String>, columns: Vec<Column>) -> Table {
+        Table {
+            caption: caption.into(),
+            columns,
+            rows: Vec::new(),
+        }
+    }
+}
+
+/// What a section holds, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Paragraph(Text),
+    Table(Table),
+    /// A list followed by a blank line.
+    List(Vec<Text>),
+    /// A list that runs on into what follows.
+    TightList(Vec<Text>),
+    /// A blank line.
+    Gap,
+}
+
+/// A heading (level 1 to 4; 0: none) and what follows it up to the next heading.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    pub level: u8,
+    pub heading: Text,
+    pub blocks: Vec<Block>,
+}
+
+/// Sections as they are written, one after another.
+#[derive(Debug, Default)]
+pub(super) struct Doc(Vec<Section>);
+
+impl Doc {
+    /// Starts a section.
+    pub(super) fn section(&mut self, level: u8, heading: impl Into<Text>) {
+        self.0.push(Section {
+            level,
+            heading: heading.into(),
+            blocks: Vec::new(),
+        });
+    }
+
+    /// Adds a block to the current section (to one without a heading, level 0, before the
+    /// first).
+    pub(super) fn push(&mut self, block: Block) {
+        if self.0.is_empty() {
+            self.section(0, Text::default());
+        }
+        if let Some(s) = self.0.last_mut() {
+            s.blocks.push(block);
+        }
+    }
+
+    pub(super) fn paragraph(&mut self, text: impl Into<Text>) {
+        self.push(Block::Paragraph(text.into()));
+    }
+
+    pub(super) fn table(&mut self, table: Table) {
+        self.push(Block::Table(table));
+    }
+}
+
+/// The answers' sections alone.
+pub fn answer_tables(a: &crate::analysis::answers::AnswersReport) -> Vec<Section> {
+    let mut doc = Doc::default();
+    answers::answers(&mut doc, a);
+    doc.0
+}
+
+/// The report as sections: the summary, each dimension, choices, preferences, answers,
+/// diagnostics, methods, and the problems with the inputs.
+pub fn tables(report: &Report) -> Vec<Section> {
+    let mut doc = Doc::default();
+    doc.section(1, "Analysis report");
+    doc.paragraph(summary(report));
+    let s = &report.settings;
+    for d in &report.dimensions {
+        dimension::dimension(&mut doc, d, s.flag_sd, &s.plan);
+    }
+    if let Some(c) = &report.choices {
+        others::choices(&mut doc, c);
+    }
+    if let Some(p) = &report.preferences {
+        others::preferences(&mut doc, p);
+    }
+    if let Some(a) = &report.answers {
+        answers::answers(&mut doc, a);
+    }
+    others::diagnostics(&mut doc, &report.diagnostics);
+    doc.section(2, "Methods");
+    doc.paragraph(super::methods::methods(report));
+    if !report.problems.is_empty() {
+        doc.section(2, "Problems with the inputs");
+        let problems = report.problems.iter().map(|p| Text::input(p.to_string()));
+        doc.push(Block::List(problems.collect()));
+    }
+    doc.0
+}
+
+/// The report's first sentence: what was read, and whether anything had problems.
+fn summary(report: &Report) -> Text {
+    let s = &report.settings;
+    let mut text = Text::plain(format!(
+        "{} input file(s); {} rating(s) on {} dimension(s); {} preference judgement(s).",
+        report.inputs.len(),
+        s.ratings,
+        report.dimensions.len(),
+        s.preferences,
+    ));
+    if let Some(id) = &s.study {
+        text = text
+            .and(" Checked against the study `")
+            .and_input(id)
+            .and("`.");
+    }
+    if !report.problems.is_empty() {
+        text = text.and(format!(
+            " **{} problem(s) with the inputs**, listed at the end; the rest was analysed.",
+            report.problems.len()
+        ));
+    }
+    text
+}
+
+/// Pairs of annotators shown (crowds have thousands); all are in the JSON.
+pub(super) const PAIRS_SHOWN: usize = 15;
+
+/// Says that only the first pairs are shown, when there are more.
+pub(super) fn more_pairs(doc: &mut Doc, total: usize) {
+    if total > PAIRS_SHOWN {
+        doc.paragraph(format!(
+            "The first {PAIRS_SHOWN} of {total} pairs of annotators sharing a unit are shown; all \
+             are in the JSON report."
+        ));
+    }
+}

@@ -1,0 +1,332 @@
+//! The tables of best-of-N choices and rankings, pairwise preferences (with Bradley–Terry), and
+//! the diagnostics.
+
+use super::super::fmt::{DASH, ci, num, p_value};
+use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
+use crate::analysis::choices::ChoiceReport;
+use crate::analysis::diagnostics::Diagnostics;
+use crate::analysis::report::{BradleyTerryReport, PreferenceReport};
+
+/// Best-of-N choices and rankings, as made.
+pub(super) fn choices(doc: &mut Doc, c: &ChoiceReport) {
+    if let Some(b) = &c.best {
+        doc.section(2, "Best-of-N choices");
+        doc.paragraph(format!("{} choice(s), one per trial.", b.choices));
+        let mut table = Table::new(
+            "Best-of-N choices per system",
+            vec![
+                text("System"),
+                numbers("Offered"),
+                numbers("Chosen"),
+                numbers("Share"),
+                text("Wilson 95%"),
+            ],
+        );
+        for s in &b.systems {
+            table.rows.push(vec![
+                Text::input(&s.system),
+                s.offered.to_string().into(),
+                s.chosen.to_string().into(),
+                num(s.share, 3).into(),
+                ci(s.wilson, 3).into(),
+            ]);
+        }
+        doc.table(table);
+        if let Some(t) = b.chi_square {
+            doc.paragraph(format!(
+                "Against equal shares: χ² = {:.2} (df {}), p {}{}.",
+                t.statistic,
+                t.df,
+                p_value(Some(t.p_value)),
+                b.exact_p.map_or(String::new(), |p| format!(
+                    "; exact multinomial p {}",
+                    p_value(Some(p))
+                ))
+            ));
+        }
+        let a = &b.agreement;
+        doc.paragraph(format!(
+            "Agreement on the chosen system over {} item(s) chosen on by two or more of {} annotator(s): \
+             Fleiss' κ {}, Krippendorff's α (nominal) {}, percent agreement {}.",
+            a.units,
+            a.annotators,
+            num(a.fleiss_kappa, 3),
+            num(a.krippendorff_alpha_nominal, 3),
+            num(a.percent_agreement, 3)
+        ));
+        for note in &b.notes {
+            doc.paragraph(Text::plain("- ").and_input(note));
+        }
+    }
+    if let Some(r) = &c.ranks {
+        doc.section(2, "Rankings");
+        doc.paragraph(format!("{} ranking(s); rank 1 is the best.", r.rankings));
+        let mut table = Table::new(
+            "Mean rank per system",
+            vec![
+                text("System"),
+                numbers("Rankings"),
+                numbers("Mean rank"),
+                text("95% CI (t)"),
+            ],
+        );
+        for s in &r.systems {
+            table.rows.push(vec![
+                Text::input(&s.system),
+                s.n.to_string().into(),
+                num(Some(s.mean_rank), 2).into(),
+                ci(s.ci95, 2).into(),
+            ]);
+        }
+        doc.table(table);
+        if let Some(f) = r.friedman {
+            doc.paragraph(format!(
+                "Friedman test over {} complete ranking(s): χ² = {:.2} (df {}), p {}; Kendall's W = {:.3}.",
+                f.blocks,
+                f.statistic,
+                f.df,
+                p_value(Some(f.p_value)),
+                f.kendall_w
+            ));
+        }
+        for note in &r.notes {
+            doc.paragraph(Text::plain("- ").and_input(note));
+        }
+    }
+}
+
+pub(super) fn preferences(doc: &mut Doc, p: &PreferenceReport) {
+    let derived = if p.derived_from_choices > 0 {
+        format!(
+            " {} of them derived from best-of-N choices and rankings (each choice a win over every \
+             other output shown, each ranking every pair): a secondary view of the choices above.",
+            p.derived_from_choices
+        )
+    } else {
+        String::new()
+    };
+    doc.section(2, "Preferences");
+    doc.paragraph(format!(
+        "{} pairwise judgement(s) between {} system(s).{derived}",
+        p.judgements,
+        p.systems.len()
+    ));
+    doc.section(3, "Pairs");
+    let mut table = Table::new(
+        "Each pair of systems: wins of the first, with Wilson interval and binomial test",
+        vec![
+            text("A"),
+            text("B"),
+            numbers("A wins"),
+            numbers("B wins"),
+            numbers("Ties"),
+            numbers("Win rate of A"),
+            text("Wilson 95%"),
+            text("Clopper–Pearson 95%"),
+            numbers("p"),
+        ],
+    );
+    for r in &p.pairs {
+        table.rows.push(vec![
+            Text::input(&r.system_a),
+            Text::input(&r.system_b),
+            r.wins.to_string().into(),
+            r.losses.to_string().into(),
+            r.ties.to_string().into(),
+            num(r.win_rate, 3).into(),
+            ci(r.wilson, 3).into(),
+            ci(r.clopper_pearson, 3).into(),
+            p_value(r.p_value).into(),
+        ]);
+    }
+    doc.table(table);
+    if let Some(bt) = &p.bradley_terry {
+        bradley_terry(doc, bt);
+    }
+    let a = &p.agreement;
+    doc.section(3, "Agreement on preferences");
+    doc.paragraph(format!(
+        "{} (item, pair) unit(s) judged by two or more of {} annotator(s).",
+        a.units, a.annotators
+    ));
+    let mut table = Table::new(
+        "Agreement on preferences",
+        vec![text("Statistic"), numbers("Value")],
+    );
+    for (name, value) in [
+        ("Fleiss' κ", a.fleiss_kappa),
+        ("Krippendorff's α (nominal)", a.krippendorff_alpha.nominal),
+        ("Percent agreement", a.percent_agreement),
+    ] {
+        table.rows.push(vec![name.into(), num(value, 3).into()]);
+    }
+    doc.table(table);
+    if !a.cohen_kappa.is_empty() {
+        let mut table = Table::new(
+            "Cohen's κ on preferences per pair of annotators",
+            vec![
+                text("Annotators"),
+                numbers("Units"),
+                numbers("Agreement"),
+                numbers("Cohen's κ"),
+            ],
+        );
+        for c in a.cohen_kappa.iter().take(PAIRS_SHOWN) {
+            table.rows.push(vec![
+                Text::input(&c.annotator_a)
+                    .and(" / ")
+                    .and_input(&c.annotator_b),
+                c.units.to_string().into(),
+                num(c.agreement, 3).into(),
+                num(c.unweighted, 3).into(),
+            ]);
+        }
+        doc.table(table);
+        more_pairs(doc, a.cohen_kappa.len());
+    }
+}
+
+fn bradley_terry(doc: &mut Doc, bt: &BradleyTerryReport) {
+    doc.section(3, "Bradley–Terry");
+    let mut notes = Vec::new();
+    if !bt.converged {
+        notes.push(format!(
+            "the fit did not converge in {} iterations",
+            bt.iterations
+        ));
+    }
+    if !bt.strongly_connected {
+        notes.push(
+            "the comparisons are not strongly connected, so the maximum-likelihood strengths do \
+             not exist; read them with care"
+                .to_owned(),
+        );
+    }
+    if !bt.never_won.is_empty() {
+        notes.push(format!("never won: {}", bt.never_won.join(", ")));
+    }
+    if !bt.never_lost.is_empty() {
+        notes.push(format!("never lost: {}", bt.never_lost.join(", ")));
+    }
+    if !notes.is_empty() {
+        doc.paragraph(Text::plain("Note: ").and_input(notes.join("; ")).and("."));
+    }
+    let mut table = Table::new(
+        format!(
+            "Bradley–Terry ranking (strengths sum to 1; {} bootstrap resamples)",
+            bt.resamples
+        ),
+        vec![
+            numbers("Rank"),
+            text("System"),
+            numbers("Strength"),
+            text("95% CI (bootstrap)"),
+        ],
+    );
+    let mut scores: Vec<(&String, _)> = bt.scores.iter().collect();
+    scores.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(b.0)));
+    for (rank, (system, s)) in scores.iter().enumerate() {
+        table.rows.push(vec![
+            (rank + 1).to_string().into(),
+            Text::input(*system),
+            format!("{:.4}", s.score).into(),
+            ci(s.ci, 4).into(),
+        ]);
+    }
+    doc.table(table);
+}
+
+pub(super) fn diagnostics(doc: &mut Doc, d: &Diagnostics) {
+    if d.position_scores.is_empty() && d.preference_position.is_none() && d.annotators.is_empty() {
+        return;
+    }
+    doc.section(2, "Diagnostics");
+    doc.paragraph("Shown for the reader to judge; nothing here was excluded from the analysis.");
+    if !d.position_scores.is_empty() {
+        doc.section(3, "Mean score by position shown");
+        let mut table = Table::new(
+            "Mean raw score by the position shown",
+            vec![
+                text("Dimension"),
+                numbers("Position"),
+                numbers("Ratings"),
+                numbers("Mean"),
+                numbers("SD"),
+            ],
+        );
+        for p in &d.position_scores {
+            for m in &p.positions {
+                table.rows.push(vec![
+                    Text::input(&p.dimension),
+                    m.position.to_string().into(),
+                    m.n.to_string().into(),
+                    format!("{:.2}", m.mean).into(),
+                    num(m.sd, 2).into(),
+                ]);
+            }
+        }
+        doc.table(table);
+    }
+    if let Some(p) = &d.preference_position {
+        doc.section(3, "Preference by position");
+        doc.paragraph(format!(
+            "Of {} judgement(s) whose order is known, the output shown first won {}, the second \
+             {}, with {} tie(s): first-shown win rate {} {} (binomial p {}).",
+            p.judgements,
+            p.first_wins,
+            p.second_wins,
+            p.ties,
+            num(p.first_win_rate, 3),
+            ci(p.wilson, 3),
+            p_value(p.p_value)
+        ));
+    }
+    if !d.annotators.is_empty() {
+        annotators(doc, d);
+    }
+}
+
+fn annotators(doc: &mut Doc, d: &Diagnostics) {
+    doc.section(3, "Annotators");
+    let mut table = Table::new(
+        "Annotators: time, straight-lining, attention checks and repeats",
+        vec![
+            text("Annotator"),
+            numbers("Ratings"),
+            numbers("Judgements"),
+            numbers("Trials"),
+            numbers("Median s / trial"),
+            numbers("Minutes"),
+            text("Attention checks passed"),
+            text("Repeats unchanged"),
+            text("Warnings"),
+        ],
+    );
+    for a in &d.annotators {
+        let c = &a.attention_checks;
+        let checks = if c.trials == 0 {
+            DASH.to_owned()
+        } else if c.passed + c.failed == 0 {
+            format!("{} not evaluated", c.trials)
+        } else {
+            format!("{} of {}", c.passed, c.passed + c.failed)
+        };
+        let repeats = if a.repeats.ratings == 0 {
+            DASH.to_owned()
+        } else {
+            format!("{} of {}", a.repeats.same, a.repeats.ratings)
+        };
+        table.rows.push(vec![
+            Text::input(&a.annotator),
+            a.ratings.to_string().into(),
+            a.preferences.to_string().into(),
+            a.trials.to_string().into(),
+            num(a.median_seconds_per_trial, 1).into(),
+            num(a.active_minutes, 1).into(),
+            checks.into(),
+            repeats.into(),
+            Text::input(a.warnings.join("; ")),
+        ]);
+    }
+    doc.table(table);
+}

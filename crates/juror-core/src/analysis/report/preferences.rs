@@ -1,0 +1,166 @@
+//! The pairwise preferences of a report: per pair of systems the wins, losses and ties with
+//! their intervals and binomial test, Bradley–Terry strengths with bootstrap intervals, and
+//! agreement on preferences (units: an item and a pair of systems).
+
+use std::collections::HashMap;
+
+use super::types::*;
+use crate::analysis::data::{Ci, LEVEL, PreferenceRow, ordered, pairable_units};
+use crate::stats::agreement::{
+    Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
+};
+use crate::stats::describe::Interval;
+use crate::stats::preference::{
+    BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
+};
+
+/// The code of a preference label from the point of view of the pair in byte order (x, y):
+/// 0 tie, 1 x preferred, 2 y preferred (PandaLM's coding).
+pub fn preference_code(row: &PreferenceRow) -> f64 {
+    let (x, _) = ordered(&row.system_a, &row.system_b);
+    let x_shown_first = row.system_a == x;
+    match (row.outcome, x_shown_first) {
+        (Outcome::Tie, _) => 0.0,
+        (Outcome::A, true) | (Outcome::B, false) => 1.0,
+        (Outcome::B, true) | (Outcome::A, false) => 2.0,
+    }
+}
+
+/// The agreement unit of a judgement: the item and the pair of systems in byte order.
+pub fn preference_unit(row: &PreferenceRow) -> String {
+    let (x, y) = ordered(&row.system_a, &row.system_b);
+    format!("{}{UNIT_SEPARATOR}{x}{UNIT_SEPARATOR}{y}", row.item)
+}
+
+/// The agreement matrix of the preference labels: units (item, pair), raters annotators, in
+/// order of first appearance, on the scale {0, 1, 2} of [`preference_code`].
+pub fn preference_matrix(rows: &[PreferenceRow]) -> Option<Ratings> {
+    let triples = rows
+        .iter()
+        .map(|r| (preference_unit(r), r.annotator.clone(), preference_code(r)));
+    Ratings::from_triples(triples)
+        .and_then(|r| r.with_scale(&[0.0, 1.0, 2.0]))
+        .ok()
+}
+
+/// The judgements as the statistics take them, in the order read.
+pub fn comparisons(rows: &[PreferenceRow]) -> Vec<Comparison> {
+    rows.iter()
+        .map(|r| Comparison::new(r.system_a.clone(), r.system_b.clone(), r.outcome))
+        .collect()
+}
+
+pub(super) fn preference_report(
+    rows: &[PreferenceRow],
+    options: &Options,
+) -> Option<PreferenceReport> {
+    if rows.is_empty() {
+        return None;
+    }
+    let comparisons = comparisons(rows);
+    let tally = Tally::from_comparisons(&comparisons).ok()?;
+    let systems = tally.systems().to_vec();
+    let mut pairs = Vec::new();
+    for (i, a) in systems.iter().enumerate() {
+        for b in &systems[i + 1..] {
+            let Some(record) = tally.record(a, b) else {
+                continue;
+            };
+            if record.wins + record.losses + record.ties == 0 {
+                continue;
+            }
+            let rate = record.win_rate(LEVEL).ok();
+            pairs.push(PreferencePair {
+                system_a: a.clone(),
+                system_b: b.clone(),
+                wins: record.wins,
+                losses: record.losses,
+                ties: record.ties,
+                win_rate: rate.map(|r| r.rate),
+                wilson: rate.map(|r| r.wilson.into()),
+                clopper_pearson: rate.map(|r| r.clopper_pearson.into()),
+                p_value: rate.map(|r| r.p_value),
+            });
+        }
+    }
+    let bt_options = BradleyTerryOptions::default();
+    let bradley_terry = bradley_terry(&tally, &bt_options).ok().map(|fit| {
+        let intervals: HashMap<String, (Option<Interval>, usize)> = bradley_terry_bootstrap(
+            &comparisons,
+            &bt_options,
+            LEVEL,
+            options.resamples,
+            options.seed,
+        )
+        .map(|v| {
+            v.into_iter()
+                .map(|s| (s.system, (s.interval, s.resamples_used)))
+                .collect()
+        })
+        .unwrap_or_default();
+        BradleyTerryReport {
+            scores: fit
+                .systems
+                .iter()
+                .zip(&fit.strengths)
+                .map(|(s, &score)| {
+                    let (ci, used) = intervals.get(s).copied().unwrap_or((None, 0));
+                    (
+                        s.clone(),
+                        BradleyTerryScore {
+                            score,
+                            ci: ci.map(Ci::from),
+                            resamples_used: used,
+                        },
+                    )
+                })
+                .collect(),
+            iterations: fit.iterations,
+            converged: fit.converged,
+            strongly_connected: fit.strongly_connected,
+            never_won: fit.never_won,
+            never_lost: fit.never_lost,
+            level: LEVEL,
+            resamples: options.resamples,
+            seed: options.seed,
+        }
+    });
+    let agreement = match preference_matrix(rows) {
+        Some(ratings) => PreferenceAgreement {
+            units: pairable_units(&ratings),
+            annotators: ratings.raters().len(),
+            fleiss_kappa: fleiss_kappa(&ratings),
+            krippendorff_alpha: NominalAlpha {
+                nominal: krippendorff_alpha(&ratings, Metric::Nominal),
+            },
+            cohen_kappa: pairwise(&ratings)
+                .into_iter()
+                .filter(|p| p.units > 0)
+                .map(|p| CohenPreferencePair {
+                    annotator_a: p.rater_a,
+                    annotator_b: p.rater_b,
+                    units: p.units,
+                    agreement: p.agreement,
+                    unweighted: p.unweighted,
+                })
+                .collect(),
+            percent_agreement: percent_agreement(&ratings),
+        },
+        None => PreferenceAgreement {
+            units: 0,
+            annotators: 0,
+            fleiss_kappa: None,
+            krippendorff_alpha: NominalAlpha { nominal: None },
+            cohen_kappa: Vec::new(),
+            percent_agreement: None,
+        },
+    };
+    Some(PreferenceReport {
+        judgements: rows.len(),
+        derived_from_choices: rows.iter().filter(|r| r.derived).count(),
+        systems,
+        pairs,
+        bradley_terry,
+        agreement,
+    })
+}

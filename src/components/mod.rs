@@ -1,0 +1,170 @@
+//! Widgets the researcher's pages share: picking files (a button, a drop zone, one optional
+//! file with a way to remove it) and a data table. They read files through
+//! `services::study_source` and hand them on as the core's [`FileText`]; they take no decision.
+
+use juror_core::analysis::run::FileText;
+use leptos::ev::{DragEvent, Event};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use crate::services::study_source;
+
+/// The files of a file list, read, as the core takes them.
+async fn read(files: Option<web_sys::FileList>) -> Vec<FileText> {
+    let picked = study_source::read_files(files).await;
+    picked
+        .into_iter()
+        .map(|(name, text)| FileText { name, text })
+        .collect()
+}
+
+/// The files of a file input's change event.
+fn files_of_change(ev: &Event) -> Option<web_sys::FileList> {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .and_then(|input| input.files())
+}
+
+/// A labelled file input for one or many files; hands the files read to `on_files`.
+#[component]
+pub fn FilesPicker(
+    label: &'static str,
+    accept: &'static str,
+    multiple: bool,
+    on_files: Callback<Vec<FileText>>,
+) -> impl IntoView {
+    let on_change = move |ev: Event| {
+        let files = files_of_change(&ev);
+        spawn_local(async move {
+            let picked = read(files).await;
+            if !picked.is_empty() {
+                on_files.run(picked);
+            }
+        });
+    };
+    view! {
+        <label class="file-picker">
+            <span class="button secondary">{label}</span>
+            <input type="file" accept=accept multiple=multiple on:change=on_change />
+        </label>
+    }
+}
+
+/// A zone to drop files on, with a picker for those who do not drag; hands the files read to
+/// `on_files`.
+#[component]
+pub fn DropZone(
+    /// What to drop, shown in the zone.
+    text: &'static str,
+    label: &'static str,
+    accept: &'static str,
+    on_files: Callback<Vec<FileText>>,
+) -> impl IntoView {
+    let dragging = RwSignal::new(false);
+    let on_drop = move |ev: DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        let files = ev.data_transfer().and_then(|dt| dt.files());
+        spawn_local(async move {
+            let picked = read(files).await;
+            if !picked.is_empty() {
+                on_files.run(picked);
+            }
+        });
+    };
+    view! {
+        <div
+            class="drop-zone"
+            class:dragging=move || dragging.get()
+            on:dragover=move |ev: DragEvent| {
+                ev.prevent_default();
+                dragging.set(true);
+            }
+            on:dragleave=move |_| dragging.set(false)
+            on:drop=on_drop
+        >
+            <p>{text}</p>
+            <FilesPicker label accept multiple=true on_files />
+        </div>
+    }
+}
+
+/// One optional file (a study, a key, an adjudication file): its picker, the file chosen, and a
+/// way to remove it.
+#[component]
+pub fn OptionalFile(
+    label: &'static str,
+    hint: &'static str,
+    accept: &'static str,
+    file: RwSignal<Option<FileText>>,
+) -> impl IntoView {
+    let on_files = Callback::new(move |picked: Vec<FileText>| {
+        file.set(picked.into_iter().next());
+    });
+    view! {
+        <div class="optional-file">
+            <FilesPicker label accept multiple=false on_files />
+            <span class="hint">{hint}</span>
+            {move || {
+                file.get()
+                    .map(|FileText { name, .. }| {
+                        view! {
+                            <span class="chosen">
+                                <code>{name.clone()}</code>
+                                <button
+                                    type="button"
+                                    class="small link"
+                                    aria-label=format!("Remove {name}")
+                                    on:click=move |_| file.set(None)
+                                >
+                                    "Remove"
+                                </button>
+                            </span>
+                        }
+                    })
+            }}
+        </div>
+    }
+}
+
+/// A table whose rows start with a header cell: the caption, the column names, and the rows as
+/// text (cell `header` of each row is its row header).
+#[component]
+pub fn DataTable(
+    caption: String,
+    columns: &'static [&'static str],
+    rows: Vec<Vec<String>>,
+    #[prop(optional)] header: usize,
+) -> impl IntoView {
+    view! {
+        <table class="data-table">
+            <caption>{caption}</caption>
+            <thead>
+                <tr>{columns.iter().map(|c| view! { <th scope="col">{*c}</th> }).collect_view()}</tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|row| {
+                        view! {
+                            <tr>
+                                {row
+                                    .into_iter()
+                                    .enumerate()
+                                    .map(|(i, cell)| {
+                                        if i == header {
+                                            view! { <th scope="row">{cell}</th> }.into_any()
+                                        } else {
+                                            view! { <td>{cell}</td> }.into_any()
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
