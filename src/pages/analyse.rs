@@ -15,7 +15,7 @@ use juror_core::analysis::plan::Overrides;
 use juror_core::analysis::plan::{AnalysisPlan, Correction, Unit};
 use juror_core::analysis::render::fmt;
 use juror_core::analysis::report::{
-    DimensionReport, PairComparison, PreferenceReport, SystemSummary,
+    Agreement, DimensionReport, PairComparison, PreferenceReport, SystemSummary,
 };
 use juror_core::analysis::run::{Analysis, FileText, Request, plan_context};
 use juror_core::analysis::{self, Options, Problem, Report};
@@ -519,6 +519,139 @@ fn ProblemsTable(problems: Vec<Problem>) -> impl IntoView {
     }
     .into_any()
 }
+/// A row per system: n, mean, SD and 95% interval over item means.
+fn system_rows(list: &[SystemSummary]) -> Vec<Vec<String>> {
+    list.iter()
+        .map(|s| {
+            vec![
+                s.system.clone(),
+                s.n.to_string(),
+                fmt::num(Some(s.mean), 3),
+                fmt::num(s.sd, 3),
+                fmt::ci(s.ci95, 3),
+            ]
+        })
+        .collect()
+}
+
+/// The agreement statistics of a dimension, a row each.
+fn agreement_rows(a: &Agreement) -> Vec<Vec<String>> {
+    vec![
+        vec!["Fleiss' kappa".to_owned(), fmt::num(a.fleiss_kappa, 3)],
+        vec![
+            "Krippendorff's alpha (nominal)".to_owned(),
+            fmt::num(a.krippendorff_alpha.nominal, 3),
+        ],
+        vec![
+            "Krippendorff's alpha (ordinal)".to_owned(),
+            fmt::num(a.krippendorff_alpha.ordinal, 3),
+        ],
+        vec![
+            "Krippendorff's alpha (interval)".to_owned(),
+            fmt::num(a.krippendorff_alpha.interval, 3),
+        ],
+        vec![
+            "Percent agreement".to_owned(),
+            fmt::num(a.percent_agreement, 3),
+        ],
+    ]
+}
+
+/// Cohen's kappa of each pair of annotators.
+fn cohen_rows(a: &Agreement) -> Vec<Vec<String>> {
+    a.cohen_kappa
+        .iter()
+        .map(|c| {
+            vec![
+                format!("{} – {}", c.annotator_a, c.annotator_b),
+                c.units.to_string(),
+                fmt::num(c.agreement, 3),
+                fmt::num(c.unweighted, 3),
+                fmt::num(c.linear, 3),
+                fmt::num(c.quadratic, 3),
+            ]
+        })
+        .collect()
+}
+
+/// A row per comparison: systems, hypothesis, n, difference with its interval, p-values and d_z.
+fn comparison_rows(list: &[PairComparison]) -> Vec<Vec<String>> {
+    list.iter()
+        .map(|c| {
+            let relation = c.alternative.relation();
+            vec![
+                format!("{} vs {}", c.system_a, c.system_b),
+                format!(
+                    "{}A {relation} B{}{}",
+                    c.hypothesis
+                        .as_ref()
+                        .map_or(String::new(), |h| format!("{h}: ")),
+                    if c.exploratory { " (exploratory)" } else { "" },
+                    c.non_inferiority.map_or(String::new(), |ni| format!(
+                        "; not worse by {}: p (t) {}, p (Wilcoxon) {}",
+                        ni.margin,
+                        fmt::p_value(ni.p_t),
+                        fmt::p_value(ni.p_wilcoxon)
+                    ))
+                ),
+                c.n.to_string(),
+                fmt::num(c.mean_diff, 3),
+                c.mean_diff_ci95.map_or(fmt::DASH.to_owned(), |ci| {
+                    format!(
+                        "{} to {}",
+                        fmt::num(Some(ci.low), 3),
+                        fmt::num(Some(ci.high), 3)
+                    )
+                }),
+                fmt::p_value(c.t_test.map(|t| t.p_value)),
+                fmt::p_value(c.wilcoxon.map(|w| w.p_value)),
+                fmt::p_value(c.p_adjusted),
+                match c.d_z_ci95 {
+                    Some(ci) => format!(
+                        "{} ({} to {})",
+                        fmt::num(c.d_z, 3),
+                        fmt::num(Some(ci.low), 3),
+                        fmt::num(Some(ci.high), 3)
+                    ),
+                    None => fmt::num(c.d_z, 3),
+                },
+            ]
+        })
+        .collect()
+}
+
+/// Rows of a breakdown: a heading, its name in captions, the systems' and the comparisons'.
+type Breakdown = (String, String, Vec<Vec<String>>, Vec<Vec<String>>);
+
+/// The dimension per item group, then per answer to the intake `question`.
+fn breakdowns(d: &DimensionReport, question: &str) -> Vec<Breakdown> {
+    d.groups
+        .iter()
+        .map(|g| {
+            (
+                format!(
+                    "Item group {} ({} items; a breakdown, p not corrected)",
+                    g.group, g.items
+                ),
+                format!("group {}", g.group),
+                system_rows(&g.systems),
+                comparison_rows(&g.comparisons),
+            )
+        })
+        .chain(d.intake_groups.iter().map(|g| {
+            (
+                format!(
+                    "Annotators who answered \"{}\" to {question} ({} items; a breakdown, p not corrected)",
+                    g.group, g.items
+                ),
+                format!("answer \"{}\" to {question}", g.group),
+                system_rows(&g.systems),
+                comparison_rows(&g.comparisons),
+            )
+        }))
+        .collect()
+}
+
 #[component]
 fn DimensionView(
     index: usize,
@@ -537,129 +670,12 @@ fn DimensionView(
         "{} ratings of {} items by {} annotators.",
         d.ratings, d.items, d.annotators
     );
-    let system_rows = |list: &[SystemSummary]| -> Vec<Vec<String>> {
-        list.iter()
-            .map(|s| {
-                vec![
-                    s.system.clone(),
-                    s.n.to_string(),
-                    fmt::num(Some(s.mean), 3),
-                    fmt::num(s.sd, 3),
-                    fmt::ci(s.ci95, 3),
-                ]
-            })
-            .collect()
-    };
     let systems = system_rows(&d.systems);
-    let agreement = vec![
-        vec!["Fleiss' kappa".to_owned(), fmt::num(a.fleiss_kappa, 3)],
-        vec![
-            "Krippendorff's alpha (nominal)".to_owned(),
-            fmt::num(a.krippendorff_alpha.nominal, 3),
-        ],
-        vec![
-            "Krippendorff's alpha (ordinal)".to_owned(),
-            fmt::num(a.krippendorff_alpha.ordinal, 3),
-        ],
-        vec![
-            "Krippendorff's alpha (interval)".to_owned(),
-            fmt::num(a.krippendorff_alpha.interval, 3),
-        ],
-        vec![
-            "Percent agreement".to_owned(),
-            fmt::num(a.percent_agreement, 3),
-        ],
-    ];
-    let cohen: Vec<Vec<String>> = a
-        .cohen_kappa
-        .iter()
-        .map(|c| {
-            vec![
-                format!("{} – {}", c.annotator_a, c.annotator_b),
-                c.units.to_string(),
-                fmt::num(c.agreement, 3),
-                fmt::num(c.unweighted, 3),
-                fmt::num(c.linear, 3),
-                fmt::num(c.quadratic, 3),
-            ]
-        })
-        .collect();
-    let rows_of = |list: &[PairComparison]| -> Vec<Vec<String>> {
-        list.iter()
-            .map(|c| {
-                let relation = c.alternative.relation();
-                vec![
-                    format!("{} vs {}", c.system_a, c.system_b),
-                    format!(
-                        "{}A {relation} B{}{}",
-                        c.hypothesis
-                            .as_ref()
-                            .map_or(String::new(), |h| format!("{h}: ")),
-                        if c.exploratory { " (exploratory)" } else { "" },
-                        c.non_inferiority.map_or(String::new(), |ni| format!(
-                            "; not worse by {}: p (t) {}, p (Wilcoxon) {}",
-                            ni.margin,
-                            fmt::p_value(ni.p_t),
-                            fmt::p_value(ni.p_wilcoxon)
-                        ))
-                    ),
-                    c.n.to_string(),
-                    fmt::num(c.mean_diff, 3),
-                    c.mean_diff_ci95.map_or(fmt::DASH.to_owned(), |ci| {
-                        format!(
-                            "{} to {}",
-                            fmt::num(Some(ci.low), 3),
-                            fmt::num(Some(ci.high), 3)
-                        )
-                    }),
-                    fmt::p_value(c.t_test.map(|t| t.p_value)),
-                    fmt::p_value(c.wilcoxon.map(|w| w.p_value)),
-                    fmt::p_value(c.p_adjusted),
-                    match c.d_z_ci95 {
-                        Some(ci) => format!(
-                            "{} ({} to {})",
-                            fmt::num(c.d_z, 3),
-                            fmt::num(Some(ci.low), 3),
-                            fmt::num(Some(ci.high), 3)
-                        ),
-                        None => fmt::num(c.d_z, 3),
-                    },
-                ]
-            })
-            .collect()
-    };
-    let comparisons = rows_of(&d.comparisons);
-    let contrasts = rows_of(&d.contrasts);
-    // Per item group, then per intake answer: (heading, name in captions, systems' rows,
-    // comparisons' rows).
-    type Rows = Vec<Vec<String>>;
-    let question = plan.by_intake.clone().unwrap_or_default();
-    let groups: Vec<(String, String, Rows, Rows)> = d
-        .groups
-        .iter()
-        .map(|g| {
-            (
-                format!(
-                    "Item group {} ({} items; a breakdown, p not corrected)",
-                    g.group, g.items
-                ),
-                format!("group {}", g.group),
-                system_rows(&g.systems),
-                rows_of(&g.comparisons),
-            )
-        })
-        .chain(d.intake_groups.iter().map(|g| {
-            (
-                format!(
-                    "Annotators who answered \"{}\" to {question} ({} items; a breakdown, p not corrected)",
-                    g.group, g.items
-                ),
-                format!("answer \"{}\" to {question}", g.group),
-                system_rows(&g.systems),
-                rows_of(&g.comparisons),
-            )
-        }))
-        .collect();
+    let agreement = agreement_rows(&a);
+    let cohen = cohen_rows(&a);
+    let comparisons = comparison_rows(&d.comparisons);
+    let contrasts = comparison_rows(&d.contrasts);
+    let groups = breakdowns(&d, plan.by_intake.as_deref().unwrap_or_default());
     let unit = match plan.unit {
         Unit::Item => "items",
         Unit::Annotator => "annotators",
