@@ -99,7 +99,7 @@ pub fn Finished() -> impl IntoView {
             }
         });
     };
-    // The study's own service for ratings files (issue 16): sent on arrival here, kept and sent
+    // The study's own service for ratings files: sent on arrival here, kept and sent
     // again when the browser comes back online; the download stays available. What was sent is
     // recorded (the file's checksum) so that a return to this page does not send it twice.
     let submission = study.submit().map(|_| {
@@ -179,7 +179,7 @@ pub fn Finished() -> impl IntoView {
                 })
             }
         });
-    // The platform's completion code and the way back, once the file is saved (issue 16).
+    // The platform's completion code and the way back, once the file is saved.
     let completion = study.completion().is_some().then(|| {
         let study = study.clone();
         move || {

@@ -106,7 +106,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
     let task_intro = task.as_ref().and_then(|t| {
         let title = t.title.clone();
         let md = t.instructions.clone();
-        // The task's own time estimate, with its heading (issue 16's time budgets).
+        // The task's own time estimate, with its heading.
         let time = t
             .estimated_minutes
             .map(|m| format!(" · about {}", super::welcome::format_minutes(m)));

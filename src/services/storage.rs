@@ -60,7 +60,7 @@ fn entries(storage: &web_sys::Storage) -> impl Iterator<Item = (String, String)>
 }
 
 /// Every session and set-aside copy Juror keeps in this browser, newest first, with its text:
-/// what the problems and open pages offer to download when a study cannot be opened (review M6).
+/// what the problems and open pages offer to download when a study cannot be opened.
 pub fn saved_answers() -> Vec<(store::Saved, String)> {
     let Ok(storage) = raw() else {
         return Vec::new();
@@ -85,7 +85,7 @@ pub fn remove(key: &str) {
 
 /// Saved answers of the same study id and annotator under another version (SHA-256) of the
 /// study file, if any: the text of the most recently saved. Keys are compared part by part, so
-/// that slot 5 with id "1" is not slot 1 (review L8).
+/// that slot 5 with id "1" is not slot 1.
 pub fn find_other_versions(
     study_id: &str,
     sha256: &str,
