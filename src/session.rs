@@ -1,28 +1,21 @@
-//! The annotator's session in the page: the core's `Session` in a signal, and `dispatch`, which
-//! runs the core's `update` and carries out its commands (save, focus, scroll).
+//! The annotator's session in the page: the core's `Session` in a signal, and the effects the
+//! core asks for. `dispatch` runs the core's `update` and carries out its commands (save, save
+//! soon, focus, scroll); storage is read and written here, and what to make of it (resume, set
+//! aside, hold, merge another tab's save, restore a file) is decided by the core's
+//! `session::open`, whose results reach the session only as messages to the reducer.
 
 use std::sync::Arc;
 
 use juror_core::plan::Annotator;
-use juror_core::session::durability;
+use juror_core::session::open::{self, Absorb, Notice, Stored};
 use juror_core::session::ratings::{self, RatingsFile};
-use juror_core::session::store::{self, Envelope, Unreadable};
-use juror_core::session::{Cmd, Msg, Progress, Session, submit, update};
+use juror_core::session::store::{self, Envelope};
+use juror_core::session::{Cmd, Msg, Session, durability, progress, submit, update};
 use juror_core::study::Study;
 use leptos::prelude::*;
 
 use crate::services::submit as submit_service;
 use crate::services::{clock, dom, download, offline, storage};
-
-/// What the notice says about unreadable saved answers, depending on whether they could be
-/// copied aside.
-fn set_aside(kept: bool) -> &'static str {
-    if kept {
-        "They were set aside, not deleted: download them and send them to the researcher."
-    } else {
-        "They could not be set aside because this browser's storage is full: download them now. Juror will not overwrite them until you have."
-    }
-}
 
 /// The app's version, written into ratings files.
 pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -41,21 +34,20 @@ pub struct SessionHandle {
     pub study_sha256: StoredValue<String>,
     /// The folder of the study's address, for its relative media paths.
     pub media_base: StoredValue<String>,
-    /// The session.
+    /// The session: written only by `dispatch`, through the core's `update`.
     pub session: RwSignal<Session>,
     /// A storage problem to show, if any.
     pub storage_problem: RwSignal<Option<String>>,
-    /// Something to tell the annotator once (e.g. saved progress could not be read), with a
-    /// file they can download (name, text), if any.
+    /// Something to tell the annotator once (saved answers that could not be used).
     pub notice: RwSignal<Option<Notice>>,
     /// The revision of the stored envelope this tab last wrote or read.
-    pub revision: StoredValue<u64>,
-    /// The plan's fingerprint, saved with the progress (computed once).
+    revision: StoredValue<u64>,
+    /// The plan's fingerprint, saved with the progress (computed once per plan).
     plan_fingerprint: StoredValue<String>,
     /// The timer of a save that typing asked for ([`Cmd::SaveSoon`]), if one is waiting.
     pending_save: StoredValue<Option<i32>>,
     /// The text this tab last wrote: finding it in storage means no other tab wrote since.
-    pub last_written: StoredValue<String>,
+    last_written: StoredValue<String>,
     /// Whether the browser agreed to keep storage under pressure (`None`: not asked or unknown).
     pub persisted: RwSignal<Option<bool>>,
     /// The browser's storage quota for the site, in bytes, once known.
@@ -66,7 +58,7 @@ pub struct SessionHandle {
     pub away_days: RwSignal<Option<u32>>,
     /// Saved answers that could not be set aside (storage full) and would be overwritten by the
     /// next save: nothing is saved until the annotator has downloaded them.
-    pub hold_saves: RwSignal<bool>,
+    hold_saves: RwSignal<bool>,
     /// The researcher's preview (`&preview`): each output shows its system, nothing is read
     /// from or written to storage.
     pub preview: bool,
@@ -74,18 +66,25 @@ pub struct SessionHandle {
     backup_sending: StoredValue<bool>,
 }
 
-/// A message for the annotator, with a file to download when there is something to keep.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notice {
-    /// The message.
-    pub text: String,
-    /// A file to offer: name and content.
-    pub download: Option<(String, String)>,
-}
-
 /// The session handle of the page.
 pub fn use_session() -> SessionHandle {
     expect_context::<SessionHandle>()
+}
+
+/// What storage holds for this study file and annotator (nothing for a preview).
+fn read_stored(study: &Study, sha256: &str, annotator: &Annotator, key: &str) -> Stored {
+    match storage::read(key) {
+        Ok(Some(text)) => Stored::Text(text),
+        Ok(None) => Stored::Nothing {
+            earlier: storage::find_other_versions(
+                study.id(),
+                sha256,
+                annotator.slot,
+                annotator.id.as_deref(),
+            ),
+        },
+        Err(problem) => Stored::Unavailable(problem),
+    }
 }
 
 impl SessionHandle {
@@ -100,107 +99,39 @@ impl SessionHandle {
     ) -> SessionHandle {
         let now = clock::now();
         let key = store::key(&study_sha256, annotator.slot, annotator.id.as_deref());
-        let mut notice = None;
-        let mut storage_problem = None;
-        let mut revision = 0;
-        let mut last_saved = None;
-        let mut hold = false;
-        let mut loaded = String::new();
-        let raw_file = |text: &str| {
-            Some((
-                format!("juror-saved-answers-{}.json", study.id()),
-                text.to_owned(),
-            ))
-        };
         let stored = if preview {
-            Ok(None)
+            Stored::Nothing { earlier: None }
         } else {
-            storage::read(&key)
+            read_stored(&study, &study_sha256, &annotator, &key)
         };
-        let session = match stored {
-            Ok(Some(text)) => match store::read(&text) {
-                Ok(envelope) if envelope.study_sha256 == study_sha256 => {
-                    revision = envelope.revision;
-                    last_saved = Some(envelope.saved_at);
-                    loaded = text.clone();
-                    match store::resume(&study, envelope, now) {
-                        Ok(session) => session,
-                        Err(why) => {
-                            let kept = storage::quarantine(&key, &text, now).is_some();
-                            hold = !kept;
-                            notice = Some(Notice {
-                                text: format!(
-                                    "Your saved answers do not fit this study ({why}). {} You start afresh.",
-                                    set_aside(kept)
-                                ),
-                                download: raw_file(&text),
-                            });
-                            Session::new(&study, annotator)
-                        }
-                    }
-                }
-                Ok(_) => Session::new(&study, annotator),
-                Err(reason) => {
-                    let kept = storage::quarantine(&key, &text, now).is_some();
-                    hold = !kept;
-                    let why = match reason {
-                        Unreadable::Corrupt(_) => "they are damaged".to_owned(),
-                        Unreadable::Future(v) => {
-                            format!("they were saved by a newer version of Juror (format {v})")
-                        }
-                    };
-                    notice = Some(Notice {
-                        text: format!(
-                            "Your saved answers for this study could not be read ({why}). {} You start afresh.",
-                            set_aside(kept)
-                        ),
-                        download: raw_file(&text),
-                    });
-                    Session::new(&study, annotator)
-                }
-            },
-            Ok(None) => {
-                // Answers for an earlier version of this study file? Never mix them in: say so.
-                let earlier = storage::find_other_versions(
-                    study.id(),
-                    &study_sha256,
-                    annotator.slot,
-                    annotator.id.as_deref(),
-                );
-                if let Some(text) = earlier {
-                    notice = Some(Notice {
-                        text: "The study file has changed since you started. Your earlier answers are kept as they were, apart from this new version: download them and send them to the researcher with your new ones.".to_owned(),
-                        download: raw_file(&text),
-                    });
-                }
-                Session::new(&study, annotator)
-            }
-            Err(problem) => {
-                storage_problem = Some(problem);
-                Session::new(&study, annotator)
-            }
-        };
-        let mut session = session;
-        session.visible = dom::visible();
-        let fingerprint = session.plan.fingerprint();
-        let done = session.progress.trials.iter().filter(|t| t.done).count();
-        let away = last_saved.and_then(|t| durability::days_away(t, now));
+        let mut opened = open::open(
+            &study,
+            &study_sha256,
+            annotator,
+            stored,
+            dom::visible(),
+            now,
+        );
+        if let Some(text) = &opened.quarantine {
+            let kept = storage::quarantine(&key, text, now).is_some();
+            opened.set_aside(&study, kept);
+        }
         let handle = SessionHandle {
+            plan_fingerprint: StoredValue::new(opened.session.plan.fingerprint()),
             study: StoredValue::new(study),
             study_sha256: StoredValue::new(study_sha256),
             media_base: StoredValue::new(media_base),
-            session: RwSignal::new(session),
-            storage_problem: RwSignal::new(storage_problem),
-            notice: RwSignal::new(notice),
-            revision: StoredValue::new(revision),
-            plan_fingerprint: StoredValue::new(fingerprint),
+            session: RwSignal::new(opened.session),
+            storage_problem: RwSignal::new(opened.problem),
+            notice: RwSignal::new(opened.notice),
+            revision: StoredValue::new(opened.revision),
             pending_save: StoredValue::new(None),
-            last_written: StoredValue::new(loaded),
+            last_written: StoredValue::new(opened.loaded),
             persisted: RwSignal::new(None),
             quota: RwSignal::new(None),
-            backed_up_at: RwSignal::new(done),
-            away_days: RwSignal::new(away),
-            hold_saves: RwSignal::new(hold),
+            backed_up_at: RwSignal::new(opened.done),
+            away_days: RwSignal::new(opened.away_days),
+            hold_saves: RwSignal::new(opened.hold),
             preview,
             backup_sending: StoredValue::new(false),
         };
@@ -216,37 +147,28 @@ impl SessionHandle {
         handle
     }
 
-    /// Joins answers saved by another tab into this one's. Returns whether this tab has answers
-    /// the stored copy lacks (then it must save the union).
+    /// Joins answers saved by another tab into this one's ([`open::absorb`]). Returns whether
+    /// this tab has answers the stored copy lacks (then it must save the union).
     fn take_in(&self, text: &str) -> bool {
-        // This tab's own last save: nothing new in it (and merging an older copy of our own
-        // survey answers would undo the newest one).
-        if self.last_written.with_value(|w| w == text) {
-            return false;
-        }
-        let Ok(envelope) = store::read(text) else {
+        let absorb = self.session.with_untracked(|s| {
+            self.last_written.with_value(|written| {
+                let sha = self.study_sha256.get_value();
+                open::absorb(&sha, &s.progress, self.revision.get_value(), written, text)
+            })
+        });
+        let Absorb::Take {
+            revision,
+            merge,
+            save,
+        } = absorb
+        else {
             return false;
         };
-        if envelope.study_sha256 != self.study_sha256.get_value() {
-            return false;
+        self.revision.set_value(revision);
+        if let Some(theirs) = merge {
+            self.dispatch(Msg::Absorb(theirs));
         }
-        // Every copy is taken in, whatever its revision: the merge goes answer by answer by
-        // their stamps, so an older copy cannot undo an edit, and a copy written by a tab that
-        // started after the key was cleared (revision 0) still gives its answers (review M2).
-        self.revision
-            .update_value(|r| *r = (*r).max(envelope.revision));
-        let (before, merged) = self.session.with_untracked(|s| {
-            (
-                s.progress.clone(),
-                store::merge(&s.progress, &envelope.progress),
-            )
-        });
-        if merged != before {
-            self.session.update(|s| s.progress = merged.clone());
-        }
-        merged.trials != envelope.progress.trials
-            || merged.intake != envelope.progress.intake
-            || merged.exit != envelope.progress.exit
+        save
     }
 
     /// Applies `msg` and carries out what the core asks.
@@ -268,7 +190,7 @@ impl SessionHandle {
         }
     }
 
-    /// Saves within [`TYPING_SAVE_MS`], once for a burst of keystrokes (review fault 14).
+    /// Saves within [`TYPING_SAVE_MS`], once for a burst of keystrokes.
     fn save_soon(&self) {
         if self.pending_save.get_value().is_some() {
             return;
@@ -300,15 +222,11 @@ impl SessionHandle {
         }
     }
 
-    /// The storage key of the record of this annotator's submission (issue 16).
+    /// The storage key of the record of this annotator's submission to the study's service.
     pub fn outbox_key(&self) -> String {
         self.session.with_untracked(|s| {
             let a = &s.progress.annotator;
-            juror_core::session::submit::outbox_key(
-                &self.study_sha256.get_value(),
-                a.slot,
-                a.id.as_deref(),
-            )
+            submit::outbox_key(&self.study_sha256.get_value(), a.slot, a.id.as_deref())
         })
     }
 
@@ -319,6 +237,9 @@ impl SessionHandle {
         })
     }
 
+    /// Writes the session to storage, after taking in a save of another tab not yet heard of
+    /// (so that this tab's older copy does not overwrite it). A failed write leaves the stored
+    /// copy as it was and raises the storage banner.
     fn save(&self, now: f64) {
         if self.preview {
             return;
@@ -329,10 +250,7 @@ impl SessionHandle {
             ));
             return;
         }
-        let study = self.study.get_value();
         let key = self.key();
-        // A save from another tab not yet heard of: join it in first, so that it is not
-        // overwritten by this tab's older copy.
         if let Ok(Some(stored)) = storage::read(&key) {
             self.take_in(&stored);
         }
@@ -340,7 +258,7 @@ impl SessionHandle {
         let text = self.session.with_untracked(|s| {
             store::write(&Envelope {
                 schema_version: store::SCHEMA_VERSION,
-                study_id: study.id().to_owned(),
+                study_id: self.study.with_value(|study| study.id().to_owned()),
                 study_sha256: self.study_sha256.get_value(),
                 saved_at: now,
                 revision,
@@ -349,8 +267,8 @@ impl SessionHandle {
                 plan: Some(self.plan_fingerprint.get_value()),
             })
         });
-        match storage::write(&key, &text) {
-            Ok(()) => {
+        match text.and_then(|text| storage::write(&key, &text).map(|()| text)) {
+            Ok(text) => {
                 self.revision.set_value(revision);
                 self.last_written.set_value(text);
                 if self.storage_problem.with_untracked(Option::is_some) {
@@ -362,31 +280,19 @@ impl SessionHandle {
         self.send_backup_if_due();
     }
 
-    /// With a study whose service asks for backups (`submit.backups`), sends the answers so far
-    /// every `submit::BACKUP_EVERY` finished trials (the finish page sends the finished file).
-    /// One that could not go is tried again at the next save; the count of the last one sent is
-    /// kept in storage, so that a reload does not send it again.
+    /// Sends the backup the core finds due ([`submit::backup_to_send`]). One that could not go
+    /// is tried again at the next save; the count of the last one sent is kept in storage, so
+    /// that a reload does not send it again.
     fn send_backup_if_due(&self) {
-        let study = self.study.get_value();
-        let asked = study.submit().is_some_and(|s| s.backups);
-        if self.preview || !asked || self.backup_sending.get_value() {
+        if self.preview || self.backup_sending.get_value() {
             return;
         }
-        let done = self
-            .session
-            .with_untracked(|s| s.progress.trials.iter().filter(|t| t.done).count());
+        let done = self.session.with_untracked(|s| progress(s).done);
         let key = format!("{}/backup", self.outbox_key());
-        let last = submit_service::last_sent(&key)
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
-        if !submit::backup_due(&study, done, last) {
-            return;
-        }
-        let file = self.ratings();
-        if file.complete {
-            return;
-        }
-        let Some(request) = submit::backup_request(&study, &file, done) else {
+        let study = self.study.get_value();
+        let last_sent = || submit_service::last_sent(&key);
+        let Some(request) = submit::backup_to_send(&study, done, last_sent, || self.ratings())
+        else {
             return;
         };
         self.backup_sending.set_value(true);
@@ -412,8 +318,7 @@ impl SessionHandle {
 
     /// Trials done so far (reactive).
     pub fn done(&self) -> usize {
-        self.session
-            .with(|s| s.progress.trials.iter().filter(|t| t.done).count())
+        self.session.with(|s| progress(s).done)
     }
 
     /// Asks the browser what it promises about storage (without asking for more).
@@ -432,14 +337,11 @@ impl SessionHandle {
     pub fn backup(&self) {
         let handle = *self;
         let file = self.ratings();
-        let done = self
-            .session
-            .with_untracked(|s| s.progress.trials.iter().filter(|t| t.done).count());
+        let done = self.session.with_untracked(|s| progress(s).done);
         leptos::task::spawn_local(async move {
             let name = file.file_name("json");
-            match download::save_file(&name, "application/json", &file.to_json(), "Juror backup")
-                .await
-            {
+            let json = file.to_json();
+            match download::save_file(&name, "application/json", &json, "Juror backup").await {
                 Ok(()) => {
                     handle.backed_up_at.set(done);
                     handle.away_days.set(None);
@@ -471,35 +373,21 @@ impl SessionHandle {
     /// The ratings file as of now.
     pub fn ratings(&self) -> RatingsFile {
         let study = self.study.get_value();
-        self.session.with_untracked(|s| {
-            ratings::export(
-                &study,
-                &self.study_sha256.get_value(),
-                s,
-                APP_VERSION,
-                clock::now(),
-            )
-        })
+        let sha = self.study_sha256.get_value();
+        self.session
+            .with_untracked(|s| ratings::export(&study, &sha, s, APP_VERSION, clock::now()))
     }
 
-    /// Replaces the session with progress restored from a ratings file, and saves it.
+    /// Continues from a ratings file ([`open::restore`], then [`Msg::Restore`]), and saves.
     ///
     /// # Errors
     /// Why the file cannot be used.
     pub fn restore(&self, text: &str) -> Result<(), String> {
         let study = self.study.get_value();
-        let file = ratings::parse(text).map_err(|e| e.to_string())?;
-        let mut progress: Progress =
-            ratings::restore(&study, &self.study_sha256.get_value(), &file)
-                .map_err(|e| e.to_string())?;
-        let now = clock::now();
-        // The restored answers are edits made now: they win over older stored copies of the
-        // same answers, and stored answers the file lacks are kept.
-        progress.stamp_all(now);
-        let session = Session::resume(&study, progress, now)?;
-        self.plan_fingerprint.set_value(session.plan.fingerprint());
-        self.session.set(session);
-        self.save(now);
+        let sha = self.study_sha256.get_value();
+        let restored = open::restore(&study, &sha, text, clock::now())?;
+        self.plan_fingerprint.set_value(restored.plan);
+        self.dispatch(Msg::Restore(Box::new(restored.progress)));
         Ok(())
     }
 }

@@ -11,6 +11,8 @@
 pub mod answers;
 pub mod completion;
 pub mod durability;
+pub mod keys;
+pub mod open;
 pub mod ratings;
 pub mod stamps;
 pub mod store;
@@ -183,7 +185,7 @@ pub enum Cmd {
     /// Persist the progress now.
     Save,
     /// Persist the progress soon: text being typed, one message per keystroke. The shell may
-    /// wait a moment (so that a long session is not rewritten on every key, review fault 14), but
+    /// wait a moment (so that a long session is not rewritten on every key), but
     /// must save before any other save, and when the page is hidden or closed.
     SaveSoon,
     /// Move focus to the element with this id.
@@ -257,6 +259,13 @@ pub enum Msg {
     Overlay(Overlay),
     /// The tab became visible or hidden.
     Visibility(bool),
+    /// Another tab saved these answers ([`open::absorb`]): they are merged into this tab's,
+    /// answer by answer ([`store::merge`]). Nothing is saved: the shell saves when
+    /// [`open::absorb`] says this tab has answers the stored copy lacks.
+    Absorb(Box<Progress>),
+    /// Continue from progress restored from a ratings file ([`open::restore`]): the session
+    /// starts again from it, and is saved.
+    Restore(Box<Progress>),
 }
 
 /// A session: the plan, the progress, and what is on screen.
@@ -328,8 +337,8 @@ impl Session {
             if saved.outputs.len() != trial.shown.len() {
                 return Err(format!("trial {} does not match this study's plan", i + 1));
             }
-            // A preference names positions: each must be one of the trial's (review L9: a
-            // stored rank past the end made the page panic on every load).
+            // A preference names positions: each must be one of the trial's (a stored
+            // rank past the end would index past the outputs).
             let n = trial.shown.len();
             let fits = match &saved.preference {
                 None | Some(Preference::Tie) => true,
@@ -350,7 +359,7 @@ impl Session {
                 ));
             }
             // Every score is for one of the task's dimensions, on its scale, and every answer
-            // for one of its questions (review L10: nothing is attached where it does not fit).
+            // for one of its questions: nothing is attached where it does not fit.
             let task = &study.design().tasks[trial.task];
             for o in &saved.outputs {
                 let scores_fit = o.ratings.iter().all(|(d, v)| {
@@ -413,6 +422,11 @@ impl Session {
         (0..study.system_count())
             .map(|l| study.design().label(l))
             .collect()
+    }
+
+    /// How many outputs the current trial shows.
+    fn shown(&self) -> usize {
+        self.plan.trials[self.progress.current].shown.len()
     }
 
     fn trial_answers(&mut self) -> Option<&mut TrialAnswers> {
@@ -665,28 +679,17 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
     let phase = session.progress.phase;
     let changed = |cmds: &mut Vec<Cmd>| cmds.push(Cmd::Save);
     match msg {
-        Msg::Start if phase == Phase::Welcome => {
-            session.progress.phase = if study.consent().is_some() {
-                Phase::Consent
-            } else {
-                session.progress.started_at.get_or_insert(now);
-                Phase::Instructions
-            };
-            if session.progress.phase == Phase::Instructions {
-                changed(&mut cmds);
-            }
+        Msg::Start if phase == Phase::Welcome => start(study, session, now, &mut cmds),
+        Msg::Consent(true) if phase == Phase::Consent => {
+            session.progress.consent_at = Some(now);
+            session.progress.started_at.get_or_insert(now);
+            session.progress.phase = Phase::Instructions;
+            changed(&mut cmds);
             cmds.push(Cmd::ScrollTop);
         }
-        Msg::Consent(agree) if phase == Phase::Consent => {
-            if agree {
-                session.progress.consent_at = Some(now);
-                session.progress.started_at.get_or_insert(now);
-                session.progress.phase = Phase::Instructions;
-                changed(&mut cmds);
-            } else {
-                // Nothing is recorded for a declined consent.
-                session.progress.phase = Phase::Declined;
-            }
+        Msg::Consent(false) if phase == Phase::Consent => {
+            // Nothing is recorded for a declined consent.
+            session.progress.phase = Phase::Declined;
             cmds.push(Cmd::ScrollTop);
         }
         Msg::FinishInstructions if phase == Phase::Instructions => {
@@ -714,37 +717,10 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                 .iter()
                 .any(|q| q.id == question) =>
         {
-            let target = Target::Survey {
-                question: question.clone(),
-            };
-            let stamp = session.progress.tick(now);
-            let (answers, prefix) = match survey {
-                Survey::Intake => (&mut session.progress.intake, "intake"),
-                Survey::Exit => (&mut session.progress.exit, "exit"),
-            };
-            let key = format!("{prefix}/{question}");
-            let typed = typed(answer.as_ref());
-            match answer {
-                Some(a) => answers.insert(question, a),
-                None => answers.remove(&question),
-            };
-            session.progress.stamps.insert(key, stamp);
-            session.missing.retain(|m| m.target != target);
-            cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
+            cmds.push(answer_survey(session, survey, question, answer, now));
         }
         Msg::SubmitSurvey(survey) if phase == survey_phase(survey) => {
-            let missing = survey_missing(study, session, survey);
-            if let Some(first) = missing.first() {
-                cmds.push(Cmd::Focus(first.target.dom_id()));
-                session.missing = missing;
-            } else {
-                session.missing.clear();
-                match survey {
-                    Survey::Intake => enter_trials(study, session, now, &mut cmds),
-                    Survey::Exit => finish(session, now, &mut cmds),
-                }
-                changed(&mut cmds);
-            }
+            submit_survey(study, session, survey, now, &mut cmds);
         }
         Msg::Rate {
             position,
@@ -755,19 +731,15 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             let valid = study
                 .dimension(&dimension)
                 .is_some_and(|d| d.scale.contains(value));
-            let current = session.progress.current;
-            if valid && position < session.plan.trials[current].shown.len() {
+            if valid && position < session.shown() {
                 let target = Target::Rating {
                     position,
                     dimension: dimension.clone(),
                 };
-                let stamp = session.progress.tick(now);
-                if let Some(t) = session.trial_answers() {
-                    t.stamps
-                        .insert(Field::Rating(position, dimension.clone()).key(), stamp);
+                let field = Field::Rating(position, dimension.clone());
+                edit_current(session, now, &[field], |t| {
                     t.outputs[position].ratings.insert(dimension, value);
-                    t.last_changed = Some(now);
-                }
+                });
                 after_answer(study, session, &target, advance, &mut cmds);
                 changed(&mut cmds);
             }
@@ -777,28 +749,24 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             question,
             answer,
         } if phase == Phase::Trials => {
-            let current = session.progress.current;
             let known = study
                 .rubric()
                 .output_questions
                 .iter()
                 .any(|q| q.id == question);
-            if known && position < session.plan.trials[current].shown.len() {
+            if known && position < session.shown() {
                 let target = Target::OutputQuestion {
                     position,
                     question: question.clone(),
                 };
-                let stamp = session.progress.tick(now);
                 let typed = typed(answer.as_ref());
-                if let Some(t) = session.trial_answers() {
-                    t.stamps
-                        .insert(Field::Answer(position, question.clone()).key(), stamp);
+                let field = Field::Answer(position, question.clone());
+                edit_current(session, now, &[field], |t| {
                     match answer {
                         Some(a) => t.outputs[position].answers.insert(question, a),
                         None => t.outputs[position].answers.remove(&question),
                     };
-                    t.last_changed = Some(now);
-                }
+                });
                 after_answer(study, session, &target, false, &mut cmds);
                 cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
             }
@@ -806,116 +774,43 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         Msg::Flag { position, on } if phase == Phase::Trials => {
             // A flag that implies scores sets them (the annotator sees the rule by the box);
             // unflagging leaves the scores as they are.
-            let current = session.progress.current;
-            let task = &study.design().tasks[session.plan.trials[current].task];
-            let implied: Vec<(String, i32)> = match (on, task.flag_implies) {
-                (true, Some(v)) => task.dimensions.iter().map(|d| (d.clone(), v)).collect(),
-                _ => Vec::new(),
-            };
-            let shown = session.progress.trials[current].outputs.len();
-            let stamp = (position < shown).then(|| session.progress.tick(now));
-            if let Some(stamp) = stamp
-                && let Some(t) = session.trial_answers()
-                && let Some(o) = t.outputs.get_mut(position)
-            {
-                o.flagged = on;
-                for (d, _) in &implied {
-                    t.stamps
-                        .insert(Field::Rating(position, d.clone()).key(), stamp);
-                }
-                t.stamps.insert(Field::Flag(position).key(), stamp);
-                t.outputs[position].ratings.extend(implied);
-                t.last_changed = Some(now);
+            let implied = flag_implies(study, session, on);
+            if position < session.shown() {
+                let mut fields: Vec<Field> = implied
+                    .iter()
+                    .map(|(d, _)| Field::Rating(position, d.clone()))
+                    .collect();
+                fields.push(Field::Flag(position));
+                edit_current(session, now, &fields, |t| {
+                    t.outputs[position].flagged = on;
+                    t.outputs[position].ratings.extend(implied);
+                });
                 changed(&mut cmds);
             }
         }
-        Msg::Prefer(preference) if phase == Phase::Trials => {
-            let current = session.progress.current;
-            let trial = &session.plan.trials[current];
-            let task = &study.design().tasks[trial.task];
-            let n = trial.shown.len();
-            let fits = match (&preference, task.preference.as_ref()) {
-                (None, Some(_)) => true,
-                (Some(Preference::Best { position }), Some(p)) => {
-                    p.kind == PreferenceKind::Best && *position < n
-                }
-                (Some(Preference::Choice { position }), Some(p)) => {
-                    p.kind == PreferenceKind::Choice && *position < n
-                }
-                (Some(Preference::Tie), Some(p)) => p.kind == PreferenceKind::Choice && p.allow_tie,
-                (Some(Preference::Rank { order }), Some(p)) => {
-                    p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
-                }
-                _ => false,
-            };
-            if fits {
-                let stamp = session.progress.tick(now);
-                if let Some(t) = session.trial_answers() {
-                    t.stamps.insert(Field::Preference.key(), stamp);
-                    t.preference = preference;
-                    t.last_changed = Some(now);
-                }
-                session.missing.retain(|m| m.target != Target::Preference);
-                changed(&mut cmds);
-            }
+        Msg::Prefer(preference)
+            if phase == Phase::Trials && preference_fits(study, session, preference.as_ref()) =>
+        {
+            edit_current(session, now, &[Field::Preference], |t| {
+                t.preference = preference;
+            });
+            session.missing.retain(|m| m.target != Target::Preference);
+            changed(&mut cmds);
         }
         Msg::Explain(text) if phase == Phase::Trials => {
-            let stamp = session.progress.tick(now);
-            if let Some(t) = session.trial_answers() {
-                t.stamps.insert(Field::Explanation.key(), stamp);
-                t.explanation = text;
-                t.last_changed = Some(now);
-            }
+            edit_current(session, now, &[Field::Explanation], |t| {
+                t.explanation = text
+            });
             session.missing.retain(|m| m.target != Target::Explanation);
             cmds.push(Cmd::SaveSoon);
         }
         Msg::Notes(text) if phase == Phase::Trials => {
-            let stamp = session.progress.tick(now);
-            if let Some(t) = session.trial_answers() {
-                t.stamps.insert(Field::Notes.key(), stamp);
-                t.notes = text;
-                t.last_changed = Some(now);
-            }
+            edit_current(session, now, &[Field::Notes], |t| t.notes = text);
             session.missing.retain(|m| m.target != Target::Notes);
             cmds.push(Cmd::SaveSoon);
         }
-        Msg::Next if phase == Phase::Trials => {
-            let current = session.progress.current;
-            let missing = trial_missing(study, session, current);
-            if let Some(first) = missing.first() {
-                cmds.push(Cmd::Focus(first.target.dom_id()));
-                session.missing = missing;
-            } else {
-                session.progress.trials[current].done = true;
-                // On to the first trial not done after this one, or any before it (after a jump
-                // back), or out of the trials.
-                let total = session.plan.trials.len();
-                let next = (current + 1..total)
-                    .chain(0..current)
-                    .find(|&i| !session.progress.trials[i].done);
-                // After revising an earlier trial this returns to the first one still to do.
-                match next {
-                    Some(i) => session.show_trial(i, now),
-                    None => leave_trials(study, session, now, &mut cmds),
-                }
-                cmds.push(Cmd::ScrollTop);
-                changed(&mut cmds);
-            }
-        }
-        Msg::Previous if phase == Phase::Trials => {
-            let current = session.progress.current;
-            if current > 0 {
-                session.show_trial(current - 1, now);
-                cmds.push(Cmd::ScrollTop);
-                changed(&mut cmds);
-            } else if !study.intake().is_empty() {
-                session.bank_time(now);
-                session.progress.phase = Phase::Intake;
-                session.missing.clear();
-                cmds.push(Cmd::ScrollTop);
-                changed(&mut cmds);
-            }
-        }
+        Msg::Next if phase == Phase::Trials => next_trial(study, session, now, &mut cmds),
+        Msg::Previous if phase == Phase::Trials => previous_trial(study, session, now, &mut cmds),
         Msg::Previous if phase == Phase::Exit => {
             enter_trials(study, session, now, &mut cmds);
             let last = session.plan.trials.len().saturating_sub(1);
@@ -935,18 +830,24 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         Msg::Overlay(overlay) => {
             session.overlay = overlay;
         }
-        Msg::Visibility(visible) => {
-            if visible == session.visible {
-                return cmds;
-            }
+        Msg::Visibility(visible) if visible != session.visible => {
             session.visible = visible;
-            if phase == Phase::Trials {
-                if visible {
-                    session.shown_since = Some(now);
-                } else {
+            match (phase, visible) {
+                (Phase::Trials, true) => session.shown_since = Some(now),
+                (Phase::Trials, false) => {
                     session.bank_time(now);
                     changed(&mut cmds);
                 }
+                _ => {}
+            }
+        }
+        Msg::Absorb(theirs) => {
+            session.progress = store::merge(&session.progress, &theirs);
+        }
+        Msg::Restore(progress) => {
+            if let Ok(restored) = Session::resume(study, *progress, now) {
+                *session = restored;
+                changed(&mut cmds);
             }
         }
         // A message that does not belong to the current phase is ignored: it can only come
@@ -954,6 +855,163 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         _ => {}
     }
     cmds
+}
+
+/// Edits the current trial's answers: `fields` are stamped as edited now (so that the merge of
+/// two tabs keeps this edit over older ones), `edit` applies the change, and the trial records
+/// when it last changed.
+fn edit_current(
+    session: &mut Session,
+    now: f64,
+    fields: &[Field],
+    edit: impl FnOnce(&mut TrialAnswers),
+) {
+    let stamp = session.progress.tick(now);
+    if let Some(t) = session.trial_answers() {
+        for field in fields {
+            t.stamps.insert(field.key(), stamp);
+        }
+        edit(t);
+        t.last_changed = Some(now);
+    }
+}
+
+/// Whether `preference` (or clearing it, with `None`) fits the current trial's question: its
+/// kind, positions the trial shows, a tie only where allowed.
+fn preference_fits(study: &Study, session: &Session, preference: Option<&Preference>) -> bool {
+    let trial = &session.plan.trials[session.progress.current];
+    let task = &study.design().tasks[trial.task];
+    let n = trial.shown.len();
+    match (preference, task.preference.as_ref()) {
+        (None, Some(_)) => true,
+        (Some(Preference::Best { position }), Some(p)) => {
+            p.kind == PreferenceKind::Best && *position < n
+        }
+        (Some(Preference::Choice { position }), Some(p)) => {
+            p.kind == PreferenceKind::Choice && *position < n
+        }
+        (Some(Preference::Tie), Some(p)) => p.kind == PreferenceKind::Choice && p.allow_tie,
+        (Some(Preference::Rank { order }), Some(p)) => {
+            p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
+        }
+        _ => false,
+    }
+}
+
+/// Leaves the welcome page: to the consent form, or (without one) to the instructions.
+fn start(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    session.progress.phase = if study.consent().is_some() {
+        Phase::Consent
+    } else {
+        session.progress.started_at.get_or_insert(now);
+        Phase::Instructions
+    };
+    if session.progress.phase == Phase::Instructions {
+        cmds.push(Cmd::Save);
+    }
+    cmds.push(Cmd::ScrollTop);
+}
+
+/// Leaves a survey when every required answer is given and fits (else says which are
+/// missing and focuses the first).
+fn submit_survey(
+    study: &Study,
+    session: &mut Session,
+    survey: Survey,
+    now: f64,
+    cmds: &mut Vec<Cmd>,
+) {
+    let missing = survey_missing(study, session, survey);
+    if let Some(first) = missing.first() {
+        cmds.push(Cmd::Focus(first.target.dom_id()));
+        session.missing = missing;
+    } else {
+        session.missing.clear();
+        match survey {
+            Survey::Intake => enter_trials(study, session, now, cmds),
+            Survey::Exit => finish(session, now, cmds),
+        }
+        cmds.push(Cmd::Save);
+    }
+}
+
+/// Back one trial, or from the first trial to the intake survey (when there is one).
+fn previous_trial(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    let current = session.progress.current;
+    if current > 0 {
+        session.show_trial(current - 1, now);
+    } else if !study.intake().is_empty() {
+        session.bank_time(now);
+        session.progress.phase = Phase::Intake;
+        session.missing.clear();
+    } else {
+        return;
+    }
+    cmds.push(Cmd::ScrollTop);
+    cmds.push(Cmd::Save);
+}
+
+/// Answers (or clears) a survey question; typed text is saved soon, anything else at once.
+fn answer_survey(
+    session: &mut Session,
+    survey: Survey,
+    question: String,
+    answer: Option<Answer>,
+    now: f64,
+) -> Cmd {
+    let target = Target::Survey {
+        question: question.clone(),
+    };
+    let stamp = session.progress.tick(now);
+    let (answers, prefix) = match survey {
+        Survey::Intake => (&mut session.progress.intake, "intake"),
+        Survey::Exit => (&mut session.progress.exit, "exit"),
+    };
+    let key = format!("{prefix}/{question}");
+    let typed = typed(answer.as_ref());
+    match answer {
+        Some(a) => answers.insert(question, a),
+        None => answers.remove(&question),
+    };
+    session.progress.stamps.insert(key, stamp);
+    session.missing.retain(|m| m.target != target);
+    if typed { Cmd::SaveSoon } else { Cmd::Save }
+}
+
+/// The scores a flag sets: every dimension of the task at its `flag_implies` value, when the
+/// task has one and the flag is set.
+fn flag_implies(study: &Study, session: &Session, on: bool) -> Vec<(String, i32)> {
+    let task = &study.design().tasks[session.plan.trials[session.progress.current].task];
+    match (on, task.flag_implies) {
+        (true, Some(v)) => task.dimensions.iter().map(|d| (d.clone(), v)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Leaves the current trial when every required answer is given (else says which are missing
+/// and focuses the first).
+fn next_trial(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    let current = session.progress.current;
+    let missing = trial_missing(study, session, current);
+    if let Some(first) = missing.first() {
+        cmds.push(Cmd::Focus(first.target.dom_id()));
+        session.missing = missing;
+    } else {
+        session.progress.trials[current].done = true;
+        // On to the first trial not done after this one, or any before it (after a jump
+        // back), or out of the trials.
+        let total = session.plan.trials.len();
+        let next = (current + 1..total)
+            .chain(0..current)
+            .find(|&i| !session.progress.trials[i].done);
+        // After revising an earlier trial this returns to the first one still to do.
+        match next {
+            Some(i) => session.show_trial(i, now),
+            None => leave_trials(study, session, now, cmds),
+        }
+        cmds.push(Cmd::ScrollTop);
+        cmds.push(Cmd::Save);
+    }
 }
 
 fn survey_phase(survey: Survey) -> Phase {
@@ -1079,5 +1137,7 @@ pub fn current_view(study: &Study, session: &Session) -> Option<TrialView> {
 
 #[cfg(test)]
 mod merge_tests;
+#[cfg(test)]
+mod open_tests;
 #[cfg(test)]
 mod tests;

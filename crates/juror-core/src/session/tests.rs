@@ -4,7 +4,7 @@ use super::ratings::{export, parse, restore, sha256_hex};
 use super::*;
 use crate::study::{QuestionKind, RankOptions, parse_study};
 
-fn example(name: &str) -> (Study, String) {
+pub(super) fn example(name: &str) -> (Study, String) {
     let path = format!(
         "{}/../../assets/studies/{name}.json",
         env!("CARGO_MANIFEST_DIR")
@@ -24,7 +24,7 @@ fn without_stamps(trials: &[TrialAnswers]) -> Vec<TrialAnswers> {
         .collect()
 }
 
-fn slot(n: u32) -> Annotator {
+pub(super) fn slot(n: u32) -> Annotator {
     Annotator::slot(n)
 }
 
@@ -54,7 +54,7 @@ fn answer_for(q: &Question, labels: &[String]) -> Answer {
 }
 
 /// Answers every question of the current trial (first scale point, first option, ...).
-fn answer_trial(study: &Study, s: &mut Session, now: f64) {
+pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
     let index = s.progress.current;
     let trial = s.plan.trials[index].clone();
     let task = study.design().tasks[trial.task].clone();
@@ -111,7 +111,7 @@ fn answer_trial(study: &Study, s: &mut Session, now: f64) {
     }
 }
 
-fn answer_survey(study: &Study, s: &mut Session, survey: Survey, now: f64) {
+pub(super) fn answer_survey(study: &Study, s: &mut Session, survey: Survey, now: f64) {
     let labels = s.system_labels(study);
     for q in survey_questions(study, survey).to_vec() {
         let answer = Some(answer_for(&q, &labels));
@@ -299,7 +299,7 @@ fn the_intake_survey_refuses_missing_and_bad_answers() {
     assert_eq!(s.progress.phase, Phase::Trials);
 }
 
-fn into_trials(name: &str) -> (Study, Session) {
+pub(super) fn into_trials(name: &str) -> (Study, Session) {
     let (study, _) = example(name);
     let mut s = Session::new(&study, slot(1));
     let mut now = 1.0;
@@ -411,7 +411,7 @@ fn answers_out_of_range_or_for_the_wrong_kind_are_ignored() {
     );
 }
 
-/// Seed 000's error-message flag implies a 1 on every dimension: ticking it sets them (and the
+/// work-intake.json's error-message flag implies a 1 on every dimension: ticking it sets them (and the
 /// trial says so by the box); unticking leaves them; a later rating may change one (the report
 /// lists it as breaking the rule).
 #[test]
@@ -688,12 +688,12 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
         progress: s.progress.clone(),
         plan: Some(s.plan.fingerprint()),
     };
-    let text = store::write(&envelope);
+    let text = store::write(&envelope).unwrap();
     assert_eq!(store::read(&text).unwrap(), envelope);
     assert!(store::resume(&study, envelope.clone(), 6.0).is_ok());
     // Saved under another plan of the same study (an app update that planned differently, with
     // the same numbers of trials and outputs): refused, so that no answer moves to another item
-    // or system (review L10). A copy saved before fingerprints is taken as it is.
+    // or system. A copy saved before fingerprints is taken as it is.
     let other = store::Envelope {
         plan: Some("0123456789abcdef".to_owned()),
         ..envelope.clone()
@@ -719,7 +719,7 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
     let mut wrong = s.progress.clone();
     wrong.trials.pop();
     assert!(Session::resume(&study, wrong, 1.0).is_err());
-    // So is a preference naming an output the trial does not show (review L9), or a ranking
+    // So is a preference naming an output the trial does not show, or a ranking
     // that repeats one; a fitting preference is kept.
     for (preference, fits) in [
         (Preference::Choice { position: 2 }, false),
