@@ -63,7 +63,8 @@ fn Banners() -> impl IntoView {
     let risk = Memo::new(move |_| handle.risk());
     let due = Memo::new(move |_| {
         let in_trials = handle.session.with(|s| s.progress.phase == Phase::Trials);
-        in_trials && durability::backup_due(risk.get(), handle.done(), handle.backed_up_at.get())
+        in_trials
+            && durability::backup_due(risk.get(), handle.done(), handle.backups.backed_up_at.get())
     });
     view! {
         <Show when=move || risk.get() == durability::Risk::PrivateWindow>
@@ -80,20 +81,20 @@ fn Banners() -> impl IntoView {
                 <p>
                     {move || format!(
                         "{} trials done since your last backup. This browser has not promised to keep your answers: save a backup now and then, so that nothing is lost if it clears them.",
-                        handle.done().saturating_sub(handle.backed_up_at.get()),
+                        handle.done().saturating_sub(handle.backups.backed_up_at.get()),
                     )}
                 </p>
                 <button type="button" on:click=backup>"Save a backup"</button>
                 <button
                     type="button"
                     class="secondary"
-                    on:click=move |_| handle.backed_up_at.set(handle.done())
+                    on:click=move |_| handle.backups.backed_up_at.set(handle.done())
                 >
                     "Later"
                 </button>
             </div>
         </Show>
-        {move || handle.away_days.get().map(|days| view! {
+        {move || handle.backups.away_days.get().map(|days| view! {
             <div class="banner" role="status">
                 <p>
                     {format!(
@@ -101,7 +102,7 @@ fn Banners() -> impl IntoView {
                     )}
                 </p>
                 <button type="button" on:click=backup>"Save a backup"</button>
-                <button type="button" class="secondary" on:click=move |_| handle.away_days.set(None)>
+                <button type="button" class="secondary" on:click=move |_| handle.backups.away_days.set(None)>
                     "Dismiss"
                 </button>
             </div>
@@ -204,7 +205,7 @@ fn Start() -> impl IntoView {
                         handle.dispatch(Msg::Start);
                         // Ask the browser not to clear this site's storage when it runs short.
                         leptos::task::spawn_local(async move {
-                            handle.persisted.set(crate::services::offline::persist().await);
+                            handle.backups.persisted.set(crate::services::offline::persist().await);
                         });
                     }
                 >

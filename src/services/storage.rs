@@ -2,6 +2,8 @@
 //! private windows, disabled storage and a full quota all happen to real annotators.
 
 use gloo_storage::{LocalStorage, Storage};
+use juror_core::plan::Annotator;
+use juror_core::session::open::Stored;
 use juror_core::session::store;
 
 /// Reads the text stored under `key`.
@@ -13,6 +15,19 @@ pub fn read(key: &str) -> Result<Option<String>, String> {
     storage
         .get_item(key)
         .map_err(|_| "This browser does not let Juror read its saved answers.".to_owned())
+}
+
+/// What storage holds under `key`, the session key of `annotator` for the study file with
+/// SHA-256 `sha256`: when nothing, the answers the annotator saved for another version of the
+/// study file (`find_other_versions`), for the core's `session::open::open`.
+pub fn stored(study_id: &str, sha256: &str, annotator: &Annotator, key: &str) -> Stored {
+    match read(key) {
+        Ok(Some(text)) => Stored::Text(text),
+        Ok(None) => Stored::Nothing {
+            earlier: find_other_versions(study_id, sha256, annotator.slot, annotator.id.as_deref()),
+        },
+        Err(problem) => Stored::Unavailable(problem),
+    }
 }
 
 /// Stores `text` under `key`.
