@@ -136,7 +136,7 @@ impl SessionHandle {
     /// The storage key of the record of this annotator's submission to the study's service.
     pub fn outbox_key(&self) -> String {
         self.session.with_untracked(|s| {
-            let a = &s.progress.annotator;
+            let a = s.annotator();
             submit::outbox_key(&self.study_sha256.get_value(), a.slot, a.id.as_deref())
         })
     }
@@ -144,7 +144,7 @@ impl SessionHandle {
     /// The storage key of this session.
     fn key(&self) -> String {
         self.session.with_untracked(|s| {
-            let a = &s.progress.annotator;
+            let a = s.annotator();
             store::key(&self.study_sha256.get_value(), a.slot, a.id.as_deref())
         })
     }

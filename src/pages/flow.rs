@@ -3,7 +3,7 @@
 
 use juror_core::markdown;
 use juror_core::session::ratings;
-use juror_core::session::{Msg, Overlay, Phase, Target, durability, keys};
+use juror_core::session::{Msg, Overlay, Phase, Survey, Target, durability, keys};
 use leptos::prelude::*;
 
 use super::done::Finished;
@@ -18,7 +18,7 @@ use crate::session::{SessionHandle, use_session};
 #[component]
 pub fn StudyFlow() -> impl IntoView {
     let handle = use_session();
-    let phase = Memo::new(move |_| handle.session.with(|s| s.progress.phase));
+    let phase = Memo::new(move |_| handle.session.with(|s| s.phase()));
     let title = handle.study.with_value(|s| s.title().to_owned());
     dom::set_title(&format!("{title} — Juror"));
     dom::on_visibility_change(move |visible| {
@@ -46,9 +46,9 @@ pub fn StudyFlow() -> impl IntoView {
             }
             .into_any(),
             Phase::Instructions => view! { <Instructions /> }.into_any(),
-            Phase::Intake => view! { <SurveyPage exit=false /> }.into_any(),
+            Phase::Intake => view! { <SurveyPage survey=Survey::Intake /> }.into_any(),
             Phase::Trials => view! { <TrialPage /> }.into_any(),
-            Phase::Exit => view! { <SurveyPage exit=true /> }.into_any(),
+            Phase::Exit => view! { <SurveyPage survey=Survey::Exit /> }.into_any(),
             Phase::Done => view! { <Finished /> }.into_any(),
         }}
         <Overlays />
@@ -62,7 +62,7 @@ fn Banners() -> impl IntoView {
     let backup = move |_| handle.backup();
     let risk = Memo::new(move |_| handle.risk());
     let due = Memo::new(move |_| {
-        let in_trials = handle.session.with(|s| s.progress.phase == Phase::Trials);
+        let in_trials = handle.session.with(|s| s.phase() == Phase::Trials);
         in_trials
             && durability::backup_due(risk.get(), handle.done(), handle.backups.backed_up_at.get())
     });
@@ -161,7 +161,7 @@ fn Start() -> impl IntoView {
             other.set(None);
             let (slot, id) = handle
                 .session
-                .with_untracked(|s| (s.progress.annotator.slot, s.progress.annotator.id.clone()));
+                .with_untracked(|s| (s.annotator().slot, s.annotator().id.clone()));
             crate::services::location::set_annotator(slot, id.as_deref());
         }
         Err(e) => restore_error.set(Some(e)),
@@ -170,9 +170,7 @@ fn Start() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match crate::services::study_source::read_file(file).await {
                 Ok(text) => {
-                    let mine = handle
-                        .session
-                        .with_untracked(|s| s.progress.annotator.clone());
+                    let mine = handle.session.with_untracked(|s| s.annotator().clone());
                     // Someone else's backup on a shared device: ask before switching.
                     match ratings::parse(&text) {
                         Ok(f) if f.annotator.slot != mine.slot || f.annotator.id != mine.id => {
@@ -188,13 +186,10 @@ fn Start() -> impl IntoView {
             }
         });
     });
-    let me = handle.session.with_untracked(|s| {
-        who(
-            s.progress.annotator.slot,
-            s.progress.annotator.id.as_deref(),
-        )
-    });
-    let trials = handle.session.with_untracked(|s| s.plan.trials.len());
+    let me = handle
+        .session
+        .with_untracked(|s| who(s.annotator().slot, s.annotator().id.as_deref()));
+    let trials = handle.session.with_untracked(|s| s.plan().trials.len());
     view! {
         <Welcome study trials>
             <div class="actions">
@@ -284,7 +279,7 @@ fn Consent() -> impl IntoView {
 #[component]
 fn Overlays() -> impl IntoView {
     let handle = use_session();
-    let overlay = Memo::new(move |_| handle.session.with(|s| s.overlay));
+    let overlay = Memo::new(move |_| handle.session.with(|s| s.overlay()));
     let close = move |_| handle.dispatch(Msg::Overlay(Overlay::None));
     view! {
         {move || {

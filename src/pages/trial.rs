@@ -4,7 +4,8 @@
 use juror_core::markdown;
 use juror_core::plan::view::{OutputView, TrialView};
 use juror_core::session::{
-    Answer, Msg, Overlay, Preference, Target, current_view, progress, with_label,
+    Answer, Msg, Overlay, Preference, Target, TrialState, TrialStatus, current_view, progress,
+    trial_state, trial_statuses, with_label,
 };
 use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
@@ -16,7 +17,7 @@ use crate::session::use_session;
 #[component]
 pub fn TrialPage() -> impl IntoView {
     let handle = use_session();
-    let current = Memo::new(move |_| handle.session.with(|s| s.progress.current));
+    let current = Memo::new(move |_| handle.session.with(|s| s.current()));
     view! {
         <TrialHeader />
         // Keyed by the trial: each trial gets fresh elements (Leptos would otherwise update the
@@ -100,9 +101,12 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .iter()
         .find(|t| t.id == view.task_id)
         .cloned();
-    let first_of_task = handle.session.with_untracked(|s| {
-        index == 0 || s.plan.trials[index - 1].task != s.plan.trials[index].task
+    // What is given in this trial: every control reads it, none reads the session itself.
+    let state = Memo::new(move |_| {
+        let study = handle.study.get_value();
+        handle.session.with(|s| trial_state(&study, s, index))
     });
+    let first_of_task = state.with_untracked(|t| t.as_ref().is_some_and(|t| t.task_changed));
     let task_intro = task.as_ref().and_then(|t| {
         let title = t.title.clone();
         let md = t.instructions.clone();
@@ -128,7 +132,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(position, output)| {
-            view! { <OutputCard index position output=output.clone() view=view.clone() /> }
+            view! { <OutputCard index position output=output.clone() view=view.clone() state /> }
         })
         .collect_view();
     let media = view.media.clone().map(|mut m| {
@@ -139,7 +143,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
     let preference = view
         .preference
         .clone()
-        .map(|p| view! { <PreferenceControl index preference=p /> });
+        .map(|p| view! { <PreferenceControl preference=p state /> });
     let notes = (view.notes != Requirement::Off).then(|| {
         let required = view.notes == Requirement::Required;
         view! {
@@ -151,7 +155,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
                 <textarea
                     id="q-notes"
                     rows="3"
-                    prop:value=move || handle.session.with(|s| s.progress.trials[index].notes.clone())
+                    prop:value=move || given(state, |t| t.notes.clone())
                     on:input=move |ev| handle.dispatch(Msg::Notes(event_target_value(&ev)))
                 ></textarea>
             </div>
@@ -197,7 +201,13 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
 
 /// One output under its label, with its ratings, questions and flag.
 #[component]
-fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView) -> impl IntoView {
+fn OutputCard(
+    index: usize,
+    position: usize,
+    output: OutputView,
+    view: TrialView,
+    state: Memo<Option<TrialState>>,
+) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let label = output.label.clone();
@@ -205,7 +215,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
     // The researcher's preview names the system; an annotator's page never does.
     let preview_system = handle.preview.then(|| {
         handle.session.with_untracked(|s| {
-            juror_core::plan::view::preview_system(&study, &s.plan, index, position)
+            juror_core::plan::view::preview_system(&study, s.plan(), index, position)
                 .unwrap_or_default()
                 .to_owned()
         })
@@ -255,8 +265,8 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                                             name=group.clone()
                                             value=v
                                             aria-describedby=described_by
-                                            prop:checked=move || handle.session.with(|s| {
-                                                s.progress.trials[index].outputs[position].ratings.get(&dim) == Some(&v)
+                                            prop:checked=move || given(state, |t| {
+                                                t.outputs.get(position).is_some_and(|o| o.ratings.get(&dim) == Some(&v))
                                             })
                                             on:change=move |_| handle.dispatch(Msg::Rate {
                                                 position,
@@ -287,7 +297,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             let dom_id = Target::OutputQuestion { position, question: q.id.clone() }.dom_id();
             let name = with_label(&q.prompt, &label);
             let value = Signal::derive(move || {
-                handle.session.with(|s| s.progress.trials[index].outputs[position].answers.get(&id).cloned())
+                given(state, |t| t.outputs.get(position).and_then(|o| o.answers.get(&id).cloned()))
             });
             let on_change = Callback::new(move |answer: Option<Answer>| {
                 handle.dispatch(Msg::OutputAnswer { position, question: id2.clone(), answer })
@@ -306,7 +316,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                     type="checkbox"
                     aria-label=aria
                     aria-describedby=described
-                    prop:checked=move || handle.session.with(|s| s.progress.trials[index].outputs[position].flagged)
+                    prop:checked=move || given(state, |t| t.outputs.get(position).is_some_and(|o| o.flagged))
                     on:change=move |ev| handle.dispatch(Msg::Flag { position, on: event_target_checked(&ev) })
                 />
                 {flag_label}
@@ -327,15 +337,11 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
 /// Best of the outputs, a pair choice (with tie when allowed), or a full ranking.
 #[component]
 fn PreferenceControl(
-    index: usize,
     preference: juror_core::plan::view::PreferenceView,
+    state: Memo<Option<TrialState>>,
 ) -> impl IntoView {
     let handle = use_session();
-    let current = move || {
-        handle
-            .session
-            .with(|s| s.progress.trials[index].preference.clone())
-    };
+    let current = move || given(state, |t| t.preference.clone());
     let explanation = (preference.explanation != Requirement::Off).then(|| {
         let required = preference.explanation == Requirement::Required;
         view! {
@@ -347,7 +353,7 @@ fn PreferenceControl(
                 <textarea
                     id="q-explanation"
                     rows="2"
-                    prop:value=move || handle.session.with(|s| s.progress.trials[index].explanation.clone())
+                    prop:value=move || given(state, |t| t.explanation.clone())
                     on:input=move |ev| handle.dispatch(Msg::Explain(event_target_value(&ev)))
                 ></textarea>
             </div>
@@ -459,19 +465,16 @@ pub fn TrialList() -> impl IntoView {
     let handle = use_session();
     let rows = move || {
         handle.session.with(|s| {
-            s.progress
-                .trials
-                .iter()
+            trial_statuses(s)
+                .into_iter()
                 .enumerate()
                 .map(|(i, t)| {
-                    let status = if t.done {
-                        "done"
-                    } else if t.first_shown.is_some() {
-                        "started"
-                    } else {
-                        "to do"
+                    let status = match t {
+                        TrialStatus::Done => "done",
+                        TrialStatus::Started => "started",
+                        TrialStatus::ToDo => "to do",
                     };
-                    let here = i == s.progress.current;
+                    let here = i == s.current();
                     view! {
                         <li class:here=here>
                             <button
@@ -508,4 +511,9 @@ pub fn MediaFigure(kind: MediaKind, src: String, alt: String) -> impl IntoView {
         }
         .into_any(),
     }
+}
+
+/// What `read` finds in the trial's given answers (reactive); the default past the plan.
+fn given<T: Default>(state: Memo<Option<TrialState>>, read: impl Fn(&TrialState) -> T) -> T {
+    state.with(|t| t.as_ref().map(read).unwrap_or_default())
 }

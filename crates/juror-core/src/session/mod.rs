@@ -414,6 +414,44 @@ impl Session {
         self.mark_shown(now);
     }
 
+    /// Where the annotator is.
+    pub fn phase(&self) -> Phase {
+        self.progress.phase
+    }
+
+    /// The index (0-based, into the plan) of the trial on screen, or last on screen.
+    pub fn current(&self) -> usize {
+        self.progress.current
+    }
+
+    /// Who.
+    pub fn annotator(&self) -> &Annotator {
+        &self.progress.annotator
+    }
+
+    /// The annotator's plan (blinded in what the page shows: see [`TrialView`]).
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The open overlay.
+    pub fn overlay(&self) -> Overlay {
+        self.overlay
+    }
+
+    /// Required answers found missing by the last refused step.
+    pub fn missing(&self) -> &[Missing] {
+        &self.missing
+    }
+
+    /// The answer given to a survey question, if any.
+    pub fn survey_answer(&self, survey: Survey, question: &str) -> Option<&Answer> {
+        match survey {
+            Survey::Intake => self.progress.intake.get(question),
+            Survey::Exit => self.progress.exit.get(question),
+        }
+    }
+
     /// Labels of the systems for a `rank` question over systems (per-annotator labels, in letter
     /// order).
     pub fn system_labels(&self, study: &Study) -> Vec<String> {
@@ -1100,6 +1138,89 @@ pub fn progress(session: &Session) -> ProgressView {
     }
 }
 
+/// What the annotator has given for one output of a trial.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputState {
+    /// The letter key that chooses this output as the preference ("Output B" → 'B'), if a
+    /// single key can ([`keys::output_letter`]).
+    pub letter: Option<char>,
+    /// Scores by dimension id.
+    pub ratings: BTreeMap<String, i32>,
+    /// Answers to per-output questions by question id.
+    pub answers: BTreeMap<String, Answer>,
+    /// Flagged.
+    pub flagged: bool,
+}
+
+/// What the annotator has given in one trial, as its page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialState {
+    /// Which trial (0-based index into the plan).
+    pub index: usize,
+    /// Per output, in the order shown.
+    pub outputs: Vec<OutputState>,
+    /// The preference given.
+    pub preference: Option<Preference>,
+    /// The preference's explanation.
+    pub explanation: String,
+    /// The notes.
+    pub notes: String,
+    /// The first trial, or one whose task differs from the previous trial's: the task's
+    /// introduction opens.
+    pub task_changed: bool,
+}
+
+/// What the given answers of trial `index` look like on its page; `None` past the plan.
+pub fn trial_state(study: &Study, session: &Session, index: usize) -> Option<TrialState> {
+    let trial = session.plan.trials.get(index)?;
+    let answers = session.progress.trials.get(index)?;
+    let outputs = trial
+        .shown
+        .iter()
+        .zip(&answers.outputs)
+        .map(|(shown, given)| OutputState {
+            letter: keys::output_letter(study, &shown.label),
+            ratings: given.ratings.clone(),
+            answers: given.answers.clone(),
+            flagged: given.flagged,
+        })
+        .collect();
+    Some(TrialState {
+        index,
+        outputs,
+        preference: answers.preference.clone(),
+        explanation: answers.explanation.clone(),
+        notes: answers.notes.clone(),
+        task_changed: index == 0
+            || session.plan.trials.get(index - 1).map(|t| t.task) != Some(trial.task),
+    })
+}
+
+/// One line of the list of trials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrialStatus {
+    /// Not shown yet.
+    ToDo,
+    /// Shown, not finished.
+    Started,
+    /// Finished.
+    Done,
+}
+
+/// Every trial's status, in plan order.
+pub fn trial_statuses(session: &Session) -> Vec<TrialStatus> {
+    session
+        .progress
+        .trials
+        .iter()
+        .map(|t| match (t.done, t.first_shown) {
+            (true, _) => TrialStatus::Done,
+            (false, Some(_)) => TrialStatus::Started,
+            (false, None) => TrialStatus::ToDo,
+        })
+        .collect()
+}
+
 /// Everything the page renders of a session, in one value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionView {
@@ -1109,6 +1230,10 @@ pub struct SessionView {
     pub progress: ProgressView,
     /// The trial on screen, in the trials phase.
     pub trial: Option<TrialView>,
+    /// What is given in the trial on screen, in the trials phase.
+    pub answers: Option<TrialState>,
+    /// Every trial's status, for the list of trials.
+    pub trials: Vec<TrialStatus>,
     /// Required answers found missing by the last refused step.
     pub missing: Vec<Missing>,
     /// The open overlay.
@@ -1117,12 +1242,15 @@ pub struct SessionView {
 
 /// The view of a session: what the page shows, with no system id anywhere in it.
 pub fn view(study: &Study, session: &Session) -> SessionView {
+    let in_trials = session.progress.phase == Phase::Trials;
     SessionView {
         phase: session.progress.phase,
         progress: progress(session),
-        trial: (session.progress.phase == Phase::Trials)
-            .then(|| current_view(study, session))
+        trial: in_trials.then(|| current_view(study, session)).flatten(),
+        answers: in_trials
+            .then(|| trial_state(study, session, session.progress.current))
             .flatten(),
+        trials: trial_statuses(session),
         missing: session.missing.clone(),
         overlay: session.overlay,
     }

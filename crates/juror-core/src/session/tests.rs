@@ -841,6 +841,39 @@ fn the_view_follows_the_phase() {
     assert_eq!(view(&study, &s).missing.len(), 13);
     update(&study, &mut s, Msg::BackToInstructions, 6.0);
     assert_eq!(view(&study, &s).trial, None);
+    assert_eq!(view(&study, &s).answers, None);
+}
+
+#[test]
+fn the_view_carries_what_the_trial_page_shows() {
+    let (study, mut s) = into_trials("work-intake");
+    update(&study, &mut s, Msg::Notes("a note".into()), 2.0);
+    update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 1,
+            dimension: "relevance".into(),
+            value: 4,
+            advance: false,
+        },
+        3.0,
+    );
+    let v = view(&study, &s);
+    let answers = v.answers.unwrap();
+    assert_eq!((answers.index, answers.task_changed), (0, true));
+    assert_eq!(answers.notes, "a note");
+    assert_eq!(answers.outputs[1].ratings.get("relevance"), Some(&4));
+    assert_eq!(answers.outputs.len(), s.plan.trials[0].shown.len());
+    assert_eq!(v.trials[0], TrialStatus::Started);
+    assert_eq!(v.trials[1], TrialStatus::ToDo);
+    answer_trial(&study, &mut s, 4.0);
+    update(&study, &mut s, Msg::Next, 5.0);
+    let v = view(&study, &s);
+    assert_eq!(v.trials[0], TrialStatus::Done);
+    assert_eq!(v.progress.done, 1);
+    let same_task = s.plan.trials[1].task == s.plan.trials[0].task;
+    assert_eq!(v.answers.unwrap().task_changed, !same_task);
 }
 
 #[test]
