@@ -1,6 +1,6 @@
 //! Two tabs of one annotator, any interleaving of edits, saves and `storage` events, clocks
 //! right or wrong: the merge never undoes an edit with an older copy, and the tabs agree.
-//! The model mirrors the shell (`src/session.rs`): a save first takes in the stored
+//! The model mirrors the shell (`src/session/saving.rs`): a save first takes in the stored
 //! copy, then writes the union; hearing a `storage` event takes the stored copy in.
 
 use std::collections::BTreeSet;

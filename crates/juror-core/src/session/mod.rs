@@ -1,9 +1,15 @@
 //! The annotator's session: one reducer owns it.
 //!
 //! `update(study, session, msg, now)` is the only way the session changes; it returns the
-//! commands the shell must carry out (save, move focus). `view(study, session)` is what the
-//! page renders. Clocks and storage stay in the shell: every message comes with `now`
-//! (milliseconds since the Unix epoch), so every journey can be replayed natively.
+//! commands the shell must carry out (save, save soon, move focus, scroll). `view(study,
+//! session)` is what the page renders: the trial as the rater sees it, what is given in it
+//! (`trial_state`), progress, every trial's status, what is missing; the page reads these and the
+//! `Session` accessors, never its progress directly. Clocks and storage stay in the shell, but
+//! the decisions about storage do not: `open` says what to make of stored answers (resume, set
+//! aside, hold saves, take in another tab's save, restore a file) and its results reach the
+//! session as messages ([`Msg::Absorb`], [`Msg::Restore`]); `keys` turns a key into its message.
+//! Every message comes with `now` (milliseconds since the Unix epoch), so every journey can be
+//! replayed natively.
 //!
 //! Phases run welcome → consent (when the study has one; declining ends it) → instructions →
 //! intake survey (when there is one) → trials → exit survey (when there is one) → done.
@@ -765,66 +771,25 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             dimension,
             value,
             advance,
-        } if phase == Phase::Trials => {
-            let valid = study
-                .dimension(&dimension)
-                .is_some_and(|d| d.scale.contains(value));
-            if valid && position < session.shown() {
-                let target = Target::Rating {
-                    position,
-                    dimension: dimension.clone(),
-                };
-                let field = Field::Rating(position, dimension.clone());
-                edit_current(session, now, &[field], |t| {
-                    t.outputs[position].ratings.insert(dimension, value);
-                });
-                after_answer(study, session, &target, advance, &mut cmds);
-                changed(&mut cmds);
-            }
+        } if phase == Phase::Trials
+            && position < session.shown()
+            && on_scale(study, &dimension, value) =>
+        {
+            cmds = rate(study, session, position, dimension, value, advance, now);
         }
         Msg::OutputAnswer {
             position,
             question,
             answer,
-        } if phase == Phase::Trials => {
-            let known = study
-                .rubric()
-                .output_questions
-                .iter()
-                .any(|q| q.id == question);
-            if known && position < session.shown() {
-                let target = Target::OutputQuestion {
-                    position,
-                    question: question.clone(),
-                };
-                let typed = typed(answer.as_ref());
-                let field = Field::Answer(position, question.clone());
-                edit_current(session, now, &[field], |t| {
-                    match answer {
-                        Some(a) => t.outputs[position].answers.insert(question, a),
-                        None => t.outputs[position].answers.remove(&question),
-                    };
-                });
-                after_answer(study, session, &target, false, &mut cmds);
-                cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
-            }
+        } if phase == Phase::Trials
+            && position < session.shown()
+            && output_question(study, &question) =>
+        {
+            cmds.push(answer_output(session, position, question, answer, now));
         }
-        Msg::Flag { position, on } if phase == Phase::Trials => {
-            // A flag that implies scores sets them (the annotator sees the rule by the box);
-            // unflagging leaves the scores as they are.
-            let implied = flag_implies(study, session, on);
-            if position < session.shown() {
-                let mut fields: Vec<Field> = implied
-                    .iter()
-                    .map(|(d, _)| Field::Rating(position, d.clone()))
-                    .collect();
-                fields.push(Field::Flag(position));
-                edit_current(session, now, &fields, |t| {
-                    t.outputs[position].flagged = on;
-                    t.outputs[position].ratings.extend(implied);
-                });
-                changed(&mut cmds);
-            }
+        Msg::Flag { position, on } if phase == Phase::Trials && position < session.shown() => {
+            flag(study, session, position, on, now);
+            changed(&mut cmds);
         }
         Msg::Prefer(preference)
             if phase == Phase::Trials && preference_fits(study, session, preference.as_ref()) =>
@@ -912,6 +877,91 @@ fn edit_current(
         edit(t);
         t.last_changed = Some(now);
     }
+}
+
+/// Whether `value` is a point of the scale of dimension `dimension`.
+fn on_scale(study: &Study, dimension: &str, value: i32) -> bool {
+    study
+        .dimension(dimension)
+        .is_some_and(|d| d.scale.contains(value))
+}
+
+/// Whether the rubric asks the per-output question `question`.
+fn output_question(study: &Study, question: &str) -> bool {
+    study
+        .rubric()
+        .output_questions
+        .iter()
+        .any(|q| q.id == question)
+}
+
+/// Scores the output at `position` on `dimension`; with `advance`, focus moves to the next
+/// unanswered question.
+fn rate(
+    study: &Study,
+    session: &mut Session,
+    position: usize,
+    dimension: String,
+    value: i32,
+    advance: bool,
+    now: f64,
+) -> Vec<Cmd> {
+    let target = Target::Rating {
+        position,
+        dimension: dimension.clone(),
+    };
+    let field = Field::Rating(position, dimension.clone());
+    edit_current(session, now, &[field], |t| {
+        t.outputs[position].ratings.insert(dimension, value);
+    });
+    let mut cmds = Vec::new();
+    after_answer(study, session, &target, advance, &mut cmds);
+    cmds.push(Cmd::Save);
+    cmds
+}
+
+/// Answers (or clears) a per-output question; typed text is saved soon, anything else at once.
+fn answer_output(
+    session: &mut Session,
+    position: usize,
+    question: String,
+    answer: Option<Answer>,
+    now: f64,
+) -> Cmd {
+    let target = Target::OutputQuestion {
+        position,
+        question: question.clone(),
+    };
+    let save = if typed(answer.as_ref()) {
+        Cmd::SaveSoon
+    } else {
+        Cmd::Save
+    };
+    let field = Field::Answer(position, question.clone());
+    edit_current(session, now, &[field], |t| {
+        let answers = &mut t.outputs[position].answers;
+        match answer {
+            Some(a) => answers.insert(question, a),
+            None => answers.remove(&question),
+        };
+    });
+    session.missing.retain(|m| m.target != target);
+    save
+}
+
+/// Flags or unflags the output at `position`. A flag that implies scores sets them (the
+/// annotator sees the rule by the box); unflagging leaves the scores as they are.
+fn flag(study: &Study, session: &mut Session, position: usize, on: bool, now: f64) {
+    let implied = flag_implies(study, session, on);
+    let mut fields: Vec<Field> = implied
+        .iter()
+        .map(|(d, _)| Field::Rating(position, d.clone()))
+        .collect();
+    fields.push(Field::Flag(position));
+    edit_current(session, now, &fields, |t| {
+        t.outputs[position].flagged = on;
+        t.outputs[position].ratings.extend(implied);
+    });
 }
 
 /// Whether `preference` (or clearing it, with `None`) fits the current trial's question: its
