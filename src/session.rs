@@ -175,8 +175,9 @@ impl SessionHandle {
         let study = self.study.get_value();
         let sha = self.study_sha256.get_value();
         let restored = open::restore(&study, &sha, text, clock::now())?;
-        self.saving.plan_fingerprint.set_value(restored.plan);
-        self.dispatch(Msg::Restore(Box::new(restored.progress)));
+        let plan = restored.plan().fingerprint();
+        self.saving.plan_fingerprint.set_value(plan);
+        self.dispatch(Msg::Restore(Box::new(restored)));
         Ok(())
     }
 }

@@ -54,12 +54,12 @@ pub fn Finished() -> impl IntoView {
     // Whether the ratings file has been saved (downloaded, copied or shared) on this page: the
     // debriefing waits for it.
     let saved = RwSignal::new(false);
-    let submission = study.submit().map(|_| view! { <Submission saved /> });
-    let mturk = view! { <MturkSubmit saved /> };
+    let submission = study.submit().map(|_| submission(saved));
+    let mturk = mturk_submit(saved);
     let completion = study
         .completion()
         .is_some()
-        .then(|| view! { <Completion saved /> });
+        .then(|| completion_block(saved));
     let debrief = study
         .debrief()
         .map(|text| view! { <Debrief text=text.to_owned() shown=saved /> });
@@ -70,10 +70,10 @@ pub fn Finished() -> impl IntoView {
                 "Download your ratings file and send it to the researcher. Your answers also stay "
                 "saved in this browser, so you can come back to this page."
             </p>
-            <SaveButtons saved status />
+            {save_buttons(saved, status)}
             {submission}
             {mturk}
-            <MailLink />
+            {mail_link()}
             <p role="status" aria-live="polite" class="status">{move || status.get().unwrap_or_default()}</p>
             {completion}
             <p>
@@ -88,8 +88,7 @@ pub fn Finished() -> impl IntoView {
 
 /// The ways to save the ratings file: download (JSON or CSV), the clipboard, the share sheet.
 /// Each that works sets `saved` and says so in `status`.
-#[component]
-fn SaveButtons(saved: RwSignal<bool>, status: RwSignal<Option<String>>) -> impl IntoView {
+fn save_buttons(saved: RwSignal<bool>, status: RwSignal<Option<String>>) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let has_debrief = study.debrief().is_some();
@@ -154,8 +153,7 @@ fn SaveButtons(saved: RwSignal<bool>, status: RwSignal<Option<String>>) -> impl 
 /// The study's own service for ratings files: sent on arrival here, kept and sent again when the
 /// browser comes back online; the download stays available. What was sent is recorded (the
 /// answers' digest) so that a return to this page does not send it twice.
-#[component]
-fn Submission(saved: RwSignal<bool>) -> impl IntoView {
+fn submission(saved: RwSignal<bool>) -> impl IntoView {
     let handle = use_session();
     let receipt = RwSignal::new(None::<String>);
     let problem = RwSignal::new(None::<String>);
@@ -217,8 +215,7 @@ fn Submission(saved: RwSignal<bool>) -> impl IntoView {
 /// MTurk's external question: once the file is saved, the worker submits the assignment to MTurk
 /// (`turkSubmitTo`, MTurk's own hosts only), with the checksum of their ratings file. Nothing
 /// outside MTurk.
-#[component]
-fn MturkSubmit(saved: RwSignal<bool>) -> impl IntoView {
+fn mturk_submit(saved: RwSignal<bool>) -> impl IntoView {
     let handle = use_session();
     let assignment = location::query_param("assignmentId")
         .filter(|a| !juror_core::plan::mturk_preview(Some(a.as_str())));
@@ -241,8 +238,7 @@ fn MturkSubmit(saved: RwSignal<bool>) -> impl IntoView {
 }
 
 /// The platform's completion code and the way back, once the file is saved.
-#[component]
-fn Completion(saved: RwSignal<bool>) -> impl IntoView {
+fn completion_block(saved: RwSignal<bool>) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     move || {
@@ -280,8 +276,7 @@ fn Completion(saved: RwSignal<bool>) -> impl IntoView {
 }
 
 /// A `mailto:` link to the study's contact, when its contact line holds an e-mail address.
-#[component]
-fn MailLink() -> impl IntoView {
+fn mail_link() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     study.contact().and_then(email_in).map(|address| {

@@ -141,14 +141,14 @@ pub fn QuestionControl(
     } = question;
     let help_id = format!("{dom_id}-help");
     let described = help.as_ref().map(|_| help_id.clone());
-    let legend = view! { <Legend prompt=prompt.clone() required help help_id /> };
+    let legend = legend(prompt.clone(), required, help, help_id);
     match kind {
         QuestionKind::Likert(scale) => {
             let group = dom_id.clone();
             view! {
                 <fieldset class="question scale" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
                     {legend}
-                    <ScalePoints points=scale.points group value on_change />
+                    {scale_points(scale.points, group, value, on_change)}
                 </fieldset>
             }
             .into_any()
@@ -158,7 +158,7 @@ pub fn QuestionControl(
             view! {
                 <fieldset class="question choice" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
                     {legend}
-                    <ChoiceOptions options group value on_change />
+                    {choice_options(options, group, value, on_change)}
                 </fieldset>
             }
             .into_any()
@@ -166,21 +166,25 @@ pub fn QuestionControl(
         QuestionKind::MultipleChoice { options, .. } => view! {
             <fieldset class="question choices" id=dom_id role="group" aria-label=name aria-describedby=described>
                 {legend}
-                <ChoicesOptions options value on_change />
+                {choices_options(options, value, on_change)}
             </fieldset>
         }
         .into_any(),
         QuestionKind::ShortText { max_length } => {
-            view! { <TextQuestion long=false max_length dom_id name prompt required value on_change /> }
-                .into_any()
+            let label = field_label(dom_id.clone(), prompt, required);
+            text_question(false, max_length, dom_id, name, label, value, on_change).into_any()
         }
         QuestionKind::LongText { max_length } => {
-            view! { <TextQuestion long=true max_length dom_id name prompt required value on_change /> }
-                .into_any()
+            let label = field_label(dom_id.clone(), prompt, required);
+            text_question(true, max_length, dom_id, name, label, value, on_change).into_any()
         }
-        QuestionKind::Number { min, max, integer } => view! {
-            <NumberQuestion min max integer dom_id prompt required value on_change />
-        }
+        QuestionKind::Number { min, max, integer } => number_question(
+            (min, max, integer),
+            dom_id.clone(),
+            field_label(dom_id, prompt, required),
+            value,
+            on_change,
+        )
         .into_any(),
         QuestionKind::Rank(options) => {
             let initial = match options {
@@ -199,8 +203,7 @@ pub fn QuestionControl(
 }
 
 /// A fieldset's legend: the prompt, "(optional)" unless required, and the help under it.
-#[component]
-fn Legend(prompt: String, required: bool, help: Option<String>, help_id: String) -> impl IntoView {
+fn legend(prompt: String, required: bool, help: Option<String>, help_id: String) -> impl IntoView {
     view! {
         <legend>
             {prompt}
@@ -211,8 +214,7 @@ fn Legend(prompt: String, required: bool, help: Option<String>, help_id: String)
 }
 
 /// The label of a text or number field: the prompt, "(optional)" unless required.
-#[component]
-fn FieldLabel(dom_id: String, prompt: String, required: bool) -> impl IntoView {
+fn field_label(dom_id: String, prompt: String, required: bool) -> impl IntoView {
     view! {
         <label for=dom_id class="legend">
             {prompt}
@@ -222,8 +224,7 @@ fn FieldLabel(dom_id: String, prompt: String, required: bool) -> impl IntoView {
 }
 
 /// A Likert question's points, one radio button each.
-#[component]
-fn ScalePoints(
+fn scale_points(
     points: Vec<ScalePoint>,
     group: String,
     value: Signal<Option<Answer>>,
@@ -255,8 +256,7 @@ fn ScalePoints(
 }
 
 /// A single choice's options, one radio button each.
-#[component]
-fn ChoiceOptions(
+fn choice_options(
     options: Vec<String>,
     group: String,
     value: Signal<Option<Answer>>,
@@ -283,8 +283,7 @@ fn ChoiceOptions(
 }
 
 /// A multiple choice's options, one checkbox each; none ticked clears the answer.
-#[component]
-fn ChoicesOptions(
+fn choices_options(
     options: Vec<String>,
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
@@ -324,14 +323,12 @@ fn ChoicesOptions(
 }
 
 /// A short (one line) or long text question; an emptied field clears the answer.
-#[component]
-fn TextQuestion(
+fn text_question(
     long: bool,
     max_length: Option<u32>,
     dom_id: String,
     name: String,
-    prompt: String,
-    required: bool,
+    label: impl IntoView,
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
 ) -> impl IntoView {
@@ -351,21 +348,17 @@ fn TextQuestion(
     };
     view! {
         <div class="question text">
-            <FieldLabel dom_id prompt required />
+            {label}
             {control}
         </div>
     }
 }
 
 /// A number question; a field that does not hold a number clears the answer.
-#[component]
-fn NumberQuestion(
-    min: Option<f64>,
-    max: Option<f64>,
-    integer: bool,
+fn number_question(
+    (min, max, integer): (Option<f64>, Option<f64>, bool),
     dom_id: String,
-    prompt: String,
-    required: bool,
+    label: impl IntoView,
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
 ) -> impl IntoView {
@@ -375,7 +368,7 @@ fn NumberQuestion(
     };
     view! {
         <div class="question number">
-            <FieldLabel dom_id=dom_id.clone() prompt required />
+            {label}
             <input
                 type="number"
                 id=dom_id

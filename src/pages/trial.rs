@@ -4,14 +4,14 @@
 use juror_core::markdown;
 use juror_core::plan::view::{OutputView, TrialView};
 use juror_core::session::{
-    Answer, Msg, Overlay, Preference, Target, TrialState, TrialStatus, current_view, progress,
-    trial_state, trial_statuses, with_label,
+    Answer, Msg, Overlay, Preference, Target, TrialAnswers, TrialStatus, current_view, progress,
+    trial_statuses, with_label,
 };
 use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
 use super::survey::{MissingList, PointCaption, QuestionControl};
-use crate::session::use_session;
+use crate::session::{SessionHandle, use_session};
 
 /// The trial on screen, with its header and navigation.
 #[component]
@@ -101,12 +101,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .iter()
         .find(|t| t.id == view.task_id)
         .cloned();
-    // What is given in this trial: every control reads it, none reads the session itself.
-    let state = Memo::new(move |_| {
-        let study = handle.study.get_value();
-        handle.session.with(|s| trial_state(&study, s, index))
-    });
-    let first_of_task = state.with_untracked(|t| t.as_ref().is_some_and(|t| t.task_changed));
+    let first_of_task = handle.session.with_untracked(|s| s.task_changed(index));
     let task_intro = task.as_ref().and_then(|t| {
         let title = t.title.clone();
         let md = t.instructions.clone();
@@ -132,7 +127,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(position, output)| {
-            view! { <OutputCard index position output=output.clone() view=view.clone() state /> }
+            view! { <OutputCard index position output=output.clone() view=view.clone() /> }
         })
         .collect_view();
     let media = view.media.clone().map(|mut m| {
@@ -143,7 +138,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
     let preference = view
         .preference
         .clone()
-        .map(|p| view! { <PreferenceControl preference=p state /> });
+        .map(|p| view! { <PreferenceControl index preference=p /> });
     let notes = (view.notes != Requirement::Off).then(|| {
         let required = view.notes == Requirement::Required;
         view! {
@@ -155,7 +150,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
                 <textarea
                     id="q-notes"
                     rows="3"
-                    prop:value=move || given(state, |t| t.notes.clone())
+                    prop:value=move || given(handle, index, |t| t.notes.clone())
                     on:input=move |ev| handle.dispatch(Msg::Notes(event_target_value(&ev)))
                 ></textarea>
             </div>
@@ -201,13 +196,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
 
 /// One output under its label, with its ratings, questions and flag.
 #[component]
-fn OutputCard(
-    index: usize,
-    position: usize,
-    output: OutputView,
-    view: TrialView,
-    state: Memo<Option<TrialState>>,
-) -> impl IntoView {
+fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let label = output.label.clone();
@@ -265,7 +254,7 @@ fn OutputCard(
                                             name=group.clone()
                                             value=v
                                             aria-describedby=described_by
-                                            prop:checked=move || given(state, |t| {
+                                            prop:checked=move || given(handle, index, |t| {
                                                 t.outputs.get(position).is_some_and(|o| o.ratings.get(&dim) == Some(&v))
                                             })
                                             on:change=move |_| handle.dispatch(Msg::Rate {
@@ -297,7 +286,7 @@ fn OutputCard(
             let dom_id = Target::OutputQuestion { position, question: q.id.clone() }.dom_id();
             let name = with_label(&q.prompt, &label);
             let value = Signal::derive(move || {
-                given(state, |t| t.outputs.get(position).and_then(|o| o.answers.get(&id).cloned()))
+                given(handle, index, |t| t.outputs.get(position).and_then(|o| o.answers.get(&id).cloned()))
             });
             let on_change = Callback::new(move |answer: Option<Answer>| {
                 handle.dispatch(Msg::OutputAnswer { position, question: id2.clone(), answer })
@@ -316,7 +305,7 @@ fn OutputCard(
                     type="checkbox"
                     aria-label=aria
                     aria-describedby=described
-                    prop:checked=move || given(state, |t| t.outputs.get(position).is_some_and(|o| o.flagged))
+                    prop:checked=move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.flagged))
                     on:change=move |ev| handle.dispatch(Msg::Flag { position, on: event_target_checked(&ev) })
                 />
                 {flag_label}
@@ -337,11 +326,11 @@ fn OutputCard(
 /// Best of the outputs, a pair choice (with tie when allowed), or a full ranking.
 #[component]
 fn PreferenceControl(
+    index: usize,
     preference: juror_core::plan::view::PreferenceView,
-    state: Memo<Option<TrialState>>,
 ) -> impl IntoView {
     let handle = use_session();
-    let current = move || given(state, |t| t.preference.clone());
+    let current = move || given(handle, index, |t| t.preference.clone());
     let explanation = (preference.explanation != Requirement::Off).then(|| {
         let required = preference.explanation == Requirement::Required;
         view! {
@@ -353,7 +342,7 @@ fn PreferenceControl(
                 <textarea
                     id="q-explanation"
                     rows="2"
-                    prop:value=move || given(state, |t| t.explanation.clone())
+                    prop:value=move || given(handle, index, |t| t.explanation.clone())
                     on:input=move |ev| handle.dispatch(Msg::Explain(event_target_value(&ev)))
                 ></textarea>
             </div>
@@ -513,7 +502,9 @@ pub fn MediaFigure(kind: MediaKind, src: String, alt: String) -> impl IntoView {
     }
 }
 
-/// What `read` finds in the trial's given answers (reactive); the default past the plan.
-fn given<T: Default>(state: Memo<Option<TrialState>>, read: impl Fn(&TrialState) -> T) -> T {
-    state.with(|t| t.as_ref().map(read).unwrap_or_default())
+/// What `read` finds in what is given in trial `index` (reactive); the default past the plan.
+fn given<T: Default>(handle: SessionHandle, index: usize, read: impl Fn(&TrialAnswers) -> T) -> T {
+    handle
+        .session
+        .with(|s| s.answers(index).map(read).unwrap_or_default())
 }

@@ -4,7 +4,7 @@
 //! the core's decision (`session::durability`, `session::submit`); this runs the downloads,
 //! the questions to the browser and the POSTs.
 
-use juror_core::session::{durability, progress, submit};
+use juror_core::session::{durability, submit};
 use leptos::prelude::*;
 
 use super::SessionHandle;
@@ -48,7 +48,7 @@ impl SessionHandle {
         if self.preview || sending.get_value() {
             return;
         }
-        let done = self.session.with_untracked(|s| progress(s).done);
+        let done = self.session.with_untracked(|s| s.done());
         let key = format!("{}/backup", self.outbox_key());
         let study = self.study.get_value();
         let last_sent = || submit_service::last_sent(&key);
@@ -78,7 +78,7 @@ impl SessionHandle {
 
     /// Trials done so far (reactive).
     pub fn done(&self) -> usize {
-        self.session.with(|s| progress(s).done)
+        self.session.with(|s| s.done())
     }
 
     /// Asks the browser what it promises about storage (without asking for more).
@@ -97,7 +97,7 @@ impl SessionHandle {
     pub fn backup(&self) {
         let handle = *self;
         let file = self.ratings();
-        let done = self.session.with_untracked(|s| progress(s).done);
+        let done = self.session.with_untracked(|s| s.done());
         leptos::task::spawn_local(async move {
             let name = file.file_name("json");
             let json = file.to_json();

@@ -23,23 +23,9 @@ pub struct Key<'a> {
 
 /// The letter that chooses the output labelled `label` ("Output B" → 'B'), if a single key can.
 pub fn output_letter(study: &Study, label: &str) -> Option<char> {
-    // Labels are the study's format with a letter in it ("Output {}"): what the first two labels
-    // share before and after their letter is the format's text.
-    let (a, b) = (study.design().label(0), study.design().label(1));
-    let prefix = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    let suffix = a
-        .bytes()
-        .rev()
-        .zip(b.bytes().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let letter = label
-        .strip_prefix(a.get(..prefix)?)?
-        .strip_suffix(a.get(a.len() - suffix..)?)?;
-    match letter.as_bytes() {
-        [c] if c.is_ascii_uppercase() => Some(char::from(*c)),
-        _ => None,
-    }
+    (0..26u8)
+        .find(|&i| study.design().label(usize::from(i)) == label)
+        .map(|i| char::from(b'A' + i))
 }
 
 /// The message `key` stands for, if any (then the page keeps the browser from acting on it,

@@ -269,9 +269,9 @@ pub enum Msg {
     /// answer by answer ([`store::merge`]). Nothing is saved: the shell saves when
     /// [`open::absorb`] says this tab has answers the stored copy lacks.
     Absorb(Box<Progress>),
-    /// Continue from progress restored from a ratings file ([`open::restore`]): the session
-    /// starts again from it, and is saved.
-    Restore(Box<Progress>),
+    /// Continue from a ratings file: the session [`open::restore`] made of it (checked against
+    /// the study's plan) replaces this one, and is saved.
+    Restore(Box<Session>),
 }
 
 /// A session: the plan, the progress, and what is on screen.
@@ -448,6 +448,23 @@ impl Session {
     /// Required answers found missing by the last refused step.
     pub fn missing(&self) -> &[Missing] {
         &self.missing
+    }
+
+    /// Trials done.
+    pub fn done(&self) -> usize {
+        self.progress.trials.iter().filter(|t| t.done).count()
+    }
+
+    /// What is given in trial `index` (0-based), if the plan has it.
+    pub fn answers(&self, index: usize) -> Option<&TrialAnswers> {
+        self.progress.trials.get(index)
+    }
+
+    /// Whether trial `index` is the first, or its task differs from the previous trial's (its
+    /// introduction then opens).
+    pub fn task_changed(&self, index: usize) -> bool {
+        let task = |i: usize| self.plan.trials.get(i).map(|t| t.task);
+        index == 0 || task(index - 1) != task(index)
     }
 
     /// The answer given to a survey question, if any.
@@ -794,21 +811,23 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         Msg::Prefer(preference)
             if phase == Phase::Trials && preference_fits(study, session, preference.as_ref()) =>
         {
-            edit_current(session, now, &[Field::Preference], |t| {
+            if let Some((t, _)) = edit_current(session, now, Field::Preference) {
                 t.preference = preference;
-            });
+            }
             session.missing.retain(|m| m.target != Target::Preference);
             changed(&mut cmds);
         }
         Msg::Explain(text) if phase == Phase::Trials => {
-            edit_current(session, now, &[Field::Explanation], |t| {
-                t.explanation = text
-            });
+            if let Some((t, _)) = edit_current(session, now, Field::Explanation) {
+                t.explanation = text;
+            }
             session.missing.retain(|m| m.target != Target::Explanation);
             cmds.push(Cmd::SaveSoon);
         }
         Msg::Notes(text) if phase == Phase::Trials => {
-            edit_current(session, now, &[Field::Notes], |t| t.notes = text);
+            if let Some((t, _)) = edit_current(session, now, Field::Notes) {
+                t.notes = text;
+            }
             session.missing.retain(|m| m.target != Target::Notes);
             cmds.push(Cmd::SaveSoon);
         }
@@ -847,11 +866,9 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         Msg::Absorb(theirs) => {
             session.progress = store::merge(&session.progress, &theirs);
         }
-        Msg::Restore(progress) => {
-            if let Ok(restored) = Session::resume(study, *progress, now) {
-                *session = restored;
-                changed(&mut cmds);
-            }
+        Msg::Restore(restored) => {
+            *session = *restored;
+            changed(&mut cmds);
         }
         // A message that does not belong to the current phase is ignored: it can only come
         // from a stale page or a double click, and must never corrupt the session.
@@ -860,23 +877,15 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
     cmds
 }
 
-/// Edits the current trial's answers: `fields` are stamped as edited now (so that the merge of
-/// two tabs keeps this edit over older ones), `edit` applies the change, and the trial records
-/// when it last changed.
-fn edit_current(
-    session: &mut Session,
-    now: f64,
-    fields: &[Field],
-    edit: impl FnOnce(&mut TrialAnswers),
-) {
+/// The current trial's answers, to edit: `field` is stamped as edited now (so that the merge of
+/// two tabs keeps this edit over older ones) and the trial records the change time. Returns the
+/// answers and the stamp, for any other field the edit changes.
+fn edit_current(session: &mut Session, now: f64, field: Field) -> Option<(&mut TrialAnswers, u64)> {
     let stamp = session.progress.tick(now);
-    if let Some(t) = session.trial_answers() {
-        for field in fields {
-            t.stamps.insert(field.key(), stamp);
-        }
-        edit(t);
-        t.last_changed = Some(now);
-    }
+    let t = session.trial_answers()?;
+    t.stamps.insert(field.key(), stamp);
+    t.last_changed = Some(now);
+    Some((t, stamp))
 }
 
 /// Whether `value` is a point of the scale of dimension `dimension`.
@@ -911,9 +920,9 @@ fn rate(
         dimension: dimension.clone(),
     };
     let field = Field::Rating(position, dimension.clone());
-    edit_current(session, now, &[field], |t| {
+    if let Some((t, _)) = edit_current(session, now, field) {
         t.outputs[position].ratings.insert(dimension, value);
-    });
+    }
     let mut cmds = Vec::new();
     after_answer(study, session, &target, advance, &mut cmds);
     cmds.push(Cmd::Save);
@@ -938,13 +947,13 @@ fn answer_output(
         Cmd::Save
     };
     let field = Field::Answer(position, question.clone());
-    edit_current(session, now, &[field], |t| {
+    if let Some((t, _)) = edit_current(session, now, field) {
         let answers = &mut t.outputs[position].answers;
         match answer {
             Some(a) => answers.insert(question, a),
             None => answers.remove(&question),
         };
-    });
+    }
     session.missing.retain(|m| m.target != target);
     save
 }
@@ -953,15 +962,14 @@ fn answer_output(
 /// annotator sees the rule by the box); unflagging leaves the scores as they are.
 fn flag(study: &Study, session: &mut Session, position: usize, on: bool, now: f64) {
     let implied = flag_implies(study, session, on);
-    let mut fields: Vec<Field> = implied
-        .iter()
-        .map(|(d, _)| Field::Rating(position, d.clone()))
-        .collect();
-    fields.push(Field::Flag(position));
-    edit_current(session, now, &fields, |t| {
+    if let Some((t, stamp)) = edit_current(session, now, Field::Flag(position)) {
+        for (d, _) in &implied {
+            t.stamps
+                .insert(Field::Rating(position, d.clone()).key(), stamp);
+        }
         t.outputs[position].flagged = on;
         t.outputs[position].ratings.extend(implied);
-    });
+    }
 }
 
 /// Whether `preference` (or clearing it, with `None`) fits the current trial's question: its
@@ -1241,8 +1249,7 @@ pub fn trial_state(study: &Study, session: &Session, index: usize) -> Option<Tri
         preference: answers.preference.clone(),
         explanation: answers.explanation.clone(),
         notes: answers.notes.clone(),
-        task_changed: index == 0
-            || session.plan.trials.get(index - 1).map(|t| t.task) != Some(trial.task),
+        task_changed: session.task_changed(index),
     })
 }
 

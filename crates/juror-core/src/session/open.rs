@@ -9,7 +9,7 @@
 //! second tab) is tested natively.
 
 use super::store::{self, Unreadable};
-use super::{Progress, Session, durability, progress, ratings};
+use super::{Progress, Session, durability, ratings};
 use crate::plan::Annotator;
 use crate::study::Study;
 
@@ -194,7 +194,7 @@ pub fn open(
         },
     }
     opened.session.visible = visible;
-    opened.done = progress(&opened.session).done;
+    opened.done = opened.session.done();
     opened
 }
 
@@ -252,32 +252,16 @@ pub fn absorb(
     }
 }
 
-/// Progress restored from a downloaded ratings file, checked to fit the study's plan.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Restored {
-    /// The progress, every answer stamped as an edit made now: the restored answers win over
-    /// older stored copies of the same answers, and stored answers the file lacks are kept.
-    pub progress: Progress,
-    /// The fingerprint of its plan (the file may be another annotator's).
-    pub plan: String,
-}
-
-/// Reads a ratings file to continue from, for the study file with SHA-256 `study_sha256`.
+/// The session to continue from a downloaded ratings file, for the study file with SHA-256
+/// `study_sha256` (the file may be another annotator's: the session is theirs). Every answer is
+/// stamped as an edit made now: the restored answers win over older stored copies of the same
+/// answers, and stored answers the file lacks are kept.
 ///
 /// # Errors
-/// Why the file cannot be used.
-pub fn restore(
-    study: &Study,
-    study_sha256: &str,
-    text: &str,
-    now: f64,
-) -> Result<Restored, String> {
+/// Why the file cannot be used: not a ratings file, another study, or not fitting its plan.
+pub fn restore(study: &Study, study_sha256: &str, text: &str, now: f64) -> Result<Session, String> {
     let file = ratings::parse(text).map_err(|e| e.to_string())?;
     let mut progress = ratings::restore(study, study_sha256, &file).map_err(|e| e.to_string())?;
     progress.stamp_all(now);
-    let session = Session::resume(study, progress.clone(), now)?;
-    Ok(Restored {
-        progress,
-        plan: session.plan.fingerprint(),
-    })
+    Session::resume(study, progress, now)
 }

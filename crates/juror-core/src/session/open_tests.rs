@@ -298,14 +298,9 @@ fn a_restored_file_reaches_the_session_as_a_message_and_is_saved() {
     let (study, sha, s, _) = saved("work-intake", 1);
     let file = export(&study, &sha, &s, "test", NOW).to_json();
     let restored = restore(&study, &sha, &file, NOW).unwrap();
-    assert_eq!(restored.plan, s.plan.fingerprint());
+    assert_eq!(restored.plan.fingerprint(), s.plan.fingerprint());
     let mut fresh = Session::new(&study, slot(1));
-    let cmds = update(
-        &study,
-        &mut fresh,
-        Msg::Restore(Box::new(restored.progress)),
-        NOW,
-    );
+    let cmds = update(&study, &mut fresh, Msg::Restore(Box::new(restored)), NOW);
     assert!(cmds.contains(&Cmd::Save));
     assert_eq!(fresh.progress.current, 2);
     assert_eq!(fresh.progress.phase, Phase::Trials);

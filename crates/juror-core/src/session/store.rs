@@ -382,11 +382,10 @@ pub fn recover(
 /// When the envelope cannot be serialised, a sentence for the annotator: the shell then keeps
 /// the stored copy as it is (an empty text would overwrite it) and shows the sentence.
 pub fn write(envelope: &Envelope) -> Result<String, String> {
-    serde_json::to_string(envelope).map_err(|e| {
-        format!(
-            "Your last answer could not be saved in this browser ({e}). Download a backup now so \
-             that nothing is lost."
-        )
+    serde_json::to_string(envelope).map_err(|_| {
+        "Your last answer could not be saved in this browser. Download a backup now so that \
+         nothing is lost."
+            .to_owned()
     })
 }
 
