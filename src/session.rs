@@ -37,10 +37,9 @@ pub struct SessionHandle {
     pub study_sha256: StoredValue<String>,
     /// The folder of the study's address, for its relative media paths.
     pub media_base: StoredValue<String>,
-    /// The session, to read: only `dispatch` writes it, through the core's `update`.
-    pub session: ReadSignal<Session>,
-    /// The writer of `session`, for `dispatch` alone.
-    write: WriteSignal<Session>,
+    /// The session: pages read it ([`SessionHandle::with`]), only `dispatch` writes it, through
+    /// the core's `update`.
+    session: RwSignal<Session>,
     /// A storage problem to show, if any.
     pub storage_problem: RwSignal<Option<String>>,
     /// Something to tell the annotator once (saved answers that could not be used).
@@ -89,14 +88,13 @@ impl SessionHandle {
             opened.set_aside(&study, kept);
         }
         let saving = Saving::new(&opened);
-        let (session, write) = signal(opened.session);
+        let session = RwSignal::new(opened.session);
         let handle = SessionHandle {
             saving,
             study: StoredValue::new(study),
             study_sha256: StoredValue::new(study_sha256),
             media_base: StoredValue::new(media_base),
             session,
-            write,
             storage_problem: RwSignal::new(opened.problem),
             notice: RwSignal::new(opened.notice),
             backups: Backups::new(opened.done, opened.away_days),
@@ -114,12 +112,22 @@ impl SessionHandle {
         handle
     }
 
+    /// Reads the session (reactive).
+    pub fn with<T>(&self, read: impl FnOnce(&Session) -> T) -> T {
+        self.session.with(read)
+    }
+
+    /// Reads the session without subscribing to it.
+    pub fn with_untracked<T>(&self, read: impl FnOnce(&Session) -> T) -> T {
+        self.session.with_untracked(read)
+    }
+
     /// Applies `msg` and carries out what the core asks.
     pub fn dispatch(&self, msg: Msg) {
         let now = clock::now();
         let study = self.study.get_value();
         let mut cmds = Vec::new();
-        self.write.update(|s| cmds = update(&study, s, msg, now));
+        self.session.update(|s| cmds = update(&study, s, msg, now));
         for cmd in cmds {
             match cmd {
                 Cmd::Save => {

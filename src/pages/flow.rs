@@ -18,7 +18,7 @@ use crate::session::{SessionHandle, use_session};
 #[component]
 pub fn StudyFlow() -> impl IntoView {
     let handle = use_session();
-    let phase = Memo::new(move |_| handle.session.with(|s| s.phase()));
+    let phase = Memo::new(move |_| handle.with(|s| s.phase()));
     let title = handle.study.with_value(|s| s.title().to_owned());
     dom::set_title(&format!("{title} — Juror"));
     dom::on_visibility_change(move |visible| {
@@ -62,7 +62,7 @@ fn Banners() -> impl IntoView {
     let backup = move |_| handle.backup();
     let risk = Memo::new(move |_| handle.risk());
     let due = Memo::new(move |_| {
-        let in_trials = handle.session.with(|s| s.phase() == Phase::Trials);
+        let in_trials = handle.with(|s| s.phase() == Phase::Trials);
         in_trials
             && durability::backup_due(risk.get(), handle.done(), handle.backups.backed_up_at.get())
     });
@@ -159,9 +159,8 @@ fn Start() -> impl IntoView {
         Ok(()) => {
             restore_error.set(None);
             other.set(None);
-            let (slot, id) = handle
-                .session
-                .with_untracked(|s| (s.annotator().slot, s.annotator().id.clone()));
+            let (slot, id) =
+                handle.with_untracked(|s| (s.annotator().slot, s.annotator().id.clone()));
             crate::services::location::set_annotator(slot, id.as_deref());
         }
         Err(e) => restore_error.set(Some(e)),
@@ -170,7 +169,7 @@ fn Start() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match crate::services::study_source::read_file(file).await {
                 Ok(text) => {
-                    let mine = handle.session.with_untracked(|s| s.annotator().clone());
+                    let mine = handle.with_untracked(|s| s.annotator().clone());
                     // Someone else's backup on a shared device: ask before switching.
                     match ratings::parse(&text) {
                         Ok(f) if f.annotator.slot != mine.slot || f.annotator.id != mine.id => {
@@ -186,10 +185,8 @@ fn Start() -> impl IntoView {
             }
         });
     });
-    let me = handle
-        .session
-        .with_untracked(|s| who(s.annotator().slot, s.annotator().id.as_deref()));
-    let trials = handle.session.with_untracked(|s| s.plan().trials.len());
+    let me = handle.with_untracked(|s| who(s.annotator().slot, s.annotator().id.as_deref()));
+    let trials = handle.with_untracked(|s| s.plan().trials.len());
     view! {
         <Welcome study trials>
             <div class="actions">
@@ -279,7 +276,7 @@ fn Consent() -> impl IntoView {
 #[component]
 fn Overlays() -> impl IntoView {
     let handle = use_session();
-    let overlay = Memo::new(move |_| handle.session.with(|s| s.overlay()));
+    let overlay = Memo::new(move |_| handle.with(|s| s.overlay()));
     let close = move |_| handle.dispatch(Msg::Overlay(Overlay::None));
     view! {
         {move || {
@@ -396,9 +393,7 @@ fn keyboard(handle: SessionHandle, ev: web_sys::KeyboardEvent) {
             })
         });
     let study = handle.study.get_value();
-    let msg = handle
-        .session
-        .with_untracked(|s| keys::to_msg(&study, s, key, focused.as_ref()));
+    let msg = handle.with_untracked(|s| keys::to_msg(&study, s, key, focused.as_ref()));
     if let Some(msg) = msg {
         handle.dispatch(msg);
         // Escape also leaves the browser's own handling (closing a dialog, leaving full screen).

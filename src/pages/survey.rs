@@ -17,7 +17,7 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
         Survey::Exit => study.exit(),
     }
     .to_vec();
-    let labels = handle.session.with_untracked(|s| s.system_labels(&study));
+    let labels = handle.with_untracked(|s| s.system_labels(&study));
     let heading = match survey {
         Survey::Intake => "Before you start",
         Survey::Exit => "Last questions",
@@ -36,7 +36,7 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
                     let id = q.id.clone();
                     let id2 = id.clone();
                     let value = Signal::derive(move || {
-                        handle.session.with(|s| s.survey_answer(survey, &id).cloned())
+                        handle.with(|s| s.survey_answer(survey, &id).cloned())
                     });
                     let on_change = Callback::new(move |answer: Option<Answer>| {
                         handle.dispatch(Msg::SurveyAnswer { survey, question: id2.clone(), answer })
@@ -71,7 +71,7 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
 #[component]
 pub fn MissingList() -> impl IntoView {
     let handle = use_session();
-    let missing = Memo::new(move |_| handle.session.with(|s| s.missing().to_vec()));
+    let missing = Memo::new(move |_| handle.with(|s| s.missing().to_vec()));
     move || {
         let list: Vec<Missing> = missing.get();
         (!list.is_empty()).then(|| {

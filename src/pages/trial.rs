@@ -17,7 +17,7 @@ use crate::session::{SessionHandle, use_session};
 #[component]
 pub fn TrialPage() -> impl IntoView {
     let handle = use_session();
-    let current = Memo::new(move |_| handle.session.with(|s| s.current()));
+    let current = Memo::new(move |_| handle.with(|s| s.current()));
     view! {
         <TrialHeader />
         // Keyed by the trial: each trial gets fresh elements (Leptos would otherwise update the
@@ -25,9 +25,7 @@ pub fn TrialPage() -> impl IntoView {
         <For each=move || [current.get()] key=|index| *index let(index)>
             {
                 let study = handle.study.get_value();
-                handle
-                    .session
-                    .with_untracked(|s| current_view(&study, s))
+                handle.with_untracked(|s| current_view(&study, s))
                     .map(|view| view! { <TrialBody index view /> })
             }
         </For>
@@ -38,7 +36,7 @@ pub fn TrialPage() -> impl IntoView {
 #[component]
 fn TrialHeader() -> impl IntoView {
     let handle = use_session();
-    let p = Memo::new(move |_| handle.session.with(progress));
+    let p = Memo::new(move |_| handle.with(progress));
     // The ratings file so far: it restores on another device or browser.
     let backup = move |_| handle.backup();
     let text = move || {
@@ -101,7 +99,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .iter()
         .find(|t| t.id == view.task_id)
         .cloned();
-    let first_of_task = handle.session.with_untracked(|s| s.task_changed(index));
+    let first_of_task = handle.with_untracked(|s| s.task_changed(index));
     let task_intro = task.as_ref().and_then(|t| {
         let title = t.title.clone();
         let md = t.instructions.clone();
@@ -203,7 +201,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
     let heading = output.heading.clone();
     // The researcher's preview names the system; an annotator's page never does.
     let preview_system = handle.preview.then(|| {
-        handle.session.with_untracked(|s| {
+        handle.with_untracked(|s| {
             juror_core::plan::view::preview_system(&study, s.plan(), index, position)
                 .unwrap_or_default()
                 .to_owned()
@@ -275,7 +273,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             }
         })
         .collect_view();
-    let labels = handle.session.with_untracked(|s| s.system_labels(&study));
+    let labels = handle.with_untracked(|s| s.system_labels(&study));
     let questions = view
         .output_questions
         .iter()
@@ -453,9 +451,8 @@ fn PreferenceControl(
 pub fn TrialList() -> impl IntoView {
     let handle = use_session();
     let rows = move || {
-        handle.session.with(|s| {
+        handle.with(|s| {
             trial_statuses(s)
-                .into_iter()
                 .enumerate()
                 .map(|(i, t)| {
                     let status = match t {
@@ -504,7 +501,5 @@ pub fn MediaFigure(kind: MediaKind, src: String, alt: String) -> impl IntoView {
 
 /// What `read` finds in what is given in trial `index` (reactive); the default past the plan.
 fn given<T: Default>(handle: SessionHandle, index: usize, read: impl Fn(&TrialAnswers) -> T) -> T {
-    handle
-        .session
-        .with(|s| s.answers(index).map(read).unwrap_or_default())
+    handle.with(|s| s.answers(index).map(read).unwrap_or_default())
 }

@@ -1265,7 +1265,7 @@ pub enum TrialStatus {
 }
 
 /// Every trial's status, in plan order.
-pub fn trial_statuses(session: &Session) -> Vec<TrialStatus> {
+pub fn trial_statuses(session: &Session) -> impl Iterator<Item = TrialStatus> + '_ {
     session
         .progress
         .trials
@@ -1275,7 +1275,6 @@ pub fn trial_statuses(session: &Session) -> Vec<TrialStatus> {
             (false, Some(_)) => TrialStatus::Started,
             (false, None) => TrialStatus::ToDo,
         })
-        .collect()
 }
 
 /// Everything the page renders of a session, in one value.
@@ -1307,7 +1306,7 @@ pub fn view(study: &Study, session: &Session) -> SessionView {
         answers: in_trials
             .then(|| trial_state(study, session, session.progress.current))
             .flatten(),
-        trials: trial_statuses(session),
+        trials: trial_statuses(session).collect(),
         missing: session.missing.clone(),
         overlay: session.overlay,
     }
