@@ -42,7 +42,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
     };
     let dir = scratch();
     let saved = dir.join("juror-saved-financial.json");
-    std::fs::write(&saved, write(&envelope(&sha))).unwrap();
+    std::fs::write(&saved, write(&envelope(&sha)).unwrap()).unwrap();
     let out = dir.join("recovered.json");
     let run = Command::new(env!("CARGO_BIN_EXE_juror"))
         .arg("recover")
@@ -66,7 +66,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
     assert_eq!(recovered.exported_at, "2026-11-21T23:06:40.000Z");
 
     // Saved for another version of the study: refused, saying which and what to do.
-    std::fs::write(&saved, write(&envelope(&"0".repeat(64)))).unwrap();
+    std::fs::write(&saved, write(&envelope(&"0".repeat(64))).unwrap()).unwrap();
     let run = Command::new(env!("CARGO_BIN_EXE_juror"))
         .arg("recover")
         .arg(&saved)
