@@ -2,9 +2,10 @@
 //!
 //! `update(study, session, msg, now)` is the only way the session changes; it returns the
 //! commands the shell must carry out (save, save soon, move focus, scroll). `view(study,
-//! session)` is what the page renders: the trial as the rater sees it, what is given in it
-//! (`trial_state`), progress, every trial's status, what is missing; the page reads these and the
-//! `Session` accessors, never its progress directly. Clocks and storage stay in the shell, but
+//! session)` gathers what the page renders in one value: the trial as the rater sees it, what is
+//! given in it (`trial_state`), progress, every trial's status, what is missing. The pages read
+//! the same through `current_view`, `progress`, `trial_statuses` and the `Session` accessors
+//! (`phase`, `answers`, `missing`, ...), never its fields. Clocks and storage stay in the shell, but
 //! the decisions about storage do not: `open` says what to make of stored answers (resume, set
 //! aside, hold saves, take in another tab's save, restore a file) and its results reach the
 //! session as messages ([`Msg::Absorb`], [`Msg::Restore`]); `keys` turns a key into its message.
