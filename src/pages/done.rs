@@ -43,7 +43,9 @@ pub fn Debrief(text: String, #[prop(into)] shown: Signal<bool>) -> impl IntoView
     }
 }
 
-/// The finish page.
+/// The finish page: the ratings file by download, clipboard, share sheet or e-mail, sent to the
+/// study's service when it names one, then what the platform needs and the debriefing, once the
+/// file is saved.
 #[component]
 pub fn Finished() -> impl IntoView {
     let handle = use_session();
@@ -52,6 +54,43 @@ pub fn Finished() -> impl IntoView {
     // Whether the ratings file has been saved (downloaded, copied or shared) on this page: the
     // debriefing waits for it.
     let saved = RwSignal::new(false);
+    let submission = study.submit().map(|_| submission(saved));
+    let mturk = mturk_submit(saved);
+    let completion = study
+        .completion()
+        .is_some()
+        .then(|| completion_block(saved));
+    let debrief = study
+        .debrief()
+        .map(|text| view! { <Debrief text=text.to_owned() shown=saved /> });
+    view! {
+        <section class="finished" aria-labelledby="finished-heading">
+            <h1 id="finished-heading">"Thank you — you have finished"</h1>
+            <p>
+                "Download your ratings file and send it to the researcher. Your answers also stay "
+                "saved in this browser, so you can come back to this page."
+            </p>
+            {save_buttons(saved, status)}
+            {submission}
+            {mturk}
+            {mail_link()}
+            <p role="status" aria-live="polite" class="status">{move || status.get().unwrap_or_default()}</p>
+            {completion}
+            <p>
+                <button type="button" class="link" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::TrialList))>
+                    "Review or change an answer"
+                </button>
+            </p>
+            {debrief}
+        </section>
+    }
+}
+
+/// The ways to save the ratings file: download (JSON or CSV), the clipboard, the share sheet.
+/// Each that works sets `saved` and says so in `status`.
+fn save_buttons(saved: RwSignal<bool>, status: RwSignal<Option<String>>) -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
     let has_debrief = study.debrief().is_some();
     let done = move |message: String| {
         saved.set(true);
@@ -99,71 +138,88 @@ pub fn Finished() -> impl IntoView {
             }
         });
     };
-    // The study's own service for ratings files (issue 16): sent on arrival here, kept and sent
-    // again when the browser comes back online; the download stays available. What was sent is
-    // recorded (the file's checksum) so that a return to this page does not send it twice.
-    let submission = study.submit().map(|_| {
-        let receipt = RwSignal::new(None::<String>);
-        let problem = RwSignal::new(None::<String>);
-        let sending = RwSignal::new(false);
-        let send = move || {
-            let file = handle.ratings();
-            let study = handle.study.get_value();
-            let Some(request) = submit::request(&study, &file) else {
-                return;
-            };
-            let key = handle.outbox_key();
-            let name = file.file_name("json");
-            let digest = submit::answers_digest(file);
-            if submit_service::last_sent(&key).as_deref() == Some(digest.as_str()) {
-                receipt.set(Some("Sent to the researcher.".to_owned()));
-                saved.set(true);
-                return;
-            }
-            if sending.get_untracked() {
-                return;
-            }
-            sending.set(true);
-            leptos::task::spawn_local(async move {
-                match submit_service::post(&request.url, &request.body).await {
-                    Ok(()) => {
-                        submit_service::record_sent(&key, &digest);
-                        receipt.set(Some(format!("Sent to the researcher ({name}).")));
-                        problem.set(None);
-                        saved.set(true);
-                    }
-                    Err(e) => problem.set(Some(e)),
-                }
-                sending.set(false);
-            });
+    view! {
+        <div class="actions">
+            <button type="button" class="primary" on:click=json>"Download ratings (JSON)"</button>
+            <button type="button" class="secondary" on:click=csv>"Download ratings (CSV)"</button>
+            <button type="button" class="secondary" on:click=copy>"Copy ratings to the clipboard"</button>
+            {download::can_share().then(|| view! {
+                <button type="button" class="secondary" on:click=share.clone()>"Share ratings file"</button>
+            })}
+        </div>
+    }
+}
+
+/// The study's own service for ratings files: sent on arrival here, kept and sent again when the
+/// browser comes back online; the download stays available. What was sent is recorded (the
+/// answers' digest) so that a return to this page does not send it twice.
+fn submission(saved: RwSignal<bool>) -> impl IntoView {
+    let handle = use_session();
+    let receipt = RwSignal::new(None::<String>);
+    let problem = RwSignal::new(None::<String>);
+    let sending = RwSignal::new(false);
+    let send = move || {
+        let file = handle.ratings();
+        let study = handle.study.get_value();
+        let Some(request) = submit::request(&study, &file) else {
+            return;
         };
-        send();
-        submit_service::on_online(move || {
-            if receipt.get_untracked().is_none() {
-                send();
+        let key = handle.outbox_key();
+        let name = file.file_name("json");
+        let digest = submit::answers_digest(file);
+        if submit_service::last_sent(&key).as_deref() == Some(digest.as_str()) {
+            receipt.set(Some("Sent to the researcher.".to_owned()));
+            saved.set(true);
+            return;
+        }
+        if sending.get_untracked() {
+            return;
+        }
+        sending.set(true);
+        leptos::task::spawn_local(async move {
+            match submit_service::post(&request.url, &request.body).await {
+                Ok(()) => {
+                    submit_service::record_sent(&key, &digest);
+                    receipt.set(Some(format!("Sent to the researcher ({name}).")));
+                    problem.set(None);
+                    saved.set(true);
+                }
+                Err(e) => problem.set(Some(e)),
             }
+            sending.set(false);
         });
-        view! {
-            <section class="submission" aria-labelledby="submission-heading">
-                <h2 id="submission-heading">"Sending your ratings to the researcher"</h2>
-                <p role="status" class="receipt">
-                    {move || match (receipt.get(), problem.get(), sending.get()) {
-                        (Some(r), _, _) => r,
-                        (None, Some(p), false) => p,
-                        _ => "Sending…".to_owned(),
-                    }}
-                </p>
-                <Show when=move || problem.get().is_some() && receipt.get().is_none() && !sending.get()>
-                    <button type="button" class="secondary" on:click=move |_| send()>"Send again"</button>
-                </Show>
-            </section>
+    };
+    send();
+    submit_service::on_online(move || {
+        if receipt.get_untracked().is_none() {
+            send();
         }
     });
-    // MTurk's external question: once the file is saved, the worker submits the assignment to
-    // MTurk (`turkSubmitTo`, MTurk's own hosts only), with the checksum of their ratings file.
+    view! {
+        <section class="submission" aria-labelledby="submission-heading">
+            <h2 id="submission-heading">"Sending your ratings to the researcher"</h2>
+            <p role="status" class="receipt">
+                {move || match (receipt.get(), problem.get(), sending.get()) {
+                    (Some(r), _, _) => r,
+                    (None, Some(p), false) => p,
+                    _ => "Sending…".to_owned(),
+                }}
+            </p>
+            <Show when=move || problem.get().is_some() && receipt.get().is_none() && !sending.get()>
+                <button type="button" class="secondary" on:click=move |_| send()>"Send again"</button>
+            </Show>
+        </section>
+    }
+}
+
+/// MTurk's external question: once the file is saved, the worker submits the assignment to MTurk
+/// (`turkSubmitTo`, MTurk's own hosts only), with the checksum of their ratings file. Nothing
+/// outside MTurk.
+fn mturk_submit(saved: RwSignal<bool>) -> impl IntoView {
+    let handle = use_session();
     let assignment = location::query_param("assignmentId")
         .filter(|a| !juror_core::plan::mturk_preview(Some(a.as_str())));
-    let mturk = assignment
+    assignment
         .zip(location::query_param("turkSubmitTo").and_then(|t| juror_core::plan::mturk_submit_url(&t)))
         .map(|(assignment, action)| {
             move || {
@@ -178,47 +234,52 @@ pub fn Finished() -> impl IntoView {
                     }
                 })
             }
-        });
-    // The platform's completion code and the way back, once the file is saved (issue 16).
-    let completion = study.completion().is_some().then(|| {
-        let study = study.clone();
-        move || {
-            if !saved.get() {
-                return view! {
-                    <p class="hint completion-pending">
-                        "Once you have saved your ratings file, your completion code appears here."
-                    </p>
-                }
-                .into_any();
+        })
+}
+
+/// The platform's completion code and the way back, once the file is saved.
+fn completion_block(saved: RwSignal<bool>) -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    move || {
+        if !saved.get() {
+            return view! {
+                <p class="hint completion-pending">
+                    "Once you have saved your ratings file, your completion code appears here."
+                </p>
             }
-            let end = completion::completion(&study, &handle.ratings());
-            let code = end.as_ref().and_then(|e| e.code.clone());
-            let link = end.and_then(|e| e.link);
-            view! {
-                <section class="completion" aria-labelledby="completion-heading">
-                    <h2 id="completion-heading">"Your completion code"</h2>
-                    {code.map(|c| view! {
-                        <p>
-                            "Give this code to the study platform: "
-                            <code class="completion-code">{c}</code>
-                        </p>
-                    })}
-                    {link.map(|href| view! {
-                        <p>
-                            <a class="button primary" href=href rel="noreferrer">
-                                "Return to the study platform"
-                            </a>
-                        </p>
-                    })}
-                </section>
-            }
-            .into_any()
+            .into_any();
         }
-    });
-    let debrief = study
-        .debrief()
-        .map(|text| view! { <Debrief text=text.to_owned() shown=saved /> });
-    let mail = study.contact().and_then(email_in).map(|address| {
+        let end = completion::completion(&study, &handle.ratings());
+        let code = end.as_ref().and_then(|e| e.code.clone());
+        let link = end.and_then(|e| e.link);
+        view! {
+            <section class="completion" aria-labelledby="completion-heading">
+                <h2 id="completion-heading">"Your completion code"</h2>
+                {code.map(|c| view! {
+                    <p>
+                        "Give this code to the study platform: "
+                        <code class="completion-code">{c}</code>
+                    </p>
+                })}
+                {link.map(|href| view! {
+                    <p>
+                        <a class="button primary" href=href rel="noreferrer">
+                            "Return to the study platform"
+                        </a>
+                    </p>
+                })}
+            </section>
+        }
+        .into_any()
+    }
+}
+
+/// A `mailto:` link to the study's contact, when its contact line holds an e-mail address.
+fn mail_link() -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    study.contact().and_then(email_in).map(|address| {
         let subject = format!("Ratings for {}", study.title());
         let name = handle.ratings().file_name("json");
         let body = format!(
@@ -235,35 +296,7 @@ pub fn Finished() -> impl IntoView {
                 {format!(": download the file first, and attach it ({name}) to the e-mail.")}
             </p>
         }
-    });
-    view! {
-        <section class="finished" aria-labelledby="finished-heading">
-            <h1 id="finished-heading">"Thank you — you have finished"</h1>
-            <p>
-                "Download your ratings file and send it to the researcher. Your answers also stay "
-                "saved in this browser, so you can come back to this page."
-            </p>
-            <div class="actions">
-                <button type="button" class="primary" on:click=json>"Download ratings (JSON)"</button>
-                <button type="button" class="secondary" on:click=csv>"Download ratings (CSV)"</button>
-                <button type="button" class="secondary" on:click=copy>"Copy ratings to the clipboard"</button>
-                {download::can_share().then(|| view! {
-                    <button type="button" class="secondary" on:click=share.clone()>"Share ratings file"</button>
-                })}
-            </div>
-            {submission}
-            {mturk}
-            {mail}
-            <p role="status" aria-live="polite" class="status">{move || status.get().unwrap_or_default()}</p>
-            {completion}
-            <p>
-                <button type="button" class="link" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::TrialList))>
-                    "Review or change an answer"
-                </button>
-            </p>
-            {debrief}
-        </section>
-    }
+    })
 }
 
 #[cfg(test)]

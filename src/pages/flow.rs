@@ -3,8 +3,7 @@
 
 use juror_core::markdown;
 use juror_core::session::ratings;
-use juror_core::session::{Msg, Overlay, Phase, Preference, durability};
-use juror_core::study::{PreferenceKind, letter};
+use juror_core::session::{Msg, Overlay, Phase, Survey, Target, durability, keys};
 use leptos::prelude::*;
 
 use super::done::Finished;
@@ -19,7 +18,7 @@ use crate::session::{SessionHandle, use_session};
 #[component]
 pub fn StudyFlow() -> impl IntoView {
     let handle = use_session();
-    let phase = Memo::new(move |_| handle.session.with(|s| s.progress.phase));
+    let phase = Memo::new(move |_| handle.with(|s| s.phase()));
     let title = handle.study.with_value(|s| s.title().to_owned());
     dom::set_title(&format!("{title} — Juror"));
     dom::on_visibility_change(move |visible| {
@@ -47,9 +46,9 @@ pub fn StudyFlow() -> impl IntoView {
             }
             .into_any(),
             Phase::Instructions => view! { <Instructions /> }.into_any(),
-            Phase::Intake => view! { <SurveyPage exit=false /> }.into_any(),
+            Phase::Intake => view! { <SurveyPage survey=Survey::Intake /> }.into_any(),
             Phase::Trials => view! { <TrialPage /> }.into_any(),
-            Phase::Exit => view! { <SurveyPage exit=true /> }.into_any(),
+            Phase::Exit => view! { <SurveyPage survey=Survey::Exit /> }.into_any(),
             Phase::Done => view! { <Finished /> }.into_any(),
         }}
         <Overlays />
@@ -63,8 +62,9 @@ fn Banners() -> impl IntoView {
     let backup = move |_| handle.backup();
     let risk = Memo::new(move |_| handle.risk());
     let due = Memo::new(move |_| {
-        let in_trials = handle.session.with(|s| s.progress.phase == Phase::Trials);
-        in_trials && durability::backup_due(risk.get(), handle.done(), handle.backed_up_at.get())
+        let in_trials = handle.with(|s| s.phase() == Phase::Trials);
+        in_trials
+            && durability::backup_due(risk.get(), handle.done(), handle.backups.backed_up_at.get())
     });
     view! {
         <Show when=move || risk.get() == durability::Risk::PrivateWindow>
@@ -81,20 +81,20 @@ fn Banners() -> impl IntoView {
                 <p>
                     {move || format!(
                         "{} trials done since your last backup. This browser has not promised to keep your answers: save a backup now and then, so that nothing is lost if it clears them.",
-                        handle.done().saturating_sub(handle.backed_up_at.get()),
+                        handle.done().saturating_sub(handle.backups.backed_up_at.get()),
                     )}
                 </p>
                 <button type="button" on:click=backup>"Save a backup"</button>
                 <button
                     type="button"
                     class="secondary"
-                    on:click=move |_| handle.backed_up_at.set(handle.done())
+                    on:click=move |_| handle.backups.backed_up_at.set(handle.done())
                 >
                     "Later"
                 </button>
             </div>
         </Show>
-        {move || handle.away_days.get().map(|days| view! {
+        {move || handle.backups.away_days.get().map(|days| view! {
             <div class="banner" role="status">
                 <p>
                     {format!(
@@ -102,7 +102,7 @@ fn Banners() -> impl IntoView {
                     )}
                 </p>
                 <button type="button" on:click=backup>"Save a backup"</button>
-                <button type="button" class="secondary" on:click=move |_| handle.away_days.set(None)>
+                <button type="button" class="secondary" on:click=move |_| handle.backups.away_days.set(None)>
                     "Dismiss"
                 </button>
             </div>
@@ -123,7 +123,7 @@ fn Banners() -> impl IntoView {
                         <div class="banner" role="status">
                             <p>{notice.text.clone()}</p>
                             {file
-                                .map(|(name, text)| {
+                                .map(|juror_core::session::open::Download { name, text }| {
                                     view! {
                                         <button
                                             type="button"
@@ -159,9 +159,8 @@ fn Start() -> impl IntoView {
         Ok(()) => {
             restore_error.set(None);
             other.set(None);
-            let (slot, id) = handle
-                .session
-                .with_untracked(|s| (s.progress.annotator.slot, s.progress.annotator.id.clone()));
+            let (slot, id) =
+                handle.with_untracked(|s| (s.annotator().slot, s.annotator().id.clone()));
             crate::services::location::set_annotator(slot, id.as_deref());
         }
         Err(e) => restore_error.set(Some(e)),
@@ -170,10 +169,8 @@ fn Start() -> impl IntoView {
         leptos::task::spawn_local(async move {
             match crate::services::study_source::read_file(file).await {
                 Ok(text) => {
-                    let mine = handle
-                        .session
-                        .with_untracked(|s| s.progress.annotator.clone());
-                    // Someone else's backup on a shared device: ask before switching (fault 16).
+                    let mine = handle.with_untracked(|s| s.annotator().clone());
+                    // Someone else's backup on a shared device: ask before switching.
                     match ratings::parse(&text) {
                         Ok(f) if f.annotator.slot != mine.slot || f.annotator.id != mine.id => {
                             other.set(Some((
@@ -188,13 +185,8 @@ fn Start() -> impl IntoView {
             }
         });
     });
-    let me = handle.session.with_untracked(|s| {
-        who(
-            s.progress.annotator.slot,
-            s.progress.annotator.id.as_deref(),
-        )
-    });
-    let trials = handle.session.with_untracked(|s| s.plan.trials.len());
+    let me = handle.with_untracked(|s| who(s.annotator().slot, s.annotator().id.as_deref()));
+    let trials = handle.with_untracked(|s| s.plan().trials.len());
     view! {
         <Welcome study trials>
             <div class="actions">
@@ -205,7 +197,7 @@ fn Start() -> impl IntoView {
                         handle.dispatch(Msg::Start);
                         // Ask the browser not to clear this site's storage when it runs short.
                         leptos::task::spawn_local(async move {
-                            handle.persisted.set(crate::services::offline::persist().await);
+                            handle.backups.persisted.set(crate::services::offline::persist().await);
                         });
                     }
                 >
@@ -284,7 +276,7 @@ fn Consent() -> impl IntoView {
 #[component]
 fn Overlays() -> impl IntoView {
     let handle = use_session();
-    let overlay = Memo::new(move |_| handle.session.with(|s| s.overlay));
+    let overlay = Memo::new(move |_| handle.with(|s| s.overlay()));
     let close = move |_| handle.dispatch(Msg::Overlay(Overlay::None));
     view! {
         {move || {
@@ -373,62 +365,23 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
     }
 }
 
-/// The page-wide shortcuts.
+/// The page-wide shortcuts: the event described as a key ([`keys::Key`]), mapped to a message
+/// by the core ([`keys::to_msg`]).
 fn keyboard(handle: SessionHandle, ev: web_sys::KeyboardEvent) {
-    if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() {
-        return;
-    }
-    let key = ev.key();
-    if key == "Escape" {
-        handle.dispatch(Msg::Overlay(Overlay::None));
-        return;
-    }
-    if typing(&ev) {
-        return;
-    }
-    let (phase, overlay) = handle
-        .session
-        .with_untracked(|s| (s.progress.phase, s.overlay));
-    let mut handled = true;
-    match key.as_str() {
-        "?" => handle.dispatch(Msg::Overlay(Overlay::Shortcuts)),
-        "r" | "R" => handle.dispatch(Msg::Overlay(Overlay::Rubric)),
-        "l" | "L" if phase == Phase::Trials => handle.dispatch(Msg::Overlay(Overlay::TrialList)),
-        _ if overlay != Overlay::None || phase != Phase::Trials => handled = false,
-        "Enter" => {
-            // Enter on a button or link does what the button says.
-            let on_control = dom::active_element().is_some_and(|e| {
-                matches!(
-                    e.tag_name().to_ascii_lowercase().as_str(),
-                    "button" | "a" | "summary"
-                )
-            });
-            if on_control {
-                handled = false;
-            } else if ev.shift_key() {
-                handle.dispatch(Msg::Previous);
-            } else {
-                handle.dispatch(Msg::Next);
-            }
-        }
-        d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() && d != "0" => {
-            handled = digit(handle, d.as_bytes()[0] - b'0');
-        }
-        "t" | "T" => handled = tie(handle),
-        k if k.len() == 1 && k.as_bytes()[0].is_ascii_alphabetic() => {
-            handled = prefer_letter(handle, k.to_ascii_uppercase());
-        }
-        _ => handled = false,
-    }
-    if handled {
-        ev.prevent_default();
-    }
-}
-
-/// A digit answers the focused rating (or the first unanswered one) with the n-th point.
-fn digit(handle: SessionHandle, n: u8) -> bool {
-    use juror_core::session::{Target, next_unanswered};
-    let study = handle.study.get_value();
+    let name = ev.key();
+    let key = keys::Key {
+        key: &name,
+        shift: ev.shift_key(),
+        modified: ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented(),
+        typing: typing(&ev),
+        on_control: dom::active_element().is_some_and(|e| {
+            matches!(
+                e.tag_name().to_ascii_lowercase().as_str(),
+                "button" | "a" | "summary"
+            )
+        }),
+    };
+    // The score whose control has focus, if any.
     let focused = dom::active_element()
         .and_then(|e| e.closest("[data-rate]").ok().flatten())
         .and_then(|e| {
@@ -439,70 +392,13 @@ fn digit(handle: SessionHandle, n: u8) -> bool {
                 dimension,
             })
         });
-    let target = focused.or_else(|| {
-        handle.session.with_untracked(|s| {
-            // The first unanswered question: search from the last target, wrapping to the start.
-            next_unanswered(&study, s, &Target::Notes)
-        })
-    });
-    let Some(Target::Rating {
-        position,
-        dimension,
-    }) = target
-    else {
-        return false;
-    };
-    let Some(scale) = study.dimension(&dimension).map(|d| d.scale.clone()) else {
-        return false;
-    };
-    let Some(point) = scale.points.get(usize::from(n) - 1) else {
-        return false;
-    };
-    handle.dispatch(Msg::Rate {
-        position,
-        dimension,
-        value: point.value,
-        advance: true,
-    });
-    true
-}
-
-/// The letter of a label ("Output B" → B) chooses the preference.
-fn prefer_letter(handle: SessionHandle, key: String) -> bool {
     let study = handle.study.get_value();
-    let choice = handle.session.with_untracked(|s| {
-        let trial = s.plan.trials.get(s.progress.current)?;
-        let kind = study.design().tasks[trial.task].preference.as_ref()?.kind;
-        let position = trial.shown.iter().position(|shown| {
-            (0..trial.shown.len().max(26) * 2)
-                .any(|i| shown.label == study.design().label(i) && letter(i) == key)
-        })?;
-        match kind {
-            PreferenceKind::Best => Some(Preference::Best { position }),
-            PreferenceKind::Choice => Some(Preference::Choice { position }),
-            PreferenceKind::Rank => None,
+    let msg = handle.with_untracked(|s| keys::to_msg(&study, s, key, focused.as_ref()));
+    if let Some(msg) = msg {
+        handle.dispatch(msg);
+        // Escape also leaves the browser's own handling (closing a dialog, leaving full screen).
+        if name != "Escape" {
+            ev.prevent_default();
         }
-    });
-    match choice {
-        Some(p) => {
-            handle.dispatch(Msg::Prefer(Some(p)));
-            true
-        }
-        None => false,
     }
-}
-
-fn tie(handle: SessionHandle) -> bool {
-    let study = handle.study.get_value();
-    let allowed = handle.session.with_untracked(|s| {
-        s.plan
-            .trials
-            .get(s.progress.current)
-            .and_then(|t| study.design().tasks[t.task].preference.as_ref())
-            .is_some_and(|p| p.allow_tie)
-    });
-    if allowed {
-        handle.dispatch(Msg::Prefer(Some(Preference::Tie)));
-    }
-    allowed
 }

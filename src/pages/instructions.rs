@@ -25,7 +25,7 @@ pub fn Instructions() -> impl IntoView {
                 .map(|md| view! { <div class="markdown" inner_html=markdown::to_html(md)></div> })}
             <h2>"Rubric"</h2>
             <RubricTable />
-            {move || match (handle.persisted.get(), handle.risk()) {
+            {move || match (handle.backups.persisted.get(), handle.risk()) {
                 // A private window is said by its own banner.
                 (_, durability::Risk::PrivateWindow) => None,
                 (Some(true), _) => Some(view! {

@@ -1,6 +1,6 @@
 //! Answers kept in this browser, listed for download when the study itself cannot be opened
-//! (moved, invalid under a newer app, offline and evicted): answers are never trapped (review
-//! M6). Set-aside copies can be removed once downloaded.
+//! (moved, invalid under a newer app, offline and evicted): answers are never trapped.
+//! Set-aside copies can be removed once downloaded.
 
 use juror_core::session::store::Saved;
 use juror_core::session::time;

@@ -1,23 +1,26 @@
 //! Survey pages and the control for any question (also used for per-output questions).
 
 use juror_core::session::{Answer, Missing, Msg, Survey};
-use juror_core::study::{Question, QuestionKind, RankOptions};
+use juror_core::study::{Question, QuestionKind, RankOptions, ScalePoint};
 use leptos::prelude::*;
 
 use crate::session::use_session;
 
-/// The intake (`exit = false`) or exit survey.
+/// The intake or exit survey.
 #[component]
-pub fn SurveyPage(exit: bool) -> impl IntoView {
+pub fn SurveyPage(survey: Survey) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
-    let survey = if exit { Survey::Exit } else { Survey::Intake };
-    let questions: Vec<Question> = if exit { study.exit() } else { study.intake() }.to_vec();
-    let labels = handle.session.with_untracked(|s| s.system_labels(&study));
-    let heading = if exit {
-        "Last questions"
-    } else {
-        "Before you start"
+    let exit = survey == Survey::Exit;
+    let questions: Vec<Question> = match survey {
+        Survey::Intake => study.intake(),
+        Survey::Exit => study.exit(),
+    }
+    .to_vec();
+    let labels = handle.with_untracked(|s| s.system_labels(&study));
+    let heading = match survey {
+        Survey::Intake => "Before you start",
+        Survey::Exit => "Last questions",
     };
     view! {
         <section class="survey" aria-labelledby="survey-heading">
@@ -33,10 +36,7 @@ pub fn SurveyPage(exit: bool) -> impl IntoView {
                     let id = q.id.clone();
                     let id2 = id.clone();
                     let value = Signal::derive(move || {
-                        handle.session.with(|s| {
-                            let answers = if exit { &s.progress.exit } else { &s.progress.intake };
-                            answers.get(&id).cloned()
-                        })
+                        handle.with(|s| s.survey_answer(survey, &id).cloned())
                     });
                     let on_change = Callback::new(move |answer: Option<Answer>| {
                         handle.dispatch(Msg::SurveyAnswer { survey, question: id2.clone(), answer })
@@ -71,7 +71,7 @@ pub fn SurveyPage(exit: bool) -> impl IntoView {
 #[component]
 pub fn MissingList() -> impl IntoView {
     let handle = use_session();
-    let missing = Memo::new(move |_| handle.session.with(|s| s.missing.clone()));
+    let missing = Memo::new(move |_| handle.with(|s| s.missing().to_vec()));
     move || {
         let list: Vec<Missing> = missing.get();
         (!list.is_empty()).then(|| {
@@ -132,46 +132,23 @@ pub fn QuestionControl(
     on_change: Callback<Option<Answer>>,
     labels: Vec<String>,
 ) -> impl IntoView {
-    let required = question.required;
-    let help = question.help.clone();
+    let Question {
+        prompt,
+        help,
+        required,
+        kind,
+        ..
+    } = question;
     let help_id = format!("{dom_id}-help");
     let described = help.as_ref().map(|_| help_id.clone());
-    let prompt = question.prompt.clone();
-    let legend = view! {
-        <legend>
-            {prompt.clone()}
-            {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
-        </legend>
-        {help.map(|h| view! { <p class="hint" id=help_id.clone()>{h}</p> })}
-    };
-    match question.kind.clone() {
+    let legend = legend(prompt.clone(), required, help, help_id);
+    match kind {
         QuestionKind::Likert(scale) => {
             let group = dom_id.clone();
             view! {
                 <fieldset class="question scale" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
                     {legend}
-                    <div class="points">
-                        {scale
-                            .points
-                            .into_iter()
-                            .map(|p| {
-                                let v = p.value;
-                                let checked = move || value.get() == Some(Answer::Scale(v));
-                                view! {
-                                    <label class="point" title=p.description.clone().unwrap_or_default()>
-                                        <input
-                                            type="radio"
-                                            name=group.clone()
-                                            value=v
-                                            prop:checked=checked
-                                            on:change=move |_| on_change.run(Some(Answer::Scale(v)))
-                                        />
-                                        <PointCaption value=v label=p.label.clone() />
-                                    </label>
-                                }
-                            })
-                            .collect_view()}
-                    </div>
+                    {scale_points(scale.points, group, value, on_change)}
                 </fieldset>
             }
             .into_any()
@@ -181,24 +158,7 @@ pub fn QuestionControl(
             view! {
                 <fieldset class="question choice" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
                     {legend}
-                    {options
-                        .into_iter()
-                        .map(|o| {
-                            let o2 = o.clone();
-                            let o3 = o.clone();
-                            view! {
-                                <label class="option">
-                                    <input
-                                        type="radio"
-                                        name=group.clone()
-                                        prop:checked=move || value.get() == Some(Answer::Choice(o2.clone()))
-                                        on:change=move |_| on_change.run(Some(Answer::Choice(o3.clone())))
-                                    />
-                                    {o}
-                                </label>
-                            }
-                        })
-                        .collect_view()}
+                    {choice_options(options, group, value, on_change)}
                 </fieldset>
             }
             .into_any()
@@ -206,96 +166,26 @@ pub fn QuestionControl(
         QuestionKind::MultipleChoice { options, .. } => view! {
             <fieldset class="question choices" id=dom_id role="group" aria-label=name aria-describedby=described>
                 {legend}
-                {options
-                    .into_iter()
-                    .map(|o| {
-                        let o2 = o.clone();
-                        let o3 = o.clone();
-                        let ticked = move || match value.get() {
-                            Some(Answer::Choices(cs)) => cs.contains(&o2),
-                            _ => false,
-                        };
-                        view! {
-                            <label class="option">
-                                <input
-                                    type="checkbox"
-                                    prop:checked=ticked
-                                    on:change=move |ev| {
-                                        let on = event_target_checked(&ev);
-                                        let mut cs = match value.get_untracked() {
-                                            Some(Answer::Choices(cs)) => cs,
-                                            _ => Vec::new(),
-                                        };
-                                        cs.retain(|c| c != &o3);
-                                        if on {
-                                            cs.push(o3.clone());
-                                        }
-                                        on_change.run((!cs.is_empty()).then_some(Answer::Choices(cs)));
-                                    }
-                                />
-                                {o}
-                            </label>
-                        }
-                    })
-                    .collect_view()}
+                {choices_options(options, value, on_change)}
             </fieldset>
         }
         .into_any(),
-        QuestionKind::ShortText { max_length } | QuestionKind::LongText { max_length } => {
-            let long = matches!(question.kind, QuestionKind::LongText { .. });
-            let text = move || match value.get() {
-                Some(Answer::Text(t)) => t,
-                _ => String::new(),
-            };
-            let input = move |ev| {
-                let t = event_target_value(&ev);
-                on_change.run((!t.is_empty()).then_some(Answer::Text(t)));
-            };
-            let max = max_length.map(|m| m.to_string());
-            let control = if long {
-                view! { <textarea id=dom_id.clone() aria-label=name.clone() rows="4" maxlength=max.clone() prop:value=text on:input=input></textarea> }.into_any()
-            } else {
-                view! { <input type="text" id=dom_id.clone() aria-label=name.clone() maxlength=max.clone() prop:value=text on:input=input /> }.into_any()
-            };
-            view! {
-                <div class="question text">
-                    <label for=dom_id.clone() class="legend">
-                        {prompt.clone()}
-                        {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
-                    </label>
-                    {control}
-                </div>
-            }
-            .into_any()
+        QuestionKind::ShortText { max_length } => {
+            let label = field_label(dom_id.clone(), prompt, required);
+            text_question(false, max_length, dom_id, name, label, value, on_change).into_any()
         }
-        QuestionKind::Number { min, max, integer } => {
-            let text = move || match value.get() {
-                Some(Answer::Number(x)) => x.to_string(),
-                _ => String::new(),
-            };
-            view! {
-                <div class="question number">
-                    <label for=dom_id.clone() class="legend">
-                        {prompt.clone()}
-                        {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
-                    </label>
-                    <input
-                        type="number"
-                        id=dom_id.clone()
-                        inputmode=if integer { "numeric" } else { "decimal" }
-                        min=min.map(|m| m.to_string())
-                        max=max.map(|m| m.to_string())
-                        step=if integer { "1" } else { "any" }
-                        prop:value=text
-                        on:input=move |ev| {
-                            let t = event_target_value(&ev);
-                            on_change.run(t.trim().parse::<f64>().ok().map(Answer::Number));
-                        }
-                    />
-                </div>
-            }
-            .into_any()
+        QuestionKind::LongText { max_length } => {
+            let label = field_label(dom_id.clone(), prompt, required);
+            text_question(true, max_length, dom_id, name, label, value, on_change).into_any()
         }
+        QuestionKind::Number { min, max, integer } => number_question(
+            (min, max, integer),
+            dom_id.clone(),
+            field_label(dom_id, prompt, required),
+            value,
+            on_change,
+        )
+        .into_any(),
         QuestionKind::Rank(options) => {
             let initial = match options {
                 RankOptions::Fixed(o) => o,
@@ -309,6 +199,190 @@ pub fn QuestionControl(
             }
             .into_any()
         }
+    }
+}
+
+/// A fieldset's legend: the prompt, "(optional)" unless required, and the help under it.
+fn legend(prompt: String, required: bool, help: Option<String>, help_id: String) -> impl IntoView {
+    view! {
+        <legend>
+            {prompt}
+            {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
+        </legend>
+        {help.map(|h| view! { <p class="hint" id=help_id>{h}</p> })}
+    }
+}
+
+/// The label of a text or number field: the prompt, "(optional)" unless required.
+fn field_label(dom_id: String, prompt: String, required: bool) -> impl IntoView {
+    view! {
+        <label for=dom_id class="legend">
+            {prompt}
+            {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
+        </label>
+    }
+}
+
+/// A Likert question's points, one radio button each.
+fn scale_points(
+    points: Vec<ScalePoint>,
+    group: String,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> impl IntoView {
+    view! {
+        <div class="points">
+            {points
+                .into_iter()
+                .map(|p| {
+                    let v = p.value;
+                    let checked = move || value.get() == Some(Answer::Scale(v));
+                    view! {
+                        <label class="point" title=p.description.clone().unwrap_or_default()>
+                            <input
+                                type="radio"
+                                name=group.clone()
+                                value=v
+                                prop:checked=checked
+                                on:change=move |_| on_change.run(Some(Answer::Scale(v)))
+                            />
+                            <PointCaption value=v label=p.label.clone() />
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+/// A single choice's options, one radio button each.
+fn choice_options(
+    options: Vec<String>,
+    group: String,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> impl IntoView {
+    options
+        .into_iter()
+        .map(|o| {
+            let o2 = o.clone();
+            let o3 = o.clone();
+            view! {
+                <label class="option">
+                    <input
+                        type="radio"
+                        name=group.clone()
+                        prop:checked=move || value.get() == Some(Answer::Choice(o2.clone()))
+                        on:change=move |_| on_change.run(Some(Answer::Choice(o3.clone())))
+                    />
+                    {o}
+                </label>
+            }
+        })
+        .collect_view()
+}
+
+/// A multiple choice's options, one checkbox each; none ticked clears the answer.
+fn choices_options(
+    options: Vec<String>,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> impl IntoView {
+    options
+        .into_iter()
+        .map(|o| {
+            let o2 = o.clone();
+            let o3 = o.clone();
+            let ticked = move || match value.get() {
+                Some(Answer::Choices(cs)) => cs.contains(&o2),
+                _ => false,
+            };
+            view! {
+                <label class="option">
+                    <input
+                        type="checkbox"
+                        prop:checked=ticked
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            let mut cs = match value.get_untracked() {
+                                Some(Answer::Choices(cs)) => cs,
+                                _ => Vec::new(),
+                            };
+                            cs.retain(|c| c != &o3);
+                            if on {
+                                cs.push(o3.clone());
+                            }
+                            on_change.run((!cs.is_empty()).then_some(Answer::Choices(cs)));
+                        }
+                    />
+                    {o}
+                </label>
+            }
+        })
+        .collect_view()
+}
+
+/// A short (one line) or long text question; an emptied field clears the answer.
+fn text_question(
+    long: bool,
+    max_length: Option<u32>,
+    dom_id: String,
+    name: String,
+    label: impl IntoView,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> impl IntoView {
+    let text = move || match value.get() {
+        Some(Answer::Text(t)) => t,
+        _ => String::new(),
+    };
+    let input = move |ev| {
+        let t = event_target_value(&ev);
+        on_change.run((!t.is_empty()).then_some(Answer::Text(t)));
+    };
+    let max = max_length.map(|m| m.to_string());
+    let control = if long {
+        view! { <textarea id=dom_id.clone() aria-label=name.clone() rows="4" maxlength=max.clone() prop:value=text on:input=input></textarea> }.into_any()
+    } else {
+        view! { <input type="text" id=dom_id.clone() aria-label=name.clone() maxlength=max.clone() prop:value=text on:input=input /> }.into_any()
+    };
+    view! {
+        <div class="question text">
+            {label}
+            {control}
+        </div>
+    }
+}
+
+/// A number question; a field that does not hold a number clears the answer.
+fn number_question(
+    (min, max, integer): (Option<f64>, Option<f64>, bool),
+    dom_id: String,
+    label: impl IntoView,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> impl IntoView {
+    let text = move || match value.get() {
+        Some(Answer::Number(x)) => x.to_string(),
+        _ => String::new(),
+    };
+    view! {
+        <div class="question number">
+            {label}
+            <input
+                type="number"
+                id=dom_id
+                inputmode=if integer { "numeric" } else { "decimal" }
+                min=min.map(|m| m.to_string())
+                max=max.map(|m| m.to_string())
+                step=if integer { "1" } else { "any" }
+                prop:value=text
+                on:input=move |ev| {
+                    let t = event_target_value(&ev);
+                    on_change.run(t.trim().parse::<f64>().ok().map(Answer::Number));
+                }
+            />
+        </div>
     }
 }
 

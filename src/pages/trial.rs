@@ -4,19 +4,20 @@
 use juror_core::markdown;
 use juror_core::plan::view::{OutputView, TrialView};
 use juror_core::session::{
-    Answer, Msg, Overlay, Preference, Target, current_view, progress, with_label,
+    Answer, Msg, Overlay, Preference, Target, TrialAnswers, TrialStatus, current_view, progress,
+    trial_statuses, with_label,
 };
 use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
 use super::survey::{MissingList, PointCaption, QuestionControl};
-use crate::session::use_session;
+use crate::session::{SessionHandle, use_session};
 
 /// The trial on screen, with its header and navigation.
 #[component]
 pub fn TrialPage() -> impl IntoView {
     let handle = use_session();
-    let current = Memo::new(move |_| handle.session.with(|s| s.progress.current));
+    let current = Memo::new(move |_| handle.with(|s| s.current()));
     view! {
         <TrialHeader />
         // Keyed by the trial: each trial gets fresh elements (Leptos would otherwise update the
@@ -24,9 +25,7 @@ pub fn TrialPage() -> impl IntoView {
         <For each=move || [current.get()] key=|index| *index let(index)>
             {
                 let study = handle.study.get_value();
-                handle
-                    .session
-                    .with_untracked(|s| current_view(&study, s))
+                handle.with_untracked(|s| current_view(&study, s))
                     .map(|view| view! { <TrialBody index view /> })
             }
         </For>
@@ -37,7 +36,7 @@ pub fn TrialPage() -> impl IntoView {
 #[component]
 fn TrialHeader() -> impl IntoView {
     let handle = use_session();
-    let p = Memo::new(move |_| handle.session.with(progress));
+    let p = Memo::new(move |_| handle.with(progress));
     // The ratings file so far: it restores on another device or browser.
     let backup = move |_| handle.backup();
     let text = move || {
@@ -100,13 +99,11 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .iter()
         .find(|t| t.id == view.task_id)
         .cloned();
-    let first_of_task = handle.session.with_untracked(|s| {
-        index == 0 || s.plan.trials[index - 1].task != s.plan.trials[index].task
-    });
+    let first_of_task = handle.with_untracked(|s| s.task_changed(index));
     let task_intro = task.as_ref().and_then(|t| {
         let title = t.title.clone();
         let md = t.instructions.clone();
-        // The task's own time estimate, with its heading (issue 16's time budgets).
+        // The task's own time estimate, with its heading.
         let time = t
             .estimated_minutes
             .map(|m| format!(" · about {}", super::welcome::format_minutes(m)));
@@ -151,7 +148,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
                 <textarea
                     id="q-notes"
                     rows="3"
-                    prop:value=move || handle.session.with(|s| s.progress.trials[index].notes.clone())
+                    prop:value=move || given(handle, index, |t| t.notes.clone())
                     on:input=move |ev| handle.dispatch(Msg::Notes(event_target_value(&ev)))
                 ></textarea>
             </div>
@@ -204,8 +201,8 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
     let heading = output.heading.clone();
     // The researcher's preview names the system; an annotator's page never does.
     let preview_system = handle.preview.then(|| {
-        handle.session.with_untracked(|s| {
-            juror_core::plan::view::preview_system(&study, &s.plan, index, position)
+        handle.with_untracked(|s| {
+            juror_core::plan::view::preview_system(&study, s.plan(), index, position)
                 .unwrap_or_default()
                 .to_owned()
         })
@@ -255,8 +252,8 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                                             name=group.clone()
                                             value=v
                                             aria-describedby=described_by
-                                            prop:checked=move || handle.session.with(|s| {
-                                                s.progress.trials[index].outputs[position].ratings.get(&dim) == Some(&v)
+                                            prop:checked=move || given(handle, index, |t| {
+                                                t.outputs.get(position).is_some_and(|o| o.ratings.get(&dim) == Some(&v))
                                             })
                                             on:change=move |_| handle.dispatch(Msg::Rate {
                                                 position,
@@ -276,7 +273,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             }
         })
         .collect_view();
-    let labels = handle.session.with_untracked(|s| s.system_labels(&study));
+    let labels = handle.with_untracked(|s| s.system_labels(&study));
     let questions = view
         .output_questions
         .iter()
@@ -287,7 +284,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             let dom_id = Target::OutputQuestion { position, question: q.id.clone() }.dom_id();
             let name = with_label(&q.prompt, &label);
             let value = Signal::derive(move || {
-                handle.session.with(|s| s.progress.trials[index].outputs[position].answers.get(&id).cloned())
+                given(handle, index, |t| t.outputs.get(position).and_then(|o| o.answers.get(&id).cloned()))
             });
             let on_change = Callback::new(move |answer: Option<Answer>| {
                 handle.dispatch(Msg::OutputAnswer { position, question: id2.clone(), answer })
@@ -306,7 +303,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                     type="checkbox"
                     aria-label=aria
                     aria-describedby=described
-                    prop:checked=move || handle.session.with(|s| s.progress.trials[index].outputs[position].flagged)
+                    prop:checked=move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.flagged))
                     on:change=move |ev| handle.dispatch(Msg::Flag { position, on: event_target_checked(&ev) })
                 />
                 {flag_label}
@@ -331,11 +328,7 @@ fn PreferenceControl(
     preference: juror_core::plan::view::PreferenceView,
 ) -> impl IntoView {
     let handle = use_session();
-    let current = move || {
-        handle
-            .session
-            .with(|s| s.progress.trials[index].preference.clone())
-    };
+    let current = move || given(handle, index, |t| t.preference.clone());
     let explanation = (preference.explanation != Requirement::Off).then(|| {
         let required = preference.explanation == Requirement::Required;
         view! {
@@ -347,7 +340,7 @@ fn PreferenceControl(
                 <textarea
                     id="q-explanation"
                     rows="2"
-                    prop:value=move || handle.session.with(|s| s.progress.trials[index].explanation.clone())
+                    prop:value=move || given(handle, index, |t| t.explanation.clone())
                     on:input=move |ev| handle.dispatch(Msg::Explain(event_target_value(&ev)))
                 ></textarea>
             </div>
@@ -458,20 +451,16 @@ fn PreferenceControl(
 pub fn TrialList() -> impl IntoView {
     let handle = use_session();
     let rows = move || {
-        handle.session.with(|s| {
-            s.progress
-                .trials
-                .iter()
+        handle.with(|s| {
+            trial_statuses(s)
                 .enumerate()
                 .map(|(i, t)| {
-                    let status = if t.done {
-                        "done"
-                    } else if t.first_shown.is_some() {
-                        "started"
-                    } else {
-                        "to do"
+                    let status = match t {
+                        TrialStatus::Done => "done",
+                        TrialStatus::Started => "started",
+                        TrialStatus::ToDo => "to do",
                     };
-                    let here = i == s.progress.current;
+                    let here = i == s.current();
                     view! {
                         <li class:here=here>
                             <button
@@ -508,4 +497,9 @@ pub fn MediaFigure(kind: MediaKind, src: String, alt: String) -> impl IntoView {
         }
         .into_any(),
     }
+}
+
+/// What `read` finds in what is given in trial `index` (reactive); the default past the plan.
+fn given<T: Default>(handle: SessionHandle, index: usize, read: impl Fn(&TrialAnswers) -> T) -> T {
+    handle.with(|s| s.answers(index).map(read).unwrap_or_default())
 }

@@ -80,7 +80,7 @@ pub async fn share(name: &str, mime: &str, text: &str, title: &str) -> Result<()
 }
 
 /// Whether the page runs as an app added to the home screen (iOS and others): there a blob
-/// download is unreliable (review fault 15) and the share sheet carries files instead.
+/// download is unreliable and the share sheet carries files instead.
 pub fn standalone() -> bool {
     let Some(window) = web_sys::window() else {
         return false;

@@ -2,6 +2,8 @@
 //! private windows, disabled storage and a full quota all happen to real annotators.
 
 use gloo_storage::{LocalStorage, Storage};
+use juror_core::plan::Annotator;
+use juror_core::session::open::Stored;
 use juror_core::session::store;
 
 /// Reads the text stored under `key`.
@@ -13,6 +15,19 @@ pub fn read(key: &str) -> Result<Option<String>, String> {
     storage
         .get_item(key)
         .map_err(|_| "This browser does not let Juror read its saved answers.".to_owned())
+}
+
+/// What storage holds under `key`, the session key of `annotator` for the study file with
+/// SHA-256 `sha256`: when nothing, the answers the annotator saved for another version of the
+/// study file (`find_other_versions`), for the core's `session::open::open`.
+pub fn stored(study_id: &str, sha256: &str, annotator: &Annotator, key: &str) -> Stored {
+    match read(key) {
+        Ok(Some(text)) => Stored::Text(text),
+        Ok(None) => Stored::Nothing {
+            earlier: find_other_versions(study_id, sha256, annotator.slot, annotator.id.as_deref()),
+        },
+        Err(problem) => Stored::Unavailable(problem),
+    }
 }
 
 /// Stores `text` under `key`.
@@ -60,7 +75,7 @@ fn entries(storage: &web_sys::Storage) -> impl Iterator<Item = (String, String)>
 }
 
 /// Every session and set-aside copy Juror keeps in this browser, newest first, with its text:
-/// what the problems and open pages offer to download when a study cannot be opened (review M6).
+/// what the problems and open pages offer to download when a study cannot be opened.
 pub fn saved_answers() -> Vec<(store::Saved, String)> {
     let Ok(storage) = raw() else {
         return Vec::new();
@@ -85,7 +100,7 @@ pub fn remove(key: &str) {
 
 /// Saved answers of the same study id and annotator under another version (SHA-256) of the
 /// study file, if any: the text of the most recently saved. Keys are compared part by part, so
-/// that slot 5 with id "1" is not slot 1 (review L8).
+/// that slot 5 with id "1" is not slot 1.
 pub fn find_other_versions(
     study_id: &str,
     sha256: &str,

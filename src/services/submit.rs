@@ -1,4 +1,4 @@
-//! Sending the finished ratings file to the service the study names (issue 16), and the outbox
+//! Sending the finished ratings file to the service the study names, and the outbox
 //! that keeps it while the browser is offline. The site's policy (`connect-src`, from the build's
 //! `JUROR_SUBMIT_ORIGINS`) is what lets the request leave the site's origin at all.
 

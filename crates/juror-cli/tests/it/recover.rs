@@ -31,7 +31,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
     };
     let dir = support::scratch("recover");
     let saved = dir.join("juror-saved-financial.json");
-    std::fs::write(&saved, write(&envelope(&sha))).unwrap();
+    std::fs::write(&saved, write(&envelope(&sha)).unwrap()).unwrap();
     let out = dir.join("recovered.json");
     let run = support::juror()
         .arg("recover")
@@ -55,7 +55,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
     assert_eq!(recovered.exported_at, "2026-11-21T23:06:40.000Z");
 
     // Saved for another version of the study: refused, saying which and what to do.
-    std::fs::write(&saved, write(&envelope(&"0".repeat(64)))).unwrap();
+    std::fs::write(&saved, write(&envelope(&"0".repeat(64))).unwrap()).unwrap();
     let run = support::juror()
         .arg("recover")
         .arg(&saved)

@@ -1,4 +1,4 @@
-//! What a participant from a recruitment platform gets at the end (issue 16): the completion code
+//! What a participant from a recruitment platform gets at the end: the completion code
 //! (or the failing code, when an attention check the study scores was failed) and the address
 //! back to the platform, shown only once the ratings file is saved.
 

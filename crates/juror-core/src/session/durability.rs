@@ -1,4 +1,4 @@
-//! How safe answers are in this browser, and when to ask for a backup (review faults 1–4, 9).
+//! How safe answers are in this browser, and when to ask for a backup.
 //!
 //! A browser can accept every save and still lose them: a private window deletes its storage
 //! when it closes, Safari deletes a site's storage after seven days of use without a visit,
@@ -32,7 +32,7 @@ pub enum Risk {
 pub const PRIVATE_QUOTA: f64 = 120.0 * 1024.0 * 1024.0;
 
 /// Trials between two reminders to save a backup, when the answers may be cleared.
-pub const BACKUP_EVERY: usize = 20;
+pub const ASK_FOR_BACKUP_EVERY: usize = 20;
 
 /// Days away after which the annotator is reminded of Safari's seven days.
 pub const AWAY_DAYS: f64 = 3.0;
@@ -50,9 +50,9 @@ pub fn risk(storage: Storage) -> Risk {
 }
 
 /// Whether to remind the annotator to save a backup: when the answers may be lost, every
-/// [`BACKUP_EVERY`] trials done since the last backup (or since this page opened).
+/// [`ASK_FOR_BACKUP_EVERY`] trials done since the last backup (or since this page opened).
 pub fn backup_due(risk: Risk, done: usize, done_at_last_backup: usize) -> bool {
-    risk != Risk::Kept && done >= done_at_last_backup + BACKUP_EVERY
+    risk != Risk::Kept && done >= done_at_last_backup + ASK_FOR_BACKUP_EVERY
 }
 
 /// Whole days since the answers were last saved, when at least [`AWAY_DAYS`]: the page then says

@@ -1,6 +1,6 @@
 //! Two tabs of one annotator, any interleaving of edits, saves and `storage` events, clocks
-//! right or wrong: the merge never undoes an edit with an older copy, and the tabs agree
-//! (review M2). The model mirrors the shell (`src/session.rs`): a save first takes in the stored
+//! right or wrong: the merge never undoes an edit with an older copy, and the tabs agree.
+//! The model mirrors the shell (`src/session/saving.rs`): a save first takes in the stored
 //! copy, then writes the union; hearing a `storage` event takes the stored copy in.
 
 use std::collections::BTreeSet;
@@ -294,7 +294,7 @@ proptest! {
     }
 }
 
-/// Review M2, repro A: tab B changes an intake answer after tab A saved another one; B's save
+/// Tab B changes an intake answer after tab A saved another one; B's save
 /// takes A's copy in first, which must not put B's old answer back.
 #[test]
 fn a_survey_answer_changed_in_one_tab_is_not_reverted_by_the_others_copy() {
@@ -332,7 +332,7 @@ fn a_survey_answer_changed_in_one_tab_is_not_reverted_by_the_others_copy() {
     );
 }
 
-/// Review M2, repro B: tab B was frozen while tab A changed a score; B wakes and types a note
+/// Tab B was frozen while tab A changed a score; B wakes and types a note
 /// on the same trial. A's score must survive B's save, and a wall clock set back in B changes
 /// nothing.
 #[test]

@@ -1,9 +1,16 @@
 //! The annotator's session: one reducer owns it.
 //!
 //! `update(study, session, msg, now)` is the only way the session changes; it returns the
-//! commands the shell must carry out (save, move focus). `view(study, session)` is what the
-//! page renders. Clocks and storage stay in the shell: every message comes with `now`
-//! (milliseconds since the Unix epoch), so every journey can be replayed natively.
+//! commands the shell must carry out (save, save soon, move focus, scroll). `view(study,
+//! session)` gathers what the page renders in one value: the trial as the rater sees it, what is
+//! given in it (`trial_state`), progress, every trial's status, what is missing. The pages read
+//! the same through `current_view`, `progress`, `trial_statuses` and the `Session` accessors
+//! (`phase`, `answers`, `missing`, ...), never its fields. Clocks and storage stay in the shell, but
+//! the decisions about storage do not: `open` says what to make of stored answers (resume, set
+//! aside, hold saves, take in another tab's save, restore a file) and its results reach the
+//! session as messages ([`Msg::Absorb`], [`Msg::Restore`]); `keys` turns a key into its message.
+//! Every message comes with `now` (milliseconds since the Unix epoch), so every journey can be
+//! replayed natively.
 //!
 //! Phases run welcome → consent (when the study has one; declining ends it) → instructions →
 //! intake survey (when there is one) → trials → exit survey (when there is one) → done.
@@ -11,6 +18,8 @@
 pub mod answers;
 pub mod completion;
 pub mod durability;
+pub mod keys;
+pub mod open;
 pub mod ratings;
 pub mod stamps;
 pub mod store;
@@ -183,7 +192,7 @@ pub enum Cmd {
     /// Persist the progress now.
     Save,
     /// Persist the progress soon: text being typed, one message per keystroke. The shell may
-    /// wait a moment (so that a long session is not rewritten on every key, review fault 14), but
+    /// wait a moment (so that a long session is not rewritten on every key), but
     /// must save before any other save, and when the page is hidden or closed.
     SaveSoon,
     /// Move focus to the element with this id.
@@ -257,6 +266,13 @@ pub enum Msg {
     Overlay(Overlay),
     /// The tab became visible or hidden.
     Visibility(bool),
+    /// Another tab saved these answers ([`open::absorb`]): they are merged into this tab's,
+    /// answer by answer ([`store::merge`]). Nothing is saved: the shell saves when
+    /// [`open::absorb`] says this tab has answers the stored copy lacks.
+    Absorb(Box<Progress>),
+    /// Continue from a ratings file: the session [`open::restore`] made of it (checked against
+    /// the study's plan) replaces this one, and is saved.
+    Restore(Box<Session>),
 }
 
 /// A session: the plan, the progress, and what is on screen.
@@ -328,8 +344,8 @@ impl Session {
             if saved.outputs.len() != trial.shown.len() {
                 return Err(format!("trial {} does not match this study's plan", i + 1));
             }
-            // A preference names positions: each must be one of the trial's (review L9: a
-            // stored rank past the end made the page panic on every load).
+            // A preference names positions: each must be one of the trial's (a stored
+            // rank past the end would index past the outputs).
             let n = trial.shown.len();
             let fits = match &saved.preference {
                 None | Some(Preference::Tie) => true,
@@ -350,7 +366,7 @@ impl Session {
                 ));
             }
             // Every score is for one of the task's dimensions, on its scale, and every answer
-            // for one of its questions (review L10: nothing is attached where it does not fit).
+            // for one of its questions: nothing is attached where it does not fit.
             let task = &study.design().tasks[trial.task];
             for o in &saved.outputs {
                 let scores_fit = o.ratings.iter().all(|(d, v)| {
@@ -405,6 +421,61 @@ impl Session {
         self.mark_shown(now);
     }
 
+    /// Where the annotator is.
+    pub fn phase(&self) -> Phase {
+        self.progress.phase
+    }
+
+    /// The index (0-based, into the plan) of the trial on screen, or last on screen.
+    pub fn current(&self) -> usize {
+        self.progress.current
+    }
+
+    /// Who.
+    pub fn annotator(&self) -> &Annotator {
+        &self.progress.annotator
+    }
+
+    /// The annotator's plan (blinded in what the page shows: see [`TrialView`]).
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The open overlay.
+    pub fn overlay(&self) -> Overlay {
+        self.overlay
+    }
+
+    /// Required answers found missing by the last refused step.
+    pub fn missing(&self) -> &[Missing] {
+        &self.missing
+    }
+
+    /// Trials done.
+    pub fn done(&self) -> usize {
+        self.progress.trials.iter().filter(|t| t.done).count()
+    }
+
+    /// What is given in trial `index` (0-based), if the plan has it.
+    pub fn answers(&self, index: usize) -> Option<&TrialAnswers> {
+        self.progress.trials.get(index)
+    }
+
+    /// Whether trial `index` is the first, or its task differs from the previous trial's (its
+    /// introduction then opens).
+    pub fn task_changed(&self, index: usize) -> bool {
+        let task = |i: usize| self.plan.trials.get(i).map(|t| t.task);
+        index == 0 || task(index - 1) != task(index)
+    }
+
+    /// The answer given to a survey question, if any.
+    pub fn survey_answer(&self, survey: Survey, question: &str) -> Option<&Answer> {
+        match survey {
+            Survey::Intake => self.progress.intake.get(question),
+            Survey::Exit => self.progress.exit.get(question),
+        }
+    }
+
     /// Labels of the systems for a `rank` question over systems (per-annotator labels, in letter
     /// order).
     pub fn system_labels(&self, study: &Study) -> Vec<String> {
@@ -413,6 +484,11 @@ impl Session {
         (0..study.system_count())
             .map(|l| study.design().label(l))
             .collect()
+    }
+
+    /// How many outputs the current trial shows.
+    fn shown(&self) -> usize {
+        self.plan.trials[self.progress.current].shown.len()
     }
 
     fn trial_answers(&mut self) -> Option<&mut TrialAnswers> {
@@ -665,28 +741,17 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
     let phase = session.progress.phase;
     let changed = |cmds: &mut Vec<Cmd>| cmds.push(Cmd::Save);
     match msg {
-        Msg::Start if phase == Phase::Welcome => {
-            session.progress.phase = if study.consent().is_some() {
-                Phase::Consent
-            } else {
-                session.progress.started_at.get_or_insert(now);
-                Phase::Instructions
-            };
-            if session.progress.phase == Phase::Instructions {
-                changed(&mut cmds);
-            }
+        Msg::Start if phase == Phase::Welcome => start(study, session, now, &mut cmds),
+        Msg::Consent(true) if phase == Phase::Consent => {
+            session.progress.consent_at = Some(now);
+            session.progress.started_at.get_or_insert(now);
+            session.progress.phase = Phase::Instructions;
+            changed(&mut cmds);
             cmds.push(Cmd::ScrollTop);
         }
-        Msg::Consent(agree) if phase == Phase::Consent => {
-            if agree {
-                session.progress.consent_at = Some(now);
-                session.progress.started_at.get_or_insert(now);
-                session.progress.phase = Phase::Instructions;
-                changed(&mut cmds);
-            } else {
-                // Nothing is recorded for a declined consent.
-                session.progress.phase = Phase::Declined;
-            }
+        Msg::Consent(false) if phase == Phase::Consent => {
+            // Nothing is recorded for a declined consent.
+            session.progress.phase = Phase::Declined;
             cmds.push(Cmd::ScrollTop);
         }
         Msg::FinishInstructions if phase == Phase::Instructions => {
@@ -714,208 +779,61 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
                 .iter()
                 .any(|q| q.id == question) =>
         {
-            let target = Target::Survey {
-                question: question.clone(),
-            };
-            let stamp = session.progress.tick(now);
-            let (answers, prefix) = match survey {
-                Survey::Intake => (&mut session.progress.intake, "intake"),
-                Survey::Exit => (&mut session.progress.exit, "exit"),
-            };
-            let key = format!("{prefix}/{question}");
-            let typed = typed(answer.as_ref());
-            match answer {
-                Some(a) => answers.insert(question, a),
-                None => answers.remove(&question),
-            };
-            session.progress.stamps.insert(key, stamp);
-            session.missing.retain(|m| m.target != target);
-            cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
+            cmds.push(answer_survey(session, survey, question, answer, now));
         }
         Msg::SubmitSurvey(survey) if phase == survey_phase(survey) => {
-            let missing = survey_missing(study, session, survey);
-            if let Some(first) = missing.first() {
-                cmds.push(Cmd::Focus(first.target.dom_id()));
-                session.missing = missing;
-            } else {
-                session.missing.clear();
-                match survey {
-                    Survey::Intake => enter_trials(study, session, now, &mut cmds),
-                    Survey::Exit => finish(session, now, &mut cmds),
-                }
-                changed(&mut cmds);
-            }
+            submit_survey(study, session, survey, now, &mut cmds);
         }
         Msg::Rate {
             position,
             dimension,
             value,
             advance,
-        } if phase == Phase::Trials => {
-            let valid = study
-                .dimension(&dimension)
-                .is_some_and(|d| d.scale.contains(value));
-            let current = session.progress.current;
-            if valid && position < session.plan.trials[current].shown.len() {
-                let target = Target::Rating {
-                    position,
-                    dimension: dimension.clone(),
-                };
-                let stamp = session.progress.tick(now);
-                if let Some(t) = session.trial_answers() {
-                    t.stamps
-                        .insert(Field::Rating(position, dimension.clone()).key(), stamp);
-                    t.outputs[position].ratings.insert(dimension, value);
-                    t.last_changed = Some(now);
-                }
-                after_answer(study, session, &target, advance, &mut cmds);
-                changed(&mut cmds);
-            }
+        } if phase == Phase::Trials
+            && position < session.shown()
+            && on_scale(study, &dimension, value) =>
+        {
+            cmds = rate(study, session, position, dimension, value, advance, now);
         }
         Msg::OutputAnswer {
             position,
             question,
             answer,
-        } if phase == Phase::Trials => {
-            let current = session.progress.current;
-            let known = study
-                .rubric()
-                .output_questions
-                .iter()
-                .any(|q| q.id == question);
-            if known && position < session.plan.trials[current].shown.len() {
-                let target = Target::OutputQuestion {
-                    position,
-                    question: question.clone(),
-                };
-                let stamp = session.progress.tick(now);
-                let typed = typed(answer.as_ref());
-                if let Some(t) = session.trial_answers() {
-                    t.stamps
-                        .insert(Field::Answer(position, question.clone()).key(), stamp);
-                    match answer {
-                        Some(a) => t.outputs[position].answers.insert(question, a),
-                        None => t.outputs[position].answers.remove(&question),
-                    };
-                    t.last_changed = Some(now);
-                }
-                after_answer(study, session, &target, false, &mut cmds);
-                cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
-            }
+        } if phase == Phase::Trials
+            && position < session.shown()
+            && output_question(study, &question) =>
+        {
+            cmds.push(answer_output(session, position, question, answer, now));
         }
-        Msg::Flag { position, on } if phase == Phase::Trials => {
-            // A flag that implies scores sets them (the annotator sees the rule by the box);
-            // unflagging leaves the scores as they are.
-            let current = session.progress.current;
-            let task = &study.design().tasks[session.plan.trials[current].task];
-            let implied: Vec<(String, i32)> = match (on, task.flag_implies) {
-                (true, Some(v)) => task.dimensions.iter().map(|d| (d.clone(), v)).collect(),
-                _ => Vec::new(),
-            };
-            let shown = session.progress.trials[current].outputs.len();
-            let stamp = (position < shown).then(|| session.progress.tick(now));
-            if let Some(stamp) = stamp
-                && let Some(t) = session.trial_answers()
-                && let Some(o) = t.outputs.get_mut(position)
-            {
-                o.flagged = on;
-                for (d, _) in &implied {
-                    t.stamps
-                        .insert(Field::Rating(position, d.clone()).key(), stamp);
-                }
-                t.stamps.insert(Field::Flag(position).key(), stamp);
-                t.outputs[position].ratings.extend(implied);
-                t.last_changed = Some(now);
-                changed(&mut cmds);
-            }
+        Msg::Flag { position, on } if phase == Phase::Trials && position < session.shown() => {
+            flag(study, session, position, on, now);
+            changed(&mut cmds);
         }
-        Msg::Prefer(preference) if phase == Phase::Trials => {
-            let current = session.progress.current;
-            let trial = &session.plan.trials[current];
-            let task = &study.design().tasks[trial.task];
-            let n = trial.shown.len();
-            let fits = match (&preference, task.preference.as_ref()) {
-                (None, Some(_)) => true,
-                (Some(Preference::Best { position }), Some(p)) => {
-                    p.kind == PreferenceKind::Best && *position < n
-                }
-                (Some(Preference::Choice { position }), Some(p)) => {
-                    p.kind == PreferenceKind::Choice && *position < n
-                }
-                (Some(Preference::Tie), Some(p)) => p.kind == PreferenceKind::Choice && p.allow_tie,
-                (Some(Preference::Rank { order }), Some(p)) => {
-                    p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
-                }
-                _ => false,
-            };
-            if fits {
-                let stamp = session.progress.tick(now);
-                if let Some(t) = session.trial_answers() {
-                    t.stamps.insert(Field::Preference.key(), stamp);
-                    t.preference = preference;
-                    t.last_changed = Some(now);
-                }
-                session.missing.retain(|m| m.target != Target::Preference);
-                changed(&mut cmds);
+        Msg::Prefer(preference)
+            if phase == Phase::Trials && preference_fits(study, session, preference.as_ref()) =>
+        {
+            if let Some((t, _)) = edit_current(session, now, Field::Preference) {
+                t.preference = preference;
             }
+            session.missing.retain(|m| m.target != Target::Preference);
+            changed(&mut cmds);
         }
         Msg::Explain(text) if phase == Phase::Trials => {
-            let stamp = session.progress.tick(now);
-            if let Some(t) = session.trial_answers() {
-                t.stamps.insert(Field::Explanation.key(), stamp);
+            if let Some((t, _)) = edit_current(session, now, Field::Explanation) {
                 t.explanation = text;
-                t.last_changed = Some(now);
             }
             session.missing.retain(|m| m.target != Target::Explanation);
             cmds.push(Cmd::SaveSoon);
         }
         Msg::Notes(text) if phase == Phase::Trials => {
-            let stamp = session.progress.tick(now);
-            if let Some(t) = session.trial_answers() {
-                t.stamps.insert(Field::Notes.key(), stamp);
+            if let Some((t, _)) = edit_current(session, now, Field::Notes) {
                 t.notes = text;
-                t.last_changed = Some(now);
             }
             session.missing.retain(|m| m.target != Target::Notes);
             cmds.push(Cmd::SaveSoon);
         }
-        Msg::Next if phase == Phase::Trials => {
-            let current = session.progress.current;
-            let missing = trial_missing(study, session, current);
-            if let Some(first) = missing.first() {
-                cmds.push(Cmd::Focus(first.target.dom_id()));
-                session.missing = missing;
-            } else {
-                session.progress.trials[current].done = true;
-                // On to the first trial not done after this one, or any before it (after a jump
-                // back), or out of the trials.
-                let total = session.plan.trials.len();
-                let next = (current + 1..total)
-                    .chain(0..current)
-                    .find(|&i| !session.progress.trials[i].done);
-                // After revising an earlier trial this returns to the first one still to do.
-                match next {
-                    Some(i) => session.show_trial(i, now),
-                    None => leave_trials(study, session, now, &mut cmds),
-                }
-                cmds.push(Cmd::ScrollTop);
-                changed(&mut cmds);
-            }
-        }
-        Msg::Previous if phase == Phase::Trials => {
-            let current = session.progress.current;
-            if current > 0 {
-                session.show_trial(current - 1, now);
-                cmds.push(Cmd::ScrollTop);
-                changed(&mut cmds);
-            } else if !study.intake().is_empty() {
-                session.bank_time(now);
-                session.progress.phase = Phase::Intake;
-                session.missing.clear();
-                cmds.push(Cmd::ScrollTop);
-                changed(&mut cmds);
-            }
-        }
+        Msg::Next if phase == Phase::Trials => next_trial(study, session, now, &mut cmds),
+        Msg::Previous if phase == Phase::Trials => previous_trial(study, session, now, &mut cmds),
         Msg::Previous if phase == Phase::Exit => {
             enter_trials(study, session, now, &mut cmds);
             let last = session.plan.trials.len().saturating_sub(1);
@@ -935,25 +853,262 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         Msg::Overlay(overlay) => {
             session.overlay = overlay;
         }
-        Msg::Visibility(visible) => {
-            if visible == session.visible {
-                return cmds;
-            }
+        Msg::Visibility(visible) if visible != session.visible => {
             session.visible = visible;
-            if phase == Phase::Trials {
-                if visible {
-                    session.shown_since = Some(now);
-                } else {
+            match (phase, visible) {
+                (Phase::Trials, true) => session.shown_since = Some(now),
+                (Phase::Trials, false) => {
                     session.bank_time(now);
                     changed(&mut cmds);
                 }
+                _ => {}
             }
+        }
+        Msg::Absorb(theirs) => {
+            session.progress = store::merge(&session.progress, &theirs);
+        }
+        Msg::Restore(restored) => {
+            *session = *restored;
+            changed(&mut cmds);
         }
         // A message that does not belong to the current phase is ignored: it can only come
         // from a stale page or a double click, and must never corrupt the session.
         _ => {}
     }
     cmds
+}
+
+/// The current trial's answers, to edit: `field` is stamped as edited now (so that the merge of
+/// two tabs keeps this edit over older ones) and the trial records the change time. Returns the
+/// answers and the stamp, for any other field the edit changes.
+fn edit_current(session: &mut Session, now: f64, field: Field) -> Option<(&mut TrialAnswers, u64)> {
+    let stamp = session.progress.tick(now);
+    let t = session.trial_answers()?;
+    t.stamps.insert(field.key(), stamp);
+    t.last_changed = Some(now);
+    Some((t, stamp))
+}
+
+/// Whether `value` is a point of the scale of dimension `dimension`.
+fn on_scale(study: &Study, dimension: &str, value: i32) -> bool {
+    study
+        .dimension(dimension)
+        .is_some_and(|d| d.scale.contains(value))
+}
+
+/// Whether the rubric asks the per-output question `question`.
+fn output_question(study: &Study, question: &str) -> bool {
+    study
+        .rubric()
+        .output_questions
+        .iter()
+        .any(|q| q.id == question)
+}
+
+/// Scores the output at `position` on `dimension`; with `advance`, focus moves to the next
+/// unanswered question.
+fn rate(
+    study: &Study,
+    session: &mut Session,
+    position: usize,
+    dimension: String,
+    value: i32,
+    advance: bool,
+    now: f64,
+) -> Vec<Cmd> {
+    let target = Target::Rating {
+        position,
+        dimension: dimension.clone(),
+    };
+    let field = Field::Rating(position, dimension.clone());
+    if let Some((t, _)) = edit_current(session, now, field) {
+        t.outputs[position].ratings.insert(dimension, value);
+    }
+    let mut cmds = Vec::new();
+    after_answer(study, session, &target, advance, &mut cmds);
+    cmds.push(Cmd::Save);
+    cmds
+}
+
+/// Answers (or clears) a per-output question; typed text is saved soon, anything else at once.
+fn answer_output(
+    session: &mut Session,
+    position: usize,
+    question: String,
+    answer: Option<Answer>,
+    now: f64,
+) -> Cmd {
+    let target = Target::OutputQuestion {
+        position,
+        question: question.clone(),
+    };
+    let save = if typed(answer.as_ref()) {
+        Cmd::SaveSoon
+    } else {
+        Cmd::Save
+    };
+    let field = Field::Answer(position, question.clone());
+    if let Some((t, _)) = edit_current(session, now, field) {
+        let answers = &mut t.outputs[position].answers;
+        match answer {
+            Some(a) => answers.insert(question, a),
+            None => answers.remove(&question),
+        };
+    }
+    session.missing.retain(|m| m.target != target);
+    save
+}
+
+/// Flags or unflags the output at `position`. A flag that implies scores sets them (the
+/// annotator sees the rule by the box); unflagging leaves the scores as they are.
+fn flag(study: &Study, session: &mut Session, position: usize, on: bool, now: f64) {
+    let implied = flag_implies(study, session, on);
+    if let Some((t, stamp)) = edit_current(session, now, Field::Flag(position)) {
+        for (d, _) in &implied {
+            t.stamps
+                .insert(Field::Rating(position, d.clone()).key(), stamp);
+        }
+        t.outputs[position].flagged = on;
+        t.outputs[position].ratings.extend(implied);
+    }
+}
+
+/// Whether `preference` (or clearing it, with `None`) fits the current trial's question: its
+/// kind, positions the trial shows, a tie only where allowed.
+fn preference_fits(study: &Study, session: &Session, preference: Option<&Preference>) -> bool {
+    let trial = &session.plan.trials[session.progress.current];
+    let task = &study.design().tasks[trial.task];
+    let n = trial.shown.len();
+    match (preference, task.preference.as_ref()) {
+        (None, Some(_)) => true,
+        (Some(Preference::Best { position }), Some(p)) => {
+            p.kind == PreferenceKind::Best && *position < n
+        }
+        (Some(Preference::Choice { position }), Some(p)) => {
+            p.kind == PreferenceKind::Choice && *position < n
+        }
+        (Some(Preference::Tie), Some(p)) => p.kind == PreferenceKind::Choice && p.allow_tie,
+        (Some(Preference::Rank { order }), Some(p)) => {
+            p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
+        }
+        _ => false,
+    }
+}
+
+/// Leaves the welcome page: to the consent form, or (without one) to the instructions.
+fn start(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    session.progress.phase = if study.consent().is_some() {
+        Phase::Consent
+    } else {
+        session.progress.started_at.get_or_insert(now);
+        Phase::Instructions
+    };
+    if session.progress.phase == Phase::Instructions {
+        cmds.push(Cmd::Save);
+    }
+    cmds.push(Cmd::ScrollTop);
+}
+
+/// Leaves a survey when every required answer is given and fits (else says which are
+/// missing and focuses the first).
+fn submit_survey(
+    study: &Study,
+    session: &mut Session,
+    survey: Survey,
+    now: f64,
+    cmds: &mut Vec<Cmd>,
+) {
+    let missing = survey_missing(study, session, survey);
+    if let Some(first) = missing.first() {
+        cmds.push(Cmd::Focus(first.target.dom_id()));
+        session.missing = missing;
+    } else {
+        session.missing.clear();
+        match survey {
+            Survey::Intake => enter_trials(study, session, now, cmds),
+            Survey::Exit => finish(session, now, cmds),
+        }
+        cmds.push(Cmd::Save);
+    }
+}
+
+/// Back one trial, or from the first trial to the intake survey (when there is one).
+fn previous_trial(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    let current = session.progress.current;
+    if current > 0 {
+        session.show_trial(current - 1, now);
+    } else if !study.intake().is_empty() {
+        session.bank_time(now);
+        session.progress.phase = Phase::Intake;
+        session.missing.clear();
+    } else {
+        return;
+    }
+    cmds.push(Cmd::ScrollTop);
+    cmds.push(Cmd::Save);
+}
+
+/// Answers (or clears) a survey question; typed text is saved soon, anything else at once.
+fn answer_survey(
+    session: &mut Session,
+    survey: Survey,
+    question: String,
+    answer: Option<Answer>,
+    now: f64,
+) -> Cmd {
+    let target = Target::Survey {
+        question: question.clone(),
+    };
+    let stamp = session.progress.tick(now);
+    let (answers, prefix) = match survey {
+        Survey::Intake => (&mut session.progress.intake, "intake"),
+        Survey::Exit => (&mut session.progress.exit, "exit"),
+    };
+    let key = format!("{prefix}/{question}");
+    let typed = typed(answer.as_ref());
+    match answer {
+        Some(a) => answers.insert(question, a),
+        None => answers.remove(&question),
+    };
+    session.progress.stamps.insert(key, stamp);
+    session.missing.retain(|m| m.target != target);
+    if typed { Cmd::SaveSoon } else { Cmd::Save }
+}
+
+/// The scores a flag sets: every dimension of the task at its `flag_implies` value, when the
+/// task has one and the flag is set.
+fn flag_implies(study: &Study, session: &Session, on: bool) -> Vec<(String, i32)> {
+    let task = &study.design().tasks[session.plan.trials[session.progress.current].task];
+    match (on, task.flag_implies) {
+        (true, Some(v)) => task.dimensions.iter().map(|d| (d.clone(), v)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Leaves the current trial when every required answer is given (else says which are missing
+/// and focuses the first).
+fn next_trial(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec<Cmd>) {
+    let current = session.progress.current;
+    let missing = trial_missing(study, session, current);
+    if let Some(first) = missing.first() {
+        cmds.push(Cmd::Focus(first.target.dom_id()));
+        session.missing = missing;
+    } else {
+        session.progress.trials[current].done = true;
+        // On to the first trial not done after this one, or any before it (after a jump
+        // back), or out of the trials.
+        let total = session.plan.trials.len();
+        let next = (current + 1..total)
+            .chain(0..current)
+            .find(|&i| !session.progress.trials[i].done);
+        // After revising an earlier trial this returns to the first one still to do.
+        match next {
+            Some(i) => session.show_trial(i, now),
+            None => leave_trials(study, session, now, cmds),
+        }
+        cmds.push(Cmd::ScrollTop);
+        cmds.push(Cmd::Save);
+    }
 }
 
 fn survey_phase(survey: Survey) -> Phase {
@@ -1042,6 +1197,87 @@ pub fn progress(session: &Session) -> ProgressView {
     }
 }
 
+/// What the annotator has given for one output of a trial.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputState {
+    /// The letter key that chooses this output as the preference ("Output B" → 'B'), if a
+    /// single key can ([`keys::output_letter`]).
+    pub letter: Option<char>,
+    /// Scores by dimension id.
+    pub ratings: BTreeMap<String, i32>,
+    /// Answers to per-output questions by question id.
+    pub answers: BTreeMap<String, Answer>,
+    /// Flagged.
+    pub flagged: bool,
+}
+
+/// What the annotator has given in one trial, as its page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialState {
+    /// Which trial (0-based index into the plan).
+    pub index: usize,
+    /// Per output, in the order shown.
+    pub outputs: Vec<OutputState>,
+    /// The preference given.
+    pub preference: Option<Preference>,
+    /// The preference's explanation.
+    pub explanation: String,
+    /// The notes.
+    pub notes: String,
+    /// The first trial, or one whose task differs from the previous trial's: the task's
+    /// introduction opens.
+    pub task_changed: bool,
+}
+
+/// What the given answers of trial `index` look like on its page; `None` past the plan.
+pub fn trial_state(study: &Study, session: &Session, index: usize) -> Option<TrialState> {
+    let trial = session.plan.trials.get(index)?;
+    let answers = session.progress.trials.get(index)?;
+    let outputs = trial
+        .shown
+        .iter()
+        .zip(&answers.outputs)
+        .map(|(shown, given)| OutputState {
+            letter: keys::output_letter(study, &shown.label),
+            ratings: given.ratings.clone(),
+            answers: given.answers.clone(),
+            flagged: given.flagged,
+        })
+        .collect();
+    Some(TrialState {
+        index,
+        outputs,
+        preference: answers.preference.clone(),
+        explanation: answers.explanation.clone(),
+        notes: answers.notes.clone(),
+        task_changed: session.task_changed(index),
+    })
+}
+
+/// One line of the list of trials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrialStatus {
+    /// Not shown yet.
+    ToDo,
+    /// Shown, not finished.
+    Started,
+    /// Finished.
+    Done,
+}
+
+/// Every trial's status, in plan order.
+pub fn trial_statuses(session: &Session) -> impl Iterator<Item = TrialStatus> + '_ {
+    session
+        .progress
+        .trials
+        .iter()
+        .map(|t| match (t.done, t.first_shown) {
+            (true, _) => TrialStatus::Done,
+            (false, Some(_)) => TrialStatus::Started,
+            (false, None) => TrialStatus::ToDo,
+        })
+}
+
 /// Everything the page renders of a session, in one value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionView {
@@ -1051,6 +1287,10 @@ pub struct SessionView {
     pub progress: ProgressView,
     /// The trial on screen, in the trials phase.
     pub trial: Option<TrialView>,
+    /// What is given in the trial on screen, in the trials phase.
+    pub answers: Option<TrialState>,
+    /// Every trial's status, for the list of trials.
+    pub trials: Vec<TrialStatus>,
     /// Required answers found missing by the last refused step.
     pub missing: Vec<Missing>,
     /// The open overlay.
@@ -1059,12 +1299,15 @@ pub struct SessionView {
 
 /// The view of a session: what the page shows, with no system id anywhere in it.
 pub fn view(study: &Study, session: &Session) -> SessionView {
+    let in_trials = session.progress.phase == Phase::Trials;
     SessionView {
         phase: session.progress.phase,
         progress: progress(session),
-        trial: (session.progress.phase == Phase::Trials)
-            .then(|| current_view(study, session))
+        trial: in_trials.then(|| current_view(study, session)).flatten(),
+        answers: in_trials
+            .then(|| trial_state(study, session, session.progress.current))
             .flatten(),
+        trials: trial_statuses(session).collect(),
         missing: session.missing.clone(),
         overlay: session.overlay,
     }
@@ -1079,5 +1322,7 @@ pub fn current_view(study: &Study, session: &Session) -> Option<TrialView> {
 
 #[cfg(test)]
 mod merge_tests;
+#[cfg(test)]
+mod open_tests;
 #[cfg(test)]
 mod tests;

@@ -285,7 +285,7 @@ pub fn export(
 fn checksum_of(file: &RatingsFile) -> String {
     // Through the file's own text, not `serde_json::to_value`: the same `Value` (numbers are
     // written to round-trip), without a second serializer of every ratings type in the
-    // annotator's wasm (issue 14's size budget).
+    // annotator's wasm (its size budget, `scripts/check-size`).
     let mut value: Value = serde_json::from_str(&file.to_json()).unwrap_or(Value::Null);
     checksum_value(&mut value)
 }
@@ -483,7 +483,7 @@ impl std::fmt::Display for ImportError {
 }
 
 /// The largest ratings file read: a 10,000-trial session with long notes is a few MB, so a file
-/// past this is not one, and is refused before any work (review M3: bounded time and memory).
+/// past this is not one, and is refused before any work (bounded time and memory).
 pub const MAX_RATINGS_BYTES: usize = 64 * 1024 * 1024;
 
 /// Reads and checks a ratings file: JSON, format, shape and checksum.

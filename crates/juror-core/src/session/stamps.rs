@@ -1,5 +1,5 @@
 //! When each answer was last given or cleared, so that two tabs' copies merge answer by answer
-//! (review M2).
+//! and neither loses an edit.
 //!
 //! Every edit gets a *stamp* from a hybrid logical clock ([`Progress::tick`]): the larger of the
 //! wall clock (ms) and one more than every stamp the progress has seen, its own or merged in from

@@ -46,7 +46,7 @@ pub struct Envelope {
 /// Continues the session saved in `envelope`: its progress must fit the study's plan for its
 /// annotator, trial by trial, and when the envelope records the plan's fingerprint, the plan must
 /// be the same one (same items, systems and places), so that no answer is ever attached to
-/// another item or system (review L10).
+/// another item or system.
 ///
 /// # Errors
 /// Why the saved progress cannot be used: the caller sets it aside and starts afresh.
@@ -84,7 +84,7 @@ pub struct Key<'a> {
 }
 
 /// Reads a key written by [`key`]; `None` for any other key. Comparing parsed keys, never
-/// suffixes, keeps slot 5 with id "1" apart from slot 1 (review L8).
+/// suffixes, keeps slot 5 with id "1" apart from slot 1.
 pub fn parse_key(key: &str) -> Option<Key<'_>> {
     let rest = key.strip_prefix("juror/v1/")?;
     let (sha, rest) = rest.split_once('/')?;
@@ -272,7 +272,7 @@ fn migrate_1_to_2(mut value: Value) -> Value {
 }
 
 /// Combines what two tabs saved for the same annotator, so that neither loses an answer and
-/// no edit is undone by an older copy (review M2).
+/// no edit is undone by an older copy.
 ///
 /// Answer by answer (every score, per-output answer, flag, preference, explanation, note and
 /// survey answer), the version with the later stamp is kept ([`super::stamps`]): an edit made
@@ -377,8 +377,16 @@ pub fn recover(
 }
 
 /// The text to store.
-pub fn write(envelope: &Envelope) -> String {
-    serde_json::to_string(envelope).unwrap_or_default()
+///
+/// # Errors
+/// When the envelope cannot be serialised, a sentence for the annotator: the shell then keeps
+/// the stored copy as it is (an empty text would overwrite it) and shows the sentence.
+pub fn write(envelope: &Envelope) -> Result<String, String> {
+    serde_json::to_string(envelope).map_err(|_| {
+        "Your last answer could not be saved in this browser. Download a backup now so that \
+         nothing is lost."
+            .to_owned()
+    })
 }
 
 #[cfg(test)]
@@ -447,7 +455,8 @@ mod tests {
             app_version: "test".into(),
             progress,
             plan: None,
-        });
+        })
+        .unwrap();
         let saved = describe(&k, &text).unwrap();
         assert_eq!(saved.annotator, "slot 3, P 17");
         assert_eq!(saved.study_id.as_deref(), Some("my study"));

@@ -1,4 +1,4 @@
-//! Sending the finished ratings file to a service the researcher names (issue 16): what to POST,
+//! Sending the finished ratings file to a service the researcher names: what to POST,
 //! where, and the origin the site's policy must allow. The request itself, the queue while
 //! offline and the retries are the shell's (`src/services/submit.rs`).
 
@@ -21,13 +21,37 @@ pub fn request(study: &Study, file: &RatingsFile) -> Option<Request> {
 
 /// Finished trials between two backups sent to a study's service that asks for them
 /// (`submit.backups`).
-pub const BACKUP_EVERY: usize = 10;
+pub const SERVICE_BACKUP_EVERY: usize = 10;
 
 /// Whether a backup is due: the study's service asks for backups, and `done` finished trials
-/// are at least [`BACKUP_EVERY`] more than at the last backup sent (`last_sent`, 0 for none).
+/// are at least [`SERVICE_BACKUP_EVERY`] more than at the last backup sent (`last_sent`, 0 for none).
 /// A backup that could not be sent stays due, so the next answer tries again.
 pub fn backup_due(study: &Study, done: usize, last_sent: usize) -> bool {
-    study.submit().is_some_and(|s| s.backups) && done >= last_sent + BACKUP_EVERY
+    study.submit().is_some_and(|s| s.backups) && done >= last_sent + SERVICE_BACKUP_EVERY
+}
+
+/// The backup to send after a save, if one is due ([`backup_due`]) and the answers are not
+/// finished (the finish page sends the finished file): `last_sent` reads the count of the last
+/// backup sent, as the shell stored it, and `file` exports the answers so far; each is called
+/// only when needed.
+pub fn backup_to_send(
+    study: &Study,
+    done: usize,
+    last_sent: impl FnOnce() -> Option<String>,
+    file: impl FnOnce() -> RatingsFile,
+) -> Option<Request> {
+    if !study.submit().is_some_and(|s| s.backups) {
+        return None;
+    }
+    let last = last_sent().and_then(|n| n.parse().ok()).unwrap_or(0);
+    if !backup_due(study, done, last) {
+        return None;
+    }
+    let file = file();
+    if file.complete {
+        return None;
+    }
+    backup_request(study, &file, done)
 }
 
 /// The POST of a backup of `file` taken after `done` finished trials: the same body as the

@@ -5,7 +5,7 @@ use super::*;
 use crate::digest::sha256_hex;
 use crate::study::{QuestionKind, RankOptions, parse_study};
 
-fn example(name: &str) -> (Study, String) {
+pub(super) fn example(name: &str) -> (Study, String) {
     let path = format!(
         "{}/../../assets/studies/{name}.json",
         env!("CARGO_MANIFEST_DIR")
@@ -25,7 +25,7 @@ fn without_stamps(trials: &[TrialAnswers]) -> Vec<TrialAnswers> {
         .collect()
 }
 
-fn slot(n: u32) -> Annotator {
+pub(super) fn slot(n: u32) -> Annotator {
     Annotator::slot(n)
 }
 
@@ -55,7 +55,7 @@ fn answer_for(q: &Question, labels: &[String]) -> Answer {
 }
 
 /// Answers every question of the current trial (first scale point, first option, ...).
-fn answer_trial(study: &Study, s: &mut Session, now: f64) {
+pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
     let index = s.progress.current;
     let trial = s.plan.trials[index].clone();
     let task = study.design().tasks[trial.task].clone();
@@ -112,7 +112,7 @@ fn answer_trial(study: &Study, s: &mut Session, now: f64) {
     }
 }
 
-fn answer_survey(study: &Study, s: &mut Session, survey: Survey, now: f64) {
+pub(super) fn answer_survey(study: &Study, s: &mut Session, survey: Survey, now: f64) {
     let labels = s.system_labels(study);
     for q in survey_questions(study, survey).to_vec() {
         let answer = Some(answer_for(&q, &labels));
@@ -300,7 +300,7 @@ fn the_intake_survey_refuses_missing_and_bad_answers() {
     assert_eq!(s.progress.phase, Phase::Trials);
 }
 
-fn into_trials(name: &str) -> (Study, Session) {
+pub(super) fn into_trials(name: &str) -> (Study, Session) {
     let (study, _) = example(name);
     let mut s = Session::new(&study, slot(1));
     let mut now = 1.0;
@@ -412,7 +412,7 @@ fn answers_out_of_range_or_for_the_wrong_kind_are_ignored() {
     );
 }
 
-/// Seed 000's error-message flag implies a 1 on every dimension: ticking it sets them (and the
+/// work-intake.json's error-message flag implies a 1 on every dimension: ticking it sets them (and the
 /// trial says so by the box); unticking leaves them; a later rating may change one (the report
 /// lists it as breaking the rule).
 #[test]
@@ -689,12 +689,12 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
         progress: s.progress.clone(),
         plan: Some(s.plan.fingerprint()),
     };
-    let text = store::write(&envelope);
+    let text = store::write(&envelope).unwrap();
     assert_eq!(store::read(&text).unwrap(), envelope);
     assert!(store::resume(&study, envelope.clone(), 6.0).is_ok());
     // Saved under another plan of the same study (an app update that planned differently, with
     // the same numbers of trials and outputs): refused, so that no answer moves to another item
-    // or system (review L10). A copy saved before fingerprints is taken as it is.
+    // or system. A copy saved before fingerprints is taken as it is.
     let other = store::Envelope {
         plan: Some("0123456789abcdef".to_owned()),
         ..envelope.clone()
@@ -720,7 +720,7 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
     let mut wrong = s.progress.clone();
     wrong.trials.pop();
     assert!(Session::resume(&study, wrong, 1.0).is_err());
-    // So is a preference naming an output the trial does not show (review L9), or a ranking
+    // So is a preference naming an output the trial does not show, or a ranking
     // that repeats one; a fitting preference is kept.
     for (preference, fits) in [
         (Preference::Choice { position: 2 }, false),
@@ -842,6 +842,39 @@ fn the_view_follows_the_phase() {
     assert_eq!(view(&study, &s).missing.len(), 13);
     update(&study, &mut s, Msg::BackToInstructions, 6.0);
     assert_eq!(view(&study, &s).trial, None);
+    assert_eq!(view(&study, &s).answers, None);
+}
+
+#[test]
+fn the_view_carries_what_the_trial_page_shows() {
+    let (study, mut s) = into_trials("work-intake");
+    update(&study, &mut s, Msg::Notes("a note".into()), 2.0);
+    update(
+        &study,
+        &mut s,
+        Msg::Rate {
+            position: 1,
+            dimension: "relevance".into(),
+            value: 4,
+            advance: false,
+        },
+        3.0,
+    );
+    let v = view(&study, &s);
+    let answers = v.answers.unwrap();
+    assert_eq!((answers.index, answers.task_changed), (0, true));
+    assert_eq!(answers.notes, "a note");
+    assert_eq!(answers.outputs[1].ratings.get("relevance"), Some(&4));
+    assert_eq!(answers.outputs.len(), s.plan.trials[0].shown.len());
+    assert_eq!(v.trials[0], TrialStatus::Started);
+    assert_eq!(v.trials[1], TrialStatus::ToDo);
+    answer_trial(&study, &mut s, 4.0);
+    update(&study, &mut s, Msg::Next, 5.0);
+    let v = view(&study, &s);
+    assert_eq!(v.trials[0], TrialStatus::Done);
+    assert_eq!(v.progress.done, 1);
+    let same_task = s.plan.trials[1].task == s.plan.trials[0].task;
+    assert_eq!(v.answers.unwrap().task_changed, !same_task);
 }
 
 #[test]

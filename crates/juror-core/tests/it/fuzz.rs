@@ -470,16 +470,19 @@ fn finished(name: &str) -> (Study, String, Value, Value) {
     }
     let file = export(&study, &sha, &s, "fuzz", now);
     let ratings: Value = serde_json::from_str(&file.to_json()).unwrap();
-    let envelope: Value = serde_json::from_str(&store::write(&Envelope {
-        schema_version: SCHEMA_VERSION,
-        study_id: study.id().to_owned(),
-        study_sha256: sha.clone(),
-        saved_at: now,
-        revision: 3,
-        app_version: "fuzz".to_owned(),
-        progress: s.progress.clone(),
-        plan: Some(s.plan.fingerprint()),
-    }))
+    let envelope: Value = serde_json::from_str(
+        &store::write(&Envelope {
+            schema_version: SCHEMA_VERSION,
+            study_id: study.id().to_owned(),
+            study_sha256: sha.clone(),
+            saved_at: now,
+            revision: 3,
+            app_version: "fuzz".to_owned(),
+            progress: s.progress.clone(),
+            plan: Some(s.plan.fingerprint()),
+        })
+        .unwrap(),
+    )
     .unwrap();
     (study, sha, ratings, envelope)
 }

@@ -1,0 +1,267 @@
+//! What to make of the answers a browser has saved: opening a session from them, taking in
+//! another tab's save, restoring from a downloaded ratings file.
+//!
+//! Each is a function from what storage held (as text) to a value: the session to start, the
+//! notice to show, the copy to set aside, whether saves must wait, the answers to merge. The
+//! shell reads and writes storage, sets copies aside and hands the results to the reducer as
+//! messages ([`super::Msg::Absorb`], [`super::Msg::Restore`]); nothing here touches storage, so
+//! every case (damaged, newer, not fitting the plan, storage full, an earlier study file, a
+//! second tab) is tested natively.
+
+use super::store::{self, Unreadable};
+use super::{Progress, Session, durability, ratings};
+use crate::plan::Annotator;
+use crate::study::Study;
+
+/// What storage held under a session's key, as the shell read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stored {
+    /// Storage cannot be used at all: the sentence to show.
+    Unavailable(String),
+    /// Nothing under the key; the text of the answers most recently saved by the same
+    /// annotator for another version of the study file (same study id, other SHA-256), if any.
+    Nothing {
+        /// Those earlier answers.
+        earlier: Option<String>,
+    },
+    /// The text under the key.
+    Text(String),
+}
+
+/// What a notice is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoticeKind {
+    /// The saved answers cannot be read: why ("they are damaged", "they were saved by a newer
+    /// version of Juror (format 3)").
+    Unreadable(String),
+    /// The saved answers do not fit the study's plan: why.
+    DoesNotFit(String),
+    /// Answers were saved for an earlier version of the study file; they are kept as they were.
+    EarlierVersion,
+}
+
+/// A file the annotator can download from a notice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Download {
+    /// The file's name.
+    pub name: String,
+    /// Its content.
+    pub text: String,
+}
+
+/// Something to tell the annotator once, with a file to download when there is something to
+/// keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// What it is about.
+    pub kind: NoticeKind,
+    /// The sentence shown.
+    pub text: String,
+    /// The saved answers, to download.
+    pub download: Option<Download>,
+}
+
+/// What the notice says about unreadable saved answers, depending on whether they could be
+/// copied aside.
+fn set_aside(kept: bool) -> &'static str {
+    if kept {
+        "They were set aside, not deleted: download them and send them to the researcher."
+    } else {
+        "They could not be set aside because this browser's storage is full: download them now. Juror will not overwrite them until you have."
+    }
+}
+
+impl Notice {
+    fn new(kind: NoticeKind, kept: bool, study: &Study, saved: &str) -> Notice {
+        let text = match &kind {
+            NoticeKind::Unreadable(why) => format!(
+                "Your saved answers for this study could not be read ({why}). {} You start afresh.",
+                set_aside(kept)
+            ),
+            NoticeKind::DoesNotFit(why) => format!(
+                "Your saved answers do not fit this study ({why}). {} You start afresh.",
+                set_aside(kept)
+            ),
+            NoticeKind::EarlierVersion => "The study file has changed since you started. Your earlier answers are kept as they were, apart from this new version: download them and send them to the researcher with your new ones.".to_owned(),
+        };
+        Notice {
+            kind,
+            text,
+            download: Some(Download {
+                name: format!("juror-saved-answers-{}.json", study.id()),
+                text: saved.to_owned(),
+            }),
+        }
+    }
+}
+
+/// A session opened from what storage held.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opened {
+    /// The session: resumed, or fresh.
+    pub session: Session,
+    /// The revision of the stored envelope read (0 when none was usable).
+    pub revision: u64,
+    /// The stored text, when it was an envelope of this study file: a later storage event with
+    /// the same text is this tab's own save.
+    pub loaded: String,
+    /// Whole days since the answers were last saved, when long enough to warn about
+    /// ([`durability::days_away`]).
+    pub away_days: Option<u32>,
+    /// Trials done ([`super::ProgressView::done`]): the count at the last backup.
+    pub done: usize,
+    /// Storage cannot be used: the banner's sentence.
+    pub problem: Option<String>,
+    /// What to tell the annotator once.
+    pub notice: Option<Notice>,
+    /// The stored text the shell must set aside (damaged, from a newer Juror, or not fitting
+    /// the plan), then report with [`Opened::set_aside`].
+    pub quarantine: Option<String>,
+    /// Saves must wait until the annotator has downloaded the saved answers: they could not be
+    /// set aside, and the next save would overwrite them.
+    pub hold: bool,
+}
+
+impl Opened {
+    /// Whether the copy in [`Opened::quarantine`] could be set aside. When it could not (storage
+    /// full), the notice says so and saves are held.
+    pub fn set_aside(&mut self, study: &Study, kept: bool) {
+        let (Some(text), Some(notice)) = (&self.quarantine, &mut self.notice) else {
+            return;
+        };
+        if !kept {
+            *notice = Notice::new(notice.kind.clone(), false, study, text);
+            self.hold = true;
+        }
+    }
+}
+
+/// Opens the session of `annotator` for the study file with SHA-256 `study_sha256` from what
+/// storage held under its key: resumed when the saved answers can be read and fit the study's
+/// plan; otherwise fresh, with a notice and the saved text to set aside (never deleted). An
+/// earlier version of the study file's answers are never mixed in: the notice offers them.
+/// `visible` is whether the page is visible.
+pub fn open(
+    study: &Study,
+    study_sha256: &str,
+    annotator: Annotator,
+    stored: Stored,
+    visible: bool,
+    now: f64,
+) -> Opened {
+    let mut opened = Opened {
+        session: Session::new(study, annotator.clone()),
+        revision: 0,
+        loaded: String::new(),
+        away_days: None,
+        done: 0,
+        problem: None,
+        notice: None,
+        quarantine: None,
+        hold: false,
+    };
+    match stored {
+        Stored::Unavailable(problem) => opened.problem = Some(problem),
+        Stored::Nothing { earlier } => {
+            opened.notice =
+                earlier.map(|text| Notice::new(NoticeKind::EarlierVersion, true, study, &text));
+        }
+        Stored::Text(text) => match store::read(&text) {
+            Ok(envelope) if envelope.study_sha256 == study_sha256 => {
+                opened.revision = envelope.revision;
+                opened.away_days = durability::days_away(envelope.saved_at, now);
+                opened.loaded = text.clone();
+                match store::resume(study, envelope, now) {
+                    Ok(session) => opened.session = session,
+                    Err(why) => {
+                        opened.notice =
+                            Some(Notice::new(NoticeKind::DoesNotFit(why), true, study, &text));
+                        opened.quarantine = Some(text);
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(reason) => {
+                let why = match reason {
+                    Unreadable::Corrupt(_) => "they are damaged".to_owned(),
+                    Unreadable::Future(v) => {
+                        format!("they were saved by a newer version of Juror (format {v})")
+                    }
+                };
+                opened.notice = Some(Notice::new(NoticeKind::Unreadable(why), true, study, &text));
+                opened.quarantine = Some(text);
+            }
+        },
+    }
+    opened.session.visible = visible;
+    opened.done = opened.session.done();
+    opened
+}
+
+/// What to do with another tab's save.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Absorb {
+    /// Nothing: this tab's own save, not an envelope, or for another study file.
+    Ignore,
+    /// Take it in.
+    Take {
+        /// The revision to count on from (the larger of the two).
+        revision: u64,
+        /// The stored answers, when merging them changes this tab's: the shell dispatches
+        /// [`super::Msg::Absorb`] with them.
+        merge: Option<Box<Progress>>,
+        /// This tab has answers the stored copy lacks: it must save the union.
+        save: bool,
+    },
+}
+
+/// Takes in `incoming`, the text another tab stored under this session's key. `local` is this
+/// tab's progress, `revision` the revision this tab last wrote or read, `last_written` the text
+/// it last wrote.
+///
+/// Every copy is taken in, whatever its revision: the merge goes answer by answer by their
+/// stamps, so an older copy cannot undo an edit, and a copy written by a tab that started after
+/// the key was cleared (revision 0) still gives its answers.
+pub fn absorb(
+    study_sha256: &str,
+    local: &Progress,
+    revision: u64,
+    last_written: &str,
+    incoming: &str,
+) -> Absorb {
+    // This tab's own last save: nothing new in it (and merging an older copy of our own
+    // survey answers would undo the newest one).
+    if last_written == incoming {
+        return Absorb::Ignore;
+    }
+    let Ok(envelope) = store::read(incoming) else {
+        return Absorb::Ignore;
+    };
+    if envelope.study_sha256 != study_sha256 {
+        return Absorb::Ignore;
+    }
+    let merged = store::merge(local, &envelope.progress);
+    let theirs = envelope.progress;
+    let save = merged.trials != theirs.trials
+        || merged.intake != theirs.intake
+        || merged.exit != theirs.exit;
+    Absorb::Take {
+        revision: revision.max(envelope.revision),
+        merge: (merged != *local).then(|| Box::new(theirs)),
+        save,
+    }
+}
+
+/// The session to continue from a downloaded ratings file, for the study file with SHA-256
+/// `study_sha256` (the file may be another annotator's: the session is theirs). Every answer is
+/// stamped as an edit made now: the restored answers win over older stored copies of the same
+/// answers, and stored answers the file lacks are kept.
+///
+/// # Errors
+/// Why the file cannot be used: not a ratings file, another study, or not fitting its plan.
+pub fn restore(study: &Study, study_sha256: &str, text: &str, now: f64) -> Result<Session, String> {
+    let file = ratings::parse(text).map_err(|e| e.to_string())?;
+    let mut progress = ratings::restore(study, study_sha256, &file).map_err(|e| e.to_string())?;
+    progress.stamp_all(now);
+    Session::resume(study, progress, now)
+}
