@@ -273,7 +273,7 @@ fn offence(import: &Import) -> Option<String> {
     };
     let Some(from_floor) = floor_of(from) else {
         return Some(format!(
-            "{from} is not in the table of floors: add it to FLOORS in tests/layers.rs"
+            "{from} is not in the table of floors: add it to FLOORS in tests/it/layers.rs"
         ));
     };
     let place = format!("{}:{}", import.file, import.line);
@@ -342,6 +342,79 @@ fn no_import_runs_up_a_floor() {
         .filter_map(offence)
         .collect();
     assert!(offences.is_empty(), "{}", offences.join("\n"));
+}
+
+/// A ring among `edges` (pairs of sub-modules), as the path that closes it, if there is one.
+fn ring(edges: &[(String, String)]) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        edges: &[(String, String)],
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        if done.iter().any(|n| n == node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        for (_, next) in edges.iter().filter(|(from, _)| from == node) {
+            if let Some(cycle) = visit(next, edges, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.push(node.to_owned());
+        None
+    }
+    let mut done = Vec::new();
+    edges
+        .iter()
+        .find_map(|(start, _)| visit(start, edges, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_ring_among_the_stages_of_a_module() {
+    let imports = all_imports();
+    for (module, _) in STAGES {
+        let mut edges: Vec<(String, String)> = Vec::new();
+        for i in &imports {
+            if i.from.first().map(String::as_str) != Some(*module)
+                || i.to.first().map(String::as_str) != Some(*module)
+            {
+                continue;
+            }
+            let (Some(a), Some(b)) = (i.from.get(1), i.to.get(1)) else {
+                continue;
+            };
+            let edge = (a.clone(), b.clone());
+            if a != b
+                && stage_of(module, a).is_some()
+                && stage_of(module, b).is_some()
+                && !edges.contains(&edge)
+            {
+                edges.push(edge);
+            }
+        }
+        assert!(
+            ring(&edges).is_none(),
+            "{module}: its sub-modules import each other in a ring: {}",
+            ring(&edges).unwrap_or_default().join(" -> ")
+        );
+    }
+}
+
+#[test]
+fn a_ring_is_found_and_a_chain_is_not() {
+    let edge = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    assert_eq!(ring(&[edge("a", "b"), edge("b", "c")]), None);
+    assert_eq!(
+        ring(&[edge("a", "b"), edge("b", "c"), edge("c", "a")]),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
 }
 
 #[test]
