@@ -11,6 +11,7 @@ use crate::fast_hash::FastHash;
 use serde::Serialize;
 
 use super::data::{Ci, Data, LEVEL, RatingRow, TrialRow, number};
+use crate::stats::describe;
 use crate::stats::preference::{Outcome, win_rate};
 
 /// An annotator whose median time per trial is under this share of the median annotator's
@@ -135,14 +136,9 @@ pub fn diagnostics(data: &Data, dimensions: &[String]) -> Diagnostics {
     }
 }
 
+/// The mean and, with two values or more, the sample SD (n − 1).
 fn mean_sd(xs: &[f64]) -> (f64, Option<f64>) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let sd = (xs.len() > 1).then(|| {
-        let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
-        (ss / (n - 1.0)).sqrt()
-    });
-    (mean, sd)
+    (describe::mean(xs), (xs.len() > 1).then(|| describe::sd(xs)))
 }
 
 fn position_scores(data: &Data, dimensions: &[String]) -> Vec<PositionScores> {

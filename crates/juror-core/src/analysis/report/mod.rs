@@ -22,6 +22,7 @@ use crate::fast_hash::FastHash;
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
 };
+use crate::stats::describe::{mean, sd as sample_sd};
 use crate::stats::paired::{
     self, Alternative, PairedError, WilcoxonMethod, bootstrap_mean, describe, paired_effect,
     t_test, wilcoxon, wilcoxon_p,
@@ -232,17 +233,6 @@ fn dimension_order(data: &Data, study: Option<&Study>) -> Vec<String> {
 
 /// The ratings of one cell (item, system), in the order read.
 type Cells<'a> = BTreeMap<(&'a str, &'a str), Vec<&'a RatingRow>>;
-
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len() as f64
-}
-
-/// Sample SD (n − 1), two passes, as [`crate::stats::paired::describe`].
-fn sample_sd(xs: &[f64]) -> f64 {
-    let m = mean(xs);
-    let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
-    (ss / (xs.len() - 1) as f64).sqrt()
-}
 
 /// Each system's item means on one dimension, items in byte order: the adjudicated score of a
 /// cell when there is one, else the mean of its ratings. Public so that tests and the
