@@ -136,9 +136,6 @@ fn names_history(line: &str) -> Option<&'static str> {
 fn no_line_names_an_issue_a_review_finding_or_a_protocol_by_number() {
     let mut found = Vec::new();
     for (name, text) in tracked_files() {
-        if name.ends_with("tidy.rs") {
-            continue;
-        }
         for (i, line) in text.lines().enumerate() {
             if let Some(what) = names_history(line) {
                 found.push(format!("{name}:{}: names {what}: {}", i + 1, line.trim()));
@@ -154,13 +151,14 @@ fn no_line_names_an_issue_a_review_finding_or_a_protocol_by_number() {
 
 #[test]
 fn history_is_recognised_and_ordinary_words_are_not() {
+    // Spelt in pieces, so that this file names no history itself.
     for line in [
-        "as issue 16 asks",
-        "Issue #14's target",
-        "(review M2)",
-        "reviews L1, L2",
-        "review fault 14",
-        "Seed 001's plan",
+        concat!("as iss", "ue 16 asks"),
+        concat!("Iss", "ue #14's target"),
+        concat!("(rev", "iew M2)"),
+        concat!("rev", "iews L1, L2"),
+        concat!("rev", "iew fault 14"),
+        concat!("Se", "ed 001's plan"),
     ] {
         assert!(names_history(line).is_some(), "{line}");
     }
