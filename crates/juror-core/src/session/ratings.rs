@@ -45,6 +45,10 @@ pub struct RatingsFile {
     pub phase: Phase,
     /// Whether every trial and survey was finished.
     pub complete: bool,
+    /// Written by the researcher's own run-through (`&preview`), never by an annotator: the
+    /// analysis refuses such a file. Absent (false) in every annotator's file.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub preview: bool,
     /// Index of the trial shown when the file was written (for restoring).
     pub current_trial: usize,
     /// When consent was given (RFC 3339), if the study asks for it.
@@ -268,6 +272,7 @@ pub fn export(
         },
         phase: p.phase,
         complete: p.phase == Phase::Done,
+        preview: false,
         current_trial: p.current,
         consent_given_at: p.consent_at.map(iso8601),
         started_at: p.started_at.map(iso8601),
