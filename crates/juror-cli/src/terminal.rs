@@ -1,30 +1,19 @@
 //! Writing to the terminal. Messages quote what input files contain (ids, names, a file's own
 //! error text), and a forged file could put terminal escape sequences there: erase the lines
-//! above (a warning about that very file), move the cursor, or write the clipboard (OSC 52).
-//! On a terminal, every control character but line feed and tab is shown escaped instead
-//! (`\u{1b}`); output redirected to a file or a pipe is written byte for byte, since it is data
-//! (a CSV's quoted fields may hold any character).
+//! above (a warning about that very file), move the cursor, or write the clipboard (OSC 52);
+//! or Unicode's bidirectional controls, which make an id read backwards or look like another.
+//! On a terminal, every control character but line feed and tab, and every bidirectional
+//! control, is shown escaped instead (`\u{1b}`, `\u{202e}`: [`juror_core::visible`]); output
+//! redirected to a file or a pipe is written byte for byte, since it is data (a CSV's quoted
+//! fields may hold any character).
 
 use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 
-/// `text` with every control character (C0, DEL, C1) but line feed and tab escaped.
+/// `text` as a terminal shows it: every control character (C0, DEL, C1) but line feed and tab,
+/// and every bidirectional control, escaped.
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(unsafe_char) {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(
-        text.chars()
-            .map(|c| {
-                if unsafe_char(c) {
-                    c.escape_unicode().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
-    )
+    juror_core::visible::escape(text)
 }
 
 fn write(mut to: impl Write + IsTerminal, text: &str) {
@@ -68,5 +57,11 @@ mod tests {
             "a\\u{1b}]52;c;eA==\\u{7}b\\u{7f}\\u{9b}"
         );
         assert_eq!(escape_controls("café ✓"), "café ✓");
+        // A right-to-left override makes `ann-7\u{202e}lmth.exe` read as "ann-7exe.html"; an
+        // isolate and a mark hide inside an id.
+        assert_eq!(
+            escape_controls("ann-7\u{202e}lmth.exe \u{2067}p1\u{2069}\u{200f}"),
+            "ann-7\\u{202e}lmth.exe \\u{2067}p1\\u{2069}\\u{200f}"
+        );
     }
 }

@@ -25,6 +25,7 @@ pub mod markdown;
 pub mod pseudonym;
 pub mod rng;
 pub mod url;
+pub mod visible;
 
 // Floor 2: the study file, its format and its validated model.
 pub mod study;

@@ -24,6 +24,7 @@ const FLOORS: &[(&str, u32)] = &[
     ("pseudonym", 1),
     ("rng", 1),
     ("url", 1),
+    ("visible", 1),
     // 2. The study file: its format, the validated model, the published plans' data.
     ("study", 2),
     // 3. Plans, and what needs the planner to accept a study.

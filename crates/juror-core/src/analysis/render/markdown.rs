@@ -1,5 +1,6 @@
 //! The report as paper-ready Markdown: the sections of [`super::tables`] written out, headings,
-//! paragraphs, lists and pipe tables, with text from the inputs made inert.
+//! paragraphs, lists and pipe tables, with text from the inputs made inert, and no control or
+//! bidirectional character written raw (`crate::visible`).
 
 use std::fmt::Write as _;
 
@@ -59,7 +60,11 @@ pub fn write(sections: &[Section]) -> String {
 
 /// A pipe table, numbers aligned right, and a blank line.
 fn table(out: &mut String, t: &Table) {
-    let names: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
+    let names: Vec<String> = t
+        .columns
+        .iter()
+        .map(|c| crate::visible::escape(&c.name).into_owned())
+        .collect();
     let rules: Vec<&str> = t
         .columns
         .iter()
@@ -78,7 +83,7 @@ fn inert(text: &Text) -> String {
     text.0
         .iter()
         .map(|s| match s {
-            Span::Plain(t) => t.clone(),
+            Span::Plain(t) => crate::visible::escape(t).into_owned(),
             Span::Input(t) => cell(t),
         })
         .collect()
@@ -87,7 +92,9 @@ fn inert(text: &Text) -> String {
 /// Text from the inputs (ids, names, notes, messages) made inert in Markdown: it renders as the
 /// same text, but cannot become a link, an image, emphasis, a heading or HTML (an annotator id
 /// `<img src=…>` or `![x](https://…)` would fetch a tracker in a Markdown viewer).
-/// Pipes are escaped and line breaks become spaces, so it also fits in a table cell.
+/// Pipes are escaped and line breaks become spaces, so it also fits in a table cell. Control
+/// characters and bidirectional controls ([`crate::visible::acts`]), which would reorder or
+/// hide what a reader sees, render as their escape (`\u{202e}`).
 pub(crate) fn cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -96,6 +103,11 @@ pub(crate) fn cell(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' | '\r' => out.push(' '),
+            c if crate::visible::acts(c) => {
+                // `\\u{202e}` in Markdown renders as `\u{202e}`.
+                out.push('\\');
+                out.extend(c.escape_unicode());
+            }
             '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '#' | '|' => {
                 out.push('\\');
                 out.push(c);
@@ -124,5 +136,36 @@ mod injection_tests {
             "\\*bold\\* \\_it\\_ \\`code\\` \\# h \\\\ &amp;"
         );
         assert_eq!(cell("rft-base 4.5"), "rft-base 4.5");
+    }
+
+    /// Control and bidirectional characters from the inputs are shown as escapes: an id that
+    /// would read backwards, a terminal escape, a tab that would shift a table.
+    #[test]
+    fn input_controls_and_bidi_controls_are_shown_escaped() {
+        assert_eq!(cell("ann-7\u{202e}lmth.exe"), "ann-7\\\\u{202e}lmth.exe");
+        assert_eq!(
+            cell("\u{1b}[2K\u{2066}x\u{2069}\u{200e}\u{61c}\t"),
+            "\\\\u{1b}\\[2K\\\\u{2066}x\\\\u{2069}\\\\u{200e}\\\\u{61c}\t"
+        );
+        assert_eq!(cell("שלום café"), "שלום café");
+    }
+
+    /// Juror's own text that carries input (a formula naming a dimension, a heading naming a
+    /// system) is shown with its controls escaped too, its Markdown kept.
+    #[test]
+    fn plain_text_keeps_its_markdown_but_not_its_controls() {
+        use super::super::tables::{Block, Section, Text};
+        let sections = [Section {
+            level: 2,
+            heading: Text::plain("Dimension **q\u{202e}x**"),
+            blocks: vec![Block::Paragraph(
+                Text::plain("Model `score ~ system\u{1b}[2K`, reference ").and_input("a\u{2067}b"),
+            )],
+        }];
+        assert_eq!(
+            super::write(&sections),
+            "## Dimension **q\\u{202e}x**\n\nModel `score ~ system\\u{1b}[2K`, reference \
+             a\\\\u{2067}b\n\n"
+        );
     }
 }
