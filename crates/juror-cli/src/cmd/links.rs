@@ -1,11 +1,12 @@
 //! `juror links`: one link per annotator slot of a study, as CSV, optionally with a
 //! recruitment platform's placeholders for the participant's id. Also the `--platform` word,
-//! which `juror publish` reads the same way.
+//! and the warnings about MTurk, which `juror publish` gives the same way.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use juror_core::plan::{Platform, platform_links};
+use juror_core::study::Study;
 
 use crate::files::{load, write_atomically};
 
@@ -40,6 +41,7 @@ pub fn run(args: Args) -> ExitCode {
     let Ok(study) = load(&args.study) else {
         return ExitCode::from(2);
     };
+    warn_about_platform(&args.study, &study, platform);
     let default_path = juror_core::publish::site_path(
         &args
             .study
@@ -77,5 +79,41 @@ pub fn platform(name: Option<&str>) -> Result<Option<Platform>, ExitCode> {
             errln!("--platform {name:?}: use prolific, mturk or sona");
             Err(ExitCode::from(2))
         }
+    }
+}
+
+/// MTurk's two hosts, which the finish page's form posts the assignment to.
+const MTURK_ORIGINS: [&str; 2] = ["https://www.mturk.com", "https://workersandbox.mturk.com"];
+
+/// What a study recruited on `platform` needs that the links cannot carry. MTurk receives only
+/// the assignment id and the ratings file's checksum: without `submit`, the ratings stay on
+/// the workers' computers. And its form is posted only to origins the site's build allows
+/// (`JUROR_SUBMIT_ORIGINS`, as `juror validate` reads it for `submit`).
+pub fn warn_about_platform(file: &Path, study: &Study, platform: Option<Platform>) {
+    if platform != Some(Platform::Mturk) {
+        return;
+    }
+    if study.submit().is_none() {
+        errln!(
+            "warning: {}: the study has no submit section: MTurk receives only each worker's \
+             assignment id and the ratings file's checksum, so the ratings would stay on the \
+             workers' computers and never reach you. Add \"submit\" with a service that \
+             receives the files (README, \"Sending files to a service\").",
+            file.display()
+        );
+    }
+    let allowed = std::env::var("JUROR_SUBMIT_ORIGINS").unwrap_or_default();
+    let missing: Vec<&str> = MTURK_ORIGINS
+        .into_iter()
+        .filter(|o| !allowed.split_whitespace().any(|a| a == *o))
+        .collect();
+    if !missing.is_empty() {
+        errln!(
+            "warning: {}: build the site with JUROR_SUBMIT_ORIGINS including {} (with the \
+             submit service's origin), or the browser blocks \"Submit the task on Mechanical \
+             Turk\" and the HIT expires unpaid (README, \"Recruiting on a platform\").",
+            file.display(),
+            missing.join(" and ")
+        );
     }
 }

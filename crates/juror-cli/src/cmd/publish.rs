@@ -10,14 +10,14 @@ use juror_core::publish::{self, Candidate, Problem, SITE_FOLDER, SealKey, Severi
 use juror_core::study::Study;
 use juror_core::study::raw::RawStudy;
 
-use super::links::platform;
+use super::links::{platform, warn_about_platform};
 use crate::files::{load_raw, pretty, report, write_atomically};
 
 /// Publish studies for annotators, blinded: each study is sealed (system ids become tokens,
 /// attention-check answers move to the key) and written with its media under
 /// SITE/studies/; the keys go only to KEYS. With --base-url, one link per annotator slot is
-/// printed and written to KEYS/links.csv. Refuses a study whose text names a system, and
-/// never overwrites a key.
+/// printed and written to KEYS/links.csv. Refuses a study whose text names a system or whose
+/// completion has a fail_code, and a KEYS folder inside SITE; never overwrites a key.
 #[derive(clap::Args)]
 pub struct Args {
     /// The original studies (keep them private, with the keys).
@@ -27,7 +27,8 @@ pub struct Args {
     /// repository, which Trunk publishes as `studies/`).
     #[arg(long)]
     site: PathBuf,
-    /// The private folder for the keys (one STUDY.key.json per study) and links.csv.
+    /// The private folder for the keys (one STUDY.key.json per study) and links.csv: outside
+    /// SITE, and git-ignored (a warning otherwise), such as private/keys.
     #[arg(long)]
     keys: PathBuf,
     /// The address the site is served at, such as https://you.github.io/juror/.
@@ -58,9 +59,10 @@ struct Publication {
     media: Vec<String>,
 }
 
-/// Checks every study first (the rules of [`publish::check`]: valid, no system named in its
-/// text unless allowed, media present inside its folder, no key already there, no two with one
-/// file name) and writes nothing unless all pass (exit 1, or 2 for an existing key or an I/O
+/// Checks the keys folder (exit 2 inside the site; a warning unless git ignores it), then every
+/// study (the rules of [`publish::check`]: valid, no system named in its text unless allowed,
+/// no fail code, media present inside its folder, no key already there, no two with one file
+/// name) and writes nothing unless all pass (exit 1, or 2 for an existing key or an I/O
 /// error). Then for each study: the key, the sealed study, its media; and links.csv with
 /// --base-url (and the platform's placeholders, if one is named).
 pub fn run(args: Args) -> ExitCode {
@@ -68,10 +70,13 @@ pub fn run(args: Args) -> ExitCode {
         Ok(platform) => platform,
         Err(code) => return code,
     };
+    if let Err(code) = check_keys_folder(&args.keys, &args.site) {
+        return code;
+    }
     let mut publications: Vec<Publication> = Vec::new();
     let mut refused = false;
     for source in &args.studies {
-        match prepare(&args, source, &publications) {
+        match prepare(&args, source, &publications, platform) {
             Ok((refuses, publication)) => {
                 refused |= refuses;
                 publications.extend(publication);
@@ -97,11 +102,13 @@ fn prepare(
     args: &Args,
     source: &Path,
     earlier: &[Publication],
+    platform: Option<Platform>,
 ) -> Result<(bool, Option<Publication>), ExitCode> {
     let raw = load_raw(source)?;
     let Ok(original) = juror_core::study::validate(&raw) else {
         return Err(ExitCode::FAILURE);
     };
+    warn_about_platform(source, &original, platform);
     // A path that can be read as a file has a file name.
     let Some(file_name) = source.file_name().map(|n| n.to_string_lossy().into_owned()) else {
         errln!("{}: not a file name", source.display());
@@ -218,7 +225,84 @@ fn message(
             "{source}: {owner}: media {} is missing",
             path.parent().unwrap_or(Path::new(".")).join(src).display()
         ),
+        Problem::FailCodeNeverApplies { fail_code } => format!(
+            "{source}: completion.fail_code \"{fail_code}\" would never be given: a published \
+             study keeps its attention checks in the key, so the page cannot tell who failed \
+             one (and the code would be public in the study file). Remove fail_code, give \
+             everyone completion.code, and find who failed a check with `juror analyze --key` \
+             before you pay (README, \"Recruiting on a platform\")."
+        ),
     }
+}
+
+/// Refuses (exit 2) a keys folder inside the site folder, where the key (token map,
+/// attention-check answers, the ids' secret) would be served with the studies; warns unless
+/// `git check-ignore` says the keys folder is ignored, so that it cannot be committed to a
+/// public repository.
+fn check_keys_folder(keys: &Path, site: &Path) -> Result<(), ExitCode> {
+    let (keys_at, site_at) = (resolved(keys), resolved(site));
+    if keys_at.starts_with(&site_at) {
+        errln!(
+            "--keys {}: inside the site folder {}, so the keys would be served with the \
+             studies and unblind them; keep them apart, for example --keys private/keys \
+             (git-ignored)",
+            keys.display(),
+            site.display()
+        );
+        return Err(ExitCode::from(2));
+    }
+    let folder = existing_ancestor(&keys_at);
+    let ignored = std::process::Command::new("git")
+        .arg("check-ignore")
+        .arg("-q")
+        .arg(&keys_at)
+        .current_dir(&folder)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map(|s| s.code());
+    match ignored {
+        Ok(Some(0)) => {}
+        Ok(Some(1)) => errln!(
+            "warning: --keys {}: git does not ignore it, so a commit could put the keys in a \
+             public repository; add it to .gitignore (or use private/keys: private/ is ignored)",
+            keys.display()
+        ),
+        _ => errln!(
+            "warning: --keys {}: not in a git repository (or git is missing), so nothing checked \
+             that it is ignored; keep the keys out of anything you publish",
+            keys.display()
+        ),
+    }
+    Ok(())
+}
+
+/// `path` made absolute, with symbolic links and `..` of its existing part resolved, and the
+/// rest (folders not made yet) appended as written, `.` and `..` resolved by name.
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let base = existing_ancestor(&absolute);
+    let mut out = base.canonicalize().unwrap_or_else(|_| base.clone());
+    for part in absolute
+        .strip_prefix(&base)
+        .unwrap_or(Path::new(""))
+        .components()
+    {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::Normal(name) => out.push(name),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The longest leading part of `path` that exists (the root at worst).
+fn existing_ancestor(path: &Path) -> PathBuf {
+    path.ancestors()
+        .find(|a| a.exists())
+        .map_or_else(|| PathBuf::from("/"), Path::to_path_buf)
 }
 
 /// Writes every publication: the key first (a published study without its key could never be

@@ -1,19 +1,25 @@
 //! `juror validate`: the one-line summary of a valid study, or every problem of an invalid one,
 //! and the warnings a researcher needs before serving it (a submit origin the site's build
-//! must allow, systems named in the open).
+//! must allow, systems named in the open, a consent text that does not say answers are sent);
+//! with `--published`, whether it is what `juror publish` writes.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::files::load;
+use juror_core::publish::NotPublished;
+use juror_core::study::raw::RawStudy;
+use juror_core::study::warnings::{BACKUP_WORDS, SENDING_WORDS, Warning};
+
+use crate::files::{open_study, read};
 
 /// Check a study file and list every problem with its JSON path and a fix.
 #[derive(clap::Args)]
 pub struct Args {
     /// The study file (juror.study/1 JSON).
     file: PathBuf,
-    /// Also require the study to be in the form `juror publish` writes (plans computed,
-    /// no system named): exit 1 otherwise. For checking what a site is about to serve.
+    /// Also require the study to be in the form `juror publish` writes (plans computed, every
+    /// system a token, each item's outputs under tokens of their own, no attention checks and
+    /// no analysis section): exit 1 otherwise. For checking what a site is about to serve.
     #[arg(long)]
     published: bool,
 }
@@ -22,17 +28,15 @@ pub struct Args {
 /// `--published`), else 0.
 pub fn run(args: Args) -> ExitCode {
     let file = args.file.as_path();
-    let study = match load(file) {
-        Ok(study) => study,
+    let text = match read(file) {
+        Ok(text) => text,
         Err(code) => return code,
     };
-    if args.published && study.design().plans.is_none() {
-        outln!(
-            "{}: not published: annotators would read the study as written (its systems, its \
-             attention checks); serve what `juror publish {} --site DIR --keys DIR` writes",
-            file.display(),
-            file.display()
-        );
+    let study = match open_study(file, &text) {
+        Ok(opened) => opened.study,
+        Err(code) => return code,
+    };
+    if args.published && !published(file, &text) {
         return ExitCode::FAILURE;
     }
     let systems = match study.design().plans {
@@ -53,6 +57,9 @@ pub fn run(args: Args) -> ExitCode {
         trials_summary(&juror_core::plan::trials_per_slot(&study)),
     );
     warn_about_submit_origin(file, &study);
+    for warning in juror_core::study::warnings::warnings(&study) {
+        errln!("warning: {}: {}", file.display(), warning_text(&warning));
+    }
     if !juror_core::publish::is_sealed(study.systems()) {
         errln!(
             "warning: {}: the study names its systems ({}); an annotator who opens the study \
@@ -64,6 +71,93 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// Whether the study's `text` is what `juror publish` writes; if not, says why on stdout.
+fn published(file: &Path, text: &str) -> bool {
+    // The text opened as a study, so it reads as one.
+    let raw = match serde_json::from_str::<RawStudy>(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            outln!("{}: not published: {e}", file.display());
+            return false;
+        }
+    };
+    let found = juror_core::publish::not_published(&raw);
+    for why in &found {
+        outln!(
+            "{}: not published: {}",
+            file.display(),
+            not_published_text(why)
+        );
+    }
+    if !found.is_empty() {
+        outln!(
+            "{}: a site must serve only what `juror publish ORIGINAL --site DIR --keys DIR` \
+             writes from the original study (README, \"Hosting a study\")",
+            file.display()
+        );
+    }
+    found.is_empty()
+}
+
+/// Why a study is not one `juror publish` wrote, and what it would give away.
+fn not_published_text(why: &NotPublished) -> String {
+    match why {
+        NotPublished::NoPlans => "no design.plans: annotators would read the study as written \
+             (its systems, its attention checks)"
+            .to_owned(),
+        NotPublished::NamedSystems(ids) => format!(
+            "systems {} are named, not sealed tokens: an annotator who opens the file reads \
+             them next to their outputs",
+            ids.join(", ")
+        ),
+        NotPublished::AttentionChecks => "design.attention_checks is served with their \
+             accepted answers; they belong in the key"
+            .to_owned(),
+        NotPublished::Analysis => "the analysis section is served (it names systems); it \
+             belongs in the key"
+            .to_owned(),
+        NotPublished::SharedToken {
+            token,
+            first,
+            second,
+        } => format!(
+            "items[{first}] and items[{second}] share the output token {token}: one system \
+             could be followed from item to item"
+        ),
+    }
+}
+
+/// A warning about a valid study, with what to do.
+fn warning_text(warning: &Warning) -> String {
+    let words = SENDING_WORDS.join("/");
+    match warning {
+        Warning::SendingUnsaid { host, backups } => format!(
+            "the study sends {what} to {host}, and nothing in its consent text says so (no \
+             word starting with {words}, no \"sent\", no \"{host}\"); say it there, for \
+             example \"Your answers are sent to the researchers ({host}) when you finish{also}.\" \
+             (docs/study-format.md, \"consent\")",
+            what = if *backups {
+                "each participant's answers, every 10 trials and at the end,"
+            } else {
+                "each finished ratings file"
+            },
+            also = if *backups {
+                ", and a backup of your answers so far every 10 trials, even if you stop"
+            } else {
+                ""
+            },
+        ),
+        Warning::BackupsUnsaid { host } => format!(
+            "with submit.backups the answers so far go to {host} every 10 trials, even from \
+             someone who stops part way, and the consent text does not say so (no word \
+             starting with {}); add, for example, \"A backup of your answers so far is sent \
+             every 10 trials, even if you stop.\", or remove backups (docs/study-format.md, \
+             \"consent\")",
+            BACKUP_WORDS.join("/")
+        ),
+    }
 }
 
 /// The site's policy lets the page reach only the origins named when it was built

@@ -103,3 +103,80 @@ fn validate_states_the_trials_each_slot_really_has() {
         "{stdout}"
     );
 }
+
+/// A study that sends files to a service, with a consent text that does not say so, is valid
+/// and warned about (the backups too); saying it in the consent text ends the warning.
+#[test]
+fn a_consent_silent_on_sending_answers_is_warned_about() {
+    let dir = support::scratch("cli-consent");
+    let mut raw: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("assets/studies/hare-personalization.json")).unwrap(),
+    )
+    .unwrap();
+    raw["submit"] = serde_json::json!({
+        "url": "https://pipe.jspsych.org/api/data/",
+        "format": "datapipe",
+        "experiment_id": "abc123",
+        "backups": true
+    });
+    let study = dir.join("hare.json");
+    let run = |raw: &serde_json::Value| {
+        std::fs::write(&study, raw.to_string()).unwrap();
+        let out = juror(&[&study]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let said = run(&raw);
+    assert!(
+        said.contains("nothing in its consent text says so")
+            && said.contains("every 10 trials and at the end"),
+        "{said}"
+    );
+    let consent = raw["consent"]["text"].as_str().unwrap().to_owned();
+    raw["consent"]["text"] =
+        format!("{consent}\n\nYour answers are sent to the researchers when you finish.").into();
+    let said = run(&raw);
+    assert!(
+        said.contains("the consent text does not say so (no word starting with backup"),
+        "{said}"
+    );
+    raw["consent"]["text"] = format!(
+        "{consent}\n\nYour answers are sent to the researchers when you finish, and a backup \
+         of your answers so far every 10 trials."
+    )
+    .into();
+    let said = run(&raw);
+    assert!(!said.contains("consent text"), "{said}");
+}
+
+/// On a terminal (a pseudo-terminal made by `script`), a bidirectional control in a study's id
+/// is shown as its escape; written to a pipe, the bytes are kept.
+#[test]
+fn a_bidi_control_from_a_file_reaches_a_terminal_escaped() {
+    let dir = support::scratch("cli-bidi");
+    let mut raw: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("assets/studies/pandalm.json")).unwrap(),
+    )
+    .unwrap();
+    raw["id"] = "pandalm-\u{202e}txt.exe".into();
+    let study = dir.join("bidi.json");
+    std::fs::write(&study, raw.to_string()).unwrap();
+
+    let piped = juror(&[&study]);
+    assert!(piped.status.success(), "{piped:?}");
+    assert!(String::from_utf8_lossy(&piped.stdout).contains("pandalm-\u{202e}txt.exe"));
+
+    let command = format!(
+        "{} validate {}",
+        env!("CARGO_BIN_EXE_juror"),
+        study.display()
+    );
+    let tty = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("`script` (util-linux) runs the command on a pseudo-terminal");
+    let shown = String::from_utf8_lossy(&tty.stdout);
+    assert!(tty.status.success(), "{shown}");
+    assert!(shown.contains("pandalm-\\u{202e}txt.exe"), "{shown}");
+    assert!(!shown.contains('\u{202e}'), "{shown}");
+}

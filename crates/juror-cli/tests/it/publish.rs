@@ -239,3 +239,218 @@ fn a_sealed_study_or_a_missing_media_file_publishes_nothing() {
     assert!(text(&out).contains("is missing"), "{}", text(&out));
     assert!(!site.exists() && !keys.exists(), "nothing is written");
 }
+
+/// `juror validate --published` on `study`.
+fn validate_published(study: &Path) -> Output {
+    support::juror()
+        .args(["validate", "--published", s(study)])
+        .output()
+        .unwrap()
+}
+
+/// What `juror publish` wrote passes `validate --published`; the same file with one system's
+/// id put back in place of an item's token is refused, naming the system.
+#[test]
+fn a_published_study_with_a_system_id_put_back_is_refused() {
+    let dir = scratch("put-back");
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
+    let study = example("financial-analysis");
+    let out = juror(&[s(&study), "--site", s(&site), "--keys", s(&keys)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let served = site.join("studies/financial-analysis.json");
+    let out = validate_published(&served);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    let key: SealKey = serde_json::from_str(
+        &std::fs::read_to_string(keys.join("financial-analysis.key.json")).unwrap(),
+    )
+    .unwrap();
+    let (token, system) = key.systems.iter().next().unwrap();
+    let put_back = dir.join("put-back.json");
+    std::fs::write(
+        &put_back,
+        std::fs::read_to_string(&served)
+            .unwrap()
+            .replace(token.as_str(), system),
+    )
+    .unwrap();
+    // Still a valid study: only the publication check sees it.
+    let plain = support::juror()
+        .args(["validate", s(&put_back)])
+        .output()
+        .unwrap();
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain));
+    let out = validate_published(&put_back);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!("not published: systems {system} are named")),
+        "{}",
+        text(&out)
+    );
+}
+
+/// The keys folder inside the site folder (even spelt with `..`) is refused before anything is
+/// written; outside it, a folder git does not ignore is warned about, an ignored one is not.
+#[test]
+fn keys_inside_the_site_are_refused_and_keys_git_does_not_ignore_warned_about() {
+    let dir = scratch("keys-place");
+    let site = dir.join("site");
+    let study = example("financial-analysis");
+    for keys in [
+        site.join("keys"),
+        dir.join("elsewhere/../site/studies/keys"),
+    ] {
+        let out = juror(&[s(&study), "--site", s(&site), "--keys", s(&keys)]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(
+            text(&out).contains("inside the site folder"),
+            "{}",
+            text(&out)
+        );
+        assert!(files_under(&dir).is_empty(), "{:?}", files_under(&dir));
+    }
+
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "git {args:?}: {status:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::write(dir.join(".gitignore"), "/private/\n").unwrap();
+    let out = juror(&[
+        s(&study),
+        "--site",
+        s(&site),
+        "--keys",
+        s(&dir.join("keys")),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("git does not ignore it"),
+        "{}",
+        text(&out)
+    );
+    std::fs::remove_dir_all(&site).unwrap();
+    let out = juror(&[
+        s(&study),
+        "--site",
+        s(&site),
+        "--keys",
+        s(&dir.join("private/keys")),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!text(&out).contains("--keys"), "{}", text(&out));
+}
+
+/// A `fail_code` is refused: in a published study the page cannot score the attention checks.
+#[test]
+fn a_fail_code_that_can_never_apply_is_refused() {
+    let dir = scratch("fail-code");
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
+    let mut raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(example("financial-analysis")).unwrap())
+            .unwrap();
+    raw["completion"] = serde_json::json!({"code": "PASS1", "fail_code": "FAIL9"});
+    let study = dir.join("financial.json");
+    std::fs::write(&study, raw.to_string()).unwrap();
+    let out = juror(&[s(&study), "--site", s(&site), "--keys", s(&keys)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("completion.fail_code \"FAIL9\" would never be given"),
+        "{}",
+        text(&out)
+    );
+    assert!(text(&out).contains("juror analyze --key"), "{}", text(&out));
+    assert!(!site.exists() && !keys.exists(), "nothing is written");
+}
+
+/// Links for MTurk warn about a study without `submit` (MTurk gets only the assignment and a
+/// checksum) and about a build that does not allow MTurk's hosts; not once both are there.
+#[test]
+fn mturk_links_warn_without_submit_or_mturks_hosts() {
+    let dir = scratch("mturk");
+    let study = example("financial-analysis");
+    let publish = |study: &Path, site: &str, origins: &str| {
+        support::juror()
+            .arg("publish")
+            .arg(study)
+            .args([
+                "--site",
+                s(&dir.join(site)),
+                "--keys",
+                s(&dir.join(site).with_extension("keys")),
+            ])
+            .args([
+                "--base-url",
+                "https://you.github.io/juror/",
+                "--platform",
+                "mturk",
+            ])
+            .env("JUROR_SUBMIT_ORIGINS", origins)
+            .output()
+            .unwrap()
+    };
+    let out = publish(&study, "bare", "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains("has no submit section"), "{said}");
+    assert!(
+        said.contains("JUROR_SUBMIT_ORIGINS including https://www.mturk.com and https://workersandbox.mturk.com"),
+        "{said}"
+    );
+
+    let mut raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&study).unwrap()).unwrap();
+    raw["submit"] = serde_json::json!({"url": "https://receiver.example/in"});
+    let with_submit = dir.join("financial.json");
+    std::fs::write(&with_submit, raw.to_string()).unwrap();
+    let out = publish(
+        &with_submit,
+        "ready",
+        "https://receiver.example https://www.mturk.com https://workersandbox.mturk.com",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!text(&out).contains("submit section"), "{}", text(&out));
+    assert!(!text(&out).contains("mturk.com"), "{}", text(&out));
+
+    // Prolific's links need neither.
+    let out = support::juror()
+        .args([
+            "links",
+            s(&study),
+            "--base-url",
+            "https://x.org/",
+            "--platform",
+            "prolific",
+        ])
+        .env("JUROR_SUBMIT_ORIGINS", "")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).is_empty(),
+        "{}",
+        text(&out)
+    );
+    let out = support::juror()
+        .args([
+            "links",
+            s(&study),
+            "--base-url",
+            "https://x.org/",
+            "--platform",
+            "mturk",
+        ])
+        .env("JUROR_SUBMIT_ORIGINS", "https://www.mturk.com")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("has no submit section"), "{said}");
+    assert!(
+        said.contains("including https://workersandbox.mturk.com ("),
+        "{said}"
+    );
+}

@@ -308,3 +308,85 @@ fn the_site_check_refuses_a_study_that_is_not_published() {
     assert!(text.contains("mine.json: not published"), "{text}");
     assert!(text.contains("nothing is deployed"), "{text}");
 }
+
+/// `scripts/check-published-studies` looks at every file under the folder, subfolders too: a
+/// published study and media in a subfolder pass; a study as written in a subfolder, a study
+/// under `.JSON` or `.json~`, and JSON under another name are refused, each named.
+#[test]
+fn the_site_check_reads_every_file_in_every_subfolder() {
+    let dir = std::env::temp_dir().join(format!("juror-site-nested-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
+    let examples = root().join("assets/studies");
+    let publish = support::juror()
+        .arg("publish")
+        .arg(examples.join("video-trajectories.json"))
+        .args(["--site".as_ref(), site.as_os_str()])
+        .args(["--keys".as_ref(), keys.as_os_str()])
+        .output()
+        .unwrap();
+    assert!(publish.status.success(), "{publish:?}");
+    let studies = site.join("studies");
+    let nested = studies.join("pilot");
+    std::fs::create_dir_all(&nested).unwrap();
+    std::fs::rename(
+        studies.join("video-trajectories.json"),
+        nested.join("published.json"),
+    )
+    .unwrap();
+    let check = || {
+        let out = Command::new("bash")
+            .arg(root().join("scripts/check-published-studies"))
+            .arg(&studies)
+            .env("JUROR", env!("CARGO_BIN_EXE_juror"))
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = check();
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("1 published study file(s)"), "{text}");
+
+    let original = std::fs::read_to_string(examples.join("financial-analysis.json")).unwrap();
+    let mut mine: serde_json::Value = serde_json::from_str(&original).unwrap();
+    mine["title"] = "My study".into();
+    let mine = mine.to_string();
+    let odd = [
+        "pilot/mine.json",
+        "mine.JSON",
+        "mine.json~",
+        "media/mine.json.bak",
+        "media/notes.txt",
+    ];
+    for name in odd {
+        // Byte-order mark and blank space first: JSON all the same.
+        let text = if name.ends_with(".json") {
+            mine.clone()
+        } else {
+            format!("\u{feff}\n  {mine}")
+        };
+        std::fs::write(studies.join(name), text).unwrap();
+    }
+    let (code, text) = check();
+    assert_eq!(code, Some(1), "{text}");
+    for name in odd {
+        let path = studies.join(name);
+        assert!(
+            text.contains(&format!("{}: ", path.display())),
+            "{name}: {text}"
+        );
+    }
+    assert!(text.contains("pilot/mine.json: not published"), "{text}");
+    assert!(
+        text.contains("mine.JSON: not checked under this name"),
+        "{text}"
+    );
+    assert!(text.contains("notes.txt: holds JSON"), "{text}");
+    assert!(text.contains("nothing is deployed"), "{text}");
+    // The published study and the media still pass: only the five are named.
+    assert!(!text.contains("published.json: not"), "{text}");
+    assert!(!text.contains(".webm:"), "{text}");
+}

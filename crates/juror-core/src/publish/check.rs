@@ -1,7 +1,9 @@
 //! What `juror publish` checks before it writes anything, as values: a study already sealed,
-//! text that names a system, two studies under one file name, a key already where this one's
-//! would go, media outside the study's folder or missing, and how many slots' plans to
-//! publish. The caller reads the file system and passes what it found; nothing here touches it.
+//! text that names a system, a fail code that can never apply, two studies under one file
+//! name, a key already where this one's would go, media outside the study's folder or missing,
+//! and how many slots' plans to publish; and what keeps a study file from being one `juror
+//! publish` wrote ([`not_published`]). The caller reads the file system and passes what it
+//! found; nothing here touches it.
 
 use std::path::{Component, Path};
 
@@ -51,6 +53,9 @@ pub enum Problem {
     MediaOutside { owner: String, src: String },
     /// The media of `owner` is not there.
     MediaMissing { owner: String, src: String },
+    /// `completion.fail_code` is set: the published study keeps its attention checks in the
+    /// key, so the page can never know who failed one, and the code would never be given.
+    FailCodeNeverApplies { fail_code: String },
 }
 
 /// How much a [`Problem`] stops.
@@ -90,6 +95,9 @@ pub fn check(study: &Candidate) -> Vec<Problem> {
             allowed: study.allow_named,
         })
         .collect();
+    if let Some(fail_code) = raw.completion.as_ref().and_then(|c| c.fail_code.clone()) {
+        problems.push(Problem::FailCodeNeverApplies { fail_code });
+    }
     if study.earlier.contains(&study.file_name) {
         problems.push(Problem::SameFileName);
     }
@@ -105,6 +113,72 @@ pub fn check(study: &Candidate) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// Why a study file is not what `juror publish` writes, so that a site must not serve it:
+/// what `juror validate --published` and `scripts/check-published-studies` refuse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotPublished {
+    /// No `design.plans`: annotators would be planned from the study as written.
+    NoPlans,
+    /// These systems are named rather than tokens (a system id put back, or never sealed).
+    NamedSystems(Vec<String>),
+    /// `design.attention_checks` is there: their accepted answers belong in the key.
+    AttentionChecks,
+    /// An `analysis` section is there: the analysis plan names systems and belongs in the key.
+    Analysis,
+    /// The output token `token` is used by two items (`items[first]` and `items[second]`,
+    /// indices): one system could be followed from item to item.
+    SharedToken {
+        token: String,
+        first: usize,
+        second: usize,
+    },
+}
+
+/// Everything that keeps `raw` from being a study as `juror publish` writes it, blind by
+/// construction: plans computed, every system a token, no attention checks and no analysis
+/// section (both in the key), and each item's outputs under tokens of their own. Empty for a
+/// published study.
+pub fn not_published(raw: &RawStudy) -> Vec<NotPublished> {
+    let mut found = Vec::new();
+    if raw.design.plans.is_none() {
+        found.push(NotPublished::NoPlans);
+    }
+    let named: Vec<String> = raw
+        .systems
+        .iter()
+        .filter(|s| !is_sealed(std::slice::from_ref(*s)))
+        .cloned()
+        .collect();
+    if !named.is_empty() {
+        found.push(NotPublished::NamedSystems(named));
+    }
+    if !raw.design.attention_checks.is_empty() {
+        found.push(NotPublished::AttentionChecks);
+    }
+    if raw.analysis.is_some() {
+        found.push(NotPublished::Analysis);
+    }
+    let mut owner: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (i, item) in raw.items.iter().enumerate() {
+        for token in item.outputs.keys() {
+            match owner.get(token.as_str()) {
+                Some(&first) if first != i => {
+                    found.push(NotPublished::SharedToken {
+                        token: token.clone(),
+                        first,
+                        second: i,
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    owner.insert(token, i);
+                }
+            }
+        }
+    }
+    found
 }
 
 /// One reference to a media file in a study.
@@ -339,6 +413,92 @@ mod tests {
             ..candidate(&sealed, &["video-trajectories.json"])
         };
         assert_eq!(check(&key_there), [Problem::AlreadySealed]);
+    }
+
+    #[test]
+    fn a_fail_code_is_refused_since_the_page_never_scores_a_published_studys_checks() {
+        let mut raw = example("video-trajectories");
+        raw.completion = Some(crate::study::raw::RawCompletion {
+            code: Some("PASS1".into()),
+            fail_code: Some("FAIL9".into()),
+            redirect: None,
+        });
+        let problems = check(&candidate(&raw, &[]));
+        let fail = Problem::FailCodeNeverApplies {
+            fail_code: "FAIL9".into(),
+        };
+        assert_eq!(problems, [fail]);
+        assert_eq!(problems[0].severity(), Severity::Refusal);
+        if let Some(c) = raw.completion.as_mut() {
+            c.fail_code = None;
+        }
+        assert_eq!(check(&candidate(&raw, &[])), []);
+    }
+
+    /// What `juror publish` writes passes; each thing sealing guarantees, undone, is named.
+    #[test]
+    fn a_published_study_passes_and_anything_put_back_is_named() {
+        let raw = example("video-trajectories");
+        let study = validate(&raw).unwrap_or_else(|p| panic!("{p}"));
+        let (published, _) = super::super::publish(&raw, &study, &[7; 32], 3);
+        assert_eq!(not_published(&published), []);
+
+        let as_written = not_published(&raw);
+        assert_eq!(as_written[0], NotPublished::NoPlans);
+        assert_eq!(
+            as_written[1],
+            NotPublished::NamedSystems(vec!["rft-base".into(), "rft-full".into()])
+        );
+        assert!(as_written.contains(&NotPublished::AttentionChecks));
+        assert!(as_written.contains(&NotPublished::Analysis));
+
+        // A system id put back in place of one item's token.
+        let mut back = published.clone();
+        let token = back.items[0]
+            .outputs
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_default();
+        let output = back.items[0].outputs.remove(&token).unwrap_or_default();
+        back.items[0].outputs.insert("rft-base".into(), output);
+        back.systems.retain(|s| *s != token);
+        back.systems.push("rft-base".into());
+        assert_eq!(
+            not_published(&back),
+            [NotPublished::NamedSystems(vec!["rft-base".into()])]
+        );
+
+        // One token over two items; the checks and the analysis plan left in.
+        let mut shared = published.clone();
+        let token = shared.items[0]
+            .outputs
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_default();
+        let other = shared.items[2]
+            .outputs
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_default();
+        let output = shared.items[2].outputs.remove(&other).unwrap_or_default();
+        shared.items[2].outputs.insert(token.clone(), output);
+        shared.design.attention_checks = raw.design.attention_checks.clone();
+        shared.analysis = raw.analysis.clone();
+        assert_eq!(
+            not_published(&shared),
+            [
+                NotPublished::AttentionChecks,
+                NotPublished::Analysis,
+                NotPublished::SharedToken {
+                    token,
+                    first: 0,
+                    second: 2
+                }
+            ]
+        );
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //! item's outputs, the plans computed beforehand, and the attention checks (with their answers)
 //! kept in the key only. It needs the plan of every slot, so this module sits above both the
 //! study and the plan. [`check`](fn@check) holds the rules `juror publish` applies before it
-//! writes anything (a study already sealed, text naming a system, media outside the study's
-//! folder, how many slots), on what the caller read: nothing here touches the file system.
+//! writes anything (a study already sealed, text naming a system, a fail code that can never
+//! apply, media outside the study's folder, how many slots), on what the caller read, and
+//! [`not_published`] what a site must not serve: nothing here touches the file system.
 
 use std::collections::BTreeMap;
 
@@ -24,8 +25,9 @@ use crate::study::raw::{RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
 mod check;
 
 pub use check::{
-    Candidate, Media, Problem, SITE_FOLDER, Severity, SlotsProblem, check, default_slots,
-    inside_folder, key_file_name, media, media_files, site_path, slots,
+    Candidate, Media, NotPublished, Problem, SITE_FOLDER, Severity, SlotsProblem, check,
+    default_slots, inside_folder, key_file_name, media, media_files, not_published, site_path,
+    slots,
 };
 
 /// The `format` of key files.

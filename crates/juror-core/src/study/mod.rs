@@ -1,14 +1,16 @@
 //! The study file, the whole of its format: the text as written ([`raw`]), the validated model
 //! ([`model`]), validation ([`validate`](mod@validate)), the pre-registered analysis plan of its
 //! `analysis` section ([`analysis_plan`]), the plans a published study carries
-//! ([`published`]) and the published JSON Schema ([`schema`]). Nothing here knows how plans
-//! are made or how a study is analysed: those floors stand on this one.
+//! ([`published`]), the published JSON Schema ([`schema`]) and the [`warnings`] about a valid
+//! study. Nothing here knows how plans are made or how a study is analysed: those floors stand
+//! on this one.
 
 pub mod analysis_plan;
 pub mod model;
 pub mod published;
 pub mod raw;
 pub mod validate;
+pub mod warnings;
 
 pub use model::*;
 pub use raw::{RawStudy, STUDY_FORMAT_V1};

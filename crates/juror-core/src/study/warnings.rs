@@ -1,0 +1,171 @@
+//! What a valid study may still get wrong, said as warnings before it is served (`juror
+//! validate` prints them; nothing refuses the study).
+//!
+//! A study with `submit` sends each finished ratings file to a service, and with `backups` the
+//! answers so far every 10 trials, whether or not the participant finishes: participants must
+//! be told, and a consent form that says nothing of it tells them otherwise. The rule is
+//! deliberately simple, so that a researcher can predict it: the consent text, ignoring case,
+//! must have a word that starts with `send`, `upload` or `transmit`, the word `sent`, or the
+//! service's host name (`pipe.jspsych.org`); with `backups`, also a word that starts with
+//! `backup` or `partial`, or the words `back up`. A study without a consent form is not
+//! warned about: its welcome page is what says when answers are sent.
+
+use super::Study;
+
+/// The starts of words that say answers are sent.
+pub const SENDING_WORDS: &[&str] = &["send", "upload", "transmit"];
+
+/// The starts of words that say answers are sent before the end.
+pub const BACKUP_WORDS: &[&str] = &["backup", "back up", "partial"];
+
+/// One thing to tell the researcher about a valid study.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Warning {
+    /// The study sends answers to `host`, and its consent text does not say answers are sent.
+    /// `backups`: answers are also sent before the end.
+    SendingUnsaid { host: String, backups: bool },
+    /// The consent text says answers are sent to `host`, but not that with `backups` the
+    /// answers so far go every 10 trials, even if the participant stops.
+    BackupsUnsaid { host: String },
+}
+
+/// Every warning about `study`, in a fixed order.
+pub fn warnings(study: &Study) -> Vec<Warning> {
+    let mut found = Vec::new();
+    if let (Some(submit), Some(consent)) = (study.submit(), study.consent()) {
+        let host = host(&submit.url);
+        let text = consent.text.to_lowercase();
+        let sending = SENDING_WORDS.iter().any(|w| has_word_starting(&text, w))
+            || has_word(&text, "sent")
+            || (!host.is_empty() && text.contains(&host));
+        if !sending {
+            found.push(Warning::SendingUnsaid {
+                host,
+                backups: submit.backups,
+            });
+        } else if submit.backups && !BACKUP_WORDS.iter().any(|w| has_word_starting(&text, w)) {
+            found.push(Warning::BackupsUnsaid { host });
+        }
+    }
+    found
+}
+
+/// The host of an address (`https://pipe.jspsych.org/api/data/` → `pipe.jspsych.org`), lower
+/// case; empty when there is none.
+fn host(url: &str) -> String {
+    let origin = crate::url::origin(url).unwrap_or_default();
+    let host = origin.split_once("://").map_or("", |(_, rest)| rest);
+    // No port: `127.0.0.1:8080` is written `127.0.0.1` in a consent text.
+    host.split(':').next().unwrap_or_default().to_lowercase()
+}
+
+/// Whether `text` has a word that starts with `start` (nothing alphanumeric before it).
+fn has_word_starting(text: &str, start: &str) -> bool {
+    text.match_indices(start).any(|(i, _)| {
+        !text[..i]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// Whether `text` has `word` as a whole word.
+fn has_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+            && !text[i + word.len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Warning, has_word, has_word_starting, host, warnings};
+
+    #[test]
+    fn words_are_matched_at_their_start() {
+        assert!(has_word("answers are sent.", "sent"));
+        assert!(!has_word("i give my consent", "sent"));
+        assert!(has_word_starting("we upload them", "upload"));
+        assert!(has_word_starting("uploaded", "upload"));
+        assert!(!has_word_starting("reupload", "upload"));
+        assert_eq!(
+            host("https://pipe.jspsych.org/api/data/"),
+            "pipe.jspsych.org"
+        );
+        assert_eq!(host("http://127.0.0.1:8080/in"), "127.0.0.1");
+        assert_eq!(host("not an address"), "");
+    }
+
+    /// The example `hare-personalization.json` has a consent form that says nothing of sending:
+    /// with `submit` it is warned about, with `backups` for the backups too, and a consent that
+    /// says so is not.
+    #[test]
+    fn a_consent_silent_on_sending_is_warned_about() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/studies/hare-personalization.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut raw: crate::study::RawStudy =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let warn = |raw: &crate::study::RawStudy| {
+            warnings(&crate::study::validate(raw).unwrap_or_else(|p| panic!("{p}")))
+        };
+        assert_eq!(warn(&raw), []);
+        raw.submit = serde_json::from_value(serde_json::json!({
+            "url": "https://pipe.jspsych.org/api/data/",
+            "format": "datapipe",
+            "experiment_id": "abc123",
+            "backups": true
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let sending = Warning::SendingUnsaid {
+            host: "pipe.jspsych.org".into(),
+            backups: true,
+        };
+        assert_eq!(warn(&raw), [sending]);
+
+        let consent = raw.consent.as_mut().map(|c| &mut c.text);
+        let Some(consent) = consent else {
+            panic!("the example has a consent form")
+        };
+        consent.push_str("\n\nYour answers are sent to the researchers when you finish.");
+        let backups = Warning::BackupsUnsaid {
+            host: "pipe.jspsych.org".into(),
+        };
+        assert_eq!(warn(&raw), [backups]);
+        if let Some(c) = raw.consent.as_mut() {
+            c.text
+                .push_str(" A backup of your answers so far goes every 10 trials.");
+        }
+        assert_eq!(warn(&raw), []);
+
+        // Naming the service is enough for the finished file; without a consent form, the
+        // welcome page is what tells.
+        if let Some(s) = raw.submit.as_mut() {
+            s.backups = false;
+        }
+        if let Some(c) = raw.consent.as_mut() {
+            c.text = "Files go to pipe.jspsych.org, then to our OSF project.".into();
+        }
+        assert_eq!(warn(&raw), []);
+        if let Some(c) = raw.consent.as_mut() {
+            c.text = "I agree to take part.".into();
+        }
+        assert_eq!(
+            warn(&raw),
+            [Warning::SendingUnsaid {
+                host: "pipe.jspsych.org".into(),
+                backups: false,
+            }]
+        );
+        raw.consent = None;
+        assert_eq!(warn(&raw), []);
+    }
+}
