@@ -834,6 +834,9 @@ fn payments_list_mturk_workers_as_mturk_writes_them() {
         !err.contains(&*shared_dir("analyze").display().to_string()),
         "{err}"
     );
+    // `analyze --reveal-ids` writes the worker's id as MTurk does too.
+    let revealed = json(&juror(&["--study", &study, "--reveal-ids", &paths[0]]));
+    assert_eq!(revealed["inputs"][0]["annotator"], "A1B2C3D4E5");
     let out = support::juror()
         .args(["payments", "missing-study.json", &paths[0]])
         .output()

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::data::{Input, Problem};
-use super::read::ratings_file::{Opened, check_passed, is_check};
+use super::read::ratings_file::{Opened, check_passed, is_check, platform_id};
 use super::read::{Context, backups, base_name, open_all};
 use crate::csv;
 
@@ -137,8 +137,8 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
     let visit = file.annotator.platform.as_ref();
     let platform = visit.map(|v| v.name.clone());
     let participant = match (&file.annotator.id, platform.as_deref()) {
-        (Some(id), Some("mturk")) if !id.is_empty() => id.to_ascii_uppercase(),
-        (Some(id), _) if !id.is_empty() => id.clone(),
+        (Some(id), Some(platform)) if !id.is_empty() => platform_id(id, platform),
+        (Some(id), None) if !id.is_empty() => id.clone(),
         _ => format!("slot{}", file.annotator.slot),
     };
     let study = context.study.map(|(s, _)| s);

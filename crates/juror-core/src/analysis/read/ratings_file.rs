@@ -202,14 +202,28 @@ fn annotator(file: &RatingsFile, name: &str, context: &Context, secret: &str) ->
     };
     let mut name = name.to_owned();
     if let Some(platform) = &file.annotator.platform
-        && !context.reveal_ids
         && let Some(id) = &file.annotator.id
     {
-        let alias = pseudonym::pseudonym(secret, &platform.name, id);
-        name = pseudonym::scrub_file_name(&name, id, &alias);
-        annotator = alias;
+        if context.reveal_ids {
+            annotator = platform_id(id, &platform.name);
+        } else {
+            let alias = pseudonym::pseudonym(secret, &platform.name, id);
+            name = pseudonym::scrub_file_name(&name, id, &alias);
+            annotator = alias;
+        }
     }
     (name, annotator)
+}
+
+/// A participant's id as their platform writes it: Juror keeps ids in lower case
+/// (`participant_code`), and MTurk's worker ids are upper case on MTurk (its batch results,
+/// its approvals), so they are written upper case again; the other platforms' as kept.
+pub(crate) fn platform_id(id: &str, platform: &str) -> String {
+    if platform == "mturk" {
+        id.to_ascii_uppercase()
+    } else {
+        id.to_owned()
+    }
 }
 
 /// What the rows of one file's trials share: its name, annotator, context and renaming.
