@@ -202,7 +202,7 @@ test('participants from Prolific appear under pseudonyms until the researcher as
   const main = page.getByRole('main');
   await expect(page.getByText('No problems in the files.')).toBeVisible();
   for (const pid of pids) expect(await main.innerText()).not.toContain(pid);
-  await expect(page.getByText(/Platform ids are pseudonymised without a secret/)).toBeVisible();
+  await expect(page.getByText(/Platform ids are pseudonymised with a salt drawn from the ratings files/)).toBeVisible();
 
   await page.getByLabel("Show participants' platform ids (for payment)").check();
   for (const pid of pids) await expect(annotators).toContainText(pid);

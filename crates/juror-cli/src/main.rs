@@ -52,6 +52,7 @@ enum Command {
     Seal(cmd::seal::Args),
     Publish(cmd::publish::Args),
     Analyze(cmd::analyze::Args),
+    Payments(cmd::payments::Args),
     Power(cmd::power::Args),
     Plan(cmd::plan::Args),
 }
@@ -67,6 +68,7 @@ fn main() -> ExitCode {
         Command::Seal(args) => cmd::seal::run(args),
         Command::Publish(args) => cmd::publish::run(args),
         Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Payments(args) => cmd::payments::run(args),
         Command::Power(args) => cmd::power::run(args),
         Command::Plan(args) => cmd::plan::run(args),
     }

@@ -6,17 +6,21 @@
 //!
 //! The secret is the key's `ids_secret` (written by `juror publish` and `juror seal`), so only
 //! the key's holder can recompute a pseudonym from an id: with the key and the ratings files,
-//! `juror analyze --reveal-ids` shows the ids again. Without a key there is no secret: the
-//! pseudonym is then stable but anyone who knows a participant's id can recompute it, and the
-//! report says so (`settings.platform_ids`).
+//! `juror analyze --reveal-ids` shows the ids again. Without a key the secret is a [`salt`]
+//! drawn from the ratings files themselves: a short id (a SONA code of five digits) could
+//! otherwise be found again by trying every id, and the same participant would carry the same
+//! pseudonym in every researcher's report. The pseudonyms then hold for one set of files only,
+//! and the report says so (`settings.platform_ids`).
 
 use sha2::{Digest, Sha256};
 
 /// How the report shows platform participants, as `settings.platform_ids` says it.
 pub const KEYED: &str = "pseudonymised with the key's secret";
 /// See [`KEYED`].
-pub const UNKEYED: &str = "pseudonymised without a secret (no key from juror publish): anyone \
-                           who knows a participant's id can recompute their pseudonym";
+pub const UNKEYED: &str = "pseudonymised with a salt drawn from the ratings files (no key from \
+                           juror publish): the pseudonyms hold for this set of files only, and \
+                           no one without the files can recompute one from an id; give the key \
+                           for pseudonyms that hold across reports";
 /// See [`KEYED`].
 pub const SHOWN: &str = "shown as the platform gave them (--reveal-ids)";
 
@@ -36,6 +40,20 @@ pub fn pseudonym(secret: &str, platform: &str, id: &str) -> String {
         .filter(|c| c.is_ascii_alphanumeric())
         .collect();
     format!("{safe}-{hex}")
+}
+
+/// A secret for pseudonyms without a key, drawn from the ratings files' texts (in any order):
+/// SHA-256 over the sorted SHA-256 of each, hex. The same files give the same report; anyone
+/// without them cannot recompute a participant's pseudonym from their id.
+pub fn salt(texts: &[&str]) -> String {
+    let mut digests: Vec<[u8; 32]> = texts.iter().map(|t| Sha256::digest(t).into()).collect();
+    digests.sort_unstable();
+    let mut h = Sha256::new();
+    h.update(b"juror/salt/v1\0");
+    for d in &digests {
+        h.update(d);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The secret a key keeps for pseudonyms, derived from the secret its tokens were made with
@@ -112,6 +130,15 @@ mod tests {
             "a-p-1.json"
         );
         assert_eq!(scrub_file_name("a.json", "", "p-1"), "a.json");
+    }
+
+    #[test]
+    fn a_salt_depends_on_the_texts_not_their_order() {
+        let s = salt(&["a", "b"]);
+        assert_eq!(s.len(), 64);
+        assert_eq!(s, salt(&["b", "a"]));
+        assert_ne!(s, salt(&["a", "c"]));
+        assert_ne!(s, salt(&["a"]));
     }
 
     #[test]

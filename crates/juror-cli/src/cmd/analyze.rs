@@ -165,6 +165,17 @@ pub fn run(args: Args) -> ExitCode {
             .collect();
         errln!("timings: {}", laps.join(", "));
     }
+    let superseded = report
+        .inputs
+        .iter()
+        .filter(|f| f.kind == analysis::InputKind::SupersededBackup)
+        .count();
+    if superseded > 0 {
+        errln!(
+            "{superseded} earlier ratings file(s) (backups) superseded by their annotator's \
+             latest complete file, and not read (listed in the report's inputs)"
+        );
+    }
     for p in &report.problems {
         errln!("{p}");
     }

@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod links;
+pub mod payments;
 pub mod plan;
 pub mod power;
 pub mod prepare;

@@ -120,16 +120,17 @@ fn bad_inputs_are_named_on_stderr_with_exit_1_and_the_rest_is_reported() {
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 4, "{err}");
+    // Files are named by their base names: where they were on this computer is not said.
     assert!(
-        lines[0].starts_with(&format!("{}: cannot read the file", files[5])),
+        lines[0].starts_with("does-not-exist.csv: cannot read the file"),
         "{err}"
     );
     assert!(
-        lines[1].starts_with(&format!("{}: sha256: the checksum", files[3])),
+        lines[1].starts_with("tampered.json: sha256: the checksum"),
         "{err}"
     );
     assert!(
-        lines[2].starts_with(&format!("{}: line 1: the header", files[4])),
+        lines[2].starts_with("bad-header.csv: line 1: the header"),
         "{err}"
     );
     assert_eq!(
@@ -720,7 +721,7 @@ fn platform_ids_are_pseudonymised_unless_revealed() {
         r["settings"]["platform_ids"]
             .as_str()
             .unwrap()
-            .contains("without a secret")
+            .contains("salt drawn from the ratings files")
     );
     let csv = juror(&args(&["--format", "csv"], &files));
     assert!(!contains_a_pid(&String::from_utf8_lossy(&csv.stdout)));
@@ -765,4 +766,80 @@ fn platform_ids_are_pseudonymised_unless_revealed() {
     let plain = json(&juror(&args(&[], &financial())));
     assert!(plain["settings"].get("platform_ids").is_none());
     assert!(plain["inputs"][0].get("platform").is_none());
+}
+
+/// `juror payments`: an MTurk worker's id as MTurk writes it (Juror keeps ids in lower case;
+/// MTurk's are upper case), the assignment as the session; a researcher's preview run and a
+/// CSV are not evidence: named on stderr (base names only), exit 1; no study: exit 2.
+#[test]
+fn payments_list_mturk_workers_as_mturk_writes_them() {
+    let mut file: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("pandalm-slot1.json")).unwrap())
+            .unwrap();
+    file["annotator"]["id"] = "a1b2c3d4e5".into();
+    file["annotator"]["platform"] = serde_json::json!({
+        "name": "mturk",
+        "assignmentId": "3ASSIGN",
+        "hitId": "3HIT"
+    });
+    let resign = |file: &mut Value| {
+        file.as_object_mut().unwrap().remove("sha256");
+        let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&*file).unwrap());
+        file["sha256"] = sum.into();
+        serde_json::to_string_pretty(&*file).unwrap()
+    };
+    let worker = tmp("juror-pandalm-a1b2c3d4e5-2026-11-25.json");
+    std::fs::write(&worker, resign(&mut file)).unwrap();
+    file["preview"] = true.into();
+    file["annotator"]["id"] = "researcher".into();
+    let preview = tmp("juror-pandalm-researcher-2026-11-25.json");
+    std::fs::write(&preview, resign(&mut file)).unwrap();
+    let study = fixture("pandalm-sealed-study.json");
+    let key = fixture("pandalm-key.json");
+    let paths = [
+        worker.display().to_string(),
+        preview.display().to_string(),
+        dataset("summeval/summeval_expert_long.csv"),
+    ];
+    let mut args = vec![
+        "payments",
+        study.as_str(),
+        "--key",
+        key.as_str(),
+        "--format",
+        "csv",
+    ];
+    args.extend(paths.iter().map(String::as_str));
+    let out = support::juror().args(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let csv = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(
+        rows[1].starts_with("A1B2C3D4E5,mturk,3HIT,3ASSIGN,1,true,"),
+        "{csv}"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "juror-pandalm-researcher-2026-11-25.json: preview: a researcher's preview run"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("summeval_expert_long.csv: not a ratings file"),
+        "{err}"
+    );
+    assert!(
+        !err.contains(&*shared_dir("analyze").display().to_string()),
+        "{err}"
+    );
+    // `analyze --reveal-ids` writes the worker's id as MTurk does too.
+    let revealed = json(&juror(&["--study", &study, "--reveal-ids", &paths[0]]));
+    assert_eq!(revealed["inputs"][0]["annotator"], "A1B2C3D4E5");
+    let out = support::juror()
+        .args(["payments", "missing-study.json", &paths[0]])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -184,6 +184,9 @@ pub enum InputKind {
     PairwiseCsv,
     /// A tidy CSV with both (as `juror analyze --format csv` writes).
     TidyCsv,
+    /// A ratings file of an annotator who has a later one (a backup sent during the session,
+    /// or an earlier session): not read; `superseded_by` names the file read instead.
+    SupersededBackup,
     /// Nothing could be read from it.
     Unread,
 }
@@ -207,6 +210,10 @@ pub struct FileSummary {
     /// `sona`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
+    /// A superseded ratings file: the annotator's file that was read instead (complete, and
+    /// the latest exported).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
     /// Ratings files: trials left out because they were not finished (`done: false`).
     #[serde(skip_serializing_if = "is_zero")]
     pub unfinished_trials: usize,
@@ -218,6 +225,25 @@ pub struct FileSummary {
     /// diagnostics' consistency check.
     #[serde(skip_serializing_if = "is_zero")]
     pub repeated_ratings: usize,
+}
+
+impl FileSummary {
+    /// The summary of an input before it is read: its name, nothing taken yet.
+    pub fn new(file: String) -> FileSummary {
+        FileSummary {
+            file,
+            kind: InputKind::Unread,
+            ratings: 0,
+            preferences: 0,
+            problems: 0,
+            annotator: None,
+            platform: None,
+            superseded_by: None,
+            unfinished_trials: 0,
+            check_trials: 0,
+            repeated_ratings: 0,
+        }
+    }
 }
 
 fn is_zero(n: &usize) -> bool {

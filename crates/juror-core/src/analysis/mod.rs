@@ -4,8 +4,9 @@
 //! - [`data`]: [`Input`], the tidy rows ([`RatingRow`], [`PreferenceRow`], choices, answers,
 //!   trials) with their [`Source`], [`Problem`], [`Data`], and the small pieces every later
 //!   stage shares (intervals, shares, how a number is written);
-//! - [`read`]: ratings files (`juror.ratings/1`) and tidy CSVs into [`Data`], then duplicates
-//!   out;
+//! - [`read`]: ratings files (`juror.ratings/1`) and tidy CSVs into [`Data`]: each
+//!   annotator's latest complete ratings file (earlier ones, backups, superseded), the systems
+//!   and dimensions capped, then duplicates out;
 //! - the topics, each computing its part of the report from rows: [`choices`], [`answers`],
 //!   [`diagnostics`], [`rounds`], [`adjudication`] (an expert's scores for disputed cells);
 //! - [`report()`] ([`Report`], with its [`Options`]): per dimension the systems' summaries,
@@ -15,6 +16,7 @@
 //! - [`run`]: the one entry point `juror analyze` and the Analyse page share.
 //!
 //! Beside them: [`plan`] (the analysis plan and its overrides), [`power`] (`juror power`),
+//! [`payments`] (`juror payments`: the evidence to check before paying participants),
 //! [`name`] (shared names).
 //!
 //! Every statistic is one call of [`crate::stats`]; the conventions (what a unit is, how
@@ -30,6 +32,7 @@ pub mod choices;
 pub mod data;
 pub mod diagnostics;
 pub mod name;
+pub mod payments;
 pub mod plan;
 pub mod power;
 pub mod read;

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::plan::{AnalysisPlan, Overrides};
-use super::read::read;
+use super::read::{base_name, read};
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::open::open;
@@ -92,27 +92,13 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     });
     let key = request.key.as_ref().and_then(|file| {
         let text = readable(file, &mut blocked)?;
-        match serde_json::from_str::<SealKey>(text) {
-            Ok(key) if key.format == KEY_FORMAT_V1 => Some(key),
-            Ok(key) => {
-                blocked.push(format!(
-                    "{}: format \"{}\" is not a key this Juror reads ({KEY_FORMAT_V1})",
-                    file.name, key.format
-                ));
-                None
-            }
-            Err(e) => {
-                blocked.push(format!(
-                    "{}: not a key written by `juror seal` ({e})",
-                    file.name
-                ));
-                None
-            }
-        }
+        parse_key(&file.name, text)
+            .map_err(|reason| blocked.push(reason))
+            .ok()
     });
     let adjudication = request.adjudication.as_ref().and_then(|file| {
         let text = readable(file, &mut blocked)?;
-        Some(Input::new(file.name.clone(), text))
+        Some(Input::new(base_name(&file.name), text))
     });
     let study_ref = study.as_ref().map(|(s, _)| s);
     let mut options = request.options.clone();
@@ -132,7 +118,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         match &file.text {
             Ok(text) => inputs.push(Input::new(file.name.clone(), text.as_str())),
             Err(message) => unreadable.push(Problem::new(
-                &file.name,
+                &base_name(&file.name),
                 None,
                 format!("cannot read the file ({message}); it is left out"),
             )),
@@ -156,6 +142,18 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         study: study.map(|(s, _)| s),
         timings: watch.laps,
     })
+}
+
+/// A key written by `juror seal` or `juror publish`, or why `text` is not one.
+pub fn parse_key(name: &str, text: &str) -> Result<SealKey, String> {
+    match serde_json::from_str::<SealKey>(text) {
+        Ok(key) if key.format == KEY_FORMAT_V1 => Ok(key),
+        Ok(key) => Err(format!(
+            "{name}: format \"{}\" is not a key this Juror reads ({KEY_FORMAT_V1})",
+            key.format
+        )),
+        Err(e) => Err(format!("{name}: not a key written by `juror seal` ({e})")),
+    }
 }
 
 /// The phases' times, from a caller's clock (none in the browser: nothing is timed).

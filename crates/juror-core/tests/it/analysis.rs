@@ -1350,22 +1350,20 @@ fn files_of_another_study_are_refused_with_the_study() {
     assert_eq!(data.ratings.len(), 50);
 }
 
+/// The same ratings file given twice is read once: the second is superseded by the first.
 #[test]
-fn the_same_file_twice_is_reported_as_duplicates() {
+fn the_same_file_twice_is_read_once() {
     let files = inputs(&["financial-slot1.json", "financial-slot1.json"]);
     let data = read(&files, &Context::default());
     assert_eq!(data.ratings.len(), 50);
-    // One problem says the annotator has two files, then one per duplicated rating.
-    assert_eq!(data.problems.len(), 51);
+    assert!(data.problems.is_empty(), "{:#?}", data.problems);
+    assert_eq!(data.files[0].kind, InputKind::RatingsFile);
+    assert_eq!(data.files[1].kind, InputKind::SupersededBackup);
     assert_eq!(
-        data.problems[0].to_string(),
-        "financial-slot1.json: annotator: annotator \"slot1\" also has the ratings file \
-         financial-slot1.json: the two are merged, and what both hold is left out here as \
-         duplicates; if one is a backup of the other, give only the final file"
+        data.files[1].superseded_by.as_deref(),
+        Some("financial-slot1.json")
     );
-    assert!(data.problems[1].message.contains("already rated"));
     assert_eq!(data.files[1].ratings, 0);
-    assert_eq!(data.files[1].problems, 51);
 }
 
 /// Two annotators' files are not one annotator's: no problem.
@@ -2484,4 +2482,344 @@ mod golden_reports {
              is meant): {stale:#?}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backups, preview runs, names and caps
+// ---------------------------------------------------------------------------------------------
+
+/// One financial-analysis participant (a Prolific PID), as the page sends them: a backup after
+/// `backup_after` trials, the final file, and, after they changed their first trial's score on
+/// the finish page, the final file again. Every score is 3, the changed one 5.
+fn backup_final_revised(backup_after: usize) -> [(String, String); 3] {
+    use juror_core::plan::PlatformVisit;
+    let (study, hash) = financial_study();
+    let annotator = Annotator {
+        slot: 1,
+        id: Some("5f0c9a".to_owned()),
+        platform: Some(PlatformVisit {
+            name: "prolific".to_owned(),
+            session_id: Some("sess-1".to_owned()),
+            ..PlatformVisit::default()
+        }),
+    };
+    let mut s = Session::new(&study, annotator);
+    let mut now = T0;
+    let mut step = |s: &mut Session, msg: Msg| {
+        now += 1000.0;
+        update(&study, s, msg, now);
+        now
+    };
+    step(&mut s, Msg::Start);
+    step(&mut s, Msg::FinishInstructions);
+    let rate = |value| Msg::Rate {
+        position: 0,
+        dimension: "quality".into(),
+        value,
+        advance: false,
+    };
+    let mut backup = None;
+    let mut end = T0;
+    for index in 0..s.plan.trials.len() {
+        step(&mut s, rate(3));
+        let at = step(&mut s, Msg::Next);
+        end = at;
+        if index + 1 == backup_after {
+            backup = Some(export(&study, &hash, &s, APP_VERSION, at));
+        }
+    }
+    assert_eq!(s.progress.phase, Phase::Done);
+    let last = export(&study, &hash, &s, APP_VERSION, end);
+    // "Review or change an answer", then back to the finish page.
+    let total = s.plan.trials.len();
+    step(&mut s, Msg::GoTo(0));
+    step(&mut s, rate(5));
+    step(&mut s, Msg::GoTo(total - 1));
+    let at = step(&mut s, Msg::Next);
+    assert_eq!(s.progress.phase, Phase::Done);
+    let revised = export(&study, &hash, &s, APP_VERSION, at + 60_000.0);
+    let backup = backup.unwrap();
+    assert!(!backup.complete && last.complete && revised.complete);
+    let stem = last.file_name("json").replace(".json", "");
+    [
+        (
+            format!("{stem}-backup-{backup_after}.json"),
+            backup.to_json(),
+        ),
+        (format!("{stem}.json"), last.to_json()),
+        (format!("{stem}-2.json"), revised.to_json()),
+    ]
+}
+
+/// A backup, the final file and a revised final file of one participant give the revised
+/// answers, whatever the order the files come in; the other two are superseded (not
+/// duplicates, not problems) and each trial is counted once.
+#[test]
+fn backups_never_displace_the_final_answers_in_either_order() {
+    let (study, hash) = financial_study();
+    let context = Context {
+        study: Some((&study, &hash)),
+        ..Context::default()
+    };
+    let files = backup_final_revised(4);
+    let first = parse(&files[2].1).unwrap().trials[0].clone();
+    let (first_item, first_system) = (first.item, first.outputs[0].system.clone());
+    let orders: [[usize; 3]; 3] = [[0, 1, 2], [2, 1, 0], [1, 2, 0]];
+    let mut seen = Vec::new();
+    for order in orders {
+        let given: Vec<Input> = order
+            .iter()
+            .map(|&i| Input::new(files[i].0.clone(), files[i].1.as_str()))
+            .collect();
+        let data = read(&given, &context);
+        assert!(data.problems.is_empty(), "{order:?}: {:#?}", data.problems);
+        let changed: Vec<f64> = data
+            .ratings
+            .iter()
+            .filter(|r| *r.item == *first_item && *r.system == *first_system)
+            .map(|r| r.score)
+            .collect();
+        assert_eq!(changed, [5.0], "{order:?}: the revised score is read");
+        let kinds: Vec<InputKind> = data.files.iter().map(|f| f.kind).collect();
+        let read_at = order.iter().position(|&i| i == 2).unwrap();
+        for (at, kind) in kinds.iter().enumerate() {
+            let want = if at == read_at {
+                InputKind::RatingsFile
+            } else {
+                InputKind::SupersededBackup
+            };
+            assert_eq!(*kind, want, "{order:?}: {:#?}", data.files);
+        }
+        let trials = parse(&files[2].1).unwrap().trials.len();
+        assert_eq!(data.trials.len(), trials, "each trial once");
+        assert_eq!(data.ratings.len(), trials);
+        let revised = data.files[read_at].file.clone();
+        assert!(
+            data.files
+                .iter()
+                .filter(|f| f.kind == InputKind::SupersededBackup)
+                .all(|f| f.superseded_by.as_deref() == Some(revised.as_str()))
+        );
+        let mut ratings: Vec<(String, f64)> = data
+            .ratings
+            .iter()
+            .map(|r| (r.item.to_string(), r.score))
+            .collect();
+        ratings.sort_by(|a, b| a.0.cmp(&b.0));
+        seen.push(ratings);
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]));
+    // The Markdown says so in one sentence.
+    let (_, report) = analyze(
+        &[
+            Input::new(files[0].0.clone(), files[0].1.as_str()),
+            Input::new(files[2].0.clone(), files[2].1.as_str()),
+        ],
+        &context,
+        None,
+        &OPTIONS,
+    );
+    let md = markdown::render(&report);
+    assert!(md.contains("1 of them superseded"), "{md}");
+    assert!(!md.contains("duplicate"), "{md}");
+}
+
+/// Without a complete file, the latest file is read; a file of another session of the same
+/// annotator (started at another time) is superseded too, but said, as it is not a backup.
+#[test]
+fn without_a_complete_file_the_latest_is_read_and_another_session_is_said() {
+    let files = backup_final_revised(4);
+    let backup = &files[0];
+    let mut earlier = parse(&backup.1).unwrap();
+    earlier.exported_at = "2026-01-01T00:00:00.000Z".to_owned();
+    earlier.trials.truncate(2);
+    earlier.sha256 = String::new();
+    let earlier = resigned(&earlier);
+    let given = [
+        Input::new(backup.0.clone(), backup.1.as_str()),
+        Input::new("juror-early.json", earlier.as_str()),
+    ];
+    let data = read(&given, &Context::default());
+    assert_eq!(data.files[0].kind, InputKind::RatingsFile);
+    assert_eq!(data.files[1].kind, InputKind::SupersededBackup);
+    assert!(data.problems.is_empty(), "{:#?}", data.problems);
+
+    let mut other = parse(&files[2].1).unwrap();
+    other.started_at = Some("2026-01-01T00:00:00.000Z".to_owned());
+    let other = resigned(&other);
+    let given = [
+        Input::new(files[2].0.clone(), files[2].1.as_str()),
+        Input::new("juror-other-session.json", other.as_str()),
+    ];
+    let data = read(&given, &Context::default());
+    assert_eq!(data.problems.len(), 1, "{:#?}", data.problems);
+    assert!(
+        data.problems[0].message.contains("of another session"),
+        "{:#?}",
+        data.problems
+    );
+}
+
+/// The file with its checksum made again.
+fn resigned(file: &RatingsFile) -> String {
+    let mut value = serde_json::to_value(file).unwrap();
+    value.as_object_mut().unwrap().remove("sha256");
+    let sum = sha256_hex(&serde_json::to_string(&value).unwrap());
+    value["sha256"] = sum.into();
+    serde_json::to_string_pretty(&value).unwrap()
+}
+
+/// A researcher's preview run is refused with a clear problem; the annotators' files are read.
+#[test]
+fn a_preview_run_is_refused() {
+    let mut preview = parse(&fixture("financial-slot1.json").text).unwrap();
+    preview.preview = true;
+    let mut given = inputs(&["financial-slot2.json"]);
+    given.push(Input::new("juror-preview.json", resigned(&preview)));
+    let data = read(&given, &Context::default());
+    assert_eq!(data.problems.len(), 1, "{:#?}", data.problems);
+    assert_eq!(data.problems[0].at.as_deref(), Some("preview"));
+    assert!(
+        data.problems[0]
+            .message
+            .contains("a researcher's preview run, not an annotator's: left out")
+    );
+    assert_eq!(data.files[1].kind, InputKind::Unread);
+    assert!(data.ratings.iter().all(|r| &*r.annotator == "ann-b"));
+}
+
+/// Names in the report are base names, never paths; a platform participant's id never
+/// reaches a file name or a problem, whether the file is read, refused after parsing (its
+/// pseudonym replaces the id) or refused unparsed (`file N` replaces it).
+#[test]
+fn refused_files_and_paths_do_not_name_the_participant() {
+    let (study, hash) = financial_study();
+    let files = backup_final_revised(4);
+    let mut other_study = parse(&files[2].1).unwrap();
+    other_study.study.sha256 = "0".repeat(64);
+    let given = [
+        Input::new(
+            format!("/srv/researcher/Downloads/{}", files[2].0),
+            files[2].1.as_str(),
+        ),
+        Input::new(
+            format!("C:\\Users\\r\\inbox\\{}", files[1].0),
+            resigned(&other_study),
+        ),
+        Input::new(
+            "/srv/researcher/juror-financial-analysis-2024w10-5f0c9a-2026-11-25.json",
+            "{\"format\": \"juror.ratings/1\", cut short",
+        ),
+        Input::new("/tmp/juror-x-5f0c9a-2026-11-25.json", "{ nope"),
+    ];
+    let context = Context {
+        study: Some((&study, &hash)),
+        ..Context::default()
+    };
+    let (data, report) = analyze(&given, &context, None, &OPTIONS);
+    let json = report.to_json();
+    let md = markdown::render(&report);
+    for text in [&json, &md] {
+        assert!(!text.contains("5f0c9a"), "{text}");
+        assert!(
+            !text.contains("researcher/") && !text.contains("Users"),
+            "{text}"
+        );
+    }
+    assert!(
+        data.files[0]
+            .file
+            .starts_with("juror-financial-analysis-2024w10-prolific-")
+    );
+    assert_eq!(data.problems.len(), 3, "{:#?}", data.problems);
+    assert!(
+        data.problems[0]
+            .file
+            .starts_with("juror-financial-analysis-2024w10-prolific-")
+    );
+    assert_eq!(
+        data.problems[1].file,
+        "juror-financial-analysis-2024w10-file3-2026-11-25.json"
+    );
+    assert_eq!(data.problems[2].file, "file 4");
+    assert!(
+        report
+            .settings
+            .platform_ids
+            .unwrap()
+            .contains("salt drawn from the ratings files"),
+        "unkeyed pseudonyms are salted per report"
+    );
+}
+
+/// Without a key, pseudonyms are salted with the ratings files: the same files give the same
+/// pseudonym, other files another, and none is the unsalted hash anyone could recompute.
+#[test]
+fn unkeyed_pseudonyms_hold_for_one_set_of_files() {
+    let files = backup_final_revised(4);
+    let alias = |given: &[&(String, String)]| {
+        let inputs: Vec<Input> = given
+            .iter()
+            .map(|(n, t)| Input::new(n.clone(), t.as_str()))
+            .collect();
+        let data = read(&inputs, &Context::default());
+        data.files
+            .iter()
+            .find(|f| f.kind == InputKind::RatingsFile)
+            .and_then(|f| f.annotator.clone())
+            .unwrap()
+    };
+    let one = alias(&[&files[2]]);
+    assert_eq!(one, alias(&[&files[2]]));
+    assert_ne!(one, alias(&[&files[2], &files[0]]));
+    assert_ne!(
+        one,
+        juror_core::pseudonym::pseudonym("", "prolific", "5f0c9a")
+    );
+    assert!(one.starts_with("prolific-"));
+}
+
+/// Without a study, the inputs may name at most 64 systems and 64 dimensions: a tidy CSV
+/// naming 3,000 systems is left out with one problem at its 65th system, in time linear in
+/// its size, and the other inputs are analysed (the preference statistics never see more than
+/// the cap).
+#[test]
+fn a_csv_naming_thousands_of_systems_is_refused_at_the_cap() {
+    use juror_core::analysis::read::caps::{MAX_DIMENSIONS, MAX_SYSTEMS};
+    let mut wide = String::from("item_id,system_a,system_b,annotator_id,preference\n");
+    for s in 0..3000 {
+        wide.push_str(&format!("i{},s{s},s{},a{},a\n", s % 7, s + 1, s % 5));
+    }
+    let mut given = inputs(&PANDALM);
+    given.push(Input::new("wide.csv", wide));
+    let (data, report) = analyze(&given, &Context::default(), None, &OPTIONS);
+    assert_eq!(data.problems.len(), 1, "{:#?}", data.problems);
+    let p = &data.problems[0];
+    assert_eq!(p.file, "wide.csv");
+    assert!(
+        p.message.contains("more than the 64 distinct systems"),
+        "{p}"
+    );
+    assert!(
+        p.at.as_deref().is_some_and(|at| at.starts_with("line ")),
+        "{p}"
+    );
+    assert_eq!(data.files[3].ratings + data.files[3].preferences, 0);
+    assert!(report.preferences.is_some(), "the other files are analysed");
+    let systems: BTreeSet<&str> = data
+        .preferences
+        .iter()
+        .flat_map(|r| [&*r.system_a, &*r.system_b])
+        .collect();
+    assert!(systems.len() <= MAX_SYSTEMS);
+
+    let mut dims = String::from("item_id,system_id,annotator_id,dimension,score\n");
+    for d in 0..=MAX_DIMENSIONS {
+        dims.push_str(&format!("i1,A,a1,d{d},3\n"));
+    }
+    let data = read(&[Input::new("dims.csv", dims)], &Context::default());
+    assert_eq!(data.problems.len(), 1, "{:#?}", data.problems);
+    assert!(data.problems[0].message.contains("64 distinct dimensions"));
+    assert_eq!(data.problems[0].at.as_deref(), Some("line 66"));
+    assert!(data.ratings.is_empty());
 }

@@ -23,6 +23,8 @@
 //! over everything read, a study drops ratings off its scales and fills rounds, and
 //! [`dedupe`] drops duplicates.
 
+pub mod backups;
+pub mod caps;
 pub mod dedupe;
 pub mod ratings_file;
 pub mod tidy_csv;
@@ -30,6 +32,7 @@ pub mod tidy_csv;
 use std::collections::HashMap;
 
 use super::data::{Data, FileSummary, Input, InputKind, Names, Problem, number};
+use crate::pseudonym;
 use crate::publish::SealKey;
 use crate::study::Study;
 
@@ -48,6 +51,12 @@ pub struct Context<'a> {
 
 /// Reads every input into one pair of tidy tables, then drops duplicates.
 ///
+/// Inputs are named by their base name (a path's folders are left out), and a ratings file's
+/// name by its participant's pseudonym where the report pseudonymises them ([`ratings_file`]).
+/// Of one annotator's ratings files, only the latest complete one is read ([`backups`]); the
+/// others are listed as superseded. An input that would name more systems or dimensions than
+/// an analysis takes is left out ([`caps`]).
+///
 /// A duplicate is a second rating of the same (item, system, annotator, dimension), or a second
 /// judgement of the same (item, pair of systems, annotator) in either order; the first one read
 /// (in the order of `inputs`, then of rows) is kept and the duplicate is a problem that names
@@ -57,38 +66,89 @@ pub struct Context<'a> {
 pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
     let mut data = Data::default();
     let mut names = Names::default();
+    let inputs: Vec<Input<'_>> = inputs
+        .iter()
+        .map(|i| Input::new(base_name(&i.name), i.text.as_ref()))
+        .collect();
+    let mut opened = open_all(&inputs, context);
+    let files: Vec<_> = opened.iter().map(|o| o.as_ref()?.as_ref().ok()).collect();
+    let superseded =
+        backups::superseded_by(&files.iter().map(|o| o.map(|f| &f.file)).collect::<Vec<_>>());
+    let shown: Vec<Option<String>> = files.iter().map(|o| o.map(|f| f.name.clone())).collect();
+    let sessions: Vec<bool> = superseded
+        .iter()
+        .enumerate()
+        .map(|(i, by)| match (by, files[i]) {
+            (Some(w), Some(f)) => {
+                files[*w].is_some_and(|w| backups::same_session(&f.file, &w.file))
+            }
+            _ => true,
+        })
+        .collect();
+    drop(files);
+    let mut caps = caps::Caps::new(context);
     for (index, input) in inputs.iter().enumerate() {
         let before = data.problems.len();
-        let mut summary = FileSummary {
-            file: input.name.clone(),
-            kind: InputKind::Unread,
-            ratings: 0,
-            preferences: 0,
-            problems: 0,
-            annotator: None,
-            platform: None,
-            unfinished_trials: 0,
-            check_trials: 0,
-            repeated_ratings: 0,
-        };
-        if input.text.trim_start().starts_with('{') {
-            ratings_file::read(input, index, context, &mut names, &mut data, &mut summary);
-        } else {
-            tidy_csv::read(input, index, &mut names, &mut data, &mut summary);
+        let marks = caps::Marks::of(&data);
+        let mut summary = FileSummary::new(input.name.clone());
+        match opened[index].take() {
+            None => tidy_csv::read(input, index, &mut names, &mut data, &mut summary),
+            Some(Err(problem)) => {
+                summary.file.clone_from(&problem.file);
+                data.problems.push(problem);
+            }
+            Some(Ok(file)) => {
+                summary.file.clone_from(&file.name);
+                summary.annotator = Some(file.annotator.clone());
+                if let Some(platform) = &file.file.annotator.platform {
+                    summary.platform = Some(platform.name.clone());
+                    data.platform_ids = Some(ids_shown(context));
+                }
+                match superseded[index] {
+                    Some(by) => {
+                        summary.kind = InputKind::SupersededBackup;
+                        summary.superseded_by.clone_from(&shown[by]);
+                        if !sessions[index] {
+                            data.problems.push(Problem::new(
+                                &summary.file,
+                                Some("started_at".to_owned()),
+                                format!(
+                                    "annotator \"{}\" also has the ratings file {} of another \
+                                     session (started at another time), which is read instead \
+                                     (complete, or exported later); this one is left out; if \
+                                     they are two people, give each a link of their own",
+                                    file.annotator,
+                                    shown[by].as_deref().unwrap_or_default()
+                                ),
+                            ));
+                        }
+                    }
+                    None => {
+                        ratings_file::read(
+                            file,
+                            index,
+                            context,
+                            &mut names,
+                            &mut data,
+                            &mut summary,
+                        );
+                    }
+                }
+            }
         }
-        if let Some(annotator) = &summary.annotator
-            && let Some(first) = data
-                .files
-                .iter()
-                .find(|f| f.annotator.as_ref() == Some(annotator))
+        caps.admit(marks, &mut data, &mut summary);
+        if summary.kind == InputKind::RatingsFile
+            && let Some(annotator) = &summary.annotator
+            && let Some(first) = data.files.iter().find(|f| {
+                f.kind == InputKind::RatingsFile && f.annotator.as_ref() == Some(annotator)
+            })
         {
             data.problems.push(Problem::new(
                 &summary.file,
                 Some("annotator".to_owned()),
                 format!(
-                    "annotator \"{annotator}\" also has the ratings file {}: the two are merged, \
-                     and what both hold is left out here as duplicates; if one is a backup of \
-                     the other, give only the final file",
+                    "annotator \"{annotator}\" also has the ratings file {} (of another study): \
+                     the two are merged, and what both hold is left out here as duplicates",
                     first.file
                 ),
             ));
@@ -102,6 +162,69 @@ pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
     }
     dedupe::drop_duplicates(&mut data);
     data
+}
+
+/// Whether an input is a ratings file (JSON) rather than a CSV.
+fn is_ratings_file(input: &Input<'_>) -> bool {
+    input.text.trim_start().starts_with('{')
+}
+
+/// Every ratings file opened (`None` for a CSV), its platform participant pseudonymised with
+/// the key's secret, else one drawn from the inputs.
+pub(crate) fn open_all<'k>(
+    inputs: &[Input<'_>],
+    context: &Context<'k>,
+) -> Vec<Option<Result<ratings_file::Opened<'k>, Problem>>> {
+    let secret = secret(inputs, context);
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(index, input)| {
+            is_ratings_file(input).then(|| ratings_file::open(input, index, context, &secret))
+        })
+        .collect()
+}
+
+/// The secret of platform participants' pseudonyms: the key's; without one (and when a file
+/// names a platform), a salt drawn from the ratings files' texts ([`pseudonym::salt`]), which
+/// no one without the files can recompute; empty when the ids are revealed.
+fn secret(inputs: &[Input<'_>], context: &Context) -> String {
+    if context.reveal_ids {
+        return String::new();
+    }
+    if let Some(secret) = context.key.and_then(|k| k.ids_secret.as_deref()) {
+        return secret.to_owned();
+    }
+    let ratings: Vec<&str> = inputs
+        .iter()
+        .filter(|i| is_ratings_file(i))
+        .map(|i| i.text.as_ref())
+        .collect();
+    if ratings.iter().any(|t| t.contains("\"platform\"")) {
+        pseudonym::salt(&ratings)
+    } else {
+        String::new()
+    }
+}
+
+/// How the report shows platform participants' ids.
+fn ids_shown(context: &Context) -> &'static str {
+    match (
+        context.reveal_ids,
+        context.key.and_then(|k| k.ids_secret.as_ref()),
+    ) {
+        (true, _) => pseudonym::SHOWN,
+        (false, Some(_)) => pseudonym::KEYED,
+        (false, None) => pseudonym::UNKEYED,
+    }
+}
+
+/// A path's last part: the report names files, never where they were on a computer.
+pub fn base_name(path: &str) -> String {
+    path.rsplit(['/', '\\'])
+        .find(|part| !part.is_empty())
+        .unwrap_or(path)
+        .to_owned()
 }
 
 /// With a study, a rating without a round takes its item's `round`, if the item has one.

@@ -18,45 +18,50 @@ use crate::study::{AttentionCheck, Study};
 
 use super::Context;
 
-/// Reads one ratings file into `data`: [`open`] it (parse, check, resolve the key's tokens),
-/// name its annotator, then take its answers and each finished trial.
+/// A ratings file opened: parsed, checked against the study and the key, with the name and
+/// the annotator the report shows for it.
+pub(crate) struct Opened<'k> {
+    pub file: RatingsFile,
+    pub rename: Rename<'k>,
+    /// The file's base name, the participant's id replaced by their pseudonym.
+    pub name: String,
+    /// `annotator.id`, else `slot<N>`; a platform's participant under a pseudonym unless the
+    /// ids are revealed.
+    pub annotator: String,
+}
+
+/// Reads one opened ratings file into `data`: its answers, then each finished trial.
 pub(crate) fn read(
-    input: &Input<'_>,
+    opened: Opened<'_>,
     index: usize,
     context: &Context,
     names: &mut Names,
     data: &mut Data,
     summary: &mut FileSummary,
 ) {
-    let (file, rename) = match open(input, context) {
-        Ok(opened) => opened,
-        Err(problem) => {
-            data.problems.push(problem);
-            return;
-        }
-    };
+    let Opened {
+        file,
+        rename,
+        name,
+        annotator,
+    } = opened;
     summary.kind = InputKind::RatingsFile;
-    let (name, annotator) = annotator(&file, &input.name, context, data, summary);
-    summary.file.clone_from(&name);
-    summary.annotator = Some(annotator.clone());
     let file_name = names.get(&name);
     let source = |at: String| Source {
         file: file_name.clone(),
         at: At::Path(at.into_boxed_str()),
         input: index,
     };
-    let is_check = |trial: &TrialRecord| {
-        trial.check
-            || context
-                .key
-                .is_some_and(|k| k.attention_check(&trial.item).is_some())
-    };
     data.answers.extend(rows_of_file(
         &file,
         &annotator,
         &|s: &str| rename(s),
         &|at: String| source(at),
-        &|t: usize| file.trials.get(t).is_none_or(|x| !x.done || is_check(x)),
+        &|t: usize| {
+            file.trials
+                .get(t)
+                .is_none_or(|x| !x.done || is_check(x, context.key))
+        },
     ));
     let reader = TrialReader {
         name: &name,
@@ -72,7 +77,7 @@ pub(crate) fn read(
             continue;
         }
         // A published study does not say which items are checks; its key does.
-        let check = is_check(trial);
+        let check = is_check(trial, context.key);
         data.trials.push(reader.trial_row(trial, check));
         if check {
             summary.check_trials += 1;
@@ -83,59 +88,142 @@ pub(crate) fn read(
     }
 }
 
-/// The file parsed, checked against the study, and the map from its systems to system ids; or
-/// the one problem that leaves it out.
-fn open<'k>(
+/// Whether a trial is an attention check: the file says so, or (a published study does not)
+/// the key does.
+pub(crate) fn is_check(trial: &TrialRecord, key: Option<&SealKey>) -> bool {
+    trial.check || key.is_some_and(|k| k.attention_check(&trial.item).is_some())
+}
+
+/// The file parsed, checked against the study, with the map from its systems to system ids
+/// and the name and annotator the report shows; or the one problem that leaves it out, named
+/// without the participant's id. `secret` keys platform participants' pseudonyms (ignored
+/// when the ids are revealed).
+pub(crate) fn open<'k>(
     input: &Input<'_>,
+    index: usize,
     context: &Context<'k>,
-) -> Result<(RatingsFile, Rename<'k>), Problem> {
-    let name = input.name.as_str();
-    let problem = |at: String, message: String| Problem::new(name, Some(at), message);
-    let file = ratings::parse(&input.text).map_err(|e| problem(e.at, e.message))?;
+    secret: &str,
+) -> Result<Opened<'k>, Problem> {
+    let file = ratings::parse(&input.text).map_err(|e| {
+        let name = unparsed_name(&input.name, index, context);
+        Problem::new(&name, Some(e.at), e.message)
+    })?;
+    let (name, annotator) = annotator(&file, &input.name, context, secret);
+    let problem = |at: &str, message: String| Problem::new(&name, Some(at.to_owned()), message);
+    if file.preview {
+        return Err(problem(
+            "preview",
+            "a researcher's preview run, not an annotator's: left out".to_owned(),
+        ));
+    }
     if let Some((study, hash)) = context.study
         && let Err(e) = ratings::restore(study, hash, &file)
     {
         return Err(problem(
-            e.at,
+            &e.at,
             format!("{}; the file is left out", e.message),
         ));
     }
-    let rename = resolver(&file, context.key).map_err(|(at, message)| problem(at, message))?;
-    Ok((file, rename))
+    let rename = resolver(&file, context.key).map_err(|(at, message)| problem(&at, message))?;
+    Ok(Opened {
+        file,
+        rename,
+        name,
+        annotator,
+    })
+}
+
+/// The name of a file that does not parse, whose annotator is therefore unknown: the app
+/// names a ratings file `juror-<study>-<participant>-<date>…`, so the participant's part
+/// becomes `file<N>` (N: the input's place, from 1) where the study is known (the study's or
+/// the key's), and the whole name `file <N>` otherwise. Other names are kept.
+pub(crate) fn unparsed_name(name: &str, index: usize, context: &Context) -> String {
+    let Some(rest) = name.strip_prefix("juror-") else {
+        return name.to_owned();
+    };
+    let n = index + 1;
+    let studies = context
+        .study
+        .map(|(s, _)| s.id())
+        .into_iter()
+        .chain(context.key.map(|k| k.study.as_str()));
+    for study in studies {
+        let safe = safe_name(study);
+        let Some(after) = rest
+            .strip_prefix(safe.as_str())
+            .and_then(|r| r.strip_prefix('-'))
+        else {
+            continue;
+        };
+        if let Some(date) = date_at(after) {
+            return format!("juror-{safe}-file{n}-{}", &after[date..]);
+        }
+    }
+    format!("file {n}")
+}
+
+/// Where, in the rest of a file name after `juror-<study>-`, the date part starts
+/// (`YYYY-MM-DD` or `undated`, after the participant's part and a `-`).
+fn date_at(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    (1..rest.len()).find(|&i| {
+        bytes[i - 1] == b'-'
+            && (rest[i..].starts_with("undated")
+                || bytes.get(i..i + 10).is_some_and(|d| {
+                    d.iter().enumerate().all(|(j, c)| match j {
+                        4 | 7 => *c == b'-',
+                        _ => c.is_ascii_digit(),
+                    })
+                }))
+    })
+}
+
+/// A name as the app writes it into a file name: other characters than letters, digits, `-`
+/// and `_` as `-`.
+fn safe_name(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// The file's name and annotator as the report shows them: `annotator.id`, else `slot<N>`; a
-/// platform's participant under a pseudonym (also scrubbed from the file name) unless the ids
-/// are revealed.
-fn annotator(
-    file: &RatingsFile,
-    name: &str,
-    context: &Context,
-    data: &mut Data,
-    summary: &mut FileSummary,
-) -> (String, String) {
+/// platform's participant under a pseudonym keyed with `secret` (also put in place of the id
+/// in the file name) unless the ids are revealed.
+fn annotator(file: &RatingsFile, name: &str, context: &Context, secret: &str) -> (String, String) {
     let mut annotator = match &file.annotator.id {
         Some(id) if !id.is_empty() => id.clone(),
         _ => format!("slot{}", file.annotator.slot),
     };
     let mut name = name.to_owned();
-    if let Some(platform) = &file.annotator.platform {
-        summary.platform = Some(platform.name.clone());
-        let secret = context.key.and_then(|k| k.ids_secret.as_deref());
-        data.platform_ids = Some(match (context.reveal_ids, secret) {
-            (true, _) => pseudonym::SHOWN,
-            (false, Some(_)) => pseudonym::KEYED,
-            (false, None) => pseudonym::UNKEYED,
-        });
-        if !context.reveal_ids
-            && let Some(id) = &file.annotator.id
-        {
-            let alias = pseudonym::pseudonym(secret.unwrap_or(""), &platform.name, id);
+    if let Some(platform) = &file.annotator.platform
+        && let Some(id) = &file.annotator.id
+    {
+        if context.reveal_ids {
+            annotator = platform_id(id, &platform.name);
+        } else {
+            let alias = pseudonym::pseudonym(secret, &platform.name, id);
             name = pseudonym::scrub_file_name(&name, id, &alias);
             annotator = alias;
         }
     }
     (name, annotator)
+}
+
+/// A participant's id as their platform writes it: Juror keeps ids in lower case
+/// (`participant_code`), and MTurk's worker ids are upper case on MTurk (its batch results,
+/// its approvals), so they are written upper case again; the other platforms' as kept.
+pub(crate) fn platform_id(id: &str, platform: &str) -> String {
+    if platform == "mturk" {
+        id.to_ascii_uppercase()
+    } else {
+        id.to_owned()
+    }
 }
 
 /// What the rows of one file's trials share: its name, annotator, context and renaming.
@@ -243,7 +331,7 @@ impl TrialReader<'_, '_> {
 /// A check of the study names systems as the file does (both sealed, or both not); a check of
 /// the key (a study written by `juror publish` serves none) names the original systems, which
 /// the file's tokens are renamed to.
-fn check_passed(
+pub(crate) fn check_passed(
     study: &Study,
     key: Option<&SealKey>,
     trial: &TrialRecord,
@@ -292,7 +380,7 @@ fn check_passed(
     }
 }
 
-type Rename<'k> = Box<dyn Fn(&str) -> String + 'k>;
+pub(crate) type Rename<'k> = Box<dyn Fn(&str) -> String + 'k>;
 
 /// The map from the file's system names to system ids: the key's, after checking that every
 /// system of the file is one of its tokens, else the identity.

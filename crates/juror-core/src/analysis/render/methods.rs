@@ -67,8 +67,8 @@ pub fn methods(report: &Report) -> String {
                 "under a pseudonym (the first 12 hex digits of a SHA-256 keyed with a secret the \
                  study's key holds)"
             } else {
-                "under a pseudonym (the first 12 hex digits of a SHA-256 of the id, without a \
-                 secret)"
+                "under a pseudonym (the first 12 hex digits of a SHA-256 of the id salted with a \
+                 digest of the ratings files analysed, so valid for this report only)"
             }
         ));
     }

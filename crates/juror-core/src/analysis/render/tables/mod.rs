@@ -218,6 +218,17 @@ fn summary(report: &Report) -> Text {
             .and_input(id)
             .and("`.");
     }
+    let superseded = report
+        .inputs
+        .iter()
+        .filter(|f| f.kind == crate::analysis::data::InputKind::SupersededBackup)
+        .count();
+    if superseded > 0 {
+        text = text.and(format!(
+            " {superseded} of them superseded: earlier files (backups) of an annotator whose \
+             latest complete file was read instead."
+        ));
+    }
     if !report.problems.is_empty() {
         text = text.and(format!(
             " **{} problem(s) with the inputs**, listed at the end; the rest was analysed.",
