@@ -60,11 +60,39 @@ pub fn check_items(study: &Study) -> BTreeSet<usize> {
         .collect()
 }
 
+/// How many items each pair of slots shares: `n²` counts in one block, zeroed lazily by the
+/// allocator, so that pages never written (as with one annotator per item) cost nothing. At
+/// most `MAX_SLOTS²` counts (validation), each at most the number of items.
+struct Shared {
+    n: usize,
+    counts: Vec<i32>,
+}
+
+impl Shared {
+    fn new(n: usize) -> Shared {
+        Shared {
+            n,
+            counts: vec![0; n * n],
+        }
+    }
+    fn get(&self, a: usize, b: usize) -> i32 {
+        self.counts[a * self.n + b]
+    }
+    /// Sets the count of the pair, both ways.
+    fn set(&mut self, a: usize, b: usize, value: i32) {
+        self.counts[a * self.n + b] = value;
+        self.counts[b * self.n + a] = value;
+    }
+    fn row(&self, a: usize) -> &[i32] {
+        &self.counts[a * self.n..(a + 1) * self.n]
+    }
+}
+
 /// Local search after the greedy pass: swaps one slot of an item with one slot of another item
 /// (which keeps every load and every item's number of raters) when that lowers the sum of
 /// squared overlaps between slots (or keeps it equal), i.e. makes pairs of slots share items more evenly. A fixed
 /// number of seeded attempts, so the result stays a pure function of the study.
-fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<i32>], stream: &mut Stream) {
+fn even_out(raters: &mut [Vec<usize>], shared: &mut Shared, stream: &mut Stream) {
     let m = raters.len();
     if m < 2 {
         return;
@@ -72,12 +100,11 @@ fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<i32>], stream: &mut Str
     let attempts = (m * 20).min(200_000);
     let mut changes: Vec<(usize, usize, bool)> = Vec::new();
     // Applies `delta` to the overlap of a and b, returning the change in the sum of squares.
-    fn bump(shared: &mut [Vec<i32>], a: usize, b: usize, up: bool) -> i64 {
-        let x = i64::from(shared[a][b]);
+    fn bump(shared: &mut Shared, a: usize, b: usize, up: bool) -> i64 {
+        let x = i64::from(shared.get(a, b));
         let y = if up { x + 1 } else { x - 1 };
         // Within i32: a count never exceeds the number of items (validation caps them).
-        shared[a][b] = y as i32;
-        shared[b][a] = y as i32;
+        shared.set(a, b, y as i32);
         y * y - x * x
     }
     for _ in 0..attempts {
@@ -159,8 +186,7 @@ impl Assignment {
         stream.shuffle(&mut order);
 
         let mut load = vec![0usize; n];
-        // `shared[a][b]`: items slots a and b share. At most `MAX_SLOTS²` counts (validation).
-        let mut shared = vec![vec![0i32; n]; n];
+        let mut shared = Shared::new(n);
         let mut raters: Vec<Vec<usize>> = Vec::with_capacity(order.len());
         let mut ties: Vec<usize> = Vec::with_capacity(n);
         // For the item being placed: whether each slot is chosen, and its overlap with the
@@ -188,10 +214,9 @@ impl Assignment {
                 }
                 let s = ties[stream.below(ties.len())];
                 for &c in &chosen {
-                    shared[s][c] += 1;
-                    shared[c][s] += 1;
+                    shared.set(s, c, shared.get(s, c) + 1);
                 }
-                for (o, &x) in overlap.iter_mut().zip(&shared[s]) {
+                for (o, &x) in overlap.iter_mut().zip(shared.row(s)) {
                     *o += i64::from(x);
                 }
                 chosen.push(s);

@@ -45,12 +45,39 @@ pub fn check(raw: &RawStudy) -> Vec<Problem> {
     let d = &raw.design;
     let systems = raw.systems.len();
     let items = raw.items.len();
-    if systems > MAX_SYSTEMS {
+    // A published study lists every item's own tokens as its systems: there the cap is on the
+    // outputs of an item.
+    let published = d.plans.is_some();
+    if !published && systems > MAX_SYSTEMS {
         out.push(problem(
             "systems",
             format!("{systems} systems, more than Juror compares in one study ({MAX_SYSTEMS})"),
             "compare at most 64 systems; for more, split them over several studies that share a baseline",
         ));
+    }
+    if published {
+        if let Some((i, it)) = raw
+            .items
+            .iter()
+            .enumerate()
+            .find(|(_, it)| it.outputs.len() > MAX_SYSTEMS)
+        {
+            out.push(problem(
+                &format!("items[{i}].outputs"),
+                format!(
+                    "{} outputs, more than Juror compares in one study ({MAX_SYSTEMS})",
+                    it.outputs.len()
+                ),
+                "publish the original study again with juror publish",
+            ));
+        }
+        if systems > MAX_ITEMS * MAX_SYSTEMS {
+            out.push(problem(
+                "systems",
+                format!("{systems} output tokens, more than {MAX_ITEMS} items of {MAX_SYSTEMS} systems have"),
+                "publish the original study again with juror publish",
+            ));
+        }
     }
     if items > MAX_ITEMS {
         out.push(problem(

@@ -683,3 +683,29 @@ fn spreading_an_anchors_pairs_needs_an_assignment_with_enough_slots() {
     assert_eq!(personal.len(), 1, "{personal:?}");
     assert!(personal[0].1.contains("is personal"));
 }
+
+/// A published study lists every item's own tokens as its systems, so it may list far more
+/// than 64: its cap is on an item's outputs.
+#[test]
+fn a_published_study_may_list_more_tokens_than_a_study_has_systems() {
+    use serde_json::{Value, json};
+    let text = support::example("financial-analysis");
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let first = v["items"][0].clone();
+    let items: Vec<Value> = (0..40)
+        .map(|i| {
+            let mut it = first.clone();
+            it["id"] = json!(format!("i{i}"));
+            it
+        })
+        .collect();
+    v["items"] = Value::Array(items);
+    v["design"]["attention_checks"] = json!([]);
+    let raw: juror_core::study::RawStudy = serde_json::from_value(v.clone()).unwrap();
+    let study = parse_study(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    let (published, _key) = juror_core::publish::publish(&raw, &study, &[7; 32], 2);
+    let back =
+        parse_study(&serde_json::to_string(&published).unwrap()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(back.systems().len(), 80);
+    assert_eq!(back.system_count(), 2);
+}
