@@ -209,7 +209,7 @@ fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
     let d = &raw.design;
     let factor = spread_factor(raw);
     let n = raw.systems.len() as u64;
-    let ids: std::collections::HashSet<&str> = raw.items.iter().map(|i| i.id.as_str()).collect();
+    let ids: std::collections::BTreeSet<&str> = raw.items.iter().map(|i| i.id.as_str()).collect();
     let checks =
         d.attention_checks
             .iter()
@@ -228,9 +228,9 @@ fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
         let in_task = match &t.items {
             None => raw.items.len() as u64,
             Some(filter) => {
-                let ids: std::collections::HashSet<&str> =
+                let ids: std::collections::BTreeSet<&str> =
                     filter.ids.iter().map(String::as_str).collect();
-                let groups: std::collections::HashSet<&str> =
+                let groups: std::collections::BTreeSet<&str> =
                     filter.groups.iter().map(String::as_str).collect();
                 raw.items
                     .iter()

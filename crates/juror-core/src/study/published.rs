@@ -55,14 +55,14 @@ pub(super) fn published_plans(
             "remove the assignment (juror publish does)",
         );
     }
-    let index: std::collections::HashMap<&str, usize> = raw
+    let index: std::collections::BTreeMap<&str, usize> = raw
         .systems
         .iter()
         .enumerate()
         .map(|(i, id)| (id.as_str(), i))
         .rev()
         .collect();
-    let items: std::collections::HashMap<&str, usize> = raw
+    let items: std::collections::BTreeMap<&str, usize> = raw
         .items
         .iter()
         .enumerate()
