@@ -180,3 +180,23 @@ fn a_bidi_control_from_a_file_reaches_a_terminal_escaped() {
     assert!(shown.contains("pandalm-\\u{202e}txt.exe"), "{shown}");
     assert!(!shown.contains('\u{202e}'), "{shown}");
 }
+
+/// `juror plan --check` on an anchor design says that the anchor recurs within items (and how
+/// often), without failing the check: it is a property of the design, not a broken bound.
+#[test]
+fn plan_check_reports_a_recurring_anchor() {
+    let study = root().join("assets/studies/hare-personalization.json");
+    let out = support::juror()
+        .args(["plan".as_ref(), study.as_os_str(), "--check".as_ref()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(
+            "Task \"compare\": the anchor recurs within an item for 4 annotator(s): identifiable"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("All bounds hold."), "{stdout}");
+}

@@ -7,6 +7,13 @@
 //! has shared the fewest items with the slots already chosen for this item (so that every pair
 //! of slots shares items as evenly as possible, for pairwise agreement), then at random.
 //! Attention-check items go to every slot. Without an assignment, every slot gets every item.
+//!
+//! When a task spreads an anchor's pairs over annotators (`pairs.spread`), each item goes to
+//! `annotators_per_item × pairs` slots instead, and the `j`-th slot chosen for it compares pair
+//! `j / annotators_per_item` ([`Assignment::pair_of`]).
+//!
+//! Validation bounds the work (`study::limits`): at most `MAX_SLOTS` slots, so the table of
+//! shared items has at most `MAX_SLOTS²` counts, and items × slots per item × slots steps.
 
 use std::collections::BTreeSet;
 
@@ -23,23 +30,69 @@ pub struct Assignment {
     /// Personal items (`items[].for`) with their slots and annotator ids: never assigned, given
     /// to those annotators only.
     personal: Vec<(usize, Vec<u32>, Vec<String>)>,
+    /// When a task spreads its pairs over annotators: for each slot, its assigned items, each
+    /// with the pair the slot compares on it, sorted by item.
+    pairs: Option<Vec<Vec<(usize, usize)>>>,
+}
+
+/// How many pairs of an item go to different annotators: the pairs of a task that spreads them
+/// (the anchor against each other system), else 1.
+pub fn spread_factor(study: &Study) -> usize {
+    let n = study.systems().len();
+    let tasks = study.design().tasks.iter().filter(|t| t.spread);
+    tasks
+        .map(|t| t.trials_per_item(n))
+        .max()
+        .unwrap_or(1)
+        .max(1)
 }
 
 /// Indices of the study's attention-check items, sorted.
 pub fn check_items(study: &Study) -> BTreeSet<usize> {
-    study
+    let checked: BTreeSet<&str> = study
         .design()
         .attention_checks
         .iter()
-        .filter_map(|c| study.items().iter().position(|i| i.id == c.item()))
+        .map(|c| c.item())
+        .collect();
+    (0..study.items().len())
+        .filter(|&i| checked.contains(study.items()[i].id.as_str()))
         .collect()
+}
+
+/// How many items each pair of slots shares: `n²` counts in one block, zeroed lazily by the
+/// allocator, so that pages never written (as with one annotator per item) cost nothing. At
+/// most `MAX_SLOTS²` counts (validation), each at most the number of items.
+struct Shared {
+    n: usize,
+    counts: Vec<i32>,
+}
+
+impl Shared {
+    fn new(n: usize) -> Shared {
+        Shared {
+            n,
+            counts: vec![0; n * n],
+        }
+    }
+    fn get(&self, a: usize, b: usize) -> i32 {
+        self.counts[a * self.n + b]
+    }
+    /// Sets the count of the pair, both ways.
+    fn set(&mut self, a: usize, b: usize, value: i32) {
+        self.counts[a * self.n + b] = value;
+        self.counts[b * self.n + a] = value;
+    }
+    fn row(&self, a: usize) -> &[i32] {
+        &self.counts[a * self.n..(a + 1) * self.n]
+    }
 }
 
 /// Local search after the greedy pass: swaps one slot of an item with one slot of another item
 /// (which keeps every load and every item's number of raters) when that lowers the sum of
 /// squared overlaps between slots (or keeps it equal), i.e. makes pairs of slots share items more evenly. A fixed
 /// number of seeded attempts, so the result stays a pure function of the study.
-fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<usize>], stream: &mut Stream) {
+fn even_out(raters: &mut [Vec<usize>], shared: &mut Shared, stream: &mut Stream) {
     let m = raters.len();
     if m < 2 {
         return;
@@ -47,11 +100,11 @@ fn even_out(raters: &mut [Vec<usize>], shared: &mut [Vec<usize>], stream: &mut S
     let attempts = (m * 20).min(200_000);
     let mut changes: Vec<(usize, usize, bool)> = Vec::new();
     // Applies `delta` to the overlap of a and b, returning the change in the sum of squares.
-    fn bump(shared: &mut [Vec<usize>], a: usize, b: usize, up: bool) -> i64 {
-        let x = shared[a][b] as i64;
+    fn bump(shared: &mut Shared, a: usize, b: usize, up: bool) -> i64 {
+        let x = i64::from(shared.get(a, b));
         let y = if up { x + 1 } else { x - 1 };
-        shared[a][b] = y as usize;
-        shared[b][a] = y as usize;
+        // Within i32: a count never exceeds the number of items (validation caps them).
+        shared.set(a, b, y as i32);
         y * y - x * x
     }
     for _ in 0..attempts {
@@ -114,10 +167,15 @@ impl Assignment {
                 per_slot: None,
                 all,
                 personal,
+                pairs: None,
             };
         };
         let n = a.slots as usize;
-        let k = (a.annotators_per_item as usize).min(n);
+        // With a task that spreads its pairs, an item goes to `annotators_per_item` slots per
+        // pair: the `j`-th slot chosen compares pair `j / annotators_per_item` on it.
+        let factor = spread_factor(study);
+        let per_pair = (a.annotators_per_item as usize).max(1);
+        let k = (per_pair * factor).min(n);
         let checks = check_items(study);
         let mut order: Vec<usize> = all
             .iter()
@@ -128,20 +186,24 @@ impl Assignment {
         stream.shuffle(&mut order);
 
         let mut load = vec![0usize; n];
-        let mut shared = vec![vec![0usize; n]; n];
+        let mut shared = Shared::new(n);
         let mut raters: Vec<Vec<usize>> = Vec::with_capacity(order.len());
         let mut ties: Vec<usize> = Vec::with_capacity(n);
+        // For the item being placed: whether each slot is chosen, and its overlap with the
+        // slots chosen so far (kept as a running sum, so that each choice scans the slots once).
+        let mut taken = vec![false; n];
+        let mut overlap = vec![0i64; n];
         for _ in &order {
             let mut chosen: Vec<usize> = Vec::with_capacity(k);
+            overlap.fill(0);
             for _ in 0..k {
-                let mut best = (usize::MAX, usize::MAX);
+                let mut best = (usize::MAX, i64::MAX);
                 ties.clear();
                 for s in 0..n {
-                    if chosen.contains(&s) {
+                    if taken[s] {
                         continue;
                     }
-                    let overlap: usize = chosen.iter().map(|&c| shared[s][c]).sum();
-                    let key = (load[s], overlap);
+                    let key = (load[s], overlap[s]);
                     if key < best {
                         best = key;
                         ties.clear();
@@ -152,11 +214,17 @@ impl Assignment {
                 }
                 let s = ties[stream.below(ties.len())];
                 for &c in &chosen {
-                    shared[s][c] += 1;
-                    shared[c][s] += 1;
+                    shared.set(s, c, shared.get(s, c) + 1);
+                }
+                for (o, &x) in overlap.iter_mut().zip(shared.row(s)) {
+                    *o += i64::from(x);
                 }
                 chosen.push(s);
+                taken[s] = true;
                 load[s] += 1;
+            }
+            for &c in &chosen {
+                taken[c] = false;
             }
             raters.push(chosen);
         }
@@ -171,10 +239,23 @@ impl Assignment {
         for items in &mut per_slot {
             items.sort_unstable();
         }
+        let pairs = (factor > 1).then(|| {
+            let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+            for (&item, slots) in order.iter().zip(&raters) {
+                for (j, &s) in slots.iter().enumerate() {
+                    pairs[s].push((item, j / per_pair));
+                }
+            }
+            for list in &mut pairs {
+                list.sort_unstable();
+            }
+            pairs
+        });
         Assignment {
             per_slot: Some(per_slot),
             all,
             personal,
+            pairs,
         }
     }
 
@@ -217,6 +298,16 @@ impl Assignment {
             None => u128::from(before) * count(1) as u128,
             Some(_) => (1..=before).map(|s| count(s) as u128).sum(),
         }
+    }
+
+    /// In a study with a task that spreads its pairs over annotators: the pair (its index in
+    /// the task's pairs) that `slot` compares on an assigned `item`; `None` for an item the
+    /// slot does not have from the assignment (an attention check), or in another study.
+    pub fn pair_of(&self, slot: u32, item: usize) -> Option<usize> {
+        let pairs = self.pairs.as_ref().filter(|p| !p.is_empty())?;
+        let list = &pairs[(slot.max(1) as usize - 1) % pairs.len()];
+        let at = list.binary_search_by_key(&item, |&(i, _)| i).ok()?;
+        Some(list[at].1)
     }
 
     /// The number of slots, when fixed.

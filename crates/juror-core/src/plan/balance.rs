@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::{Annotator, Plan, Trial, assign, plan, slots, squares};
-use crate::study::{LabelScheme, Order, Presentation, Study, Task};
+use super::{Annotator, Plan, Planner, Trial, assign, slots, squares};
+use crate::study::{LabelScheme, Order, PairSet, Presentation, Study, Task};
 
 /// Counts over all checked slots, and every bound that does not hold.
 #[derive(Debug, Clone)]
@@ -24,6 +24,11 @@ pub struct Report {
     pub violations: Vec<String>,
     /// The annotator ids planned besides the slots (those personal items name).
     pub named: Vec<String>,
+    /// Per task with an anchor whose pairs are not spread over annotators (`pairs.spread`):
+    /// the task's id and how many of the checked slots see the anchor's output recur within an
+    /// item (in every pair of it), which picks the anchor out. Not a violated bound: a property
+    /// of the design, reported so that the researcher can choose `spread`.
+    pub anchor_recurs: Vec<(String, usize)>,
 }
 
 /// Position counts of one task.
@@ -59,8 +64,9 @@ fn positions_of(study: &Study, presentation: Presentation) -> usize {
 /// item must reach exactly the slots and ids it is for.
 pub fn check(study: &Study) -> Report {
     let n_slots = slots(study).unwrap_or_else(|| super::period(study));
+    let planner = Planner::new(study);
     let mut plans: Vec<Plan> = (1..=n_slots)
-        .map(|slot| plan(study, &Annotator::slot(slot)))
+        .map(|slot| planner.plan(&Annotator::slot(slot)))
         .collect();
     let mut ids: Vec<&str> = study
         .items()
@@ -71,7 +77,7 @@ pub fn check(study: &Study) -> Report {
     ids.dedup();
     for id in ids {
         if let Ok(who) = super::resolve_annotator(study, None, Some(id)) {
-            plans.push(plan(study, &who));
+            plans.push(planner.plan(&who));
         }
     }
     check_plans(study, &plans)
@@ -97,6 +103,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             counts: vec![vec![0; positions_of(study, t.presentation)]; n],
         })
         .collect();
+    let mut recurring = vec![0usize; study.design().tasks.len()];
     for plan in plans.iter().chain(named_plans) {
         slot_bounds(
             study,
@@ -106,7 +113,19 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             &mut positions,
             &mut violations,
         );
+        if plan.annotator.id.is_none() {
+            anchor_bounds(study, &checks, plan, &mut recurring, &mut violations);
+        }
     }
+    let anchor_recurs = study
+        .design()
+        .tasks
+        .iter()
+        .zip(&recurring)
+        .filter(|(t, _)| matches!(t.pairs, PairSet::Anchor(_)) && !t.spread)
+        .filter(|(t, _)| t.presentation == Presentation::Pairs)
+        .map(|(t, &r)| (t.id.clone(), r))
+        .collect();
     position_bounds(study, &positions, &mut violations);
     block_order_bounds(study, plans, &mut violations);
     let (slot_items, raters_per_item, items_per_slot) =
@@ -133,6 +152,50 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             .iter()
             .filter_map(|p| p.annotator.id.clone())
             .collect(),
+        anchor_recurs,
+    }
+}
+
+/// Anchor pairs within one slot's plan: counts, per task with an anchor, whether the slot sees
+/// two pairs of one item (the anchor's output recurring); in a task that spreads its pairs, that
+/// is a violation for any item but an attention check.
+fn anchor_bounds(
+    study: &Study,
+    checks: &BTreeSet<usize>,
+    plan: &Plan,
+    recurring: &mut [usize],
+    violations: &mut Vec<String>,
+) {
+    for (ti, task) in study.design().tasks.iter().enumerate() {
+        if task.presentation != Presentation::Pairs || !matches!(task.pairs, PairSet::Anchor(_)) {
+            continue;
+        }
+        let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
+        for t in plan
+            .trials
+            .iter()
+            .filter(|t| t.task == ti && !checks.contains(&t.item))
+        {
+            *seen.entry(t.item).or_default() += 1;
+        }
+        let twice: Vec<usize> = seen
+            .iter()
+            .filter(|(_, c)| **c > 1)
+            .map(|(i, _)| *i)
+            .collect();
+        if twice.is_empty() {
+            continue;
+        }
+        recurring[ti] += 1;
+        if task.spread {
+            violations.push(format!(
+                "slot {}, task \"{}\": item \"{}\" is shown in {} pairs, so its anchor recurs",
+                plan.annotator.slot,
+                task.id,
+                study.items()[twice[0]].id,
+                seen[&twice[0]]
+            ));
+        }
     }
 }
 
@@ -157,13 +220,7 @@ fn slot_bounds(
     for (ti, task) in study.design().tasks.iter().enumerate() {
         let trials: Vec<_> = plan.trials.iter().filter(|t| t.task == ti).collect();
         // Completeness: every (item, systems shown) unit exactly once.
-        let items: Vec<usize> = task
-            .items
-            .iter()
-            .copied()
-            .filter(|i| mine.binary_search(i).is_ok())
-            .collect();
-        let expected = items.len() * task.trials_per_item(n);
+        let expected = super::task_trial_count(study, task, &mine);
         if trials.len() != expected {
             violations.push(format!(
                 "{who}, task \"{}\": {} trials, expected {expected}",
@@ -420,7 +477,7 @@ fn assignment_bounds(
             let want = if checks.contains(&i) {
                 a.slots as usize
             } else {
-                a.annotators_per_item as usize
+                a.annotators_per_item as usize * assign::spread_factor(study)
             };
             let in_some_task = tasks.iter().any(|t| t.items.contains(&i));
             if in_some_task && r != want {
@@ -508,6 +565,12 @@ impl Report {
                 } else {
                     format!(" (annotator ids planned: {})", self.named.join(", "))
                 }
+            );
+        }
+        for (task, slots) in self.anchor_recurs.iter().filter(|(_, n)| *n > 0) {
+            let _ = writeln!(
+                out,
+                "Task \"{task}\": the anchor recurs within an item for {slots} annotator(s): identifiable (its output is in every pair of the item; \"spread\": true in pairs gives each annotator one pair of an item)"
             );
         }
         if self.violations.is_empty() {

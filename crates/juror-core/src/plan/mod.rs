@@ -12,7 +12,8 @@
 //!    items go to every slot.
 //! 2. **Trials**: `single` makes one trial per (item, system); `side_by_side` one per item;
 //!    `pairs` one per (item, pair), over all pairs, the anchor against each other system, or
-//!    the pairs listed.
+//!    the pairs listed; when the anchor's pairs are spread over annotators, one per item, the
+//!    pair the assignment gives the slot (attention checks keep every pair).
 //! 3. **Order**: `fixed` keeps file order; `shuffled` shuffles the task's trials per slot;
 //!    `system_blocks` runs one block per system, the block order being row `slot - 1` of a
 //!    Williams design (balanced for first-order carry-over), items in a block by round then
@@ -23,7 +24,8 @@
 //!    across the whole study every system is at every position as often as possible (counts
 //!    differ by at most one). `pairs` shows each pair in both orders equally often; the odd
 //!    trial left over in each pair is oriented by an Euler orientation (so each system's left
-//!    and right counts differ by at most one) that flips from one odd-count slot to the next.
+//!    and right counts differ by at most one) that flips from one odd-count slot to the next;
+//!    with spread pairs, by an Euler orientation of the slots and pairs of the whole study.
 //! 5. **Labels**: `per_trial` labels follow positions (the first output shown is "A");
 //!    `per_annotator` gives each system one letter for the whole plan, rotated across slots so
 //!    that each system gets each letter equally often.
@@ -90,30 +92,98 @@ pub fn slots(study: &Study) -> Option<u32> {
     }
 }
 
-/// The plan for one annotator. Pure: the same study and slot always give the same plan. A
-/// published study carries its plans (computed from the original study by [`plan`] itself).
-pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
-    if let Some(plans) = &study.design().plans {
-        let slot = annotator.slot.max(1) as usize;
-        return Plan {
+#[cfg(debug_assertions)]
+thread_local! {
+    static PLANS_MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many plans this thread has made with [`Planner::plan`] (or [`plan`]): tests use it to
+/// prove that a check comes before any planning. Counted in debug builds only (the tests'); a
+/// release build, such as the annotator's page, always says 0.
+pub fn plans_made() -> u64 {
+    #[cfg(debug_assertions)]
+    {
+        PLANS_MADE.with(std::cell::Cell::get)
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        0
+    }
+}
+
+/// The planner of one study: its assignment, computed once, and the plan of any annotator.
+/// For many slots at once (the balance report, publishing), one planner saves computing the
+/// assignment again for every slot.
+pub struct Planner<'a> {
+    study: &'a Study,
+    assignment: assign::Assignment,
+}
+
+impl<'a> Planner<'a> {
+    /// The planner of `study` (a pure function of the study).
+    pub fn new(study: &'a Study) -> Planner<'a> {
+        Planner {
+            study,
+            assignment: assign::Assignment::new(study),
+        }
+    }
+
+    /// The plan for one annotator. Pure: the same study and slot always give the same plan. A
+    /// published study carries its plans (computed from the original study by [`plan`]
+    /// itself).
+    pub fn plan(&self, annotator: &Annotator) -> Plan {
+        #[cfg(debug_assertions)]
+        PLANS_MADE.with(|n| n.set(n.get() + 1));
+        let study = self.study;
+        if let Some(plans) = &study.design().plans {
+            let slot = annotator.slot.max(1) as usize;
+            return Plan {
+                annotator: annotator.clone(),
+                trials: plans
+                    .get((slot - 1) % plans.len().max(1))
+                    .cloned()
+                    .unwrap_or_default(),
+            };
+        }
+        let assignment = &self.assignment;
+        let slot = annotator.slot.max(1);
+        let mine = assignment.items_for(slot, annotator.id.as_deref());
+        let mut trials = Vec::new();
+        for (t, task) in study.design().tasks.iter().enumerate() {
+            trials.extend(task_trials(study, assignment, t, task, slot, &mine));
+        }
+        Plan {
             annotator: annotator.clone(),
-            trials: plans
-                .get((slot - 1) % plans.len().max(1))
-                .cloned()
-                .unwrap_or_default(),
-        };
+            trials,
+        }
     }
-    let assignment = assign::Assignment::new(study);
-    let slot = annotator.slot.max(1);
-    let mine = assignment.items_for(slot, annotator.id.as_deref());
-    let mut trials = Vec::new();
-    for (t, task) in study.design().tasks.iter().enumerate() {
-        trials.extend(task_trials(study, &assignment, t, task, slot, &mine));
+}
+
+/// The plan for one annotator: [`Planner::plan`] of a planner made for this one plan.
+pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
+    Planner::new(study).plan(annotator)
+}
+
+/// How many trials a slot whose items are `mine` (sorted) has in `task`: each item makes
+/// [`Task::trials_per_item`] trials, except in a task that spreads its pairs over annotators,
+/// where an assigned item makes one (its attention-check items still make them all).
+fn task_trial_count(study: &Study, task: &Task, mine: &[usize]) -> usize {
+    let n = study.systems().len();
+    let items = task_items(task, mine);
+    if !task.spread {
+        return items.len() * task.trials_per_item(n);
     }
-    Plan {
-        annotator: annotator.clone(),
-        trials,
-    }
+    let checks = assign::check_items(study);
+    items
+        .iter()
+        .map(|i| {
+            if checks.contains(i) {
+                task.trials_per_item(n)
+            } else {
+                1
+            }
+        })
+        .sum()
 }
 
 /// How many trials each slot's plan has, slot 1 first. A study that fixes no slots gives one
@@ -124,7 +194,6 @@ pub fn trials_per_slot(study: &Study) -> Vec<usize> {
         return plans.iter().map(Vec::len).collect();
     }
     let assignment = assign::Assignment::new(study);
-    let n = study.systems().len();
     let slots = assignment.slots().unwrap_or(1);
     (1..=slots)
         .map(|slot| {
@@ -133,7 +202,7 @@ pub fn trials_per_slot(study: &Study) -> Vec<usize> {
                 .design()
                 .tasks
                 .iter()
-                .map(|task| task_items(task, &mine).len() * task.trials_per_item(n))
+                .map(|task| task_trial_count(study, task, &mine))
                 .sum()
         })
         .collect()
@@ -176,9 +245,18 @@ fn pairs_of(study: &Study, task: &Task) -> Vec<(usize, usize)> {
     task.pairs.pairs(study.systems().len())
 }
 
-fn units_for(study: &Study, task: &Task, items: &[usize]) -> Vec<Unit> {
+/// The units of `task` for a slot doing `items`. In a task that spreads its pairs, an assigned
+/// item gives only the pair `spread` says the slot compares on it (attention-check items give
+/// every pair).
+fn units_for(
+    study: &Study,
+    task: &Task,
+    items: &[usize],
+    spread: Option<(&assign::Assignment, u32)>,
+) -> Vec<Unit> {
     let n = study.systems().len();
     let checks = assign::check_items(study);
+    let pairs = pairs_of(study, task);
     let mut units = Vec::new();
     for &item in items {
         let check = checks.contains(&item);
@@ -196,11 +274,21 @@ fn units_for(study: &Study, task: &Task, items: &[usize]) -> Vec<Unit> {
                 check,
             }),
             Presentation::Pairs => {
-                units.extend(pairs_of(study, task).into_iter().map(|(a, b)| Unit {
-                    item,
-                    systems: vec![a, b],
-                    check,
-                }));
+                let only = match spread {
+                    Some((assignment, slot)) if !check => assignment.pair_of(slot, item),
+                    _ => None,
+                };
+                units.extend(
+                    pairs
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, _)| only.is_none_or(|only| only == *k))
+                        .map(|(_, &(a, b))| Unit {
+                            item,
+                            systems: vec![a, b],
+                            check,
+                        }),
+                );
             }
         }
     }
@@ -209,10 +297,10 @@ fn units_for(study: &Study, task: &Task, items: &[usize]) -> Vec<Unit> {
 
 /// The items of `task` that `slot` does, in file order.
 fn task_items(task: &Task, mine: &[usize]) -> Vec<usize> {
-    task.items
-        .iter()
+    // Both are sorted: walk the slot's items (fewer than the task's under an assignment).
+    mine.iter()
         .copied()
-        .filter(|i| mine.binary_search(i).is_ok())
+        .filter(|i| task.items.binary_search(i).is_ok())
         .collect()
 }
 
@@ -227,7 +315,8 @@ fn task_trials(
     let seed = study.seed();
     let n = study.systems().len();
     let items = task_items(task, mine);
-    let mut units = units_for(study, task, &items);
+    let spread = task.spread.then_some((assignment, slot));
+    let mut units = units_for(study, task, &items, spread);
 
     // Order.
     match task.order {
@@ -379,26 +468,38 @@ fn orient_pairs(
 ) -> Vec<Trial> {
     let n = study.systems().len();
     let pairs = pairs_of(study, task);
-    let orientation = squares::balanced_orientation(n, &pairs);
-    // Slots whose per-pair count is odd alternate the leftover orientation.
-    let odd_before =
-        assignment.trials_before(slot, |s| task_items(task, &assignment.items(s)).len() % 2);
-    let flip = odd_before % 2 == 1;
+    // How the leftover trial of a pair shown an odd number of times is oriented (`true`: the
+    // pair's first system first).
+    let odd_first: Vec<bool> = if task.spread {
+        spread_leftovers(study, assignment, task, slot)
+    } else {
+        let orientation = squares::balanced_orientation(n, &pairs);
+        // Slots whose per-pair count is odd alternate the leftover orientation.
+        let odd_before =
+            assignment.trials_before(slot, |s| task_items(task, &assignment.items(s)).len() % 2);
+        let flip = odd_before % 2 == 1;
+        orientation.iter().map(|&o| o != flip).collect()
+    };
+
+    // The units of each pair, in plan order.
+    let index: std::collections::BTreeMap<(usize, usize), usize> =
+        pairs.iter().enumerate().map(|(k, &p)| (p, k)).collect();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); pairs.len()];
+    for (i, u) in units.iter().enumerate() {
+        if let Some(&k) = index.get(&(u.systems[0], u.systems[1])) {
+            members[k].push(i);
+        }
+    }
 
     let mut stream = Stream::new(study.seed(), "pairs", u64::from(slot), t as u64);
     let mut trials: Vec<Option<Trial>> = units.iter().map(|_| None).collect();
     for (k, &(a, b)) in pairs.iter().enumerate() {
-        let members: Vec<usize> = units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.systems == [a, b])
-            .map(|(i, _)| i)
-            .collect();
+        let members = &members[k];
         let c = members.len();
         // `true`: a is shown first.
         let mut firsts: Vec<bool> = (0..c).map(|i| i < c / 2).collect();
         if c % 2 == 1 {
-            firsts[c - 1] = orientation[k] != flip;
+            firsts[c - 1] = odd_first[k];
         }
         stream.shuffle(&mut firsts);
         for (&i, &a_first) in members.iter().zip(&firsts) {
@@ -418,6 +519,72 @@ fn orient_pairs(
         }
     }
     trials.into_iter().flatten().collect()
+}
+
+/// For a task that spreads its pairs over annotators: the orientation of each pair's leftover
+/// trial in `slot` (`true`: the anchor first), for the pairs `slot` shows an odd number of
+/// times.
+///
+/// Slots and pairs form a bipartite graph with an edge where a slot shows a pair an odd number
+/// of times; two extra vertices join the slots, and the pairs, of odd degree (and each other
+/// when both counts are odd), so that every degree is even. An Euler orientation then balances
+/// every vertex exactly: within each slot the anchor is first as often as second (within one),
+/// each other system too over the study, and, through the extra vertex of the slots, the anchor
+/// over the study (within one).
+fn spread_leftovers(
+    study: &Study,
+    assignment: &assign::Assignment,
+    task: &Task,
+    slot: u32,
+) -> Vec<bool> {
+    let n_pairs = pairs_of(study, task).len();
+    let slots = assignment.slots().unwrap_or(1).max(1);
+    let checks = assign::check_items(study);
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    let mut slot_degree = vec![0usize; slots];
+    let mut pair_degree = vec![0usize; n_pairs];
+    for (s, degree) in slot_degree.iter_mut().enumerate() {
+        let s32 = u32::try_from(s + 1).unwrap_or(u32::MAX);
+        let mut counts = vec![0usize; n_pairs];
+        for item in task_items(task, &assignment.items(s32)) {
+            match assignment
+                .pair_of(s32, item)
+                .filter(|_| !checks.contains(&item))
+            {
+                Some(k) if k < n_pairs => counts[k] += 1,
+                Some(_) => {}
+                None => counts.iter_mut().for_each(|c| *c += 1),
+            }
+        }
+        for (k, &c) in counts.iter().enumerate() {
+            if c % 2 == 1 {
+                edges.push((s, slots + k));
+                *degree += 1;
+                pair_degree[k] += 1;
+            }
+        }
+    }
+    let real = edges.len();
+    let (slot_hub, pair_hub) = (slots + n_pairs, slots + n_pairs + 1);
+    let odd_slots: Vec<usize> = (0..slots).filter(|&s| slot_degree[s] % 2 == 1).collect();
+    for &s in &odd_slots {
+        edges.push((slot_hub, s));
+    }
+    for k in (0..n_pairs).filter(|&k| pair_degree[k] % 2 == 1) {
+        edges.push((pair_hub, slots + k));
+    }
+    if odd_slots.len() % 2 == 1 {
+        edges.push((slot_hub, pair_hub));
+    }
+    let forward = squares::balanced_orientation(slots + n_pairs + 2, &edges);
+    let mine = (slot.max(1) as usize - 1) % slots;
+    let mut out = vec![false; n_pairs];
+    for (e, &(s, v)) in edges[..real].iter().enumerate() {
+        if s == mine {
+            out[v - slots] = forward[e];
+        }
+    }
+    out
 }
 
 impl Plan {

@@ -1,11 +1,12 @@
 //! The study file, the whole of its format: the text as written ([`raw`]), the validated model
-//! ([`model`]), validation ([`validate`](mod@validate)), the pre-registered analysis plan of its
+//! ([`model`]), validation ([`validate`](mod@validate)) with the caps on its counts ([`limits`]), the pre-registered analysis plan of its
 //! `analysis` section ([`analysis_plan`]), the plans a published study carries
 //! ([`published`]), the published JSON Schema ([`schema`]) and the [`warnings`] about a valid
 //! study. Nothing here knows how plans are made or how a study is analysed: those floors stand
 //! on this one.
 
 pub mod analysis_plan;
+pub mod limits;
 pub mod model;
 pub mod published;
 pub mod raw;

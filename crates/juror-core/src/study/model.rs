@@ -428,6 +428,9 @@ pub struct Task {
     pub presentation: Presentation,
     /// With pairs, which pairs are compared; [`PairSet::All`] for other presentations.
     pub pairs: PairSet,
+    /// Whether an item's pairs are spread over annotators, one pair of an item per annotator
+    /// (`pairs.spread`, with an anchor and an assignment).
+    pub spread: bool,
     /// Dimension ids rated.
     pub dimensions: Vec<String>,
     /// Per-output question ids asked.

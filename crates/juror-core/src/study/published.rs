@@ -55,13 +55,27 @@ pub(super) fn published_plans(
             "remove the assignment (juror publish does)",
         );
     }
+    let index: std::collections::BTreeMap<&str, usize> = raw
+        .systems
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .rev()
+        .collect();
+    let items: std::collections::BTreeMap<&str, usize> = raw
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.id.as_str(), i))
+        .rev()
+        .collect();
     let mut out = Vec::with_capacity(plans.len());
     for (s, plan) in plans.iter().enumerate() {
         let mut trials = Vec::with_capacity(plan.len());
         for (t, trial) in plan.iter().enumerate() {
             let at = format!("design.plans[{s}][{t}]");
             let task = tasks.iter().position(|x| x.id == trial.task);
-            let item = raw.items.iter().position(|x| x.id == trial.item);
+            let item = items.get(trial.item.as_str()).copied();
             let (Some(task), Some(item)) = (task, item) else {
                 c.error(
                     at,
@@ -85,7 +99,7 @@ pub(super) fn published_plans(
             }
             let mut shown = Vec::with_capacity(trial.shown.len());
             for (p, x) in trial.shown.iter().enumerate() {
-                let system = raw.systems.iter().position(|id| *id == x.output);
+                let system = index.get(x.output.as_str()).copied();
                 match system.filter(|_| outputs.contains_key(&x.output)) {
                     Some(system) => shown.push(Shown {
                         system,

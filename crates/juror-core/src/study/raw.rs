@@ -460,8 +460,8 @@ pub struct RawTask {
     pub instructions: Option<String>,
     /// How outputs are shown.
     pub presentation: RawPresentation,
-    /// With `pairs`: which pairs, `{"anchor": SYSTEM}` or `{"list": [[A, B], ...]}`. Absent: all
-    /// pairs of systems.
+    /// With `pairs`: which pairs, `{"anchor": SYSTEM}` (with `"spread": true`, one pair of an
+    /// item per annotator) or `{"list": [[A, B], ...]}`. Absent: all pairs of systems.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<RawPairs>,
     /// Dimension ids rated in this task. Absent: all of the rubric's.
@@ -517,6 +517,13 @@ pub struct RawPairs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Vec<[String; 2]>")]
     pub list: Option<Vec<[String; 2]>>,
+    /// With `anchor`: give each annotator at most one pair of an item, so that nobody sees an
+    /// item's anchor output recur in its pairs (which would pick out the anchor system). Needs
+    /// `design.assignment` with `slots` at least `annotators_per_item` × (systems − 1): each
+    /// pair of an item is then compared by `annotators_per_item` annotators, and the item goes
+    /// to that many slots per pair. Attention-check items still show every pair.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spread: bool,
 }
 
 /// The preference question of a task.

@@ -554,12 +554,19 @@ impl Checker {
     }
 }
 
-/// Checks the meaning of a [`RawStudy`] and builds the [`Study`]: one [`Checker`] method per
-/// section of the file, in the file's order, so that problems are reported in that order.
+/// Checks the meaning of a [`RawStudy`] and builds the [`Study`]: first the caps on its counts
+/// ([`super::limits`]; a study over one is refused with those problems alone), then one
+/// [`Checker`] method per section of the file, in the file's order, so that problems are
+/// reported in that order.
 ///
 /// # Errors
 /// Every rule broken, each with its JSON path and a fix.
 pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
+    // First the counts that drive planning: a study over a cap gets that one message, at once.
+    let over = super::limits::check(raw);
+    if !over.is_empty() {
+        return Err(Problems(over));
+    }
     let mut c = Checker::default();
     c.header(raw);
     let systems = c.systems(raw);
@@ -1106,8 +1113,10 @@ impl Checker {
                         && let Some(k) = raw.items.iter().position(|x| &x.id == item)
                     {
                         let n = raw.systems.len();
-                        let mut with_item =
-                            tasks.iter().filter(|t| t.items.contains(&k)).peekable();
+                        let mut with_item = tasks
+                            .iter()
+                            .filter(|t| t.items.binary_search(&k).is_ok())
+                            .peekable();
                         if with_item.peek().is_some() && !with_item.any(|t| t.shows(s, n)) {
                             self.error(
                                 format!("{at}.system"),
@@ -1278,12 +1287,14 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>)
         );
     }
 
+    let spread = spread(c, at, t, raw, &pairs);
     Task {
         id: t.id.clone(),
         title: t.title.clone(),
         instructions: t.instructions.clone(),
         presentation: t.presentation,
         pairs,
+        spread,
         dimensions,
         output_questions,
         preference,
@@ -1329,6 +1340,67 @@ fn task_pairs(
         }
         (None, _) => PairSet::All,
     }
+}
+
+/// `pairs.spread`: an anchor to spread, an assignment with enough slots for every pair of an
+/// item to go to annotators of its own, and no personal items (which are outside the
+/// assignment). Returns whether the task spreads its pairs.
+fn spread(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, pairs: &PairSet) -> bool {
+    if !t.pairs.as_ref().is_some_and(|p| p.spread) {
+        return false;
+    }
+    let here = format!("{at}.pairs.spread");
+    let PairSet::Anchor(_) = pairs else {
+        if t.pairs.as_ref().is_some_and(|p| p.anchor.is_some()) {
+            return false; // an unknown anchor, already reported
+        }
+        c.error(
+            here,
+            "only an anchor's pairs can be spread over annotators",
+            "give \"anchor\": SYSTEM with \"spread\": true, or remove \"spread\"",
+        );
+        return false;
+    };
+    let others = raw.systems.len().saturating_sub(1);
+    match &raw.design.assignment {
+        None => c.error(
+            here.clone(),
+            "spreading an item's pairs over annotators needs an assignment of items to slots",
+            format!(
+                "add design.assignment with \"slots\" at least annotators_per_item × {others} (the anchor's pairs per item), or remove \"spread\""
+            ),
+        ),
+        Some(a) => {
+            let needed = u64::from(a.annotators_per_item) * others as u64;
+            if needed > u64::from(a.slots) {
+                c.error(
+                    here.clone(),
+                    format!(
+                        "each item's {others} pairs need {} annotators each, {needed} slots in all, but the study has {}",
+                        a.annotators_per_item, a.slots
+                    ),
+                    format!(
+                        "raise design.assignment.slots to {needed} or more, or lower annotators_per_item"
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(i) = raw
+        .items
+        .iter()
+        .position(|it| !it.for_annotators.is_empty())
+    {
+        c.error(
+            here,
+            format!(
+                "item \"{}\" is personal (items[{i}].for): personal items are outside the assignment, so their pairs cannot be spread",
+                raw.items[i].id
+            ),
+            "remove \"spread\", or make the items shared",
+        );
+    }
+    true
 }
 
 /// The dimensions and output questions a task asks (all of the rubric's when it names none),
@@ -1447,13 +1519,18 @@ fn task_items(
                     );
                 }
             }
+            let wanted: BTreeSet<&str> = filter.ids.iter().map(String::as_str).collect();
+            let wanted_groups: BTreeSet<&str> = filter.groups.iter().map(String::as_str).collect();
             let chosen: Vec<usize> = raw
                 .items
                 .iter()
                 .enumerate()
                 .filter(|(_, it)| {
-                    filter.ids.contains(&it.id)
-                        || it.group.as_ref().is_some_and(|g| filter.groups.contains(g))
+                    wanted.contains(it.id.as_str())
+                        || it
+                            .group
+                            .as_deref()
+                            .is_some_and(|g| wanted_groups.contains(g))
                 })
                 .map(|(k, _)| k)
                 .collect();

@@ -60,6 +60,15 @@ fn nasty() -> impl Strategy<Value = Value> {
         Just(json!(true)),
         Just(json!(-1)),
         Just(json!(0)),
+        // The counts that drive the planner's allocations: slots, annotators per item,
+        // items and systems from just past the caps to past u32.
+        Just(json!(2_001)),
+        Just(json!(10_000)),
+        Just(json!(65_536)),
+        Just(json!(200_000)),
+        Just(json!(1_000_000_000)),
+        Just(json!(4_294_967_295u64)),
+        (10_000u64..=4_000_000_000).prop_map(|n| json!(n)),
         Just(json!(4_294_967_296u64)),
         Just(json!(u64::MAX)),
         Just(json!(-9.0e18)),
@@ -106,7 +115,7 @@ enum Edit {
 }
 
 fn tweak(node: &mut Value, how: u8) {
-    const NUMBERS: [f64; 10] = [
+    const NUMBERS: [f64; 13] = [
         -1.0,
         0.0,
         1.0,
@@ -114,6 +123,9 @@ fn tweak(node: &mut Value, how: u8) {
         3.0,
         7.0,
         1000.0,
+        10_000.0,
+        200_000.0,
+        1_000_000_000.0,
         4_294_967_296.0,
         0.5,
         -0.0,

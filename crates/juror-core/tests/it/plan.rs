@@ -132,8 +132,13 @@ fn design() -> impl Strategy<Value = Design> {
 
 /// A study for a design; system ids are distinctive tokens so that a leak is easy to spot.
 fn study_for(d: &Design) -> Study {
+    validate(&raw_for(d)).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// The study file of a design, as written.
+fn raw_for(d: &Design) -> RawStudy {
     let systems: Vec<String> = (0..d.systems).map(|s| format!("SYSTEM-ID-{s}-x")).collect();
-    let raw = RawStudy {
+    RawStudy {
         schema: None,
         analysis: None,
         format: STUDY_FORMAT_V1.to_owned(),
@@ -193,9 +198,11 @@ fn study_for(d: &Design) -> Study {
                     Pairs::Anchor => Some(RawPairs {
                         anchor: Some(systems[d.systems - 1].clone()),
                         list: None,
+                        spread: false,
                     }),
                     Pairs::List(list) => Some(RawPairs {
                         anchor: None,
+                        spread: false,
                         list: Some(
                             list.iter()
                                 .map(|&(a, b)| [systems[a].clone(), systems[b].clone()])
@@ -228,8 +235,7 @@ fn study_for(d: &Design) -> Study {
                 for_annotators: Vec::new(),
             })
             .collect(),
-    };
-    validate(&raw).unwrap_or_else(|p| panic!("{p}"))
+    }
 }
 
 /// 200 cases by default; `PROPTEST_CASES=5000` for a longer search.
@@ -998,4 +1004,130 @@ fn platform_visit_records_the_platforms_parameters() {
     );
     assert_eq!(platform_visit(link(&[("slot", "3")])), None);
     assert_eq!(platform_visit(link(&[("PROLIFIC_PID", "  ")])), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Anchor pairs spread over annotators (`pairs.spread`)
+
+/// A design whose anchor's pairs are spread over annotators: 3 to 6 systems (the last is the
+/// anchor), 1 to 3 annotators per pair, from just enough slots (`k × (systems − 1)`) to 5 more,
+/// up to 20 items of which up to 2 are attention checks.
+fn spread_design() -> impl Strategy<Value = Design> {
+    (
+        3usize..=6,
+        1usize..=20,
+        1u32..=3,
+        0u32..=5,
+        0usize..=2,
+        prop_oneof![Just(RawOrder::Shuffled), Just(RawOrder::Fixed)],
+        prop_oneof![Just(RawLabels::PerTrial), Just(RawLabels::PerAnnotator)],
+        any::<u64>(),
+    )
+        .prop_map(
+            |(systems, items, k, extra, checks, order, labels, seed)| Design {
+                systems,
+                items,
+                presentation: RawPresentation::Pairs,
+                pairs: Pairs::Anchor,
+                order,
+                labels,
+                assignment: Some((k * (systems as u32 - 1) + extra, k)),
+                checks: checks.min(items),
+                seed,
+            },
+        )
+}
+
+fn spread_study(d: &Design) -> Study {
+    let mut raw = raw_for(d);
+    if let Some(pairs) = raw.design.tasks[0].pairs.as_mut() {
+        pairs.spread = true;
+    }
+    validate(&raw).unwrap_or_else(|p| panic!("{p}"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Every bound of the balance report holds (positions within one per slot and over the
+    /// study, labels, loads), no annotator sees two pairs of one item (so the anchor never
+    /// recurs within an item), and every pair of every item is compared by exactly
+    /// `annotators_per_item` annotators; attention-check items keep every pair.
+    #[test]
+    fn spread_anchor_pairs_give_each_annotator_one_pair_of_an_item(d in spread_design()) {
+        let study = spread_study(&d);
+        let report = balance::check(&study);
+        prop_assert!(report.violations.is_empty(), "{d:?}\n{}", report.render(&study));
+        prop_assert!(report.anchor_recurs.is_empty());
+        let (slots, k) = d.assignment.unwrap_or_default();
+        let anchor = d.systems - 1;
+        let mut raters = std::collections::BTreeMap::<(usize, usize), u32>::new();
+        for slot in 1..=slots {
+            let p = plan(&study, &Annotator::slot(slot));
+            let mut seen = std::collections::BTreeMap::<usize, usize>::new();
+            for t in &p.trials {
+                let mut systems: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
+                systems.sort_unstable();
+                prop_assert!(systems.contains(&anchor));
+                let other = systems[0];
+                *raters.entry((t.item, other)).or_default() += 1;
+                *seen.entry(t.item).or_default() += 1;
+            }
+            for (&item, &times) in &seen {
+                let want = if item < d.checks { d.systems - 1 } else { 1 };
+                prop_assert_eq!(times, want, "slot {} item {}", slot, item);
+            }
+        }
+        for item in d.checks..d.items {
+            for other in 0..anchor {
+                prop_assert_eq!(raters.get(&(item, other)).copied(), Some(k), "item {} pair with {}", item, other);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_recurring_anchor_is_reported_and_spreading_needs_enough_slots() {
+    // The HARE example compares its anchor with each baseline on every item, for everyone.
+    let hare = parse_study(&support::example("hare-personalization")).unwrap();
+    let report = balance::check(&hare);
+    assert_eq!(report.anchor_recurs, vec![("compare".to_owned(), 4)]);
+    assert!(report.violations.is_empty());
+    assert!(report.render(&hare).contains(
+        "Task \"compare\": the anchor recurs within an item for 4 annotator(s): identifiable"
+    ));
+
+    // Spread: 4 systems, 2 annotators per pair: 6 slots at least.
+    let d = Design {
+        systems: 4,
+        items: 6,
+        presentation: RawPresentation::Pairs,
+        pairs: Pairs::Anchor,
+        order: RawOrder::Shuffled,
+        labels: RawLabels::PerTrial,
+        assignment: Some((6, 2)),
+        checks: 0,
+        seed: 7,
+    };
+    let study = spread_study(&d);
+    // Every slot gets one pair of each item: 6 items × 3 pairs × 2 annotators over 6 slots.
+    assert_eq!(trials_per_slot(&study), vec![6; 6]);
+    assert!(balance::check(&study).anchor_recurs.is_empty());
+    let mut raw = raw_for(&Design {
+        assignment: Some((5, 2)),
+        ..d.clone()
+    });
+    if let Some(pairs) = raw.design.tasks[0].pairs.as_mut() {
+        pairs.spread = true;
+    }
+    let problems = validate(&raw).err().map(|p| p.0).unwrap_or_default();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].at, "design.tasks[0].pairs.spread");
+    assert_eq!(
+        problems[0].message,
+        "each item's 3 pairs need 2 annotators each, 6 slots in all, but the study has 5"
+    );
+    // Without the option the same design shows every pair of an item to its annotators.
+    let plain = study_for(&d);
+    assert_eq!(balance::check(&plain).anchor_recurs[0].1, 6);
 }

@@ -363,7 +363,15 @@ fn a_slot_outside_the_study_is_refused_before_planning() {
     let ratings = std::fs::read_to_string(fixtures().join("../analysis/trajectories-slot1.json"))
         .unwrap_or_default();
     let mut file = parse(&ratings).unwrap_or_else(|e| panic!("{e:?}"));
+    // Planning is counted (in debug builds, the tests'): a restore that is accepted plans the
+    // annotator's trials, one that is refused for its slot must not have planned anything.
+    let planned = juror_core::plan::plans_made;
+    let before = planned();
     assert!(restore(&study, &hash, &file).is_ok());
+    if cfg!(debug_assertions) {
+        assert!(planned() > before, "the planning counter does not count");
+    }
+    let before = planned();
     for (slot, want) in [
         (u32::MAX, "slot 4294967295, but the study has slots 1 to 9"),
         (10, "slot 10, but the study has slots 1 to 9"),
@@ -376,6 +384,11 @@ fn a_slot_outside_the_study_is_refused_before_planning() {
         assert_eq!(
             (err.at.as_str(), err.message.as_str()),
             ("annotator.slot", want)
+        );
+        assert_eq!(
+            planned(),
+            before,
+            "slot {slot} was planned before it was refused"
         );
     }
     // Without fixed slots, 0 is still refused.

@@ -508,3 +508,204 @@ fn a_submission_endpoint_is_checked() {
         ["submit.format"]
     );
 }
+
+/// The counts that drive planning are capped, checked first: a study over a cap gets one
+/// problem per count over it, placed and with a fix, and none of the problems the count would
+/// otherwise cause. A study at the caps opens (and plans).
+#[test]
+fn counts_over_their_caps_are_refused_at_once_with_one_message() {
+    use serde_json::{Value, json};
+    let text = support::example("reasoning-trajectories");
+    let base: Value = serde_json::from_str(&text).unwrap();
+    let refused = |f: &dyn Fn(&mut Value)| -> Vec<(String, String)> {
+        let mut v = base.clone();
+        f(&mut v);
+        match parse_study(&v.to_string()) {
+            Ok(_) => Vec::new(),
+            Err(p) => {
+                for x in p.iter() {
+                    assert!(!x.fix.trim().is_empty(), "{x}");
+                }
+                p.iter()
+                    .map(|x| (x.at.clone(), x.message.clone()))
+                    .collect()
+            }
+        }
+    };
+    let one = |f: &dyn Fn(&mut Value), at: &str, message: &str| {
+        let got = refused(f);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, at);
+        assert!(got[0].1.contains(message), "{:?}", got[0]);
+    };
+    let item = |i: usize, systems: &[String]| {
+        let outputs: serde_json::Map<String, Value> =
+            systems.iter().map(|s| (s.clone(), json!("o"))).collect();
+        json!({"id": format!("i{i}"), "prompt": "p", "outputs": outputs})
+    };
+
+    // 200,000 slots: the slots alone, although 200,000 annotators per item would be fine then.
+    one(
+        &|v| v["design"]["assignment"] = json!({"slots": 200_000, "annotators_per_item": 200_000}),
+        "design.assignment.slots",
+        "200000 slots, more than Juror plans (2000)",
+    );
+    // 5,000 systems: not 5,000 missing outputs per item.
+    one(
+        &|v| v["systems"] = json!((0..5000).map(|s| format!("s{s}")).collect::<Vec<_>>()),
+        "systems",
+        "5000 systems, more than Juror compares in one study (64)",
+    );
+    // More items than the cap.
+    let systems: Vec<String> = base["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect();
+    one(
+        &|v| {
+            v["design"]["attention_checks"] = json!([]);
+            v["items"] = Value::Array((0..100_001).map(|i| item(i, &systems)).collect());
+        },
+        "items",
+        "100001 items, more than Juror plans in one study (100000)",
+    );
+    // An assignment whose greedy choice would take too long: 60 × 1000 × 2000 steps.
+    one(
+        &|v| {
+            v["design"]["attention_checks"] = json!([]);
+            v["items"] = Value::Array((0..60).map(|i| item(i, &systems)).collect());
+            v["design"]["assignment"] = json!({"slots": 2000, "annotators_per_item": 1000});
+        },
+        "design.assignment",
+        "60 items × 1000 annotators per item × 2000 slots is 120000000 steps",
+    );
+    // A pairs list longer than the pairs there are: one problem, not one per repeat.
+    one(
+        &|v| {
+            let pair = json!([systems[0], systems[1]]);
+            v["design"]["tasks"][0]["pairs"] = json!({"list": vec![pair; 5000]});
+        },
+        "design.tasks[0].pairs.list",
+        "5000 pairs, but 4 systems make only 6 different pairs",
+    );
+    // 64 systems in every pair (2,016 pairs an item), 10 items each: 20,160 trials.
+    let many: Vec<String> = (0..64).map(|s| format!("s{s}")).collect();
+    one(
+        &|v| {
+            v["systems"] = json!(many);
+            v["design"]["attention_checks"] = json!([]);
+            v["design"]["assignment"] = Value::Null;
+            v["design"]["tasks"][0]["pairs"] = Value::Null;
+            v["items"] = Value::Array((0..10).map(|i| item(i, &many)).collect());
+        },
+        "design.tasks",
+        "an annotator would have up to 20160 trials, more than Juror plans (20000)",
+    );
+    // Two counts over their caps: two problems, and nothing else.
+    let got = refused(&|v| {
+        v["systems"] = json!((0..65).map(|s| format!("s{s}")).collect::<Vec<_>>());
+        v["design"]["assignment"] = json!({"slots": 2001, "annotators_per_item": 1});
+    });
+    let at: Vec<&str> = got.iter().map(|(at, _)| at.as_str()).collect();
+    assert_eq!(at, ["systems", "design.assignment.slots"]);
+
+    // At the caps: 2,000 slots, 1 annotator per item, opens and plans its last slot.
+    let mut v = base.clone();
+    v["design"]["assignment"] = json!({"slots": 2000, "annotators_per_item": 1});
+    let opened = juror_core::open::open(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    let last = juror_core::plan::Annotator::slot(2000);
+    let plan = juror_core::plan::plan(&opened.study, &last);
+    assert!(
+        !plan.trials.is_empty(),
+        "the attention checks go to every slot"
+    );
+}
+
+/// `pairs.spread` is checked: an anchor to spread, an assignment, enough slots, no personal
+/// items.
+#[test]
+fn spreading_an_anchors_pairs_needs_an_assignment_with_enough_slots() {
+    use serde_json::{Value, json};
+    let text = support::example("reasoning-trajectories");
+    let base: Value = serde_json::from_str(&text).unwrap();
+    let problems = |f: &dyn Fn(&mut Value)| -> Vec<(String, String)> {
+        let mut v = base.clone();
+        f(&mut v);
+        match parse_study(&v.to_string()) {
+            Ok(_) => Vec::new(),
+            Err(p) => p
+                .iter()
+                .map(|x| (x.at.clone(), x.message.clone()))
+                .collect(),
+        }
+    };
+    let at = "design.tasks[0].pairs.spread".to_owned();
+    // 4 systems, 3 annotators per pair: 9 slots, as the study has.
+    let spread = |v: &mut Value| {
+        v["design"]["tasks"][0]["pairs"] = json!({"anchor": "rft-base", "spread": true});
+    };
+    assert_eq!(problems(&spread), []);
+    assert_eq!(
+        problems(&|v| {
+            spread(v);
+            v["design"]["assignment"]["slots"] = json!(8);
+        }),
+        [(
+            at.clone(),
+            "each item's 3 pairs need 3 annotators each, 9 slots in all, but the study has 8"
+                .to_owned()
+        )]
+    );
+    let missing = problems(&|v| {
+        spread(v);
+        v["design"]["assignment"] = Value::Null;
+    });
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    assert_eq!(missing[0].0, at);
+    assert!(missing[0].1.contains("needs an assignment"));
+    let listed = problems(&|v| {
+        let list = v["design"]["tasks"][0]["pairs"]["list"].clone();
+        v["design"]["tasks"][0]["pairs"] = json!({"list": list, "spread": true});
+    });
+    assert_eq!(
+        listed,
+        [(
+            at.clone(),
+            "only an anchor's pairs can be spread over annotators".to_owned()
+        )]
+    );
+    let personal = problems(&|v| {
+        spread(v);
+        v["items"][1]["for"] = json!([2]);
+    });
+    assert_eq!(personal.len(), 1, "{personal:?}");
+    assert!(personal[0].1.contains("is personal"));
+}
+
+/// A published study lists every item's own tokens as its systems, so it may list far more
+/// than 64: its cap is on an item's outputs.
+#[test]
+fn a_published_study_may_list_more_tokens_than_a_study_has_systems() {
+    use serde_json::{Value, json};
+    let text = support::example("financial-analysis");
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let first = v["items"][0].clone();
+    let items: Vec<Value> = (0..40)
+        .map(|i| {
+            let mut it = first.clone();
+            it["id"] = json!(format!("i{i}"));
+            it
+        })
+        .collect();
+    v["items"] = Value::Array(items);
+    v["design"]["attention_checks"] = json!([]);
+    let raw: juror_core::study::RawStudy = serde_json::from_value(v.clone()).unwrap();
+    let study = parse_study(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    let (published, _key) = juror_core::publish::publish(&raw, &study, &[7; 32], 2);
+    let back =
+        parse_study(&serde_json::to_string(&published).unwrap()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(back.systems().len(), 80);
+    assert_eq!(back.system_count(), 2);
+}
