@@ -171,8 +171,30 @@ impl SessionHandle {
     pub fn ratings(&self) -> RatingsFile {
         let study = self.study.get_value();
         let sha = self.study_sha256.get_value();
-        self.session
-            .with_untracked(|s| ratings::export(&study, &sha, s, APP_VERSION, clock::now()))
+        let file = self
+            .session
+            .with_untracked(|s| ratings::export(&study, &sha, s, APP_VERSION, clock::now()));
+        if self.preview {
+            file.into_preview()
+        } else {
+            file
+        }
+    }
+
+    /// Removes this annotator's answers to this study from the browser's storage (the session,
+    /// what was sent from it, its set-aside copies: [`store::holds_answers_of`]), for a shared
+    /// computer; a save still waiting is dropped. Returns how many entries went.
+    ///
+    /// # Errors
+    /// When storage cannot be used.
+    pub fn forget(&self) -> Result<usize, String> {
+        self.cancel_pending_save();
+        let study = self.study.get_value();
+        let sha = self.study_sha256.get_value();
+        self.session.with_untracked(|s| {
+            let a = s.annotator();
+            storage::remove_answers_of(study.id(), &sha, a.slot, a.id.as_deref())
+        })
     }
 
     /// Continues from a ratings file ([`open::restore`], then [`Msg::Restore`]), and saves.

@@ -54,8 +54,22 @@ pub fn Finished() -> impl IntoView {
     // Whether the ratings file has been saved (downloaded, copied or shared) on this page: the
     // debriefing waits for it.
     let saved = RwSignal::new(false);
-    let submission = study.submit().map(|_| submission(saved));
-    let mturk = mturk_submit(saved);
+    // A preview sends nothing, records nothing and submits nothing to MTurk.
+    let preview = handle.preview;
+    let submission = study.submit().map(|_| {
+        if preview {
+            view! {
+                <p class="hint">
+                    "Preview: this file is not sent to the study's service, and it is marked as a preview."
+                </p>
+            }
+            .into_any()
+        } else {
+            submission(saved).into_any()
+        }
+    });
+    let mturk = (!preview).then(|| mturk_submit(saved));
+    let forget = (!preview).then(|| remove_answers(saved));
     let completion = study
         .completion()
         .is_some()
@@ -82,6 +96,7 @@ pub fn Finished() -> impl IntoView {
                 </button>
             </p>
             {debrief}
+            {forget}
         </section>
     }
 }
@@ -165,7 +180,7 @@ fn submission(saved: RwSignal<bool>) -> impl IntoView {
             return;
         };
         let key = handle.outbox_key();
-        let name = file.file_name("json");
+        let name = submit::final_name(&file);
         let digest = submit::answers_digest(file);
         if submit_service::last_sent(&key).as_deref() == Some(digest.as_str()) {
             receipt.set(Some("Sent to the researcher.".to_owned()));
@@ -177,14 +192,14 @@ fn submission(saved: RwSignal<bool>) -> impl IntoView {
         }
         sending.set(true);
         leptos::task::spawn_local(async move {
-            match submit_service::post(&request.url, &request.body).await {
+            match submit_service::post(&request).await {
                 Ok(()) => {
                     submit_service::record_sent(&key, &digest);
                     receipt.set(Some(format!("Sent to the researcher ({name}).")));
                     problem.set(None);
                     saved.set(true);
                 }
-                Err(e) => problem.set(Some(e)),
+                Err(e) => problem.set(Some(e.message())),
             }
             sending.set(false);
         });
@@ -214,27 +229,103 @@ fn submission(saved: RwSignal<bool>) -> impl IntoView {
 
 /// MTurk's external question: once the file is saved, the worker submits the assignment to MTurk
 /// (`turkSubmitTo`, MTurk's own hosts only), with the checksum of their ratings file. Nothing
-/// outside MTurk.
+/// outside MTurk. When the site's policy blocks the form (a build without MTurk's hosts), the page
+/// says so and gives what the requester needs instead.
 fn mturk_submit(saved: RwSignal<bool>) -> impl IntoView {
     let handle = use_session();
     let assignment = location::query_param("assignmentId")
         .filter(|a| !juror_core::plan::mturk_preview(Some(a.as_str())));
+    let blocked = RwSignal::new(None::<String>);
     assignment
         .zip(location::query_param("turkSubmitTo").and_then(|t| juror_core::plan::mturk_submit_url(&t)))
         .map(|(assignment, action)| {
+            submit_service::on_form_blocked(move || {
+                blocked.set(Some(handle.ratings().sha256));
+            });
             move || {
+                let assignment = assignment.clone();
+                if let Some(sha) = blocked.get() {
+                    return Some(view! {
+                        <section class="mturk-blocked" role="alert" aria-labelledby="mturk-blocked-heading">
+                            <h2 id="mturk-blocked-heading">"Mechanical Turk did not receive the task"</h2>
+                            <p>
+                                "This page is not allowed to send it to Mechanical Turk. Keep your ratings file, "
+                                "and send the requester a message (from the HIT on Mechanical Turk, or by the "
+                                "contact below) with your assignment id and the checksum of your ratings file:"
+                            </p>
+                            <dl class="facts">
+                                <div><dt>"Assignment id"</dt><dd><code>{assignment}</code></dd></div>
+                                <div><dt>"Ratings file checksum"</dt><dd><code class="checksum">{sha}</code></dd></div>
+                            </dl>
+                        </section>
+                    }
+                    .into_any());
+                }
                 saved.get().then(|| {
                     let sha = handle.ratings().sha256;
                     view! {
                         <form class="mturk" method="post" action=action.clone()>
-                            <input type="hidden" name="assignmentId" value=assignment.clone() />
+                            <input type="hidden" name="assignmentId" value=assignment />
                             <input type="hidden" name="ratings_sha256" value=sha />
                             <button type="submit" class="primary">"Submit the task on Mechanical Turk"</button>
                         </form>
                     }
+                    .into_any()
                 })
             }
         })
+}
+
+/// "Remove my answers from this browser", once the file is saved or sent: for a shared computer
+/// (a lab), after a confirmation; then says it is done.
+fn remove_answers(saved: RwSignal<bool>) -> impl IntoView {
+    let handle = use_session();
+    let asking = RwSignal::new(false);
+    let result = RwSignal::new(None::<Result<(), String>>);
+    let remove = move |_| {
+        asking.set(false);
+        result.set(Some(handle.forget().map(|_| ())));
+    };
+    move || {
+        if !saved.get() {
+            return None;
+        }
+        Some(match result.get() {
+            Some(Ok(())) => view! {
+                <p role="status" class="status">
+                    "Your answers have been removed from this browser. Close this window when you are done."
+                </p>
+            }
+            .into_any(),
+            other => view! {
+                <section class="forget" aria-labelledby="forget-heading">
+                    <h2 id="forget-heading">"On a shared computer"</h2>
+                    {match other {
+                        Some(Err(e)) => Some(view! { <p role="alert">{e}</p> }),
+                        _ => None,
+                    }}
+                    <Show
+                        when=move || asking.get()
+                        fallback=move || view! {
+                            <button type="button" class="secondary" on:click=move |_| asking.set(true)>
+                                "Remove my answers from this browser"
+                            </button>
+                        }
+                    >
+                        <p>
+                            "This removes your answers, and the record of sending them, from this browser. "
+                            "Only do this once your ratings file is saved or sent: you cannot come back to them here."
+                        </p>
+                        <div class="actions">
+                            <button type="button" class="primary" on:click=remove>"Yes, remove my answers"</button>
+                            <button type="button" class="secondary" on:click=move |_| asking.set(false)>"Cancel"</button>
+                        </div>
+                    </Show>
+                </section>
+            }
+            .into_any(),
+        })
+    }
 }
 
 /// The platform's completion code and the way back, once the file is saved.

@@ -23,6 +23,7 @@ pub fn Welcome(
     let trials = trials.unwrap_or_else(|| study.trials_per_annotator());
     let minutes = study.estimated_minutes();
     let consent = study.consent().is_some();
+    let sending = juror_core::session::submit::notice(&study);
     view! {
         <section class="welcome" aria-labelledby="study-title">
             <h1 id="study-title">{study.title().to_owned()}</h1>
@@ -51,6 +52,7 @@ pub fn Welcome(
                 "shown without the names of the systems that wrote them."
                 {consent.then_some(" You will be asked for your consent before anything is recorded.")}
             </p>
+            {sending.map(|text| view! { <p class="reassure sending">{text}</p> })}
             {on_code.map(|on_code| view! { <ParticipantCode on_code /> })}
             {children.map(|c| c())}
             {study.contact().map(|c| view! { <p class="contact">"Questions? " {c.to_owned()}</p> })}

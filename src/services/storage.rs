@@ -151,3 +151,36 @@ fn raw() -> Result<web_sys::Storage, String> {
         _ => Err("This browser does not allow Juror to save answers (private mode or disabled storage). Your answers are kept only while this tab is open: download a backup before closing it.".to_owned()),
     }
 }
+
+/// Removes every entry holding the answers of annotator `slot`/`id` to the study `study_id`
+/// (file SHA-256 `sha256`), as the core decides (`store::holds_answers_of`): "Remove my answers
+/// from this browser" on a shared computer. Returns how many entries were removed.
+///
+/// # Errors
+/// When storage cannot be used, or an entry is still there afterwards.
+pub fn remove_answers_of(
+    study_id: &str,
+    sha256: &str,
+    slot: u32,
+    id: Option<&str>,
+) -> Result<usize, String> {
+    let storage = raw()?;
+    let keys: Vec<String> = entries(&storage)
+        .filter(|(k, t)| store::holds_answers_of(k, t, study_id, sha256, slot, id))
+        .map(|(k, _)| k)
+        .collect();
+    for key in &keys {
+        let _ = storage.remove_item(key);
+    }
+    if keys
+        .iter()
+        .any(|k| storage.get_item(k).ok().flatten().is_some())
+    {
+        return Err(
+            "This browser did not let Juror remove all of your answers. Clear this \
+                    site's data in the browser's settings instead."
+                .to_owned(),
+        );
+    }
+    Ok(keys.len())
+}

@@ -1,44 +1,83 @@
-//! Sending the finished ratings file to the service the study names, and the outbox
-//! that keeps it while the browser is offline. The site's policy (`connect-src`, from the build's
+//! Sending the finished ratings file to the service the study names (the request only: what to
+//! send and what its outcome means are the core's, `session::submit`), and the outbox that keeps
+//! it while the browser is offline. The site's policy (`connect-src`, from the build's
 //! `JUROR_SUBMIT_ORIGINS`) is what lets the request leave the site's origin at all.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen_futures::JsFuture;
 
+use juror_core::session::submit;
+
 use super::storage;
 
-/// POSTs `body` (JSON) to `url`.
+/// POSTs `request` to its address: not following a redirect (`redirect: "manual"`, so that the
+/// site's policy is never asked about the address a service redirects to), and giving up after
+/// [`submit::TIMEOUT_MS`]. What became of it is the core's to judge ([`submit::outcome`]).
 ///
 /// # Errors
-/// A sentence: offline, refused by the site's policy, or the service's answer.
-pub async fn post(url: &str, body: &str) -> Result<(), String> {
-    let window = web_sys::window().ok_or("no window")?;
+/// Why it did not arrive.
+pub async fn post(request: &submit::Request) -> Result<(), submit::Failure> {
+    submit::outcome(attempt(request).await)
+}
+
+async fn attempt(request: &submit::Request) -> submit::Attempt {
+    use js_sys::Reflect;
+    use wasm_bindgen::JsValue;
+    let online = || web_sys::window().is_none_or(|w| w.navigator().on_line());
+    let rejected = || submit::Attempt::Rejected { online: online() };
+    let Some(window) = web_sys::window() else {
+        return rejected();
+    };
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
-    init.set_body(&wasm_bindgen::JsValue::from_str(body));
+    init.set_body(&JsValue::from_str(&request.body));
     let headers = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
+    let _ = Reflect::set(
+        &headers,
+        &"Content-Type".into(),
+        &request.content_type.into(),
+    );
     init.set_headers(&headers);
-    let request = web_sys::Request::new_with_str_and_init(url, &init)
-        .map_err(|_| "The study's address for sending files is not valid.".to_owned())?;
-    let response = JsFuture::from(window.fetch_with_request(&request))
-        .await
-        .map_err(|_| {
-            "It could not be sent: you may be offline. It will be sent when you are back online \
-             (keep this page open), or download it below and send it yourself."
-                .to_owned()
-        })?;
-    let response: web_sys::Response = response
-        .dyn_into()
-        .map_err(|_| "The service gave no answer.".to_owned())?;
-    if response.ok() {
-        Ok(())
-    } else {
-        Err(format!(
-            "The researcher's service refused it (HTTP {}). Download it below and send it yourself.",
-            response.status()
-        ))
+    let _ = Reflect::set(&init, &"redirect".into(), &"manual".into());
+    // `AbortSignal.timeout`, where the browser has it (every current one).
+    let timeout = Reflect::get(&window, &"AbortSignal".into())
+        .and_then(|signal| {
+            let f: js_sys::Function = Reflect::get(&signal, &"timeout".into())?.dyn_into()?;
+            f.call1(&signal, &JsValue::from(submit::TIMEOUT_MS))
+        })
+        .ok()
+        .filter(|s| s.is_object());
+    if let Some(signal) = &timeout {
+        let _ = Reflect::set(&init, &"signal".into(), signal);
+    }
+    let Ok(fetch) = web_sys::Request::new_with_str_and_init(&request.url, &init) else {
+        return rejected();
+    };
+    match JsFuture::from(window.fetch_with_request(&fetch)).await {
+        Ok(response) => match response.dyn_into::<web_sys::Response>() {
+            Ok(r)
+                if Reflect::get(&r, &"type".into())
+                    .ok()
+                    .and_then(|t| t.as_string())
+                    .as_deref()
+                    == Some("opaqueredirect") =>
+            {
+                submit::Attempt::Redirected
+            }
+            Ok(r) => submit::Attempt::Answered(r.status()),
+            Err(_) => rejected(),
+        },
+        Err(e) => {
+            let name = Reflect::get(&e, &"name".into())
+                .ok()
+                .and_then(|n| n.as_string());
+            if name.as_deref() == Some("TimeoutError") {
+                submit::Attempt::TimedOut
+            } else {
+                rejected()
+            }
+        }
     }
 }
 
@@ -60,5 +99,29 @@ pub fn on_online(f: impl Fn() + 'static) {
     };
     let closure = Closure::<dyn Fn()>::new(f);
     let _ = window.add_event_listener_with_callback("online", closure.as_ref().unchecked_ref());
+    closure.forget();
+}
+
+/// Calls `f` once the site's policy blocks a form from being sent (`securitypolicyviolation` for
+/// `form-action`), for the page's life: MTurk's "Submit the task" on a build without MTurk's
+/// hosts.
+pub fn on_form_blocked(f: impl Fn() + 'static) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let closure =
+        Closure::<dyn Fn(wasm_bindgen::JsValue)>::new(move |ev: wasm_bindgen::JsValue| {
+            let directive = js_sys::Reflect::get(&ev, &"effectiveDirective".into())
+                .ok()
+                .and_then(|d| d.as_string())
+                .unwrap_or_default();
+            if directive.starts_with("form-action") {
+                f();
+            }
+        });
+    let _ = document.add_event_listener_with_callback(
+        "securitypolicyviolation",
+        closure.as_ref().unchecked_ref(),
+    );
     closure.forget();
 }

@@ -58,10 +58,7 @@ impl SessionHandle {
         };
         sending.set_value(true);
         leptos::task::spawn_local(async move {
-            if submit_service::post(&request.url, &request.body)
-                .await
-                .is_ok()
-            {
+            if submit_service::post(&request).await.is_ok() {
                 submit_service::record_sent(&key, &done.to_string());
             }
             sending.try_update_value(|s| *s = false);

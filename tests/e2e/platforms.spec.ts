@@ -142,3 +142,33 @@ test('an MTurk worker submits the assignment to MTurk once the ratings file is s
   expect(ratings.annotator.id).toBe('a2w');
   expect(errors).toEqual([]);
 });
+
+test('an MTurk form the site\'s policy blocks is said plainly, with what to tell the requester', async ({ page, errors }) => {
+  // A build without MTurk's hosts in JUROR_SUBMIT_ORIGINS: the policy's form-action is 'self'.
+  const posted: string[] = [];
+  await page.route('https://workersandbox.mturk.com/**', (route) => {
+    posted.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Submitted</h1>' });
+  });
+  await page.goto('index.html?study=studies/pandalm.json&assignmentId=3ASG&hitId=3HIT&workerId=A2W&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com');
+  await completeStudy(page);
+  await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
+  ]);
+  // The blocked form never navigates: do not wait for it.
+  await page.getByRole('button', { name: 'Submit the task on Mechanical Turk' }).click({ noWaitAfter: true });
+  // After a form the browser blocked, Playwright's locators wait for a navigation that never
+  // comes; the page itself is read by script instead, heading by heading.
+  const fallback = () => page.evaluate(() => {
+    const section = [...document.querySelectorAll('section')].find((s) =>
+      s.querySelector('h2')?.textContent === 'Mechanical Turk did not receive the task');
+    return section ? (section.textContent ?? '') : '';
+  });
+  await expect.poll(fallback).toContain('Assignment id3ASG');
+  expect(await fallback()).toMatch(/Ratings file checksum[0-9a-f]{64}/);
+  expect(await page.evaluate(() => document.title + (document.querySelector('h1')?.textContent ?? ''))).not.toContain('Submitted');
+  expect(posted).toEqual([]);
+  // The browser's own report of the blocked form is the one console error.
+  expect(errors.filter((e) => !e.includes('Content Security Policy'))).toEqual([]);
+});

@@ -39,3 +39,43 @@ test('an annotator\'s link shows no system and no preview banner', async ({ page
   });
   expect(checked).toBeGreaterThan(0);
 });
+
+test('a preview of a study with a service sends nothing, keeps no record, offers no MTurk form, and its file says it is a preview', async ({ page, errors }) => {
+  test.slow(); // fifty trials
+  const receiver = 'http://127.0.0.1:8474';
+  const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/financial-analysis.json'), 'utf8'));
+  study.submit = { url: `${receiver}/in`, backups: true };
+  await page.route('**/studies/financial-analysis-sent.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  // A build that allows the receiver and MTurk's sandbox.
+  await page.route(/\/index\.html\?/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text())
+      .replace("connect-src 'self'", `connect-src 'self' ${receiver}`)
+      .replace("form-action 'self'", "form-action 'self' https://workersandbox.mturk.com");
+    await route.fulfill({ response, body });
+  });
+  const sent: string[] = [];
+  await page.route(`${receiver}/**`, (route) => {
+    sent.push(route.request().method());
+    return route.fulfill({ status: 200, headers: { 'Access-Control-Allow-Origin': '*' }, body: 'ok' });
+  });
+  await page.goto('index.html?study=studies/financial-analysis-sent.json&slot=1&assignmentId=3ASG&hitId=3HIT&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com&preview');
+  const trials = await completeStudy(page);
+  expect(trials).toBeGreaterThan(10); // past a backup's turn
+  await expect(page.getByText('Preview: this file is not sent to the study\'s service')).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download ratings (JSON)' }).click(),
+  ]);
+  const file = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+  expect(file.preview).toBe(true);
+  // Saved, yet no MTurk form, no sending section and nothing sent; nothing in storage, no outbox.
+  await expect(page.getByRole('status').filter({ hasText: 'Downloaded' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit the task on Mechanical Turk' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Sending your ratings to the researcher' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Remove my answers from this browser' })).toHaveCount(0);
+  expect(sent).toEqual([]);
+  const saved = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror')));
+  expect(saved).toEqual([]);
+  expect(errors).toEqual([]);
+});

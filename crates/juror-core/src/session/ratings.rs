@@ -304,6 +304,14 @@ fn checksum_value(value: &mut Value) -> String {
 }
 
 impl RatingsFile {
+    /// The same file marked as written by the researcher's preview (`"preview": true`), with
+    /// its checksum made over the mark.
+    pub fn into_preview(mut self) -> RatingsFile {
+        self.preview = true;
+        self.sha256 = checksum_of(&self);
+        self
+    }
+
     /// The file as pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();

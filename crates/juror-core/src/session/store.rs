@@ -105,6 +105,40 @@ pub fn parse_key(key: &str) -> Option<Key<'_>> {
     })
 }
 
+/// The prefix of the keys under which the page records what it sent to a study's service
+/// (`juror-outbox/<session key>`, and `…/backup` for the backups).
+pub const OUTBOX_PREFIX: &str = "juror-outbox/";
+
+/// Whether the entry stored under `key` (with its `text`) holds answers of the annotator
+/// `slot`/`id` to the study `study_id` whose file has SHA-256 `study_sha256`, as "Remove my
+/// answers from this browser" removes them: the session itself, the record of what was sent
+/// from it, its set-aside copies, and the sessions and set-aside copies of this annotator under
+/// another version of the same study (its id read from the saved text). Keys are compared part
+/// by part (slot 5 with id "1" is not slot 1), and nothing of another study or annotator is
+/// ever chosen.
+pub fn holds_answers_of(
+    key: &str,
+    text: &str,
+    study_id: &str,
+    study_sha256: &str,
+    slot: u32,
+    id: Option<&str>,
+) -> bool {
+    let me = |k: &Key<'_>| k.slot == slot && k.id == id;
+    let same_study = |k: &Key<'_>| {
+        k.study_sha256 == study_sha256 || read(text).is_ok_and(|e| e.study_id == study_id)
+    };
+    if let Some(rest) = key.strip_prefix(OUTBOX_PREFIX) {
+        let own = self::key(study_sha256, slot, id);
+        return rest == own || rest.strip_suffix("/backup") == Some(own.as_str());
+    }
+    let session_key = match key.strip_prefix(QUARANTINE_PREFIX) {
+        Some(rest) => rest.split_once('/').map_or("", |(_, k)| k),
+        None => key,
+    };
+    parse_key(session_key).is_some_and(|k| me(&k) && same_study(&k))
+}
+
 /// The prefix of the keys under which unreadable or unfit saved answers are set aside.
 pub const QUARANTINE_PREFIX: &str = "juror-quarantine/";
 
@@ -469,5 +503,82 @@ mod tests {
         assert_eq!(aside.file_name, "juror-set-aside-answers-slot-3--P-17.json");
         assert_eq!(describe("theme", "dark"), None);
         assert_eq!(describe("juror/v1/short/1", &text), None);
+    }
+
+    /// "Remove my answers from this browser": this annotator's session, its outbox records and
+    /// set-aside copies, and their session of another version of the same study; never another
+    /// annotator's (slot 5 with id "1" is not slot 1) or another study's.
+    #[test]
+    fn the_entries_removed_for_an_annotator_are_theirs_only() {
+        let other_sha = "f".repeat(64);
+        let envelope = |study_id: &str, sha: &str, slot: u32, id: &str| {
+            let progress: Progress = serde_json::from_value(serde_json::json!({
+                "annotator": {"slot": slot, "id": id}, "phase": "done", "current": 0,
+                "trials": [{"outputs": [{}]}]
+            }))
+            .unwrap();
+            write(&Envelope {
+                schema_version: SCHEMA_VERSION,
+                study_id: study_id.into(),
+                study_sha256: sha.into(),
+                saved_at: 5.0,
+                revision: 1,
+                app_version: "test".into(),
+                progress,
+                plan: None,
+            })
+            .unwrap()
+        };
+        let mine = |k: &str, text: &str| holds_answers_of(k, text, "fin", SHA, 3, Some("p17"));
+        let own = envelope("fin", SHA, 3, "p17");
+        let own_key = key(SHA, 3, Some("p17"));
+        assert!(mine(&own_key, &own));
+        assert!(mine(&format!("{OUTBOX_PREFIX}{own_key}"), "digest"));
+        assert!(mine(&format!("{OUTBOX_PREFIX}{own_key}/backup"), "20"));
+        assert!(mine(&quarantine_key(&own_key, 9.0), "{damaged"));
+        // Another version of the study file, same study id and annotator.
+        let older = envelope("fin", &other_sha, 3, "p17");
+        assert!(mine(&key(&other_sha, 3, Some("p17")), &older));
+        assert!(mine(
+            &quarantine_key(&key(&other_sha, 3, Some("p17")), 1.0),
+            &older
+        ));
+        // Not theirs: other annotators, other studies, other keys.
+        let other_study = envelope("other", &other_sha, 3, "p17");
+        assert!(!mine(&key(&other_sha, 3, Some("p17")), &other_study));
+        assert!(!mine(
+            &quarantine_key(&key(&other_sha, 3, Some("p17")), 1.0),
+            "{damaged"
+        ));
+        assert!(!mine(
+            &key(SHA, 3, Some("p18")),
+            &envelope("fin", SHA, 3, "p18")
+        ));
+        assert!(!mine(&key(SHA, 3, None), &envelope("fin", SHA, 3, "")));
+        assert!(!holds_answers_of(
+            &key(SHA, 5, Some("1")),
+            &own,
+            "fin",
+            SHA,
+            1,
+            None
+        ));
+        assert!(!holds_answers_of(
+            &key(SHA, 1, None),
+            &own,
+            "fin",
+            SHA,
+            5,
+            Some("1")
+        ));
+        assert!(!mine(
+            &format!("{OUTBOX_PREFIX}{}", key(SHA, 3, Some("p18"))),
+            "digest"
+        ));
+        assert!(!mine(
+            &format!("{OUTBOX_PREFIX}{}", key(&other_sha, 3, Some("p17"))),
+            "d"
+        ));
+        assert!(!mine("theme", "dark"));
     }
 }

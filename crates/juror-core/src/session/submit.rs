@@ -1,6 +1,19 @@
-//! Sending the finished ratings file to a service the researcher names: what to POST,
-//! where, and the origin the site's policy must allow. The request itself, the queue while
+//! Sending the finished ratings file to a service the researcher names: what to POST, where,
+//! under which name and content type, what the page tells the annotator about it before they
+//! start, and what an attempt's outcome means for them. The request itself, the queue while
 //! offline and the retries are the shell's (`src/services/submit.rs`).
+//!
+//! # Content type
+//! A ratings file for a generic endpoint (`format: "json"`) goes as `text/plain;charset=utf-8`:
+//! a CORS "simple" request, with no preflight, which services that cannot answer one (a Google
+//! Apps Script web app) still receive. DataPipe's body keeps `application/json` (DataPipe answers
+//! preflights).
+//!
+//! # Names
+//! A finished file sent to a service is named with its export time to the second
+//! (`juror-<study>-<annotator>-<date>-<hhmmss>.json`), so that a changed answer sent again is a
+//! new file (DataPipe refuses a name it already holds). Backups start `juror-backup-` and say
+//! after how many trials they were taken.
 
 use super::ratings::RatingsFile;
 use crate::study::Study;
@@ -12,11 +25,53 @@ pub struct Request {
     pub url: String,
     /// The JSON body.
     pub body: String,
+    /// Its `Content-Type`: [`SIMPLE_CONTENT_TYPE`], or `application/json` for DataPipe.
+    pub content_type: &'static str,
 }
 
-/// The study's POST of this ratings file, if the study names a service.
+/// The content type of a ratings file sent to a generic endpoint: one a browser sends without a
+/// CORS preflight.
+pub const SIMPLE_CONTENT_TYPE: &str = "text/plain;charset=utf-8";
+
+/// How long the page waits for a service's answer before it says so and offers to send again.
+pub const TIMEOUT_MS: u32 = 30_000;
+
+/// The study's POST of this ratings file, if the study names a service: under
+/// [`final_name`].
 pub fn request(study: &Study, file: &RatingsFile) -> Option<Request> {
-    request_named(study, file, file.file_name("json"))
+    request_named(study, file, final_name(file))
+}
+
+/// The name of a finished file sent to a service: the download's name with the export time
+/// (`juror-finance-slot3-2026-11-22-143005.json`), unique per export to the second.
+pub fn final_name(file: &RatingsFile) -> String {
+    let name = file.file_name("json");
+    let stem = name.strip_suffix(".json").unwrap_or(&name);
+    format!("{stem}-{}.json", hhmmss(&file.exported_at))
+}
+
+/// The name of a backup sent after `done` finished trials:
+/// `juror-backup-finance-slot3-2026-11-22-143005-10-trials.json`.
+pub fn backup_name(file: &RatingsFile, done: usize) -> String {
+    let name = final_name(file);
+    let rest = name.strip_prefix("juror-").unwrap_or(&name);
+    let stem = rest.strip_suffix(".json").unwrap_or(rest);
+    format!("juror-backup-{stem}-{done}-trials.json")
+}
+
+/// `143005` of `2026-11-22T14:30:05.123Z`; `000000` when the time cannot be read.
+fn hhmmss(exported_at: &str) -> String {
+    let digits: String = exported_at
+        .get(11..19)
+        .unwrap_or("")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    if digits.len() == 6 {
+        digits
+    } else {
+        "000000".to_owned()
+    }
 }
 
 /// Finished trials between two backups sent to a study's service that asks for them
@@ -55,32 +110,135 @@ pub fn backup_to_send(
 }
 
 /// The POST of a backup of `file` taken after `done` finished trials: the same body as the
-/// finished file's, named `…-backup-DONE.json` (DataPipe keeps each name once).
+/// finished file's, named by [`backup_name`] (DataPipe keeps each name once).
 pub fn backup_request(study: &Study, file: &RatingsFile, done: usize) -> Option<Request> {
-    let name = file.file_name("json");
-    let stem = name.strip_suffix(".json").unwrap_or(&name);
-    request_named(study, file, format!("{stem}-backup-{done}.json"))
+    request_named(study, file, backup_name(file, done))
 }
 
 fn request_named(study: &Study, file: &RatingsFile, name: String) -> Option<Request> {
     let submit = study.submit()?;
     let json = file.to_json();
-    let body = match (submit.format.as_str(), &submit.experiment_id) {
+    let (body, content_type) = match (submit.format.as_str(), &submit.experiment_id) {
         ("datapipe", Some(id)) => {
             let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
-            format!(
+            let body = format!(
                 "{{\"experimentID\":{},\"filename\":{},\"data\":{}}}",
                 quoted(id),
                 quoted(&name),
                 quoted(&json)
-            )
+            );
+            (body, "application/json")
         }
-        _ => json,
+        _ => (json, SIMPLE_CONTENT_TYPE),
     };
     Some(Request {
         url: submit.url.clone(),
         body,
+        content_type,
     })
+}
+
+/// What the browser made of one POST, as the shell saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attempt {
+    /// The service answered with this HTTP status.
+    Answered(u16),
+    /// The service answered with a redirect, not followed (`redirect: "manual"`: an opaque
+    /// redirect). The request went to the study's address, which the site's policy allows, and
+    /// a service that redirects after a POST (Google Apps Script answers `302` to
+    /// `script.googleusercontent.com`) has received the body.
+    Redirected,
+    /// The request failed before any answer, while the browser said it was online (`online`).
+    Rejected {
+        /// `navigator.onLine`.
+        online: bool,
+    },
+    /// No answer within [`TIMEOUT_MS`].
+    TimedOut,
+}
+
+/// Why a file did not reach the service, each with what to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The browser is offline: the page sends it when the browser is back online.
+    Offline,
+    /// Online, but the browser refused the request (the site's policy, CORS, an unknown host, a
+    /// blocked network).
+    Refused,
+    /// The service answered with an error status.
+    Status(u16),
+    /// No answer in time.
+    TimedOut,
+}
+
+/// Whether `attempt` delivered the file: a `2xx` answer or a redirect did.
+///
+/// # Errors
+/// Why it did not.
+pub fn outcome(attempt: Attempt) -> Result<(), Failure> {
+    match attempt {
+        Attempt::Answered(status) if (200..300).contains(&status) => Ok(()),
+        Attempt::Redirected => Ok(()),
+        Attempt::Answered(status) => Err(Failure::Status(status)),
+        Attempt::Rejected { online: false } => Err(Failure::Offline),
+        Attempt::Rejected { online: true } => Err(Failure::Refused),
+        Attempt::TimedOut => Err(Failure::TimedOut),
+    }
+}
+
+impl Failure {
+    /// What the finish page tells the annotator.
+    pub fn message(self) -> String {
+        match self {
+            Failure::Offline => "It could not be sent: this browser is offline. It will be sent \
+                 when you are back online (keep this page open), or download it below and send it \
+                 yourself."
+                .to_owned(),
+            Failure::Refused => "It could not reach the researcher's service: this browser or \
+                 network refused the connection, so trying again is unlikely to help. Download it below \
+                 and send it to the researcher yourself, and tell them that sending it did not work."
+                .to_owned(),
+            Failure::Status(status) if status == 429 || status >= 500 => format!(
+                "The researcher's service is not taking files just now (HTTP {status}). Try \
+                 \u{201c}Send again\u{201d} in a few minutes; if it still fails, download it below \
+                 and send it to the researcher yourself."
+            ),
+            Failure::Status(status) => format!(
+                "The researcher's service refused it (HTTP {status}). Download it below and send \
+                 it to the researcher yourself, and tell them the service refused it."
+            ),
+            Failure::TimedOut => format!(
+                "The researcher's service did not answer within {} seconds; the file may or may \
+                 not have arrived. Try \u{201c}Send again\u{201d}, or download it below and send \
+                 it to the researcher yourself.",
+                TIMEOUT_MS / 1000
+            ),
+        }
+    }
+}
+
+/// What the welcome page says about sending, when the study names a service: when answers go,
+/// and to which host.
+pub fn notice(study: &Study) -> Option<String> {
+    let submit = study.submit()?;
+    let host = submit
+        .url
+        .split_once("://")
+        .map_or(submit.url.as_str(), |(_, rest)| rest)
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("");
+    let backups = if submit.backups {
+        format!(
+            ", and every {SERVICE_BACKUP_EVERY} trials as a backup (so what you have answered \
+             reaches them even if you stop part way)"
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "Your answers are sent to the researchers' service ({host}) when you finish{backups}."
+    ))
 }
 
 /// What identifies the answers of a ratings file, whenever it was exported: the checksum of the
@@ -103,7 +261,11 @@ pub fn answers_digest(mut answers: RatingsFile) -> String {
 /// The storage key of a file waiting to be sent (one per study and annotator: a later file holds
 /// every answer of an earlier one).
 pub fn outbox_key(study_sha256: &str, slot: u32, id: Option<&str>) -> String {
-    format!("juror-outbox/{}", super::store::key(study_sha256, slot, id))
+    format!(
+        "{}{}",
+        super::store::OUTBOX_PREFIX,
+        super::store::key(study_sha256, slot, id)
+    )
 }
 
 #[cfg(test)]
@@ -136,16 +298,19 @@ mod tests {
             req,
             Some(Request {
                 url: "https://x.org/in".into(),
-                body: file.to_json()
+                body: file.to_json(),
+                content_type: "text/plain;charset=utf-8",
             })
         );
         v["submit"] = serde_json::json!({
             "url": "https://pipe.jspsych.org/api/data/", "format": "datapipe", "experiment_id": "AbC1"
         });
         let (req, file) = with(&v);
-        let body: serde_json::Value = serde_json::from_str(&req.unwrap().body).unwrap();
+        let req = req.unwrap();
+        assert_eq!(req.content_type, "application/json");
+        let body: serde_json::Value = serde_json::from_str(&req.body).unwrap();
         assert_eq!(body["experimentID"], "AbC1");
-        assert_eq!(body["filename"], file.file_name("json"));
+        assert_eq!(body["filename"], final_name(&file));
         assert_eq!(body["data"], file.to_json());
     }
 
@@ -180,12 +345,120 @@ mod tests {
         let file = export(&study, &sha256_hex(&text), &s, "test", 1.0e12);
         let body: serde_json::Value =
             serde_json::from_str(&backup_request(&study, &file, 20).unwrap().body).unwrap();
-        let name = file.file_name("json");
         assert_eq!(
             body["filename"],
-            format!("{}-backup-20.json", name.strip_suffix(".json").unwrap())
+            "juror-backup-pandalm-bloom-llama-slot1-2001-09-09-014640-20-trials.json"
         );
         assert_eq!(body["data"], file.to_json());
+    }
+
+    /// A finished file sent twice with a changed answer in between goes under two names (DataPipe
+    /// refuses a name it holds); the download keeps the plain name; a backup's name says so first.
+    #[test]
+    fn each_export_sent_has_a_name_of_its_own_and_backups_say_they_are() {
+        use crate::digest::sha256_hex;
+        use crate::plan::Annotator;
+        use crate::session::Session;
+        use crate::session::ratings::export;
+        let path = format!(
+            "{}/../../assets/studies/pandalm.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let study = crate::study::parse_study(&text).unwrap();
+        let s = Session::new(&study, Annotator::slot(3));
+        // 2026-11-22T14:30:05.123Z and 20 s later.
+        let at = 1_795_357_805_123.0;
+        let a = export(&study, &sha256_hex(&text), &s, "test", at);
+        let b = export(&study, &sha256_hex(&text), &s, "test", at + 20_000.0);
+        assert_eq!(
+            a.file_name("json"),
+            "juror-pandalm-bloom-llama-slot3-2026-11-22.json"
+        );
+        assert_eq!(
+            final_name(&a),
+            "juror-pandalm-bloom-llama-slot3-2026-11-22-143005.json"
+        );
+        assert_eq!(
+            final_name(&b),
+            "juror-pandalm-bloom-llama-slot3-2026-11-22-143025.json"
+        );
+        assert_eq!(
+            backup_name(&a, 10),
+            "juror-backup-pandalm-bloom-llama-slot3-2026-11-22-143005-10-trials.json"
+        );
+        let mut undated = a.clone();
+        undated.exported_at = "yesterday".into();
+        assert_eq!(
+            final_name(&undated),
+            "juror-pandalm-bloom-llama-slot3-undated-000000.json"
+        );
+    }
+
+    /// Each way a POST can end, and what the finish page then says.
+    #[test]
+    fn an_attempt_is_delivered_offline_refused_answered_with_an_error_or_timed_out() {
+        assert_eq!(outcome(Attempt::Answered(200)), Ok(()));
+        assert_eq!(outcome(Attempt::Answered(201)), Ok(()));
+        assert_eq!(outcome(Attempt::Redirected), Ok(()), "Apps Script's 302");
+        assert_eq!(outcome(Attempt::Answered(400)), Err(Failure::Status(400)));
+        assert_eq!(
+            outcome(Attempt::Answered(302)),
+            Err(Failure::Status(302)),
+            "a redirect the browser showed is not one it held back"
+        );
+        assert_eq!(
+            outcome(Attempt::Rejected { online: false }),
+            Err(Failure::Offline)
+        );
+        assert_eq!(
+            outcome(Attempt::Rejected { online: true }),
+            Err(Failure::Refused)
+        );
+        assert_eq!(outcome(Attempt::TimedOut), Err(Failure::TimedOut));
+        assert!(
+            Failure::Offline
+                .message()
+                .contains("sent when you are back online")
+        );
+        let refused = Failure::Refused.message();
+        assert!(refused.contains("could not reach the researcher's service"));
+        assert!(!refused.contains("offline"), "{refused}");
+        assert!(
+            Failure::Status(400)
+                .message()
+                .contains("refused it (HTTP 400)")
+        );
+        assert!(Failure::Status(503).message().contains("Send again"));
+        assert!(Failure::TimedOut.message().contains("within 30 seconds"));
+    }
+
+    /// The welcome page's line about sending: the service's host, and the backups when asked.
+    #[test]
+    fn the_welcome_notice_names_the_host_and_the_backups() {
+        let path = format!(
+            "{}/../../assets/studies/pandalm.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let notice_of =
+            |v: &serde_json::Value| notice(&crate::study::parse_study(&v.to_string()).unwrap());
+        assert_eq!(notice_of(&v), None);
+        v["submit"] = serde_json::json!({"url": "https://script.google.com/macros/s/X/exec"});
+        assert_eq!(
+            notice_of(&v).unwrap(),
+            "Your answers are sent to the researchers' service (script.google.com) when you finish."
+        );
+        v["submit"] = serde_json::json!({
+            "url": "https://pipe.jspsych.org/api/data/", "format": "datapipe",
+            "experiment_id": "AbC1", "backups": true
+        });
+        let text = notice_of(&v).unwrap();
+        assert!(
+            text.contains("(pipe.jspsych.org) when you finish, and every 10 trials as a backup"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -398,3 +398,20 @@ fn a_slot_outside_the_study_is_refused_before_planning() {
     let err = restore(&study, &hash, &file).err().map(|e| e.message);
     assert_eq!(err.as_deref(), Some("slot 0: slots start at 1"));
 }
+
+/// A researcher's preview run writes `"preview": true`, under a checksum that covers it (taking
+/// the mark out is refused like any edit); an annotator's file never carries the member.
+#[test]
+fn a_preview_file_says_so_under_its_checksum() {
+    let file = slot1_file();
+    assert!(!file.to_json().contains("\"preview\""));
+    let preview = file.clone().into_preview();
+    assert!(preview.preview);
+    let text = preview.to_json();
+    assert!(text.contains("\"preview\": true"), "{text}");
+    assert!(parse(&text).unwrap().preview);
+    assert_ne!(preview.sha256, file.sha256);
+    let unmarked = text.replace("  \"preview\": true,\n", "");
+    assert_ne!(unmarked, text);
+    assert!(parse(&unmarked).is_err(), "the mark removed is an edit");
+}
