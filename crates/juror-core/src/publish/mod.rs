@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::plan::{Annotator, plan};
+use crate::plan::{Annotator, Planner};
 use crate::study::Study;
 use crate::study::raw::{RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
 
@@ -175,9 +175,12 @@ pub fn publish(
     for task in &mut published.design.tasks {
         task.pairs = None;
     }
+    // One planner for every slot: the assignment of items to slots is computed once.
+    let planner = Planner::new(study);
     let plans = (1..=slots.max(1))
         .map(|slot| {
-            plan(study, &Annotator::slot(slot))
+            planner
+                .plan(&Annotator::slot(slot))
                 .trials
                 .iter()
                 .map(|trial| {
