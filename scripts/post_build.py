@@ -9,8 +9,10 @@
    SHA-256 goes into the page's CSP meta tag, so that only that script and same-origin files
    run.
 3. Service worker: writes sw.js from assets/sw.template.js with the build's version (a hash of
-   every file of the build) and the list of the annotator's app-shell files to precache (not
-   the Analyse page's: annotators never load it).
+   every file of the build), the list of the annotator's app-shell files to precache (not
+   the Analyse page's: annotators never load it), the SHA-256 of index.html (the worker's
+   install refuses an index.html that is not this build's) and the Analyse page's bundle name
+   (older ones are pruned from the runtime cache).
 
 Runs in Trunk's staging directory (TRUNK_STAGING_DIR); uses only the standard library.
 """
@@ -155,7 +157,16 @@ version = h.hexdigest()[:16]
 
 with open(os.path.join(root, "assets", "sw.template.js"), encoding="utf-8") as f:
     sw = f.read()
-sw = sw.replace("'__VERSION__'", json.dumps(version)).replace("__PRECACHE__", json.dumps(shell))
+with open(index_path, "rb") as f:
+    index_sha256 = hashlib.sha256(f.read()).hexdigest()
+sw = (
+    sw.replace("'__VERSION__'", json.dumps(version))
+    .replace("__PRECACHE__", json.dumps(shell))
+    .replace("'__INDEX_SHA256__'", json.dumps(index_sha256))
+    .replace("'__ANALYSE_BUNDLE__'", json.dumps(stem))
+)
+if re.search(r"__(VERSION|PRECACHE|INDEX_SHA256|ANALYSE_BUNDLE)__", sw):
+    sys.exit("post_build: sw.js still has a placeholder")
 with open(os.path.join(staging, "sw.js"), "w", encoding="utf-8") as f:
     f.write(sw)
 print(

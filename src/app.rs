@@ -7,6 +7,7 @@ use juror_core::open::{Opened, open};
 use juror_core::plan::{
     Annotator, ID_PARAMETERS, mturk_preview, platform_visit, resolve_annotator,
 };
+use juror_core::session::store;
 use juror_core::study::{Problem, Study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -24,10 +25,12 @@ pub enum Load {
     Loading(String),
     /// The file could not be had at all.
     Unreachable { source: String, message: String },
-    /// The file was read but is not a valid study.
+    /// The file was read but is not a valid study; the study ids whose saved answers the page
+    /// offers (`store::failed_study_ids`).
     Invalid {
         source: String,
         problems: Vec<Problem>,
+        ids: Vec<String>,
     },
     /// A valid study, with the SHA-256 of its text and the address its media are relative to.
     Ready(Arc<Study>, String, String),
@@ -44,6 +47,7 @@ impl Load {
                     Load::Ready(Arc::new(study), sha256, base)
                 }
                 Err(problems) => Load::Invalid {
+                    ids: store::failed_study_ids(&source, Some(&text)),
                     source,
                     problems: problems.0,
                 },
@@ -149,19 +153,25 @@ pub fn App() -> impl IntoView {
                     </section>
                 }
                 .into_any(),
-                Load::Unreachable { source, message } => view! {
-                    <StudyProblems source lead=message problems=Vec::new() on_file=open_file />
+                Load::Unreachable { source, message } => {
+                    let ids = store::failed_study_ids(&source, None);
+                    view! {
+                        <StudyProblems source lead=message problems=Vec::new() on_file=open_file ids />
+                    }
+                    .into_any()
                 }
-                .into_any(),
-                Load::Invalid { source, problems } => view! {
-                    <StudyProblems
-                        source
-                        lead="The study file has problems, so it cannot be opened.".to_owned()
-                        problems
-                        on_file=open_file
-                    />
+                Load::Invalid { source, problems, ids } => {
+                    view! {
+                        <StudyProblems
+                            source
+                            lead="The study file has problems, so it cannot be opened.".to_owned()
+                            problems
+                            on_file=open_file
+                            ids
+                        />
+                    }
+                    .into_any()
                 }
-                .into_any(),
                 Load::Ready(study, sha256, base) => view! { <Ready study sha256 base /> }.into_any(),
             }}
         </main>

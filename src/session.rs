@@ -101,11 +101,12 @@ impl SessionHandle {
             preview,
         };
         // Another tab of the same study and annotator saved: take its answers in, and save the
-        // union if this tab had answers that tab lacked. (A preview stays on its own.)
+        // union if this tab had answers that tab lacked; a copy that does not fit is held on,
+        // never saved over. (A preview stays on its own.)
         if !preview {
             storage::on_change(move |changed_key, text| {
-                if changed_key == handle.key() && handle.take_in(&text) {
-                    handle.save(clock::now());
+                if changed_key == handle.key() {
+                    handle.heard(&text);
                 }
             });
         }

@@ -69,6 +69,7 @@ async fn problems_are_listed_with_paths_and_fixes() {
                 lead="The study file has problems.".to_owned()
                 problems
                 on_file=Callback::new(|_| {})
+                ids=vec!["broken".to_owned()]
             />
         }
     });

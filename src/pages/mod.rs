@@ -16,6 +16,6 @@ pub use done::Debrief;
 pub use flow::StudyFlow;
 pub use open::{FilePicker, OpenStudy};
 pub use problems::StudyProblems;
-pub use saved::SavedAnswers;
+pub use saved::{KeptCount, SavedAnswers};
 pub use survey::PointCaption;
 pub use welcome::Welcome;

@@ -75,9 +75,9 @@ pub fn OpenStudy(on_file: Callback<web_sys::File>) -> impl IntoView {
                 "Researchers: " <a href="analyse.html">"Analyse ratings files"</a>
             </p>
             <p class="privacy">
-                "Everything stays in this browser: nothing you open or answer is uploaded."
+                "Opening a study uploads nothing. Your answers are saved in this browser; a study that sends them to its researcher says so before you start."
             </p>
-            <super::SavedAnswers />
+            <super::KeptCount />
         </section>
     }
 }

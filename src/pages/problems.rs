@@ -12,6 +12,8 @@ pub fn StudyProblems(
     lead: String,
     problems: Vec<Problem>,
     on_file: Callback<web_sys::File>,
+    /// The study ids whose saved answers are offered (`store::failed_study_ids`).
+    ids: Vec<String>,
 ) -> impl IntoView {
     let count = problems.len();
     let heading = match count {
@@ -42,7 +44,7 @@ pub fn StudyProblems(
                 </ol>
             </Show>
             <p class="help">
-                "If you were sent this link, tell the researcher who sent it. Answers you have already given stay saved in this browser, and can be downloaded below. "
+                "If you were sent this link, tell the researcher who sent it. Answers you have already given to this study stay saved in this browser, and are listed below to download. "
                 "If you wrote the study, fix the problems and reload this page; "
                 <code>"juror validate"</code>
                 " lists the same problems."
@@ -52,7 +54,7 @@ pub fn StudyProblems(
                 " or "
                 <FilePicker on_file label="Choose a study file" />
             </p>
-            <SavedAnswers />
+            <SavedAnswers ids />
         </section>
     }
 }

@@ -1,6 +1,7 @@
 //! Answers kept in this browser, listed for download when the study itself cannot be opened
 //! (moved, invalid under a newer app, offline and evicted): answers are never trapped.
-//! Set-aside copies can be removed once downloaded.
+//! Only that study's are listed, and the first page only counts them: a shared computer keeps
+//! other participants' answers too. Set-aside copies can be removed once downloaded.
 
 use juror_core::session::store::Saved;
 use juror_core::session::time;
@@ -8,10 +9,12 @@ use leptos::prelude::*;
 
 use crate::services::{download, storage};
 
-/// The list, or nothing when the browser keeps no answers.
+/// The list of the answers saved for the study ids `ids` (`store::failed_study_ids`), or
+/// nothing when the browser keeps none.
 #[component]
-pub fn SavedAnswers() -> impl IntoView {
-    let entries = RwSignal::new(storage::saved_answers());
+pub fn SavedAnswers(ids: Vec<String>) -> impl IntoView {
+    let entries = RwSignal::new(storage::saved_answers(&ids));
+    let ids = StoredValue::new(ids);
     move || {
         let list = entries.get();
         (!list.is_empty()).then(|| {
@@ -25,7 +28,7 @@ pub fn SavedAnswers() -> impl IntoView {
                     <ul>
                         {list
                             .into_iter()
-                            .map(|(saved, text)| view! { <SavedEntry saved text entries /> })
+                            .map(|(saved, text)| view! { <SavedEntry saved text entries ids /> })
                             .collect_view()}
                     </ul>
                 </section>
@@ -39,6 +42,7 @@ fn SavedEntry(
     saved: Saved,
     text: String,
     entries: RwSignal<Vec<(Saved, String)>>,
+    ids: StoredValue<Vec<String>>,
 ) -> impl IntoView {
     let downloaded = RwSignal::new(false);
     let status = RwSignal::new(None::<String>);
@@ -70,7 +74,7 @@ fn SavedEntry(
     };
     let on_remove = move |_| {
         storage::remove(&key);
-        entries.set(storage::saved_answers());
+        entries.set(ids.with_value(|ids| storage::saved_answers(ids)));
     };
     view! {
         <li>
@@ -88,4 +92,24 @@ fn SavedEntry(
             <span role="status">{move || status.get()}</span>
         </li>
     }
+}
+
+/// How many sets of answers this browser keeps, and nothing else: whose they are is not shown
+/// to whoever opens the first page next.
+#[component]
+pub fn KeptCount() -> impl IntoView {
+    let count = storage::kept_count();
+    (count > 0).then(|| {
+        let sessions = match count {
+            1 => "1 session".to_owned(),
+            n => format!("{n} sessions"),
+        };
+        view! {
+            <p class="kept-count">
+                {format!(
+                    "Answers of {sessions} are kept in this browser. They are not shown here, so that no one else using this computer sees them: open your study's link to continue. If it no longer opens, the page it shows offers that study's answers to download."
+                )}
+            </p>
+        }
+    })
 }

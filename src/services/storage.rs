@@ -74,21 +74,26 @@ fn entries(storage: &web_sys::Storage) -> impl Iterator<Item = (String, String)>
     })
 }
 
-/// Every session and set-aside copy Juror keeps in this browser, newest first, with its text:
-/// what the problems and open pages offer to download when a study cannot be opened.
-pub fn saved_answers() -> Vec<(store::Saved, String)> {
+/// The sessions and set-aside copies of the study ids `ids` this browser keeps, newest first,
+/// with their texts (`store::offered`): what the problems page offers to download when a study
+/// cannot be opened. Never another study's: a shared computer keeps other participants' too.
+pub fn saved_answers(ids: &[String]) -> Vec<(store::Saved, String)> {
     let Ok(storage) = raw() else {
         return Vec::new();
     };
-    let mut all: Vec<(store::Saved, String)> = entries(&storage)
-        .filter_map(|(k, t)| Some((store::describe(&k, &t)?, t)))
+    store::offered(entries(&storage).collect(), ids)
+}
+
+/// How many sets of answers Juror keeps in this browser (`store::kept_count`), all the open
+/// page tells of them.
+pub fn kept_count() -> usize {
+    let Ok(storage) = raw() else {
+        return 0;
+    };
+    let keys: Vec<String> = (0..storage.length().unwrap_or(0))
+        .filter_map(|i| storage.key(i).ok().flatten())
         .collect();
-    all.sort_by(|a, b| {
-        b.0.saved_at
-            .unwrap_or(0.0)
-            .total_cmp(&a.0.saved_at.unwrap_or(0.0))
-    });
-    all
+    store::kept_count(keys.iter().map(String::as_str))
 }
 
 /// Removes `key` (a set-aside copy the annotator has downloaded).

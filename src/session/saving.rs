@@ -31,9 +31,16 @@ pub(super) struct Saving {
     pending_save: StoredValue<Option<i32>>,
     /// The text this tab last wrote: finding it in storage means no other tab wrote since.
     last_written: StoredValue<String>,
-    /// Saved answers that could not be set aside (storage full) and would be overwritten by the
-    /// next save: nothing is saved until the annotator has downloaded them.
+    /// Saved answers that could not be set aside (storage full), or another tab's that this tab
+    /// cannot take in, would be overwritten by the next save: nothing is saved until the
+    /// annotator has downloaded them.
     hold: RwSignal<bool>,
+    /// The other tab's copy held on (`Absorb::Unfit`), until it is downloaded.
+    unfit: StoredValue<String>,
+    /// That copy once downloaded: this tab may save over it.
+    let_go: StoredValue<String>,
+    /// The digest of the answers this tab last saved its union in reply to.
+    replied_to: StoredValue<String>,
 }
 
 impl Saving {
@@ -44,39 +51,79 @@ impl Saving {
             pending_save: StoredValue::new(None),
             last_written: StoredValue::new(opened.loaded.clone()),
             hold: RwSignal::new(opened.hold),
+            unfit: StoredValue::new(String::new()),
+            let_go: StoredValue::new(String::new()),
+            replied_to: StoredValue::new(String::new()),
         }
     }
 }
 
 impl SessionHandle {
-    /// Joins answers saved by another tab into this one's ([`open::absorb`]). Returns whether
-    /// this tab has answers the stored copy lacks (then it must save the union).
-    pub(super) fn take_in(&self, text: &str) -> bool {
-        let absorb = self.session.with_untracked(|s| {
-            self.saving.last_written.with_value(|written| {
-                let sha = self.study_sha256.get_value();
-                open::absorb(
-                    &sha,
-                    &s.progress,
-                    self.saving.revision.get_value(),
-                    written,
-                    text,
-                )
-            })
+    /// Joins answers saved by another tab into this one's ([`open::absorb`]). Returns, when this
+    /// tab has answers the stored copy lacks (then it must save the union), the digest of the
+    /// stored copy's answers, to remember as replied to. A copy that cannot be taken in is
+    /// never merged nor saved over: the notice offers it, and saves wait for its download.
+    pub(super) fn take_in(&self, text: &str) -> Option<String> {
+        let study = self.study.get_value();
+        let sha = self.study_sha256.get_value();
+        let absorb = self.session.with_untracked(|session| {
+            let plan = self.saving.plan_fingerprint.get_value();
+            let written = self.saving.last_written.get_value();
+            let let_go = self.saving.let_go.get_value();
+            let replied_to = self.saving.replied_to.get_value();
+            let tab = open::Tab {
+                session,
+                plan: &plan,
+                revision: self.saving.revision.get_value(),
+                last_written: &written,
+                let_go: &let_go,
+                replied_to: &replied_to,
+            };
+            open::absorb(&study, &sha, tab, text)
         });
-        let Absorb::Take {
-            revision,
-            merge,
-            save,
-        } = absorb
-        else {
-            return false;
-        };
-        self.saving.revision.set_value(revision);
-        if let Some(theirs) = merge {
-            self.dispatch(Msg::Absorb(theirs));
+        match absorb {
+            Absorb::Ignore => None,
+            Absorb::Unfit(notice) => {
+                if self.saving.unfit.with_value(|held| held != text) {
+                    self.saving.unfit.set_value(text.to_owned());
+                    self.saving.hold.set(true);
+                    self.notice.set(Some(notice));
+                }
+                None
+            }
+            Absorb::Take {
+                revision,
+                merge,
+                save,
+                answers,
+            } => {
+                self.saving.revision.set_value(revision);
+                if let Some(theirs) = merge {
+                    self.dispatch(Msg::Absorb(theirs));
+                }
+                save.then_some(answers)
+            }
         }
-        save
+    }
+
+    /// Another tab saved `text` under this session's key: take it in, and save the union if
+    /// this tab has answers it lacks.
+    pub(super) fn heard(&self, text: &str) {
+        if let Some(answers) = self.take_in(text) {
+            self.saving.replied_to.set_value(answers);
+            self.save(clock::now());
+        }
+    }
+
+    /// Whether saves wait for a download (the hold); says so in the storage banner.
+    fn held(&self) -> bool {
+        let held = self.saving.hold.get_untracked();
+        if held {
+            self.storage_problem.set(Some(
+                "Your new answers are kept in this tab only until you download your earlier saved answers (see above): saving now would overwrite them.".to_owned(),
+            ));
+        }
+        held
     }
 
     /// Saves within [`TYPING_SAVE_MS`], once for a burst of keystrokes.
@@ -118,15 +165,16 @@ impl SessionHandle {
         if self.preview {
             return;
         }
-        if self.saving.hold.get_untracked() {
-            self.storage_problem.set(Some(
-                "Your new answers are kept in this tab only until you download your earlier saved answers (see above): saving now would overwrite them.".to_owned(),
-            ));
+        if self.held() {
             return;
         }
         let key = self.key();
         if let Ok(Some(stored)) = storage::read(&key) {
             self.take_in(&stored);
+            // Another tab's copy that cannot be taken in is not saved over.
+            if self.held() {
+                return;
+            }
         }
         let revision = self.saving.revision.get_value() + 1;
         let text = self.session.with_untracked(|s| {
@@ -154,9 +202,12 @@ impl SessionHandle {
         self.send_backup_if_due();
     }
 
-    /// The earlier answers were downloaded: saving may go on (and saves the session now).
+    /// The earlier answers (or another tab's copy held on) were downloaded: saving may go on
+    /// (and saves the session now, over that copy).
     pub fn release_hold(&self) {
         if self.saving.hold.get_untracked() {
+            let downloaded = self.saving.unfit.get_value();
+            self.saving.let_go.set_value(downloaded);
             self.saving.hold.set(false);
             self.storage_problem.set(None);
             self.save(clock::now());

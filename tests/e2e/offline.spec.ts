@@ -1,7 +1,9 @@
 // Intent: an annotator loses the connection mid-study (a train, a flaky Wi-Fi) and reloads:
 // the app, the study and its images come from the service worker, and every answer is there.
-import { test, expect } from './fixtures';
+import { test, expect, root } from './fixtures';
 import { answerEverything, openStudy } from './session';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 
 // The worker must run here: it is what this spec is about.
@@ -177,6 +179,41 @@ test('a trial video plays and seeks offline, from the worker cache, in byte rang
   expect(answers.past).toEqual({ status: 416, range: `bytes */${answers.whole}`, bytes: 0 });
   // The only console message is the browser's note on that deliberate 416.
   expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 416 ()']);
+});
+
+test('a ranged request for a file not cached yet is answered as it streams in, and the file is cached whole', async ({ page, context, errors }) => {
+  // On a cache miss the worker fetches the whole file once: one branch goes to the cache, the
+  // other through a byte filter to the page (assets/sw.template.js, `ranged`), so the range is
+  // answered as soon as its bytes arrive, not after the whole file.
+  await openStudy(page, 'pandalm.json', 3);
+  await waitForControl(page);
+  const file = 'studies/media/bounce.webm';
+  const bytes = [...fs.readFileSync(path.join(root, 'assets', file))];
+  const ask = (range: string) =>
+    page.evaluate(
+      async ({ file, range }) => {
+        const r = await fetch(file, { headers: { Range: range } });
+        return { status: r.status, range: r.headers.get('Content-Range'), body: [...new Uint8Array(await r.arrayBuffer())] };
+      },
+      { file, range },
+    );
+  const cached = () =>
+    page.evaluate(async (file) => {
+      const hit = await (await caches.open('juror-runtime')).match(new URL(file, location.href).href);
+      return hit ? (await hit.arrayBuffer()).byteLength : 0;
+    }, file);
+  expect(await cached()).toBe(0);
+  const first = await ask('bytes=100-199');
+  expect(first).toEqual({ status: 206, range: `bytes 100-199/${bytes.length}`, body: bytes.slice(100, 200) });
+  const open = await ask('bytes=3000-');
+  expect(open.range).toBe(`bytes 3000-${bytes.length - 1}/${bytes.length}`);
+  expect(open.body).toEqual(bytes.slice(3000));
+  // The whole file reached the cache: offline, ranges are sliced from it.
+  await expect.poll(cached).toBe(bytes.length);
+  await goOffline(context, page);
+  expect(await ask('bytes=-10')).toEqual({ status: 206, range: `bytes ${bytes.length - 10}-${bytes.length - 1}/${bytes.length}`, body: bytes.slice(-10) });
+  await context.setOffline(false);
+  expect(errors).toEqual([]);
 });
 
 test('the worker answers only the app page with the app: a study file opened in a tab is the file', async ({ page, errors }) => {

@@ -1,6 +1,6 @@
 // Intent: the study file an annotator was working on can no longer be opened (moved, renamed,
-// made invalid by an update). Their saved answers are not trapped: the problems page lists them
-// for download, and the researcher turns the download back into a ratings file.
+// made invalid by an update). Their saved answers are not trapped: the problems page lists that
+// study's for download, and the researcher turns the download back into a ratings file.
 import { test, expect, root } from './fixtures';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,15 +15,16 @@ test('answers of a study that moved are listed on the problems page, downloaded 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 1');
   await page.getByRole('radiogroup', { name: 'Relevance — System A' }).getByRole('radio').nth(3).check();
 
-  // The researcher renamed the file: the old link now fails.
-  await page.goto('index.html?study=studies/work-intake-moved.json&slot=3');
+  // The study is no longer where the link says (published under its id, then moved): the link
+  // fails, and its page lists the study's saved answers (those of its id, no other study's).
+  await page.goto('index.html?study=studies/work-intake-planning.json&slot=3');
   await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
   const list = page.getByRole('region', { name: 'Answers saved in this browser' });
-  await expect(list.getByText(/work-intake.* — slot 3/)).toBeVisible();
+  await expect(list.getByText(/^work-intake-planning — slot 3/)).toBeVisible();
   await expect(list.getByText('1 trial answered')).toBeVisible();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    list.getByRole('button', { name: /^Download work-intake.* — slot 3/ }).click(),
+    list.getByRole('button', { name: /^Download work-intake-planning — slot 3/ }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^juror-saved-.*-slot-3\.json$/);
   const saved = testInfo.outputPath(download.suggestedFilename());
@@ -41,11 +42,20 @@ test('answers of a study that moved are listed on the problems page, downloaded 
   expect(Object.values(given[0].ratings)).toEqual([4]);
 });
 
-test('answers set aside as damaged are listed, and can be removed once downloaded', async ({ page }) => {
-  await page.goto('index.html');
-  await page.evaluate(() => localStorage.setItem('juror-quarantine/1795300000000/juror/v1/' + 'ab'.repeat(32) + '/2', '{damaged'));
+test('a study made invalid by an update lists its answers, and set-aside copies can be removed once downloaded', async ({ page }) => {
+  await openStudy(page, 'work-intake.json', 2);
+  await page.getByRole('button', { name: 'Start' }).click();
+  const key = await page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('juror/v1/') && k.endsWith('/2'))!);
+  // A damaged copy of the same study file was set aside earlier (it says no study itself).
+  await page.evaluate((k) => localStorage.setItem(`juror-quarantine/1795300000000/${k}`, '{damaged'), key);
+  // The study file is replaced by one this version cannot open; it still names its id.
+  await page.route('**/studies/work-intake.json', (route) =>
+    route.fulfill({ body: JSON.stringify({ format: 'juror.study/9', id: 'work-intake-planning' }), contentType: 'application/json' }),
+  );
   await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: /^This study has \d+ problems?$/ })).toBeVisible();
   const list = page.getByRole('region', { name: 'Answers saved in this browser' });
+  await expect(list.getByText(/^work-intake-planning — slot 2/)).toBeVisible();
   await expect(list.getByText('Unreadable answers (set aside) — slot 2')).toBeVisible();
   await expect(list.getByRole('button', { name: 'Remove from this browser' })).toHaveCount(0);
   const [download] = await Promise.all([
@@ -54,6 +64,7 @@ test('answers set aside as damaged are listed, and can be removed once downloade
   ]);
   expect(await fs.promises.readFile((await download.path())!, 'utf8')).toBe('{damaged');
   await list.getByRole('button', { name: 'Remove from this browser' }).click();
-  await expect(list).toHaveCount(0);
-  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror')))).toEqual([]);
+  await expect(list.getByText('Unreadable answers (set aside) — slot 2')).toHaveCount(0);
+  await expect(list.getByText(/^work-intake-planning — slot 2/)).toBeVisible();
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror-quarantine')))).toEqual([]);
 });

@@ -37,6 +37,35 @@ async function goTo(page: Page, trial: number) {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Trial ${trial}`);
 }
 
+/**
+ * Makes `page` miss every `storage` event (the other tab's saves) until `hear` is called: a
+ * capturing listener, added before the app's, stops each one before the app's listener runs.
+ * A frozen tab hears the queued events when it wakes, before it is used again; this one never
+ * does, so only the merge of its next save (the stored copy read and joined answer by answer)
+ * can keep the other tab's answers. Returns how many events were missed so far.
+ */
+async function missStorageEvents(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { missStorage: boolean; missed: number };
+    w.missStorage = true;
+    w.missed = 0;
+    window.addEventListener(
+      'storage',
+      (e) => {
+        if (w.missStorage) {
+          w.missed += 1;
+          e.stopImmediatePropagation();
+        }
+      },
+      true,
+    );
+  });
+  return {
+    missed: () => page.evaluate(() => (window as unknown as { missed: number }).missed),
+    hear: () => page.evaluate(() => ((window as unknown as { missStorage: boolean }).missStorage = false)),
+  };
+}
+
 /** Every answer both tabs gave, as the page shows it. */
 async function expectEveryAnswer(page: Page) {
   await goTo(page, 1);
@@ -112,14 +141,13 @@ test('answers given in two tabs alternately are all kept, in both tabs and in st
 test('a tab that missed the other tab\'s saves does not overwrite them when it is used again', async ({ page, context, errors }) => {
   const address = `index.html?study=studies/${study}&slot=${slot + 1}`;
   const stale = page;
+  const deaf = await missStorageEvents(stale);
   await stale.goto(address);
   await stale.getByRole('button', { name: 'Start' }).click();
   await stale.getByRole('button', { name: 'Begin' }).click();
   await expect(stale.getByRole('heading', { level: 1 })).toHaveText('Trial 1');
-  // The browser freezes the old tab in the background (as Chrome does to save power): it runs
-  // nothing, and hears of nothing, while the annotator works elsewhere.
-  const cdp = await context.newCDPSession(stale);
-  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+  // The old tab hears of nothing while the annotator works elsewhere (as a tab the browser froze
+  // in the background, to save power, and that missed the other tab's saves).
 
   // The annotator moves on in another tab: trial 1 done, half of trial 2.
   const fresh = await context.newPage();
@@ -135,11 +163,14 @@ test('a tab that missed the other tab\'s saves does not overwrite them when it i
   await fresh.close();
 
   // Back in the old tab, still on trial 1, which adds a note: its save joins what it missed.
-  await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+  // It missed every save of the other tab: what it knows of them comes from its own save.
+  await expect.poll(deaf.missed).toBeGreaterThan(0);
+  await expect(stale.locator('fieldset[data-rate] input:checked')).toHaveCount(0);
   await stale.getByRole('textbox', { name: 'Notes' }).fill('Added from the old tab.');
   await expect(stale.locator('fieldset[data-rate] input:checked')).toHaveCount(6);
   // Typing is saved within a moment (one save per burst of keys).
   await expect.poll(async () => (await envelope(stale, slot + 1)).progress.trials[0].notes).toBe('Added from the old tab.');
+  await deaf.hear();
   const stored = await envelope(stale, slot + 1);
   expect(stored.progress.trials[0].outputs.map((o) => Object.keys(o.ratings ?? {}).length)).toEqual([3, 3]);
   expect(Object.keys(stored.progress.trials[1].outputs.find((o) => Object.keys(o.ratings ?? {}).length)!.ratings!)).toEqual(['correctness']);
@@ -208,9 +239,10 @@ test('answers given at the same moment in both tabs are all kept', async ({ page
   expect(errors).toEqual([]);
 });
 
-test('a score changed in one tab is not put back by a frozen tab that wakes and adds a note', async ({ page, context, errors }) => {
+test('a score changed in one tab is not put back by a tab that missed the change and adds a note', async ({ page, context, errors }) => {
   const address = `index.html?study=studies/${study}&slot=${slot + 3}`;
   const stale = page;
+  const deaf = await missStorageEvents(stale);
   await stale.goto(address);
   await stale.getByRole('button', { name: 'Start' }).click();
   await stale.getByRole('button', { name: 'Begin' }).click();
@@ -218,17 +250,19 @@ test('a score changed in one tab is not put back by a frozen tab that wakes and 
   const fresh = await context.newPage();
   await fresh.goto(address);
   await expect(scale(fresh, 'Correctness', 'A').getByRole('radio', { name: '3 Partly right' })).toBeChecked();
-  // The old tab freezes; the annotator changes the score in the other one.
-  const cdp = await context.newCDPSession(stale);
-  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+  // The old tab stops hearing of the other's saves; the annotator changes the score there.
   await rate(fresh, 'Correctness', 'A', '5 Correct');
-  // The old tab wakes and adds a note on the same trial: the changed score stays.
-  await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+  await expect.poll(async () => (await envelope(fresh, slot + 3)).progress.trials[0].outputs[0].ratings).toEqual({ correctness: 5 });
+  // The old tab, never having heard of the change, adds a note on the same trial: the changed
+  // score stays (a merge that kept the newer trial whole would put 3 back).
+  await expect.poll(deaf.missed).toBeGreaterThan(0);
+  await expect(scale(stale, 'Correctness', 'A').getByRole('radio', { name: '3 Partly right' })).toBeChecked();
   await stale.getByRole('textbox', { name: 'Notes' }).fill('Added from the old tab.');
   await expect(scale(stale, 'Correctness', 'A').getByRole('radio', { name: '5 Correct' })).toBeChecked();
   await expect(scale(fresh, 'Correctness', 'A').getByRole('radio', { name: '5 Correct' })).toBeChecked();
   await expect(fresh.getByRole('textbox', { name: 'Notes' })).toHaveValue('Added from the old tab.');
   const stored = await envelope(stale, slot + 3);
+  await deaf.hear();
   expect(stored.progress.trials[0].outputs[0].ratings).toEqual({ correctness: 5 });
   expect(stored.progress.trials[0].notes).toBe('Added from the old tab.');
   expect(errors).toEqual([]);
@@ -260,5 +294,40 @@ test('a survey answer changed in one tab stays changed after the other tab saved
   expect(stored.progress.intake.experience_years).toEqual({ number: 4 });
   await two.reload();
   await expect(role(two).getByRole('radio', { name: 'Student (undergraduate or graduate)' })).toBeChecked();
+  expect(errors).toEqual([]);
+});
+
+test('another tab\'s save that does not fit (another version of Juror) is never taken in nor saved over until downloaded', async ({ page, context, errors }) => {
+  const address = `index.html?study=studies/${study}&slot=${slot + 5}`;
+  const one = page;
+  await one.goto(address);
+  await one.getByRole('button', { name: 'Start' }).click();
+  await one.getByRole('button', { name: 'Begin' }).click();
+  await rate(one, 'Correctness', 'A', '3 Partly right');
+  await expect.poll(async () => (await envelope(one, slot + 5)).progress.trials[0].outputs[0].ratings).toEqual({ correctness: 3 });
+  // A tab running another version of Juror, which plans this study otherwise, saves under the
+  // same key (here written by hand from another tab of the site).
+  const other = await context.newPage();
+  await other.goto('index.html');
+  const planted = await other.evaluate((k) => {
+    const e = JSON.parse(localStorage.getItem(k)!);
+    e.plan = '0123456789abcdef';
+    e.revision += 1;
+    e.progress.trials[0].notes = 'Written by the other version.';
+    const text = JSON.stringify(e);
+    localStorage.setItem(k, text);
+    return text;
+  }, `juror/v1/${sha256}/${slot + 5}`);
+  const notice = one.getByRole('status').filter({ hasText: 'Another tab saved answers for this study that this tab cannot take in' });
+  await expect(notice).toContainText('(they follow another plan of this study than this tab\'s)');
+  // Nothing of it is taken in, and this tab's next answer is not saved over it.
+  await expect(one.getByRole('textbox', { name: 'Notes' })).toHaveValue('');
+  await rate(one, 'Correctness', 'B', '1 Wrong');
+  await expect(one.getByRole('alert').filter({ hasText: 'Your new answers are kept in this tab only until you download' })).toBeVisible();
+  expect(await other.evaluate((k) => localStorage.getItem(k), `juror/v1/${sha256}/${slot + 5}`)).toBe(planted);
+  // Downloaded, it may be replaced: this tab saves every answer it holds.
+  const [download] = await Promise.all([one.waitForEvent('download'), notice.getByRole('button', { name: 'Download the earlier answers' }).click()]);
+  expect(await fs.promises.readFile((await download.path())!, 'utf8')).toBe(planted);
+  await expect.poll(async () => (await envelope(one, slot + 5)).progress.trials[0].outputs.map((o) => o.ratings)).toEqual([{ correctness: 3 }, { correctness: 1 }]);
   expect(errors).toEqual([]);
 });

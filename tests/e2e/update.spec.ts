@@ -167,8 +167,8 @@ async function toFirstTrial(page: Page, origin: string, slot: number) {
 /**
  * Deploys a "new build" into `site` the way a real one arrives: the app's bundles under new
  * hashed names, the old ones gone, index.html naming the new ones (with its policy's script hash
- * recomputed), and sw.js with a new version and the new list of files. With `missing`, the new
- * sw.js also names a file the deployment lacks.
+ * recomputed), and sw.js with a new version, the new list of files and the new index.html's
+ * SHA-256. With `missing`, the new sw.js also names a file the deployment lacks.
  */
 function deployNewBundles(site: string, oldVersion: string, missing = false): { newVersion: string; bundle: string } {
   const old = fs.readdirSync(site).find((f) => /^juror-app-[0-9a-f]+\.js$/.test(f))!.replace(/\.js$/, '');
@@ -182,10 +182,13 @@ function deployNewBundles(site: string, oldVersion: string, missing = false): { 
   index = index.replace(/'sha256-[A-Za-z0-9+/=]+'/, `'sha256-${digest}'`);
   fs.writeFileSync(path.join(site, 'index.html'), index);
   const newVersion = `${oldVersion}-bundles`;
+  const indexSha256 = createHash('sha256').update(index, 'utf8').digest('hex');
   let sw = fs
     .readFileSync(path.join(site, 'sw.js'), 'utf8')
     .replaceAll(old, bundle)
-    .replace(`const VERSION = "${oldVersion}";`, `const VERSION = "${newVersion}";`);
+    .replace(`const VERSION = "${oldVersion}";`, `const VERSION = "${newVersion}";`)
+    .replace(/const INDEX_SHA256 = "[0-9a-f]{64}";/, `const INDEX_SHA256 = "${indexSha256}";`);
+  expect(sw).toContain(indexSha256);
   if (missing) sw = sw.replace('const PRECACHE = [', 'const PRECACHE = ["./not-deployed.js", ');
   fs.writeFileSync(path.join(site, 'sw.js'), sw);
   return { newVersion, bundle };
@@ -226,6 +229,95 @@ test('a deployment with new bundles (the old ones deleted) takes over whole, wit
   }
 });
 
+/** The state a new worker reaches after an update check: 'installed' or 'redundant'. */
+function newWorkerState(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        navigator.serviceWorker.getRegistration().then((reg) => {
+          reg!.addEventListener('updatefound', () => {
+            const worker = reg!.installing!;
+            worker.addEventListener('statechange', () => {
+              if (worker.state === 'redundant' || worker.state === 'installed') resolve(worker.state);
+            });
+          });
+          reg!.update().catch(() => resolve('update failed'));
+        });
+      }),
+  );
+}
+
+test('a new sw.js served with a stale index.html (a CDN edge behind) never takes over', async ({ page, errors }, testInfo) => {
+  const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
+  try {
+    await toFirstTrial(page, origin, 9);
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const oldVersion = await controllerVersion(page);
+    // The new build is deployed whole, but the edge still serves the old index.html, which
+    // names bundles that are gone: every file of the new list is there, only index.html is not
+    // the new build's.
+    const oldIndex = fs.readFileSync(path.join(site, 'index.html'));
+    deployNewBundles(site, oldVersion);
+    fs.writeFileSync(path.join(site, 'index.html'), oldIndex);
+    expect(await newWorkerState(page)).toBe('redundant');
+    await expect(page.getByRole('status').filter({ hasText: 'A new version of Juror is available' })).toHaveCount(0);
+    expect(await controllerVersion(page)).toBe(oldVersion);
+    // The running version still opens, offline too, from its own cache.
+    await page.context().setOffline(true);
+    await page.reload();
+    await expect(heading).toHaveText('Trial 1');
+    await page.context().setOffline(false);
+    expect(errors).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
+
+test('an update prunes the runtime cache: older Analyse bundles go, and the oldest beyond its limit', async ({ page, errors }, testInfo) => {
+  const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
+  try {
+    await toFirstTrial(page, origin, 10);
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const oldVersion = await controllerVersion(page);
+    const limit = Number(/const RUNTIME_LIMIT = (\d+);/.exec(fs.readFileSync(path.join(site, 'sw.js'), 'utf8'))![1]);
+    // The runtime cache as months of use leave it: an Analyse bundle of an older build, and
+    // more files than the limit; then the study file, fetched again (the newest entry).
+    const study = `${origin}/juror/studies/work-intake.json`;
+    await page.evaluate(
+      async ({ origin, limit }) => {
+        const cache = await caches.open('juror-runtime');
+        await cache.put(`${origin}/juror/juror-analyse-0000000000000000_bg.wasm`, new Response('old'));
+        for (let i = 0; i < limit + 20; i++) await cache.put(`${origin}/juror/studies/media/old-${i}.png`, new Response(String(i)));
+      },
+      { origin, limit },
+    );
+    await page.evaluate((url) => fetch(url).then((r) => r.text()), study);
+    const analyse = fs.readdirSync(site).find((f) => /^juror-analyse-[0-9a-f]+_bg\.wasm$/.test(f))!;
+    await page.evaluate((url) => caches.open('juror-runtime').then((c) => c.add(url)), `${origin}/juror/${analyse}`);
+
+    const swPath = path.join(site, 'sw.js');
+    const newVersion = `${oldVersion}-next`;
+    fs.writeFileSync(swPath, fs.readFileSync(swPath, 'utf8').replace(`const VERSION = "${oldVersion}";`, `const VERSION = "${newVersion}";`));
+    await page.reload();
+    const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await reloaded;
+    await expect.poll(() => controllerVersion(page).catch(() => 'navigating')).toBe(newVersion);
+
+    const kept = await page.evaluate(async () => (await (await caches.open('juror-runtime')).keys()).map((r) => new URL(r.url).pathname));
+    expect(kept.length).toBeLessThanOrEqual(limit);
+    expect(kept).not.toContain('/juror/juror-analyse-0000000000000000_bg.wasm');
+    expect(kept).toContain(`/juror/${analyse}`);
+    expect(kept).toContain('/juror/studies/work-intake.json');
+    expect(kept).not.toContain('/juror/studies/media/old-0.png');
+    expect(kept).toContain(`/juror/studies/media/old-${limit + 19}.png`);
+    expect(errors).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
+
 test('a deployment missing one of its files never takes over: the running version goes on', async ({ page, errors }, testInfo) => {
   const { origin, site, server } = await ownSite(testInfo.outputPath('site'));
   try {
@@ -236,21 +328,7 @@ test('a deployment missing one of its files never takes over: the running versio
     deployNewBundles(site, oldVersion, true);
     // The browser checks sw.js; the new worker's install fails (one file is missing), so it is
     // dropped: no update is offered, and the old worker, with every old file, still runs.
-    const installed = page.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          navigator.serviceWorker.getRegistration().then((reg) => {
-            reg!.addEventListener('updatefound', () => {
-              const worker = reg!.installing!;
-              worker.addEventListener('statechange', () => {
-                if (worker.state === 'redundant' || worker.state === 'installed') resolve(worker.state);
-              });
-            });
-            reg!.update().catch(() => resolve('update failed'));
-          });
-        }),
-    );
-    expect(await installed).toBe('redundant');
+    expect(await newWorkerState(page)).toBe('redundant');
     await expect(page.getByRole('status').filter({ hasText: 'A new version of Juror is available' })).toHaveCount(0);
     expect(await controllerVersion(page)).toBe(oldVersion);
     await page.context().setOffline(true);

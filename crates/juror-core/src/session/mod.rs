@@ -333,58 +333,7 @@ impl Session {
     /// plan version): the progress is then not used.
     pub fn resume(study: &Study, progress: Progress, now: f64) -> Result<Session, String> {
         let mut session = Session::new(study, progress.annotator.clone());
-        if progress.trials.len() != session.plan.trials.len() {
-            return Err(format!(
-                "the saved progress has {} trials but this study's plan has {}",
-                progress.trials.len(),
-                session.plan.trials.len()
-            ));
-        }
-        for (i, (saved, trial)) in progress.trials.iter().zip(&session.plan.trials).enumerate() {
-            if saved.outputs.len() != trial.shown.len() {
-                return Err(format!("trial {} does not match this study's plan", i + 1));
-            }
-            // A preference names positions: each must be one of the trial's (a stored
-            // rank past the end would index past the outputs).
-            let n = trial.shown.len();
-            let fits = match &saved.preference {
-                None | Some(Preference::Tie) => true,
-                Some(Preference::Best { position } | Preference::Choice { position }) => {
-                    *position < n
-                }
-                Some(Preference::Rank { order }) => {
-                    let mut sorted = order.clone();
-                    sorted.sort_unstable();
-                    sorted.dedup();
-                    sorted.len() == order.len() && order.iter().all(|&p| p < n)
-                }
-            };
-            if !fits {
-                return Err(format!(
-                    "trial {}'s saved preference names an output the trial does not show",
-                    i + 1
-                ));
-            }
-            // Every score is for one of the task's dimensions, on its scale, and every answer
-            // for one of its questions: nothing is attached where it does not fit.
-            let task = &study.design().tasks[trial.task];
-            for o in &saved.outputs {
-                let scores_fit = o.ratings.iter().all(|(d, v)| {
-                    task.dimensions.contains(d)
-                        && study.dimension(d).is_some_and(|dim| dim.scale.contains(*v))
-                });
-                let answers_fit = o.answers.keys().all(|q| task.output_questions.contains(q));
-                if !scores_fit || !answers_fit {
-                    return Err(format!(
-                        "trial {} holds a score or an answer this study's task does not ask for",
-                        i + 1
-                    ));
-                }
-            }
-        }
-        if progress.current >= session.plan.trials.len().max(1) {
-            return Err("the saved trial is past the end of the plan".to_owned());
-        }
+        fits(study, &session.plan, &progress)?;
         session.progress = progress;
         if session.progress.phase == Phase::Trials {
             session.shown_since = Some(now);
@@ -876,6 +825,68 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         _ => {}
     }
     cmds
+}
+
+/// Whether saved `progress` fits `plan`, the study's plan for its annotator, trial by trial: as
+/// many trials, each with as many outputs; every preference names one of the trial's outputs,
+/// every score is on one of the task's dimensions and scales and every answer for one of its
+/// questions; the trial on screen is in the plan. What [`Session::resume`] and the taking in of
+/// another tab's save (`open::absorb`) check, so that no answer lands where it does not fit.
+///
+/// # Errors
+/// Why it does not fit.
+pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), String> {
+    if progress.trials.len() != plan.trials.len() {
+        return Err(format!(
+            "the saved progress has {} trials but this study's plan has {}",
+            progress.trials.len(),
+            plan.trials.len()
+        ));
+    }
+    for (i, (saved, trial)) in progress.trials.iter().zip(&plan.trials).enumerate() {
+        if saved.outputs.len() != trial.shown.len() {
+            return Err(format!("trial {} does not match this study's plan", i + 1));
+        }
+        // A preference names positions: each must be one of the trial's (a stored
+        // rank past the end would index past the outputs).
+        let n = trial.shown.len();
+        let fits = match &saved.preference {
+            None | Some(Preference::Tie) => true,
+            Some(Preference::Best { position } | Preference::Choice { position }) => *position < n,
+            Some(Preference::Rank { order }) => {
+                let mut sorted = order.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                sorted.len() == order.len() && order.iter().all(|&p| p < n)
+            }
+        };
+        if !fits {
+            return Err(format!(
+                "trial {}'s saved preference names an output the trial does not show",
+                i + 1
+            ));
+        }
+        // Every score is for one of the task's dimensions, on its scale, and every answer
+        // for one of its questions: nothing is attached where it does not fit.
+        let task = &study.design().tasks[trial.task];
+        for o in &saved.outputs {
+            let scores_fit = o.ratings.iter().all(|(d, v)| {
+                task.dimensions.contains(d)
+                    && study.dimension(d).is_some_and(|dim| dim.scale.contains(*v))
+            });
+            let answers_fit = o.answers.keys().all(|q| task.output_questions.contains(q));
+            if !scores_fit || !answers_fit {
+                return Err(format!(
+                    "trial {} holds a score or an answer this study's task does not ask for",
+                    i + 1
+                ));
+            }
+        }
+    }
+    if progress.current >= plan.trials.len().max(1) {
+        return Err("the saved trial is past the end of the plan".to_owned());
+    }
+    Ok(())
 }
 
 /// The current trial's answers, to edit: `field` is stamped as edited now (so that the merge of

@@ -38,6 +38,8 @@ pub enum NoticeKind {
     DoesNotFit(String),
     /// Answers were saved for an earlier version of the study file; they are kept as they were.
     EarlierVersion,
+    /// Another tab saved answers this tab cannot take in: why.
+    OtherTab(String),
 }
 
 /// A file the annotator can download from a notice.
@@ -81,6 +83,9 @@ impl Notice {
             NoticeKind::DoesNotFit(why) => format!(
                 "Your saved answers do not fit this study ({why}). {} You start afresh.",
                 set_aside(kept)
+            ),
+            NoticeKind::OtherTab(why) => format!(
+                "Another tab saved answers for this study that this tab cannot take in ({why}): it may be running another version of Juror. This tab saves nothing over them until you have downloaded them. Then reload every tab of this study."
             ),
             NoticeKind::EarlierVersion => "The study file has changed since you started. Your earlier answers are kept as they were, apart from this new version: download them and send them to the researcher with your new ones.".to_owned(),
         };
@@ -198,11 +203,35 @@ pub fn open(
     opened
 }
 
+/// What this tab knows when another tab's save arrives ([`absorb`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Tab<'a> {
+    /// This tab's session: its answers and its plan.
+    pub session: &'a Session,
+    /// The fingerprint of that plan, as this tab saves it.
+    pub plan: &'a str,
+    /// The revision of the stored envelope this tab last wrote or read.
+    pub revision: u64,
+    /// The text this tab last wrote.
+    pub last_written: &'a str,
+    /// A copy that could not be taken in and that the annotator has downloaded since: this tab
+    /// may save over it.
+    pub let_go: &'a str,
+    /// [`Absorb::Take::answers`] of the copy this tab last saved its union in reply to.
+    pub replied_to: &'a str,
+}
+
 /// What to do with another tab's save.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Absorb {
-    /// Nothing: this tab's own save, not an envelope, or for another study file.
+    /// Nothing: this tab's own save, a copy the annotator downloaded and let go, or another
+    /// study file's or person's.
     Ignore,
+    /// The copy cannot be taken in: it is damaged, from a newer Juror, follows another plan, or
+    /// does not fit this tab's plan (another version of Juror in another tab). Nothing of it is
+    /// merged, and this tab saves nothing over it (the hold) until the annotator has downloaded
+    /// it from the notice.
+    Unfit(Notice),
     /// Take it in.
     Take {
         /// The revision to count on from (the larger of the two).
@@ -210,45 +239,80 @@ pub enum Absorb {
         /// The stored answers, when merging them changes this tab's: the shell dispatches
         /// [`super::Msg::Absorb`] with them.
         merge: Option<Box<Progress>>,
-        /// This tab has answers the stored copy lacks: it must save the union.
+        /// This tab has answers the stored copy lacks: it must save the union. Never twice in
+        /// reply to the same answers when the union is what this tab last wrote, so that two
+        /// tabs that cannot agree (another version of Juror) never overwrite each other
+        /// endlessly.
         save: bool,
+        /// A digest of the stored copy's answers: the shell remembers it as
+        /// [`Tab::replied_to`] when it saves in reply.
+        answers: String,
     },
 }
 
-/// Takes in `incoming`, the text another tab stored under this session's key. `local` is this
-/// tab's progress, `revision` the revision this tab last wrote or read, `last_written` the text
-/// it last wrote.
+/// A digest of the answers of `progress` (trials and surveys): what the merge joins.
+fn answers_digest(progress: &Progress) -> String {
+    let answers = (&progress.trials, &progress.intake, &progress.exit);
+    crate::digest::sha256_hex(&serde_json::to_string(&answers).unwrap_or_default())
+}
+
+/// Takes in `incoming`, the text another tab stored under this session's key, for the study
+/// file with SHA-256 `study_sha256`.
 ///
-/// Every copy is taken in, whatever its revision: the merge goes answer by answer by their
-/// stamps, so an older copy cannot undo an edit, and a copy written by a tab that started after
-/// the key was cleared (revision 0) still gives its answers.
-pub fn absorb(
-    study_sha256: &str,
-    local: &Progress,
-    revision: u64,
-    last_written: &str,
-    incoming: &str,
-) -> Absorb {
+/// Every copy that fits is taken in, whatever its revision: the merge goes answer by answer by
+/// their stamps, so an older copy cannot undo an edit, and a copy written by a tab that started
+/// after the key was cleared (revision 0) still gives its answers. A copy fits when it makes the
+/// checks [`store::resume`] makes: the same plan's fingerprint, and answers that fit the plan
+/// ([`super::fits`]).
+pub fn absorb(study: &Study, study_sha256: &str, tab: Tab<'_>, incoming: &str) -> Absorb {
     // This tab's own last save: nothing new in it (and merging an older copy of our own
     // survey answers would undo the newest one).
-    if last_written == incoming {
+    if tab.last_written == incoming || tab.let_go == incoming {
         return Absorb::Ignore;
     }
-    let Ok(envelope) = store::read(incoming) else {
-        return Absorb::Ignore;
+    let unfit = |why: String| {
+        Absorb::Unfit(Notice::new(
+            NoticeKind::OtherTab(why),
+            true,
+            study,
+            incoming,
+        ))
     };
-    if envelope.study_sha256 != study_sha256 {
+    let envelope = match store::read(incoming) {
+        Ok(envelope) => envelope,
+        Err(Unreadable::Corrupt(_)) => return unfit("they are damaged".to_owned()),
+        Err(Unreadable::Future(v)) => {
+            return unfit(format!(
+                "they were saved by a newer version of Juror (format {v})"
+            ));
+        }
+    };
+    let local = &tab.session.progress;
+    if envelope.study_sha256 != study_sha256
+        || !local.annotator.same_person(&envelope.progress.annotator)
+    {
         return Absorb::Ignore;
+    }
+    if envelope.plan.as_deref().is_some_and(|p| p != tab.plan) {
+        return unfit("they follow another plan of this study than this tab's".to_owned());
+    }
+    if let Err(why) = super::fits(study, &tab.session.plan, &envelope.progress) {
+        return unfit(why);
     }
     let merged = store::merge(local, &envelope.progress);
     let theirs = envelope.progress;
-    let save = merged.trials != theirs.trials
+    let lacks = merged.trials != theirs.trials
         || merged.intake != theirs.intake
         || merged.exit != theirs.exit;
+    let answers = answers_digest(&theirs);
+    let said_before = answers == tab.replied_to
+        && store::read(tab.last_written)
+            .is_ok_and(|written| answers_digest(&written.progress) == answers_digest(&merged));
     Absorb::Take {
-        revision: revision.max(envelope.revision),
+        revision: tab.revision.max(envelope.revision),
         merge: (merged != *local).then(|| Box::new(theirs)),
-        save,
+        save: lacks && !said_before,
+        answers,
     }
 }
 

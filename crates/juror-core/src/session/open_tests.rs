@@ -2,7 +2,7 @@
 //! plan, storage full while setting aside, an earlier study file, storage unavailable, another
 //! tab's save and a restored file. The sentences are the ones the end-to-end specs read.
 
-use super::open::{Absorb, NoticeKind, Stored, absorb, open, restore};
+use super::open::{Absorb, NoticeKind, Stored, Tab, absorb, open, restore};
 use super::ratings::export;
 use super::tests::{answer_trial, example, into_trials, slot};
 use super::*;
@@ -228,37 +228,142 @@ fn a_version_1_envelope_is_migrated_and_resumed() {
     assert_eq!(opened.session.progress.trials, s.progress.trials);
 }
 
+/// What tab `s` knows: its plan's fingerprint, its revision, the text it last wrote; nothing
+/// let go, nothing replied to.
+fn tab<'a>(s: &'a Session, plan: &'a str, revision: u64, last_written: &'a str) -> Tab<'a> {
+    Tab {
+        session: s,
+        plan,
+        revision,
+        last_written,
+        let_go: "",
+        replied_to: "",
+    }
+}
+
+/// The decision's `save` and `answers`, when the copy is taken in.
+fn taken(decision: Absorb) -> (bool, String) {
+    match decision {
+        Absorb::Take { save, answers, .. } => (save, answers),
+        other => panic!("not taken in: {other:?}"),
+    }
+}
+
 #[test]
-fn this_tabs_own_save_another_study_and_damaged_text_are_not_taken_in() {
+fn this_tabs_own_save_another_study_and_another_person_are_not_taken_in() {
     let (study, sha, s, text) = saved("work-intake", 2);
-    assert_eq!(absorb(&sha, &s.progress, 2, &text, &text), Absorb::Ignore);
-    assert_eq!(absorb(&sha, &s.progress, 2, "", "{oops"), Absorb::Ignore);
+    let plan = s.plan.fingerprint();
+    assert_eq!(
+        absorb(&study, &sha, tab(&s, &plan, 2, &text), &text),
+        Absorb::Ignore
+    );
     let (other, other_sha, o, _) = saved("pandalm", 2);
     let theirs = envelope_text(&other, &other_sha, &o, 9);
-    assert_eq!(absorb(&sha, &s.progress, 2, "", &theirs), Absorb::Ignore);
-    let _ = study;
+    assert_eq!(
+        absorb(&study, &sha, tab(&s, &plan, 2, ""), &theirs),
+        Absorb::Ignore
+    );
+    let mut someone = store::read(&text).unwrap();
+    someone.progress.annotator = slot(2);
+    let someone = store::write(&someone).unwrap();
+    assert_eq!(
+        absorb(&study, &sha, tab(&s, &plan, 2, ""), &someone),
+        Absorb::Ignore
+    );
+}
+
+#[test]
+fn a_copy_that_does_not_fit_is_never_taken_in_and_its_download_lets_it_go() {
+    let (study, sha, s, text) = saved("work-intake", 2);
+    let plan = s.plan.fingerprint();
+    let envelope = store::read(&text).unwrap();
+    let changed = |f: &dyn Fn(&mut store::Envelope)| {
+        let mut e = envelope.clone();
+        f(&mut e);
+        store::write(&e).unwrap()
+    };
+    let cases = [
+        (
+            // Another app version planned the study otherwise, with the same counts.
+            changed(&|e| e.plan = Some("0123456789abcdef".into())),
+            "they follow another plan of this study than this tab's".to_owned(),
+        ),
+        (
+            // Another plan with other counts: once the case two tabs saved over each other on.
+            changed(&|e| {
+                e.progress.trials.pop();
+            }),
+            format!(
+                "the saved progress has {} trials but this study's plan has {}",
+                s.plan.trials.len() - 1,
+                s.plan.trials.len()
+            ),
+        ),
+        (
+            changed(&|e| {
+                e.plan = None;
+                e.progress.trials[0].preference = Some(Preference::Best { position: 9 });
+            }),
+            "trial 1's saved preference names an output the trial does not show".to_owned(),
+        ),
+        (
+            text.replacen("\"schema_version\":2", "\"schema_version\":3", 1),
+            "they were saved by a newer version of Juror (format 3)".to_owned(),
+        ),
+        (
+            "{\"schema_version\": 2, \"progress\": [tr".to_owned(),
+            "they are damaged".to_owned(),
+        ),
+    ];
+    for (incoming, why) in cases {
+        let decision = absorb(&study, &sha, tab(&s, &plan, 2, ""), &incoming);
+        let Absorb::Unfit(notice) = decision else {
+            panic!("taken in ({why}): {decision:?}");
+        };
+        assert_eq!(notice.kind, NoticeKind::OtherTab(why.clone()));
+        assert_eq!(
+            notice.text,
+            format!(
+                "Another tab saved answers for this study that this tab cannot take in ({why}): \
+                 it may be running another version of Juror. This tab saves nothing over them \
+                 until you have downloaded them. Then reload every tab of this study."
+            )
+        );
+        assert_eq!(notice.download.unwrap().text, incoming);
+        // Downloaded: the tab may save over it, and it is not offered again.
+        let downloaded = Tab {
+            let_go: &incoming,
+            ..tab(&s, &plan, 2, "")
+        };
+        assert_eq!(absorb(&study, &sha, downloaded, &incoming), Absorb::Ignore);
+    }
 }
 
 #[test]
 fn a_copy_at_an_equal_revision_with_nothing_new_changes_nothing() {
     let (study, sha, s, text) = saved("work-intake", 5);
+    let plan = s.plan.fingerprint();
     // The same answers, written by another tab at the same revision.
     let same = envelope_text(&study, &sha, &s, 5);
     assert_eq!(same, text);
     let again = same.replacen("\"app_version\":\"test\"", "\"app_version\":\"other\"", 1);
-    assert_eq!(
-        absorb(&sha, &s.progress, 5, "", &again),
-        Absorb::Take {
-            revision: 5,
-            merge: None,
-            save: false
-        }
-    );
+    let decision = absorb(&study, &sha, tab(&s, &plan, 5, ""), &again);
+    let Absorb::Take {
+        revision,
+        merge,
+        save,
+        ..
+    } = decision
+    else {
+        panic!("not taken in: {decision:?}");
+    };
+    assert_eq!((revision, merge, save), (5, None, false));
 }
 
 #[test]
 fn a_second_tabs_newer_answers_are_merged_and_the_union_saved() {
     let (study, sha, base, _) = saved("financial-analysis", 3);
+    let plan = base.plan.fingerprint();
     let (mut a, mut b) = (base.clone(), base);
     // Tab A goes on; tab B answers trial 5 through the list and saves at revision 7.
     answer_trial(&study, &mut a, 100.0);
@@ -266,11 +371,12 @@ fn a_second_tabs_newer_answers_are_merged_and_the_union_saved() {
     update(&study, &mut b, Msg::GoTo(4), 102.0);
     answer_trial(&study, &mut b, 103.0);
     let theirs = envelope_text(&study, &sha, &b, 7);
-    let decision = absorb(&sha, &a.progress, 3, "", &theirs);
+    let decision = absorb(&study, &sha, tab(&a, &plan, 3, ""), &theirs);
     let Absorb::Take {
         revision,
         merge: Some(incoming),
         save,
+        ..
     } = decision
     else {
         panic!("not taken in: {decision:?}");
@@ -287,10 +393,39 @@ fn a_second_tabs_newer_answers_are_merged_and_the_union_saved() {
     assert_eq!(a.progress.current, 3, "the trial on screen stays tab A's");
     // Tab B, hearing of the union, has nothing to add.
     let union = envelope_text(&study, &sha, &a, 8);
-    let Absorb::Take { save, .. } = absorb(&sha, &b.progress, 7, "", &union) else {
-        panic!("not taken in");
+    assert!(!taken(absorb(&study, &sha, tab(&b, &plan, 7, ""), &union)).0);
+}
+
+#[test]
+fn a_tab_replies_once_to_a_copy_that_keeps_lacking_its_answers() {
+    // Tab B cannot keep tab A's answer (another version of Juror that merges otherwise): it
+    // writes the same answers again and again. Tab A saves its union once, not every time.
+    let (study, sha, base, _) = saved("work-intake", 3);
+    let plan = base.plan.fingerprint();
+    let mut a = base.clone();
+    answer_trial(&study, &mut a, 100.0);
+    let lacking = envelope_text(&study, &sha, &base, 4);
+    let (save, answers) = taken(absorb(&study, &sha, tab(&a, &plan, 3, ""), &lacking));
+    assert!(save, "the first time, the union is saved");
+    let written = envelope_text(&study, &sha, &a, 5);
+    let replied = Tab {
+        replied_to: &answers,
+        ..tab(&a, &plan, 5, &written)
     };
-    assert!(!save);
+    let again = envelope_text(&study, &sha, &base, 6);
+    assert!(!taken(absorb(&study, &sha, replied, &again)).0, "not again");
+    // Tab B's copy changes (a new answer): tab A's union differs from it again, and is saved.
+    let mut b = base;
+    update(&study, &mut b, Msg::GoTo(0), 101.0);
+    answer_trial(&study, &mut b, 102.0);
+    let changed = envelope_text(&study, &sha, &b, 7);
+    assert!(taken(absorb(&study, &sha, replied, &changed)).0);
+    // A union that this tab has not written yet is saved whatever it replied to before.
+    let unsaved = Tab {
+        replied_to: &answers,
+        ..tab(&a, &plan, 5, "")
+    };
+    assert!(taken(absorb(&study, &sha, unsaved, &again)).0);
 }
 
 #[test]

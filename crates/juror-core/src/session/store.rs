@@ -201,14 +201,8 @@ pub struct Saved {
 /// Describes a stored entry for the list of saved answers; `None` for keys that are not
 /// Juror's sessions or set-aside copies.
 pub fn describe(key: &str, text: &str) -> Option<Saved> {
-    let set_aside = key.starts_with(QUARANTINE_PREFIX);
-    let session_key = if set_aside {
-        let rest = &key[QUARANTINE_PREFIX.len()..];
-        rest.split_once('/').map_or("", |(_, k)| k)
-    } else {
-        key
-    };
-    let parsed = parse_key(session_key);
+    let (session, set_aside) = session_key(key);
+    let parsed = parse_key(session);
     if !set_aside && parsed.is_none() {
         return None;
     }
@@ -263,6 +257,81 @@ pub fn describe(key: &str, text: &str) -> Option<Saved> {
         set_aside,
         file_name,
     })
+}
+
+/// The session key inside a stored key: the key itself, or the key a set-aside copy was taken
+/// from; and whether it is a set-aside copy.
+fn session_key(key: &str) -> (&str, bool) {
+    match key.strip_prefix(QUARANTINE_PREFIX) {
+        Some(rest) => (rest.split_once('/').map_or("", |(_, k)| k), true),
+        None => (key, false),
+    }
+}
+
+/// How many sets of answers (sessions and set-aside copies) this browser keeps, of the stored
+/// keys `keys`: all the first page tells of them, so that the next person at a shared computer
+/// sees no one's id or answers.
+pub fn kept_count<'a>(keys: impl IntoIterator<Item = &'a str>) -> usize {
+    keys.into_iter()
+        .filter(|k| {
+            let (session, set_aside) = session_key(k);
+            set_aside || parse_key(session).is_some()
+        })
+        .count()
+}
+
+/// The study ids whose saved answers the page offers when it cannot open the study at
+/// `source`: the stem of the address's file name (`studies/my-study.json?x` gives `my-study`,
+/// for a study published under its id) and, when the file was read, the `id` its text names
+/// (a study made invalid by an update still says whose it is).
+pub fn failed_study_ids(source: &str, text: Option<&str>) -> Vec<String> {
+    let path = source.split(['?', '#']).next().unwrap_or("");
+    let name = path.rsplit(['/', '\\']).next().unwrap_or("");
+    let stem = name
+        .strip_suffix(".json")
+        .or_else(|| name.strip_suffix(".JSON"))
+        .unwrap_or(name);
+    let mut ids = Vec::new();
+    if !stem.is_empty() {
+        ids.push(stem.to_owned());
+    }
+    let claimed = text
+        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+        .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_owned));
+    if let Some(id) = claimed.filter(|id| !id.is_empty() && !ids.contains(id)) {
+        ids.push(id);
+    }
+    ids
+}
+
+/// The saved answers the page that could not open a study offers for download, of every
+/// stored key and text `entries`, newest first: only the study's (its id among `ids`,
+/// [`failed_study_ids`]), never another participant's of another study. A set-aside copy too
+/// damaged to say its study is the study's when its key names the study file of one of them.
+pub fn offered(entries: Vec<(String, String)>, ids: &[String]) -> Vec<(Saved, String)> {
+    let described: Vec<(Saved, String)> = entries
+        .into_iter()
+        .filter_map(|(k, t)| Some((describe(&k, &t)?, t)))
+        .collect();
+    let file_of = |key: &str| parse_key(session_key(key).0).map(|k| k.study_sha256.to_owned());
+    let files: Vec<String> = described
+        .iter()
+        .filter(|(s, _)| s.study_id.as_ref().is_some_and(|id| ids.contains(id)))
+        .filter_map(|(s, _)| file_of(&s.key))
+        .collect();
+    let mut out: Vec<(Saved, String)> = described
+        .into_iter()
+        .filter(|(s, _)| match &s.study_id {
+            Some(id) => ids.contains(id),
+            None => file_of(&s.key).is_some_and(|sha| files.contains(&sha)),
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.0.saved_at
+            .unwrap_or(0.0)
+            .total_cmp(&a.0.saved_at.unwrap_or(0.0))
+    });
+    out
 }
 
 /// Why a stored envelope cannot be used.
@@ -580,5 +649,85 @@ mod tests {
             "d"
         ));
         assert!(!mine("theme", "dark"));
+    }
+
+    fn envelope_of(study_id: &str, sha: &str, slot: u32, id: &str, saved_at: f64) -> String {
+        let progress: Progress = serde_json::from_value(serde_json::json!({
+            "annotator": {"slot": slot, "id": id}, "phase": "trials", "current": 0,
+            "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}]
+        }))
+        .unwrap();
+        write(&Envelope {
+            schema_version: SCHEMA_VERSION,
+            study_id: study_id.into(),
+            study_sha256: sha.into(),
+            saved_at,
+            revision: 1,
+            app_version: "test".into(),
+            progress,
+            plan: None,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_failed_study_address_names_its_stem_and_the_id_its_text_claims() {
+        assert_eq!(
+            failed_study_ids("studies/my-study.json?v=2#x", None),
+            ["my-study"]
+        );
+        assert_eq!(failed_study_ids("my-study.JSON", None), ["my-study"]);
+        assert_eq!(
+            failed_study_ids("studies/x.json", Some(r#"{"id": "pilot-3", "items": 7}"#)),
+            ["x", "pilot-3"]
+        );
+        assert_eq!(failed_study_ids("x.json", Some(r#"{"id": "x"}"#)), ["x"]);
+        assert_eq!(
+            failed_study_ids("studies/", Some("{oops")),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            failed_study_ids("a/", Some(r#"{"id": 3}"#)),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn only_the_failed_studys_answers_are_offered_and_the_first_page_only_counts() {
+        let other = "f".repeat(64);
+        let mine = key(SHA, 3, Some("81234"));
+        let theirs = key(&other, 1, Some("p2"));
+        let damaged = quarantine_key(&mine, 7.0);
+        let foreign_damage = quarantine_key(&theirs, 8.0);
+        let entries = vec![
+            (mine.clone(), envelope_of("pilot", SHA, 3, "81234", 5.0)),
+            (
+                theirs.clone(),
+                envelope_of("unrelated", &other, 1, "p2", 9.0),
+            ),
+            (damaged.clone(), "{damaged".to_owned()),
+            (foreign_damage.clone(), "{damaged too".to_owned()),
+            ("theme".to_owned(), "dark".to_owned()),
+        ];
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            kept_count(keys),
+            4,
+            "every session and set-aside copy, no other key"
+        );
+        let listed = |ids: &[&str]| {
+            let ids: Vec<String> = ids.iter().map(|s| (*s).to_owned()).collect();
+            offered(entries.clone(), &ids)
+                .into_iter()
+                .map(|(s, _)| s.key)
+                .collect::<Vec<_>>()
+        };
+        // The study's session, and the damaged copy set aside from the same study file.
+        assert_eq!(listed(&["pilot"]), [mine.clone(), damaged.clone()]);
+        assert_eq!(listed(&["x", "pilot"]), [mine, damaged]);
+        // An unrelated failing address lists nothing of either participant.
+        assert_eq!(listed(&["x"]), Vec::<String>::new());
+        assert_eq!(listed(&[]), Vec::<String>::new());
+        assert_eq!(listed(&["unrelated"]), [theirs, foreign_damage]);
     }
 }
