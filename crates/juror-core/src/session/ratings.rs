@@ -303,6 +303,20 @@ fn checksum_value(value: &mut Value) -> String {
     sha256_hex(&serde_json::to_string(value).unwrap_or_default())
 }
 
+/// A name as the app writes it into a file name: characters other than ASCII letters, digits,
+/// `-` and `_` as `-`.
+pub fn file_name_part(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
 impl RatingsFile {
     /// The same file marked as written by the researcher's preview (`"preview": true`), with
     /// its checksum made over the mark.
@@ -325,17 +339,7 @@ impl RatingsFile {
             Some(id) => id.clone(),
             None => format!("slot{}", self.annotator.slot),
         };
-        let safe = |s: &str| -> String {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                        c
-                    } else {
-                        '-'
-                    }
-                })
-                .collect()
-        };
+        let safe = file_name_part;
         let day = self.exported_at.get(..10).unwrap_or("undated");
         format!(
             "juror-{}-{}-{day}.{extension}",

@@ -148,7 +148,7 @@ pub(crate) fn unparsed_name(name: &str, index: usize, context: &Context) -> Stri
         .into_iter()
         .chain(context.key.map(|k| k.study.as_str()));
     for study in studies {
-        let safe = safe_name(study);
+        let safe = crate::session::ratings::file_name_part(study);
         let Some(after) = rest
             .strip_prefix(safe.as_str())
             .and_then(|r| r.strip_prefix('-'))
@@ -176,20 +176,6 @@ fn date_at(rest: &str) -> Option<usize> {
                     })
                 }))
     })
-}
-
-/// A name as the app writes it into a file name: other characters than letters, digits, `-`
-/// and `_` as `-`.
-fn safe_name(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
 }
 
 /// The file's name and annotator as the report shows them: `annotator.id`, else `slot<N>`; a
