@@ -86,7 +86,7 @@ test('adjudicated in the page, the report equals juror analyze --adjudication', 
   const applied = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
 
   const after = JSON.parse(cli(['--study', study, ...files, '--adjudication', file.path]));
-  expect(after.adjudication).toEqual({ file: file.path, cells: filled, applied: filled, not_flagged: 0, unfilled: 1 });
+  expect(after.adjudication).toEqual({ file: path.basename(file.path), cells: filled, applied: filled, not_flagged: 0, unfilled: 1 });
   expect(after.problems).toEqual([]);
   expect(differences(normalise(applied), normalise(after))).toEqual([]);
   // The adjudication changed the comparisons (and the summaries), not agreement.
