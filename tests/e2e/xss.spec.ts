@@ -142,6 +142,9 @@ async function poke(page: Page) {
 }
 
 test('hostile payloads in a study are shown as text and never run', async ({ page, errors }) => {
+  // Every page is poked link by link (hover, click, a blocked tab each): about a minute alone,
+  // more beside another worker on two cores.
+  test.slow();
   const dialogs: string[] = [];
   page.on('dialog', async (d) => {
     dialogs.push(`${d.type()}: ${d.message()}`);
