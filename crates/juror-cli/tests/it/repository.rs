@@ -252,23 +252,29 @@ fn the_example_checksums_are_current() {
     assert_eq!(listed, want, "regenerate assets/studies/examples.sha256");
 }
 
-/// `scripts/check-published-studies` (run by the Pages workflow before deploying) lets a
-/// published study and a bundled example through, and refuses a study as written.
-#[test]
-fn the_site_check_refuses_a_study_that_is_not_published() {
-    let dir = std::env::temp_dir().join(format!("juror-site-check-{}", std::process::id()));
+/// A fresh site in the temporary folder (`TAG-<pid>`) with the bundled example `study`
+/// published into it by `juror publish`; its `studies/` folder.
+fn published_site(tag: &str, study: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (site, keys) = (dir.join("site"), dir.join("keys"));
-    let examples = root().join("assets/studies");
     let publish = support::juror()
         .arg("publish")
-        .arg(examples.join("financial-analysis.json"))
+        .arg(root().join("assets/studies").join(study))
         .args(["--site".as_ref(), site.as_os_str()])
         .args(["--keys".as_ref(), keys.as_os_str()])
         .output()
         .unwrap();
     assert!(publish.status.success(), "{publish:?}");
-    let studies = site.join("studies");
+    site.join("studies")
+}
+
+/// `scripts/check-published-studies` (run by the Pages workflow before deploying) lets a
+/// published study and a bundled example through, and refuses a study as written.
+#[test]
+fn the_site_check_refuses_a_study_that_is_not_published() {
+    let examples = root().join("assets/studies");
+    let studies = published_site("juror-site-check", "financial-analysis.json");
     std::fs::rename(
         studies.join("financial-analysis.json"),
         studies.join("mine-published.json"),
@@ -314,19 +320,8 @@ fn the_site_check_refuses_a_study_that_is_not_published() {
 /// under `.JSON` or `.json~`, and JSON under another name are refused, each named.
 #[test]
 fn the_site_check_reads_every_file_in_every_subfolder() {
-    let dir = std::env::temp_dir().join(format!("juror-site-nested-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let (site, keys) = (dir.join("site"), dir.join("keys"));
     let examples = root().join("assets/studies");
-    let publish = support::juror()
-        .arg("publish")
-        .arg(examples.join("video-trajectories.json"))
-        .args(["--site".as_ref(), site.as_os_str()])
-        .args(["--keys".as_ref(), keys.as_os_str()])
-        .output()
-        .unwrap();
-    assert!(publish.status.success(), "{publish:?}");
-    let studies = site.join("studies");
+    let studies = published_site("juror-site-nested", "video-trajectories.json");
     let nested = studies.join("pilot");
     std::fs::create_dir_all(&nested).unwrap();
     std::fs::rename(
