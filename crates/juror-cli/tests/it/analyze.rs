@@ -849,7 +849,10 @@ fn payments_list_mturk_workers_as_mturk_writes_them() {
 /// files are slot 1's); the report covers nothing of theirs.
 #[test]
 fn ratings_files_of_two_studies_are_refused_not_merged() {
-    let files = [fixture("financial-slot1.json"), fixture("pandalm-slot1.json")];
+    let files = [
+        fixture("financial-slot1.json"),
+        fixture("pandalm-slot1.json"),
+    ];
     let out = juror(&args(&[], &files));
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);

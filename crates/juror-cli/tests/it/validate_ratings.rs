@@ -231,7 +231,10 @@ fn files_of_two_studies_are_refused_without_the_study_and_never_merged() {
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].contains(": ok: study \"financial-analysis-2024w10\""), "{text}");
+    assert!(
+        lines[0].contains(": ok: study \"financial-analysis-2024w10\""),
+        "{text}"
+    );
     assert!(
         lines[1].contains(": study.id: this file is for the study \"pandalm-bloom-llama\", not"),
         "{text}"
@@ -276,7 +279,10 @@ fn the_unpublished_original_is_told_apart_and_the_published_copy_passes() {
         )),
         "{line}"
     );
-    assert!(line.contains("`juror publish` wrote into the site"), "{line}");
+    assert!(
+        line.contains("`juror publish` wrote into the site"),
+        "{line}"
+    );
     assert!(!line.contains("ask the researcher"), "{line}");
 
     let out = juror(&[&ratings, Path::new("--study"), &published]);

@@ -94,11 +94,11 @@ fn other_version(study: &Study, file: &RatingsFile) -> String {
             .to_owned();
     }
     format!(
-        "the ratings were made with another version of the study file \"{}\" (its SHA-256 \
-         differs from the one the file records, {}): the study file was changed after the \
-         annotator opened it, or this is not the file that was served; check them against the \
-         study file exactly as served to annotators (for a published study, the copy `juror \
-         publish` wrote into the site)",
+        "the ratings were made with another version of the study file \"{}\": the ratings \
+         file records its SHA-256 as {}, and this study file's differs; the study file was \
+         changed after the annotator opened it, or this is not the file that was served; check \
+         them against the study file exactly as served to annotators (for a published study, \
+         the copy `juror publish` wrote into the site)",
         study.id(),
         short(&file.study.sha256)
     )
