@@ -3029,9 +3029,9 @@ fn repeated_ratings_are_counted_and_compared_never_dropped_silently() {
     let md = markdown::render(&report);
     assert!(md.contains("### Repeated ratings"), "{md}");
     assert!(
-        md.contains(&format!(
+        md.contains(
             "48 of the 96 rating(s) given were repeats: an output shown again in a later trial"
-        )),
+        ),
         "{md}"
     );
     assert!(md.contains(&format!(
