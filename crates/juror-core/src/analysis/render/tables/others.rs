@@ -353,6 +353,12 @@ fn annotators(doc: &mut Doc, d: &Diagnostics) {
         ]);
     }
     doc.table(table);
+    if d.annotators
+        .iter()
+        .all(|a| a.median_seconds_per_trial.is_none())
+    {
+        return;
+    }
     let speed = &d.speed;
     let against = speed.median_annotator_seconds.map_or(String::new(), |m| {
         format!(
