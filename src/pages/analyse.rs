@@ -665,6 +665,8 @@ fn DimensionView(
     let heading_id = format!("dimension-{index}");
     let labelled_by = heading_id.clone();
     let name = d.dimension.clone();
+    // The study's label, with the id the data use.
+    let title = format!("Dimension: {}", d.title());
     let a = d.agreement.clone();
     let facts = format!(
         "{} ratings of {} items by {} annotators.",
@@ -689,7 +691,7 @@ fn DimensionView(
     let rounds = d.rounds.clone();
     view! {
         <section class="dimension" aria-labelledby=labelled_by>
-            <h3 id=heading_id>{format!("Dimension: {name}")}</h3>
+            <h3 id=heading_id>{title}</h3>
             <p>{facts}</p>
             <DataTable
                 caption=format!("Systems on {name} (over item means)")

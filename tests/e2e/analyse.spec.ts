@@ -40,7 +40,7 @@ test('ratings of the financial study: the page report equals juror analyze', asy
   await page
     .getByLabel('Choose ratings files or CSVs')
     .setInputFiles(files.map((f) => path.join(dir, f)));
-  await expect(page.getByRole('heading', { name: 'Dimension: quality' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dimension: Overall quality (quality)' })).toBeVisible();
   await expect(page.getByRole('table', { name: /^Systems on quality/ })).toBeVisible();
   await expect(page.getByRole('table', { name: /^Agreement on quality/ })).toBeVisible();
   await expect(page.getByRole('img', { name: /95% confidence interval per system on quality/ })).toBeVisible();

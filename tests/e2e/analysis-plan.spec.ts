@@ -6,17 +6,19 @@ import * as path from 'node:path';
 import { test, expect, root } from './fixtures';
 import { cli, differences, dir, download, normalise } from './analysis-helpers';
 
+// `dimension` is the heading the page gives a dimension: the study's label, then its id unless
+// the label is the id but for case.
 const examples: { study: string; files: string[]; dimension: string }[] = [
   // The HARE study: HARE against each baseline, over participants, Bonferroni over 12.
-  { study: 'hare-personalization', files: ['hare-ratings.csv'], dimension: 'quality' },
+  { study: 'hare-personalization', files: ['hare-ratings.csv'], dimension: 'Quality' },
   // The reasoning-trajectories study: the stated pairs and the group contrast.
   {
     study: 'reasoning-trajectories',
     files: ['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'],
-    dimension: 'coherence',
+    dimension: 'Coherence / Logicality (coherence)',
   },
   // The work-intake study: every pair, also per item group.
-  { study: 'work-intake', files: ['work-intake-slot1.json', 'work-intake-slot2.json'], dimension: 'relevance' },
+  { study: 'work-intake', files: ['work-intake-slot1.json', 'work-intake-slot2.json'], dimension: 'Relevance' },
 ];
 
 for (const { study, files, dimension } of examples) {

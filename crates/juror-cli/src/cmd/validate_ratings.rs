@@ -25,7 +25,8 @@ pub struct Args {
 /// read or is invalid (checking nothing) or a ratings file cannot be read (after checking the
 /// others), else 1 when any file is refused.
 pub fn run(args: Args) -> ExitCode {
-    use juror_core::session::ratings::{parse, restore};
+    use juror_core::analysis::read::studies::{belongs, mixed};
+    use juror_core::session::ratings::parse;
 
     let study = match &args.study {
         None => None,
@@ -36,17 +37,42 @@ pub fn run(args: Args) -> ExitCode {
         },
     };
     let (mut refused, mut unreadable) = (0usize, 0usize);
-    for file in &args.files {
-        let Ok(text) = read(file) else {
-            unreadable += 1;
-            continue;
+    let checked: Vec<Option<Result<RatingsFile, ImportError>>> = args
+        .files
+        .iter()
+        .map(|file| {
+            let text = read(file).ok()?;
+            Some(
+                parse(&text)
+                    .and_then(|ratings| preference_positions(&ratings).map(|()| ratings))
+                    .and_then(|ratings| match &study {
+                        Some((study, hash)) => belongs(study, hash, &ratings).map(|_| ratings),
+                        None => Ok(ratings),
+                    }),
+            )
+        })
+        .collect();
+    // Without the study, files of more than one study are refused, as the analysis refuses them.
+    let ids: Vec<Option<&str>> = checked
+        .iter()
+        .map(|c| match c {
+            Some(Ok(r)) if study.is_none() => Some(r.study.id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mixed = mixed(&ids);
+    for ((file, checked), mixed) in args.files.iter().zip(checked.iter()).zip(mixed) {
+        let checked = match (checked, mixed) {
+            (None, _) => {
+                unreadable += 1;
+                continue;
+            }
+            (Some(_), Some(message)) => Err(ImportError {
+                at: "study.id".into(),
+                message,
+            }),
+            (Some(c), None) => c.clone(),
         };
-        let checked = parse(&text)
-            .and_then(|ratings| preference_positions(&ratings).map(|()| ratings))
-            .and_then(|ratings| match &study {
-                Some((study, hash)) => restore(study, hash, &ratings).map(|_| ratings),
-                None => Ok(ratings),
-            });
         match checked {
             Ok(r) => {
                 let who = match &r.annotator.id {

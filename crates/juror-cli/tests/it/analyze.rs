@@ -843,3 +843,33 @@ fn payments_list_mturk_workers_as_mturk_writes_them() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Ratings files of two studies without `--study` or `--key`: none is read, each is named on
+/// standard error with the studies and what to do, and nothing is called a duplicate (both
+/// files are slot 1's); the report covers nothing of theirs.
+#[test]
+fn ratings_files_of_two_studies_are_refused_not_merged() {
+    let files = [
+        fixture("financial-slot1.json"),
+        fixture("pandalm-slot1.json"),
+    ];
+    let out = juror(&args(&[], &files));
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(
+        err.matches("study.id: this file is for the study").count(),
+        2,
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "2 studies: \"financial-analysis-2024w10\" (1 file), \"pandalm-bloom-llama\" (1 file)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("or give the study file (`--study`"), "{err}");
+    assert!(!err.contains("duplicate"), "{err}");
+    let report = json(&out);
+    assert_eq!(report["settings"]["ratings"], 0);
+    assert_eq!(report["settings"]["preferences"], 0);
+}

@@ -191,3 +191,121 @@ fn the_ratings_schema_is_printed_and_the_study_schema_still_by_default() {
         std::fs::read_to_string(root().join("assets/schema/study.v1.json")).unwrap()
     );
 }
+
+/// A ratings fixture of the core's analysis tests.
+fn analysis_fixture(name: &str) -> PathBuf {
+    support::fixture(&format!("crates/juror-core/tests/fixtures/analysis/{name}"))
+}
+
+#[test]
+fn files_of_two_studies_are_refused_without_the_study_and_never_merged() {
+    let financial = analysis_fixture("financial-slot1.json");
+    let pandalm = analysis_fixture("pandalm-slot1.json");
+    let out = juror(&[&financial, &pandalm]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for (line, (file, id)) in lines.iter().zip([
+        (&financial, "financial-analysis-2024w10"),
+        (&pandalm, "pandalm-bloom-llama"),
+    ]) {
+        assert!(
+            line.starts_with(&format!(
+                "{}: study.id: this file is for the study \"{id}\", but the ratings files given \
+                 are for 2 studies: \"financial-analysis-2024w10\" (1 file), \
+                 \"pandalm-bloom-llama\" (1 file);",
+                file.display()
+            )),
+            "{line}"
+        );
+        assert!(line.contains("analyse one study at a time"), "{line}");
+    }
+    // With the study, only the other study's file is refused.
+    let out = juror(&[
+        &financial,
+        &pandalm,
+        Path::new("--study"),
+        &study("financial-analysis"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].contains(": ok: study \"financial-analysis-2024w10\""),
+        "{text}"
+    );
+    assert!(
+        lines[1].contains(": study.id: this file is for the study \"pandalm-bloom-llama\", not"),
+        "{text}"
+    );
+}
+
+/// The study file the researcher wrote, given for ratings made with the copy `juror publish`
+/// wrote from it: said as such, with what to check them against, in `validate-ratings` and in
+/// `analyze`; the published copy passes.
+#[test]
+fn the_unpublished_original_is_told_apart_and_the_published_copy_passes() {
+    use juror_core::digest::sha256_hex;
+    use juror_core::plan::Annotator;
+    use juror_core::session::{Session, ratings::export};
+
+    let dir = scratch("published");
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
+    let original = study("financial-analysis");
+    let out = support::juror()
+        .arg("publish")
+        .args([original.as_path(), Path::new("--site"), site.as_path()])
+        .args([Path::new("--keys"), keys.as_path()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr(&out));
+    let published = site.join("studies/financial-analysis.json");
+    let text = std::fs::read_to_string(&published).unwrap();
+    let served = juror_core::study::parse_study(&text).unwrap();
+    let session = Session::new(&served, Annotator::slot(1));
+    let ratings = dir.join("slot1.json");
+    let file = export(&served, &sha256_hex(&text), &session, "0.1.0", 1.8e12);
+    std::fs::write(&ratings, file.to_json()).unwrap();
+
+    let out = juror(&[&ratings, Path::new("--study"), &original]);
+    assert_eq!(out.status.code(), Some(1));
+    let line = stdout(&out);
+    assert!(
+        line.starts_with(&format!(
+            "{}: study.sha256: this study file is the original you wrote (it names its systems), \
+             but the ratings were made with its published copy",
+            ratings.display()
+        )),
+        "{line}"
+    );
+    assert!(
+        line.contains("`juror publish` wrote into the site"),
+        "{line}"
+    );
+    assert!(!line.contains("ask the researcher"), "{line}");
+
+    let out = juror(&[&ratings, Path::new("--study"), &published]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+
+    // `juror analyze` says the same.
+    let key = keys.join("financial-analysis.key.json");
+    let out = support::juror()
+        .arg("analyze")
+        .args([
+            ratings.as_path(),
+            Path::new("--study"),
+            original.as_path(),
+            Path::new("--key"),
+            key.as_path(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        support::stderr(&out).contains("study.sha256: this study file is the original you wrote"),
+        "{}",
+        support::stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,13 +10,20 @@ use crate::fast_hash::FastHash;
 
 use serde::Serialize;
 
-use super::data::{Ci, Data, LEVEL, RatingRow, TrialRow, number};
+use super::data::{Ci, Data, InputKind, LEVEL, RatingRow, TrialRow, number};
 use crate::stats::describe;
 use crate::stats::preference::{Outcome, win_rate};
 
 /// An annotator whose median time per trial is under this share of the median annotator's
 /// is warned about.
 pub const FAST_SHARE: f64 = 1.0 / 3.0;
+
+/// An annotator whose median active time per trial is under this many seconds is warned about,
+/// whatever the others took: no one reads an output and answers a trial's questions in less
+/// (two outputs, a rating each, and a key to go on take five presses in the keyboard flow,
+/// about a second and a half for the hands alone). The relative rule ([`FAST_SHARE`]) cannot
+/// see a whole crowd that clicks through.
+pub const FAST_FLOOR_SECONDS: f64 = 2.0;
 
 /// Straight-lining is warned about from this many ratings of one dimension up.
 pub const STRAIGHT_MIN: usize = 5;
@@ -32,6 +39,38 @@ pub struct Diagnostics {
     pub preference_position: Option<PreferencePosition>,
     /// One entry per annotator, in byte order.
     pub annotators: Vec<AnnotatorDiagnostics>,
+    /// The rules an annotator's speed is warned by, with the median annotator's figure.
+    pub speed: Speed,
+    /// Ratings of an output its annotator had already rated in an earlier trial, over every
+    /// annotator.
+    pub repeats: RepeatSummary,
+}
+
+/// The speed rules: an annotator whose median active seconds per trial is under
+/// `floor_seconds`, or under `share_of_median` of the median annotator's (with two annotators
+/// or more), is warned about.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Speed {
+    pub floor_seconds: f64,
+    pub share_of_median: f64,
+    /// The median over annotators of their median seconds per trial; `null` with fewer than
+    /// two timed annotators.
+    pub median_annotator_seconds: Option<f64>,
+}
+
+/// The repeated ratings of every annotator: an output shown again (a design that shows each
+/// output in several pairs) and rated again on the same dimension. The first rating is the one
+/// analysed (given before a repetition could anchor it); the repeats are only compared with it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct RepeatSummary {
+    /// Ratings given in finished trials of ratings files, repeats included.
+    pub ratings_given: usize,
+    /// Of those, repeats (not analysed).
+    pub repeats: usize,
+    /// Repeats equal to their first rating.
+    pub same: usize,
+    /// Repeats at most one scale point from their first rating (the equal ones included).
+    pub within_one: usize,
 }
 
 /// One dimension's mean score by position.
@@ -112,6 +151,8 @@ pub struct RepeatConsistency {
     pub ratings: usize,
     /// Of those, equal to the annotator's first rating of the same output and dimension.
     pub same: usize,
+    /// Of those, at most one scale point from the first rating (the equal ones included).
+    pub within_one: usize,
     /// Mean |repeat − first|; `null` without repeats.
     pub mean_absolute_difference: Option<f64>,
 }
@@ -129,10 +170,33 @@ pub struct AttentionChecks {
 
 /// The diagnostics of `data` (raw ratings: adjudication plays no part here).
 pub fn diagnostics(data: &Data, dimensions: &[String]) -> Diagnostics {
+    let (annotators, speed) = annotators(data, dimensions);
+    let repeats = annotators
+        .iter()
+        .fold(RepeatSummary::default(), |mut sum, a| {
+            sum.repeats += a.repeats.ratings;
+            sum.same += a.repeats.same;
+            sum.within_one += a.repeats.within_one;
+            sum
+        });
+    let from_files = data
+        .ratings
+        .iter()
+        .filter(|r| {
+            data.files
+                .get(r.source.input)
+                .is_some_and(|f| f.kind == InputKind::RatingsFile)
+        })
+        .count();
     Diagnostics {
         position_scores: position_scores(data, dimensions),
         preference_position: preference_position(data),
-        annotators: annotators(data, dimensions),
+        annotators,
+        speed,
+        repeats: RepeatSummary {
+            ratings_given: from_files + repeats.repeats,
+            ..repeats
+        },
     }
 }
 
@@ -219,7 +283,7 @@ struct Rows<'a> {
     trials: Vec<&'a TrialRow>,
 }
 
-fn annotators<'a>(data: &'a Data, dimensions: &[String]) -> Vec<AnnotatorDiagnostics> {
+fn annotators<'a>(data: &'a Data, dimensions: &[String]) -> (Vec<AnnotatorDiagnostics>, Speed) {
     // Each annotator's rows, found by a hash of the name (a few dozen annotators, hundreds of
     // thousands of rows), then in name order.
     let mut index: HashMap<&'a str, usize, FastHash> = HashMap::default();
@@ -258,26 +322,46 @@ fn annotators<'a>(data: &'a Data, dimensions: &[String]) -> Vec<AnnotatorDiagnos
         .map(|(name, rows)| annotator(name, rows, dimensions))
         .collect();
 
-    // Speed, against the median annotator (of those with timed trials).
+    // Speed: under the floor, whatever the others took; and against the median annotator (of
+    // those with timed trials). One warning says both.
     let mut medians: Vec<f64> = out
         .iter()
         .filter_map(|a| a.median_seconds_per_trial)
         .collect();
-    if medians.len() >= 2 {
-        let typical = median(&mut medians);
-        for a in &mut out {
-            if let Some(m) = a.median_seconds_per_trial
-                && m < FAST_SHARE * typical
-            {
-                a.warnings.push(format!(
-                    "median {} s per trial, under a third of the median annotator's {} s",
-                    round1(m),
-                    round1(typical)
-                ));
-            }
+    let typical = (medians.len() >= 2).then(|| median(&mut medians));
+    for a in &mut out {
+        let Some(m) = a.median_seconds_per_trial else {
+            continue;
+        };
+        let mut why = Vec::new();
+        if m < FAST_FLOOR_SECONDS {
+            why.push(format!(
+                "under the floor of {} s: too fast to have read the outputs",
+                number(FAST_FLOOR_SECONDS)
+            ));
+        }
+        if let Some(typical) = typical
+            && m < FAST_SHARE * typical
+        {
+            why.push(format!(
+                "under a third of the median annotator's {} s",
+                round1(typical)
+            ));
+        }
+        if !why.is_empty() {
+            a.warnings.push(format!(
+                "median {} s per trial, {}",
+                round1(m),
+                why.join("; and ")
+            ));
         }
     }
-    out
+    let speed = Speed {
+        floor_seconds: FAST_FLOOR_SECONDS,
+        share_of_median: FAST_SHARE,
+        median_annotator_seconds: typical,
+    };
+    (out, speed)
 }
 
 fn round1(x: f64) -> String {
@@ -396,6 +480,7 @@ fn repeat_consistency(ratings: &[&RatingRow], repeats: &[&RatingRow]) -> RepeatC
         return RepeatConsistency {
             ratings: 0,
             same: 0,
+            within_one: 0,
             mean_absolute_difference: None,
         };
     }
@@ -408,7 +493,7 @@ fn repeat_consistency(ratings: &[&RatingRow], repeats: &[&RatingRow]) -> RepeatC
             )
         })
         .collect();
-    let (mut ratings, mut same, mut total) = (0, 0, 0.0);
+    let (mut ratings, mut same, mut within_one, mut total) = (0, 0, 0, 0.0);
     for r in repeats {
         let Some(first) = firsts.get(&(r.item.as_str(), r.system.as_str(), r.dimension.as_str()))
         else {
@@ -416,11 +501,14 @@ fn repeat_consistency(ratings: &[&RatingRow], repeats: &[&RatingRow]) -> RepeatC
         };
         ratings += 1;
         same += usize::from(*first == r.score);
+        // Scale points are whole numbers one apart.
+        within_one += usize::from((r.score - first).abs() <= 1.0);
         total += (r.score - first).abs();
     }
     RepeatConsistency {
         ratings,
         same,
+        within_one,
         mean_absolute_difference: (ratings > 0).then(|| total / ratings as f64),
     }
 }

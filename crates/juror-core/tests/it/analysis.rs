@@ -1616,7 +1616,7 @@ fn diagnostics_are_what_the_files_say() {
 
         let (mut passed, mut failed, mut not_evaluated) = (0, 0, 0);
         let mut first: BTreeMap<(String, String, String), i32> = BTreeMap::new();
-        let (mut repeats, mut same) = (0, 0);
+        let (mut repeats, mut same, mut within) = (0, 0, 0);
         for t in &done {
             if t.check {
                 match t.outputs.iter().find(|o| o.system == "rft-base") {
@@ -1637,6 +1637,7 @@ fn diagnostics_are_what_the_files_say() {
                         Some(&f) => {
                             repeats += 1;
                             same += usize::from(f == score);
+                            within += usize::from((f - score).abs() <= 1);
                         }
                         None => {
                             first.insert(key, score);
@@ -1652,7 +1653,10 @@ fn diagnostics_are_what_the_files_say() {
             "{}",
             a.annotator
         );
-        assert_eq!((a.repeats.ratings, a.repeats.same), (repeats, same));
+        assert_eq!(
+            (a.repeats.ratings, a.repeats.same, a.repeats.within_one),
+            (repeats, same, within)
+        );
         assert_eq!(a.ratings, first.len());
         let items: BTreeSet<&str> = done
             .iter()
@@ -1663,6 +1667,7 @@ fn diagnostics_are_what_the_files_say() {
     }
     assert_eq!(data.repeats.len(), repeats_designed);
     assert!(repeats_designed > 0);
+    assert_eq!(d.repeats.repeats, repeats_designed);
     assert_eq!(
         report
             .inputs
@@ -1709,7 +1714,7 @@ fn diagnostics_are_what_the_files_say() {
     // The Markdown shows them, and says nothing was excluded.
     let md = markdown::render(&report);
     assert!(md.contains("## Diagnostics"));
-    assert!(md.contains("| slot3 | 24 | 0 | 9 | 7.0 | 1.1 | 0 of 2 | 12 of 12 |"));
+    assert!(md.contains("| slot3 | 24 | 0 | 9 | 7.0 | 1.1 | 0 of 2 | 12 of 12 (12 within one) |"));
     assert!(md.contains("no annotator or rating was excluded on their basis"));
 }
 
@@ -2822,4 +2827,375 @@ fn a_csv_naming_thousands_of_systems_is_refused_at_the_cap() {
     assert!(data.problems[0].message.contains("64 distinct dimensions"));
     assert_eq!(data.problems[0].at.as_deref(), Some("line 66"));
     assert!(data.ratings.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// One study at a time, the published copy, repeated ratings, speed, dimension labels
+// ---------------------------------------------------------------------------------------------
+
+/// Ratings files of two studies, without a study or a key to say which one is analysed: every
+/// ratings file is left out, each naming the studies and their counts; a CSV is still read.
+/// Never merged, and never called duplicates (both files below are slot 1's).
+#[test]
+fn ratings_files_of_two_studies_are_never_merged() {
+    let mut files = inputs(&[
+        "financial-slot1.json",
+        "pandalm-slot1.json",
+        "financial-slot2.json",
+    ]);
+    files.push(Input::new(
+        "extra.csv",
+        "item_id,system_id,annotator_id,dimension,score\nq1,a,csv-1,quality,3\n",
+    ));
+    let data = read(&files, &Context::default());
+    assert_eq!(data.problems.len(), 3, "{:#?}", data.problems);
+    let pandalm = "pandalm-bloom-llama";
+    for p in &data.problems {
+        assert_eq!(p.at.as_deref(), Some("study.id"), "{p}");
+        assert!(
+            p.message.contains(&format!(
+                "2 studies: \"financial-analysis-2024w10\" (2 files), \"{pandalm}\" (1 file)"
+            )),
+            "{p}"
+        );
+        assert!(p.message.contains("analyse one study at a time"), "{p}");
+        assert!(
+            !p.message.contains("duplicate") && !p.message.contains("merged"),
+            "{p}"
+        );
+    }
+    assert!(
+        data.problems[1]
+            .message
+            .starts_with(&format!("this file is for the study \"{pandalm}\""))
+    );
+    // Only the CSV's rating is read.
+    assert_eq!(data.ratings.len(), 1);
+    assert!(data.preferences.is_empty());
+
+    // With the study, the other study's file alone is left out, as of another study.
+    let (study, hash) = financial_study();
+    let context = Context {
+        study: Some((&study, &hash)),
+        key: None,
+        reveal_ids: false,
+    };
+    let data = read(&files[..2], &context);
+    assert_eq!(data.problems.len(), 1, "{:#?}", data.problems);
+    let p = &data.problems[0];
+    assert_eq!(
+        (p.file.as_str(), p.at.as_deref()),
+        ("pandalm-slot1.json", Some("study.id"))
+    );
+    assert!(!p.message.contains("duplicate"), "{p}");
+    assert_eq!(data.ratings.len(), 50);
+}
+
+/// A small study of pairs with rating scales: each of an item's three outputs is shown in two
+/// of its three pairs, so every annotator rates each output twice on each dimension.
+fn pairs_study() -> String {
+    serde_json::json!({
+        "format": "juror.study/1",
+        "id": "kitchen-pairs",
+        "title": "Which answer is better?",
+        "seed": 11,
+        "systems": ["small", "big", "retrieval"],
+        "rubric": { "dimensions": [
+            { "id": "correct", "label": "Correctness", "question": "Would it work?",
+              "scale": { "min": 1, "max": 5, "points": [
+                  { "value": 1, "label": "Wrong", "description": "Would fail" },
+                  { "value": 2, "label": "Mostly wrong", "description": "A key step is wrong" },
+                  { "value": 3, "label": "Partly right", "description": "A noticeable mistake" },
+                  { "value": 4, "label": "Mostly right", "description": "A minor detail is off" },
+                  { "value": 5, "label": "Right", "description": "Fully correct" } ] } },
+            { "id": "clarity", "label": "Clarity", "question": "Is it easy to follow?",
+              "scale": { "min": 1, "max": 3, "points": [
+                  { "value": 1, "label": "Confusing", "description": "Could not act on it" },
+                  { "value": 2, "label": "Followable", "description": "After re-reading" },
+                  { "value": 3, "label": "Clear", "description": "At once" } ] } }
+        ] },
+        "design": { "tasks": [{ "id": "compare", "presentation": "pairs",
+                                "preference": { "type": "choice", "allow_tie": true } }] },
+        "items": (1..=4).map(|i| serde_json::json!({
+            "id": format!("q{i}"), "prompt": format!("Question {i}?"),
+            "outputs": { "small": format!("Small {i}."), "big": format!("Big {i}."),
+                         "retrieval": format!("Found {i}.") } })).collect::<Vec<_>>()
+    })
+    .to_string()
+}
+
+/// The first rating of an output on a dimension: fixed by the item, the system and the
+/// dimension; a repeat is `first + drift(slot, n)` on its n-th repeat, kept on the scale.
+fn first_score(item: &str, system: &str, dimension: &str) -> i32 {
+    let digit = item.bytes().last().map_or(0, |b| usize::from(b - b'0'));
+    let base = 1 + (digit + system.len() + dimension.len()) as i32 % 3;
+    if dimension == "correct" {
+        base + 1
+    } else {
+        base
+    }
+}
+
+/// Replays `slot` on the pairs study, `step` ms between actions, rating repeats with `drift`.
+fn pairs_session(study: &Study, slot: u32, step: f64, drift: impl Fn(usize) -> i32) -> Session {
+    let seen = std::cell::RefCell::new(BTreeMap::<(String, String, String), usize>::new());
+    replay_timed(study, Annotator::slot(slot), 0, step, |_, item, shown| {
+        let mut scores = Vec::new();
+        for (p, system) in shown.iter().enumerate() {
+            for dimension in ["correct", "clarity"] {
+                let key = (item.to_owned(), system.clone(), dimension.to_owned());
+                let mut seen = seen.borrow_mut();
+                let n = seen.entry(key).and_modify(|n| *n += 1).or_insert(0);
+                let top = if dimension == "correct" { 5 } else { 3 };
+                let first = first_score(item, system, dimension);
+                let v = if *n == 0 { first } else { first + drift(*n) };
+                scores.push((p, dimension.to_owned(), v.clamp(1, top)));
+            }
+        }
+        Answers {
+            scores,
+            preference: Some(Preference::Tie),
+        }
+    })
+}
+
+/// Repeated ratings: the first rating of each (annotator, item, system, dimension) is the one
+/// analysed; the repeats are counted and compared with it (identical, within one point) in the
+/// diagnostics, JSON and Markdown, and per annotator.
+#[test]
+fn repeated_ratings_are_counted_and_compared_never_dropped_silently() {
+    let text = pairs_study();
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    // Slot 1 repeats every score; slot 2 moves each repeat by two points, up (kept on the scale).
+    let files = [
+        pairs_session(&study, 1, 1000.0, |_| 0),
+        pairs_session(&study, 2, 1000.0, |_| 2),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, s)| Input::new(format!("slot{}.json", i + 1), export_json(&study, &hash, s)))
+    .collect::<Vec<_>>();
+    let context = Context {
+        study: Some((&study, &hash)),
+        key: None,
+        reveal_ids: false,
+    };
+    let (data, report) = analyze(&files, &context, None, &OPTIONS);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    // 4 items × 3 pairs × 2 outputs × 2 dimensions = 48 ratings given per annotator, half of
+    // them repeats.
+    let r = report.diagnostics.repeats;
+    assert_eq!((r.ratings_given, r.repeats), (96, 48));
+    assert_eq!(data.ratings.len(), 48);
+    // The first ratings are the ones analysed: every cell holds the designed first score.
+    for row in &data.ratings {
+        let want = first_score(&row.item, &row.system, &row.dimension);
+        assert_eq!(row.score, f64::from(want), "{row:?}");
+    }
+    let by = |name: &str| {
+        let a = report
+            .diagnostics
+            .annotators
+            .iter()
+            .find(|a| a.annotator == name)
+            .unwrap();
+        (a.repeats.ratings, a.repeats.same, a.repeats.within_one)
+    };
+    assert_eq!(by("slot1"), (24, 24, 24));
+    // Slot 2's repeats moved by two points, except where the scale's top stopped them.
+    let capped = data
+        .repeats
+        .iter()
+        .filter(|r| r.annotator == "slot2")
+        .filter(|r| {
+            let top = if r.dimension == "correct" { 5.0 } else { 3.0 };
+            let first = f64::from(first_score(&r.item, &r.system, &r.dimension));
+            top - first < 2.0
+        })
+        .count();
+    let (n, same, within) = by("slot2");
+    assert_eq!(n, 24);
+    assert!(capped > 0 && capped < 24, "the data show both kinds");
+    assert_eq!(
+        (r.same, r.within_one),
+        (24 + same, 24 + within),
+        "the summary adds the annotators up"
+    );
+    assert!(within >= same && within > 0 && within < 24);
+
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(json["diagnostics"]["repeats"]["repeats"], 48);
+    assert_eq!(json["diagnostics"]["repeats"]["within_one"], 24 + within);
+    let md = markdown::render(&report);
+    assert!(md.contains("### Repeated ratings"), "{md}");
+    assert!(
+        md.contains(
+            "48 of the 96 rating(s) given were repeats: an output shown again in a later trial"
+        ),
+        "{md}"
+    );
+    assert!(md.contains(&format!(
+        "they were {} ({:.0}%) identical and {} ({:.0}%) within one scale point",
+        24 + same,
+        100.0 * (24 + same) as f64 / 48.0,
+        24 + within,
+        100.0 * (24 + within) as f64 / 48.0
+    )));
+    assert!(md.contains("| 24 of 24 (24 within one) |"), "{md}");
+    assert!(
+        md.contains(&format!("| {same} of 24 ({within} within one) |")),
+        "{md}"
+    );
+}
+
+/// Annotators who click through: both take a fraction of a second per trial, so the relative
+/// rule (against the median annotator) sees nothing; the absolute floor warns about both.
+#[test]
+fn annotators_under_the_speed_floor_are_warned_whatever_the_others_took() {
+    use juror_core::analysis::diagnostics::FAST_FLOOR_SECONDS;
+    let text = pairs_study();
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let run = |step: f64| {
+        let files: Vec<Input> = (1..=2u32)
+            .map(|slot| {
+                let s = pairs_session(&study, slot, step, |_| 0);
+                Input::new(format!("slot{slot}.json"), export_json(&study, &hash, &s))
+            })
+            .collect();
+        let context = Context {
+            study: Some((&study, &hash)),
+            key: None,
+            reveal_ids: false,
+        };
+        analyze(&files, &context, None, &OPTIONS).1
+    };
+    let fast = run(60.0);
+    let d = &fast.diagnostics;
+    assert_eq!(d.speed.floor_seconds, FAST_FLOOR_SECONDS);
+    for a in &d.annotators {
+        let m = a.median_seconds_per_trial.unwrap();
+        assert!(m < 1.0, "{m}");
+        let speed: Vec<&String> = a
+            .warnings
+            .iter()
+            .filter(|w| w.contains("per trial"))
+            .collect();
+        assert_eq!(speed.len(), 1, "{:?}", a.warnings);
+        assert!(
+            speed[0].starts_with(&format!(
+                "median {m:.1} s per trial, under the floor of 2 s"
+            )),
+            "{:?}",
+            a.warnings
+        );
+    }
+    let md = markdown::render(&fast);
+    assert!(
+        md.contains("under the floor of 2 s: too fast to have read the outputs"),
+        "{md}"
+    );
+    assert!(md.contains("Speed is warned about for a median active time per trial under 2 s"));
+
+    // At a human pace, no warning.
+    let human = run(2500.0);
+    for a in &human.diagnostics.annotators {
+        assert!(a.median_seconds_per_trial.unwrap() >= FAST_FLOOR_SECONDS);
+        assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    }
+}
+
+/// With the study, the report names a dimension by its label, with the id the data use; without
+/// it, by its id. The Analyse page writes the same Markdown (one renderer).
+#[test]
+fn dimensions_are_named_by_their_label_with_the_study() {
+    let text = pairs_study();
+    let (study, hash) = (parse_study(&text).unwrap(), sha256_hex(&text));
+    let s = pairs_session(&study, 1, 1000.0, |_| 0);
+    let files = [Input::new("slot1.json", export_json(&study, &hash, &s))];
+    let context = Context {
+        study: Some((&study, &hash)),
+        key: None,
+        reveal_ids: false,
+    };
+    let (_, with) = analyze(&files, &context, None, &OPTIONS);
+    assert_eq!(with.dimensions[0].label.as_deref(), Some("Correctness"));
+    assert_eq!(with.dimensions[0].title(), "Correctness (correct)");
+    let md = markdown::render(&with);
+    assert!(md.contains("\n## Correctness (correct)\n"), "{md}");
+    // A label that is its id but for case is not followed by it.
+    assert!(md.contains("\n## Clarity\n"), "{md}");
+    assert!(md.contains("| Correctness (correct) | 1 |"), "{md}");
+    let (_, without) = analyze(&files, &Context::default(), None, &OPTIONS);
+    assert_eq!(without.dimensions[0].label, None);
+    let md = markdown::render(&without);
+    assert!(
+        md.contains("\n## correct\n") && !md.contains("Correctness"),
+        "{md}"
+    );
+}
+
+/// The study file the researcher wrote, given for ratings made with the copy `juror publish`
+/// wrote: told apart from an edited study, with what to do.
+#[test]
+fn the_unpublished_original_is_told_apart_from_another_version() {
+    use juror_core::publish::publish;
+    let text = pairs_study();
+    let raw: RawStudy = serde_json::from_str(&text).unwrap();
+    let original = parse_study(&text).unwrap();
+    let (published_raw, key) = publish(&raw, &original, &[9u8; 32], 4);
+    let published_text = serde_json::to_string_pretty(&published_raw).unwrap();
+    let published = parse_study(&published_text).unwrap();
+    let published_hash = sha256_hex(&published_text);
+    let s = pairs_session(&published, 1, 1000.0, |_| 0);
+    let files = [Input::new(
+        "slot1.json",
+        export_json(&published, &published_hash, &s),
+    )];
+    let hash = sha256_hex(&text);
+    for key in [None, Some(&key)] {
+        let context = Context {
+            study: Some((&original, &hash)),
+            key,
+            reveal_ids: false,
+        };
+        let data = read(&files, &context);
+        assert_eq!(data.problems.len(), 1, "{:?}", data.problems);
+        let p = &data.problems[0];
+        assert_eq!(p.at.as_deref(), Some("study.sha256"));
+        assert!(p.message.contains("is the original you wrote"), "{p}");
+        assert!(
+            p.message.contains("check them against the published copy"),
+            "{p}"
+        );
+        assert!(!p.message.contains("ask the researcher"), "{p}");
+    }
+    // With the published copy and the key, the file is read.
+    let context = Context {
+        study: Some((&published, &published_hash)),
+        key: Some(&key),
+        reveal_ids: false,
+    };
+    assert!(read(&files, &context).problems.is_empty());
+
+    // Another version of the original (edited after the annotators began): said as such.
+    let s = pairs_session(&original, 1, 1000.0, |_| 0);
+    let files = [Input::new("slot1.json", export_json(&original, &hash, &s))];
+    let edited = format!("{text}\n");
+    let edited_hash = sha256_hex(&edited);
+    let context = Context {
+        study: Some((&original, &edited_hash)),
+        key: None,
+        reveal_ids: false,
+    };
+    let data = read(&files, &context);
+    let p = &data.problems[0];
+    assert_eq!(p.at.as_deref(), Some("study.sha256"));
+    assert!(
+        p.message.starts_with(
+            "the ratings were made with another version of the study file \"kitchen-pairs\""
+        ),
+        "{p}"
+    );
+    assert!(p.message.contains(&hash[..12]), "{p}");
+    assert!(!p.message.contains("ask the researcher"), "{p}");
 }

@@ -27,6 +27,7 @@ pub mod backups;
 pub mod caps;
 pub mod dedupe;
 pub mod ratings_file;
+pub mod studies;
 pub mod tidy_csv;
 
 use std::collections::HashMap;
@@ -71,6 +72,7 @@ pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
         .map(|i| Input::new(base_name(&i.name), i.text.as_ref()))
         .collect();
     let mut opened = open_all(&inputs, context);
+    one_study(&mut opened, context);
     let files: Vec<_> = opened.iter().map(|o| o.as_ref()?.as_ref().ok()).collect();
     let superseded =
         backups::superseded_by(&files.iter().map(|o| o.map(|f| &f.file)).collect::<Vec<_>>());
@@ -147,8 +149,10 @@ pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
                 &summary.file,
                 Some("annotator".to_owned()),
                 format!(
-                    "annotator \"{annotator}\" also has the ratings file {} (of another study): \
-                     the two are merged, and what both hold is left out here as duplicates",
+                    "the ratings file {} names the annotator \"{annotator}\" too, from another \
+                     link (another platform, or an id that reads as a slot): the two files are \
+                     read as one annotator's, and what both rated is left out here as duplicates; \
+                     if they are two people, give each a link of their own",
                     first.file
                 ),
             ));
@@ -162,6 +166,28 @@ pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
     }
     dedupe::drop_duplicates(&mut data);
     data
+}
+
+/// Without a study or a key to say which study is analysed, ratings files of more than one
+/// study are all left out ([`studies::mixed`]): never merged.
+fn one_study(opened: &mut [Option<Result<ratings_file::Opened<'_>, Problem>>], context: &Context) {
+    if context.study.is_some() || context.key.is_some() {
+        return;
+    }
+    let ids: Vec<Option<&str>> = opened
+        .iter()
+        .map(|o| match o {
+            Some(Ok(f)) => Some(f.file.study.id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let refused = studies::mixed(&ids);
+    for (slot, message) in opened.iter_mut().zip(refused) {
+        if let (Some(message), Some(Ok(f))) = (message, slot.as_ref()) {
+            let problem = Problem::new(&f.name, Some("study.id".to_owned()), message);
+            *slot = Some(Err(problem));
+        }
+    }
 }
 
 /// Whether an input is a ratings file (JSON) rather than a CSV.

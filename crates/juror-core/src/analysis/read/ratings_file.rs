@@ -117,7 +117,7 @@ pub(crate) fn open<'k>(
         ));
     }
     if let Some((study, hash)) = context.study
-        && let Err(e) = ratings::restore(study, hash, &file)
+        && let Err(e) = super::studies::belongs(study, hash, &file)
     {
         return Err(problem(
             &e.at,

@@ -110,11 +110,12 @@ pub fn methods(report: &Report) -> String {
          the same (item, system, annotator, dimension), or a second judgement of the same (item, \
          pair, annotator), is left out and reported; the exception is an output an annotator \
          rated again in a later trial of the same session (shown in several pairs), whose first \
-         rating is used and whose repeats are compared with it in the diagnostics. The \
-         diagnostics (mean score by position shown, the first-shown output's win rate with its \
-         Wilson interval and binomial test, active time per trial, straight-lining, attention \
-         checks, consistency of repeated ratings) are reported for the reader to judge; no \
-         annotator or rating was excluded on their basis."
+         rating is used (given before the repetition could anchor it) and whose repeats are \
+         compared with it in the diagnostics. The diagnostics (mean score by position shown, the \
+         first-shown output's win rate with its Wilson interval and binomial test, active time \
+         per trial, with a warning for a median under 2 s or under a third of the median \
+         annotator's, straight-lining, attention checks, consistency of repeated ratings) are \
+         reported for the reader to judge; no annotator or rating was excluded on their basis."
             .to_owned(),
     );
     parts.join(" ")

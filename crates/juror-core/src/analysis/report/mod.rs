@@ -117,6 +117,9 @@ pub fn report_with_key(
                 options,
                 &plan,
             );
+            report.label = study
+                .and_then(|s| s.dimension(&d))
+                .map(|dim| dim.label.clone());
             if plan.by_group
                 && let Some(study) = study
             {
@@ -389,6 +392,7 @@ fn dimension_report(
     };
     DimensionReport {
         dimension: dimension.to_owned(),
+        label: None,
         agreement: rating_agreement(rows, scale.as_deref()),
         scale,
         ratings: rows.len(),

@@ -118,6 +118,10 @@ pub struct Settings {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DimensionReport {
     pub dimension: String,
+    /// The study's label of the dimension (`rubric.dimensions[].label`); absent without a
+    /// study.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// The study's scale for it, or `null` (then the categories are the values seen).
     pub scale: Option<Vec<f64>>,
     /// Ratings of this dimension, as given (before adjudication).
@@ -142,6 +146,21 @@ pub struct DimensionReport {
     /// Ratings over rounds (slopes and the mixed model), on the raw ratings that have a round;
     /// `null` when fewer than two rounds were rated.
     pub rounds: Option<Rounds>,
+}
+
+impl DimensionReport {
+    /// How the report names the dimension: its label with its id (as the data name it), e.g.
+    /// `Correctness (correct)`; its label alone when it is the id but for case
+    /// (`Correctness`, `correctness`); its id alone without a study.
+    pub fn title(&self) -> String {
+        match &self.label {
+            Some(label) if !label.eq_ignore_ascii_case(&self.dimension) => {
+                format!("{label} ({})", self.dimension)
+            }
+            Some(label) => label.clone(),
+            _ => self.dimension.clone(),
+        }
+    }
 }
 
 /// One item group of a dimension: its systems and comparisons on its items only, uncorrected.

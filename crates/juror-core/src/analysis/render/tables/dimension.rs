@@ -9,11 +9,23 @@ use crate::analysis::plan::{AnalysisPlan, Correction, Unit};
 use crate::analysis::report::{Agreement, DimensionReport, PairComparison, SystemSummary};
 use crate::analysis::rounds::Rounds;
 
+/// The dimension's heading: its label, then its id as the data name it ([`DimensionReport::title`]).
+pub(super) fn heading(d: &DimensionReport) -> Text {
+    match &d.label {
+        Some(label) if !label.eq_ignore_ascii_case(&d.dimension) => Text::input(label)
+            .and(" (")
+            .and_input(&d.dimension)
+            .and(")"),
+        Some(label) => Text::input(label),
+        None => Text::input(&d.dimension),
+    }
+}
+
 /// Flags shown; all of them are in the JSON and the adjudication sheet.
 const FLAGS_SHOWN: usize = 20;
 
 pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: &AnalysisPlan) {
-    doc.section(2, Text::input(&d.dimension));
+    doc.section(2, heading(d));
     doc.paragraph(format!(
         "{} rating(s) of {} item(s) by {} annotator(s){}.",
         d.ratings,
@@ -25,7 +37,7 @@ pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: 
             _ => String::new(),
         }
     ));
-    let name = &d.dimension;
+    let name = &d.title();
     doc.section(3, "Systems");
     doc.table(systems(format!("Systems on {name}"), &d.systems));
     agreement(doc, name, &d.agreement);
@@ -362,7 +374,7 @@ fn flags(doc: &mut Doc, d: &DimensionReport, flag_sd: f64) {
         }
     ));
     let mut table = Table::new(
-        format!("Cells of {} to adjudicate", d.dimension),
+        format!("Cells of {} to adjudicate", d.title()),
         vec![
             text("Item"),
             text("System"),

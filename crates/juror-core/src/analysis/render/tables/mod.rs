@@ -191,7 +191,7 @@ pub fn tables(report: &Report) -> Vec<Section> {
     if let Some(a) = &report.answers {
         answers::answers(&mut doc, a);
     }
-    others::diagnostics(&mut doc, &report.diagnostics);
+    others::diagnostics(&mut doc, &report.diagnostics, &report.dimensions);
     doc.section(2, "Methods");
     doc.paragraph(super::methods::methods(report));
     if !report.problems.is_empty() {

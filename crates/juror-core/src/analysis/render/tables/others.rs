@@ -1,11 +1,11 @@
 //! The tables of best-of-N choices and rankings, pairwise preferences (with Bradley–Terry), and
 //! the diagnostics.
 
-use super::super::fmt::{DASH, ci, num, p_value};
+use super::super::fmt::{DASH, ci, num, number, p_value};
 use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::choices::ChoiceReport;
-use crate::analysis::diagnostics::Diagnostics;
-use crate::analysis::report::{BradleyTerryReport, PreferenceReport};
+use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
+use crate::analysis::report::{BradleyTerryReport, DimensionReport, PreferenceReport};
 
 /// Best-of-N choices and rankings, as made.
 pub(super) fn choices(doc: &mut Doc, c: &ChoiceReport) {
@@ -236,7 +236,7 @@ fn bradley_terry(doc: &mut Doc, bt: &BradleyTerryReport) {
     doc.table(table);
 }
 
-pub(super) fn diagnostics(doc: &mut Doc, d: &Diagnostics) {
+pub(super) fn diagnostics(doc: &mut Doc, d: &Diagnostics, dimensions: &[DimensionReport]) {
     if d.position_scores.is_empty() && d.preference_position.is_none() && d.annotators.is_empty() {
         return;
     }
@@ -256,8 +256,9 @@ pub(super) fn diagnostics(doc: &mut Doc, d: &Diagnostics) {
         );
         for p in &d.position_scores {
             for m in &p.positions {
+                let named = dimensions.iter().find(|x| x.dimension == p.dimension);
                 table.rows.push(vec![
-                    Text::input(&p.dimension),
+                    named.map_or_else(|| Text::input(&p.dimension), super::dimension::heading),
                     m.position.to_string().into(),
                     m.n.to_string().into(),
                     format!("{:.2}", m.mean).into(),
@@ -281,9 +282,29 @@ pub(super) fn diagnostics(doc: &mut Doc, d: &Diagnostics) {
             p_value(p.p_value)
         ));
     }
+    if d.repeats.repeats > 0 {
+        repeats(doc, &d.repeats);
+    }
     if !d.annotators.is_empty() {
         annotators(doc, d);
     }
+}
+
+/// How many ratings were repeats, and how consistent the annotators were on them.
+fn repeats(doc: &mut Doc, r: &RepeatSummary) {
+    let share = |n: usize| format!("{n} ({:.0}%)", 100.0 * n as f64 / r.repeats as f64);
+    doc.section(3, "Repeated ratings");
+    doc.paragraph(format!(
+        "{} of the {} rating(s) given were repeats: an output shown again in a later trial (the \
+         design shows it in several pairs) and rated again on the same dimension by the same \
+         annotator. The first rating of each is the one analysed (given before the repetition \
+         could anchor it); the repeats are not, and against it they were {} identical and {} \
+         within one scale point.",
+        r.repeats,
+        r.ratings_given,
+        share(r.same),
+        share(r.within_one)
+    ));
 }
 
 fn annotators(doc: &mut Doc, d: &Diagnostics) {
@@ -298,7 +319,7 @@ fn annotators(doc: &mut Doc, d: &Diagnostics) {
             numbers("Median s / trial"),
             numbers("Minutes"),
             text("Attention checks passed"),
-            text("Repeats unchanged"),
+            text("Repeats unchanged (within one point)"),
             text("Warnings"),
         ],
     );
@@ -314,7 +335,10 @@ fn annotators(doc: &mut Doc, d: &Diagnostics) {
         let repeats = if a.repeats.ratings == 0 {
             DASH.to_owned()
         } else {
-            format!("{} of {}", a.repeats.same, a.repeats.ratings)
+            format!(
+                "{} of {} ({} within one)",
+                a.repeats.same, a.repeats.ratings, a.repeats.within_one
+            )
         };
         table.rows.push(vec![
             Text::input(&a.annotator),
@@ -329,4 +353,22 @@ fn annotators(doc: &mut Doc, d: &Diagnostics) {
         ]);
     }
     doc.table(table);
+    if d.annotators
+        .iter()
+        .all(|a| a.median_seconds_per_trial.is_none())
+    {
+        return;
+    }
+    let speed = &d.speed;
+    let against = speed.median_annotator_seconds.map_or(String::new(), |m| {
+        format!(
+            ", or under a third of the median annotator's {} s",
+            number((m * 10.0).round() / 10.0)
+        )
+    });
+    doc.paragraph(format!(
+        "Speed is warned about for a median active time per trial under {} s (too fast to have \
+         read the outputs){against}.",
+        number(speed.floor_seconds)
+    ));
 }
