@@ -38,6 +38,20 @@ pub fn run(args: Args) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    for warning in juror_core::study::warnings::warnings(&study) {
+        if let juror_core::study::warnings::Warning::RatedInPairs {
+            task,
+            times,
+            trials,
+        } = &warning
+        {
+            errln!(
+                "warning: {}: {}",
+                file.display(),
+                super::validate::rated_in_pairs_text(task, *times, *trials)
+            );
+        }
+    }
     if args.check {
         let report = juror_core::plan::balance::check(&study);
         out!("{}", report.render(&study));
