@@ -274,7 +274,7 @@ pub(super) fn plain(message: &str, variants: impl FnOnce() -> Option<String>) ->
     {
         return format!("expected {}, found a list of {len}", expected(wanted, None));
     }
-    message.to_owned()
+    message.replacen("unknown variant", "unknown value", 1)
 }
 
 #[cfg(test)]

@@ -848,7 +848,7 @@ fn wrong_values_are_placed_at_themselves() {
             "/surveys",
             serde_json::json!({"intake": [{"id": "q", "prompt": "?", "type": "choice"}]}),
             "surveys.intake[0].type",
-            "unknown variant \"choice\"",
+            "unknown value \"choice\"",
         ),
         (
             "/surveys",
