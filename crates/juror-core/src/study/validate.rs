@@ -214,19 +214,17 @@ fn enum_given_object(document: &Value, path: String, message: &str) -> (String, 
     let variant = message
         .strip_prefix("unknown variant `")
         .and_then(|r| r.split_once('`'));
-    if let Some((name, rest)) = variant {
-        if let Some(parent) = path.strip_suffix(name).and_then(|p| p.strip_suffix('.')) {
-            if document
-                .pointer(&pointer(parent))
-                .is_some_and(Value::is_object)
-            {
-                let list = rest.trim_start_matches(", expected ");
-                return (
-                    parent.to_owned(),
-                    format!("expected {list} (in quotes), found an object"),
-                );
-            }
-        }
+    if let Some((name, rest)) = variant
+        && let Some(parent) = path.strip_suffix(name).and_then(|p| p.strip_suffix('.'))
+        && document
+            .pointer(&pointer(parent))
+            .is_some_and(Value::is_object)
+    {
+        let list = rest.trim_start_matches(", expected ");
+        return (
+            parent.to_owned(),
+            format!("expected {list} (in quotes), found an object"),
+        );
     }
     (path, message.to_owned())
 }
@@ -346,7 +344,7 @@ fn shape_fix(message: &str) -> String {
         "move it into \"surveys\": {\"intake\": [...], \"exit\": [...]}".to_owned()
     } else if message.starts_with("unknown field") {
         "remove the field or correct its spelling".to_owned()
-    } else if message.starts_with("unknown variant") {
+    } else if message.starts_with("unknown variant") || message.starts_with("unknown value") {
         "use one of the values listed".to_owned()
     } else if message.starts_with("invalid") {
         "change the value to the expected type".to_owned()
