@@ -459,6 +459,7 @@ fn the_readme_common_mistakes_show_the_validators_words() {
             Box::new(|d| d["design"]["tasks"][1]["preference"] = json!("choice")),
         ),
     ];
+    let mut lines = 0;
     for (what, make) in &mistakes {
         let mut doc = base.clone();
         make(&mut doc);
@@ -466,6 +467,7 @@ fn the_readme_common_mistakes_show_the_validators_words() {
             .err()
             .unwrap_or_else(|| panic!("{what}: accepted"));
         for p in problems.iter() {
+            lines += 1;
             let line = format!("  {p}\n");
             assert!(
                 section.contains(&line),
@@ -473,5 +475,12 @@ fn the_readme_common_mistakes_show_the_validators_words() {
             );
         }
     }
-    assert_eq!(section.matches("```text").count(), mistakes.len());
+    // Every line shown is one of these mistakes' (none left over from an older message).
+    let shown = section
+        .split("```text\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .map(|block| block.lines().filter(|l| !l.trim().is_empty()).count())
+        .sum::<usize>();
+    assert_eq!(shown, lines, "lines in the README's Common mistakes");
 }
