@@ -30,8 +30,16 @@ pub fn read<T: DeserializeOwned>(value: &Value) -> Result<T, ReadError> {
             .rfind(" at line ")
             .map_or(full.as_str(), |i| &full[..i])
             .to_owned();
-        // Compact JSON is one line: the column is the number of bytes read.
-        let path = path_at(&text, e.column().saturating_sub(1));
+        // Compact JSON is one line: the column is the number of bytes read. A wrong object or
+        // list is reported before its first byte (on the `:`, `,` or `[` before it): step onto it.
+        let mut at = e.column().saturating_sub(1);
+        let bytes = text.as_bytes();
+        if matches!(bytes.get(at), Some(b':' | b',' | b'['))
+            && matches!(bytes.get(at + 1), Some(b'{' | b'['))
+        {
+            at += 1;
+        }
+        let path = path_at(&text, at);
         ReadError { path, message }
     })
 }
@@ -209,6 +217,15 @@ mod tests {
         let e = error(serde_json::json!({"items": [{"id": "a", "outputs": {"s": 1}}], "seed": 1}));
         assert_eq!(e.path, "items[0].outputs.s");
         let e = error(serde_json::json!({"items": [], "seed": -1}));
+        assert_eq!(e.path, "seed");
+        // An object or a list where a string belongs is placed at it, not at its parent.
+        let e = error(serde_json::json!({"items": [{"id": {"a": 1}, "outputs": {}}], "seed": 1}));
+        assert_eq!(e.path, "items[0].id");
+        let e = error(serde_json::json!({"items": [ok, {"id": ["a"], "outputs": {}}], "seed": 1}));
+        assert_eq!(e.path, "items[1].id");
+        let e = error(serde_json::json!({"items": [[["a"]]], "seed": 1}));
+        assert_eq!(e.path, "items[0][0]");
+        let e = error(serde_json::json!({"seed": [1], "items": []}));
         assert_eq!(e.path, "seed");
         let e = error(serde_json::json!({"items": [], "seed": 1, "extra": true}));
         assert_eq!(e.path, "extra");

@@ -38,9 +38,36 @@ pub fn run(args: Args) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    for warning in juror_core::study::warnings::warnings(&study) {
+        if let juror_core::study::warnings::Warning::RatedInPairs {
+            task,
+            times,
+            trials,
+        } = &warning
+        {
+            errln!(
+                "warning: {}: {}",
+                file.display(),
+                super::validate::rated_in_pairs_text(task, *times, *trials)
+            );
+        }
+    }
     if args.check {
         let report = juror_core::plan::balance::check(&study);
         out!("{}", report.render(&study));
+        let slots =
+            juror_core::plan::slots(&study).unwrap_or_else(|| juror_core::plan::period(&study));
+        let repeats: Vec<usize> = (1..=slots)
+            .map(|slot| {
+                let plan = juror_core::plan::plan(&study, &juror_core::plan::Annotator::slot(slot));
+                juror_core::plan::balance::back_to_back(&plan)
+            })
+            .collect();
+        let total: usize = repeats.iter().sum();
+        outln!(
+            "\nBack-to-back trials of one item: {total} over {slots} slots (most in one slot: {})",
+            repeats.iter().max().copied().unwrap_or(0)
+        );
         return if report.violations.is_empty() {
             ExitCode::SUCCESS
         } else {

@@ -149,6 +149,11 @@ fn warning_text(warning: &Warning) -> String {
                 ""
             },
         ),
+        Warning::RatedInPairs {
+            task,
+            times,
+            trials,
+        } => rated_in_pairs_text(task, *times, *trials),
         Warning::BackupsUnsaid { host } => format!(
             "with submit.backups the answers so far go to {host} every 10 trials, even from \
              someone who stops part way, and the consent text does not say so (no word \
@@ -158,6 +163,18 @@ fn warning_text(warning: &Warning) -> String {
             BACKUP_WORDS.join("/")
         ),
     }
+}
+
+/// What [`Warning::RatedInPairs`] says, here and in `juror plan`.
+pub fn rated_in_pairs_text(task: &str, times: usize, trials: usize) -> String {
+    format!(
+        "task \"{task}\" shows outputs in pairs and rates each output shown, so an annotator \
+         rates the same output in every pair it is in: up to {times} times per item ({trials} \
+         trials per annotator who rates every item). To rate each output once, rate with \
+         \"presentation\": \"single\" (or \"side_by_side\") and compare pairs for the \
+         preference only, for example two tasks, the second with \"presentation\": \"pairs\" \
+         and \"dimensions\": [] (README, \"Writing a study\")"
+    )
 }
 
 /// The site's policy lets the page reach only the origins named when it was built

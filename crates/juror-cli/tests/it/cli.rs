@@ -200,3 +200,42 @@ fn plan_check_reports_a_recurring_anchor() {
     );
     assert!(stdout.contains("All bounds hold."), "{stdout}");
 }
+
+/// `juror validate` and `juror plan` warn about a pairs task that rates each output in every
+/// pair it is in (how many times), and `plan --check` counts trials of one item back to back.
+#[test]
+fn pairs_that_rate_are_warned_about_and_repeats_counted() {
+    let dir = support::scratch("pairs-rating");
+    let example = root().join("assets/studies/kitchen-qa.json");
+    let mut study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    // One task: pairs that rate and ask the preference, as the README's example does not.
+    let compare = study["design"]["tasks"][1].clone();
+    study["design"]["tasks"] = serde_json::json!([compare]);
+    study["design"]["tasks"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("dimensions");
+    let file = dir.join("pairs.json");
+    std::fs::write(&file, study.to_string()).unwrap();
+    for command in [&["validate"][..], &["plan", "--check"][..]] {
+        let out = support::juror()
+            .args(&command[..1])
+            .arg(&file)
+            .args(&command[1..])
+            .output()
+            .unwrap();
+        let stderr = support::stderr(&out);
+        assert!(out.status.success(), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains("task \"compare\" shows outputs in pairs and rates each output shown")
+                && stderr.contains("up to 2 times per item (9 trials per annotator"),
+            "{command:?}: {stderr}"
+        );
+    }
+    let out = support::juror()
+        .args(["plan".as_ref(), file.as_os_str(), "--check".as_ref()])
+        .output()
+        .unwrap();
+    assert!(support::stdout(&out).contains("Back-to-back trials of one item: "));
+}

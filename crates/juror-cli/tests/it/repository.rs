@@ -385,3 +385,102 @@ fn the_site_check_reads_every_file_in_every_subfolder() {
     assert!(!text.contains("published.json: not"), "{text}");
     assert!(!text.contains(".webm:"), "{text}");
 }
+
+/// The README's worked example is `assets/studies/kitchen-qa.json`, word for word, and valid.
+#[test]
+fn the_readme_worked_example_is_the_committed_example_and_valid() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let example = std::fs::read_to_string(root().join("assets/studies/kitchen-qa.json")).unwrap();
+    let block = readme
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .find(|block| block.contains("\"id\": \"kitchen-qa\""))
+        .expect("the README shows the kitchen-qa study in a ```json block");
+    assert_eq!(
+        block, example,
+        "README's worked example and assets/studies/kitchen-qa.json"
+    );
+    let study = juror_core::study::parse_study(&example).unwrap_or_else(|p| panic!("{p}"));
+    assert!(juror_core::study::warnings::warnings(&study).is_empty());
+    assert!(study.consent().is_some() && study.debrief().is_some());
+}
+
+/// Each mistake of the README's "Common mistakes", made in the worked example, gets from the
+/// validator exactly the lines the README shows: the section cannot drift from the messages.
+#[test]
+fn the_readme_common_mistakes_show_the_validators_words() {
+    use serde_json::{Value, json};
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("### Common mistakes")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a Common mistakes section");
+    let example = std::fs::read_to_string(root().join("assets/studies/kitchen-qa.json")).unwrap();
+    let base: Value = serde_json::from_str(&example).unwrap();
+    let rename = |obj: &mut Value, from: &str, to: &str| {
+        let map = obj.as_object_mut().unwrap();
+        let v = map.remove(from).unwrap();
+        map.insert(to.to_owned(), v);
+    };
+    type Mistake = Box<dyn Fn(&mut Value)>;
+    let mistakes: Vec<(&str, Mistake)> = vec![
+        (
+            "consent as text",
+            Box::new(|d| d["consent"] = json!("I agree to take part.")),
+        ),
+        ("seed in quotes", Box::new(|d| d["seed"] = json!("2024"))),
+        (
+            "intake at the top level",
+            Box::new(|d| {
+                d["intake"] = d["surveys"]["intake"].take();
+                d.as_object_mut().unwrap().remove("surveys");
+            }),
+        ),
+        (
+            "prompt in a dimension",
+            Box::new(move |d| rename(&mut d["rubric"]["dimensions"][0], "question", "prompt")),
+        ),
+        (
+            "question in a survey question",
+            Box::new(move |d| rename(&mut d["surveys"]["intake"][0], "prompt", "question")),
+        ),
+        (
+            "a question type that does not exist",
+            Box::new(|d| d["surveys"]["intake"][0]["type"] = json!("choice")),
+        ),
+        (
+            "a list for Markdown",
+            Box::new(|d| d["instructions"] = json!(["Rate each answer.", "Then compare them."])),
+        ),
+        (
+            "the preference as a word",
+            Box::new(|d| d["design"]["tasks"][1]["preference"] = json!("choice")),
+        ),
+    ];
+    let mut lines = 0;
+    for (what, make) in &mistakes {
+        let mut doc = base.clone();
+        make(&mut doc);
+        let problems = juror_core::study::parse_study(&doc.to_string())
+            .err()
+            .unwrap_or_else(|| panic!("{what}: accepted"));
+        for p in problems.iter() {
+            lines += 1;
+            let line = format!("  {p}\n");
+            assert!(
+                section.contains(&line),
+                "{what}: the README's Common mistakes lacks the validator's line\n{line}"
+            );
+        }
+    }
+    // Every line shown is one of these mistakes' (none left over from an older message).
+    let shown = section
+        .split("```text\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .map(|block| block.lines().filter(|l| !l.trim().is_empty()).count())
+        .sum::<usize>();
+    assert_eq!(shown, lines, "lines in the README's Common mistakes");
+}

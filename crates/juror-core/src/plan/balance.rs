@@ -83,6 +83,16 @@ pub fn check(study: &Study) -> Report {
     check_plans(study, &plans)
 }
 
+/// How many trials of `plan` come right after a trial of the same item in the same task (two
+/// pairs of one item, or two outputs of one item rated one at a time, back to back). Plans do
+/// not avoid this yet; `juror plan --check` reports the number.
+pub fn back_to_back(plan: &Plan) -> usize {
+    plan.trials
+        .windows(2)
+        .filter(|w| w[0].item == w[1].item && w[0].task == w[1].task)
+        .count()
+}
+
 /// Checks the bounds over the given plans: one per slot, slots 1, 2, ... in order, then
 /// optionally the plans of annotators named by id (`annotator.id`), who are checked for their
 /// own trials and personal items but do not count as slots.

@@ -10,6 +10,7 @@ pub mod limits;
 pub mod model;
 pub mod published;
 pub mod raw;
+mod shapes;
 pub mod validate;
 pub mod warnings;
 

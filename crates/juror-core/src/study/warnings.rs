@@ -9,6 +9,12 @@
 //! service's host name (`pipe.jspsych.org`); with `backups`, also a word that starts with
 //! `backup` or `partial`, or the words `back up`. A study without a consent form is not
 //! warned about: its welcome page is what says when answers are sent.
+//!
+//! A task that shows outputs in pairs and also rates them (dimensions or output questions) asks
+//! for each output's ratings in every pair it is in: with three systems compared in all pairs,
+//! each output is rated twice per item by the same annotator. Rating outputs one at a time
+//! (`"presentation": "single"`) or all side by side, and comparing pairs for the preference
+//! only (a second task with `"dimensions": []`), asks for each rating once.
 
 use super::Study;
 
@@ -27,6 +33,14 @@ pub enum Warning {
     /// The consent text says answers are sent to `host`, but not that with `backups` the
     /// answers so far go every 10 trials, even if the participant stops.
     BackupsUnsaid { host: String },
+    /// Task `task` shows outputs in pairs and rates them: an output of an item is rated in each
+    /// of its pairs, up to `times` times by the same annotator; `trials` is the task's trials
+    /// per annotator who rates every item (items × pairs).
+    RatedInPairs {
+        task: String,
+        times: usize,
+        trials: usize,
+    },
 }
 
 /// Every warning about `study`, in a fixed order.
@@ -45,6 +59,30 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
             });
         } else if submit.backups && !BACKUP_WORDS.iter().any(|w| has_word_starting(&text, w)) {
             found.push(Warning::BackupsUnsaid { host });
+        }
+    }
+    let systems = study.systems().len();
+    for task in &study.design().tasks {
+        let rated = !task.dimensions.is_empty() || !task.output_questions.is_empty();
+        if task.presentation != super::Presentation::Pairs || !rated {
+            continue;
+        }
+        let pairs = task.pairs.pairs(systems);
+        // With `spread`, an annotator compares one pair of an item.
+        let times = if task.spread {
+            1
+        } else {
+            (0..systems)
+                .map(|s| pairs.iter().filter(|&&(a, b)| a == s || b == s).count())
+                .max()
+                .unwrap_or(0)
+        };
+        if times > 1 {
+            found.push(Warning::RatedInPairs {
+                task: task.id.clone(),
+                times,
+                trials: task.items.len() * pairs.len(),
+            });
         }
     }
     found
@@ -86,6 +124,51 @@ fn has_word(text: &str, word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{Warning, has_word, has_word_starting, host, warnings};
+
+    /// Pairs of three systems with a rating scale rate each output twice per item; two
+    /// systems, a spread anchor, or a preference-only pairs task rate each output at most once.
+    #[test]
+    fn outputs_rated_in_several_pairs_are_warned_about() {
+        let study = |systems: &str, task: &str| {
+            let text = format!(
+                r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
+                "systems": {systems},
+                "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
+                  "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
+                  {{"value": 2, "label": "Yes"}}]}}}}]}},
+                "design": {{"tasks": [{task}]}},
+                "items": [{{"id": "a", "prompt": "?", "outputs": {{"x": "1", "y": "2", "z": "3"}}}},
+                          {{"id": "b", "prompt": "?", "outputs": {{"x": "1", "y": "2", "z": "3"}}}}]}}"#
+            );
+            crate::study::parse_study(&text).unwrap_or_else(|p| panic!("{p}"))
+        };
+        let three = r#"["x", "y", "z"]"#;
+        let pairs = r#"{"id": "p", "presentation": "pairs"}"#;
+        assert_eq!(
+            warnings(&study(three, pairs)),
+            [Warning::RatedInPairs {
+                task: "p".into(),
+                times: 2,
+                trials: 6
+            }]
+        );
+        let anchor = r#"{"id": "p", "presentation": "pairs", "pairs": {"anchor": "x"}}"#;
+        assert_eq!(
+            warnings(&study(three, anchor)),
+            [Warning::RatedInPairs {
+                task: "p".into(),
+                times: 2,
+                trials: 4
+            }]
+        );
+        let preference_only = r#"{"id": "p", "presentation": "pairs", "dimensions": [],
+            "preference": {"type": "choice"}}"#;
+        assert_eq!(warnings(&study(three, preference_only)), []);
+        let single = r#"{"id": "p", "presentation": "single"}"#;
+        assert_eq!(warnings(&study(three, single)), []);
+        let list = r#"{"id": "p", "presentation": "pairs", "pairs": {"list": [["x", "y"]]}}"#;
+        assert_eq!(warnings(&study(three, list)), []);
+    }
 
     #[test]
     fn words_are_matched_at_their_start() {

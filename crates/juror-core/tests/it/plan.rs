@@ -1131,3 +1131,15 @@ fn a_recurring_anchor_is_reported_and_spreading_needs_enough_slots() {
     let plain = study_for(&d);
     assert_eq!(balance::check(&plain).anchor_recurs[0].1, 6);
 }
+
+/// Trials of one item that follow each other are counted: the kitchen example's slot 1 has one
+/// such pair among its ratings and three among its comparisons (its golden plan shows them).
+#[test]
+fn back_to_back_trials_of_one_item_are_counted() {
+    let (_, study) = examples()
+        .into_iter()
+        .find(|(name, _)| name == "kitchen-qa")
+        .unwrap();
+    let plan = plan(&study, &Annotator::slot(1));
+    assert_eq!(balance::back_to_back(&plan), 4);
+}

@@ -137,7 +137,7 @@ const CASES: &[(&str, &str, &str)] = &[
     (
         "wrong-types-in-two-items",
         "items[0].outputs.ours",
-        "invalid type: integer",
+        "found the number 42",
     ),
     (
         "wrong-types-in-two-items",
@@ -708,4 +708,173 @@ fn a_published_study_may_list_more_tokens_than_a_study_has_systems() {
         parse_study(&serde_json::to_string(&published).unwrap()).unwrap_or_else(|p| panic!("{p}"));
     assert_eq!(back.systems().len(), 80);
     assert_eq!(back.system_count(), 2);
+}
+
+/// Every value of every example study, one at a time, replaced by values of the wrong kind
+/// (text for a number, an object for text, a list for an object, ...): each message says what
+/// was expected in the file's own words, never the name of a Rust type.
+#[test]
+fn wrong_kinds_of_value_are_said_without_rust_type_names() {
+    use serde_json::{Value, json};
+    fn leaves(v: &Value, here: &str, out: &mut Vec<String>) {
+        out.push(here.to_owned());
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    leaves(x, &format!("{here}/{k}"), out);
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().take(1).enumerate() {
+                    leaves(x, &format!("{here}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let leak = names_a_rust_type;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/studies");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let mut study: Value = serde_json::from_str(&support::read(&path)).unwrap();
+        // Two items show every kind of value an item has, and keep the run short.
+        if let Some(items) = study["items"].as_array_mut() {
+            items.truncate(2);
+        }
+        let mut pointers = Vec::new();
+        leaves(&study, "", &mut pointers);
+        for pointer in pointers.iter().filter(|p| !p.is_empty() && *p != "/format") {
+            let wrong: Vec<Value> = match study.pointer(pointer).unwrap() {
+                Value::Bool(_) => vec![json!("x")],
+                Value::Number(_) => vec![json!("7"), json!(-1), json!(1.5), json!(true)],
+                Value::String(_) => vec![json!(5), json!({"a": 1}), json!(["a"])],
+                Value::Array(_) => vec![json!("x"), json!({"a": 1})],
+                Value::Object(_) => vec![json!("x"), json!(["a"]), json!(7)],
+                Value::Null => vec![],
+            };
+            for w in wrong {
+                let mut doc = study.clone();
+                *doc.pointer_mut(pointer).unwrap() = w.clone();
+                let Err(problems) = parse_study(&doc.to_string()) else {
+                    continue;
+                };
+                for p in problems.iter() {
+                    let text = p.to_string();
+                    assert!(!leak(&text), "{}: {pointer} = {w}: {text}", path.display());
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} messages checked");
+}
+
+/// Whether a message names a Rust type (`RawConsent`, `struct`, `u64`, `Vec<`) or a word of
+/// serde's own (`sequence`, `a map`, `variant identifier`).
+fn names_a_rust_type(text: &str) -> bool {
+    let words = [
+        "Raw",
+        "struct ",
+        "enum ",
+        "Option<",
+        "Vec<",
+        "BTreeMap",
+        "String",
+        "OneOrMany",
+        "sequence",
+        "a map",
+        "variant identifier",
+        "expected value",
+        "floating point",
+        "integer `",
+        "docs/study-format.md gives",
+    ];
+    let types = [
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64",
+    ];
+    words.iter().any(|w| text.contains(w))
+        || text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| types.contains(&w))
+}
+
+/// A mistake's message is placed at the value itself, not at the object holding it.
+#[test]
+fn wrong_values_are_placed_at_themselves() {
+    let base = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let base: serde_json::Value = serde_json::from_str(&base).unwrap();
+    let cases: &[(&str, serde_json::Value, &str, &str)] = &[
+        (
+            "/debrief",
+            serde_json::json!({"text": "x"}),
+            "debrief",
+            "expected text in quotes",
+        ),
+        (
+            "/instructions",
+            serde_json::json!(["x"]),
+            "instructions",
+            "found a list",
+        ),
+        (
+            "/items/0/prompt",
+            serde_json::json!(["x"]),
+            "items[0].prompt",
+            "found a list",
+        ),
+        (
+            "/seed",
+            serde_json::json!("2024"),
+            "seed",
+            "a whole number ≥ 0, like 2024",
+        ),
+        (
+            "/consent",
+            serde_json::json!("I agree"),
+            "consent",
+            "fields: text",
+        ),
+        (
+            "/rubric",
+            serde_json::json!(["x"]),
+            "rubric",
+            "expected an object like",
+        ),
+        (
+            "/surveys",
+            serde_json::json!({"intake": [{"id": "q", "prompt": "?", "type": "choice"}]}),
+            "surveys.intake[0].type",
+            "unknown value \"choice\"",
+        ),
+        (
+            "/surveys",
+            serde_json::json!({"intake": [{"id": "q", "prompt": "?", "type": 5}]}),
+            "surveys.intake[0].type",
+            "found the number 5",
+        ),
+        (
+            "/surveys",
+            serde_json::json!({"intake": [{"id": "q", "prompt": "?", "type": "single_choice", "options": "a, b"}]}),
+            "surveys.intake[0].options",
+            "expected a list",
+        ),
+    ];
+    for (pointer, value, at, says) in cases {
+        let mut doc = base.clone();
+        match doc.pointer_mut(pointer) {
+            Some(slot) => *slot = value.clone(),
+            None => {
+                let key = pointer.trim_start_matches('/');
+                doc[key] = value.clone();
+            }
+        }
+        let problems = parse_study(&doc.to_string()).expect_err(pointer);
+        let first = problems.iter().next().unwrap();
+        assert_eq!(first.at, *at, "{pointer}: {problems}");
+        assert!(first.message.contains(says), "{pointer}: {problems}");
+    }
 }
