@@ -22,7 +22,7 @@ use juror_core::analysis::{self, Options, Problem, Report};
 use leptos::prelude::*;
 
 use crate::components::{DataTable, DropZone, OptionalFile};
-use crate::services::download;
+use crate::services::{dom, download};
 use adjudicate::{AdjudicationForm, Entries};
 use analysis_plan_choices::AnalysisPlanChoices;
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
@@ -97,27 +97,43 @@ fn defaults_in_words() -> String {
     )
 }
 
-/// The study, the key and the adjudication file, each optional.
+/// The study and its key, first: ratings of a published study need both, and the report is
+/// computed again whenever either is given or removed.
 #[component]
-fn OptionalFiles(
+fn StudyAndKey(
     study: RwSignal<Option<FileText>>,
     key: RwSignal<Option<FileText>>,
-    adjudication: RwSignal<Option<FileText>>,
 ) -> impl IntoView {
     view! {
-        <h2>"Optional files"</h2>
+        <h2 id="study-key-heading">"1. The study and its key"</h2>
+        <p class="hint">
+            "Ratings of a study published with "
+            <code>"juror publish"</code>
+            " name each output by a token: give the published study and the key "
+            <code>"juror publish"</code>
+            " wrote, or nothing can be analysed. Without them, ratings of an unpublished study are \
+             still analysed. Give them before or after the ratings files: the report follows."
+        </p>
         <OptionalFile
             label="Choose the study file"
-            hint="Ratings files are checked against it, and its scales are used."
+            hint="The study the annotators rated (the published copy): ratings files are checked against it, and its scales are used."
             accept=".json,application/json"
             file=study
         />
         <OptionalFile
-            label="Choose the seal key"
-            hint="The key written by juror seal: system tokens become system ids."
+            label="Choose the key"
+            hint="The key written by juror publish (or juror seal): system tokens become system ids."
             accept=".json,application/json"
             file=key
         />
+    }
+}
+
+/// The adjudication file, optional.
+#[component]
+fn AdjudicationFile(adjudication: RwSignal<Option<FileText>>) -> impl IntoView {
+    view! {
+        <h2>"3. Adjudication (optional)"</h2>
         <OptionalFile
             label="Choose an adjudication CSV"
             hint="item_id,system_id,dimension,score: each score replaces the ratings of its cell."
@@ -132,7 +148,7 @@ fn OptionalFiles(
 fn ChosenFiles(inputs: RwSignal<Vec<FileText>>) -> impl IntoView {
     view! {
         <Show when=move || inputs.with(|list| !list.is_empty())>
-            <h2 id="files-heading">"Files"</h2>
+            <h3 id="files-heading">"Files chosen"</h3>
             <ol class="chosen-files" aria-labelledby="files-heading">
                 {move || {
                     inputs
@@ -151,7 +167,7 @@ fn ChosenFiles(inputs: RwSignal<Vec<FileText>>) -> impl IntoView {
 
 /// The choice to show platform participants' ids, when some file came from a platform.
 #[component]
-fn PlatformIds(outcome: Memo<Outcome>, reveal_ids: RwSignal<bool>) -> impl IntoView {
+fn PlatformIds(outcome: RwSignal<Outcome>, reveal_ids: RwSignal<bool>) -> impl IntoView {
     move || {
         let ids = outcome.with(|o| match o {
             Outcome::Done(a) => a.report.settings.platform_ids,
@@ -190,20 +206,39 @@ pub fn Analyse() -> impl IntoView {
     let reveal_ids = RwSignal::new(false);
     let context = Memo::new(move |_| plan_context(study.get().as_ref(), key.get().as_ref()));
 
-    // The bootstrap is the costly part: compute once per change of the files or the plan.
-    let outcome = Memo::new(move |_| {
-        inputs.with(|inputs| {
-            overrides.with(|overrides| {
-                run(
-                    inputs,
-                    study.get().as_ref(),
-                    key.get().as_ref(),
-                    adjudication.get().as_ref(),
-                    overrides,
-                    reveal_ids.get(),
-                )
-            })
-        })
+    // The report, computed once per change of the files, the plan or the ids' choice (the
+    // bootstrap is the costly part), after the page has painted "Analysing…": a change while
+    // one waits supersedes it, so only the latest files are analysed.
+    let outcome: RwSignal<Outcome> = RwSignal::new(Outcome::Empty);
+    let computing: RwSignal<Option<usize>> = RwSignal::new(None);
+    let generation = StoredValue::new(0_u64);
+    Effect::new(move |_| {
+        let files = inputs.get();
+        let (study, key, adjudication) = (study.get(), key.get(), adjudication.get());
+        let (overrides, reveal_ids) = (overrides.get(), reveal_ids.get());
+        let ticket = generation.get_value() + 1;
+        generation.set_value(ticket);
+        if files.is_empty() {
+            computing.set(None);
+            outcome.set(Outcome::Empty);
+            return;
+        }
+        computing.set(Some(files.len()));
+        dom::after_paint(move || {
+            if generation.get_value() != ticket {
+                return;
+            }
+            let result = run(
+                &files,
+                study.as_ref(),
+                key.as_ref(),
+                adjudication.as_ref(),
+                &overrides,
+                reveal_ids,
+            );
+            computing.set(None);
+            outcome.set(result);
+        });
     });
     // The systems an anchor or pair may name: the study's or key's, else the report's.
     let systems = Signal::derive(move || {
@@ -238,6 +273,8 @@ pub fn Analyse() -> impl IntoView {
                 <code>"juror analyze"</code>
                 {format!(" ({}). Everything stays in this browser.", defaults_in_words())}
             </p>
+            <StudyAndKey study key />
+            <h2>"2. Ratings files"</h2>
             <DropZone
                 text="Drop ratings files (.json) and tidy CSVs here, or"
                 label="Choose ratings files or CSVs"
@@ -245,11 +282,14 @@ pub fn Analyse() -> impl IntoView {
                 on_files=add
             />
             <ChosenFiles inputs />
-            <OptionalFiles study key adjudication />
+            <AdjudicationFile adjudication />
             <Show when=move || inputs.with(|list| !list.is_empty())>
                 <AnalysisPlanChoices context systems overrides />
             </Show>
             <PlatformIds outcome reveal_ids />
+            <p class="hint" role="status">
+                {move || computing.get().map(|n| format!("Analysing {n} file(s)…"))}
+            </p>
             {move || match outcome.get() {
                 Outcome::Empty => view! {
                     <p class="hint">"Choose at least one ratings file or CSV to see the report."</p>
@@ -426,7 +466,7 @@ fn ReportView(
 fn plan_origin(source: &str) -> &'static str {
     match source {
         "study" => "as the study pre-registers",
-        "key" => "as pre-registered, kept in the seal key",
+        "key" => "as pre-registered, kept in the key",
         "options" => "a plan chosen at analysis time: exploratory",
         _ => "the default plan",
     }

@@ -102,6 +102,27 @@ pub fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<i32> {
         .ok()
 }
 
+/// Runs `f` once after the browser has painted what the page shows now (an animation frame,
+/// then a task), so that a status set before a long computation is on screen during it. A page
+/// that gets no animation frame (hidden) runs it after 200 ms instead.
+pub fn after_paint(f: impl FnOnce() + 'static) {
+    let once = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    let from_frame = once.clone();
+    let frame = Closure::once_into_js(move || {
+        if let Some(f) = from_frame.take() {
+            after(0, f);
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window.request_animation_frame(frame.unchecked_ref());
+    }
+    after(200, move || {
+        if let Some(f) = once.take() {
+            f();
+        }
+    });
+}
+
 /// Cancels a timer of [`after`].
 pub fn cancel_timer(id: i32) {
     if let Some(window) = web_sys::window() {

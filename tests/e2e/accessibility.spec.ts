@@ -224,7 +224,7 @@ test('the analysis page: report, charts and the adjudication form', async ({ pag
   // Preferences: the pairs, the preference matrix and the Bradley–Terry chart.
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(path.join(analysis, 'pandalm-sealed-study.json'));
-  await page.getByLabel('Choose the seal key').setInputFiles(path.join(analysis, 'pandalm-key.json'));
+  await page.getByLabel('Choose the key').setInputFiles(path.join(analysis, 'pandalm-key.json'));
   await page
     .getByLabel('Choose ratings files or CSVs')
     .setInputFiles(['pandalm-slot1.json', 'pandalm-slot2.json', 'pandalm-slot3.json'].map((f) => path.join(analysis, f)));

@@ -90,7 +90,7 @@ test('sealed pairwise ratings with their key: preferences equal juror analyze', 
   const files = ['pandalm-slot1.json', 'pandalm-slot2.json', 'pandalm-slot3.json'];
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(path.join(dir, 'pandalm-sealed-study.json'));
-  await page.getByLabel('Choose the seal key').setInputFiles(path.join(dir, 'pandalm-key.json'));
+  await page.getByLabel('Choose the key').setInputFiles(path.join(dir, 'pandalm-key.json'));
   await page
     .getByLabel('Choose ratings files or CSVs')
     .setInputFiles(files.map((f) => path.join(dir, f)));

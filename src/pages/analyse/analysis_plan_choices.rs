@@ -70,7 +70,7 @@ fn PlanStatus(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) -> imp
         } else {
             match source {
                 "study" => "Following the plan the study file pre-registers.".to_owned(),
-                "key" => "Following the plan kept in the seal key.".to_owned(),
+                "key" => "Following the plan kept in the key.".to_owned(),
                 _ => "Following the default plan (the study file has no analysis section)."
                     .to_owned(),
             }

@@ -10,6 +10,7 @@
 mod support;
 
 mod analyze;
+mod analyze_published;
 mod cli;
 mod crowd;
 mod links;

@@ -484,3 +484,65 @@ fn the_readme_common_mistakes_show_the_validators_words() {
         .sum::<usize>();
     assert_eq!(shown, lines, "lines in the README's Common mistakes");
 }
+
+/// The README's headings, as a message names them: without `#` and backticks.
+fn readme_headings() -> Vec<String> {
+    let readme = std::fs::read_to_string(support::fixture("README.md")).unwrap();
+    readme
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim().replace('`', ""))
+        .collect()
+}
+
+/// Every `README, "Section"` that a message, a page or a doc names (the Analyse page's
+/// no-JavaScript message, the CLI's warnings), in tracked files outside the tests, as
+/// (file, section). Rust strings are read as their value: `\"` is a quote, and a `\` at a
+/// line's end joins the next line without its indentation.
+fn readme_sections_named() -> Vec<(String, String)> {
+    let mut named = Vec::new();
+    for (name, text) in tracked_files() {
+        if name.starts_with("tests/") || name.contains("/tests/") {
+            continue;
+        }
+        let mut text = text.replace("\\\"", "\"");
+        if name.ends_with(".rs") {
+            let mut joined = String::new();
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find("\\\n") {
+                joined.push_str(&rest[..at]);
+                rest = rest[at + 2..].trim_start();
+            }
+            joined.push_str(rest);
+            text = joined;
+        }
+        for (at, _) in text.match_indices("README, \"") {
+            let after = &text[at + "README, \"".len()..];
+            if let Some(end) = after.find('"') {
+                named.push((name.clone(), after[..end].to_owned()));
+            }
+        }
+    }
+    named
+}
+
+#[test]
+fn every_readme_section_a_message_names_is_a_heading_of_the_readme() {
+    let headings = readme_headings();
+    let named = readme_sections_named();
+    assert!(
+        named
+            .iter()
+            .any(|(file, _)| file == "assets/analyse.template.html"),
+        "the Analyse page's no-JavaScript message names a README section: {named:?}"
+    );
+    assert!(named.len() >= 5, "{named:?}");
+    let missing: Vec<_> = named
+        .iter()
+        .filter(|(_, section)| !headings.contains(section))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README sections named but not headings of README.md: {missing:?}\nheadings: {headings:?}"
+    );
+}

@@ -4,14 +4,16 @@
 //! the reasons nothing can be analysed.
 //!
 //! What blocks an analysis (nothing is computed): the study, the key or the adjudication file
-//! cannot be read or used, an option is out of range, or an override names an unknown system or
-//! dimension. An input file that cannot be read does not block: it becomes a problem placed
+//! cannot be read or used, an option is out of range, an override names an unknown system or
+//! dimension, or ratings files of a published study come without its key
+//! ([`published::needs_key`](super::read::published::needs_key): one sentence, before any
+//! input is read). An input file that cannot be read does not block: it becomes a problem placed
 //! before the report's own, and the report covers the rest.
 
 use std::collections::BTreeMap;
 
 use super::plan::{AnalysisPlan, Overrides};
-use super::read::{base_name, read};
+use super::read::{base_name, published, read};
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::open::open;
@@ -129,6 +131,9 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         key: key.as_ref(),
         reveal_ids: options.reveal_ids,
     };
+    if let Some(refusal) = published::needs_key(&inputs, &context) {
+        return Err(vec![refusal]);
+    }
     let data = read(&inputs, &context);
     watch.lap("read");
     let mut report = report_of(&data, &context, adjudication.as_ref(), &options);

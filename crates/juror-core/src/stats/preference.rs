@@ -646,6 +646,8 @@ fn fit(
     let mut iterations = 0;
     let mut converged = false;
     let mut denom = vec![0.0; k];
+    // One buffer for the next strengths, swapped with `p` (no allocation per iteration).
+    let mut next = vec![0.0; k];
     while iterations < options.max_iterations {
         iterations += 1;
         denom.iter_mut().for_each(|d| *d = 0.0);
@@ -654,15 +656,13 @@ fn fit(
             denom[a] += s;
             denom[b] += s;
         }
-        let mut next: Vec<f64> = (0..k)
-            .map(|a| {
-                if denom[a] > 0.0 {
-                    total_won[a] / denom[a]
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        for (a, x) in next.iter_mut().enumerate() {
+            *x = if denom[a] > 0.0 {
+                total_won[a] / denom[a]
+            } else {
+                0.0
+            };
+        }
         let sum: f64 = next.iter().sum();
         next.iter_mut().for_each(|x| *x /= sum);
         let change = next
@@ -670,7 +670,7 @@ fn fit(
             .zip(&p)
             .map(|(x, y)| (x - y).abs())
             .fold(0.0, f64::max);
-        p = next;
+        std::mem::swap(&mut p, &mut next);
         if change <= options.tolerance {
             converged = true;
             break;

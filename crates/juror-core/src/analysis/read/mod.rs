@@ -21,11 +21,13 @@
 //!
 //! The steps: [`ratings_file`] reads a `juror.ratings/1` file, [`tidy_csv`] a CSV, and then,
 //! over everything read, a study drops ratings off its scales and fills rounds, and
-//! [`dedupe`] drops duplicates.
+//! [`dedupe`] drops duplicates. Before any of that, [`published::needs_key`] refuses ratings
+//! files of a published study given without its key (their systems are tokens, one per item).
 
 pub mod backups;
 pub mod caps;
 pub mod dedupe;
+pub mod published;
 pub mod ratings_file;
 pub mod studies;
 pub mod tidy_csv;
