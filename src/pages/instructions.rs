@@ -74,7 +74,6 @@ pub fn RubricTable() -> impl IntoView {
                         .scale
                         .points
                         .iter()
-                        .rev()
                         .map(|p| view! {
                             <tr>
                                 <th scope="row">{p.value}</th>
@@ -114,19 +113,23 @@ pub fn RubricTable() -> impl IntoView {
                 })}
             {(!examples.is_empty())
                 .then(|| {
-                    let study = study.clone();
                     view! {
                         <h3>"Worked examples"</h3>
                         {examples
                             .iter()
                             .enumerate()
                             .map(|(i, e)| {
-                                let scores: Vec<String> = e
-                                    .scores
+                                // In the rubric's order, each score with its point's label.
+                                let scores: Vec<String> = rubric
+                                    .dimensions
                                     .iter()
-                                    .map(|(dim, v)| {
-                                        let name = study.dimension(dim).map_or(dim.clone(), |d| d.label.clone());
-                                        format!("{name}: {v}")
+                                    .filter_map(|d| {
+                                        let v = *e.scores.get(&d.id)?;
+                                        let point = d.scale.points.iter().find(|p| p.value == v);
+                                        Some(match point.and_then(|p| p.label.as_deref()) {
+                                            Some(label) => format!("{}: {v} ({label})", d.label),
+                                            None => format!("{}: {v}", d.label),
+                                        })
                                     })
                                     .collect();
                                 let media = e.media.clone().map(|m| view! {
@@ -135,10 +138,19 @@ pub fn RubricTable() -> impl IntoView {
                                 view! {
                                     <article class="example">
                                         <h4>{e.title.clone().unwrap_or_else(|| format!("Example {}", i + 1))}</h4>
-                                        {e.prompt.as_deref().map(|p| view! { <div class="markdown prompt" inner_html=markdown::to_html(p)></div> })}
+                                        // Labelled as the trials label them.
+                                        {e.prompt.as_deref().map(|p| view! {
+                                            <div class="prompt">
+                                                <h5>"Prompt"</h5>
+                                                <div class="markdown" inner_html=markdown::to_html(p)></div>
+                                            </div>
+                                        })}
                                         {media}
-                                        <div class="markdown output" inner_html=markdown::to_html(&e.output)></div>
-                                        <p class="scores"><strong>{scores.join(", ")}</strong></p>
+                                        <div class="output">
+                                            <h5>"Output"</h5>
+                                            <div class="markdown" inner_html=markdown::to_html(&e.output)></div>
+                                        </div>
+                                        <p class="scores"><strong>"Scores: "</strong>{scores.join(", ")}</p>
                                         <p class="why"><strong>"Why: "</strong>{e.why.clone()}</p>
                                     </article>
                                 }

@@ -77,13 +77,7 @@ pub fn MissingList() -> impl IntoView {
         (!list.is_empty()).then(|| {
             view! {
                 <div class="missing" role="alert" aria-labelledby="missing-heading">
-                    <h2 id="missing-heading">
-                        {if list.len() == 1 {
-                            "1 answer is missing".to_owned()
-                        } else {
-                            format!("{} answers are missing", list.len())
-                        }}
-                    </h2>
+                    <h2 id="missing-heading">{missing_count(list.len())}</h2>
                     <ul>
                         {list
                             .into_iter()
@@ -108,6 +102,62 @@ pub fn MissingList() -> impl IntoView {
                     </ul>
                 </div>
             }
+        })
+    }
+}
+
+/// "1 answer is missing", "3 answers are missing".
+pub fn missing_count(n: usize) -> String {
+    if n == 1 {
+        "1 answer is missing".to_owned()
+    } else {
+        format!("{n} answers are missing")
+    }
+}
+
+/// Why the question `dom_id` still needs an answer after the last refused step ("choose a
+/// score"), else `None` (reactive). Such a question is marked: `aria-invalid`, an outline, and a
+/// note that describes it ([`NeededNote`]), so that the marker is where focus lands on a phone.
+pub fn needed(dom_id: &str) -> Memo<Option<String>> {
+    let handle = use_session();
+    let dom_id = dom_id.to_owned();
+    Memo::new(move |_| {
+        handle.with(|s| {
+            s.missing()
+                .iter()
+                .find(|m| m.target.dom_id() == dom_id)
+                .map(|m| m.reason.clone())
+        })
+    })
+}
+
+/// The `aria-invalid` of a question marked by [`needed`].
+pub fn invalid(reason: Memo<Option<String>>) -> impl Fn() -> Option<&'static str> + Copy {
+    move || reason.with(Option::is_some).then_some("true")
+}
+
+/// The `aria-describedby` of a question: its own description (`other`), then its
+/// [`NeededNote`] while it is marked.
+pub fn described_by(
+    dom_id: &str,
+    other: Option<String>,
+    reason: Memo<Option<String>>,
+) -> impl Fn() -> Option<String> + use<> {
+    let note = format!("{dom_id}-needed");
+    move || match (other.clone(), reason.with(Option::is_some)) {
+        (Some(o), true) => Some(format!("{o} {note}")),
+        (None, true) => Some(note.clone()),
+        (o, false) => o,
+    }
+}
+
+/// The note on a question [`needed`] after a refused step: "Answer needed: choose a score".
+#[component]
+pub fn NeededNote(dom_id: String, reason: Memo<Option<String>>) -> impl IntoView {
+    let id = format!("{dom_id}-needed");
+    move || {
+        reason.get().map(|r| {
+            view! { <p class="needed" id=id.clone()>{format!("Answer needed: {r}")}</p> }
         })
     }
 }
@@ -140,13 +190,24 @@ pub fn QuestionControl(
         ..
     } = question;
     let help_id = format!("{dom_id}-help");
-    let described = help.as_ref().map(|_| help_id.clone());
-    let legend = legend(prompt.clone(), required, help, help_id);
+    let reason = needed(&dom_id);
+    let invalid = invalid(reason);
+    let described = described_by(&dom_id, help.as_ref().map(|_| help_id.clone()), reason);
+    let legend = view! {
+        {legend(prompt.clone(), required, help, help_id)}
+        <NeededNote dom_id=dom_id.clone() reason />
+    };
+    let label = move |dom_id: &str| {
+        view! {
+            {field_label(dom_id.to_owned(), prompt, required)}
+            <NeededNote dom_id=dom_id.to_owned() reason />
+        }
+    };
     match kind {
         QuestionKind::Likert(scale) => {
             let group = dom_id.clone();
             view! {
-                <fieldset class="question scale" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
+                <fieldset class="question scale" id=dom_id role="radiogroup" aria-label=name aria-describedby=described aria-invalid=invalid>
                     {legend}
                     {scale_points(scale.points, group, value, on_change)}
                 </fieldset>
@@ -156,7 +217,7 @@ pub fn QuestionControl(
         QuestionKind::SingleChoice(options) => {
             let group = dom_id.clone();
             view! {
-                <fieldset class="question choice" id=dom_id role="radiogroup" aria-label=name aria-describedby=described>
+                <fieldset class="question choice" id=dom_id role="radiogroup" aria-label=name aria-describedby=described aria-invalid=invalid>
                     {legend}
                     {choice_options(options, group, value, on_change)}
                 </fieldset>
@@ -164,35 +225,34 @@ pub fn QuestionControl(
             .into_any()
         }
         QuestionKind::MultipleChoice { options, .. } => view! {
-            <fieldset class="question choices" id=dom_id role="group" aria-label=name aria-describedby=described>
+            <fieldset class="question choices" id=dom_id role="group" aria-label=name aria-describedby=described aria-invalid=invalid>
                 {legend}
                 {choices_options(options, value, on_change)}
             </fieldset>
         }
         .into_any(),
         QuestionKind::ShortText { max_length } => {
-            let label = field_label(dom_id.clone(), prompt, required);
-            text_question(false, max_length, dom_id, name, label, value, on_change).into_any()
+            let label = label(&dom_id);
+            text_question((false, max_length), dom_id, name, label, value, on_change, reason)
+                .into_any()
         }
         QuestionKind::LongText { max_length } => {
-            let label = field_label(dom_id.clone(), prompt, required);
-            text_question(true, max_length, dom_id, name, label, value, on_change).into_any()
+            let label = label(&dom_id);
+            text_question((true, max_length), dom_id, name, label, value, on_change, reason)
+                .into_any()
         }
-        QuestionKind::Number { min, max, integer } => number_question(
-            (min, max, integer),
-            dom_id.clone(),
-            field_label(dom_id, prompt, required),
-            value,
-            on_change,
-        )
-        .into_any(),
+        QuestionKind::Number { min, max, integer } => {
+            let label = label(&dom_id);
+            number_question((min, max, integer), dom_id, label, value, on_change, reason)
+                .into_any()
+        }
         QuestionKind::Rank(options) => {
             let initial = match options {
                 RankOptions::Fixed(o) => o,
                 RankOptions::Systems => labels,
             };
             view! {
-                <fieldset class="question rank" id=dom_id role="group" aria-label=name>
+                <fieldset class="question rank" id=dom_id role="group" aria-label=name aria-describedby=described aria-invalid=invalid>
                     {legend}
                     <RankList initial value on_change />
                 </fieldset>
@@ -324,13 +384,13 @@ fn choices_options(
 
 /// A short (one line) or long text question; an emptied field clears the answer.
 fn text_question(
-    long: bool,
-    max_length: Option<u32>,
+    (long, max_length): (bool, Option<u32>),
     dom_id: String,
     name: String,
     label: impl IntoView,
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
+    reason: Memo<Option<String>>,
 ) -> impl IntoView {
     let text = move || match value.get() {
         Some(Answer::Text(t)) => t,
@@ -341,10 +401,12 @@ fn text_question(
         on_change.run((!t.is_empty()).then_some(Answer::Text(t)));
     };
     let max = max_length.map(|m| m.to_string());
+    let invalid = invalid(reason);
+    let described = described_by(&dom_id, None, reason);
     let control = if long {
-        view! { <textarea id=dom_id.clone() aria-label=name.clone() rows="4" maxlength=max.clone() prop:value=text on:input=input></textarea> }.into_any()
+        view! { <textarea id=dom_id.clone() aria-label=name.clone() rows="4" maxlength=max.clone() aria-invalid=invalid aria-describedby=described prop:value=text on:input=input></textarea> }.into_any()
     } else {
-        view! { <input type="text" id=dom_id.clone() aria-label=name.clone() maxlength=max.clone() prop:value=text on:input=input /> }.into_any()
+        view! { <input type="text" id=dom_id.clone() aria-label=name.clone() maxlength=max.clone() aria-invalid=invalid aria-describedby=described prop:value=text on:input=input /> }.into_any()
     };
     view! {
         <div class="question text">
@@ -361,16 +423,20 @@ fn number_question(
     label: impl IntoView,
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
+    reason: Memo<Option<String>>,
 ) -> impl IntoView {
     let text = move || match value.get() {
         Some(Answer::Number(x)) => x.to_string(),
         _ => String::new(),
     };
+    let described = described_by(&dom_id, None, reason);
     view! {
         <div class="question number">
             {label}
             <input
                 type="number"
+                aria-invalid=invalid(reason)
+                aria-describedby=described
                 id=dom_id
                 inputmode=if integer { "numeric" } else { "decimal" }
                 min=min.map(|m| m.to_string())

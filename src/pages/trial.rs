@@ -10,7 +10,10 @@ use juror_core::session::{
 use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
-use super::survey::{MissingList, PointCaption, QuestionControl};
+use super::survey::{
+    MissingList, NeededNote, PointCaption, QuestionControl, described_by, invalid, missing_count,
+    needed,
+};
 use crate::session::{SessionHandle, use_session};
 
 /// The trial on screen, with its header and navigation.
@@ -32,7 +35,10 @@ pub fn TrialPage() -> impl IntoView {
     }
 }
 
-/// Progress ("Trial 3 of 75"), time left, and the rubric, list and shortcut buttons.
+/// Progress ("Trial 3 of 75"), time left, and the rubric, list and shortcut buttons; after a
+/// refused Next, how many answers are missing (the header stays on screen, where the list under
+/// the trial may not be). On a phone it is one row: "3/75", a thin bar, short button labels
+/// (each button keeps its full accessible name).
 #[component]
 fn TrialHeader() -> impl IntoView {
     let handle = use_session();
@@ -50,22 +56,38 @@ fn TrialHeader() -> impl IntoView {
         };
         format!("Trial {} of {} · {} done{left}", p.current, p.total, p.done)
     };
+    let short = move || {
+        let p = p.get();
+        format!("{}/{}", p.current, p.total)
+    };
+    let missing = Memo::new(move |_| handle.with(|s| s.missing().len()));
+    // A button's label in full, and the short one a phone shows (hidden from screen readers,
+    // which read the full label).
+    let label = |full: &'static str, brief: &'static str| {
+        view! {
+            <span class="full">{full}</span>
+            <span class="brief" aria-hidden="true">{brief}</span>
+        }
+    };
     view! {
         <header class="trial-header">
             <div class="progress-line">
-                <p class="progress-text" aria-live="polite">{text}</p>
+                <p class="progress-text" aria-live="polite">
+                    <span class="full">{text}</span>
+                    <span class="brief" aria-hidden="true">{short}</span>
+                </p>
                 <div class="tools">
                     <button type="button" class="secondary small" aria-keyshortcuts="R" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::Rubric))>
-                        "Rubric"
+                        {label("Rubric", "Rubric")}
                     </button>
                     <button type="button" class="secondary small" aria-keyshortcuts="L" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::TrialList))>
-                        "All trials"
+                        {label("All trials", "Trials")}
                     </button>
                     <button type="button" class="secondary small" aria-keyshortcuts="?" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::Shortcuts))>
-                        "Shortcuts"
+                        {label("Shortcuts", "?")}
                     </button>
                     <button type="button" class="secondary small" on:click=backup>
-                        "Save a backup"
+                        {label("Save a backup", "Backup")}
                     </button>
                 </div>
             </div>
@@ -85,6 +107,12 @@ fn TrialHeader() -> impl IntoView {
                     }
                 ></div>
             </div>
+            {move || {
+                let n = missing.get();
+                (n > 0).then(|| view! {
+                    <p class="missing-note">{format!("{}: each is marked “Answer needed”.", missing_count(n))}</p>
+                })
+            }}
         </header>
     }
 }
@@ -139,15 +167,19 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
         .map(|p| view! { <PreferenceControl index preference=p /> });
     let notes = (view.notes != Requirement::Off).then(|| {
         let required = view.notes == Requirement::Required;
+        let reason = needed("q-notes");
         view! {
             <div class="question text notes">
                 <label for="q-notes" class="legend">
                     "Notes"
                     {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
                 </label>
+                <NeededNote dom_id="q-notes".to_owned() reason />
                 <textarea
                     id="q-notes"
                     rows="3"
+                    aria-invalid=invalid(reason)
+                    aria-describedby=described_by("q-notes", None, reason)
                     prop:value=move || given(handle, index, |t| t.notes.clone())
                     on:input=move |ev| handle.dispatch(Msg::Notes(event_target_value(&ev)))
                 ></textarea>
@@ -218,12 +250,15 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             let dim = d.id.clone();
             let dim2 = d.id.clone();
             let group = dom_id.clone();
+            let reason = needed(&dom_id);
             view! {
                 <fieldset
                     class="question scale"
                     id=dom_id.clone()
                     role="radiogroup"
                     aria-label=name
+                    aria-invalid=invalid(reason)
+                    aria-describedby=described_by(&dom_id, None, reason)
                     data-rate=d.id.clone()
                     data-position=position
                 >
@@ -232,6 +267,10 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                         {(!d.required).then(|| view! { <span class="optional">" (optional)"</span> })}
                         <span class="question-text">{d.question.clone()}</span>
                     </legend>
+                    <NeededNote dom_id=dom_id.clone() reason />
+                    // Each point's description follows it; the stylesheet shows the hovered,
+                    // else focused, else chosen point's on its own line under the points (in
+                    // the flow: it never covers another control).
                     <div class="points">
                         {d.scale
                             .points
@@ -241,12 +280,10 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                                 let dim = dim.clone();
                                 let dim2 = dim2.clone();
                                 let desc_id = format!("{group}-d{v}");
-                                let description = p.description.clone();
-                                let title = description.clone().unwrap_or_default();
-                                let described_by = description.as_ref().map(|_| desc_id.clone());
-                                let desc = description.map(|text| view! { <span class="desc" id=desc_id.clone()>{text}</span> });
+                                let described_by = p.description.as_ref().map(|_| desc_id.clone());
+                                let desc = p.description.clone().map(|text| view! { <span class="desc" id=desc_id>{text}</span> });
                                 view! {
-                                    <label class="point" title=title>
+                                    <label class="point">
                                         <input
                                             type="radio"
                                             name=group.clone()
@@ -263,8 +300,8 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                                             })
                                         />
                                         <PointCaption value=v label=p.label.clone() />
-                                        {desc}
                                     </label>
+                                    {desc}
                                 }
                             })
                             .collect_view()}
@@ -331,15 +368,19 @@ fn PreferenceControl(
     let current = move || given(handle, index, |t| t.preference.clone());
     let explanation = (preference.explanation != Requirement::Off).then(|| {
         let required = preference.explanation == Requirement::Required;
+        let reason = needed("q-explanation");
         view! {
             <div class="question text">
                 <label for="q-explanation" class="legend">
                     "Why this choice?"
                     {(!required).then(|| view! { <span class="optional">" (optional)"</span> })}
                 </label>
+                <NeededNote dom_id="q-explanation".to_owned() reason />
                 <textarea
                     id="q-explanation"
                     rows="2"
+                    aria-invalid=invalid(reason)
+                    aria-describedby=described_by("q-explanation", None, reason)
                     prop:value=move || given(handle, index, |t| t.explanation.clone())
                     on:input=move |ev| handle.dispatch(Msg::Explain(event_target_value(&ev)))
                 ></textarea>
@@ -389,9 +430,18 @@ fn PreferenceControl(
                     </label>
                 }
             });
+            let reason = needed("q-preference");
             view! {
-                <fieldset class="question choice" id="q-preference" role="radiogroup" aria-label=preference.question.clone()>
+                <fieldset
+                    class="question choice"
+                    id="q-preference"
+                    role="radiogroup"
+                    aria-label=preference.question.clone()
+                    aria-invalid=invalid(reason)
+                    aria-describedby=described_by("q-preference", None, reason)
+                >
                     <legend><strong>{preference.question.clone()}</strong></legend>
+                    <NeededNote dom_id="q-preference".to_owned() reason />
                     <div class="points">{options} {tie}</div>
                 </fieldset>
             }
