@@ -27,6 +27,9 @@ pub enum Warning {
     /// The consent text says answers are sent to `host`, but not that with `backups` the
     /// answers so far go every 10 trials, even if the participant stops.
     BackupsUnsaid { host: String },
+    /// Neither the study nor its tasks give `estimated_minutes`: the welcome page cannot say how
+    /// long the study takes (it never guesses), which a consent form and payment usually need.
+    NoTimeEstimate,
 }
 
 /// Every warning about `study`, in a fixed order.
@@ -46,6 +49,9 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
         } else if submit.backups && !BACKUP_WORDS.iter().any(|w| has_word_starting(&text, w)) {
             found.push(Warning::BackupsUnsaid { host });
         }
+    }
+    if study.estimated_minutes().is_none() {
+        found.push(Warning::NoTimeEstimate);
     }
     found
 }
@@ -167,5 +173,26 @@ mod tests {
         );
         raw.consent = None;
         assert_eq!(warn(&raw), []);
+    }
+
+    /// A study that says nowhere how long it takes is told to; the example studies all do.
+    #[test]
+    fn a_study_without_a_time_estimate_is_warned_about() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/studies/pandalm.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut raw: crate::study::RawStudy =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let warn = |raw: &crate::study::RawStudy| {
+            warnings(&crate::study::validate(raw).unwrap_or_else(|p| panic!("{p}")))
+        };
+        assert_eq!(warn(&raw), []);
+        raw.estimated_minutes = None;
+        for task in &mut raw.design.tasks {
+            task.estimated_minutes = None;
+        }
+        assert_eq!(warn(&raw), [Warning::NoTimeEstimate]);
     }
 }
