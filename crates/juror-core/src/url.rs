@@ -40,7 +40,11 @@ pub fn split_email(text: &str) -> Option<(&str, &str, &str)> {
     let mut start = 0;
     for word in text.split(is_break) {
         let at = start;
-        start += word.len() + text[at + word.len()..].chars().next().map_or(0, char::len_utf8);
+        start += word.len()
+            + text[at + word.len()..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
         let word = word.trim_end_matches('.');
         let mut parts = word.split('@');
         if let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next())

@@ -351,9 +351,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
-    }
+    d[0] = (0..=b.len()).collect();
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
@@ -371,7 +369,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{LINK_PARAMETERS, UnknownParameter, broken_link, edit_distance, unknown_parameters};
+    use super::{
+        LINK_PARAMETERS, UnknownParameter, broken_link, edit_distance, unknown_parameters,
+    };
 
     #[test]
     fn a_misspelt_parameter_is_named_with_the_nearest_known_one() {

@@ -81,7 +81,10 @@ pub fn preview_names(text: &str, study: &Study) -> Result<BTreeMap<String, Strin
     if value.get("format").and_then(Value::as_str) != Some(KEY_FORMAT_V1) {
         return Err(not_a_key());
     }
-    let id = value.get("study").and_then(Value::as_str).unwrap_or_default();
+    let id = value
+        .get("study")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     if id != study.id() {
         return Err(format!(
             "this is the key of the study \"{id}\", not of \"{}\"",
