@@ -10,6 +10,7 @@ use juror_core::session::{
 use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
+use super::preview::PreviewSystem;
 use super::survey::{MissingList, PointCaption, QuestionControl};
 use crate::session::{SessionHandle, use_session};
 
@@ -314,7 +315,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
     view! {
         <article class="output" aria-label=heading.clone()>
             <h2 class="output-label">{heading.clone()}</h2>
-            {preview_system.map(|system| view! { <p class="preview-system">"System: " <code>{system}</code></p> })}
+            {preview_system.map(|system| view! { <p class="preview-system">"System: " <PreviewSystem system /></p> })}
             <div class="markdown output-text" inner_html=output.html.clone()></div>
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>
