@@ -240,7 +240,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
             );
             provide_context(handle);
             if preview {
-                let names = PreviewNames::new();
+                let names = PreviewNames::default();
                 provide_context(names);
                 return view! {
                     <PreviewBanner study=study.clone() names />

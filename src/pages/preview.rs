@@ -17,9 +17,9 @@ use crate::services::study_source;
 #[derive(Clone, Copy)]
 pub struct PreviewNames(RwSignal<BTreeMap<String, String>>);
 
-impl PreviewNames {
+impl Default for PreviewNames {
     /// No names yet.
-    pub fn new() -> PreviewNames {
+    fn default() -> PreviewNames {
         PreviewNames(RwSignal::new(BTreeMap::new()))
     }
 }
