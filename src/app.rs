@@ -12,7 +12,10 @@ use juror_core::study::{Problem, Study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::pages::{Analyse, OpenStudy, StudyFlow, StudyProblems, Welcome};
+use crate::pages::{
+    Analyse, BrokenLink, Contact, OpenStudy, PreviewBanner, PreviewNames, StudyFlow, StudyProblems,
+    Welcome,
+};
 use crate::services::{location, study_source};
 use crate::session::SessionHandle;
 
@@ -26,11 +29,12 @@ pub enum Load {
     /// The file could not be had at all.
     Unreachable { source: String, message: String },
     /// The file was read but is not a valid study; the study ids whose saved answers the page
-    /// offers (`store::failed_study_ids`).
+    /// offers (`store::failed_study_ids`), and the contact line the file names, if any.
     Invalid {
         source: String,
         problems: Vec<Problem>,
         ids: Vec<String>,
+        contact: Option<String>,
     },
     /// A valid study, with the SHA-256 of its text and the address its media are relative to.
     Ready(Arc<Study>, String, String),
@@ -48,6 +52,7 @@ impl Load {
                 }
                 Err(problems) => Load::Invalid {
                     ids: store::failed_study_ids(&source, Some(&text)),
+                    contact: store::failed_study_contact(&text),
                     source,
                     problems: problems.0,
                 },
@@ -156,11 +161,11 @@ pub fn App() -> impl IntoView {
                 Load::Unreachable { source, message } => {
                     let ids = store::failed_study_ids(&source, None);
                     view! {
-                        <StudyProblems source lead=message problems=Vec::new() on_file=open_file ids />
+                        <StudyProblems source lead=message problems=Vec::new() on_file=open_file ids contact=None />
                     }
                     .into_any()
                 }
-                Load::Invalid { source, problems, ids } => {
+                Load::Invalid { source, problems, ids, contact } => {
                     view! {
                         <StudyProblems
                             source
@@ -168,6 +173,7 @@ pub fn App() -> impl IntoView {
                             problems
                             on_file=open_file
                             ids
+                            contact
                         />
                     }
                     .into_any()
@@ -204,7 +210,11 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
             </Welcome>
         }
         .into_any(),
-        None => view! { <Welcome study=study.clone() on_code /> }.into_any(),
+        None => view! {
+            <BrokenLink />
+            <Welcome study=study.clone() on_code />
+        }
+        .into_any(),
         Some(Err(problem)) => view! {
             <section class="study-problems" role="alert">
                 <h1>"This link does not name a valid annotator"</h1>
@@ -215,6 +225,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
                 </p>
                 <p>{format!("Fix: {}.", problem.fix)}</p>
                 <p>"Ask the researcher who sent you the link for a working one."</p>
+                {study.contact().map(|c| view! { <p class="contact">"Contact: " <Contact text=c.to_owned() /></p> })}
             </section>
         }
         .into_any(),
@@ -229,13 +240,10 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
             );
             provide_context(handle);
             if preview {
+                let names = PreviewNames::default();
+                provide_context(names);
                 return view! {
-                    <p class="preview-banner" role="status">
-                        <strong>"Preview."</strong>
-                        " Each output shows the system that wrote it, and nothing you answer is saved. Annotators' links have no "
-                        <code>"&preview"</code>
-                        "."
-                    </p>
+                    <PreviewBanner study=study.clone() names />
                     <StudyFlow />
                 }
                 .into_any();

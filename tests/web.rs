@@ -70,6 +70,7 @@ async fn problems_are_listed_with_paths_and_fixes() {
                 problems
                 on_file=Callback::new(|_| {})
                 ids=vec!["broken".to_owned()]
+                contact=None
             />
         }
     });

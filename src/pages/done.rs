@@ -4,19 +4,10 @@ use juror_core::markdown;
 use juror_core::session::{Msg, Overlay, completion, submit};
 use leptos::prelude::*;
 
+use super::welcome::Contact;
 use crate::services::submit as submit_service;
 use crate::services::{download, location};
 use crate::session::use_session;
-
-/// The first e-mail address in `text`, if any.
-fn email_in(text: &str) -> Option<String> {
-    text.split(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '(' | ')' | ',' | ';'))
-        .find(|w| {
-            let mut parts = w.split('@');
-            matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if !a.is_empty() && b.contains('.'))
-        })
-        .map(|w| w.trim_end_matches('.').to_owned())
-}
 
 /// The study's debriefing (Markdown, rendered by the core's renderer), shown once `shown`
 /// holds: until the annotator has saved their ratings file, a line says that it will appear.
@@ -51,9 +42,10 @@ pub fn Finished() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let status = RwSignal::new(None::<String>);
-    // Whether the ratings file has been saved (downloaded, copied or shared) on this page: the
+    // Whether the ratings file has been saved (downloaded, copied, shared or sent) with every
+    // answer: recorded in the session, so that it holds when the annotator comes back. The
     // debriefing waits for it.
-    let saved = RwSignal::new(false);
+    let saved = Signal::derive(move || handle.with(|s| s.file_saved()));
     // A preview sends nothing, records nothing and submits nothing to MTurk.
     let preview = handle.preview;
     let submission = study.submit().map(|_| {
@@ -65,7 +57,7 @@ pub fn Finished() -> impl IntoView {
             }
             .into_any()
         } else {
-            submission(saved).into_any()
+            submission().into_any()
         }
     });
     let mturk = (!preview).then(|| mturk_submit(saved));
@@ -84,10 +76,10 @@ pub fn Finished() -> impl IntoView {
                 "Download your ratings file and send it to the researcher. Your answers also stay "
                 "saved in this browser, so you can come back to this page."
             </p>
-            {save_buttons(saved, status)}
+            {save_buttons(status)}
             {submission}
             {mturk}
-            {mail_link()}
+            {contact_line()}
             <p role="status" aria-live="polite" class="status">{move || status.get().unwrap_or_default()}</p>
             {completion}
             <p>
@@ -102,13 +94,13 @@ pub fn Finished() -> impl IntoView {
 }
 
 /// The ways to save the ratings file: download (JSON or CSV), the clipboard, the share sheet.
-/// Each that works sets `saved` and says so in `status`.
-fn save_buttons(saved: RwSignal<bool>, status: RwSignal<Option<String>>) -> impl IntoView {
+/// Each that works records that the file is saved ([`Msg::FileSaved`]) and says so in `status`.
+fn save_buttons(status: RwSignal<Option<String>>) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let has_debrief = study.debrief().is_some();
     let done = move |message: String| {
-        saved.set(true);
+        handle.dispatch(Msg::FileSaved);
         let more = if has_debrief {
             " The researchers' note about the study is below."
         } else {
@@ -168,7 +160,7 @@ fn save_buttons(saved: RwSignal<bool>, status: RwSignal<Option<String>>) -> impl
 /// The study's own service for ratings files: sent on arrival here, kept and sent again when the
 /// browser comes back online; the download stays available. What was sent is recorded (the
 /// answers' digest) so that a return to this page does not send it twice.
-fn submission(saved: RwSignal<bool>) -> impl IntoView {
+fn submission() -> impl IntoView {
     let handle = use_session();
     let receipt = RwSignal::new(None::<String>);
     let problem = RwSignal::new(None::<String>);
@@ -184,7 +176,7 @@ fn submission(saved: RwSignal<bool>) -> impl IntoView {
         let digest = submit::answers_digest(file);
         if submit_service::last_sent(&key).as_deref() == Some(digest.as_str()) {
             receipt.set(Some("Sent to the researcher.".to_owned()));
-            saved.set(true);
+            handle.dispatch(Msg::FileSaved);
             return;
         }
         if sending.get_untracked() {
@@ -197,7 +189,7 @@ fn submission(saved: RwSignal<bool>) -> impl IntoView {
                     submit_service::record_sent(&key, &digest);
                     receipt.set(Some(format!("Sent to the researcher ({name}).")));
                     problem.set(None);
-                    saved.set(true);
+                    handle.dispatch(Msg::FileSaved);
                 }
                 Err(e) => problem.set(Some(e.message())),
             }
@@ -231,7 +223,7 @@ fn submission(saved: RwSignal<bool>) -> impl IntoView {
 /// (`turkSubmitTo`, MTurk's own hosts only), with the checksum of their ratings file. Nothing
 /// outside MTurk. When the site's policy blocks the form (a build without MTurk's hosts), the page
 /// says so and gives what the requester needs instead.
-fn mturk_submit(saved: RwSignal<bool>) -> impl IntoView {
+fn mturk_submit(saved: Signal<bool>) -> impl IntoView {
     let handle = use_session();
     let assignment = location::query_param("assignmentId")
         .filter(|a| !juror_core::plan::mturk_preview(Some(a.as_str())));
@@ -278,7 +270,7 @@ fn mturk_submit(saved: RwSignal<bool>) -> impl IntoView {
 
 /// "Remove my answers from this browser", once the file is saved or sent: for a shared computer
 /// (a lab), after a confirmation; then says it is done.
-fn remove_answers(saved: RwSignal<bool>) -> impl IntoView {
+fn remove_answers(saved: Signal<bool>) -> impl IntoView {
     let handle = use_session();
     let asking = RwSignal::new(false);
     let result = RwSignal::new(None::<Result<(), String>>);
@@ -329,7 +321,7 @@ fn remove_answers(saved: RwSignal<bool>) -> impl IntoView {
 }
 
 /// The platform's completion code and the way back, once the file is saved.
-fn completion_block(saved: RwSignal<bool>) -> impl IntoView {
+fn completion_block(saved: Signal<bool>) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     move || {
@@ -366,44 +358,27 @@ fn completion_block(saved: RwSignal<bool>) -> impl IntoView {
     }
 }
 
-/// A `mailto:` link to the study's contact, when its contact line holds an e-mail address.
-fn mail_link() -> impl IntoView {
+/// The study's contact: when it holds an e-mail address, where to send the file, by a `mailto:`
+/// link with the subject and a first line naming the file to attach; else the line as written.
+fn contact_line() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
-    study.contact().and_then(email_in).map(|address| {
+    study.contact().map(|contact| {
+        let text = contact.to_owned();
+        if juror_core::url::split_email(contact).is_none() {
+            return view! { <p class="contact">"Questions? " <Contact text /></p> }.into_any();
+        }
         let subject = format!("Ratings for {}", study.title());
         let name = handle.ratings().file_name("json");
         let body = format!(
             "Hello,\n\nPlease find my ratings file attached: {name} (downloaded from the study page).\n"
         );
-        let href = format!(
-            "mailto:{address}?subject={}&body={}",
-            js_sys::encode_uri_component(&subject),
-            js_sys::encode_uri_component(&body)
-        );
         view! {
-            <p>
-                "Then send it to " <a href=href>{address.clone()}</a>
+            <p class="contact">
+                "Then send it to " <Contact text subject body />
                 {format!(": download the file first, and attach it ({name}) to the e-mail.")}
             </p>
         }
+        .into_any()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::email_in;
-
-    #[test]
-    fn finds_the_address_in_a_contact_line() {
-        assert_eq!(
-            email_in("Dr Ada Lovelace <ada@example.org>").as_deref(),
-            Some("ada@example.org")
-        );
-        assert_eq!(
-            email_in("write to team@lab.ac.uk.").as_deref(),
-            Some("team@lab.ac.uk")
-        );
-        assert_eq!(email_in("no address here"), None);
-    }
 }

@@ -1,12 +1,21 @@
 //! The page shown when no study is named in the address: open one from a file or an address.
 
+use juror_core::plan;
 use leptos::ev::{DragEvent, Event};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::services::location;
+
 /// A labelled file input that hands the chosen file to `on_file`.
 #[component]
-pub fn FilePicker(on_file: Callback<web_sys::File>, label: &'static str) -> impl IntoView {
+pub fn FilePicker(
+    on_file: Callback<web_sys::File>,
+    label: &'static str,
+    /// Drawn as a secondary button (an action that is not the page's main one).
+    #[prop(optional)]
+    secondary: bool,
+) -> impl IntoView {
     let on_change = move |ev: Event| {
         let input = ev
             .target()
@@ -17,10 +26,27 @@ pub fn FilePicker(on_file: Callback<web_sys::File>, label: &'static str) -> impl
     };
     view! {
         <label class="file-picker">
-            <span class="button">{label}</span>
+            <span class="button" class:secondary=secondary>{label}</span>
             <input type="file" accept=".json,application/json" on:change=on_change />
         </label>
     }
+}
+
+/// "The link has a parameter Juror does not know: sutdy (did you mean study?). …", when the
+/// page's address has one (`plan::unknown_parameters`): shown where a link did not get the
+/// annotator to their study (no study named, or no annotator).
+#[component]
+pub fn BrokenLink() -> impl IntoView {
+    let names = location::param_names();
+    let unknown = plan::unknown_parameters(names.iter().map(String::as_str));
+    plan::broken_link(&unknown).map(|text| {
+        view! {
+            <p class="error broken-link" role="alert">
+                <strong>"This link looks broken. "</strong>
+                {text}
+            </p>
+        }
+    })
 }
 
 /// Choose a study: a file picker, a drop zone and an address form.
@@ -50,6 +76,7 @@ pub fn OpenStudy(on_file: Callback<web_sys::File>) -> impl IntoView {
             on:drop=on_drop
         >
             <h1>"Juror"</h1>
+            <BrokenLink />
             <p class="lead">
                 "Blinded human evaluation of AI outputs. Open a study to begin: the link you were "
                 "sent usually does this for you."

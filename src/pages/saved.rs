@@ -22,7 +22,7 @@ pub fn SavedAnswers(ids: Vec<String>) -> impl IntoView {
                 <section class="saved-answers" aria-labelledby="saved-heading">
                     <h2 id="saved-heading">"Answers saved in this browser"</h2>
                     <p>
-                        "Download them and send them to the researcher: they hold every answer given here, and the researcher can turn them into a ratings file with "
+                        "The answers already given to this study are kept in this browser. Download them and send them to the researcher: they hold every answer given here, and the researcher can turn them into a ratings file with "
                         <code>"juror recover"</code> "."
                     </p>
                     <ul>

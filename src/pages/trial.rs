@@ -14,6 +14,7 @@ use super::survey::{
     MissingList, NeededNote, PointCaption, QuestionControl, described_by, invalid, missing_count,
     needed,
 };
+use super::preview::PreviewSystem;
 use crate::session::{SessionHandle, use_session};
 
 /// The trial on screen, with its header and navigation.
@@ -351,7 +352,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
     view! {
         <article class="output" aria-label=heading.clone()>
             <h2 class="output-label">{heading.clone()}</h2>
-            {preview_system.map(|system| view! { <p class="preview-system">"System: " <code>{system}</code></p> })}
+            {preview_system.map(|system| view! { <p class="preview-system">"System: " <PreviewSystem system /></p> })}
             <div class="markdown output-text" inner_html=output.html.clone()></div>
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>

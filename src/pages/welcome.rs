@@ -1,4 +1,5 @@
-//! The first page of a valid study: what it is and how long it takes.
+//! The first page of a valid study: what it is and how long it takes, and the study's contact
+//! line as every page shows it.
 
 use std::sync::Arc;
 
@@ -19,7 +20,6 @@ pub fn Welcome(
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
     let description = study.description().map(markdown::to_html);
-    let items = study.items().len();
     let trials = trials.unwrap_or_else(|| study.trials_per_annotator());
     let minutes = study.estimated_minutes();
     let consent = study.consent().is_some();
@@ -30,11 +30,7 @@ pub fn Welcome(
             {description.map(|html| view! { <div class="markdown" inner_html=html></div> })}
             <dl class="facts">
                 <div>
-                    <dt>"Items"</dt>
-                    <dd>{items}</dd>
-                </div>
-                <div>
-                    <dt>"Trials"</dt>
+                    <dt>"Pages to judge"</dt>
                     <dd>{trials}</dd>
                 </div>
                 {minutes
@@ -55,9 +51,34 @@ pub fn Welcome(
             {sending.map(|text| view! { <p class="reassure sending">{text}</p> })}
             {on_code.map(|on_code| view! { <ParticipantCode on_code /> })}
             {children.map(|c| c())}
-            {study.contact().map(|c| view! { <p class="contact">"Questions? " {c.to_owned()}</p> })}
+            {study.contact().map(|c| view! { <p class="contact">"Questions? " <Contact text=c.to_owned() /></p> })}
         </section>
     }
+}
+
+/// The study's contact line, its e-mail address (if it has one) a `mailto:` link, with `subject`
+/// and `body` filled in when given: every page that shows the contact shows it this way.
+#[component]
+pub fn Contact(
+    text: String,
+    #[prop(optional)] subject: Option<String>,
+    #[prop(optional)] body: Option<String>,
+) -> impl IntoView {
+    let Some((before, address, after)) = juror_core::url::split_email(&text) else {
+        return view! { {text.clone()} }.into_any();
+    };
+    let query: Vec<String> = [("subject", subject), ("body", body)]
+        .into_iter()
+        .filter_map(|(name, value)| {
+            value.map(|v| format!("{name}={}", js_sys::encode_uri_component(&v)))
+        })
+        .collect();
+    let href = match query.is_empty() {
+        true => format!("mailto:{address}"),
+        false => format!("mailto:{address}?{}", query.join("&")),
+    };
+    view! { {before.to_owned()} <a href=href>{address.to_owned()}</a> {after.to_owned()} }
+        .into_any()
 }
 
 /// Asks for the participant code when the link did not carry one.

@@ -16,6 +16,24 @@ pub fn has_param(name: &str) -> bool {
     web_sys::UrlSearchParams::new_with_str(&search).is_ok_and(|params| params.has(name))
 }
 
+/// The names of the page address's query parameters, in order (`?sutdy=a&slot=1` gives `sutdy`,
+/// `slot`).
+pub fn param_names() -> Vec<String> {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return Vec::new();
+    };
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split('=').next())
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            js_sys::decode_uri_component(&name.replace('+', " "))
+                .map_or_else(|_| name.to_owned(), String::from)
+        })
+        .collect()
+}
+
 /// Goes to `url` (relative to the page) without leaving the current address in the history.
 pub fn replace(url: &str) {
     if let Some(window) = web_sys::window() {

@@ -2,6 +2,7 @@
 // is told exactly what is wrong, never shown a blank page.
 import * as fs from 'node:fs';
 import { test, expect, fixture } from './fixtures';
+import { completeStudy } from './session';
 
 test('a study with several problems lists each with its path and a fix', async ({ page, errors }) => {
   const body = fs.readFileSync(fixture('invalid/many-problems.json'), 'utf8');
@@ -39,4 +40,60 @@ test('a study that is not there says so and how to fix the link', async ({ page 
   ).toBeVisible();
   await expect(page.getByText(/answered 404/)).toBeVisible();
   await expect(page.getByRole('link', { name: 'Open another study' })).toBeVisible();
+});
+
+test('a wrong study address in a fresh browser tells the annotator what to do, and promises nothing it lacks', async ({ page }) => {
+  await page.goto('index.html?study=studies/kitchn.json&slot=1');
+  await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
+  await expect(page.getByText('check that you opened all of it')).toBeVisible();
+  // Nothing is saved in a fresh browser: nothing is said to be below, no researcher's tool for a wrong address.
+  await expect(page.getByRole('region', { name: 'Answers saved in this browser' })).toHaveCount(0);
+  await expect(page.getByText(/below/)).toHaveCount(0);
+  await expect(page.getByText(/juror validate/)).toHaveCount(0);
+  // Choosing a study file is the researcher's way, offered as a secondary action.
+  const researchers = page.locator('.for-researchers');
+  await expect(researchers).toContainText('Researchers: the study file must be on the site at this address');
+  await expect(researchers.getByText('Choose a study file', { exact: true })).toHaveClass(/secondary/);
+  await expect(page.locator('.study-problems .button:not(.secondary)')).toHaveCount(0);
+});
+
+test('with answers saved for the study, the page that cannot open it says they are kept and offers them', async ({ page }) => {
+  const study = fs.readFileSync(fixture('valid/minimal.json'), 'utf8');
+  await page.route('**/studies/minimal.json', (route) => route.fulfill({ body: study, contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/minimal.json&slot=1');
+  await completeStudy(page);
+  // The study has moved: the old link's address no longer answers.
+  await page.goto('index.html?study=moved/minimal.json&slot=1');
+  await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
+  const list = page.getByRole('region', { name: 'Answers saved in this browser' });
+  await expect(list.getByText('The answers already given to this study are kept in this browser.')).toBeVisible();
+  await expect(list.getByRole('button', { name: /^Download minimal — slot 1/ })).toBeVisible();
+});
+
+test('a study file with problems names its contact and keeps the researcher\'s hint for researchers', async ({ page }) => {
+  const study = JSON.parse(fs.readFileSync(fixture('valid/minimal.json'), 'utf8'));
+  study.contact = 'Kitchen Lab, kitchen-lab@example.org';
+  delete study.items[0].outputs.ours;
+  await page.route('**/studies/half.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/half.json&slot=1');
+  await expect(page.getByRole('heading', { level: 1, name: 'This study has 1 problem' })).toBeVisible();
+  await expect(page.getByText('tell the researcher who sent it: the study file itself needs fixing')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'kitchen-lab@example.org' })).toHaveAttribute('href', 'mailto:kitchen-lab@example.org');
+  await expect(page.locator('.for-researchers')).toContainText('juror validate lists the same problems');
+});
+
+test('a misspelt link parameter says the link looks broken and names the parameter meant', async ({ page, errors }) => {
+  await page.goto('index.html?sutdy=studies/financial-analysis.json&slot=1');
+  await expect(page.getByRole('alert')).toHaveText(
+    'This link looks broken. The link has a parameter Juror does not know: sutdy (did you mean study?). Ask the researcher for the link again.',
+  );
+  // The study right and the slot misspelt: the page asks for a code, and says why.
+  await page.goto('index.html?study=studies/financial-analysis.json&slto=1');
+  await expect(page.getByLabel('Your participant code')).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('slto (did you mean slot?)');
+  // A link without a slot, but nothing misspelt: no alert.
+  await page.goto('index.html?study=studies/financial-analysis.json');
+  await expect(page.getByLabel('Your participant code')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
 });

@@ -11,9 +11,11 @@ for (const study of studies) {
   test(`opens ${study.file} by its address and shows the welcome page`, async ({ page, errors }) => {
     await page.goto(`index.html?study=studies/${study.file}`);
     await expect(page.getByRole('heading', { level: 1, name: study.title })).toBeVisible();
-    const items = page.locator('.facts div', { has: page.getByText('Items', { exact: true }) });
-    await expect(items.locator('dd')).toHaveText(String(study.items));
-    await expect(page.getByText('Trials', { exact: true })).toBeVisible();
+    // In the annotator's words: pages to judge (never "trials" or "items"), and the study's time.
+    const pages = page.locator('.facts div', { has: page.getByText('Pages to judge', { exact: true }) });
+    await expect(pages.locator('dd')).toHaveText(/^[1-9][0-9]*$/);
+    await expect(page.getByText('Trials', { exact: true })).toHaveCount(0);
+    await expect(page.getByText('Estimated time', { exact: true })).toBeVisible();
     expect(errors).toEqual([]);
   });
 }

@@ -25,5 +25,5 @@ test('typing a study address opens it', async ({ page }) => {
   await page.getByLabel('Or open a study by its address').fill('studies/pandalm.json');
   await page.getByRole('button', { name: 'Open' }).click();
   await expect(page).toHaveURL(/study=studies%2Fpandalm\.json/);
-  await expect(page.getByText('Items', { exact: true })).toBeVisible();
+  await expect(page.getByText('Pages to judge', { exact: true })).toBeVisible();
 });

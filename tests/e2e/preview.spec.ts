@@ -1,6 +1,8 @@
 // Intent: a researcher checks a study before sending links: `&preview` walks the annotator's
 // plan with each output's system shown, plainly marked as a preview, and records nothing.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, expect, root } from './fixtures';
 import { completeStudy } from './session';
@@ -77,5 +79,45 @@ test('a preview of a study with a service sends nothing, keeps no record, offers
   expect(sent).toEqual([]);
   const saved = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror')));
   expect(saved).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('a preview of a published study shows tokens, and names the systems from the key chosen in the page, keeping nothing', async ({ page, errors }) => {
+  // Published the README's way, into a folder served with the app.
+  const site = path.join(root, 'dist/e2e-published/preview-key');
+  const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'juror-keys-preview-'));
+  fs.rmSync(site, { recursive: true, force: true });
+  const original = path.join(root, 'assets/studies/financial-analysis.json');
+  execFileSync(path.join(root, 'target/debug/juror'), ['publish', original, '--site', site, '--keys', keys, '--allow-named'], { encoding: 'utf8' });
+  const systems: string[] = JSON.parse(fs.readFileSync(original, 'utf8')).systems;
+  const study = JSON.parse(fs.readFileSync(path.join(site, 'studies/financial-analysis.json'), 'utf8'));
+
+  await page.goto('index.html?study=e2e-published/preview-key/studies/financial-analysis.json&slot=1&preview');
+  const banner = page.getByRole('status').filter({ hasText: 'Preview of a published study.' });
+  await expect(banner).toContainText('Each output shows its sealed token');
+  await expect(banner).toContainText(`keys/${study.id}.key.json`);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.locator('.instructions .actions button.primary').click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Trial 1/ })).toBeVisible();
+  const system = page.locator('.preview-system');
+  await expect(system).toHaveText(/^System: s-[0-9a-f]{12}$/);
+
+  // Not a key: said, and nothing changes.
+  await page.getByLabel('Choose the key file').setInputFiles(original);
+  await expect(page.getByText('This key cannot be used: this file is not a key written by juror publish')).toBeVisible();
+  await expect(system).toHaveText(/^System: s-[0-9a-f]{12}$/);
+
+  // The study's key: each output shows its system's name beside the token.
+  await page.getByLabel('Choose the key file').setInputFiles(path.join(keys, 'financial-analysis.key.json'));
+  await expect(page.getByText('The outputs now show their systems\' names')).toBeVisible();
+  const shown = (await system.textContent()) ?? '';
+  const named = /^System: (.+) \(token s-[0-9a-f]{12}\)$/.exec(shown);
+  expect(named, shown).not.toBeNull();
+  expect(systems).toContain(named![1]);
+
+  // Nothing of it was kept.
+  const saved = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  expect(saved).not.toContain(named![1]);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror')))).toEqual([]);
   expect(errors).toEqual([]);
 });

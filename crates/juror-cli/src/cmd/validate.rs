@@ -162,6 +162,11 @@ fn warning_text(warning: &Warning) -> String {
              \"consent\")",
             BACKUP_WORDS.join("/")
         ),
+        Warning::NoTimeEstimate => "the study says nowhere how long it takes, so its welcome \
+             page shows no time (consent and payment usually need one); add \
+             \"estimated_minutes\": 15 at the top level, your own measure of one annotator's \
+             time (docs/study-format.md, \"estimated_minutes\")"
+            .to_owned(),
     }
 }
 

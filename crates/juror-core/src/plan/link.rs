@@ -2,7 +2,9 @@
 //! [`resolve_annotator`]), the recruitment platform's parameters kept for payment
 //! ([`PlatformVisit`], [`platform_visit`], MTurk's preview and submit address), and the links a
 //! researcher hands out, one per slot, with a platform's placeholders ([`slot_links`],
-//! [`platform_links`]). Separate from planning: a plan needs only the slot.
+//! [`platform_links`]), and the parameters a link may have ([`LINK_PARAMETERS`]): a misspelt
+//! one is named with the nearest known name ([`unknown_parameters`], [`broken_link`]).
+//! Separate from planning: a plan needs only the slot.
 
 use serde::Serialize;
 
@@ -263,4 +265,160 @@ pub fn platform_links(
         .into_iter()
         .map(|(slot, url)| (slot, format!("{url}{extra}")))
         .collect()
+}
+
+/// Every query parameter the annotator's page reads: the study and slot, the preview, the old
+/// address of the Analyse page, and the platforms' ids ([`ID_PARAMETERS`]) and other parameters
+/// ([`platform_visit`], MTurk's `turkSubmitTo`).
+pub const LINK_PARAMETERS: [&str; 13] = [
+    "study",
+    "slot",
+    "annotator",
+    "preview",
+    "analyse",
+    "PROLIFIC_PID",
+    "STUDY_ID",
+    "SESSION_ID",
+    "workerId",
+    "assignmentId",
+    "hitId",
+    "turkSubmitTo",
+    "id",
+];
+
+/// A parameter of a link that the page does not read, with the known name it is nearest to
+/// (at most two edits away, ignoring case), if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownParameter {
+    /// The name as the link has it.
+    pub name: String,
+    /// The known name it was probably meant to be.
+    pub nearest: Option<&'static str>,
+}
+
+/// The parameters among `names` (a link's query parameter names, in order) that are not in
+/// [`LINK_PARAMETERS`], each once, with the nearest known name: the fewest insertions,
+/// deletions, substitutions and swaps of two neighbouring letters, ignoring case, at most two
+/// and fewer than the name's length (`sutdy` → `study`, `Slot` → `slot`).
+pub fn unknown_parameters<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<UnknownParameter> {
+    let mut out: Vec<UnknownParameter> = Vec::new();
+    for name in names {
+        if LINK_PARAMETERS.contains(&name) || out.iter().any(|u| u.name == name) {
+            continue;
+        }
+        let lower = name.to_lowercase();
+        let nearest = LINK_PARAMETERS
+            .iter()
+            .map(|known| (edit_distance(&lower, &known.to_lowercase()), *known))
+            .filter(|&(d, _)| d <= 2 && d < lower.chars().count())
+            .min_by_key(|&(d, _)| d)
+            .map(|(_, known)| known);
+        out.push(UnknownParameter {
+            name: name.to_owned(),
+            nearest,
+        });
+    }
+    out
+}
+
+/// The page's sentence for a link with parameters it does not know, or `None` when `unknown` is
+/// empty: "The link has a parameter Juror does not know: sutdy (did you mean study?). Ask the
+/// researcher for the link again."
+pub fn broken_link(unknown: &[UnknownParameter]) -> Option<String> {
+    let names: Vec<String> = unknown
+        .iter()
+        .map(|u| match u.nearest {
+            Some(known) => format!("{} (did you mean {known}?)", u.name),
+            None => u.name.clone(),
+        })
+        .collect();
+    let what = match names.len() {
+        0 => return None,
+        1 => "a parameter",
+        _ => "parameters",
+    };
+    Some(format!(
+        "The link has {what} Juror does not know: {}. Ask the researcher for the link again.",
+        names.join(", ")
+    ))
+}
+
+/// The optimal string alignment distance between `a` and `b`: insertions, deletions,
+/// substitutions and swaps of two neighbouring characters, each counting one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{
+        LINK_PARAMETERS, UnknownParameter, broken_link, edit_distance, unknown_parameters,
+    };
+
+    #[test]
+    fn a_misspelt_parameter_is_named_with_the_nearest_known_one() {
+        let unknown = unknown_parameters(["sutdy", "slot"]);
+        assert_eq!(
+            unknown,
+            [UnknownParameter {
+                name: "sutdy".to_owned(),
+                nearest: Some("study")
+            }]
+        );
+        assert_eq!(
+            broken_link(&unknown).as_deref(),
+            Some(
+                "The link has a parameter Juror does not know: sutdy (did you mean study?). \
+                 Ask the researcher for the link again."
+            )
+        );
+        let nearest = |name: &str| unknown_parameters([name])[0].nearest;
+        assert_eq!(nearest("Slot"), Some("slot"));
+        assert_eq!(nearest("prolific_pid"), Some("PROLIFIC_PID"));
+        assert_eq!(nearest("annotater"), Some("annotator"));
+        assert_eq!(nearest("prevew"), Some("preview"));
+        assert_eq!(nearest("utm_source"), None);
+        assert_eq!(nearest("x"), None, "one letter is no evidence of a typo");
+    }
+
+    #[test]
+    fn a_link_with_only_known_parameters_is_not_broken() {
+        assert_eq!(unknown_parameters(LINK_PARAMETERS), []);
+        assert_eq!(broken_link(&[]), None);
+        let two = unknown_parameters(["stdy", "stdy", "fbclid"]);
+        assert_eq!(two.len(), 2, "each unknown name once");
+        assert_eq!(
+            broken_link(&two).as_deref(),
+            Some(
+                "The link has parameters Juror does not know: stdy (did you mean study?), \
+                 fbclid. Ask the researcher for the link again."
+            )
+        );
+    }
+
+    #[test]
+    fn edits_are_counted_one_each() {
+        assert_eq!(edit_distance("sutdy", "study"), 1);
+        assert_eq!(edit_distance("", "id"), 2);
+        assert_eq!(edit_distance("slto", "slot"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
 }

@@ -42,8 +42,9 @@ use crate::rng::Stream;
 pub use crate::study::published::{Shown, Trial};
 use crate::study::{Item, LabelScheme, Order, Presentation, Problem, Study, Task};
 pub use link::{
-    Annotator, ID_PARAMETERS, Platform, PlatformVisit, mturk_preview, mturk_submit_url,
-    platform_links, platform_visit, resolve_annotator, slot_links,
+    Annotator, ID_PARAMETERS, LINK_PARAMETERS, Platform, PlatformVisit, UnknownParameter,
+    broken_link, mturk_preview, mturk_submit_url, platform_links, platform_visit,
+    resolve_annotator, slot_links, unknown_parameters,
 };
 
 /// An annotator's whole plan.

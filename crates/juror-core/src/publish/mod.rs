@@ -67,6 +67,52 @@ impl SealKey {
     }
 }
 
+/// The systems' names by token, for the researcher's preview of a published study: read from
+/// the key `text` (`juror.key/1`, as `juror publish` writes it) of `study`, which must hold every
+/// token the study has. The page reads it in memory only: the key is never stored or sent.
+///
+/// # Errors
+/// A sentence: the file is not a key, is the key of another study, or of another publication of
+/// this one (its tokens differ).
+pub fn preview_names(text: &str, study: &Study) -> Result<BTreeMap<String, String>, String> {
+    use serde_json::Value;
+    let not_a_key = || format!("this file is not a key written by juror publish ({KEY_FORMAT_V1})");
+    let value: Value = serde_json::from_str(text).map_err(|_| not_a_key())?;
+    if value.get("format").and_then(Value::as_str) != Some(KEY_FORMAT_V1) {
+        return Err(not_a_key());
+    }
+    let id = value
+        .get("study")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if id != study.id() {
+        return Err(format!(
+            "this is the key of the study \"{id}\", not of \"{}\"",
+            study.id()
+        ));
+    }
+    let names: BTreeMap<String, String> = value
+        .get("systems")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(token, name)| Some((token.clone(), name.as_str()?.to_owned())))
+        .collect();
+    let missing = study
+        .systems()
+        .iter()
+        .filter(|t| !names.contains_key(*t))
+        .count();
+    if missing > 0 {
+        return Err(format!(
+            "this key is of another publication of the study: {missing} of the {} output tokens \
+             served are not in it; choose the key written when this copy was published",
+            study.systems().len()
+        ));
+    }
+    Ok(names)
+}
+
 /// Replaces every system id in `raw` with a token `s-` + 12 hex digits of
 /// `SHA-256("juror/seal/v1" ‖ secret ‖ id)`. The sealed study lists its systems in token order,
 /// so the order of the original list does not leak either.
@@ -331,5 +377,37 @@ mod tests {
         assert!(contains_word("hare-personalization", "hare"));
         assert!(!contains_word("rag_2", "rag"));
         assert!(!contains_word("anything", ""));
+    }
+
+    /// The preview of a published study names the systems from its own key only: another
+    /// study's key, another publication's (other tokens) and a file that is not a key are
+    /// refused with a sentence.
+    #[test]
+    fn the_preview_names_systems_from_the_studys_own_key() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/studies/pandalm.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let raw: super::RawStudy = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let study = crate::study::validate(&raw).unwrap_or_else(|p| panic!("{p}"));
+        let published = |secret: u8| {
+            let (out, key) = super::publish(&raw, &study, &[secret; 32], 2);
+            let served = crate::study::validate(&out).unwrap_or_else(|p| panic!("{p}"));
+            (served, serde_json::to_string(&key).unwrap_or_default())
+        };
+        let (served, key) = published(1);
+        let names = super::preview_names(&key, &served).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(names.len(), served.systems().len());
+        for token in served.systems() {
+            assert!(study.systems().contains(&names[token]), "{token}");
+        }
+        let (_, other_key) = published(2);
+        let why = super::preview_names(&other_key, &served).unwrap_err();
+        assert!(why.contains("another publication"), "{why}");
+        let why = super::preview_names(&key.replace("\"pandalm", "\"other"), &served).unwrap_err();
+        assert!(why.contains("the key of the study"), "{why}");
+        let why = super::preview_names(&text, &served).unwrap_err();
+        assert!(why.contains("not a key"), "{why}");
     }
 }

@@ -101,6 +101,11 @@ pub struct Progress {
     /// `exit/<question>`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stamps: BTreeMap<String, u64>,
+    /// The clock ([`Progress::clock`]) when the finished ratings file was last saved (downloaded,
+    /// copied or shared) or sent to the study's service ([`Msg::FileSaved`]): the file holds
+    /// every answer while no edit has moved the clock since ([`Session::file_saved`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_saved: Option<u64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -273,6 +278,10 @@ pub enum Msg {
     /// Continue from a ratings file: the session [`open::restore`] made of it (checked against
     /// the study's plan) replaces this one, and is saved.
     Restore(Box<Session>),
+    /// On the finish page, the ratings file was saved (downloaded, copied, shared) or sent to
+    /// the study's service: recorded with the answers, so that the debriefing, the completion
+    /// code and the rest that wait for it are there again when the annotator comes back.
+    FileSaved,
 }
 
 /// A session: the plan, the progress, and what is on screen.
@@ -317,6 +326,7 @@ impl Session {
                 finished_at: None,
                 clock: 0,
                 stamps: BTreeMap::new(),
+                file_saved: None,
             },
             plan,
             visible: true,
@@ -398,6 +408,13 @@ impl Session {
     /// Required answers found missing by the last refused step.
     pub fn missing(&self) -> &[Missing] {
         &self.missing
+    }
+
+    /// Whether the finished ratings file has been saved or sent with every answer given
+    /// ([`Msg::FileSaved`], and no answer changed since): what the finish page's debriefing,
+    /// completion code and "Remove my answers" wait for.
+    pub fn file_saved(&self) -> bool {
+        self.progress.phase == Phase::Done && self.progress.file_saved == Some(self.progress.clock)
     }
 
     /// Trials done.
@@ -818,6 +835,10 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         }
         Msg::Restore(restored) => {
             *session = *restored;
+            changed(&mut cmds);
+        }
+        Msg::FileSaved if phase == Phase::Done && !session.file_saved() => {
+            session.progress.file_saved = Some(session.progress.clock);
             changed(&mut cmds);
         }
         // A message that does not belong to the current phase is ignored: it can only come

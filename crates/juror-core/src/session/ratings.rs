@@ -693,6 +693,8 @@ pub fn restore(
         finished_at: file.finished_at.as_deref().and_then(parse_iso8601),
         clock: 0,
         stamps: BTreeMap::new(),
+        // Saved elsewhere: in this browser, the finish page asks for it again.
+        file_saved: None,
     })
 }
 

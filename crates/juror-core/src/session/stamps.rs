@@ -296,6 +296,7 @@ mod tests {
             finished_at: None,
             clock: 0,
             stamps: BTreeMap::new(),
+            file_saved: None,
         };
         assert_eq!(p.tick(1000.0), 1000);
         assert_eq!(p.tick(5.0), 1001, "a clock set back");

@@ -11,6 +11,9 @@
 //!   for the surveys: when each answer was last given, [`super::stamps`]). Both are optional: a
 //!   copy without them (an older app's) reads as stamp 0, which any later edit beats, and an
 //!   older app reading a copy with them ignores them.
+//!   Since 2026-11-26 a progress may also carry `file_saved`, the clock when the finished ratings
+//!   file was saved or sent (the finish page's debriefing shows again on return); optional in
+//!   the same way.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -304,6 +307,18 @@ pub fn failed_study_ids(source: &str, text: Option<&str>) -> Vec<String> {
     ids
 }
 
+/// The contact line (`contact`) that the text of a study the page could not open names, if it
+/// reads as JSON: the problems page gives it, so that an annotator knows whom to tell.
+pub fn failed_study_contact(text: &str) -> Option<String> {
+    serde_json::from_str::<Value>(text)
+        .ok()?
+        .get("contact")?
+        .as_str()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_owned)
+}
+
 /// The saved answers the page that could not open a study offers for download, of every
 /// stored key and text `entries`, newest first: only the study's (its id among `ids`,
 /// [`failed_study_ids`]), never another participant's of another study. A set-aside copy too
@@ -437,6 +452,8 @@ pub fn merge(mine: &Progress, theirs: &Progress) -> Progress {
         (a, b) => a.or(b),
     };
     out.finished_at = mine.finished_at.or(theirs.finished_at);
+    // The later save of the file: it holds every answer when no edit came after it.
+    out.file_saved = mine.file_saved.max(theirs.file_saved);
     out
 }
 

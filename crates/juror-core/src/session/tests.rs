@@ -979,3 +979,79 @@ fn two_tabs_answering_one_trial_at_the_same_moment_keep_both_answers() {
     // Merging is idempotent: what is merged again changes nothing.
     assert_eq!(store::merge(&merged, &merged), merged);
 }
+
+/// Saving the finished file is recorded with the answers: it holds after a reload (the stored
+/// envelope) and in another tab's merge, only on the finish page, and no longer once an answer
+/// changes (the file saved lacks it), until the file is saved again.
+#[test]
+fn a_saved_file_is_remembered_until_an_answer_changes() {
+    let (study, hash) = example("financial-analysis");
+    let mut s = Session::new(&study, slot(1));
+    assert!(
+        update(&study, &mut s, Msg::FileSaved, 1.0).is_empty(),
+        "not before the end"
+    );
+    let now = complete(&study, &mut s);
+    assert!(!s.file_saved());
+    assert_eq!(update(&study, &mut s, Msg::FileSaved, now), [Cmd::Save]);
+    assert!(s.file_saved());
+    assert!(
+        update(&study, &mut s, Msg::FileSaved, now).is_empty(),
+        "once is enough"
+    );
+
+    // A reload: the stored copy says so.
+    let envelope = store::Envelope {
+        schema_version: store::SCHEMA_VERSION,
+        study_id: study.id().to_owned(),
+        study_sha256: hash,
+        saved_at: now,
+        revision: 1,
+        app_version: "test".to_owned(),
+        progress: s.progress.clone(),
+        plan: Some(s.plan.fingerprint()),
+    };
+    let text = store::write(&envelope).unwrap();
+    let back = store::resume(&study, store::read(&text).unwrap(), now + 1.0).unwrap();
+    assert!(back.file_saved());
+    // A copy saved before the field existed reads as not saved.
+    let older = text.replace(&format!(",\"file_saved\":{}", s.progress.clock), "");
+    assert_ne!(older, text);
+    assert!(
+        !store::resume(&study, store::read(&older).unwrap(), now)
+            .unwrap()
+            .file_saved()
+    );
+
+    // Another tab that has not saved takes the saving in, either way round.
+    let mut fresh = s.progress.clone();
+    fresh.file_saved = None;
+    assert_eq!(
+        store::merge(&fresh, &s.progress).file_saved,
+        s.progress.file_saved
+    );
+    assert_eq!(
+        store::merge(&s.progress, &fresh).file_saved,
+        s.progress.file_saved
+    );
+
+    // Back to a trial to change an answer: the file saved no longer holds every answer.
+    update(&study, &mut s, Msg::GoTo(0), now + 2.0);
+    update(
+        &study,
+        &mut s,
+        Msg::Notes("changed my mind".into()),
+        now + 3.0,
+    );
+    while s.phase() != Phase::Done {
+        let step = if s.phase() == Phase::Exit {
+            Msg::SubmitSurvey(Survey::Exit)
+        } else {
+            Msg::Next
+        };
+        update(&study, &mut s, step, now + 4.0);
+    }
+    assert!(!s.file_saved(), "the change is not in the saved file");
+    update(&study, &mut s, Msg::FileSaved, now + 5.0);
+    assert!(s.file_saved());
+}

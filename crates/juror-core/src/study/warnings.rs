@@ -41,6 +41,9 @@ pub enum Warning {
         times: usize,
         trials: usize,
     },
+    /// Neither the study nor its tasks give `estimated_minutes`: the welcome page cannot say how
+    /// long the study takes (it never guesses), which a consent form and payment usually need.
+    NoTimeEstimate,
 }
 
 /// Every warning about `study`, in a fixed order.
@@ -84,6 +87,9 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
                 trials: task.items.len() * pairs.len(),
             });
         }
+    }
+    if study.estimated_minutes().is_none() {
+        found.push(Warning::NoTimeEstimate);
     }
     found
 }
@@ -250,5 +256,26 @@ mod tests {
         );
         raw.consent = None;
         assert_eq!(warn(&raw), []);
+    }
+
+    /// A study that says nowhere how long it takes is told to; the example studies all do.
+    #[test]
+    fn a_study_without_a_time_estimate_is_warned_about() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/studies/pandalm.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut raw: crate::study::RawStudy =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let warn = |raw: &crate::study::RawStudy| {
+            warnings(&crate::study::validate(raw).unwrap_or_else(|p| panic!("{p}")))
+        };
+        assert_eq!(warn(&raw), []);
+        raw.estimated_minutes = None;
+        for task in &mut raw.design.tasks {
+            task.estimated_minutes = None;
+        }
+        assert_eq!(warn(&raw), [Warning::NoTimeEstimate]);
     }
 }
