@@ -138,7 +138,7 @@ mod tests {
         let study = |systems: &str, task: &str| {
             let text = format!(
                 r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
-                "systems": {systems},
+                "estimated_minutes": 5, "systems": {systems},
                 "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
                   "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
                   {{"value": 2, "label": "Yes"}}]}}}}]}},
