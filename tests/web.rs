@@ -45,8 +45,9 @@ async fn welcome_shows_title_counts_and_safe_markdown() {
         .unwrap()
         .text_content()
         .unwrap();
-    assert!(facts.contains("Items2"), "{facts}");
-    assert!(facts.contains("Trials2"), "{facts}");
+    // In the annotator's words: pages to judge, never "items" or "trials".
+    assert!(facts.contains("Pages to judge2"), "{facts}");
+    assert!(!facts.contains("Trials") && !facts.contains("Items"), "{facts}");
     assert!(facts.contains("1 hour 30 minutes"), "{facts}");
     let md = root.query_selector(".markdown").unwrap().unwrap();
     assert!(md.query_selector("strong").unwrap().is_some());

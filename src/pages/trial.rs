@@ -10,11 +10,11 @@ use juror_core::session::{
 use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
+use super::preview::PreviewSystem;
 use super::survey::{
     MissingList, NeededNote, PointCaption, QuestionControl, described_by, invalid, missing_count,
     needed,
 };
-use super::preview::PreviewSystem;
 use crate::session::{SessionHandle, use_session};
 
 /// The trial on screen, with its header and navigation.
