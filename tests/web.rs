@@ -47,7 +47,10 @@ async fn welcome_shows_title_counts_and_safe_markdown() {
         .unwrap();
     // In the annotator's words: pages to judge, never "items" or "trials".
     assert!(facts.contains("Pages to judge2"), "{facts}");
-    assert!(!facts.contains("Trials") && !facts.contains("Items"), "{facts}");
+    assert!(
+        !facts.contains("Trials") && !facts.contains("Items"),
+        "{facts}"
+    );
     assert!(facts.contains("1 hour 30 minutes"), "{facts}");
     let md = root.query_selector(".markdown").unwrap().unwrap();
     assert!(md.query_selector("strong").unwrap().is_some());
