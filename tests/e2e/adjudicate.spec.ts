@@ -129,7 +129,9 @@ test('without a study, scores are numbers checked as typed', async ({ page, erro
   const file = await downloadFile(page, 'Download adjudication file', testInfo);
   expect(file.text.split('\n')[1]).toMatch(new RegExp(`^${flags[0].item},${flags[0].system},${flags[0].dimension},2\\.5,`));
   await page.getByRole('button', { name: 'Apply adjudication to the report' }).click();
-  await expect(page.getByRole('status')).toHaveText(/The report below uses these scores\.$/);
+  // The form's own status (the page has another: "Analysing N files…").
+  const form = page.getByRole('region', { name: 'Adjudicate the flagged cells' });
+  await expect(form.getByRole('status')).toHaveText(/The report below uses these scores\.$/);
   const applied = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
   const after = JSON.parse(cli([...files, '--adjudication', file.path]));
   expect(after.adjudication.applied).toBe(1);

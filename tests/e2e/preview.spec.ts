@@ -8,6 +8,7 @@ import { test, expect, root } from './fixtures';
 import { completeStudy } from './session';
 
 test('a preview names each output\'s system, says it is a preview, and saves nothing', async ({ page, errors }) => {
+  test.slow(); // walks all 50 trials of the study: about 50 s on two busy cores
   const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/financial-analysis.json'), 'utf8'));
   await page.goto('index.html?study=studies/financial-analysis.json&slot=1&preview');
   await expect(page.getByRole('status').filter({ hasText: 'Preview.' })).toContainText('nothing you answer is saved');
@@ -31,6 +32,7 @@ test('a preview names each output\'s system, says it is a preview, and saves not
 });
 
 test('an annotator\'s link shows no system and no preview banner', async ({ page }) => {
+  test.slow(); // walks all 50 trials of the study: about 50 s on two busy cores
   await page.goto('index.html?study=studies/financial-analysis.json&slot=1');
   await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
   await expect(page.getByText('Preview.')).toHaveCount(0);
