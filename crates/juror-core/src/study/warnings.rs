@@ -191,21 +191,24 @@ mod tests {
         assert_eq!(host("not an address"), "");
     }
 
+    /// The bundled example study `name`, as written.
+    fn example(name: &str) -> crate::study::RawStudy {
+        let path = format!("{}/../../assets/studies/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// The warnings of `raw`, which must be valid.
+    fn warn(raw: &crate::study::RawStudy) -> Vec<Warning> {
+        warnings(&crate::study::validate(raw).unwrap_or_else(|p| panic!("{p}")))
+    }
+
     /// The example `hare-personalization.json` has a consent form that says nothing of sending:
     /// with `submit` it is warned about, with `backups` for the backups too, and a consent that
     /// says so is not.
     #[test]
     fn a_consent_silent_on_sending_is_warned_about() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../assets/studies/hare-personalization.json"
-        );
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        let mut raw: crate::study::RawStudy =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
-        let warn = |raw: &crate::study::RawStudy| {
-            warnings(&crate::study::validate(raw).unwrap_or_else(|p| panic!("{p}")))
-        };
+        let mut raw = example("hare-personalization.json");
         assert_eq!(warn(&raw), []);
         raw.submit = serde_json::from_value(serde_json::json!({
             "url": "https://pipe.jspsych.org/api/data/",
@@ -261,16 +264,7 @@ mod tests {
     /// A study that says nowhere how long it takes is told to; the example studies all do.
     #[test]
     fn a_study_without_a_time_estimate_is_warned_about() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../assets/studies/pandalm.json"
-        );
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        let mut raw: crate::study::RawStudy =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
-        let warn = |raw: &crate::study::RawStudy| {
-            warnings(&crate::study::validate(raw).unwrap_or_else(|p| panic!("{p}")))
-        };
+        let mut raw = example("pandalm.json");
         assert_eq!(warn(&raw), []);
         raw.estimated_minutes = None;
         for task in &mut raw.design.tasks {
