@@ -92,7 +92,7 @@ mod tests {
 
     #[test]
     fn the_stream_is_frozen() {
-        // These values define plan format v1: if they change, every published plan changes.
+        // These values underlie every plan format: if they change, every published plan changes.
         let mut s = Stream::new(42, "order", 1, 0);
         let draws: Vec<usize> = (0..8).map(|_| s.below(1000)).collect();
         assert_eq!(draws, FROZEN_DRAWS, "the plan's random stream changed");

@@ -19,6 +19,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
         root().join("crates/juror-core/tests/fixtures/ratings/financial-analysis-slot1.json");
     let original = parse(&std::fs::read_to_string(fixture).unwrap()).unwrap();
     let progress = restore(&study, &sha, &original).unwrap();
+    let plan = juror_core::plan::plan(&study, &progress.annotator).fingerprint();
     let envelope = |sha: &str| Envelope {
         schema_version: SCHEMA_VERSION,
         study_id: study.id().to_owned(),
@@ -27,7 +28,7 @@ fn saved_answers_become_the_ratings_file_they_were() {
         revision: 7,
         app_version: "test".to_owned(),
         progress: progress.clone(),
-        plan: None,
+        plan: Some(plan.clone()),
     };
     let dir = support::scratch("recover");
     let saved = dir.join("juror-saved-financial.json");

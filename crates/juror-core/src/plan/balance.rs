@@ -38,6 +38,8 @@ pub struct TaskPositions {
     pub task: String,
     /// `counts[system][position]` over all checked slots.
     pub counts: Vec<Vec<usize>>,
+    /// How many different orders of the systems the checked slots' trials show.
+    pub orders: usize,
 }
 
 fn spread(values: impl IntoIterator<Item = usize>) -> usize {
@@ -84,8 +86,9 @@ pub fn check(study: &Study) -> Report {
 }
 
 /// How many trials of `plan` come right after a trial of the same item in the same task (two
-/// pairs of one item, or two outputs of one item rated one at a time, back to back). Plans do
-/// not avoid this yet; `juror plan --check` reports the number.
+/// pairs of one item, or two outputs of one item rated one at a time, back to back). Shuffled
+/// tasks avoid it whenever the numbers allow (plan format v2); `juror plan --check` reports the
+/// number.
 pub fn back_to_back(plan: &Plan) -> usize {
     plan.trials
         .windows(2)
@@ -111,8 +114,16 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
         .map(|t| TaskPositions {
             task: t.id.clone(),
             counts: vec![vec![0; positions_of(study, t.presentation)]; n],
+            orders: 0,
         })
         .collect();
+    let mut orders: Vec<BTreeSet<Vec<usize>>> = vec![BTreeSet::new(); positions.len()];
+    for trial in plans.iter().flat_map(|p| &p.trials) {
+        orders[trial.task].insert(trial.shown.iter().map(|s| s.system).collect());
+    }
+    for (tp, seen) in positions.iter_mut().zip(&orders) {
+        tp.orders = seen.len();
+    }
     let mut recurring = vec![0usize; study.design().tasks.len()];
     for plan in plans.iter().chain(named_plans) {
         slot_bounds(
@@ -546,6 +557,16 @@ impl Report {
             for (s, row) in tp.counts.iter().enumerate() {
                 let cells: Vec<String> = row.iter().map(|c| format!("{c:>6}")).collect();
                 let _ = writeln!(out, "  {:<20}{}", study.systems()[s], cells.join(""));
+            }
+            if width > 2 {
+                let possible = (1..=width as u128)
+                    .try_fold(1u128, u128::checked_mul)
+                    .map_or_else(|| format!("{width}!"), |n| n.to_string());
+                let _ = writeln!(
+                    out,
+                    "  Orders of the systems shown: {} of the {possible} orders",
+                    tp.orders
+                );
             }
         }
         let loads = &self.items_per_slot;

@@ -2,8 +2,10 @@
 //! which system in which position under which label.
 //!
 //! [`plan`] is a pure function of the [`Study`] and the [`Annotator`]'s slot: the same study
-//! and slot give the same plan on every machine and in every version of plan format v1 (the
-//! random streams are specified in [`rng`], and golden plans freeze the whole).
+//! and slot give the same plan on every machine and in every release that makes the same plan
+//! [`Format`] (the random streams are specified in [`rng`], and golden plans freeze each format).
+//! New plans are made in [`Format::CURRENT`]; progress saved under an older format continues on
+//! the plan it started ([`following`]).
 //!
 //! # How a plan is made, per task
 //! 1. **Assignment** ([`assign`]): without `design.assignment` every slot gets every item; with
@@ -14,15 +16,20 @@
 //!    `pairs` one per (item, pair), over all pairs, the anchor against each other system, or
 //!    the pairs listed; when the anchor's pairs are spread over annotators, one per item, the
 //!    pair the assignment gives the slot (attention checks keep every pair).
-//! 3. **Order**: `fixed` keeps file order; `shuffled` shuffles the task's trials per slot;
-//!    `system_blocks` runs one block per system, the block order being row `slot - 1` of a
-//!    Williams design (balanced for first-order carry-over), items in a block by round then
-//!    file order. Except in blocks, attention-check trials are then moved to evenly spread
-//!    positions.
+//! 3. **Order**: `fixed` keeps file order; `shuffled` shuffles the task's trials per slot, then
+//!    (format v2) keeps trials of one item apart whenever the numbers allow;
+//!    `system_blocks` runs one block per system, the block order being row `slot - 1` (modulo
+//!    the design's rows) of a Williams design (balanced for first-order carry-over), whose
+//!    symbols stand for systems one way per period of slots in format v2 (one way for every
+//!    slot in v1), items in a block by round then file order. Except in blocks, attention-check
+//!    trials are then moved to evenly spread positions.
 //! 4. **Positions**: `side_by_side` takes the rows of a Latin square (the first `n` rows of the
-//!    Williams design) in turn, continuing across slots in slot order, so that within a slot and
-//!    across the whole study every system is at every position as often as possible (counts
-//!    differ by at most one). `pairs` shows each pair in both orders equally often; the odd
+//!    Williams design) in turn, continuing across slots in slot order, shuffled within each run
+//!    of `n` trials, so that within a slot and across the whole study every system is at every
+//!    position as often as possible (counts differ by at most one). In format v2 each whole run
+//!    maps the square's symbols to systems its own way, so that the orders of
+//!    the systems an annotator sees are not a fixed few: 6 slots of a 4-system study see all
+//!    24. `pairs` shows each pair in both orders equally often; the odd
 //!    trial left over in each pair is oriented by an Euler orientation (so each system's left
 //!    and right counts differ by at most one) that flips from one odd-count slot to the next;
 //!    with spread pairs, by an Euler orientation of the slots and pairs of the whole study.
@@ -46,6 +53,27 @@ pub use link::{
     broken_link, mturk_preview, mturk_submit_url, platform_links, platform_visit,
     resolve_annotator, slot_links, unknown_parameters,
 };
+
+/// A version of the planner. Plans of the same study and slot are the same in every release of
+/// Juror that makes the same format; a new format is only ever added, so that progress saved
+/// under an older one can be continued on the plan it follows ([`following`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Until 2026-11-26: one symbol mapping of the position square and of the block design per
+    /// task for every slot; a shuffled task's trials in the shuffle's order.
+    V1,
+    /// Each slot's position square and each period of slots' block design have their own symbol
+    /// mapping; a shuffled task never puts two trials of one item back to back when the numbers
+    /// allow it.
+    V2,
+}
+
+impl Format {
+    /// The format new plans are made in.
+    pub const CURRENT: Format = Format::V2;
+    /// Every format, newest first.
+    pub const ALL: [Format; 2] = [Format::V2, Format::V1];
+}
 
 /// An annotator's whole plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -133,6 +161,12 @@ impl<'a> Planner<'a> {
     /// published study carries its plans (computed from the original study by [`plan`]
     /// itself).
     pub fn plan(&self, annotator: &Annotator) -> Plan {
+        self.plan_as(annotator, Format::CURRENT)
+    }
+
+    /// The plan for one annotator in the given format (a published study's plans are the same in
+    /// every format).
+    pub fn plan_as(&self, annotator: &Annotator, format: Format) -> Plan {
         #[cfg(debug_assertions)]
         PLANS_MADE.with(|n| n.set(n.get() + 1));
         let study = self.study;
@@ -151,7 +185,8 @@ impl<'a> Planner<'a> {
         let mine = assignment.items_for(slot, annotator.id.as_deref());
         let mut trials = Vec::new();
         for (t, task) in study.design().tasks.iter().enumerate() {
-            trials.extend(task_trials(study, assignment, t, task, slot, &mine));
+            let at = At { t, slot, format };
+            trials.extend(task_trials(study, assignment, at, task, &mine));
         }
         Plan {
             annotator: annotator.clone(),
@@ -163,6 +198,18 @@ impl<'a> Planner<'a> {
 /// The plan for one annotator: [`Planner::plan`] of a planner made for this one plan.
 pub fn plan(study: &Study, annotator: &Annotator) -> Plan {
     Planner::new(study).plan(annotator)
+}
+
+/// The plan in one of the [`Format`]s whose [`Plan::fingerprint`] is `fingerprint`, newest format
+/// first: the plan that progress saved with that fingerprint follows (an update of Juror that
+/// plans differently continues a session on the plan it started, and begins new ones on the
+/// current format). `None` when no format makes it.
+pub fn following(study: &Study, annotator: &Annotator, fingerprint: &str) -> Option<Plan> {
+    let planner = Planner::new(study);
+    Format::ALL
+        .into_iter()
+        .map(|format| planner.plan_as(annotator, format))
+        .find(|plan| plan.fingerprint() == fingerprint)
 }
 
 /// How many trials a slot whose items are `mine` (sorted) has in `task`: each item makes
@@ -305,14 +352,22 @@ fn task_items(task: &Task, mine: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// Which task of which slot is being planned, in which format.
+#[derive(Clone, Copy)]
+struct At {
+    t: usize,
+    slot: u32,
+    format: Format,
+}
+
 fn task_trials(
     study: &Study,
     assignment: &assign::Assignment,
-    t: usize,
+    at: At,
     task: &Task,
-    slot: u32,
     mine: &[usize],
 ) -> Vec<Trial> {
+    let At { t, slot, format } = at;
     let seed = study.seed();
     let n = study.systems().len();
     let items = task_items(task, mine);
@@ -323,11 +378,18 @@ fn task_trials(
     match task.order {
         Order::Fixed => {}
         Order::Shuffled => {
-            Stream::new(seed, "order", u64::from(slot), t as u64).shuffle(&mut units)
+            Stream::new(seed, "order", u64::from(slot), t as u64).shuffle(&mut units);
+            if format != Format::V1 {
+                units = apart(units);
+            }
         }
         Order::SystemBlocks => {
             let rows = squares::williams(n);
-            let symbols = Stream::new(seed, "blocks", t as u64, 0).permutation(n);
+            let period = (slot as usize - 1) / rows.len();
+            let symbols = match format {
+                Format::V1 => Stream::new(seed, "blocks", t as u64, 0).permutation(n),
+                Format::V2 => SymbolMaps::new(seed, "block maps", t, n).get(period),
+            };
             let row = &rows[(slot as usize - 1) % rows.len()];
             let block_of = |system: usize| {
                 row.iter()
@@ -359,14 +421,12 @@ fn task_trials(
             .collect(),
         Presentation::SideBySide => {
             let square = squares::position_square(n);
-            let symbols = Stream::new(seed, "symbols", t as u64, 0).permutation(n);
+            // The rows a slot uses continue the cycle of the slots before it, and their order is
+            // shuffled within each run of `n` trials, so that no annotator can predict the next
+            // trial's order from the earlier ones.
             let offset = assignment.trials_before(slot, |s| {
                 task_items(task, &assignment.items(s)).len() * task.trials_per_item(n)
             }) % n as u128;
-            // The rows the slot uses continue the cycle of the slots before it, so that each
-            // system is at each position equally often (within one) in every slot and over
-            // the study. Their order is shuffled within each run of `n` trials, so that no
-            // annotator can predict the next trial's order from the earlier ones.
             let mut rows: Vec<usize> = (0..units.len())
                 .map(|k| (offset as usize + k) % n)
                 .collect();
@@ -374,11 +434,27 @@ fn task_trials(
             for run in rows.chunks_mut(n) {
                 stream.shuffle(run);
             }
+            // Format v1 maps the symbols to systems one way for every trial. Format v2 maps
+            // each whole run of `n` trials its own way (the slot's runs walk through the
+            // classes of mappings from a place of their own, so that every order of the
+            // systems occurs), and only a last, shorter run the task's one way: every run is
+            // balanced on its own, and the short runs of all slots continue one cycle, so each
+            // system is at each position equally often (within one) in every slot and over the
+            // study.
+            let global = Stream::new(seed, "symbols", t as u64, 0).permutation(n);
+            let maps = SymbolMaps::new(seed, "position maps", t, n);
+            let whole_runs = units.len() / n.max(1);
+            let symbols_of = |k: usize| match format {
+                Format::V2 if k / n < whole_runs => maps.get(slot as usize - 1 + k / n),
+                _ => global.clone(),
+            };
             units
                 .into_iter()
                 .zip(rows)
-                .map(|(u, r)| {
+                .enumerate()
+                .map(|(k, (u, r))| {
                     let row = &square[r];
+                    let symbols = symbols_of(k);
                     Trial {
                         task: t,
                         item: u.item,
@@ -416,6 +492,139 @@ fn task_trials(
         }
     }
     trials
+}
+
+/// The largest number of systems for which [`symbol_map`] walks through every class of mappings
+/// in turn: (n − 1)! = 5,040 classes for 8.
+const ENUMERATED_UP_TO: usize = 8;
+
+/// The symbol mappings of task `t` (format v2), for squares whose rows are the cyclic shifts of
+/// one row (the position square, and each half of a Williams design): `map[symbol]` is the
+/// system the symbol stands for.
+///
+/// Two mappings σ and τ give the same set of rows exactly when τ⁻¹σ is a cyclic shift, so the
+/// mappings fall into (n − 1)! classes of n, each giving its own n orders of the systems, and
+/// all of them together every order once. For up to [`ENUMERATED_UP_TO`] systems the classes are
+/// taken in a seeded random order, one per index, so that (n − 1)! consecutive indices give
+/// every order of the systems (6 for 4 systems); beyond that each index draws its class at
+/// random. Each class is represented by the mapping that fixes symbol 0, then relabelled by one
+/// seeded permutation of the task (so that no system is special). Streams, under `purpose`: the
+/// relabelling `(t, 0)`, the order of the classes `(t, 1)`, a drawn class `(t, 2 + index)`.
+struct SymbolMaps {
+    seed: u64,
+    purpose: &'static str,
+    t: usize,
+    relabel: Vec<usize>,
+    /// The classes' ranks in the order they are taken (empty beyond [`ENUMERATED_UP_TO`]).
+    order: Vec<usize>,
+}
+
+impl SymbolMaps {
+    fn new(seed: u64, purpose: &'static str, t: usize, n: usize) -> SymbolMaps {
+        let relabel = Stream::new(seed, purpose, t as u64, 0).permutation(n);
+        let order = if (2..=ENUMERATED_UP_TO).contains(&n) {
+            let classes: usize = (1..n).product();
+            Stream::new(seed, purpose, t as u64, 1).permutation(classes)
+        } else {
+            Vec::new()
+        };
+        SymbolMaps {
+            seed,
+            purpose,
+            t,
+            relabel,
+            order,
+        }
+    }
+
+    /// The `index`-th mapping.
+    fn get(&self, index: usize) -> Vec<usize> {
+        let n = self.relabel.len();
+        if n < 2 {
+            return self.relabel.clone();
+        }
+        // The class: a permutation of 1..n (symbol 0 stays).
+        let rest = if self.order.is_empty() {
+            Stream::new(self.seed, self.purpose, self.t as u64, 2 + index as u64).permutation(n - 1)
+        } else {
+            unrank(self.order[index % self.order.len()], n - 1)
+        };
+        std::iter::once(0)
+            .chain(rest.into_iter().map(|r| r + 1))
+            .map(|c| self.relabel[c])
+            .collect()
+    }
+}
+
+/// The permutation of `0..m` with lexicographic rank `rank` (< m!), by the factorial number
+/// system.
+fn unrank(mut rank: usize, m: usize) -> Vec<usize> {
+    let mut pool: Vec<usize> = (0..m).collect();
+    let mut out = Vec::with_capacity(m);
+    for k in (0..m).rev() {
+        let block: usize = (1..=k).product();
+        out.push(pool.remove(rank / block));
+        rank %= block;
+    }
+    out
+}
+
+/// Reorders a shuffled task's trials (format v2) so that no two trials of one item come back to
+/// back, whenever the numbers allow it, keeping the shuffle's order otherwise: each position
+/// takes the first remaining trial of another item than the one before, unless that would leave
+/// the rest impossible to keep apart (an item with more than half the remaining trials), in
+/// which case the first trial that keeps it possible. When the numbers do not allow it (one item
+/// holds more than half of the trials), the most frequent other item comes next, which keeps
+/// repeats to the fewest. Attention checks are set after the rest, for [`spread_checks`] to
+/// place.
+fn apart(units: Vec<Unit>) -> Vec<Unit> {
+    let (checks, rest): (Vec<Unit>, Vec<Unit>) = units.into_iter().partition(|u| u.check);
+    let items = rest.iter().map(|u| u.item + 1).max().unwrap_or(0);
+    let mut left = vec![0usize; items];
+    for u in &rest {
+        left[u.item] += 1;
+    }
+    let mut rest: std::collections::VecDeque<Unit> = rest.into();
+    let mut out = Vec::with_capacity(rest.len() + checks.len());
+    let mut prev: Option<usize> = None;
+    while !rest.is_empty() {
+        // After taking one trial of `y`, `r` remain, starting after `y`: they can be kept apart
+        // when no item has more than ⌈r/2⌉ of them, and `y` itself no more than ⌊r/2⌋.
+        let r = rest.len() - 1;
+        let (mut top, mut second) = ((0usize, usize::MAX), 0usize);
+        for (item, &c) in left.iter().enumerate() {
+            if c > top.0 {
+                second = top.0;
+                top = (c, item);
+            } else if c > second {
+                second = c;
+            }
+        }
+        let fits = |y: usize| {
+            let other = if top.1 == y { second } else { top.0 };
+            other <= r.div_ceil(2) && left[y] - 1 <= r / 2
+        };
+        let differs = |u: &Unit| Some(u.item) != prev;
+        let pick = rest
+            .iter()
+            .position(|u| differs(u) && fits(u.item))
+            .or_else(|| {
+                let most = rest
+                    .iter()
+                    .filter(|u| differs(u))
+                    .map(|u| left[u.item])
+                    .max()?;
+                rest.iter().position(|u| differs(u) && left[u.item] == most)
+            })
+            .unwrap_or(0);
+        if let Some(u) = rest.remove(pick) {
+            left[u.item] -= 1;
+            prev = Some(u.item);
+            out.push(u);
+        }
+    }
+    out.extend(checks);
+    out
 }
 
 /// For `per_annotator` labels: the letter index of each system for `slot`. A study-wide random

@@ -302,9 +302,15 @@ pub struct Session {
 }
 
 impl Session {
-    /// A fresh session.
+    /// A fresh session, on the plan of the current format.
     pub fn new(study: &Study, annotator: Annotator) -> Session {
         let plan = plan(study, &annotator);
+        Session::on(plan)
+    }
+
+    /// A fresh session on `plan` (its annotator's).
+    fn on(plan: Plan) -> Session {
+        let annotator = plan.annotator.clone();
         let trials = plan
             .trials
             .iter()
@@ -342,7 +348,22 @@ impl Session {
     /// When the progress does not fit the study's plan for its annotator (a different study or
     /// plan version): the progress is then not used.
     pub fn resume(study: &Study, progress: Progress, now: f64) -> Result<Session, String> {
-        let mut session = Session::new(study, progress.annotator.clone());
+        let plan = plan(study, &progress.annotator);
+        Session::resume_on(study, plan, progress, now)
+    }
+
+    /// A session continued from saved progress on a given plan of its annotator (one of an
+    /// older plan format, [`crate::plan::following`]).
+    ///
+    /// # Errors
+    /// When the progress does not fit the plan.
+    pub fn resume_on(
+        study: &Study,
+        plan: Plan,
+        progress: Progress,
+        now: f64,
+    ) -> Result<Session, String> {
+        let mut session = Session::on(plan);
         fits(study, &session.plan, &progress)?;
         session.progress = progress;
         if session.progress.phase == Phase::Trials {

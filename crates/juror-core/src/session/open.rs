@@ -325,7 +325,8 @@ pub fn absorb(study: &Study, study_sha256: &str, tab: Tab<'_>, incoming: &str) -
 /// Why the file cannot be used: not a ratings file, another study, or not fitting its plan.
 pub fn restore(study: &Study, study_sha256: &str, text: &str, now: f64) -> Result<Session, String> {
     let file = ratings::parse(text).map_err(|e| e.to_string())?;
-    let mut progress = ratings::restore(study, study_sha256, &file).map_err(|e| e.to_string())?;
+    let (mut progress, plan) =
+        ratings::restore_on_plan(study, study_sha256, &file).map_err(|e| e.to_string())?;
     progress.stamp_all(now);
-    Session::resume(study, progress, now)
+    Session::resume_on(study, plan, progress, now)
 }

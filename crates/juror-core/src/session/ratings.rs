@@ -17,7 +17,7 @@ use super::answers::{Answer, OutputAnswers, Preference, TrialAnswers};
 use super::time::{iso8601, parse_iso8601};
 use super::{Phase, Progress, Session};
 use crate::digest::sha256_hex;
-use crate::plan::{Annotator, PlatformVisit};
+use crate::plan::{Annotator, Format, Plan, Planner, PlatformVisit, Trial};
 use crate::study::Study;
 
 /// The `format` of ratings files.
@@ -567,6 +567,20 @@ pub fn restore(
     study_sha256: &str,
     file: &RatingsFile,
 ) -> Result<Progress, ImportError> {
+    restore_on_plan(study, study_sha256, file).map(|(progress, _)| progress)
+}
+
+/// Progress restored from a ratings file, with the plan it follows: of the plans the annotator
+/// has in each plan format, the newest whose trials show the file's items and systems in the
+/// file's order (a file saved under an older format continues on its plan).
+///
+/// # Errors
+/// As [`restore`]; a file that fits no format's plan is checked against the current one.
+pub fn restore_on_plan(
+    study: &Study,
+    study_sha256: &str,
+    file: &RatingsFile,
+) -> Result<(Progress, Plan), ImportError> {
     if file.study.id != study.id() {
         return Err(ImportError {
             at: "study.id".into(),
@@ -602,28 +616,43 @@ pub fn restore(
         id: file.annotator.id.clone(),
         platform: file.annotator.platform.clone(),
     };
-    let fresh = Session::new(study, annotator.clone());
-    if fresh.plan.trials.len() != file.trials.len() {
-        return Err(ImportError {
-            at: "trials".into(),
-            message: format!(
-                "{} trials, but the plan for this annotator has {}",
-                file.trials.len(),
-                fresh.plan.trials.len()
-            ),
-        });
-    }
     let systems = study.systems();
-    let mut trials = Vec::with_capacity(file.trials.len());
-    for (i, (record, trial)) in file.trials.iter().zip(&fresh.plan.trials).enumerate() {
-        let fits = record.item == study.items()[trial.item].id
+    let shows = |record: &TrialRecord, trial: &Trial| {
+        record.item == study.items()[trial.item].id
             && record.outputs.len() == trial.shown.len()
             && record
                 .outputs
                 .iter()
                 .zip(&trial.shown)
-                .all(|(o, s)| o.system == systems[s.system]);
-        if !fits {
+                .all(|(o, s)| o.system == systems[s.system])
+    };
+    let planner = Planner::new(study);
+    let mut plans = Format::ALL.map(|format| planner.plan_as(&annotator, format));
+    let follows = plans
+        .iter()
+        .position(|p| {
+            p.trials.len() == file.trials.len()
+                && file.trials.iter().zip(&p.trials).all(|(r, t)| shows(r, t))
+        })
+        .unwrap_or(0);
+    let plan = std::mem::take(&mut plans[follows].trials);
+    let plan = Plan {
+        annotator: annotator.clone(),
+        trials: plan,
+    };
+    if plan.trials.len() != file.trials.len() {
+        return Err(ImportError {
+            at: "trials".into(),
+            message: format!(
+                "{} trials, but the plan for this annotator has {}",
+                file.trials.len(),
+                plan.trials.len()
+            ),
+        });
+    }
+    let mut trials = Vec::with_capacity(file.trials.len());
+    for (i, (record, trial)) in file.trials.iter().zip(&plan.trials).enumerate() {
+        if !shows(record, trial) {
             return Err(ImportError {
                 at: format!("trials[{i}]"),
                 message: "does not match the plan of this study for this annotator".into(),
@@ -678,7 +707,7 @@ pub fn restore(
             stamps: BTreeMap::new(),
         });
     }
-    Ok(Progress {
+    let progress = Progress {
         annotator,
         phase: match file.phase {
             Phase::Welcome | Phase::Consent | Phase::Declined => Phase::Instructions,
@@ -695,7 +724,8 @@ pub fn restore(
         stamps: BTreeMap::new(),
         // Saved elsewhere: in this browser, the finish page asks for it again.
         file_saved: None,
-    })
+    };
+    Ok((progress, plan))
 }
 
 /// The JSON Schema of `juror.ratings/1`, as committed at `assets/schema/ratings.v1.json`.

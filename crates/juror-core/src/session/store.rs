@@ -46,10 +46,11 @@ pub struct Envelope {
     pub plan: Option<String>,
 }
 
-/// Continues the session saved in `envelope`: its progress must fit the study's plan for its
-/// annotator, trial by trial, and when the envelope records the plan's fingerprint, the plan must
-/// be the same one (same items, systems and places), so that no answer is ever attached to
-/// another item or system.
+/// Continues the session saved in `envelope` on the plan it follows: the plan, in any plan
+/// format this version of Juror makes, whose fingerprint the envelope records (the same items,
+/// systems and places, so that no answer is ever attached to another item or system), or for a
+/// copy saved before fingerprints were recorded, the plan of format v1 (the only one then). Its
+/// progress must fit that plan, trial by trial.
 ///
 /// # Errors
 /// Why the saved progress cannot be used: the caller sets it aside and starts afresh.
@@ -58,13 +59,15 @@ pub fn resume(
     envelope: Envelope,
     now: f64,
 ) -> Result<super::Session, String> {
-    let session = super::Session::resume(study, envelope.progress, now)?;
-    match envelope.plan {
-        Some(saved) if saved != session.plan.fingerprint() => Err(
-            "they follow another plan of this study than this version of Juror makes".to_owned(),
-        ),
-        _ => Ok(session),
-    }
+    use crate::plan::{Format, Planner, following};
+    let who = &envelope.progress.annotator;
+    let plan = match &envelope.plan {
+        Some(saved) => following(study, who, saved).ok_or_else(|| {
+            "they follow another plan of this study than this version of Juror makes".to_owned()
+        })?,
+        None => Planner::new(study).plan_as(who, Format::V1),
+    };
+    super::Session::resume_on(study, plan, envelope.progress, now)
 }
 
 /// The storage key of a study and annotator: `juror/v1/<study sha256>/<slot>[/<id>]`.

@@ -3,6 +3,7 @@
 use super::ratings::{export, parse, restore};
 use super::*;
 use crate::digest::sha256_hex;
+use crate::plan::Format;
 use crate::study::{QuestionKind, RankOptions, parse_study};
 
 pub(super) fn example(name: &str) -> (Study, String) {
@@ -692,9 +693,9 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
     let text = store::write(&envelope).unwrap();
     assert_eq!(store::read(&text).unwrap(), envelope);
     assert!(store::resume(&study, envelope.clone(), 6.0).is_ok());
-    // Saved under another plan of the same study (an app update that planned differently, with
-    // the same numbers of trials and outputs): refused, so that no answer moves to another item
-    // or system. A copy saved before fingerprints is taken as it is.
+    // Saved under a plan no format makes (another study's planner, with the same numbers of
+    // trials and outputs): refused, so that no answer moves to another item or system. A copy
+    // saved before fingerprints continues on the plan of format v1, the only one then.
     let other = store::Envelope {
         plan: Some("0123456789abcdef".to_owned()),
         ..envelope.clone()
@@ -705,7 +706,8 @@ fn the_storage_envelope_round_trips_and_refuses_the_future() {
         plan: None,
         ..envelope.clone()
     };
-    assert!(store::resume(&study, older, 6.0).is_ok());
+    let v1 = crate::plan::Planner::new(&study).plan_as(&s.progress.annotator, Format::V1);
+    assert_eq!(store::resume(&study, older, 6.0).unwrap().plan, v1);
     let future = text.replacen("\"schema_version\":2", "\"schema_version\":9", 1);
     assert_eq!(
         store::read(&future).unwrap_err(),
@@ -1054,4 +1056,43 @@ fn a_saved_file_is_remembered_until_an_answer_changes() {
     assert!(!s.file_saved(), "the change is not in the saved file");
     update(&study, &mut s, Msg::FileSaved, now + 5.0);
     assert!(s.file_saved());
+}
+
+/// A session begun under plan format v1 (before an update of Juror changed the planner) is
+/// continued on its own plan, from storage and from its ratings file, with every answer on the
+/// trial it was given in; a new session gets the current format's plan.
+#[test]
+fn a_session_saved_under_an_older_plan_format_continues_on_its_plan() {
+    for name in ["kitchen-qa", "work-intake", "summeval"] {
+        let (study, hash) = example(name);
+        let who = slot(2);
+        let planner = crate::plan::Planner::new(&study);
+        let v1 = planner.plan_as(&who, Format::V1);
+        assert_ne!(v1, planner.plan(&who), "{name}: the formats plan alike");
+        let mut s = Session::on(v1.clone());
+        let now = complete(&study, &mut s);
+        let envelope = store::Envelope {
+            schema_version: store::SCHEMA_VERSION,
+            study_id: study.id().to_owned(),
+            study_sha256: hash.clone(),
+            saved_at: now,
+            revision: 3,
+            app_version: "before the update".to_owned(),
+            progress: s.progress.clone(),
+            plan: Some(v1.fingerprint()),
+        };
+        let resumed = store::resume(&study, envelope, now + 1.0).unwrap();
+        assert_eq!(resumed.plan, v1, "{name}");
+        assert_eq!(resumed.progress.trials, s.progress.trials, "{name}");
+        // Its ratings file names items and systems trial by trial: restored on the v1 plan.
+        let file = export(&study, &hash, &s, "test", now);
+        let restored = open::restore(&study, &hash, &file.to_json(), now + 2.0).unwrap();
+        assert_eq!(restored.plan, v1, "{name}");
+        assert_eq!(
+            without_stamps(&restored.progress.trials),
+            without_stamps(&s.progress.trials),
+            "{name}"
+        );
+        assert_eq!(Session::new(&study, who).plan, planner.plan(&slot(2)));
+    }
 }

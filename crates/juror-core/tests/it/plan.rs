@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use juror_core::plan::{Annotator, Plan, balance, plan, resolve_annotator, trials_per_slot};
+use juror_core::plan::{
+    Annotator, Format, Plan, Planner, balance, plan, resolve_annotator, trials_per_slot,
+};
 use juror_core::publish as seal;
 use juror_core::study::raw::*;
 use juror_core::study::{Study, parse_study, validate};
@@ -254,6 +256,21 @@ proptest! {
         let study = study_for(&d);
         let report = balance::check(&study);
         prop_assert!(report.violations.is_empty(), "{d:?}\n{}", report.render(&study));
+        // A shuffled task never has more trials of one item back to back than it must.
+        if d.order == RawOrder::Shuffled {
+            let slots = juror_core::plan::slots(&study).unwrap_or(2).min(4);
+            for slot in 1..=slots {
+                let plan = plan(&study, &Annotator::slot(slot));
+                let items: Vec<usize> =
+                    plan.trials.iter().filter(|t| !t.check).map(|t| t.item).collect();
+                let repeats = items.windows(2).filter(|w| w[0] == w[1]).count();
+                prop_assert!(
+                    repeats <= fewest_repeats(&items),
+                    "slot {slot}: {repeats} repeats, {} needed: {items:?}",
+                    fewest_repeats(&items)
+                );
+            }
+        }
         if let Some((slots, k)) = d.assignment {
             // Every non-check item goes to exactly k slots; loads within one.
             let n_checks = d.checks;
@@ -433,28 +450,38 @@ fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/plans")
 }
 
-/// The plans of slots 1 to 3 of every example study are frozen: a change means plan format v1
-/// changed, which needs a format version bump (regenerate with JUROR_BLESS=1 only then).
+/// The plans of slots 1 to 3 of every example study are frozen, in every plan format
+/// (`tests/golden/plans/v1`, `…/v2`): progress saved under a format is continued on its plan, so a
+/// format's plans never change. A planner that plans differently is a new [`Format`]; only its
+/// own goldens are made with JUROR_BLESS=1.
 #[test]
 fn golden_plans_of_the_example_studies() {
     let bless = support::bless();
-    std::fs::create_dir_all(golden_dir()).unwrap();
-    for (name, study) in examples() {
-        let mut text = String::new();
-        for slot in 1..=3 {
-            text.push_str(&plan(&study, &Annotator::slot(slot)).table(&study));
-            text.push('\n');
+    for format in Format::ALL {
+        let dir = golden_dir().join(format!("{format:?}").to_lowercase());
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, study) in examples() {
+            let planner = Planner::new(&study);
+            let mut text = String::new();
+            for slot in 1..=3 {
+                text.push_str(
+                    &planner
+                        .plan_as(&Annotator::slot(slot), format)
+                        .table(&study),
+                );
+                text.push('\n');
+            }
+            let path = dir.join(format!("{name}.txt"));
+            if bless && format == Format::CURRENT {
+                std::fs::write(&path, &text).unwrap();
+            }
+            let golden = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                golden == text,
+                "{name}: the {format:?} plan changed (see {})",
+                path.display()
+            );
         }
-        let path = golden_dir().join(format!("{name}.txt"));
-        if bless {
-            std::fs::write(&path, &text).unwrap();
-        }
-        let golden = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            golden == text,
-            "{name}: the plan changed (see {})",
-            path.display()
-        );
     }
 }
 
@@ -1132,14 +1159,105 @@ fn a_recurring_anchor_is_reported_and_spreading_needs_enough_slots() {
     assert_eq!(balance::check(&plain).anchor_recurs[0].1, 6);
 }
 
-/// Trials of one item that follow each other are counted: the kitchen example's slot 1 has one
-/// such pair among its ratings and three among its comparisons (its golden plan shows them).
+/// Trials of one item that follow each other are counted: the kitchen example's slot 1 had one
+/// such pair among its ratings and three among its comparisons in format v1 (its golden plan
+/// shows them); format v2 keeps them apart.
 #[test]
-fn back_to_back_trials_of_one_item_are_counted() {
+fn back_to_back_trials_of_one_item_are_counted_and_kept_apart() {
     let (_, study) = examples()
         .into_iter()
         .find(|(name, _)| name == "kitchen-qa")
         .unwrap();
-    let plan = plan(&study, &Annotator::slot(1));
-    assert_eq!(balance::back_to_back(&plan), 4);
+    let planner = Planner::new(&study);
+    let v1 = planner.plan_as(&Annotator::slot(1), Format::V1);
+    assert_eq!(balance::back_to_back(&v1), 4);
+    for slot in 1..=6 {
+        let plan = planner.plan(&Annotator::slot(slot));
+        assert_eq!(balance::back_to_back(&plan), 0, "slot {slot}");
+    }
+}
+
+/// The fewest repeats any order of `trials` can have: with `c` trials of the most frequent item
+/// among `t`, `c − (t − c) − 1` when that is positive.
+fn fewest_repeats(items: &[usize]) -> usize {
+    let mut counts = std::collections::BTreeMap::new();
+    for &i in items {
+        *counts.entry(i).or_insert(0usize) += 1;
+    }
+    let most = counts.values().copied().max().unwrap_or(0);
+    (2 * most).saturating_sub(items.len() + 1)
+}
+
+/// Over 10 annotators of a 75-item, 4-system study shown side by side, every one of the 24
+/// orders of the systems occurs (the slots' runs walk through the 6 classes of symbol
+/// mappings), while each annotator has each system at each position equally often (within one).
+#[test]
+fn side_by_side_orders_cover_every_order_over_ten_annotators() {
+    let d = Design {
+        systems: 4,
+        items: 75,
+        presentation: RawPresentation::SideBySide,
+        pairs: Pairs::All,
+        order: RawOrder::Shuffled,
+        labels: RawLabels::PerTrial,
+        assignment: None,
+        checks: 0,
+        seed: 7,
+    };
+    let study = study_for(&d);
+    let planner = Planner::new(&study);
+    let mut orders = std::collections::BTreeSet::new();
+    for slot in 1..=10 {
+        let plan = planner.plan(&Annotator::slot(slot));
+        let mut counts = [[0usize; 4]; 4];
+        for t in &plan.trials {
+            let order: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
+            for (p, &s) in order.iter().enumerate() {
+                counts[s][p] += 1;
+            }
+            orders.insert(order);
+        }
+        for row in counts {
+            let (lo, hi) = (row.iter().min().unwrap(), row.iter().max().unwrap());
+            assert!(hi - lo <= 1, "slot {slot}: {counts:?}");
+        }
+    }
+    assert_eq!(orders.len(), 24);
+    // Format v1 gave every annotator the same 4 orders.
+    let v1: std::collections::BTreeSet<Vec<usize>> = (1..=10)
+        .flat_map(|slot| planner.plan_as(&Annotator::slot(slot), Format::V1).trials)
+        .map(|t| t.shown.iter().map(|s| s.system).collect())
+        .collect();
+    assert_eq!(v1.len(), 4);
+    let report = balance::check(&study);
+    assert!(
+        report.render(&study).contains("24 of the 24 orders"),
+        "{}",
+        report.render(&study)
+    );
+}
+
+/// Progress saved with a plan's fingerprint is continued on the plan of the format that made it;
+/// a fingerprint no format makes finds nothing.
+#[test]
+fn a_fingerprint_finds_the_plan_of_its_format() {
+    let (_, study) = examples()
+        .into_iter()
+        .find(|(name, _)| name == "kitchen-qa")
+        .unwrap();
+    let who = Annotator::slot(2);
+    let planner = Planner::new(&study);
+    for format in Format::ALL {
+        let plan = planner.plan_as(&who, format);
+        let found = juror_core::plan::following(&study, &who, &plan.fingerprint());
+        assert_eq!(found.as_ref(), Some(&plan), "{format:?}");
+    }
+    assert_ne!(
+        planner.plan_as(&who, Format::V1).fingerprint(),
+        planner.plan_as(&who, Format::V2).fingerprint()
+    );
+    assert_eq!(
+        juror_core::plan::following(&study, &who, "0123456789abcdef"),
+        None
+    );
 }
