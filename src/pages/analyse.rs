@@ -72,6 +72,7 @@ pub fn run(
     }
     let request = Request {
         inputs: inputs.to_vec(),
+        judges: Vec::new(),
         study: study.cloned(),
         key: key.cloned(),
         adjudication: adjudication.cloned(),

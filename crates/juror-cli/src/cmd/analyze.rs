@@ -110,6 +110,7 @@ pub fn run(args: Args) -> ExitCode {
             .map(PathBuf::as_path)
             .map(file_text)
             .collect(),
+        judges: Vec::new(),
         study: args.study.as_deref().map(file_text),
         key: args.key.as_deref().map(file_text),
         adjudication: args.adjudication.as_deref().map(file_text),
@@ -120,6 +121,7 @@ pub fn run(args: Args) -> ExitCode {
             reference: args.reference.clone(),
             plan: None,
             reveal_ids: args.reveal_ids,
+            judges: Default::default(),
         },
         overrides,
         clock: args.timings.then_some(seconds as fn() -> f64),

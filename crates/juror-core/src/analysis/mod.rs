@@ -8,7 +8,8 @@
 //!   annotator's latest complete ratings file (earlier ones, backups, superseded), the systems
 //!   and dimensions capped, then duplicates out;
 //! - the topics, each computing its part of the report from rows: [`choices`], [`answers`],
-//!   [`diagnostics`], [`rounds`], [`adjudication`] (an expert's scores for disputed cells);
+//!   [`diagnostics`], [`rounds`], [`adjudication`] (an expert's scores for disputed cells),
+//!   [`judges`] (automatic judges' verdicts against the human ratings);
 //! - [`report()`] ([`Report`], with its [`Options`]): per dimension the systems' summaries,
 //!   agreement, paired comparisons and flagged cells, and the pairwise preferences;
 //! - [`render`]: [`markdown::render`], the tidy CSV ([`to_csv`]) and
@@ -31,6 +32,7 @@ pub mod answers;
 pub mod choices;
 pub mod data;
 pub mod diagnostics;
+pub mod judges;
 pub mod name;
 pub mod payments;
 pub mod plan;

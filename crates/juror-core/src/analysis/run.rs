@@ -43,6 +43,9 @@ impl FileText {
 pub struct Request {
     /// Ratings files and tidy CSVs, in order.
     pub inputs: Vec<FileText>,
+    /// Automatic judges' verdicts (tidy CSVs, ratings files, JSON Lines), read apart from
+    /// `inputs` and never mixed into the human statistics.
+    pub judges: Vec<FileText>,
     pub study: Option<FileText>,
     pub key: Option<FileText>,
     pub adjudication: Option<FileText>,
@@ -355,6 +358,7 @@ mod tests {
     fn every_unusable_file_and_option_is_named_and_nothing_is_computed() {
         let request = Request {
             inputs: vec![FileText::new("a.json", "{}")],
+            judges: Vec::new(),
             study: Some(FileText::new("study.json", "{\"id\": 3}")),
             key: Some(FileText::new("key.json", "[]")),
             adjudication: Some(FileText {

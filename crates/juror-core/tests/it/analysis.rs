@@ -648,6 +648,7 @@ const OPTIONS: Options = Options {
     reference: None,
     plan: None,
     reveal_ids: false,
+    judges: juror_core::analysis::judges::JudgeOptions::DEFAULT,
 };
 
 fn key() -> SealKey {

@@ -65,6 +65,7 @@ const STAGES: &[(&str, &[(&str, u32)])] = &[
             ("answers", 3),
             ("choices", 3),
             ("diagnostics", 3),
+            ("judges", 3),
             ("payments", 3),
             ("rounds", 3),
             ("report", 4),

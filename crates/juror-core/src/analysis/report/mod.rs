@@ -207,6 +207,7 @@ pub fn report_with_key(
         choices: super::choices::report(&data.choices),
         answers: super::answers::report(&data.answers, &data.ratings, study),
         adjudication: summary,
+        judges: Vec::new(),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::analysis::choices::ChoiceReport;
 pub use crate::analysis::data::Ci;
 use crate::analysis::data::{FileSummary, Problem};
 use crate::analysis::diagnostics::Diagnostics;
+use crate::analysis::judges::{JudgeOptions, JudgeReport};
 use crate::analysis::plan::Alternative;
 use crate::analysis::plan::AnalysisPlan;
 use crate::analysis::rounds::Rounds;
@@ -42,6 +43,8 @@ pub struct Options {
     /// Show platform participants' ids (a Prolific PID, an MTurk worker id) as the ratings
     /// files hold them; `false` (the default): under pseudonyms ([`crate::pseudonym`]).
     pub reveal_ids: bool,
+    /// How automatic judges' verdicts are compared with the human ratings.
+    pub judges: JudgeOptions,
 }
 
 impl Default for Options {
@@ -53,6 +56,7 @@ impl Default for Options {
             reference: None,
             plan: None,
             reveal_ids: false,
+            judges: JudgeOptions::default(),
         }
     }
 }
@@ -80,6 +84,10 @@ pub struct Report {
     pub answers: Option<AnswersReport>,
     /// What the adjudication file did; `null` without one.
     pub adjudication: Option<AdjudicationSummary>,
+    /// One section per automatic judge whose verdicts were given apart from the human ratings
+    /// (omitted when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub judges: Vec<JudgeReport>,
     /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
     /// shown, never used to exclude anything.
     pub diagnostics: Diagnostics,
