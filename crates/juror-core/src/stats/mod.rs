@@ -16,6 +16,7 @@
 
 pub mod agreement;
 pub mod describe;
+pub mod judges;
 pub mod math;
 pub mod mixed;
 pub mod nominal;

@@ -7,6 +7,7 @@
 
 mod answers;
 mod dimension;
+mod judges;
 mod others;
 
 use crate::analysis::report::Report;
@@ -165,6 +166,13 @@ impl Doc {
     }
 }
 
+/// The judges' sections alone (the Analyse page shows them as they are).
+pub fn judge_tables(judges: &[crate::analysis::judges::JudgeReport]) -> Vec<Section> {
+    let mut doc = Doc::default();
+    judges::judges(&mut doc, judges);
+    doc.0
+}
+
 /// The answers' sections alone.
 pub fn answer_tables(a: &crate::analysis::answers::AnswersReport) -> Vec<Section> {
     let mut doc = Doc::default();
@@ -173,7 +181,7 @@ pub fn answer_tables(a: &crate::analysis::answers::AnswersReport) -> Vec<Section
 }
 
 /// The report as sections: the summary, each dimension, choices, preferences, answers,
-/// diagnostics, methods, and the problems with the inputs.
+/// diagnostics, the judges, methods, and the problems with the inputs.
 pub fn tables(report: &Report) -> Vec<Section> {
     let mut doc = Doc::default();
     doc.section(1, "Analysis report");
@@ -192,6 +200,7 @@ pub fn tables(report: &Report) -> Vec<Section> {
         answers::answers(&mut doc, a);
     }
     others::diagnostics(&mut doc, &report.diagnostics, &report.dimensions);
+    judges::judges(&mut doc, &report.judges);
     doc.section(2, "Methods");
     doc.paragraph(super::methods::methods(report));
     if !report.problems.is_empty() {
