@@ -369,9 +369,7 @@ fn by_factors(p: &[f64]) -> (Vec<usize>, Vec<f64>) {
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
     let harmonic: f64 = (1..=m).map(|k| 1.0 / k as f64).sum();
-    let factors = (1..=m)
-        .map(|k| (k as f64 / m as f64) / harmonic)
-        .collect();
+    let factors = (1..=m).map(|k| (k as f64 / m as f64) / harmonic).collect();
     (order, factors)
 }
 
@@ -537,11 +535,7 @@ fn kendall_exact_p(n: usize, concordant: u64) -> f64 {
     } else if c == 0 {
         if n < 171 { 2.0 / factorial(n) } else { 0.0 }
     } else if c == 1 {
-        if n < 172 {
-            2.0 / factorial(n - 1)
-        } else {
-            0.0
-        }
+        if n < 172 { 2.0 / factorial(n - 1) } else { 0.0 }
     } else if 4 * c == n * (n - 1) {
         1.0
     } else {
@@ -733,9 +727,7 @@ mod tests {
 
     #[test]
     fn every_d_above_epsilon_never_rejects() {
-        let xs: Vec<Instance> = (0..4)
-            .map(|_| inst(&[(0, 1.0), (1, 1.0)], 5.0))
-            .collect();
+        let xs: Vec<Instance> = (0..4).map(|_| inst(&[(0, 1.0), (1, 1.0)], 5.0)).collect();
         let r = alt_test(&xs, Alignment::NegativeRmse, &options(3));
         for h in &r.tested {
             assert_eq!((h.t, h.p, h.rejected), (f64::INFINITY, 1.0, false));
@@ -748,9 +740,7 @@ mod tests {
     #[test]
     fn every_d_equal_to_epsilon_is_not_rejected() {
         // All ties (d = 0) against ε = 0: scipy's t is 0/0.
-        let xs: Vec<Instance> = (0..4)
-            .map(|_| inst(&[(0, 2.0), (1, 2.0)], 2.0))
-            .collect();
+        let xs: Vec<Instance> = (0..4).map(|_| inst(&[(0, 2.0), (1, 2.0)], 2.0)).collect();
         let o = AltTestOptions {
             epsilon: 0.0,
             ..options(2)
@@ -791,9 +781,7 @@ mod tests {
 
     #[test]
     fn bad_instances_are_ignored_and_bad_options_test_nothing() {
-        let mut xs: Vec<Instance> = (0..4)
-            .map(|_| inst(&[(0, 1.0), (1, 2.0)], 1.0))
-            .collect();
+        let mut xs: Vec<Instance> = (0..4).map(|_| inst(&[(0, 1.0), (1, 2.0)], 1.0)).collect();
         xs.push(inst(&[(0, f64::NAN), (1, 2.0)], 1.0));
         xs.push(inst(&[(0, 1.0), (1, 2.0)], f64::INFINITY));
         xs.push(inst(&[(0, 1.0), (0, 2.0)], 1.0));
@@ -805,7 +793,10 @@ mod tests {
                 epsilon: f64::NAN,
                 ..options(2)
             },
-            AltTestOptions { q: 0.0, ..options(2) },
+            AltTestOptions {
+                q: 0.0,
+                ..options(2)
+            },
             AltTestOptions {
                 q: f64::NAN,
                 ..options(2)
@@ -832,7 +823,10 @@ mod tests {
         let want = 0.02 * 3.0 * h / 2.0;
         let got = benjamini_yekutieli(&[0.02, 0.5, 0.02]);
         assert!((got[0] - want).abs() < 1e-15 && got[0] == got[2]);
-        assert_eq!(by_rejected(&[0.001, 0.5, 0.2], 0.05), vec![true, false, false]);
+        assert_eq!(
+            by_rejected(&[0.001, 0.5, 0.2], 0.05),
+            vec![true, false, false]
+        );
     }
 
     #[test]
@@ -845,7 +839,10 @@ mod tests {
         assert_eq!(k.tau, 1.0);
         // 2 / 3! of the permutations are as extreme.
         assert!((k.p_value - 1.0 / 3.0).abs() < 1e-15);
-        assert_eq!(kendall_tau_b(&[1.0, 2.0], &[2.0, 1.0]).unwrap().p_value, 1.0);
+        assert_eq!(
+            kendall_tau_b(&[1.0, 2.0], &[2.0, 1.0]).unwrap().p_value,
+            1.0
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! |got − want| ≤ 1e-9 · max(1, |want|); counts, decisions and skipped humans exactly.
 
 use juror_core::stats::judges::{
-    self, AltTestOptions, Alignment, Instance, benjamini_yekutieli, by_rejected, kendall_tau_b,
+    self, Alignment, AltTestOptions, Instance, benjamini_yekutieli, by_rejected, kendall_tau_b,
     ppi_mean,
 };
 use juror_core::stats::trend;
@@ -110,7 +110,12 @@ fn alternative_annotator_test_matches_the_reference() {
             .as_array()
             .expect("skipped")
             .iter()
-            .map(|s| (s[0].as_u64().unwrap() as usize, s[1].as_u64().unwrap() as usize))
+            .map(|s| {
+                (
+                    s[0].as_u64().unwrap() as usize,
+                    s[1].as_u64().unwrap() as usize,
+                )
+            })
             .collect();
         assert_eq!(got.skipped, skipped, "{name}: skipped humans");
 
@@ -119,9 +124,24 @@ fn alternative_annotator_test_matches_the_reference() {
         for (g, w) in got.tested.iter().zip(tested) {
             let what = |field: &str| format!("{name}, human {}: {field}", g.human);
             assert_eq!(g.human as u64, u(w, "human"), "{}", what("index"));
-            assert_eq!(g.instances as u64, u(w, "instances"), "{}", what("instances"));
-            check(&what("judge advantage"), g.judge_advantage, f(w, "judge_advantage"), TOL);
-            check(&what("human advantage"), g.human_advantage, f(w, "human_advantage"), TOL);
+            assert_eq!(
+                g.instances as u64,
+                u(w, "instances"),
+                "{}",
+                what("instances")
+            );
+            check(
+                &what("judge advantage"),
+                g.judge_advantage,
+                f(w, "judge_advantage"),
+                TOL,
+            );
+            check(
+                &what("human advantage"),
+                g.human_advantage,
+                f(w, "human_advantage"),
+                TOL,
+            );
             let t = number(&w["t"]);
             if t.is_infinite() {
                 assert_eq!(g.t, t, "{}", what("t"));
@@ -130,7 +150,12 @@ fn alternative_annotator_test_matches_the_reference() {
             }
             check(&what("p"), g.p, f(w, "p"), TOL);
             check(&what("adjusted p"), g.p_adjusted, f(w, "p_adjusted"), TOL);
-            assert_eq!(Some(g.rejected), w["rejected"].as_bool(), "{}", what("rejected"));
+            assert_eq!(
+                Some(g.rejected),
+                w["rejected"].as_bool(),
+                "{}",
+                what("rejected")
+            );
         }
         close(
             &format!("{name}: winning rate"),
@@ -159,9 +184,17 @@ fn the_reference_covers_the_cases_asked_for() {
             .filter(|c| c["name"].as_str().is_some_and(|n| n.starts_with(prefix)))
             .collect::<Vec<_>>()
     };
-    assert_eq!(named("summeval_").len(), 9, "four dimensions at two ε, and pooled");
+    assert_eq!(
+        named("summeval_").len(),
+        9,
+        "four dimensions at two ε, and pooled"
+    );
     let pooled = summeval_instances(&r["summeval"], None);
-    assert_eq!(pooled.len(), 4 * 100 * 12, "pooled over (item, system, dimension)");
+    assert_eq!(
+        pooled.len(),
+        4 * 100 * 12,
+        "pooled over (item, system, dimension)"
+    );
     assert!(
         named("pairwise")
             .iter()
@@ -179,7 +212,10 @@ fn the_reference_covers_the_cases_asked_for() {
                     == Alignment::NegativeRmse.score(i.judge, &others)
         })
     });
-    assert!(tied, "an RMSE tie between the judge and a human with different labels");
+    assert!(
+        tied,
+        "an RMSE tie between the judge and a human with different labels"
+    );
     assert!(named("all_d_equal").len() >= 3);
     // Some human rejected and some not, in one case.
     assert!(cases.iter().any(|c| {
@@ -216,7 +252,12 @@ fn kendall_tau_b_matches_scipy() {
     for case in r["kendall"].as_array().expect("cases") {
         let name = case["name"].as_str().unwrap();
         let got = kendall_tau_b(&floats(&case["x"]), &floats(&case["y"]));
-        close(&format!("{name}: tau"), got.map(|k| k.tau), opt(&case["tau"]), TOL);
+        close(
+            &format!("{name}: tau"),
+            got.map(|k| k.tau),
+            opt(&case["tau"]),
+            TOL,
+        );
         close(
             &format!("{name}: p"),
             got.map(|k| k.p_value),
@@ -243,15 +284,35 @@ fn summeval_item_spearman_and_system_kendall_match_scipy() {
         let s = trend::spearman(&judge, &human_mean)
             .expect("valid")
             .expect("defined");
-        check(&format!("dimension {d}: spearman"), s.rho, f(case, "spearman"), TOL);
-        check(&format!("dimension {d}: spearman p"), s.p_value, f(case, "spearman_p"), TOL);
+        check(
+            &format!("dimension {d}: spearman"),
+            s.rho,
+            f(case, "spearman"),
+            TOL,
+        );
+        check(
+            &format!("dimension {d}: spearman p"),
+            s.p_value,
+            f(case, "spearman_p"),
+            TOL,
+        );
         let k = kendall_tau_b(
             &floats(&case["judge_system_means"]),
             &floats(&case["human_system_means"]),
         )
         .expect("defined");
-        check(&format!("dimension {d}: kendall"), k.tau, f(case, "kendall_tau"), TOL);
-        check(&format!("dimension {d}: kendall p"), k.p_value, f(case, "kendall_p"), TOL);
+        check(
+            &format!("dimension {d}: kendall"),
+            k.tau,
+            f(case, "kendall_tau"),
+            TOL,
+        );
+        check(
+            &format!("dimension {d}: kendall p"),
+            k.p_value,
+            f(case, "kendall_p"),
+            TOL,
+        );
     }
 }
 
@@ -266,14 +327,48 @@ fn ppi_mean_matches_ppi_py() {
         let got = ppi_mean(&y, &fl, &fu, f(case, "level")).expect("defined");
         let pair = |v: &Value| floats(v);
         let (ci, hci) = (pair(&case["ci"]), pair(&case["human_only_ci"]));
-        check(&format!("{name}: estimate"), got.estimate, f(case, "estimate"), TOL);
-        check(&format!("{name}: lambda"), got.lambda, f(case, "lambda"), TOL);
+        check(
+            &format!("{name}: estimate"),
+            got.estimate,
+            f(case, "estimate"),
+            TOL,
+        );
+        check(
+            &format!("{name}: lambda"),
+            got.lambda,
+            f(case, "lambda"),
+            TOL,
+        );
         check(&format!("{name}: ci low"), got.ci.0, ci[0], TOL);
         check(&format!("{name}: ci high"), got.ci.1, ci[1], TOL);
-        check(&format!("{name}: human only"), got.human_only, f(case, "human_only"), TOL);
-        check(&format!("{name}: human low"), got.human_only_ci.0, hci[0], TOL);
-        check(&format!("{name}: human high"), got.human_only_ci.1, hci[1], TOL);
-        check(&format!("{name}: gain"), got.effective_gain, f(case, "effective_gain"), TOL);
-        assert_eq!((got.n, got.n_unlabeled), (y.len(), fu.len()), "{name}: sizes");
+        check(
+            &format!("{name}: human only"),
+            got.human_only,
+            f(case, "human_only"),
+            TOL,
+        );
+        check(
+            &format!("{name}: human low"),
+            got.human_only_ci.0,
+            hci[0],
+            TOL,
+        );
+        check(
+            &format!("{name}: human high"),
+            got.human_only_ci.1,
+            hci[1],
+            TOL,
+        );
+        check(
+            &format!("{name}: gain"),
+            got.effective_gain,
+            f(case, "effective_gain"),
+            TOL,
+        );
+        assert_eq!(
+            (got.n, got.n_unlabeled),
+            (y.len(), fu.len()),
+            "{name}: sizes"
+        );
     }
 }
