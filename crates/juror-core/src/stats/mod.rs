@@ -11,8 +11,9 @@
 //! type); on those, [`paired`] (Wilcoxon, the t-test, Holm and Bonferroni, effect sizes, the
 //! one-sample summary and bootstrap), [`trend`] (slope and Spearman over rounds), [`preference`]
 //! (win rates, binomial tests, Bradley–Terry), [`nominal`] (tests on counts and ranks),
-//! [`agreement`] (kappas and Krippendorff's alpha), [`mixed`] (the linear mixed model) and
-//! [`power`] (the power of the paired tests).
+//! [`agreement`] (kappas and Krippendorff's alpha), [`mixed`] (the linear mixed model),
+//! [`power`] (the power of the paired tests) and [`judges`] (an automatic judge beside the
+//! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).
 
 pub mod agreement;
 pub mod describe;
