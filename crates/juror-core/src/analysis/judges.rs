@@ -116,8 +116,9 @@ pub struct HumanComparison {
     pub judge_advantage: f64,
     /// Share of instances where the human aligns with the others at least as well.
     pub human_advantage: f64,
-    /// One-sided one-sample t-test of (human − judge) indicators against ε.
-    pub t: f64,
+    /// One-sided one-sample t-test of (human − judge) indicators against ε; `null` when every
+    /// indicator difference is the same (t is ±∞: p is then 0 below ε, 1 otherwise).
+    pub t: Option<f64>,
     pub p: f64,
     /// Benjamini–Yekutieli adjusted over the tested humans.
     pub p_adjusted: f64,
@@ -710,7 +711,7 @@ fn alt_report(
                 instances: h.instances,
                 judge_advantage: h.judge_advantage,
                 human_advantage: h.human_advantage,
-                t: h.t,
+                t: h.t.is_finite().then_some(h.t),
                 p: h.p,
                 p_adjusted: h.p_adjusted,
                 judge_wins: h.rejected,
@@ -1119,6 +1120,71 @@ mod tests {
         assert_eq!(b.human_first_position_rate, Some(3.0 / 7.0));
         assert_eq!(b.length_score, None, "no texts without the study");
         assert_eq!(b.repeated, 0);
+    }
+
+    /// The report's test is the statistic's on the instances as the study defines them: one per
+    /// output the judge scored, with each human's score of it (humans by id in byte order).
+    #[test]
+    fn the_alternative_annotator_test_is_run_on_the_outputs() {
+        let (h, j) = fixture();
+        let options = JudgeOptions {
+            min_instances: 2,
+            ..JudgeOptions::DEFAULT
+        };
+        let r = &report(&h, &j, None, &options)[0];
+        let human = |item: &str, system: &str| -> Vec<(usize, f64)> {
+            (0..3)
+                .filter_map(|k| {
+                    let row = h.ratings.iter().find(|r| {
+                        r.item.as_str() == item
+                            && r.system.as_str() == system
+                            && r.annotator.as_str() == format!("h{}", k + 1)
+                    })?;
+                    Some((k, row.score))
+                })
+                .collect()
+        };
+        let judged = [
+            ("i1", "s1", 5.0),
+            ("i1", "s2", 2.0),
+            ("i2", "s1", 4.0),
+            ("i2", "s2", 2.0),
+            ("i3", "s1", 4.0),
+            ("i3", "s2", 3.0),
+            ("i4", "s1", 4.0),
+            ("i4", "s2", 1.0),
+        ];
+        let instances: Vec<Instance> = judged
+            .iter()
+            .map(|&(item, system, judge)| Instance {
+                humans: human(item, system),
+                judge,
+            })
+            .collect();
+        let want = alt_test(
+            &instances,
+            Alignment::NegativeRmse,
+            &AltTestOptions {
+                min_instances: 2,
+                ..AltTestOptions::DEFAULT
+            },
+        );
+        let got = &r.dimensions[0].alt_test;
+        assert_eq!(got.instances, 6);
+        assert_eq!(got.humans.len(), 3);
+        assert_eq!(got.winning_rate, want.winning_rate);
+        assert_eq!(got.advantage_probability, want.advantage_probability);
+        for (g, w) in got.humans.iter().zip(&want.tested) {
+            assert_eq!(g.annotator, format!("h{}", w.human + 1));
+            assert_eq!(
+                (g.instances, g.p, g.judge_wins),
+                (w.instances, w.p, w.rejected)
+            );
+        }
+        // The preferences' test: accuracy on the three pairs, every human tested.
+        let p = &r.preferences.as_ref().unwrap().alt_test;
+        assert_eq!(p.alignment, "accuracy");
+        assert_eq!(p.instances, 3);
     }
 
     #[test]

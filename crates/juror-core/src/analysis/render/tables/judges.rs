@@ -130,7 +130,7 @@ fn alt_tests(doc: &mut Doc, views: &[&JudgeScores], preferences: Option<&JudgePr
                 h.instances.to_string().into(),
                 num(Some(h.judge_advantage), 3).into(),
                 num(Some(h.human_advantage), 3).into(),
-                num(Some(h.t), 2).into(),
+                num(h.t, 2).into(),
                 p_value(Some(h.p)).into(),
                 p_value(Some(h.p_adjusted)).into(),
                 if h.judge_wins { "yes" } else { "no" }.into(),
