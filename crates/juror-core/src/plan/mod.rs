@@ -584,24 +584,35 @@ fn apart(units: Vec<Unit>) -> Vec<Unit> {
     for u in &rest {
         left[u.item] += 1;
     }
+    // How many items have each count of remaining trials, and the largest count: counts only
+    // fall by one, so the largest is found by stepping down.
+    let most = left.iter().copied().max().unwrap_or(0);
+    let mut with_count = vec![0usize; most + 1];
+    for &c in left.iter().filter(|&&c| c > 0) {
+        with_count[c] += 1;
+    }
+    let mut top = most;
     let mut rest: std::collections::VecDeque<Unit> = rest.into();
     let mut out = Vec::with_capacity(rest.len() + checks.len());
     let mut prev: Option<usize> = None;
     while !rest.is_empty() {
-        // After taking one trial of `y`, `r` remain, starting after `y`: they can be kept apart
-        // when no item has more than ⌈r/2⌉ of them, and `y` itself no more than ⌊r/2⌋.
-        let r = rest.len() - 1;
-        let (mut top, mut second) = ((0usize, usize::MAX), 0usize);
-        for (item, &c) in left.iter().enumerate() {
-            if c > top.0 {
-                second = top.0;
-                top = (c, item);
-            } else if c > second {
-                second = c;
-            }
+        while top > 0 && with_count[top] == 0 {
+            top -= 1;
         }
+        let second = if with_count[top] >= 2 {
+            top
+        } else {
+            (1..top).rev().find(|&c| with_count[c] > 0).unwrap_or(0)
+        };
+        // After taking one trial of `y`, `r` remain, starting after `y`: they can be kept apart
+        // when no other item has more than ⌈r/2⌉ of them, and `y` itself no more than ⌊r/2⌋.
+        let r = rest.len() - 1;
         let fits = |y: usize| {
-            let other = if top.1 == y { second } else { top.0 };
+            let other = if left[y] == top && with_count[top] == 1 {
+                second
+            } else {
+                top
+            };
             other <= r.div_ceil(2) && left[y] - 1 <= r / 2
         };
         let differs = |u: &Unit| Some(u.item) != prev;
@@ -618,7 +629,11 @@ fn apart(units: Vec<Unit>) -> Vec<Unit> {
             })
             .unwrap_or(0);
         if let Some(u) = rest.remove(pick) {
+            with_count[left[u.item]] -= 1;
             left[u.item] -= 1;
+            if left[u.item] > 0 {
+                with_count[left[u.item]] += 1;
+            }
             prev = Some(u.item);
             out.push(u);
         }
