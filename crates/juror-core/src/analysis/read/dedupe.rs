@@ -1,6 +1,8 @@
 //! Duplicates across everything read: a second rating of the same (item, system, annotator,
 //! dimension), or a second judgement of the same (item, pair, annotator) in either order, is
-//! left out and named; a rating repeated within one ratings file goes to [`Data::repeats`].
+//! left out and named; a rating repeated within one ratings file (or one JSON Lines file, whose
+//! verdicts on the trials of a design that rates outputs in pairs repeat them as a person's
+//! do) goes to [`Data::repeats`].
 //!
 //! Repeats a rater numbered (`run` 1, 2, ...: a judge asked the same thing again) are kept
 //! apart: only the same run twice is a duplicate. For judges' verdicts
@@ -104,9 +106,15 @@ pub(crate) fn drop_duplicates(data: &mut Data, orders_apart: bool) {
         };
         keep[i] = false;
         let (kept, row) = (&data.ratings[first], &data.ratings[i]);
-        if kept.source.input == input && data.files[input].kind == InputKind::RatingsFile {
+        if kept.source.input == input
+            && matches!(
+                data.files[input].kind,
+                InputKind::RatingsFile | InputKind::JsonLines
+            )
+        {
             // The same output rated again in another trial of the same session (an output
-            // shown in several pairs): by design, not a mistake.
+            // shown in several pairs), or in a later line of a judge's verdicts on those
+            // trials: by design, not a mistake.
             repeated.entry(input).and_modify(|n| *n += 1).or_insert(1);
             data.repeats.push(row.clone());
             continue;
