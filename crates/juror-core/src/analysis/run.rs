@@ -142,7 +142,9 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         report.judges = super::judges::report(&data, &judges, study_ref, &options.judges);
         report.problems.extend(judges_unreadable);
         report.problems.extend(judges.problems.iter().cloned());
-        report.problems.extend(judges_named_as_humans(&data, &judges));
+        report
+            .problems
+            .extend(judges_named_as_humans(&data, &judges));
     }
     watch.lap("statistics");
     report.problems.splice(0..0, unreadable);

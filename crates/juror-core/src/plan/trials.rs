@@ -365,7 +365,18 @@ mod tests {
             let id = TrialId::parse(text);
             assert_eq!(id.map(|i| i.to_string()).as_deref(), Some(text));
         }
-        for bad in ["", "3", "3-", "-12", "0-1", "1-0", "a-1", "1-2-3", "1-2-Swapped", "+1-2"] {
+        for bad in [
+            "",
+            "3",
+            "3-",
+            "-12",
+            "0-1",
+            "1-0",
+            "a-1",
+            "1-2-3",
+            "1-2-Swapped",
+            "+1-2",
+        ] {
             assert_eq!(TrialId::parse(bad), None, "{bad}");
         }
     }

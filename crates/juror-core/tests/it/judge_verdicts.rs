@@ -91,8 +91,16 @@ fn judges_never_enter_the_human_statistics() {
             "{\"item_id\":\"r01\",\"system_id\":\"hare\",\"annotator_id\":\"judge-y\",\"dimension\":\"quality\",\"score\":4}\n",
         ),
     ]));
-    assert!(with.judges.ratings.len() > 100, "{}", with.judges.ratings.len());
-    assert!(with.report.problems.is_empty(), "{:#?}", with.report.problems);
+    assert!(
+        with.judges.ratings.len() > 100,
+        "{}",
+        with.judges.ratings.len()
+    );
+    assert!(
+        with.report.problems.is_empty(),
+        "{:#?}",
+        with.report.problems
+    );
     assert_eq!(with.data, without.data, "the human data");
     assert_eq!(
         human_part(&with.report.to_json(), &["judge.csv", "judge.jsonl"]),
@@ -124,14 +132,22 @@ fn a_judge_named_like_a_human_and_an_unreadable_judge_file_are_problems() {
             text: Err("no such file".into()),
         },
     ]));
-    let problems: Vec<String> = with.report.problems.iter().map(Problem::to_string).collect();
+    let problems: Vec<String> = with
+        .report
+        .problems
+        .iter()
+        .map(Problem::to_string)
+        .collect();
     assert_eq!(problems.len(), 2, "{problems:#?}");
     assert!(
-        problems.iter().any(|p| p.starts_with("gone.jsonl: cannot read the file (no such file)")),
+        problems
+            .iter()
+            .any(|p| p.starts_with("gone.jsonl: cannot read the file (no such file)")),
         "{problems:#?}"
     );
     assert!(
-        problems.iter().any(|p| p.starts_with("judge.csv: line 2: the judge \"p01\" has the id of a human annotator")
+        problems.iter().any(|p| p
+            .starts_with("judge.csv: line 2: the judge \"p01\" has the id of a human annotator")
             && p.contains("annotator_id of its own")),
         "{problems:#?}"
     );
@@ -147,8 +163,16 @@ fn the_judge_options_are_checked() {
     request.options.judges.min_humans = 1;
     request.options.judges.min_instances = 1;
     let blocked = run(&request).err().unwrap_or_default();
-    for needle in ["--epsilon 1:", "--fdr 0:", "--min-humans 1:", "--min-instances 1:"] {
-        assert!(blocked.iter().any(|b| b.starts_with(needle)), "{needle} in {blocked:#?}");
+    for needle in [
+        "--epsilon 1:",
+        "--fdr 0:",
+        "--min-humans 1:",
+        "--min-instances 1:",
+    ] {
+        assert!(
+            blocked.iter().any(|b| b.starts_with(needle)),
+            "{needle} in {blocked:#?}"
+        );
     }
     assert_eq!(blocked.len(), 4, "{blocked:#?}");
 }
@@ -215,15 +239,25 @@ fn every_bad_line_of_a_json_lines_file_is_a_placed_problem() {
     assert_eq!(problems.len(), want.len(), "{problems:#?}");
     assert_eq!(analysis.judges.ratings.len(), 1);
     let rating = &analysis.judges.ratings[0];
-    assert_eq!((rating.run, rating.confidence, rating.score), (Some(2), Some(0.5), 4.0));
+    assert_eq!(
+        (rating.run, rating.confidence, rating.score),
+        (Some(2), Some(0.5), 4.0)
+    );
     assert_eq!(analysis.judges.preferences.len(), 1);
     assert_eq!(analysis.judges.preferences[0].a_first, Some(false));
-    assert_eq!(analysis.judges.files[0].kind, juror_core::analysis::InputKind::JsonLines);
+    assert_eq!(
+        analysis.judges.files[0].kind,
+        juror_core::analysis::InputKind::JsonLines
+    );
 }
 
 #[test]
 fn a_verdict_on_a_trial_without_the_study_says_to_give_it() {
-    let analysis = judges_of(None, "v.jsonl", r#"{"trial":"1-1","annotator_id":"j","preference":"A"}"#);
+    let analysis = judges_of(
+        None,
+        "v.jsonl",
+        r#"{"trial":"1-1","annotator_id":"j","preference":"A"}"#,
+    );
     let problems = places(&analysis);
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert!(
@@ -262,7 +296,10 @@ fn runs_are_kept_apart_and_a_judges_orders_too_but_not_a_humans() {
 fn sealed(name: &str) -> (Study, Vec<String>) {
     let raw: RawStudy = serde_json::from_str(&example(name)).unwrap();
     let (sealed, key) = seal::seal(&raw, &[7; 32]);
-    (validate(&sealed).unwrap(), key.systems.keys().cloned().collect())
+    (
+        validate(&sealed).unwrap(),
+        key.systems.keys().cloned().collect(),
+    )
 }
 
 #[test]
@@ -323,7 +360,9 @@ fn verdicts_on_the_trials_read_back_to_the_systems_the_plan_showed() {
                 "run": 2 * t.slot - u32::from(!t.swapped),
             });
             let pair = t.outputs.len() == 2
-                && view["preference"]["kind"].as_str().is_some_and(|k| k != "rank");
+                && view["preference"]["kind"]
+                    .as_str()
+                    .is_some_and(|k| k != "rank");
             if pair {
                 verdict["preference"] = json!(t.outputs[0].label);
                 expected_preferences.push((t.item_id.clone(), shown[0], t.swapped));
@@ -332,10 +371,17 @@ fn verdicts_on_the_trials_read_back_to_the_systems_the_plan_showed() {
             verdicts.push('\n');
         }
         let analysis = judges_of(Some(name), "verdicts.jsonl", &verdicts);
-        assert!(places(&analysis).is_empty(), "{name}: {:#?}", places(&analysis));
+        assert!(
+            places(&analysis).is_empty(),
+            "{name}: {:#?}",
+            places(&analysis)
+        );
         let systems = study.systems();
         for row in &analysis.judges.ratings {
-            let index = systems.iter().position(|s| *s == row.system.as_str()).unwrap();
+            let index = systems
+                .iter()
+                .position(|s| *s == row.system.as_str())
+                .unwrap();
             let scale = &study.dimension(&row.dimension).unwrap().scale.points;
             assert_eq!(
                 row.score,
@@ -355,7 +401,9 @@ fn verdicts_on_the_trials_read_back_to_the_systems_the_plan_showed() {
             "{name}"
         );
         for (item, first, swapped) in expected_preferences {
-            let row = prefs.next().unwrap_or_else(|| panic!("{name}: a preference"));
+            let row = prefs
+                .next()
+                .unwrap_or_else(|| panic!("{name}: a preference"));
             assert_eq!(row.item.as_str(), item, "{name}");
             assert_eq!(row.a_first, Some(!swapped), "{name}");
             let chosen = match row.outcome {
@@ -363,7 +411,11 @@ fn verdicts_on_the_trials_read_back_to_the_systems_the_plan_showed() {
                 juror_core::stats::preference::Outcome::B => &row.system_b,
                 juror_core::stats::preference::Outcome::Tie => panic!("{name}: a tie"),
             };
-            assert_eq!(chosen.as_str(), systems[first], "{name}: the output shown first");
+            assert_eq!(
+                chosen.as_str(),
+                systems[first],
+                "{name}: the output shown first"
+            );
         }
     }
 }

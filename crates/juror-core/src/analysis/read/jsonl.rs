@@ -78,8 +78,11 @@ pub(crate) fn read(
         }
         lines += 1;
         if let Err(message) = reader.line(n + 1, line, data) {
-            data.problems
-                .push(Problem::new(&name, Some(format!("line {}", n + 1)), message));
+            data.problems.push(Problem::new(
+                &name,
+                Some(format!("line {}", n + 1)),
+                message,
+            ));
         }
     }
     if lines == 0 {
@@ -124,11 +127,13 @@ impl Reader<'_, '_> {
             data.preferences.push(row);
             Ok(())
         } else {
-            Err("neither a rating (item_id, system_id, annotator_id, dimension, score), a \
+            Err(
+                "neither a rating (item_id, system_id, annotator_id, dimension, score), a \
                  pairwise judgement (item_id, system_a, system_b, annotator_id, preference) nor \
                  a verdict on a trial of `juror trials` (trial, annotator_id, scores or \
                  preference)"
-                .to_owned())
+                    .to_owned(),
+            )
         }
     }
 
@@ -144,7 +149,9 @@ impl Reader<'_, '_> {
                 r.parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite())
-                    .ok_or_else(|| format!("round \"{r}\" is not a number; leave it out or give one"))?,
+                    .ok_or_else(|| {
+                        format!("round \"{r}\" is not a number; leave it out or give one")
+                    })?,
             ),
         };
         let position = match text(fields, "position")?.as_str() {
@@ -290,10 +297,11 @@ impl Reader<'_, '_> {
                             }
                         ));
                     }
-                    let score = score(&scalar(value).ok_or_else(|| {
-                        format!("scores.{label}.{dimension} is not a number")
-                    })?)
-                    .map_err(|e| format!("scores.{label}.{dimension}: {e}"))?;
+                    let score =
+                        score(&scalar(value).ok_or_else(|| {
+                            format!("scores.{label}.{dimension} is not a number")
+                        })?)
+                        .map_err(|e| format!("scores.{label}.{dimension}: {e}"))?;
                     ratings.push(RatingRow {
                         source: source.clone(),
                         item: self.names.get(&trial.item),
