@@ -12,11 +12,11 @@
 //!
 //! Optional columns: `round` (a number: the item's round, for the trend and the mixed model)
 //! and `position` (where the output was shown, from 1) in a Likert CSV; `shown_first` (`a` or
-//! `b`) in a pairwise CSV; `run` (the repeat a verdict is of, from 1) and `confidence` (0 to
-//! 1) in both, which an automatic judge's verdicts may carry. A CSV header may hold other columns, in any order; they are ignored.
-//! A header with both sets of columns (what `juror analyze --format csv` writes when there are
-//! both kinds of data) holds both: a row with a `dimension` is a rating, a row with a
-//! `preference` is a preference.
+//! `b`) in a pairwise CSV; `run` (the repeat a verdict is of, from 1) and `confidence` (from 0
+//! to 1) in both, which an automatic judge's verdicts may carry. A CSV header may hold other
+//! columns, in any order; they are ignored. A header with both sets of columns (what `juror
+//! analyze --format csv` writes when there are both kinds of data) holds both: a row with a
+//! `dimension` is a rating, a row with a `preference` is a preference.
 //!
 //! Every row keeps where it came from ([`Source`]: the file and a line or a JSON path). Every
 //! problem names the file, the place and what is wrong ([`Problem`]); a file with a problem
