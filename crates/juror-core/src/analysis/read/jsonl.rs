@@ -388,3 +388,27 @@ fn scalar(value: &Value) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_lines_are_told_from_ratings_files_by_name_or_first_line() {
+        let is = |name: &str, text: &str| is_jsonl(&Input::new(name, text));
+        assert!(is("judge.jsonl", "whatever"));
+        assert!(is("judge.NDJSON", ""));
+        assert!(is(
+            "judge.txt",
+            "{\"item_id\": \"i1\"}\n{\"item_id\": \"i2\"}\n"
+        ));
+        assert!(is("judge.json", "  {\"trial\": \"1-1\"}"));
+        // A ratings file, pretty or compact, and a CSV are not.
+        assert!(!is("r.json", "{\n  \"format\": \"juror.ratings/1\"\n}"));
+        assert!(!is(
+            "r.json",
+            "{\"format\":\"juror.ratings/1\",\"trials\":[]}"
+        ));
+        assert!(!is("t.csv", "item_id,system_id\n"));
+    }
+}
