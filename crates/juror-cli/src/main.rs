@@ -55,6 +55,7 @@ enum Command {
     Payments(cmd::payments::Args),
     Power(cmd::power::Args),
     Plan(cmd::plan::Args),
+    Trials(cmd::trials::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,5 +72,6 @@ fn main() -> ExitCode {
         Command::Payments(args) => cmd::payments::run(args),
         Command::Power(args) => cmd::power::run(args),
         Command::Plan(args) => cmd::plan::run(args),
+        Command::Trials(args) => cmd::trials::run(args),
     }
 }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use juror_core::analysis::judges::JudgeOptions;
 use juror_core::analysis::{self, run::Request};
 
 use crate::analysis_plan::AnalysisPlanFlags;
@@ -70,6 +71,25 @@ pub struct Args {
     timings: bool,
     #[command(flatten)]
     plan: AnalysisPlanFlags,
+    /// Automatic judges' verdicts (tidy CSVs, ratings files, or JSON Lines: rows with the
+    /// CSVs' fields, or verdicts on the trials of `juror trials`, which need --study), each
+    /// judge named by its annotator_id; optional run and confidence. Read apart from the
+    /// inputs and never mixed into the human statistics. See docs/judges.md.
+    #[arg(long, num_args = 1..)]
+    judges: Vec<PathBuf>,
+    /// The alternative annotator test's allowance epsilon, from 0 up to 1: 0.2 for expert
+    /// annotators, 0.15 skilled, 0.1 crowd workers.
+    #[arg(long, default_value_t = JudgeOptions::DEFAULT.epsilon)]
+    epsilon: f64,
+    /// The fewest humans an instance needs for the alternative annotator test (2 or more).
+    #[arg(long, default_value_t = JudgeOptions::DEFAULT.min_humans)]
+    min_humans: usize,
+    /// The fewest instances a human needs to be tested against a judge (else skipped).
+    #[arg(long, default_value_t = JudgeOptions::DEFAULT.min_instances)]
+    min_instances: usize,
+    /// The false discovery rate of the Benjamini-Yekutieli procedure over the humans.
+    #[arg(long, default_value_t = JudgeOptions::DEFAULT.q)]
+    fdr: f64,
 }
 
 /// What `juror analyze` writes.
@@ -110,7 +130,12 @@ pub fn run(args: Args) -> ExitCode {
             .map(PathBuf::as_path)
             .map(file_text)
             .collect(),
-        judges: Vec::new(),
+        judges: args
+            .judges
+            .iter()
+            .map(PathBuf::as_path)
+            .map(file_text)
+            .collect(),
         study: args.study.as_deref().map(file_text),
         key: args.key.as_deref().map(file_text),
         adjudication: args.adjudication.as_deref().map(file_text),
@@ -121,7 +146,12 @@ pub fn run(args: Args) -> ExitCode {
             reference: args.reference.clone(),
             plan: None,
             reveal_ids: args.reveal_ids,
-            judges: Default::default(),
+            judges: JudgeOptions {
+                epsilon: args.epsilon,
+                q: args.fdr,
+                min_humans: args.min_humans,
+                min_instances: args.min_instances,
+            },
         },
         overrides,
         clock: args.timings.then_some(seconds as fn() -> f64),

@@ -13,5 +13,6 @@ pub mod publish;
 pub mod recover;
 pub mod schema;
 pub mod seal;
+pub mod trials;
 pub mod validate;
 pub mod validate_ratings;

@@ -21,4 +21,5 @@ mod recover;
 mod repository;
 mod schemas;
 mod tidy;
+mod trials;
 mod validate_ratings;

@@ -96,6 +96,15 @@ pub struct RatingRow {
     /// Where the output was shown, from 1, in a trial that showed two or more outputs (a
     /// ratings file records it; a CSV may give it in an optional `position` column).
     pub position: Option<u32>,
+    /// The repeat this rating is of, from 1, when the same rater (a judge) rated the same output
+    /// more than once (an optional `run` column or field); repeats are kept apart, never
+    /// duplicates of each other.
+    #[serde(skip)]
+    pub run: Option<u32>,
+    /// How sure the rater (a judge) said it was, from 0 to 1 (an optional `confidence` column or
+    /// field).
+    #[serde(skip)]
+    pub confidence: Option<f64>,
 }
 
 /// One pairwise judgement: `system_a` against `system_b` on `item`, by `annotator`.
@@ -114,6 +123,10 @@ pub struct PreferenceRow {
     /// Derived from a best-of-N choice (three or more outputs shown) or a ranking, whose
     /// report is [`super::choices`]'s.
     pub derived: bool,
+    /// The repeat this judgement is of, from 1 (see [`RatingRow::run`]).
+    pub run: Option<u32>,
+    /// How sure the rater (a judge) said it was, from 0 to 1.
+    pub confidence: Option<f64>,
 }
 
 /// One finished trial of a ratings file, for the diagnostics: who, what, how long, and, for
@@ -184,6 +197,8 @@ pub enum InputKind {
     PairwiseCsv,
     /// A tidy CSV with both (as `juror analyze --format csv` writes).
     TidyCsv,
+    /// JSON Lines of verdicts, one object per line (an automatic judge's).
+    JsonLines,
     /// A ratings file of an annotator who has a later one (a backup sent during the session,
     /// or an earlier session): not read; `superseded_by` names the file read instead.
     SupersededBackup,

@@ -293,13 +293,13 @@ fn judge_ids(judges: &Data) -> Vec<String> {
 }
 
 /// A row's run (1 without one).
-fn run_of_rating(_r: &RatingRow) -> u32 {
-    1
+fn run_of_rating(r: &RatingRow) -> u32 {
+    r.run.unwrap_or(1)
 }
 
 /// A row's run (1 without one).
-fn run_of_preference(_p: &PreferenceRow) -> u32 {
-    1
+fn run_of_preference(p: &PreferenceRow) -> u32 {
+    p.run.unwrap_or(1)
 }
 
 /// A pairwise outcome in the pair's byte order: 0 the first system wins, 1 the second, 2 tie.

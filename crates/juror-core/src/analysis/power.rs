@@ -528,6 +528,8 @@ mod tests {
                             + [-1.0, 0.0, 0.0, 0.0, 1.0][(p * 7 + i * 3 + k * 11 + i * k) % 5],
                         round: None,
                         position: None,
+                        run: None,
+                        confidence: None,
                     });
                 }
             }

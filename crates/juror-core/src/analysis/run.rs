@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use super::plan::{AnalysisPlan, Overrides};
-use super::read::{base_name, published, read};
+use super::read::{base_name, published, read, read_judges};
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::open::open;
@@ -64,6 +64,9 @@ pub struct Analysis {
     pub report: Report,
     /// The merged tidy data.
     pub data: Data,
+    /// The automatic judges' verdicts, read apart from `data` ([`Request::judges`]): never in
+    /// the human statistics.
+    pub judges: Data,
     /// Each dimension's labelled scale points (value, label), when a study was given.
     pub labels: BTreeMap<String, Vec<(f64, String)>>,
     /// The study, checked, when one was given.
@@ -118,8 +121,48 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     }
 
     let mut unreadable = Vec::new();
+    let inputs = readable_inputs(&request.inputs, &mut unreadable);
+    let mut judges_unreadable = Vec::new();
+    let judge_inputs = readable_inputs(&request.judges, &mut judges_unreadable);
+    let context = Context {
+        study: study.as_ref().map(|(s, h)| (s, h.as_str())),
+        key: key.as_ref(),
+        reveal_ids: options.reveal_ids,
+    };
+    if let Some(refusal) = published::needs_key(&inputs, &context)
+        .or_else(|| published::needs_key(&judge_inputs, &context))
+    {
+        return Err(vec![refusal]);
+    }
+    let data = read(&inputs, &context);
+    let judges = read_judges(&judge_inputs, &context);
+    watch.lap("read");
+    let mut report = report_of(&data, &context, adjudication.as_ref(), &options);
+    if !request.judges.is_empty() {
+        report.judges = super::judges::report(&data, &judges, study_ref, &options.judges);
+        report.problems.extend(judges_unreadable);
+        report.problems.extend(judges.problems.iter().cloned());
+        report
+            .problems
+            .extend(judges_named_as_humans(&data, &judges));
+    }
+    watch.lap("statistics");
+    report.problems.splice(0..0, unreadable);
+    let labels = study_ref.map(|s| labels(s, &report)).unwrap_or_default();
+    Ok(Analysis {
+        report,
+        data,
+        judges,
+        labels,
+        study: study.map(|(s, _)| s),
+        timings: watch.laps,
+    })
+}
+
+/// The files that were read, as inputs; a problem in `unreadable` for each that was not.
+fn readable_inputs<'a>(files: &'a [FileText], unreadable: &mut Vec<Problem>) -> Vec<Input<'a>> {
     let mut inputs = Vec::new();
-    for file in &request.inputs {
+    for file in files {
         match &file.text {
             Ok(text) => inputs.push(Input::new(file.name.clone(), text.as_str())),
             Err(message) => unreadable.push(Problem::new(
@@ -129,27 +172,48 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
             )),
         }
     }
-    let context = Context {
-        study: study.as_ref().map(|(s, h)| (s, h.as_str())),
-        key: key.as_ref(),
-        reveal_ids: options.reveal_ids,
-    };
-    if let Some(refusal) = published::needs_key(&inputs, &context) {
-        return Err(vec![refusal]);
+    inputs
+}
+
+/// A problem for each judge whose id is also a human annotator's, placed at the judge's first
+/// verdict: the two are kept apart (the judge's verdicts never enter the human statistics), but
+/// a report naming both is easy to misread.
+fn judges_named_as_humans(humans: &Data, judges: &Data) -> Vec<Problem> {
+    use std::collections::BTreeSet;
+    let people: BTreeSet<&str> = humans
+        .ratings
+        .iter()
+        .map(|r| r.annotator.as_str())
+        .chain(humans.preferences.iter().map(|p| p.annotator.as_str()))
+        .chain(humans.choices.iter().map(|c| c.annotator.as_str()))
+        .collect();
+    let mut said = BTreeSet::new();
+    let verdicts = judges
+        .ratings
+        .iter()
+        .map(|r| (r.annotator.as_str(), &r.source))
+        .chain(
+            judges
+                .preferences
+                .iter()
+                .map(|p| (p.annotator.as_str(), &p.source)),
+        );
+    let mut problems = Vec::new();
+    for (judge, source) in verdicts {
+        if people.contains(judge) && said.insert(judge) {
+            problems.push(Problem::new(
+                &source.file,
+                Some(source.at.to_string()),
+                format!(
+                    "the judge \"{judge}\" has the id of a human annotator of the inputs: its \
+                     verdicts are still kept apart from the people's, but the report would name \
+                     both alike; give the judge an annotator_id of its own (such as \
+                     \"judge-{judge}\")"
+                ),
+            ));
+        }
     }
-    let data = read(&inputs, &context);
-    watch.lap("read");
-    let mut report = report_of(&data, &context, adjudication.as_ref(), &options);
-    watch.lap("statistics");
-    report.problems.splice(0..0, unreadable);
-    let labels = study_ref.map(|s| labels(s, &report)).unwrap_or_default();
-    Ok(Analysis {
-        report,
-        data,
-        labels,
-        study: study.map(|(s, _)| s),
-        timings: watch.laps,
-    })
+    problems
 }
 
 /// A key written by `juror seal` or `juror publish`, or why `text` is not one.
@@ -291,6 +355,33 @@ fn check_options(o: &Options) -> Blocked {
         blocked.push(format!(
             "--flag-sd {}: give a number of 0 or more, such as 1.5",
             o.flag_sd
+        ));
+    }
+    let j = &o.judges;
+    if !(j.epsilon.is_finite() && (0.0..1.0).contains(&j.epsilon)) {
+        blocked.push(format!(
+            "--epsilon {}: give a number from 0 up to (not including) 1, such as 0.2 (expert \
+             annotators), 0.15 (skilled) or 0.1 (crowd workers)",
+            j.epsilon
+        ));
+    }
+    if !(j.q.is_finite() && j.q > 0.0 && j.q < 1.0) {
+        blocked.push(format!(
+            "--fdr {}: give a false discovery rate between 0 and 1, such as 0.05",
+            j.q
+        ));
+    }
+    if j.min_humans < 2 {
+        blocked.push(format!(
+            "--min-humans {}: the alternative annotator test leaves one human out and compares \
+             with the others, so an instance needs at least 2; 2 is the default",
+            j.min_humans
+        ));
+    }
+    if j.min_instances < 2 {
+        blocked.push(format!(
+            "--min-instances {}: a human's t-test needs at least 2 instances; 30 is the default",
+            j.min_instances
         ));
     }
     if o.resamples == 0 {

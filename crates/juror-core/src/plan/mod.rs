@@ -41,6 +41,7 @@ pub mod assign;
 pub mod balance;
 pub mod link;
 pub mod squares;
+pub mod trials;
 pub mod view;
 
 use serde::Serialize;

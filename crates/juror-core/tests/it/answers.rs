@@ -243,6 +243,8 @@ fn ratings_that_break_a_flags_rule_are_listed() {
         score,
         round: None,
         position: None,
+        run: None,
+        confidence: None,
     };
     let ratings: Vec<RatingRow> = task
         .dimensions

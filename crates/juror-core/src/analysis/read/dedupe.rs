@@ -1,6 +1,14 @@
 //! Duplicates across everything read: a second rating of the same (item, system, annotator,
 //! dimension), or a second judgement of the same (item, pair, annotator) in either order, is
-//! left out and named; a rating repeated within one ratings file goes to [`Data::repeats`].
+//! left out and named; a rating repeated within one ratings file (or one JSON Lines file, whose
+//! verdicts on the trials of a design that rates outputs in pairs repeat them as a person's
+//! do) goes to [`Data::repeats`].
+//!
+//! Repeats a rater numbered (`run` 1, 2, ...: a judge asked the same thing again) are kept
+//! apart: only the same run twice is a duplicate. For judges' verdicts
+//! ([`super::read_judges`]), a judgement of a pair shown the other way round (its `shown_first`
+//! differs) is kept apart too: verdicts in both orders are what the position bias is measured
+//! on. For people it is a duplicate, whatever the order.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -53,7 +61,7 @@ fn first_occurrences(keys: &[[u32; 4]], sizes: [usize; 4]) -> Vec<Option<u32>> {
     }
 }
 
-pub(crate) fn drop_duplicates(data: &mut Data) {
+pub(crate) fn drop_duplicates(data: &mut Data, orders_apart: bool) {
     // Ratings and preferences kept, by input.
     let mut kept_in: Vec<(usize, usize)> = vec![(0, 0); data.files.len()];
     let mut count = |input: usize, rating: bool| {
@@ -66,19 +74,27 @@ pub(crate) fn drop_duplicates(data: &mut Data) {
     // A first pass on the ids' numbers finds each row's first occurrence without cloning.
     let firsts = {
         let mut ids: [Ids; 4] = Default::default();
+        // Runs (0 for none) share the dimension's part of the key.
+        let runs = data.ratings.iter().filter_map(|r| r.run).max().unwrap_or(0) as usize + 1;
         let keys: Vec<[u32; 4]> = data
             .ratings
             .iter()
             .map(|row| {
+                let dimension = ids[3].id(&row.dimension) as usize;
+                let run = row.run.unwrap_or(0) as usize;
                 [
                     ids[0].id(&row.item),
                     ids[1].id(&row.system),
                     ids[2].id(&row.annotator),
-                    ids[3].id(&row.dimension),
+                    u32::try_from(dimension * runs + run).unwrap_or(u32::MAX),
                 ]
             })
             .collect();
-        first_occurrences(&keys, ids.map(|i| i.len()))
+        let sizes = ids.map(|i| i.len());
+        first_occurrences(
+            &keys,
+            [sizes[0], sizes[1], sizes[2], sizes[3].saturating_mul(runs)],
+        )
     };
     // Every first occurrence is kept, where it is; a later one is a repeat or a duplicate.
     let mut keep = vec![true; data.ratings.len()];
@@ -90,9 +106,15 @@ pub(crate) fn drop_duplicates(data: &mut Data) {
         };
         keep[i] = false;
         let (kept, row) = (&data.ratings[first], &data.ratings[i]);
-        if kept.source.input == input && data.files[input].kind == InputKind::RatingsFile {
+        if kept.source.input == input
+            && matches!(
+                data.files[input].kind,
+                InputKind::RatingsFile | InputKind::JsonLines
+            )
+        {
             // The same output rated again in another trial of the same session (an output
-            // shown in several pairs): by design, not a mistake.
+            // shown in several pairs), or in a later line of a judge's verdicts on those
+            // trials: by design, not a mistake.
             repeated.entry(input).and_modify(|n| *n += 1).or_insert(1);
             data.repeats.push(row.clone());
             continue;
@@ -101,12 +123,13 @@ pub(crate) fn drop_duplicates(data: &mut Data) {
             &row.source.file,
             Some(row.source.at.to_string()),
             format!(
-                "annotator \"{}\" already rated item \"{}\", system \"{}\" on \"{}\" ({} at \
+                "annotator \"{}\" already rated item \"{}\", system \"{}\" on \"{}\"{} ({} at \
                  {}: {}); this duplicate ({}) is left out",
                 row.annotator,
                 row.item,
                 row.system,
                 row.dimension,
+                in_run(row.run),
                 number(kept.score),
                 kept.source.file,
                 kept.source.at,
@@ -118,7 +141,8 @@ pub(crate) fn drop_duplicates(data: &mut Data) {
     let mut kept = keep.into_iter();
     data.ratings.retain(|_| kept.next().unwrap_or(true));
 
-    let mut seen: HashMap<(Name, Name, Name, Name), usize, FastHash> = HashMap::default();
+    type Key = (Name, Name, Name, Name, Option<u32>, Option<Name>);
+    let mut seen: HashMap<Key, usize, FastHash> = HashMap::default();
     let mut preferences = Vec::with_capacity(data.preferences.len());
     for row in std::mem::take(&mut data.preferences) {
         let (x, y) = if row.system_a <= row.system_b {
@@ -126,11 +150,17 @@ pub(crate) fn drop_duplicates(data: &mut Data) {
         } else {
             (&row.system_b, &row.system_a)
         };
+        let first_shown = row
+            .a_first
+            .filter(|_| orders_apart)
+            .map(|a| if a { &row.system_a } else { &row.system_b }.clone());
         let key = (
             row.item.clone(),
             x.clone(),
             y.clone(),
             row.annotator.clone(),
+            row.run,
+            first_shown,
         );
         if let Some(&first) = seen.get(&key) {
             let kept: &PreferenceRow = &preferences[first];
@@ -138,9 +168,15 @@ pub(crate) fn drop_duplicates(data: &mut Data) {
                 &row.source.file,
                 Some(row.source.at.to_string()),
                 format!(
-                    "annotator \"{}\" already judged \"{}\" against \"{}\" on item \"{}\" (at \
-                     {}: {}); this duplicate is left out",
-                    row.annotator, x, y, row.item, kept.source.file, kept.source.at
+                    "annotator \"{}\" already judged \"{}\" against \"{}\" on item \"{}\"{} \
+                     (at {}: {}); this duplicate is left out",
+                    row.annotator,
+                    x,
+                    y,
+                    row.item,
+                    in_run(row.run),
+                    kept.source.file,
+                    kept.source.at
                 ),
             ));
             bump_problems(&mut data.files, row.source.input);
@@ -158,6 +194,11 @@ pub(crate) fn drop_duplicates(data: &mut Data) {
         summary.ratings = r;
         summary.preferences = p;
     }
+}
+
+/// `, run N` for a numbered repeat, else nothing.
+fn in_run(run: Option<u32>) -> String {
+    run.map(|r| format!(", run {r}")).unwrap_or_default()
 }
 
 #[cfg(test)]

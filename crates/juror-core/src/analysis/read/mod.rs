@@ -5,14 +5,18 @@
 //!   [`crate::session::ratings::parse`];
 //! - a Likert CSV whose header has `item_id,system_id,annotator_id,dimension,score`;
 //! - a pairwise CSV whose header has `item_id,system_a,system_b,annotator_id,preference`
-//!   (`a`, `b` or `tie`).
+//!   (`a`, `b` or `tie`);
+//! - JSON Lines (a `.jsonl` name, or a first line that is a whole JSON object), one verdict
+//!   per line with the CSVs' column names as fields, or a verdict on a trial of `juror
+//!   trials` ([`jsonl`]).
 //!
 //! Optional columns: `round` (a number: the item's round, for the trend and the mixed model)
 //! and `position` (where the output was shown, from 1) in a Likert CSV; `shown_first` (`a` or
-//! `b`) in a pairwise CSV. A CSV header may hold other columns, in any order; they are ignored.
-//! A header with both sets of columns (what `juror analyze --format csv` writes when there are
-//! both kinds of data) holds both: a row with a `dimension` is a rating, a row with a
-//! `preference` is a preference.
+//! `b`) in a pairwise CSV; `run` (the repeat a verdict is of, from 1) and `confidence` (from 0
+//! to 1) in both, which an automatic judge's verdicts may carry. A CSV header may hold other
+//! columns, in any order; they are ignored. A header with both sets of columns (what `juror
+//! analyze --format csv` writes when there are both kinds of data) holds both: a row with a
+//! `dimension` is a rating, a row with a `preference` is a preference.
 //!
 //! Every row keeps where it came from ([`Source`]: the file and a line or a JSON path). Every
 //! problem names the file, the place and what is wrong ([`Problem`]); a file with a problem
@@ -27,6 +31,7 @@
 pub mod backups;
 pub mod caps;
 pub mod dedupe;
+pub mod jsonl;
 pub mod published;
 pub mod ratings_file;
 pub mod studies;
@@ -67,6 +72,17 @@ pub struct Context<'a> {
 /// an output in several trials (all pairs, with ratings) asks for it again, so the first rating
 /// is kept and the later ones go to [`Data::repeats`], without a problem.
 pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
+    read_as(inputs, context, false)
+}
+
+/// Reads automatic judges' verdicts as [`read`] reads people's ratings, into a [`Data`] of their
+/// own, with one difference: a judgement of a pair shown the other way round is kept beside the
+/// first, not dropped as a duplicate ([`dedupe`]).
+pub fn read_judges(inputs: &[Input<'_>], context: &Context) -> Data {
+    read_as(inputs, context, true)
+}
+
+fn read_as(inputs: &[Input<'_>], context: &Context, judges: bool) -> Data {
     let mut data = Data::default();
     let mut names = Names::default();
     let inputs: Vec<Input<'_>> = inputs
@@ -96,6 +112,9 @@ pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
         let marks = caps::Marks::of(&data);
         let mut summary = FileSummary::new(input.name.clone());
         match opened[index].take() {
+            None if jsonl::is_jsonl(input) => {
+                jsonl::read(input, index, context, &mut names, &mut data, &mut summary);
+            }
             None => tidy_csv::read(input, index, &mut names, &mut data, &mut summary),
             Some(Err(problem)) => {
                 summary.file.clone_from(&problem.file);
@@ -166,7 +185,7 @@ pub fn read(inputs: &[Input<'_>], context: &Context) -> Data {
         drop_off_scale(study, &mut data);
         fill_rounds(study, &mut data);
     }
-    dedupe::drop_duplicates(&mut data);
+    dedupe::drop_duplicates(&mut data, judges);
     data
 }
 
@@ -192,9 +211,9 @@ fn one_study(opened: &mut [Option<Result<ratings_file::Opened<'_>, Problem>>], c
     }
 }
 
-/// Whether an input is a ratings file (JSON) rather than a CSV.
+/// Whether an input is a ratings file (JSON) rather than a CSV or JSON Lines.
 fn is_ratings_file(input: &Input<'_>) -> bool {
-    input.text.trim_start().starts_with('{')
+    input.text.trim_start().starts_with('{') && !jsonl::is_jsonl(input)
 }
 
 /// Every ratings file opened (`None` for a CSV), its platform participant pseudonymised with

@@ -254,6 +254,8 @@ impl TrialReader<'_, '_> {
                     score: f64::from(score),
                     round: None,
                     position: (shown >= 2).then(|| u32::try_from(o + 1).unwrap_or(u32::MAX)),
+                    run: None,
+                    confidence: None,
                 });
             }
         }
@@ -303,6 +305,8 @@ impl TrialReader<'_, '_> {
                 outcome,
                 a_first: Some(true),
                 derived,
+                run: None,
+                confidence: None,
             });
         }
     }

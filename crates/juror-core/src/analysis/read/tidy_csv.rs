@@ -39,9 +39,11 @@ enum Col {
     Choice,
     Shown,
     Chosen,
+    Run,
+    Confidence,
 }
 
-const COLUMNS: [&str; 15] = [
+const COLUMNS: [&str; 17] = [
     "item_id",
     "system_id",
     "annotator_id",
@@ -57,6 +59,8 @@ const COLUMNS: [&str; 15] = [
     "choice",
     "shown",
     "chosen",
+    "run",
+    "confidence",
 ];
 
 impl Col {
@@ -331,6 +335,8 @@ fn likert_row(row: &Row, names: &mut ColumnNames, source: Source) -> Result<Rati
         score,
         round: optional_number(row.get(Col::Round), Col::Round.name())?,
         position: optional_position(row.get(Col::Position))?,
+        run: optional_run(row.get(Col::Run))?,
+        confidence: optional_confidence(row.get(Col::Confidence))?,
     })
 }
 
@@ -357,6 +363,34 @@ fn optional_position(text: &str) -> Result<Option<u32>, String> {
         _ => Err(format!(
             "position \"{text}\" is not a whole number from 1 (the place the output was shown); \
              leave it empty or give one"
+        )),
+    }
+}
+
+/// An optional `run` (the repeat a judge's verdict is of): empty, or a whole number from 1.
+pub(crate) fn optional_run(text: &str) -> Result<Option<u32>, String> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<u32>() {
+        Ok(r) if r >= 1 => Ok(Some(r)),
+        _ => Err(format!(
+            "run \"{text}\" is not a whole number from 1 (the repeat the verdict is of: 1, 2, \
+             ...); leave it empty or give one"
+        )),
+    }
+}
+
+/// An optional `confidence`: empty, or a number from 0 to 1.
+pub(crate) fn optional_confidence(text: &str) -> Result<Option<f64>, String> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(c) if (0.0..=1.0).contains(&c) => Ok(Some(c + 0.0)),
+        _ => Err(format!(
+            "confidence \"{text}\" is not a number from 0 to 1; leave it empty or give one \
+             (a percentage divided by 100)"
         )),
     }
 }
@@ -405,6 +439,8 @@ fn pairwise_row(
         outcome,
         a_first,
         derived: !row.get(Col::Derived).is_empty(),
+        run: optional_run(row.get(Col::Run))?,
+        confidence: optional_confidence(row.get(Col::Confidence))?,
     })
 }
 
