@@ -372,3 +372,125 @@ fn ppi_mean_matches_ppi_py() {
         );
     }
 }
+
+/// The whole way, as `juror analyze HUMANS --judges JUDGE --epsilon E --format json` computes
+/// it: the reference's SummEval table written as a tidy CSV of the experts' ratings and one of
+/// the judge's, analysed by `analysis::run`, gives the reference's winning rate and advantage
+/// probability per dimension and pooled, each expert's p-value, the item-level Spearman and the
+/// system-level Kendall tau-b.
+#[test]
+fn the_report_gives_the_reference_values_on_summeval() {
+    use juror_core::analysis::Options;
+    use juror_core::analysis::judges::JudgeOptions;
+    use juror_core::analysis::run::{FileText, Request, run};
+
+    let reference = reference("judges");
+    let table = &reference["summeval"];
+    let name = |list: &str, v: &Value| {
+        let k = v.as_u64().expect("an index") as usize;
+        table[list][k]
+            .as_str()
+            .map_or_else(|| format!("item-{k}"), str::to_owned)
+    };
+    let mut humans = String::from("item_id,system_id,annotator_id,dimension,score\n");
+    let mut judge = humans.clone();
+    for row in table["rows"].as_array().expect("rows") {
+        let dimension = name("dimensions", &row[0]);
+        let item = format!("item-{}", row[1]);
+        let system = name("systems", &row[2]);
+        for (k, expert) in table["experts"]
+            .as_array()
+            .expect("experts")
+            .iter()
+            .enumerate()
+        {
+            let score = row[3 + k].as_f64().expect("a score");
+            let expert = expert.as_str().expect("an id");
+            humans.push_str(&format!("{item},{system},{expert},{dimension},{score}\n"));
+        }
+        let score = row[6].as_f64().expect("the judge's score");
+        judge.push_str(&format!("{item},{system},llm-judge,{dimension},{score}\n"));
+    }
+    for epsilon in [0.2, 0.1] {
+        let request = Request {
+            inputs: vec![FileText::new("experts.csv", humans.clone())],
+            judges: vec![FileText::new("judge.csv", judge.clone())],
+            options: Options {
+                resamples: 10,
+                judges: JudgeOptions {
+                    epsilon,
+                    ..JudgeOptions::DEFAULT
+                },
+                ..Options::default()
+            },
+            ..Request::default()
+        };
+        let analysis = run(&request).unwrap_or_else(|e| panic!("{e:?}"));
+        let report = &analysis.report.judges[0];
+        assert_eq!(report.judge, "llm-judge");
+        let mut compared = 0;
+        for case in reference["alt_test"].as_array().expect("cases") {
+            let case_name = case["name"].as_str().expect("a name");
+            if !case_name.starts_with("summeval_") || f(&case["options"], "epsilon") != epsilon {
+                continue;
+            }
+            let view = match case["summeval_dimension"].as_u64() {
+                Some(d) => {
+                    let dimension = name("dimensions", &Value::from(d));
+                    report
+                        .dimensions
+                        .iter()
+                        .find(|v| v.dimension.as_deref() == Some(dimension.as_str()))
+                        .unwrap_or_else(|| panic!("{case_name}: no section"))
+                }
+                None => report.pooled.as_ref().expect("the pooled view"),
+            };
+            let want = &case["expected"];
+            let got = &view.alt_test;
+            close(case_name, got.winning_rate, opt(&want["winning_rate"]), TOL);
+            close(
+                case_name,
+                got.advantage_probability,
+                opt(&want["advantage_probability"]),
+                TOL,
+            );
+            let tested = want["tested"].as_array().expect("tested");
+            assert_eq!(got.humans.len(), tested.len(), "{case_name}");
+            for (g, w) in got.humans.iter().zip(tested) {
+                check(case_name, g.p, number(&w["p"]), TOL);
+                assert_eq!(g.judge_wins, w["rejected"].as_bool().expect("a decision"));
+            }
+            compared += 1;
+        }
+        // Four dimensions at each ε, and the pooled view at the default.
+        assert_eq!(compared, if epsilon == 0.2 { 5 } else { 4 });
+    }
+    // Agreement, at the default ε.
+    let request = Request {
+        inputs: vec![FileText::new("experts.csv", humans)],
+        judges: vec![FileText::new("judge.csv", judge)],
+        options: Options {
+            resamples: 10,
+            ..Options::default()
+        },
+        ..Request::default()
+    };
+    let analysis = run(&request).unwrap_or_else(|e| panic!("{e:?}"));
+    let report = &analysis.report.judges[0];
+    for want in reference["summeval_agreement"]
+        .as_array()
+        .expect("agreement")
+    {
+        let dimension = name("dimensions", &want["dimension"]);
+        let view = report
+            .dimensions
+            .iter()
+            .find(|v| v.dimension.as_deref() == Some(dimension.as_str()))
+            .expect("a section");
+        let spearman = view.spearman.expect("Spearman");
+        check(&dimension, spearman.value, f(want, "spearman"), TOL);
+        let kendall = view.kendall_tau.expect("Kendall");
+        check(&dimension, kendall.value, f(want, "kendall_tau"), TOL);
+        check(&dimension, kendall.p_value, f(want, "kendall_p"), TOL);
+    }
+}

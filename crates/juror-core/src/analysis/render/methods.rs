@@ -104,6 +104,18 @@ pub fn methods(report: &Report) -> String {
                 .to_owned(),
         );
     }
+    if let Some(first) = report.judges.first() {
+        let test = first
+            .dimensions
+            .first()
+            .map(|d| &d.alt_test)
+            .or(first.preferences.as_ref().map(|p| &p.alt_test));
+        let (epsilon, q) = test.map_or((0.2, 0.05), |t| (t.epsilon, t.q));
+        parts.push(format!(
+            "Automatic judges' verdicts ({judges}) were read apart from the human ratings and              entered none of the statistics above. Each judge was compared with the humans by              the alternative annotator test (Calderon, Reichart and Dror 2025): each human left              out in turn, the judge and that human aligned with the remaining humans on each              instance (−RMSE for scores, accuracy for pairwise preferences; an instance is an              output per dimension, an (item, system, dimension) pooled, an (item, pair) for              preferences), a one-sided one-sample t test of the difference of the indicators              against ε = {epsilon} per human, Benjamini–Yekutieli correction over the humans at              q = {q}, the winning rate (the judge passes at 0.5 or more) and the advantage              probability; with item-level Spearman correlation with the humans' mean,              system-level Kendall's τ-b, Krippendorff's α (interval) with and without the judge,              and, for preferences, accuracy against the humans' strict majority and Cohen's κ;              and each system's mean and win rate estimated by prediction-powered inference              (PPI++ with power tuning; Angelopoulos et al. 2023). A judge's verdict is its first              run's, and a pairwise verdict given in both orders counts where the orders agree              (a tie otherwise).",
+            judges = report.judges.len(),
+        ));
+    }
     parts.push(
         "Only finished trials (done) of ratings files are used, attention-check items are left \
          out of the analysis (their results are listed per annotator), and a second rating of \
