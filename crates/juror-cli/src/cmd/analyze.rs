@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use juror_core::analysis::judges::JudgeOptions;
+use juror_core::analysis::judges::JudgeSettings;
 use juror_core::analysis::{self, run::Request};
 
 use crate::analysis_plan::AnalysisPlanFlags;
@@ -79,17 +79,21 @@ pub struct Args {
     judges: Vec<PathBuf>,
     /// The alternative annotator test's allowance epsilon, from 0 up to 1: 0.2 for expert
     /// annotators, 0.15 skilled, 0.1 crowd workers.
-    #[arg(long, default_value_t = JudgeOptions::DEFAULT.epsilon)]
-    epsilon: f64,
+    /// Default: the study's analysis.judges.epsilon, else 0.2.
+    #[arg(long)]
+    epsilon: Option<f64>,
     /// The fewest humans an instance needs for the alternative annotator test (2 or more).
-    #[arg(long, default_value_t = JudgeOptions::DEFAULT.min_humans)]
-    min_humans: usize,
+    /// Default: the study's analysis.judges.min_humans, else 2.
+    #[arg(long)]
+    min_humans: Option<usize>,
     /// The fewest instances a human needs to be tested against a judge (else skipped).
-    #[arg(long, default_value_t = JudgeOptions::DEFAULT.min_instances)]
-    min_instances: usize,
+    /// Default: the study's analysis.judges.min_instances, else 30.
+    #[arg(long)]
+    min_instances: Option<usize>,
     /// The false discovery rate of the Benjamini-Yekutieli procedure over the humans.
-    #[arg(long, default_value_t = JudgeOptions::DEFAULT.q)]
-    fdr: f64,
+    /// Default: the study's analysis.judges.fdr, else 0.05.
+    #[arg(long)]
+    fdr: Option<f64>,
 }
 
 /// What `juror analyze` writes.
@@ -146,9 +150,9 @@ pub fn run(args: Args) -> ExitCode {
             reference: args.reference.clone(),
             plan: None,
             reveal_ids: args.reveal_ids,
-            judges: JudgeOptions {
+            judges: JudgeSettings {
                 epsilon: args.epsilon,
-                q: args.fdr,
+                fdr: args.fdr,
                 min_humans: args.min_humans,
                 min_instances: args.min_instances,
             },

@@ -33,6 +33,7 @@ use crate::stats::judges::{
 use crate::stats::preference::Outcome;
 use crate::stats::trend::spearman;
 use crate::study::Study;
+pub use crate::study::analysis_plan::JudgeSettings;
 
 /// How judges are compared with the humans.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -63,6 +64,19 @@ impl JudgeOptions {
 impl Default for JudgeOptions {
     fn default() -> Self {
         JudgeOptions::DEFAULT
+    }
+}
+
+impl JudgeOptions {
+    /// The options the settings give: each absent one its default.
+    pub fn from_settings(settings: JudgeSettings) -> JudgeOptions {
+        let d = JudgeOptions::DEFAULT;
+        JudgeOptions {
+            epsilon: settings.epsilon.unwrap_or(d.epsilon),
+            q: settings.fdr.unwrap_or(d.q),
+            min_humans: settings.min_humans.unwrap_or(d.min_humans),
+            min_instances: settings.min_instances.unwrap_or(d.min_instances),
+        }
     }
 }
 

@@ -139,7 +139,10 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     watch.lap("read");
     let mut report = report_of(&data, &context, adjudication.as_ref(), &options);
     if !request.judges.is_empty() {
-        report.judges = super::judges::report(&data, &judges, study_ref, &options.judges);
+        // The flags' settings, else the plan's (the plan the report used), else the defaults.
+        let settings = options.judges.or(report.settings.plan.judges.as_ref());
+        let judge_options = super::judges::JudgeOptions::from_settings(settings);
+        report.judges = super::judges::report(&data, &judges, study_ref, &judge_options);
         report.problems.extend(judges_unreadable);
         report.problems.extend(judges.problems.iter().cloned());
         report
@@ -357,32 +360,8 @@ fn check_options(o: &Options) -> Blocked {
             o.flag_sd
         ));
     }
-    let j = &o.judges;
-    if !(j.epsilon.is_finite() && (0.0..1.0).contains(&j.epsilon)) {
-        blocked.push(format!(
-            "--epsilon {}: give a number from 0 up to (not including) 1, such as 0.2 (expert \
-             annotators), 0.15 (skilled) or 0.1 (crowd workers)",
-            j.epsilon
-        ));
-    }
-    if !(j.q.is_finite() && j.q > 0.0 && j.q < 1.0) {
-        blocked.push(format!(
-            "--fdr {}: give a false discovery rate between 0 and 1, such as 0.05",
-            j.q
-        ));
-    }
-    if j.min_humans < 2 {
-        blocked.push(format!(
-            "--min-humans {}: the alternative annotator test leaves one human out and compares \
-             with the others, so an instance needs at least 2; 2 is the default",
-            j.min_humans
-        ));
-    }
-    if j.min_instances < 2 {
-        blocked.push(format!(
-            "--min-instances {}: a human's t-test needs at least 2 instances; 30 is the default",
-            j.min_instances
-        ));
+    for (field, value, fix) in o.judges.problems() {
+        blocked.push(format!("--{} {value}: {fix}", field.replace('_', "-")));
     }
     if o.resamples == 0 {
         blocked.push(

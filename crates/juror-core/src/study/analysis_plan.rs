@@ -56,6 +56,89 @@ pub struct RawAnalysis {
     /// e.g. `"role"`): the annotators who gave each answer, uncorrected (a breakdown).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by_intake: Option<String>,
+    /// How automatic judges' verdicts are compared with the human ratings (`juror analyze
+    /// --judges`; `docs/judges.md`), fixed before the data like the rest of the plan; the
+    /// command's flags override it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judges: Option<JudgeSettings>,
+}
+
+/// The settings of the comparison of automatic judges with the humans; each absent one takes
+/// its default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeSettings {
+    /// The alternative annotator test's allowance ε, from 0 up to (not including) 1: 0.2 for
+    /// expert annotators, 0.15 for skilled ones, 0.1 for crowd workers. Default 0.2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<f64>,
+    /// The false discovery rate of the Benjamini–Yekutieli correction over the humans, between
+    /// 0 and 1. Default 0.05.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fdr: Option<f64>,
+    /// The fewest humans an instance needs (2 or more). Default 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_humans: Option<usize>,
+    /// The fewest instances a human needs to be tested (2 or more). Default 30.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_instances: Option<usize>,
+}
+
+impl JudgeSettings {
+    /// These settings, each absent one taken from `fallback`.
+    pub fn or(self, fallback: Option<&JudgeSettings>) -> JudgeSettings {
+        let f = fallback.copied().unwrap_or_default();
+        JudgeSettings {
+            epsilon: self.epsilon.or(f.epsilon),
+            fdr: self.fdr.or(f.fdr),
+            min_humans: self.min_humans.or(f.min_humans),
+            min_instances: self.min_instances.or(f.min_instances),
+        }
+    }
+
+    /// What is wrong with the settings given: one (field, value, fix) per problem.
+    pub fn problems(&self) -> Vec<(&'static str, String, &'static str)> {
+        let mut out = Vec::new();
+        if let Some(e) = self.epsilon
+            && !(e.is_finite() && (0.0..1.0).contains(&e))
+        {
+            out.push((
+                "epsilon",
+                e.to_string(),
+                "give a number from 0 up to (not including) 1, such as 0.2 (expert annotators), \
+                 0.15 (skilled) or 0.1 (crowd workers)",
+            ));
+        }
+        if let Some(q) = self.fdr
+            && !(q.is_finite() && q > 0.0 && q < 1.0)
+        {
+            out.push((
+                "fdr",
+                q.to_string(),
+                "give a false discovery rate between 0 and 1, such as 0.05",
+            ));
+        }
+        if let Some(n) = self.min_humans
+            && n < 2
+        {
+            out.push((
+                "min_humans",
+                n.to_string(),
+                "the alternative annotator test leaves one human out and compares with the \
+                 others, so an instance needs at least 2; 2 is the default",
+            ));
+        }
+        if let Some(n) = self.min_instances
+            && n < 2
+        {
+            out.push((
+                "min_instances",
+                n.to_string(),
+                "a t-test needs at least 2 instances per human; 30 is the default",
+            ));
+        }
+        out
+    }
 }
 
 /// A contrast of two groups of systems.
@@ -302,6 +385,9 @@ pub struct AnalysisPlan {
     /// analysis time: `--margin`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<f64>,
+    /// How judges are compared with the humans, as the study fixes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judges: Option<JudgeSettings>,
 }
 
 impl Default for AnalysisPlan {
@@ -320,6 +406,7 @@ impl Default for AnalysisPlan {
             by_group: false,
             by_intake: None,
             margin: None,
+            judges: None,
         }
     }
 }
@@ -407,6 +494,7 @@ impl AnalysisPlan {
             by_group: raw.by_group,
             by_intake: raw.by_intake.clone(),
             margin: None,
+            judges: raw.judges,
         })
     }
 
@@ -454,6 +542,13 @@ impl AnalysisPlan {
 /// positive, a system compared with itself, empty or overlapping groups, no test.
 fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem> {
     let mut problems = Vec::new();
+    for (field, value, fix) in raw.judges.map(|j| j.problems()).unwrap_or_default() {
+        problems.push((
+            format!("judges.{field}"),
+            format!("{value} is out of range"),
+            fix.to_owned(),
+        ));
+    }
     for (i, h) in raw.hypotheses.iter().enumerate() {
         if let Some(d) = &h.dimension
             && !dimensions.contains(d)

@@ -143,7 +143,13 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawAnalysis",
         r#"{"unit": "item", "comparisons": "all"}"#,
         "",
-        "unit, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake",
+        "unit, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, judges",
+    ),
+    (
+        "JudgeSettings",
+        r#"{"epsilon": 0.2}"#,
+        "",
+        "epsilon, fdr, min_humans, min_instances",
     ),
     (
         "RawContrast",

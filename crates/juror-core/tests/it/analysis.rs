@@ -648,7 +648,12 @@ const OPTIONS: Options = Options {
     reference: None,
     plan: None,
     reveal_ids: false,
-    judges: juror_core::analysis::judges::JudgeOptions::DEFAULT,
+    judges: juror_core::analysis::judges::JudgeSettings {
+        epsilon: None,
+        fdr: None,
+        min_humans: None,
+        min_instances: None,
+    },
 };
 
 fn key() -> SealKey {

@@ -158,10 +158,10 @@ fn a_judge_named_like_a_human_and_an_unreadable_judge_file_are_problems() {
 #[test]
 fn the_judge_options_are_checked() {
     let mut request = hare_request(Vec::new());
-    request.options.judges.epsilon = 1.0;
-    request.options.judges.q = 0.0;
-    request.options.judges.min_humans = 1;
-    request.options.judges.min_instances = 1;
+    request.options.judges.epsilon = Some(1.0);
+    request.options.judges.fdr = Some(0.0);
+    request.options.judges.min_humans = Some(1);
+    request.options.judges.min_instances = Some(1);
     let blocked = run(&request).err().unwrap_or_default();
     for needle in [
         "--epsilon 1:",
@@ -418,4 +418,48 @@ fn verdicts_on_the_trials_read_back_to_the_systems_the_plan_showed() {
             );
         }
     }
+}
+
+/// The study's `analysis.judges` fixes ε (and the rest) before the data; a flag overrides it;
+/// an out-of-range value is a placed problem of the study.
+#[test]
+fn the_study_sets_the_judge_options_and_a_flag_overrides_them() {
+    let with_settings = |settings: &str| {
+        example("hare-personalization").replacen(
+            "\"analysis\": {",
+            &format!("\"analysis\": {{\n    \"judges\": {settings},"),
+            1,
+        )
+    };
+    let epsilon_of = |request: &Request| {
+        let analysis = analysed(request);
+        let judge = &analysis.report.judges[0];
+        let test = judge
+            .dimensions
+            .first()
+            .map(|d| &d.alt_test)
+            .or(judge.preferences.as_ref().map(|p| &p.alt_test))
+            .expect("a test");
+        (test.epsilon, test.q)
+    };
+    let mut request = hare_request(vec![FileText::new("judge.csv", judge_csv())]);
+    assert_eq!(epsilon_of(&request), (0.2, 0.05));
+    request.study = Some(FileText::new(
+        "hare-personalization.json",
+        with_settings(r#"{"epsilon": 0.1, "fdr": 0.1}"#),
+    ));
+    assert_eq!(epsilon_of(&request), (0.1, 0.1));
+    request.options.judges.epsilon = Some(0.15);
+    assert_eq!(epsilon_of(&request), (0.15, 0.1));
+    request.study = Some(FileText::new(
+        "hare-personalization.json",
+        with_settings(r#"{"epsilon": 1.5}"#),
+    ));
+    let blocked = run(&request).err().unwrap_or_default();
+    assert!(
+        blocked
+            .iter()
+            .any(|b| b.contains("analysis.judges.epsilon") && b.contains("1.5 is out of range")),
+        "{blocked:#?}"
+    );
 }

@@ -381,7 +381,7 @@ fn ppi_mean_matches_ppi_py() {
 #[test]
 fn the_report_gives_the_reference_values_on_summeval() {
     use juror_core::analysis::Options;
-    use juror_core::analysis::judges::JudgeOptions;
+    use juror_core::analysis::judges::JudgeSettings;
     use juror_core::analysis::run::{FileText, Request, run};
 
     let reference = reference("judges");
@@ -417,9 +417,9 @@ fn the_report_gives_the_reference_values_on_summeval() {
             judges: vec![FileText::new("judge.csv", judge.clone())],
             options: Options {
                 resamples: 10,
-                judges: JudgeOptions {
-                    epsilon,
-                    ..JudgeOptions::DEFAULT
+                judges: JudgeSettings {
+                    epsilon: Some(epsilon),
+                    ..JudgeSettings::default()
                 },
                 ..Options::default()
             },

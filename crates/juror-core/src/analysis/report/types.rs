@@ -11,7 +11,7 @@ use crate::analysis::choices::ChoiceReport;
 pub use crate::analysis::data::Ci;
 use crate::analysis::data::{FileSummary, Problem};
 use crate::analysis::diagnostics::Diagnostics;
-use crate::analysis::judges::{JudgeOptions, JudgeReport};
+use crate::analysis::judges::{JudgeReport, JudgeSettings};
 use crate::analysis::plan::Alternative;
 use crate::analysis::plan::AnalysisPlan;
 use crate::analysis::rounds::Rounds;
@@ -43,8 +43,10 @@ pub struct Options {
     /// Show platform participants' ids (a Prolific PID, an MTurk worker id) as the ratings
     /// files hold them; `false` (the default): under pseudonyms ([`crate::pseudonym`]).
     pub reveal_ids: bool,
-    /// How automatic judges' verdicts are compared with the human ratings.
-    pub judges: JudgeOptions,
+    /// How automatic judges' verdicts are compared with the human ratings, as asked at analysis
+    /// time (`--epsilon`, `--fdr`, `--min-humans`, `--min-instances`): each absent setting is
+    /// the plan's (`analysis.judges`), else its default.
+    pub judges: JudgeSettings,
 }
 
 impl Default for Options {
@@ -56,7 +58,12 @@ impl Default for Options {
             reference: None,
             plan: None,
             reveal_ids: false,
-            judges: JudgeOptions::default(),
+            judges: JudgeSettings {
+                epsilon: None,
+                fdr: None,
+                min_humans: None,
+                min_instances: None,
+            },
         }
     }
 }
