@@ -22,6 +22,13 @@ pub struct Args {
     /// no analysis section): exit 1 otherwise. For checking what a site is about to serve.
     #[arg(long)]
     published: bool,
+    /// Also print the annotator-hours of the whole study for this many annotators, from the
+    /// study's estimated_minutes.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    annotators: Option<u32>,
+    /// With --annotators: the hourly rate paid (any currency), to print the cost too.
+    #[arg(long, requires = "annotators")]
+    rate: Option<f64>,
 }
 
 /// Exits 2 for an unreadable file, 1 for an invalid one (or an unpublished one with
@@ -56,6 +63,23 @@ pub fn run(args: Args) -> ExitCode {
         study.design().tasks.len(),
         trials_summary(&juror_core::plan::trials_per_slot(&study)),
     );
+    if let Some(n) = args.annotators {
+        match args.rate {
+            Some(r) if !(r.is_finite() && r >= 0.0) => {
+                errln!("--rate {r}: give the hourly rate as a number of 0 or more, such as 12.50");
+                return ExitCode::from(2);
+            }
+            _ => {}
+        }
+        match study.budget(n, args.rate) {
+            Some(b) => outln!("{}", budget_text(&b)),
+            None => errln!(
+                "warning: {}: no time estimate, so no hours or cost for {n} annotators; add \
+                 \"estimated_minutes\" at the top level (docs/study-format.md)",
+                file.display()
+            ),
+        }
+    }
     warn_about_submit_origin(file, &study);
     for warning in juror_core::study::warnings::warnings(&study) {
         errln!("warning: {}: {}", file.display(), warning_text(&warning));
@@ -71,6 +95,18 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The whole study's time (and cost) in one line.
+pub fn budget_text(b: &juror_core::study::Budget) -> String {
+    let cost = b.cost.map_or(String::new(), |c| {
+        format!("; at the rate given, {c:.2} in all")
+    });
+    format!(
+        "Budget: {} annotators × {} minutes = {:.1} annotator-hours{cost} (the study's \
+         estimate; a pilot's median time per trial, in juror analyze's diagnostics, checks it)",
+        b.annotators, b.minutes, b.hours
+    )
 }
 
 /// Whether the study's `text` is what `juror publish` writes; if not, says why on stdout.

@@ -239,3 +239,43 @@ fn pairs_that_rate_are_warned_about_and_repeats_counted() {
         .unwrap();
     assert!(support::stdout(&out).contains("Back-to-back trials of one item: "));
 }
+
+/// `juror validate --annotators N --rate R`: the whole study's annotator-hours and cost from the
+/// study's estimate; without an estimate, a warning that says what to add; a bad rate exits 2.
+#[test]
+fn validate_prints_the_budget_of_the_whole_study() {
+    let validate = |study: &Path, more: &[&str]| {
+        support::juror()
+            .arg("validate")
+            .arg(study)
+            .args(more)
+            .output()
+            .unwrap()
+    };
+    let example = root().join("assets/studies/financial-analysis.json");
+    let out = validate(&example, &["--annotators", "9", "--rate", "12"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // 9 annotators × 50 minutes = 7.5 hours; at 12 an hour, 90.
+    assert!(
+        stdout.contains("Budget: 9 annotators × 50 minutes = 7.5 annotator-hours; at the rate given, 90.00 in all"),
+        "{stdout}"
+    );
+    let mut study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&example).unwrap()).unwrap();
+    study.as_object_mut().unwrap().remove("estimated_minutes");
+    let path = std::env::temp_dir().join(format!("juror-cli-budget-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(&study).unwrap()).unwrap();
+    let out = validate(&path, &["--annotators", "9"]);
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Budget"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("no time estimate, so no hours or cost for 9 annotators"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = validate(&example, &["--annotators", "9", "--rate=-3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_file(path);
+}

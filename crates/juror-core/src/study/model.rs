@@ -66,6 +66,19 @@ impl Study {
             tasks.reduce(u32::saturating_add)
         })
     }
+    /// What `annotators` annotators cost, from the study's estimate of one annotator's minutes
+    /// ([`Study::estimated_minutes`]) and an hourly `rate` (any currency): `None` when the study
+    /// gives no estimate.
+    pub fn budget(&self, annotators: u32, rate: Option<f64>) -> Option<Budget> {
+        let minutes = self.estimated_minutes()?;
+        let hours = f64::from(annotators) * f64::from(minutes) / 60.0;
+        Some(Budget {
+            annotators,
+            minutes,
+            hours,
+            cost: rate.map(|r| hours * r),
+        })
+    }
     /// Who to contact.
     pub fn contact(&self) -> Option<&str> {
         self.contact.as_deref()
@@ -550,6 +563,18 @@ pub struct Item {
     pub for_slots: Vec<u32>,
     /// A personal item's annotator ids (`for`).
     pub for_ids: Vec<String>,
+}
+
+/// The time and cost of a whole study ([`Study::budget`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    pub annotators: u32,
+    /// One annotator's estimate.
+    pub minutes: u32,
+    /// Annotator-hours in all.
+    pub hours: f64,
+    /// `hours` × the hourly rate, when one was given.
+    pub cost: Option<f64>,
 }
 
 /// An annotator id as Juror keeps it: without spaces and in lower case, so that a code typed
