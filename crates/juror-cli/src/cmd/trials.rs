@@ -20,7 +20,8 @@ pub struct Args {
     /// The annotator slot whose trials to write, from 1 (default 1).
     #[arg(long, conflicts_with = "all")]
     slot: Option<u32>,
-    /// Every slot of the study (one counterbalancing period when it has no fixed number).
+    /// Every slot of the study (one counterbalancing period when it has no fixed number), each
+    /// judgement once (a trial another slot already showed is left out).
     #[arg(long)]
     all: bool,
     /// Also write each trial of two outputs with the outputs the other way round

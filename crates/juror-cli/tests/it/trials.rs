@@ -65,9 +65,29 @@ fn the_trials_of_a_slot_every_slot_and_both_orders() {
         .unwrap();
     assert_eq!(all.status.code(), Some(0), "{}", stderr(&all));
     let all = lines(&std::fs::read_to_string(&out).unwrap());
+    // Every slot of pandalm compares both systems on every item: each pair once.
+    assert_eq!(all.len(), first.len());
+    // With an assignment, slots rate different items: every slot's own, still each once.
+    let all = juror()
+        .args(["trials", &study("reasoning-trajectories"), "--all"])
+        .output()
+        .unwrap();
+    let all = lines(&stdout(&all));
     let slots: std::collections::BTreeSet<u64> =
         all.iter().map(|t| t["slot"].as_u64().unwrap()).collect();
     assert!(slots.len() >= 2, "{slots:?}");
+    let mut seen = std::collections::BTreeSet::new();
+    for t in &all {
+        let mut texts: Vec<String> = t["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["text"].as_str().unwrap().to_owned())
+            .collect();
+        texts.sort();
+        let judgement = (t["task_id"].to_string(), t["item_id"].to_string(), texts);
+        assert!(seen.insert(judgement), "{} twice", t["trial"]);
+    }
 }
 
 #[test]

@@ -243,15 +243,21 @@ pub fn all_slots(study: &Study) -> Vec<u32> {
     (1..=super::slots(study).unwrap_or_else(|| super::period(study))).collect()
 }
 
-/// Every trial of `slots` for a judge, in plan order, attention checks left out; with
-/// `both_orders`, each trial of two outputs followed by its swapped twin.
+/// Every trial of `slots` for a judge, in plan order, attention checks left out, and each
+/// judgement once: a trial that shows the same outputs of the same item in the same task as one
+/// already written (another slot's, in another order) is left out, so that a judge's verdicts
+/// are never duplicates of each other. With `both_orders`, each trial of two outputs is
+/// followed by its swapped twin.
 pub fn judge_trials(study: &Study, slots: &[u32], both_orders: bool) -> Vec<JudgeTrial> {
     let planner = Planner::new(study);
     let mut out = Vec::new();
+    let mut written = std::collections::BTreeSet::new();
     for &slot in slots {
         let plan = planner.plan(&super::Annotator::slot(slot));
         for (index, trial) in plan.trials.iter().enumerate() {
-            if trial.check {
+            let mut shown: Vec<usize> = trial.shown.iter().map(|s| s.system).collect();
+            shown.sort_unstable();
+            if trial.check || !written.insert((trial.task, trial.item, shown)) {
                 continue;
             }
             let id = TrialId {
