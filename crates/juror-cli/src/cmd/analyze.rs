@@ -60,7 +60,8 @@ pub struct Args {
     reveal_ids: bool,
     /// json: the report (juror.report/1); md: Markdown tables and a methods paragraph; csv:
     /// the merged tidy data (ratings, preferences, choices); answers: every other answer
-    /// (output questions, flags, notes, surveys) as a tidy CSV.
+    /// (output questions, flags, notes, surveys) as a tidy CSV; wide: one row per annotator and
+    /// item, a column per dimension and output (by letter when seen together), preferred, notes.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
     /// Write to this file instead of standard output.
@@ -104,6 +105,8 @@ enum Format {
     Csv,
     /// Every other answer (output questions, flags, notes, surveys) as a tidy CSV.
     Answers,
+    /// One row per annotator and item: a column per dimension and output, preferred, notes.
+    Wide,
 }
 
 /// Seconds since the first call: `juror analyze --timings`'s clock.
@@ -183,6 +186,14 @@ pub fn run(args: Args) -> ExitCode {
         Format::Md => analysis::markdown::render(&report),
         Format::Csv => analysis::to_csv(&data),
         Format::Answers => analysis::answers::to_csv(&data.answers),
+        Format::Wide => {
+            let order: Vec<String> = report
+                .dimensions
+                .iter()
+                .map(|d| d.dimension.clone())
+                .collect();
+            analysis::render::wide::to_wide_csv(&data, &order)
+        }
     };
     match &args.out {
         Some(path) => {

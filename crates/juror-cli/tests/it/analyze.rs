@@ -873,3 +873,55 @@ fn ratings_files_of_two_studies_are_refused_not_merged() {
     assert_eq!(report["settings"]["ratings"], 0);
     assert_eq!(report["settings"]["preferences"], 0);
 }
+
+/// `--format wide`: one row per annotator and item, the outputs seen side by side by letter with
+/// the system each letter was, in the study's order of dimensions, then the preferred letter.
+#[test]
+fn the_wide_table_has_a_row_per_annotator_and_item() {
+    let files = [
+        fixture("work-intake-slot1.json"),
+        fixture("work-intake-slot2.json"),
+    ];
+    let study = root()
+        .join("assets/studies/work-intake.json")
+        .display()
+        .to_string();
+    let out = juror(&args(&["--study", &study, "--format", "wide"], &files));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        &header[..6],
+        &[
+            "annotator_id",
+            "item_id",
+            "system-A",
+            "system-B",
+            "system-C",
+            "system-D"
+        ]
+    );
+    assert_eq!(&header[6..8], &["relevance-A", "relevance-B"]);
+    assert_eq!(&header[header.len() - 2..], &["preferred", "notes"]);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // Two annotators, nine items each.
+    assert_eq!(rows.len(), 18);
+    for row in &rows {
+        let mut systems = row[2..6].to_vec();
+        systems.sort_unstable();
+        assert_eq!(
+            systems,
+            [
+                "full-pipeline",
+                "no-evidence",
+                "retrieval-only",
+                "zero-shot"
+            ]
+        );
+        assert!(
+            ["A", "B", "C", "D"].contains(&row[row.len() - 2]),
+            "{row:?}"
+        );
+    }
+}

@@ -8,3 +8,4 @@ pub mod fmt;
 pub mod markdown;
 pub mod methods;
 pub mod tables;
+pub mod wide;
