@@ -15,14 +15,6 @@ use super::charts::JudgeScatter;
 use super::sections::Sections;
 use crate::components::DropZone;
 
-/// What a judge file is, said where none is chosen yet.
-const WHAT_A_JUDGE_FILE_IS: &str = "No judge's verdicts chosen. A judge file holds an automatic \
-    judge's verdicts (an LLM's scores or preferences) on the outputs the people rated, in the \
-    formats the ratings are read in (a tidy CSV, a ratings file, or JSON Lines), the judge named \
-    by its annotator_id; run the judge on the blinded trials `juror trials` writes and read its \
-    verdicts back here. docs/judges.md in Juror's repository gives the formats and the \
-    statistics.";
-
 /// The judges' step: a drop zone and picker of its own, the files chosen, each removable.
 #[component]
 pub fn JudgesChooser(judges: RwSignal<Vec<FileText>>) -> impl IntoView {
@@ -32,7 +24,19 @@ pub fn JudgesChooser(judges: RwSignal<Vec<FileText>>) -> impl IntoView {
     let chosen = move || {
         let files = judges.get();
         if files.is_empty() {
-            return view! { <p class="hint">{WHAT_A_JUDGE_FILE_IS}</p> }.into_any();
+            return view! {
+                <p class="hint">
+                    "No judge's verdicts chosen. A judge file holds an automatic judge's verdicts \
+                     (an LLM's scores or preferences) on the outputs the people rated, in the \
+                     formats the ratings are read in (a tidy CSV, a ratings file, or JSON Lines), \
+                     the judge named by its annotator_id. Run the judge on the blinded trials "
+                    <code>"juror trials"</code>
+                    " writes, and give its verdicts here; "
+                    <code>"docs/judges.md"</code>
+                    " in Juror's repository gives the formats and the statistics."
+                </p>
+            }
+            .into_any();
         }
         let items = files
             .into_iter()
@@ -79,9 +83,9 @@ pub fn JudgesChooser(judges: RwSignal<Vec<FileText>>) -> impl IntoView {
              are the people's alone, with or without a judge."
         </p>
         <DropZone
-            text="Drop a judge's verdicts (.csv, .jsonl, .json) here, or"
+            text="Drop judges' verdicts (.csv, .jsonl, .json) here, or"
             label="Choose judges' verdicts"
-            accept=".csv,.jsonl,.json,text/csv,application/json"
+            accept=".csv,.jsonl,.ndjson,.json,text/csv,application/json"
             on_files=add
         />
         {chosen}
