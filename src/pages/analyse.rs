@@ -30,7 +30,8 @@ use analysis_plan_choices::AnalysisPlanChoices;
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
 use choices::{AnswersView, ChoicesView};
 use details::{DiagnosticsView, RoundsView};
-use judges::{JudgesChooser, JudgesView};
+use judges::JudgesChooser;
+pub use judges::JudgesView;
 
 /// What the page can show for the files chosen so far.
 #[derive(Debug, Clone)]
