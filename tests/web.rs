@@ -172,3 +172,114 @@ async fn the_debrief_appears_once_the_ratings_are_saved() {
     assert!(root.query_selector(".debrief-pending").unwrap().is_none());
     drop(handle);
 }
+
+/// A judge's section of the Analyse page is the core's table model as HTML: every table with
+/// its caption and cells, numbers aligned right, the judge's id (from a file) as text, never
+/// markup; and a plot per dimension named by its numbers.
+#[wasm_bindgen_test]
+async fn a_judges_section_is_the_table_model_with_a_plot_per_dimension() {
+    use juror::pages::JudgesView;
+    use juror_core::analysis::judges::{JudgeOptions, report};
+    use juror_core::analysis::render::tables::{Block, judge_tables};
+    use juror_core::analysis::run::{FileText, Request, run};
+    use std::collections::BTreeMap;
+
+    let judge_id = "<img src=x onerror=alert(1)>";
+    let mut humans = String::from("item_id,system_id,annotator_id,dimension,score\n");
+    let mut judge = humans.clone();
+    for item in 1..=6 {
+        for (s, system) in ["a", "b"].into_iter().enumerate() {
+            for h in 1..=3 {
+                let score = 1 + (item + s * 2 + h) % 5;
+                humans.push_str(&format!("i{item},{system},h{h},q,{score}\n"));
+            }
+            let score = 1 + (item + s * 2 + 2) % 5;
+            judge.push_str(&format!("i{item},{system},{judge_id},q,{score}\n"));
+        }
+    }
+    let data = |csv: &str| {
+        let request = Request {
+            inputs: vec![FileText::new("x.csv", csv)],
+            ..Request::default()
+        };
+        run(&request).unwrap().data
+    };
+    let options = JudgeOptions {
+        min_instances: 2,
+        ..JudgeOptions::DEFAULT
+    };
+    let judges = report(&data(&humans), &data(&judge), None, &options);
+    assert_eq!(judges.len(), 1);
+    let model: Vec<_> = judge_tables(&judges)
+        .into_iter()
+        .flat_map(|s| s.blocks)
+        .filter_map(|b| match b {
+            Block::Table(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let scales = BTreeMap::from([("q".to_owned(), Some(vec![1.0, 2.0, 3.0, 4.0, 5.0]))]);
+    let root = container();
+    let shown = judges.clone();
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <JudgesView judges=shown scales files=1 /> }
+    });
+    leptos::task::tick().await;
+
+    let section = root.query_selector("section.judge").unwrap().unwrap();
+    assert_eq!(
+        section.get_attribute("aria-label").unwrap(),
+        format!("Judge {judge_id}")
+    );
+    assert!(
+        root.query_selector("img").unwrap().is_none(),
+        "an id is never markup"
+    );
+    let heading = root.query_selector("h3").unwrap().unwrap();
+    assert_eq!(heading.text_content().unwrap(), format!("Judge {judge_id}"));
+    let tables = root.query_selector_all("table").unwrap();
+    assert!(model.len() >= 3, "{model:#?}");
+    assert_eq!(tables.length() as usize, model.len());
+    let element = |list: &web_sys::NodeList, i: usize| -> web_sys::Element {
+        list.get(i as u32).unwrap().unchecked_into()
+    };
+    for (k, t) in model.iter().enumerate() {
+        let table = element(&tables, k);
+        let caption = table.query_selector("caption").unwrap().unwrap();
+        assert_eq!(caption.text_content().unwrap(), t.caption);
+        let rows = table.query_selector_all("tr").unwrap();
+        assert_eq!(rows.length() as usize, t.rows.len() + 1, "{}", t.caption);
+        for (i, row) in t.rows.iter().enumerate() {
+            let cells = element(&rows, i + 1).query_selector_all("th, td").unwrap();
+            for (j, cell) in row.iter().enumerate() {
+                let td = element(&cells, j);
+                assert_eq!(
+                    td.text_content().unwrap(),
+                    cell.as_string(),
+                    "{}",
+                    t.caption
+                );
+                assert_eq!(
+                    td.class_name() == "num",
+                    t.columns[j].numeric,
+                    "{}",
+                    t.caption
+                );
+            }
+        }
+    }
+    let plot = root.query_selector("svg[role=img]").unwrap().unwrap();
+    let name = plot.get_attribute("aria-label").unwrap();
+    let rho = judges[0].dimensions[0].spearman.unwrap().value;
+    assert!(
+        name.contains(&format!("12 outputs, Spearman's ρ {rho:.3}")),
+        "{name}"
+    );
+    assert!(
+        root.query_selector_all("svg[role=img] circle")
+            .unwrap()
+            .length()
+            > 0
+    );
+    drop(handle);
+}

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use crate::services::study_source;
 
 /// The files of a file list, read, as the core takes them.
-async fn read(files: Option<web_sys::FileList>) -> Vec<FileText> {
+async fn read(files: Vec<web_sys::File>) -> Vec<FileText> {
     let picked = study_source::read_files(files).await;
     picked
         .into_iter()
@@ -19,11 +19,18 @@ async fn read(files: Option<web_sys::FileList>) -> Vec<FileText> {
         .collect()
 }
 
-/// The files of a file input's change event.
-fn files_of_change(ev: &Event) -> Option<web_sys::FileList> {
-    ev.target()
+/// The files of a file input's change event; the input is then cleared, so that choosing the
+/// same file again (after removing it) is a change too.
+fn files_of_change(ev: &Event) -> Vec<web_sys::File> {
+    let Some(input) = ev
+        .target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        .and_then(|input| input.files())
+    else {
+        return Vec::new();
+    };
+    let files = study_source::files_of(input.files());
+    input.set_value("");
+    files
 }
 
 /// A labelled file input for one or many files; hands the files read to `on_files`.
@@ -65,7 +72,7 @@ pub fn DropZone(
     let on_drop = move |ev: DragEvent| {
         ev.prevent_default();
         dragging.set(false);
-        let files = ev.data_transfer().and_then(|dt| dt.files());
+        let files = study_source::files_of(ev.data_transfer().and_then(|dt| dt.files()));
         spawn_local(async move {
             let picked = read(files).await;
             if !picked.is_empty() {

@@ -8,6 +8,8 @@ mod analysis_plan_choices;
 mod charts;
 mod choices;
 mod details;
+mod judges;
+mod sections;
 
 use std::sync::Arc;
 
@@ -28,6 +30,8 @@ use analysis_plan_choices::AnalysisPlanChoices;
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
 use choices::{AnswersView, ChoicesView};
 use details::{DiagnosticsView, RoundsView};
+use judges::JudgesChooser;
+pub use judges::JudgesView;
 
 /// What the page can show for the files chosen so far.
 #[derive(Debug, Clone)]
@@ -57,10 +61,12 @@ impl PartialEq for Outcome {
 
 /// Runs the analysis as `juror analyze` does, through the core's one entry point
 /// ([`analysis::run::run`]): the study, the key, the adjudication file, then every input in
-/// order, with `juror analyze`'s default options and the plan `overrides` chosen on the page;
-/// platform participants' ids pseudonymised unless `reveal_ids` (`--reveal-ids`).
+/// order, and the judges' verdicts apart from them (`--judges`), with `juror analyze`'s default
+/// options and the plan `overrides` chosen on the page; platform participants' ids
+/// pseudonymised unless `reveal_ids` (`--reveal-ids`).
 pub fn run(
     inputs: &[FileText],
+    judges: &[FileText],
     study: Option<&FileText>,
     key: Option<&FileText>,
     adjudication: Option<&FileText>,
@@ -72,7 +78,7 @@ pub fn run(
     }
     let request = Request {
         inputs: inputs.to_vec(),
-        judges: Vec::new(),
+        judges: judges.to_vec(),
         study: study.cloned(),
         key: key.cloned(),
         adjudication: adjudication.cloned(),
@@ -134,7 +140,7 @@ fn StudyAndKey(
 #[component]
 fn AdjudicationFile(adjudication: RwSignal<Option<FileText>>) -> impl IntoView {
     view! {
-        <h2>"3. Adjudication (optional)"</h2>
+        <h2>"4. Adjudication (optional)"</h2>
         <OptionalFile
             label="Choose an adjudication CSV"
             hint="item_id,system_id,dimension,score: each score replaces the ratings of its cell."
@@ -197,6 +203,8 @@ pub fn Analyse() -> impl IntoView {
     let study: RwSignal<Option<FileText>> = RwSignal::new(None);
     let key: RwSignal<Option<FileText>> = RwSignal::new(None);
     let adjudication: RwSignal<Option<FileText>> = RwSignal::new(None);
+    // Judges' verdicts: apart from the ratings files, never in the human statistics.
+    let judges: RwSignal<Vec<FileText>> = RwSignal::new(Vec::new());
     let download_error: RwSignal<Option<String>> = RwSignal::new(None);
     // The expert's scores live here, above the report, so that recomputing the report (a file
     // added, an adjudication applied) never loses them.
@@ -215,6 +223,7 @@ pub fn Analyse() -> impl IntoView {
     let generation = StoredValue::new(0_u64);
     Effect::new(move |_| {
         let files = inputs.get();
+        let judge_files = judges.get();
         let (study, key, adjudication) = (study.get(), key.get(), adjudication.get());
         let (overrides, reveal_ids) = (overrides.get(), reveal_ids.get());
         let ticket = generation.get_value() + 1;
@@ -224,13 +233,14 @@ pub fn Analyse() -> impl IntoView {
             outcome.set(Outcome::Empty);
             return;
         }
-        computing.set(Some(files.len()));
+        computing.set(Some(files.len() + judge_files.len()));
         dom::after_paint(move || {
             if generation.get_value() != ticket {
                 return;
             }
             let result = run(
                 &files,
+                &judge_files,
                 study.as_ref(),
                 key.as_ref(),
                 adjudication.as_ref(),
@@ -283,6 +293,7 @@ pub fn Analyse() -> impl IntoView {
                 on_files=add
             />
             <ChosenFiles inputs />
+            <JudgesChooser judges />
             <AdjudicationFile adjudication />
             <Show when=move || inputs.with(|list| !list.is_empty())>
                 <AnalysisPlanChoices context systems overrides />
@@ -306,7 +317,7 @@ pub fn Analyse() -> impl IntoView {
                 }
                 .into_any(),
                 Outcome::Done(analysis) => view! {
-                    <ReportView analysis download_error entries adjudication />
+                    <ReportView analysis download_error entries adjudication judges />
                 }
                 .into_any(),
             }}
@@ -321,8 +332,16 @@ fn ReportView(
     download_error: RwSignal<Option<String>>,
     entries: RwSignal<Entries>,
     adjudication: RwSignal<Option<FileText>>,
+    /// The judges' files chosen (their sections come from the report).
+    judges: RwSignal<Vec<FileText>>,
 ) -> impl IntoView {
     let report = &analysis.report;
+    let scales = report
+        .dimensions
+        .iter()
+        .map(|d| (d.dimension.clone(), d.scale.clone()))
+        .collect();
+    let judge_files = judges.with_untracked(Vec::len);
     let stem = report
         .settings
         .study
@@ -459,6 +478,7 @@ fn ReportView(
             {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
             {report.answers.clone().map(|a| view! { <AnswersView answers=a /> })}
             <DiagnosticsView diagnostics=report.diagnostics.clone() />
+            <JudgesView judges=report.judges.clone() scales files=judge_files />
         </section>
     }
 }
@@ -882,13 +902,13 @@ mod tests {
     #[test]
     fn nothing_chosen_is_empty_and_a_bad_key_blocks() {
         assert_eq!(
-            run(&[], None, None, None, &Overrides::default(), false),
+            run(&[], &[], None, None, None, &Overrides::default(), false),
             Outcome::Empty
         );
         let key = FileText::new("key.json", "{}");
         let inputs = [fixture("financial-slot1.json")];
         assert!(
-            matches!(run(&inputs, None, Some(&key), None, &Overrides::default(), false), Outcome::Blocked(r) if r.len() == 1)
+            matches!(run(&inputs, &[], None, Some(&key), None, &Overrides::default(), false), Outcome::Blocked(r) if r.len() == 1)
         );
     }
 
@@ -901,7 +921,8 @@ mod tests {
             },
             fixture("financial-slot1.json"),
         ];
-        let Outcome::Done(a) = run(&inputs, None, None, None, &Overrides::default(), false) else {
+        let Outcome::Done(a) = run(&inputs, &[], None, None, None, &Overrides::default(), false)
+        else {
             panic!("expected a report");
         };
         assert_eq!(a.report.problems[0].file, "gone.json");

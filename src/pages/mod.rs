@@ -12,7 +12,7 @@ mod survey;
 mod trial;
 mod welcome;
 
-pub use analyse::Analyse;
+pub use analyse::{Analyse, JudgesView};
 pub use done::Debrief;
 pub use flow::StudyFlow;
 pub use open::{BrokenLink, FilePicker, OpenStudy};

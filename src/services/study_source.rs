@@ -55,18 +55,21 @@ pub async fn read_file(file: web_sys::File) -> Result<String, String> {
         .ok_or_else(|| format!("\"{name}\" is not a text file."))
 }
 
-/// Reads every file of a picked or dropped list, in its order: each file's name with its text,
-/// or the sentence saying why it could not be read.
-pub async fn read_files(files: Option<web_sys::FileList>) -> Vec<(String, Result<String, String>)> {
-    let Some(files) = files else {
-        return Vec::new();
-    };
+/// The files of a picked or dropped list, in its order, held apart from the list (which a
+/// picker empties when it is cleared).
+pub fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    list.map_or_else(Vec::new, |list| {
+        (0..list.length()).filter_map(|i| list.get(i)).collect()
+    })
+}
+
+/// Reads every file, in its order: each file's name with its text, or the sentence saying why
+/// it could not be read.
+pub async fn read_files(files: Vec<web_sys::File>) -> Vec<(String, Result<String, String>)> {
     let mut out = Vec::new();
-    for i in 0..files.length() {
-        if let Some(file) = files.get(i) {
-            let name = file.name();
-            out.push((name, read_file(file).await));
-        }
+    for file in files {
+        let name = file.name();
+        out.push((name, read_file(file).await));
     }
     out
 }

@@ -367,6 +367,7 @@ mod tests {
         ];
         let Outcome::Done(a) = run(
             &inputs,
+            &[],
             Some(&study),
             None,
             None,

@@ -149,7 +149,7 @@ pub fn short(id: &str) -> String {
 
 /// A round step (1, 2, 2.5 or 5 times a power of ten) that cuts `span` into at most `most`
 /// parts.
-fn round_step(span: f64, most: f64) -> f64 {
+pub fn round_step(span: f64, most: f64) -> f64 {
     let raw = span / most;
     let magnitude = 10f64.powf(raw.log10().floor());
     [1.0, 2.0, 2.5, 5.0, 10.0]

@@ -1,6 +1,6 @@
 //! The report's charts, drawn as plain SVG from the core's `Report`: means with intervals,
-//! diverging stacked bars of the rating distributions, the preference matrix and the
-//! Bradley–Terry ranking.
+//! diverging stacked bars of the rating distributions, the preference matrix, the
+//! Bradley–Terry ranking, and each judge's scores against the humans' mean (`scatter`).
 //!
 //! The geometry is computed by pure functions (`geometry`, tested natively); the components
 //! (`svg`) only lay it out. Every chart is a `role="img"` whose accessible name states every
@@ -11,9 +11,11 @@
 //! forbids.
 
 mod geometry;
+mod scatter;
 mod svg;
 
 pub use geometry::plain;
+pub use scatter::JudgeScatter;
 pub use svg::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
 
 use super::num;

@@ -23,7 +23,7 @@ use super::num;
 /// `<title>`, the tooltip) is `description`, so a screen reader gets the numbers, not a picture;
 /// then the legend, if any, and the caption. The `children` are the SVG's marks.
 #[component]
-fn ChartFrame(
+pub(super) fn ChartFrame(
     /// The SVG's class, by which the stylesheet sizes it.
     class: &'static str,
     /// The chart in words: every number it shows.
