@@ -113,6 +113,7 @@ impl AnalysisPlanFlags {
             margin: self.margin,
             by_group: self.by_group.then_some(true),
             by_intake: self.by_intake.clone(),
+            thresholds: Vec::new(),
         })
     }
 }

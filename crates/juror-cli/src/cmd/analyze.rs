@@ -72,6 +72,11 @@ pub struct Args {
     timings: bool,
     #[command(flatten)]
     plan: AnalysisPlanFlags,
+    /// A participant-level success criterion, DIMENSION:SYSTEM:VALUE (repeatable), besides the
+    /// study's analysis.thresholds: over participants, the mean of each one's mean score with
+    /// its 95% t interval and one-sided tests that it is above VALUE.
+    #[arg(long, value_name = "DIM:SYSTEM:VALUE")]
+    threshold: Vec<String>,
     /// Automatic judges' verdicts (tidy CSVs, ratings files, or JSON Lines: rows with the
     /// CSVs' fields, or verdicts on the trials of `juror trials`, which need --study), each
     /// judge named by its annotator_id; optional run and confidence. Read apart from the
@@ -109,6 +114,20 @@ enum Format {
     Wide,
 }
 
+/// `DIMENSION:SYSTEM:VALUE` (the value after the last colon, so a system id may hold one).
+fn parse_threshold(text: &str) -> Option<juror_core::study::analysis_plan::Threshold> {
+    let (rest, value) = text.rsplit_once(':')?;
+    let (dimension, system) = rest.split_once(':')?;
+    let at_least: f64 = value.trim().parse().ok().filter(|v: &f64| v.is_finite())?;
+    (!dimension.is_empty() && !system.is_empty()).then(|| {
+        juror_core::study::analysis_plan::Threshold {
+            dimension: dimension.to_owned(),
+            system: system.to_owned(),
+            at_least,
+        }
+    })
+}
+
 /// Seconds since the first call: `juror analyze --timings`'s clock.
 fn seconds() -> f64 {
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
@@ -123,13 +142,25 @@ fn seconds() -> f64 {
 /// report covers the rest), else 0.
 pub fn run(args: Args) -> ExitCode {
     let start = seconds();
-    let overrides = match args.plan.parse() {
+    let mut overrides = match args.plan.parse() {
         Ok(o) => o,
         Err(message) => {
             errln!("{message}");
             return ExitCode::from(2);
         }
     };
+    for text in &args.threshold {
+        match parse_threshold(text) {
+            Some(t) => overrides.thresholds.push(t),
+            None => {
+                errln!(
+                    "--threshold {text}: give DIMENSION:SYSTEM:VALUE, such as \
+                     quality:ours:4 (the participants' mean of ours on quality is at least 4)"
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     let request = Request {
         inputs: args
             .inputs

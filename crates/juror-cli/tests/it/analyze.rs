@@ -925,3 +925,45 @@ fn the_wide_table_has_a_row_per_annotator_and_item() {
         );
     }
 }
+
+/// A success criterion from the study's plan (`analysis.thresholds`) and one from the command
+/// line are both reported over participants; a criterion naming an unknown system, or not
+/// written DIM:SYSTEM:VALUE, stops the analysis with a sentence.
+#[test]
+fn success_criteria_come_from_the_plan_and_the_command_line() {
+    let study_text = std::fs::read_to_string(root().join("assets/studies/hare-personalization.json"))
+        .unwrap()
+        .replacen(
+            "\"analysis\": {",
+            "\"analysis\": {\n    \"thresholds\": [{\"dimension\": \"quality\", \"system\": \"hare\", \"at_least\": 3.5}],",
+            1,
+        );
+    let study = tmp("thresholds-study.json");
+    std::fs::create_dir_all(study.parent().unwrap()).unwrap();
+    std::fs::write(&study, study_text).unwrap();
+    let study = study.display().to_string();
+    let ratings = fixture("hare-ratings.csv");
+    let out = juror(&[
+        "--study",
+        &study,
+        "--threshold",
+        "relevance:rag:3",
+        &ratings,
+    ]);
+    let report = json(&out);
+    let criteria = report["thresholds"].as_array().expect("thresholds");
+    assert_eq!(criteria.len(), 2);
+    assert_eq!(criteria[0]["system"], "hare");
+    assert_eq!(criteria[1]["dimension"], "relevance");
+    assert_eq!(criteria[0]["participants"], 12);
+    assert!(criteria[0]["p_t"].as_f64().unwrap() < 0.05);
+    for bad in ["quality:nobody:3", "quality-hare-3", "quality:hare:high"] {
+        let out = juror(&["--study", &study, "--threshold", bad, &ratings]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr(&out).contains("nobody") || stderr(&out).contains("DIMENSION:SYSTEM:VALUE"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

@@ -52,6 +52,8 @@ pub struct Overrides {
     pub by_group: Option<bool>,
     /// An intake question to break the report down by.
     pub by_intake: Option<String>,
+    /// Participant-level success criteria, besides the plan's (`--threshold`).
+    pub thresholds: Vec<crate::study::analysis_plan::Threshold>,
 }
 
 impl Overrides {
@@ -90,6 +92,10 @@ impl Overrides {
         }
         for d in self.primary.iter().flatten() {
             check("dimension", d, dimensions);
+        }
+        for t in &self.thresholds {
+            check("dimension", &t.dimension, dimensions);
+            check("system", &t.system, systems);
         }
         if self.margin.is_some_and(|m| !(m.is_finite() && m > 0.0)) {
             problems.push((
@@ -136,6 +142,7 @@ impl Overrides {
         if let Some(b) = self.by_group {
             out.by_group = b;
         }
+        out.thresholds.extend(self.thresholds.iter().cloned());
         if let Some(q) = &self.by_intake {
             out.by_intake = Some(q.clone());
         }

@@ -61,6 +61,21 @@ pub struct RawAnalysis {
     /// command's flags override it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judges: Option<JudgeSettings>,
+    /// Participant-level success criteria: each participant's mean score of a system on a
+    /// dimension, averaged over participants, against a value (a one-sided one-sample test).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thresholds: Vec<Threshold>,
+}
+
+/// A participant-level success criterion: the participants' mean score of `system` on
+/// `dimension` is at least `at_least`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Threshold {
+    pub dimension: String,
+    pub system: String,
+    /// The value on the dimension's scale the mean must reach.
+    pub at_least: f64,
 }
 
 /// The settings of the comparison of automatic judges with the humans; each absent one takes
@@ -388,6 +403,9 @@ pub struct AnalysisPlan {
     /// How judges are compared with the humans, as the study fixes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judges: Option<JudgeSettings>,
+    /// Participant-level success criteria.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub thresholds: Vec<Threshold>,
 }
 
 impl Default for AnalysisPlan {
@@ -407,6 +425,7 @@ impl Default for AnalysisPlan {
             by_intake: None,
             margin: None,
             judges: None,
+            thresholds: Vec::new(),
         }
     }
 }
@@ -477,6 +496,9 @@ impl AnalysisPlan {
                 alternative: c.alternative.unwrap_or(raw.alternative).into(),
             });
         }
+        for (i, t) in raw.thresholds.iter().enumerate() {
+            system(format!("thresholds[{i}].system"), &t.system);
+        }
         problems.extend(meaning_problems(raw, dimensions));
         if !problems.is_empty() {
             return Err(problems);
@@ -495,6 +517,7 @@ impl AnalysisPlan {
             by_intake: raw.by_intake.clone(),
             margin: None,
             judges: raw.judges,
+            thresholds: raw.thresholds.clone(),
         })
     }
 
@@ -542,6 +565,22 @@ impl AnalysisPlan {
 /// positive, a system compared with itself, empty or overlapping groups, no test.
 fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem> {
     let mut problems = Vec::new();
+    for (i, t) in raw.thresholds.iter().enumerate() {
+        if !dimensions.contains(&t.dimension) {
+            problems.push((
+                format!("thresholds[{i}].dimension"),
+                format!("unknown dimension \"{}\"", t.dimension),
+                format!("use one of: {}", dimensions.join(", ")),
+            ));
+        }
+        if !t.at_least.is_finite() {
+            problems.push((
+                format!("thresholds[{i}].at_least"),
+                "not a number".to_owned(),
+                "give a value on the dimension's scale, such as 4".to_owned(),
+            ));
+        }
+    }
     for (field, value, fix) in raw.judges.map(|j| j.problems()).unwrap_or_default() {
         problems.push((
             format!("judges.{field}"),

@@ -143,7 +143,13 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawAnalysis",
         r#"{"unit": "item", "comparisons": "all"}"#,
         "",
-        "unit, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, judges",
+        "unit, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, judges, thresholds",
+    ),
+    (
+        "Threshold",
+        r#"{"dimension": "…", "system": "…", "at_least": 4}"#,
+        "dimension, system, at_least",
+        "",
     ),
     (
         "JudgeSettings",

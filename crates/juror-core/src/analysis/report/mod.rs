@@ -6,9 +6,11 @@
 //! statistics are `null` in the JSON (never NaN), with a `note` saying why where it helps.
 
 mod preferences;
+mod thresholds;
 mod types;
 
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
+pub use thresholds::ThresholdReport;
 pub use types::*;
 
 use std::collections::{BTreeMap, HashMap};
@@ -183,6 +185,7 @@ pub fn report_with_key(
     });
 
     let names: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
+    let criteria = thresholds::thresholds(data, &plan);
     Report {
         diagnostics: diagnostics(data, &names),
         format: REPORT_FORMAT_V1,
@@ -208,6 +211,7 @@ pub fn report_with_key(
         answers: super::answers::report(&data.answers, &data.ratings, study),
         adjudication: summary,
         judges: Vec::new(),
+        thresholds: criteria,
     }
 }
 

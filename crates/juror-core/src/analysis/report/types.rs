@@ -95,6 +95,9 @@ pub struct Report {
     /// (omitted when there are none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub judges: Vec<JudgeReport>,
+    /// The plan's participant-level success criteria (omitted when it has none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub thresholds: Vec<super::ThresholdReport>,
     /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
     /// shown, never used to exclude anything.
     pub diagnostics: Diagnostics,

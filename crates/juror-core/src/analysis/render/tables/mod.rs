@@ -200,6 +200,9 @@ pub fn tables(report: &Report) -> Vec<Section> {
         answers::answers(&mut doc, a);
     }
     others::diagnostics(&mut doc, &report.diagnostics, &report.dimensions);
+    if !report.thresholds.is_empty() {
+        others::thresholds(&mut doc, &report.thresholds);
+    }
     judges::judges(&mut doc, &report.judges);
     doc.section(2, "Methods");
     doc.paragraph(super::methods::methods(report));

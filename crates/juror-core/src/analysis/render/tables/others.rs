@@ -5,7 +5,9 @@ use super::super::fmt::{DASH, ci, num, number, p_value};
 use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::choices::ChoiceReport;
 use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
-use crate::analysis::report::{BradleyTerryReport, DimensionReport, PreferenceReport};
+use crate::analysis::report::{
+    BradleyTerryReport, DimensionReport, PreferenceReport, ThresholdReport,
+};
 
 /// Best-of-N choices and rankings, as made.
 pub(super) fn choices(doc: &mut Doc, c: &ChoiceReport) {
@@ -371,4 +373,42 @@ fn annotators(doc: &mut Doc, d: &Diagnostics) {
          read the outputs){against}.",
         number(speed.floor_seconds)
     ));
+}
+
+/// The participant-level success criteria.
+pub(super) fn thresholds(doc: &mut Doc, thresholds: &[ThresholdReport]) {
+    doc.section(2, "Success criteria over participants");
+    doc.paragraph(
+        "Each participant's mean score of the system on the dimension, then over participants: \
+         the mean with its 95% t interval, and one-sided tests that it is above the value (not \
+         corrected: each criterion is its own question).",
+    );
+    let mut table = Table::new(
+        "Success criteria over participants",
+        vec![
+            text("Dimension"),
+            text("System"),
+            numbers("At least"),
+            numbers("Participants"),
+            numbers("Mean"),
+            text("95% CI (t)"),
+            numbers("t"),
+            numbers("p (t)"),
+            numbers("p (Wilcoxon)"),
+        ],
+    );
+    for t in thresholds {
+        table.rows.push(vec![
+            Text::input(&t.dimension),
+            Text::input(&t.system),
+            number(t.at_least).into(),
+            t.participants.to_string().into(),
+            num(t.mean, 2).into(),
+            ci(t.ci95, 2).into(),
+            num(t.t, 2).into(),
+            p_value(t.p_t).into(),
+            p_value(t.p_wilcoxon).into(),
+        ]);
+    }
+    doc.table(table);
 }
