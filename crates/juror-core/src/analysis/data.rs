@@ -393,6 +393,20 @@ pub(crate) fn score(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A `shown_first` value: `a` or `b` (either case), or empty for unknown; `absent` says how an
+/// unknown order is given in the input ("leave it out", "leave it empty").
+pub(crate) fn shown_first(text: &str, absent: &str) -> Result<Option<bool>, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "" => Ok(None),
+        "a" => Ok(Some(true)),
+        "b" => Ok(Some(false)),
+        other => Err(format!(
+            "shown_first \"{other}\" is not a or b (the system shown first); {absent} when \
+             unknown"
+        )),
+    }
+}
+
 /// The two names in byte order.
 pub(crate) fn ordered<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
     if a <= b { (a, b) } else { (b, a) }

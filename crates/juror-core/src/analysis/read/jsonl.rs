@@ -23,7 +23,7 @@ use super::Context;
 use super::tidy_csv::{optional_confidence, optional_run};
 use crate::analysis::data::{
     At, Data, FileSummary, Input, InputKind, Name, Names, PreferenceRow, Problem, RatingRow,
-    Source, score,
+    Source, score, shown_first,
 };
 use crate::plan::trials::{TrialId, resolve};
 use crate::plan::{Annotator, Plan, Planner};
@@ -194,17 +194,7 @@ impl Reader<'_, '_> {
             "tie" => Outcome::Tie,
             other => return Err(format!("preference \"{other}\" is not a, b or tie")),
         };
-        let a_first = match text(fields, "shown_first")?.to_ascii_lowercase().as_str() {
-            "" => None,
-            "a" => Some(true),
-            "b" => Some(false),
-            other => {
-                return Err(format!(
-                    "shown_first \"{other}\" is not a or b (the system shown first); leave it \
-                     out when unknown"
-                ));
-            }
-        };
+        let a_first = shown_first(&text(fields, "shown_first")?, "leave it out")?;
         Ok(PreferenceRow {
             source,
             item: self.names.get(&item),

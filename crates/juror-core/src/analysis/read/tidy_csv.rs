@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::analysis::data::{
     At, CHOICE_SEPARATOR, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names,
-    PreferenceRow, Problem, RatingRow, Source, score,
+    PreferenceRow, Problem, RatingRow, Source, score, shown_first,
 };
 use crate::csv;
 use crate::stats::preference::Outcome;
@@ -419,17 +419,7 @@ fn pairwise_row(
             return Err(format!("preference \"{other}\" is not a, b or tie"));
         }
     };
-    let a_first = match row.get(Col::ShownFirst).to_ascii_lowercase().as_str() {
-        "" => None,
-        "a" => Some(true),
-        "b" => Some(false),
-        other => {
-            return Err(format!(
-                "shown_first \"{other}\" is not a or b (the system shown first); leave it \
-                 empty when unknown"
-            ));
-        }
-    };
+    let a_first = shown_first(row.get(Col::ShownFirst), "leave it empty")?;
     Ok(PreferenceRow {
         source,
         item: names.get(Col::Item, item),
