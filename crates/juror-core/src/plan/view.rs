@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Plan, Trial};
 use crate::markdown;
-use crate::study::{LabelScheme, MediaKind, PreferenceKind, Requirement, Study};
+use crate::study::{LabelScheme, MediaKind, PreferenceKind, Requirement, Severity, Study};
 
 /// One trial as the rater sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,6 +41,21 @@ pub struct TrialView {
     pub flag: Option<String>,
     /// What ticking the flag does to the scores, in words, when the study says.
     pub flag_rule: Option<String>,
+    /// The error spans asked for in each output, if any: the outputs' `text` is then given.
+    pub spans: Option<SpansView>,
+}
+
+/// The error spans asked for, as the annotator is asked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpansView {
+    /// The instruction.
+    pub question: String,
+    /// The severities offered, in order.
+    pub severities: Vec<Severity>,
+    /// The categories offered (empty: none asked).
+    pub categories: Vec<String>,
+    /// Whether an error of the whole output may be marked.
+    pub whole_output: bool,
 }
 
 /// An output under its label.
@@ -55,6 +70,9 @@ pub struct OutputView {
     pub heading: String,
     /// The output, rendered.
     pub html: String,
+    /// The output's text as the study holds it, when the task asks for error spans: the page
+    /// then shows it as plain text (whitespace kept) and span offsets count its characters.
+    pub text: Option<String>,
 }
 
 /// Media as shown.
@@ -94,19 +112,26 @@ impl TrialView {
         let outputs: Vec<OutputView> = trial
             .shown
             .iter()
-            .map(|s| OutputView {
-                label: s.label.clone(),
-                heading: if letter_means_nothing {
-                    "Output".to_owned()
-                } else {
-                    s.label.clone()
-                },
-                html: markdown::to_html_below(
-                    item.outputs
-                        .get(&systems[s.system])
-                        .map_or("", String::as_str),
-                    2,
-                ),
+            .map(|s| {
+                let text = item
+                    .outputs
+                    .get(&systems[s.system])
+                    .map_or("", String::as_str);
+                OutputView {
+                    label: s.label.clone(),
+                    heading: if letter_means_nothing {
+                        "Output".to_owned()
+                    } else {
+                        s.label.clone()
+                    },
+                    // Shown as plain text when spans are marked: no Markdown to render.
+                    html: if task.spans.is_some() {
+                        String::new()
+                    } else {
+                        markdown::to_html_below(text, 2)
+                    },
+                    text: task.spans.as_ref().map(|_| text.to_owned()),
+                }
             })
             .collect();
         TrialView {
@@ -140,8 +165,28 @@ impl TrialView {
             flag_rule: task
                 .flag_implies
                 .map(|v| format!("Ticking it sets every score of this output to {v}.")),
+            spans: task.spans.as_ref().map(|s| SpansView {
+                question: s.question.clone(),
+                severities: s.severities.clone(),
+                categories: s.categories.clone(),
+                whole_output: s.whole_output,
+            }),
         }
     }
+}
+
+/// The text of the output at `position` of `trial`, as the study holds it (empty past the
+/// end): what span offsets count.
+pub fn shown_text<'a>(study: &'a Study, trial: &Trial, position: usize) -> &'a str {
+    trial
+        .shown
+        .get(position)
+        .and_then(|s| {
+            study.items()[trial.item]
+                .outputs
+                .get(study.systems().get(s.system)?)
+        })
+        .map_or("", String::as_str)
 }
 
 impl Plan {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::study::{Question, QuestionKind, RankOptions};
+use crate::study::{Question, QuestionKind, RankOptions, Severity};
 
 /// An answer to a survey or per-output question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -144,6 +144,116 @@ pub struct OutputAnswers {
     /// Whether the annotator flagged the output.
     #[serde(default, skip_serializing_if = "is_false")]
     pub flagged: bool,
+    /// The errors marked, in text order (errors of the whole output last); never two
+    /// overlapping spans.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<ErrorSpan>,
+    /// Whether the annotator said the output has no errors (only counts while `spans` is
+    /// empty).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_errors: bool,
+}
+
+impl OutputAnswers {
+    /// Whether the errors of the output are answered: a span marked, or "No errors" ticked.
+    pub fn spans_answered(&self) -> bool {
+        !self.spans.is_empty() || self.no_errors
+    }
+}
+
+/// An error marked in an output: the span of text, or (without `start` and `end`) the whole
+/// output, with its severity and category.
+///
+/// Offsets count Unicode code points of the output's text as the study holds it, from 0;
+/// `end` is one past the last character, so the span's text is `chars().skip(start).take(end -
+/// start)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorSpan {
+    /// The first character, counted from 0; absent for an error of the whole output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<u32>,
+    /// One past the last character; absent for an error of the whole output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<u32>,
+    /// How severe.
+    pub severity: Severity,
+    /// The category, when the study asks for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+}
+
+impl ErrorSpan {
+    /// What identifies the span among an output's: its offsets (`12-18`), or for an error of
+    /// the whole output its category (`whole/Accuracy`). Two tabs' copies are merged span by
+    /// span by this key; marking the same text again changes the span's severity or category.
+    pub fn key(&self) -> String {
+        match (self.start, self.end) {
+            (Some(s), Some(e)) => format!("{s}-{e}"),
+            _ => format!("whole/{}", self.category.as_deref().unwrap_or_default()),
+        }
+    }
+
+    /// The offsets, for a span of text.
+    pub fn range(&self) -> Option<(u32, u32)> {
+        self.start.zip(self.end)
+    }
+
+    /// Whether the span shares a character with `other` (errors of the whole output overlap
+    /// nothing).
+    pub fn overlaps(&self, other: &ErrorSpan) -> bool {
+        match (self.range(), other.range()) {
+            (Some((a, b)), Some((c, d))) => a < d && c < b,
+            _ => false,
+        }
+    }
+
+    /// Why the span cannot be marked in an output of `length` characters under `spans`, if it
+    /// cannot: offsets in order and inside the text, a severity and category the task offers,
+    /// an error of the whole output only where the task allows it.
+    pub fn check(&self, spans: &crate::study::Spans, length: usize) -> Result<(), String> {
+        match (self.start, self.end) {
+            (Some(s), Some(e)) if s < e && e as usize <= length => {}
+            (Some(_), Some(_)) => return Err("the span is not inside the output".to_owned()),
+            (None, None) if spans.whole_output => {}
+            (None, None) => {
+                return Err("this task asks for the errors' text; select it".to_owned());
+            }
+            _ => return Err("a span needs both its start and its end".to_owned()),
+        }
+        if !spans.severities.contains(&self.severity) {
+            return Err(format!(
+                "this task does not offer \"{}\"",
+                self.severity.name()
+            ));
+        }
+        match &self.category {
+            None if spans.categories.is_empty() => Ok(()),
+            None => Err("choose a category".to_owned()),
+            Some(c) if spans.categories.contains(c) => Ok(()),
+            Some(c) => Err(format!("\"{c}\" is not one of this task's categories")),
+        }
+    }
+}
+
+/// Puts `span` among `spans`, replacing the one with its key, in text order (errors of the
+/// whole output last). Returns false, changing nothing, when it overlaps another span.
+pub fn place_span(spans: &mut Vec<ErrorSpan>, span: ErrorSpan) -> bool {
+    let key = span.key();
+    if spans.iter().any(|s| s.key() != key && s.overlaps(&span)) {
+        return false;
+    }
+    spans.retain(|s| s.key() != key);
+    spans.push(span);
+    sort_spans(spans);
+    true
+}
+
+/// Text order: spans by start, then errors of the whole output by category.
+pub fn sort_spans(spans: &mut [ErrorSpan]) {
+    spans.sort_by(|a, b| {
+        (a.start.is_none(), a.start, &a.category).cmp(&(b.start.is_none(), b.start, &b.category))
+    });
 }
 
 /// Everything given in one trial, with its timing. Stored with what was given only: an

@@ -30,10 +30,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use answers::{Answer, OutputAnswers, Preference, TrialAnswers};
+pub use answers::{Answer, ErrorSpan, OutputAnswers, Preference, TrialAnswers, place_span};
 use stamps::Field;
 
-use crate::plan::view::TrialView;
+use crate::plan::view::{TrialView, shown_text};
 use crate::plan::{Annotator, Plan, plan};
 use crate::study::{PreferenceKind, Question, Requirement, Study};
 
@@ -143,6 +143,11 @@ pub enum Target {
         /// Question id.
         question: String,
     },
+    /// The errors of the output at a position (a span marked, or "No errors").
+    Spans {
+        /// Position.
+        position: usize,
+    },
     /// The preference.
     Preference,
     /// The preference's explanation.
@@ -172,6 +177,7 @@ impl Target {
             Target::OutputQuestion { position, question } => {
                 format!("q-out-{position}-{}", clean(question))
             }
+            Target::Spans { position } => format!("q-spans-{position}"),
             Target::Preference => "q-preference".to_owned(),
             Target::Explanation => "q-explanation".to_owned(),
             Target::Notes => "q-notes".to_owned(),
@@ -253,6 +259,30 @@ pub enum Msg {
         /// Position.
         position: usize,
         /// Flagged.
+        on: bool,
+    },
+    /// Mark an error in the output at a position, or change the severity or category of the
+    /// error marked over the same text. Refused when it overlaps another span or does not fit
+    /// the task ([`ErrorSpan::check`]).
+    MarkSpan {
+        /// Position.
+        position: usize,
+        /// The error.
+        span: ErrorSpan,
+    },
+    /// Remove a marked error, by its key ([`ErrorSpan::key`]).
+    RemoveSpan {
+        /// Position.
+        position: usize,
+        /// The span's key.
+        key: String,
+    },
+    /// Say the output at a position has no errors, or take it back. Refused while errors are
+    /// marked in it.
+    NoErrors {
+        /// Position.
+        position: usize,
+        /// No errors.
         on: bool,
     },
     /// Give or clear the preference.
@@ -525,6 +555,10 @@ pub fn trial_targets(study: &Study, session: &Session, index: usize) -> Vec<(Tar
     let task = &study.design().tasks[trial.task];
     let mut out = Vec::new();
     for position in 0..trial.shown.len() {
+        // The errors first: an ESA score is given after them.
+        if task.spans.is_some() {
+            out.push((Target::Spans { position }, true));
+        }
         for d in &task.dimensions {
             let required = study.dimension(d).is_some_and(|d| d.required);
             out.push((
@@ -588,6 +622,8 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
                 Some(a) => a.check(q, &session.system_labels(study)).err(),
             }
         }
+        Target::Spans { position } => (!answers.outputs[*position].spans_answered())
+            .then(|| "mark the errors, or tick “No errors”".to_owned()),
         Target::Preference => {
             let task = &study.design().tasks[trial.task];
             let n = trial.shown.len();
@@ -646,6 +682,7 @@ pub fn target_label(study: &Study, session: &Session, index: usize, target: &Tar
                 .map_or(question.as_str(), |q| q.prompt.as_str());
             with_label(name, &label_at(*position))
         }
+        Target::Spans { position } => with_label("Errors", &label_at(*position)),
         Target::Preference => study.design().tasks[trial.task]
             .preference
             .as_ref()
@@ -796,6 +833,41 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             flag(study, session, position, on, now);
             changed(&mut cmds);
         }
+        Msg::MarkSpan { position, span }
+            if phase == Phase::Trials && span_fits(study, session, position, &span) =>
+        {
+            mark_span(session, position, span, now, &mut cmds);
+        }
+        Msg::RemoveSpan { position, key } if phase == Phase::Trials => {
+            let marked = session
+                .answers(session.progress.current)
+                .and_then(|t| t.outputs.get(position))
+                .is_some_and(|o| o.spans.iter().any(|s| s.key() == key));
+            if marked {
+                if let Some((t, _)) = edit_current(session, now, Field::Span(position, key.clone()))
+                {
+                    t.outputs[position].spans.retain(|s| s.key() != key);
+                }
+                changed(&mut cmds);
+            }
+        }
+        Msg::NoErrors { position, on }
+            if phase == Phase::Trials
+                && position < session.shown()
+                && asks_spans(study, session)
+                && !(on
+                    && session
+                        .answers(session.progress.current)
+                        .is_some_and(|t| !t.outputs[position].spans.is_empty())) =>
+        {
+            if let Some((t, _)) = edit_current(session, now, Field::NoErrors(position)) {
+                t.outputs[position].no_errors = on;
+            }
+            session
+                .missing
+                .retain(|m| m.target != Target::Spans { position });
+            changed(&mut cmds);
+        }
         Msg::Prefer(preference)
             if phase == Phase::Trials && preference_fits(study, session, preference.as_ref()) =>
         {
@@ -911,7 +983,25 @@ pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), Strin
         // Every score is for one of the task's dimensions, on its scale, and every answer
         // for one of its questions: nothing is attached where it does not fit.
         let task = &study.design().tasks[trial.task];
-        for o in &saved.outputs {
+        for (position, o) in saved.outputs.iter().enumerate() {
+            let length = shown_text(study, trial, position).chars().count();
+            let spans_fit = match &task.spans {
+                None => o.spans.is_empty() && !o.no_errors,
+                Some(spans) => {
+                    o.spans.iter().all(|s| s.check(spans, length).is_ok())
+                        && o.spans.iter().enumerate().all(|(j, s)| {
+                            o.spans[..j]
+                                .iter()
+                                .all(|t| !t.overlaps(s) && t.key() != s.key())
+                        })
+                }
+            };
+            if !spans_fit {
+                return Err(format!(
+                    "trial {} holds an error span this study's task does not ask for or that does not fit its output",
+                    i + 1
+                ));
+            }
             let scores_fit = o.ratings.iter().all(|(d, v)| {
                 task.dimensions.contains(d)
                     && study.dimension(d).is_some_and(|dim| dim.scale.contains(*v))
@@ -940,6 +1030,66 @@ fn edit_current(session: &mut Session, now: f64, field: Field) -> Option<(&mut T
     t.stamps.insert(field.key(), stamp);
     t.last_changed = Some(now);
     Some((t, stamp))
+}
+
+/// Whether the current trial's task asks for error spans.
+fn asks_spans(study: &Study, session: &Session) -> bool {
+    session
+        .plan
+        .trials
+        .get(session.progress.current)
+        .is_some_and(|t| study.design().tasks[t.task].spans.is_some())
+}
+
+/// Whether `span` can be marked in the output at `position` of the current trial: the task asks
+/// for spans, and the span fits them and the output's text ([`ErrorSpan::check`]). Overlaps are
+/// [`mark_span`]'s to refuse.
+fn span_fits(study: &Study, session: &Session, position: usize, span: &ErrorSpan) -> bool {
+    let Some(trial) = session.plan.trials.get(session.progress.current) else {
+        return false;
+    };
+    let Some(spans) = &study.design().tasks[trial.task].spans else {
+        return false;
+    };
+    position < trial.shown.len()
+        && span
+            .check(spans, shown_text(study, trial, position).chars().count())
+            .is_ok()
+}
+
+/// Marks `span` in the output at `position`, unless it overlaps another: "No errors" is taken
+/// back, and the missing answer about the output's errors is met.
+fn mark_span(
+    session: &mut Session,
+    position: usize,
+    span: ErrorSpan,
+    now: f64,
+    cmds: &mut Vec<Cmd>,
+) {
+    let overlaps = session
+        .answers(session.progress.current)
+        .and_then(|t| t.outputs.get(position))
+        .is_none_or(|o| {
+            o.spans
+                .iter()
+                .any(|s| s.key() != span.key() && s.overlaps(&span))
+        });
+    if overlaps {
+        return;
+    }
+    let no_errors = session
+        .answers(session.progress.current)
+        .is_some_and(|t| t.outputs[position].no_errors);
+    if no_errors && let Some((t, _)) = edit_current(session, now, Field::NoErrors(position)) {
+        t.outputs[position].no_errors = false;
+    }
+    if let Some((t, _)) = edit_current(session, now, Field::Span(position, span.key())) {
+        place_span(&mut t.outputs[position].spans, span);
+    }
+    session
+        .missing
+        .retain(|m| m.target != Target::Spans { position });
+    cmds.push(Cmd::Save);
 }
 
 /// Whether `value` is a point of the scale of dimension `dimension`.
@@ -1377,5 +1527,7 @@ pub fn current_view(study: &Study, session: &Session) -> Option<TrialView> {
 mod merge_tests;
 #[cfg(test)]
 mod open_tests;
+#[cfg(test)]
+mod span_tests;
 #[cfg(test)]
 mod tests;

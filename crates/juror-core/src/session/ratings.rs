@@ -13,10 +13,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::answers::{Answer, OutputAnswers, Preference, TrialAnswers};
+use super::answers::{Answer, ErrorSpan, OutputAnswers, Preference, TrialAnswers};
 use super::time::{iso8601, parse_iso8601};
 use super::{Phase, Progress, Session};
 use crate::digest::sha256_hex;
+use crate::plan::view::shown_text;
 use crate::plan::{Annotator, Format, Plan, Planner, PlatformVisit, Trial};
 use crate::study::Study;
 
@@ -150,6 +151,17 @@ pub struct OutputRecord {
     pub answers: BTreeMap<String, Answer>,
     /// Whether the annotator flagged it.
     pub flagged: bool,
+    /// The errors marked in it (offsets in Unicode code points of the output's text), when
+    /// the task asks for error spans.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<ErrorSpan>,
+    /// Whether the annotator said it has no errors (and marked none).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_errors: bool,
+    /// The output's length in Unicode code points, when the task asks for error spans: what
+    /// the analysis's span agreement counts characters over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
 }
 
 /// A preference, resolved to labels and systems.
@@ -224,6 +236,12 @@ pub fn export(
                         ratings: a.ratings.clone(),
                         answers: a.answers.clone(),
                         flagged: a.flagged,
+                        spans: a.spans.clone(),
+                        no_errors: a.no_errors && a.spans.is_empty(),
+                        length: study.design().tasks[trial.task].spans.as_ref().map(|_| {
+                            let n = shown_text(study, trial, pos).chars().count();
+                            u32::try_from(n).unwrap_or(u32::MAX)
+                        }),
                     })
                     .collect(),
                 preference: given.preference.as_ref().map(|pref| match pref {
@@ -695,6 +713,8 @@ pub fn restore_on_plan(
                     ratings: o.ratings.clone(),
                     answers: o.answers.clone(),
                     flagged: o.flagged,
+                    spans: o.spans.clone(),
+                    no_errors: o.no_errors,
                 })
                 .collect(),
             preference,

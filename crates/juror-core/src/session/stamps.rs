@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::Progress;
-use super::answers::{Answer, Preference, TrialAnswers};
+use super::answers::{Answer, ErrorSpan, Preference, TrialAnswers, sort_spans};
 
 /// One answer of a trial.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -29,6 +29,10 @@ pub enum Field {
     Answer(usize, String),
     /// The flag of the output at a position.
     Flag(usize),
+    /// An error span of the output at a position, by its key ([`ErrorSpan::key`]).
+    Span(usize, String),
+    /// "No errors" of the output at a position.
+    NoErrors(usize),
     /// The preference.
     Preference,
     /// The reason for the preference.
@@ -44,6 +48,8 @@ impl Field {
             Field::Rating(p, d) => format!("r/{p}/{d}"),
             Field::Answer(p, q) => format!("a/{p}/{q}"),
             Field::Flag(p) => format!("f/{p}"),
+            Field::Span(p, k) => format!("s/{p}/{k}"),
+            Field::NoErrors(p) => format!("n/{p}"),
             Field::Preference => "preference".to_owned(),
             Field::Explanation => "explanation".to_owned(),
             Field::Notes => "notes".to_owned(),
@@ -65,6 +71,8 @@ impl Field {
             ("r", Some(d)) => Some(Field::Rating(position, d.to_owned())),
             ("a", Some(q)) => Some(Field::Answer(position, q.to_owned())),
             ("f", None) => Some(Field::Flag(position)),
+            ("s", Some(k)) => Some(Field::Span(position, k.to_owned())),
+            ("n", None) => Some(Field::NoErrors(position)),
             _ => None,
         }
     }
@@ -77,6 +85,7 @@ enum Value {
     Score(i32),
     Answer(Answer),
     Flag(bool),
+    Span(ErrorSpan),
     Preference(Preference),
     Text(String),
 }
@@ -92,6 +101,15 @@ fn get(t: &TrialAnswers, field: &Field) -> Option<Value> {
             .cloned()
             .map(Value::Answer),
         Field::Flag(p) => t.outputs.get(*p)?.flagged.then_some(Value::Flag(true)),
+        Field::Span(p, k) => t
+            .outputs
+            .get(*p)?
+            .spans
+            .iter()
+            .find(|s| &s.key() == k)
+            .cloned()
+            .map(Value::Span),
+        Field::NoErrors(p) => t.outputs.get(*p)?.no_errors.then_some(Value::Flag(true)),
         Field::Preference => t.preference.clone().map(Value::Preference),
         Field::Explanation => Some(&t.explanation)
             .filter(|s| !s.is_empty())
@@ -131,6 +149,20 @@ fn set(t: &mut TrialAnswers, field: &Field, value: Option<Value>) {
                 o.flagged = v == Some(Value::Flag(true));
             }
         }
+        (Field::Span(p, k), v) => {
+            if let Some(o) = t.outputs.get_mut(*p) {
+                o.spans.retain(|s| &s.key() != k);
+                if let Some(Value::Span(span)) = v {
+                    o.spans.push(span);
+                    sort_spans(&mut o.spans);
+                }
+            }
+        }
+        (Field::NoErrors(p), v) => {
+            if let Some(o) = t.outputs.get_mut(*p) {
+                o.no_errors = v == Some(Value::Flag(true));
+            }
+        }
         (Field::Preference, Some(Value::Preference(p))) => t.preference = Some(p),
         (Field::Preference, _) => t.preference = None,
         (Field::Explanation, Some(Value::Text(s))) => t.explanation = s,
@@ -147,6 +179,10 @@ fn fields(t: &TrialAnswers, into: &mut BTreeSet<Field>) {
         into.extend(o.answers.keys().map(|q| Field::Answer(p, q.clone())));
         if o.flagged {
             into.insert(Field::Flag(p));
+        }
+        into.extend(o.spans.iter().map(|s| Field::Span(p, s.key())));
+        if o.no_errors {
+            into.insert(Field::NoErrors(p));
         }
     }
     for (f, present) in [
@@ -193,7 +229,45 @@ pub(super) fn merge_answers(ours: &TrialAnswers, other: &TrialAnswers) -> TrialA
             out.stamps.insert(key, s);
         }
     }
+    for (p, o) in out.outputs.iter_mut().enumerate() {
+        o.spans = without_overlaps(p, std::mem::take(&mut o.spans), &out.stamps);
+    }
     out
+}
+
+/// Spans two tabs marked over the same text (each without seeing the other's): the later
+/// stamped one is kept (on equal stamps, the larger as JSON, as for any answer), the other
+/// dropped, so an output never holds two overlapping spans and every tab keeps the same one.
+fn without_overlaps(
+    position: usize,
+    mut spans: Vec<ErrorSpan>,
+    stamps: &BTreeMap<String, u64>,
+) -> Vec<ErrorSpan> {
+    if sorted_apart(&spans) {
+        return spans;
+    }
+    let stamp = |s: &ErrorSpan| {
+        stamps
+            .get(&Field::Span(position, s.key()).key())
+            .copied()
+            .unwrap_or(0)
+    };
+    let json = |s: &ErrorSpan| serde_json::to_string(s).unwrap_or_default();
+    spans.sort_by_key(|s| std::cmp::Reverse((stamp(s), json(s))));
+    let mut kept: Vec<ErrorSpan> = Vec::with_capacity(spans.len());
+    for s in spans {
+        if !kept.iter().any(|k| k.overlaps(&s)) {
+            kept.push(s);
+        }
+    }
+    sort_spans(&mut kept);
+    kept
+}
+
+/// Whether spans in text order are apart: each ends before the next starts.
+fn sorted_apart(spans: &[ErrorSpan]) -> bool {
+    let ranges: Vec<(u32, u32)> = spans.iter().filter_map(ErrorSpan::range).collect();
+    ranges.windows(2).all(|w| w[0].1 <= w[1].0)
 }
 
 /// The survey answers of two copies, answer by answer, with their stamps (keyed
@@ -271,6 +345,9 @@ mod tests {
             Field::Rating(3, "a/b".into()),
             Field::Answer(0, "useful".into()),
             Field::Flag(12),
+            Field::Span(1, "12-18".into()),
+            Field::Span(0, "whole/Accuracy/Omission".into()),
+            Field::NoErrors(2),
             Field::Preference,
             Field::Explanation,
             Field::Notes,

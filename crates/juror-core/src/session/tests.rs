@@ -61,6 +61,9 @@ pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
     let trial = s.plan.trials[index].clone();
     let task = study.design().tasks[trial.task].clone();
     for position in 0..trial.shown.len() {
+        if task.spans.is_some() {
+            update(study, s, Msg::NoErrors { position, on: true }, now);
+        }
         for d in &task.dimensions {
             let value = study.dimension(d).unwrap().scale.min();
             update(
@@ -171,6 +174,7 @@ fn every_example_study_can_be_completed_and_exported() {
         "reasoning-trajectories",
         "financial-analysis",
         "summeval",
+        "summeval-esa",
         "pandalm",
     ] {
         let (study, hash) = example(name);

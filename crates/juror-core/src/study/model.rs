@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 pub use super::raw::{
     RawLabels as LabelScheme, RawMediaKind as MediaKind, RawOrder as Order,
     RawPreferenceKind as PreferenceKind, RawPresentation as Presentation,
-    RawRequirement as Requirement,
+    RawRequirement as Requirement, Severity,
 };
 
 /// A validated study.
@@ -462,6 +462,21 @@ pub struct Task {
     pub items: Vec<usize>,
     /// How long the task takes, in minutes, if the study says.
     pub estimated_minutes: Option<u32>,
+    /// The error spans asked for in each output, if any.
+    pub spans: Option<Spans>,
+}
+
+/// The error spans a task asks for (`spans`), with defaults resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spans {
+    /// The severities offered, in order, at least one, none twice.
+    pub severities: Vec<Severity>,
+    /// The categories offered, none twice; empty when none is asked.
+    pub categories: Vec<String>,
+    /// Whether an error of the whole output (no span) may be marked.
+    pub whole_output: bool,
+    /// The instruction shown with each output.
+    pub question: String,
 }
 
 impl Task {

@@ -479,6 +479,10 @@ pub struct RawTask {
     /// Lets the annotator flag an output (e.g. "this output is an error message").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<RawFlag>,
+    /// Asks the annotator to mark each error in every output (error span annotation, MQM):
+    /// outputs are then shown as plain text. Absent: no spans.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spans: Option<RawSpans>,
     /// In what order trials come.
     #[serde(default)]
     pub order: RawOrder,
@@ -489,6 +493,68 @@ pub struct RawTask {
     /// welcome page when the study gives no `estimated_minutes` of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimated_minutes: Option<u32>,
+}
+
+/// Error spans a task asks for: the annotator selects the text of each error in an output and
+/// gives its severity (and category), or says the output has no errors.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSpans {
+    /// The severities offered, in order (keys 1, 2, 3 choose them). Default:
+    /// `["minor", "major"]`.
+    #[serde(default = "default_severities")]
+    pub severities: Vec<Severity>,
+    /// The error categories offered (an MQM-style typology); `"Accuracy/Mistranslation"` is a
+    /// two-level category. Absent: no category is asked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
+    /// Whether an error of the whole output, with no span (an omission), may be marked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_output: bool,
+    /// The instruction shown with each output. Default: "Mark each error: select its text,
+    /// then choose how severe it is."
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+}
+
+fn default_severities() -> Vec<Severity> {
+    vec![Severity::Minor, Severity::Major]
+}
+
+/// How severe a marked error is. MQM weights them 1, 5 and 25 unless the study's analysis
+/// says otherwise.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// A minor error.
+    Minor,
+    /// A major error.
+    Major,
+    /// A critical error.
+    Critical,
+}
+
+impl Severity {
+    /// The severity as written in files (`minor`, `major`, `critical`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Minor => "minor",
+            Severity::Major => "major",
+            Severity::Critical => "critical",
+        }
+    }
+
+    /// The severity a file's word names.
+    pub fn parse(word: &str) -> Option<Severity> {
+        match word {
+            "minor" => Some(Severity::Minor),
+            "major" => Some(Severity::Major),
+            "critical" => Some(Severity::Critical),
+            _ => None,
+        }
+    }
 }
 
 /// How outputs are shown in a trial.

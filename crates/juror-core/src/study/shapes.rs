@@ -94,7 +94,13 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawTask",
         r#"{"id": "rate", "presentation": "pairs"}"#,
         "id, presentation",
-        "title, instructions, pairs, dimensions, output_questions, preference, notes, flag, order, items, estimated_minutes",
+        "title, instructions, pairs, dimensions, output_questions, preference, notes, flag, spans, order, items, estimated_minutes",
+    ),
+    (
+        "RawSpans",
+        r#"{"severities": ["minor", "major"], "categories": ["Accuracy", "Fluency"]}"#,
+        "",
+        "severities, categories, whole_output, question",
     ),
     (
         "RawPairs",

@@ -1448,16 +1448,21 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>)
     }
     let items = task_items(c, at, t, raw, ids);
     flag_implies(c, at, t, raw, &dimensions);
+    let spans = t
+        .spans
+        .as_ref()
+        .map(|s| task_spans(c, &format!("{at}.spans"), s));
 
     if dimensions.is_empty()
         && output_questions.is_empty()
         && preference.is_none()
+        && spans.is_none()
         && t.notes == RawRequirement::Off
     {
         c.error(
             at.to_owned(),
             "the task asks nothing",
-            "rate dimensions, ask output questions, ask a preference or ask for notes",
+            "rate dimensions, ask output questions, mark error spans, ask a preference or ask for notes",
         );
     }
 
@@ -1490,6 +1495,53 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>)
         order: t.order,
         items,
         estimated_minutes: t.estimated_minutes,
+        spans,
+    }
+}
+
+/// A task's error spans: at least one severity, none twice; categories named, none twice, a
+/// two-level category as `Parent/Child` with both parts given.
+fn task_spans(c: &mut Checker, at: &str, s: &RawSpans) -> Spans {
+    if s.severities.is_empty() {
+        c.error(
+            format!("{at}.severities"),
+            "no severity to choose",
+            "list at least one of \"minor\", \"major\" and \"critical\", or remove \"severities\" for minor and major",
+        );
+    }
+    for (j, severity) in s.severities.iter().enumerate() {
+        if s.severities[..j].contains(severity) {
+            c.error(
+                format!("{at}.severities[{j}]"),
+                format!("\"{}\" is listed twice", severity.name()),
+                "list each severity once",
+            );
+        }
+    }
+    for (j, category) in s.categories.iter().enumerate() {
+        let here = format!("{at}.categories[{j}]");
+        if category.split('/').any(|part| part.trim().is_empty()) || category.split('/').count() > 2
+        {
+            c.error(
+                here,
+                format!("\"{category}\" is not a category"),
+                "name a category like \"Fluency\", or a category and its kind like \"Accuracy/Mistranslation\"",
+            );
+        } else if s.categories[..j].contains(category) {
+            c.error(
+                here,
+                format!("\"{category}\" is listed twice"),
+                "list each category once",
+            );
+        }
+    }
+    Spans {
+        severities: s.severities.clone(),
+        categories: s.categories.clone(),
+        whole_output: s.whole_output,
+        question: s.question.clone().unwrap_or_else(|| {
+            "Mark each error: select its text, then choose how severe it is.".to_owned()
+        }),
     }
 }
 

@@ -192,6 +192,7 @@ fn raw_for(d: &Design) -> RawStudy {
             tasks: vec![RawTask {
                 id: "t".to_owned(),
                 estimated_minutes: None,
+                spans: None,
                 title: None,
                 instructions: None,
                 presentation: d.presentation,
