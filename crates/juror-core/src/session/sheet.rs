@@ -544,11 +544,11 @@ fn header_places(
                  annotator, with its header row as written (its columns: {})",
                 names.join(", ")
             )
-        } else if at.contains_key(&name) {
-            "this column is in the sheet twice; keep one".to_owned()
-        } else {
-            at.insert(name, i);
+        } else if let std::collections::btree_map::Entry::Vacant(place) = at.entry(name.clone()) {
+            place.insert(i);
             continue;
+        } else {
+            "this column is in the sheet twice; keep one".to_owned()
         };
         errors.push(SheetError {
             row: Some(1),

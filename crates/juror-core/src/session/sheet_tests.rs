@@ -431,21 +431,22 @@ fn cells_of_outputs_a_row_does_not_show_stay_blank() {
     assert_eq!(first.label, format!("System {mine}"));
 }
 
-/// Nothing in a sheet or its legend names a system: the study's systems are renamed to tokens
-/// that appear nowhere else, and none may appear.
+/// Nothing in a sheet or its legend names a system, in any example, any slot: each study's
+/// systems are renamed to tokens that appear nowhere else, and none may appear.
 #[test]
 fn no_system_id_is_in_a_sheet() {
-    for name in [
-        "work-intake",
-        "hare-personalization",
-        "kitchen-qa",
-        "reasoning-trajectories",
-    ] {
-        let path = format!(
-            "{}/../../assets/studies/{name}.json",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let mut text = std::fs::read_to_string(path).unwrap();
+    let dir = format!("{}/../../assets/studies", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            Some(name.strip_suffix(".json")?.to_owned())
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    for name in &names {
+        let mut text = std::fs::read_to_string(format!("{dir}/{name}.json")).unwrap();
         let (original, _) = example(name);
         let mut tokens = Vec::new();
         for (i, system) in original.systems().iter().enumerate() {
@@ -466,4 +467,52 @@ fn no_system_id_is_in_a_sheet() {
             }
         }
     }
+}
+
+/// A pair's preference: a letter, its full label, or a tie where the task allows one; the
+/// explanation is kept.
+#[test]
+fn a_pair_s_preference_reads_as_a_letter_a_label_or_a_tie() {
+    let (study, hash) = example("pandalm");
+    let p = plan(&study, &Annotator::slot(1));
+    let mut table = Table::of(&write(&study, &p));
+    assert!(
+        table
+            .header
+            .ends_with(&["preferred".into(), "explanation".into()])
+    );
+    for r in 0..table.rows.len() {
+        let value = ["tie", "b", "Response A"][r % 3];
+        table.set(r, "preferred", value);
+    }
+    table.set(0, "explanation", "both miss the point");
+    let file = ratings(
+        &study,
+        &hash,
+        &p,
+        &table.text(),
+        ReadOptions::default(),
+        "v",
+        0.0,
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(file.trials[0].preference, Some(PreferenceRecord::Tie));
+    assert_eq!(file.trials[0].explanation, "both miss the point");
+    match (&file.trials[1].preference, &file.trials[2].preference) {
+        (
+            Some(PreferenceRecord::Choice { position: 2, .. }),
+            Some(PreferenceRecord::Choice { position: 1, .. }),
+        ) => {}
+        other => panic!("{other:?}"),
+    }
+    // A column twice is refused.
+    let mut table = Table::of(&write(&study, &p));
+    table.header.push("preferred".into());
+    for row in &mut table.rows {
+        row.push(String::new());
+    }
+    assert_eq!(
+        errors(&study, &p, &table.text()),
+        ["row 1, column preferred: this column is in the sheet twice; keep one"]
+    );
 }
