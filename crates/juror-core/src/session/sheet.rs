@@ -345,7 +345,7 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
             };
             let _ = writeln!(
                 out,
-                "  preferred (task {}): {} {how}; required",
+                "  preferred (task {}): {} Write {how}; required",
                 task.id, p.question
             );
             if p.explanation != Requirement::Off {
