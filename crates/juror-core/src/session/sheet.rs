@@ -419,8 +419,8 @@ pub struct ReadOptions {
     pub partial: bool,
 }
 
-/// The answers of a filled sheet, one per trial of `plan` in plan order, each marked done by
-/// the page's rule; or every problem, placed.
+/// The session a filled sheet makes: on `plan`, the answers of each trial, each trial marked
+/// done by the page's rule, finished when every trial is done; or every problem, placed.
 ///
 /// # Errors
 /// Every problem of the sheet (see the module's documentation).
