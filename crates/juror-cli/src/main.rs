@@ -56,6 +56,8 @@ enum Command {
     Power(cmd::power::Args),
     Plan(cmd::plan::Args),
     Trials(cmd::trials::Args),
+    Sheet(cmd::sheet::Args),
+    ReadSheet(cmd::read_sheet::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,5 +75,7 @@ fn main() -> ExitCode {
         Command::Power(args) => cmd::power::run(args),
         Command::Plan(args) => cmd::plan::run(args),
         Command::Trials(args) => cmd::trials::run(args),
+        Command::Sheet(args) => cmd::sheet::run(args),
+        Command::ReadSheet(args) => cmd::read_sheet::run(args),
     }
 }

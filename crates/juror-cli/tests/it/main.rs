@@ -20,6 +20,7 @@ mod publish;
 mod recover;
 mod repository;
 mod schemas;
+mod sheets;
 mod tidy;
 mod trials;
 mod validate_ratings;

@@ -21,6 +21,7 @@ pub mod durability;
 pub mod keys;
 pub mod open;
 pub mod ratings;
+pub mod sheet;
 pub mod stamps;
 pub mod store;
 pub mod submit;
@@ -1527,6 +1528,8 @@ pub fn current_view(study: &Study, session: &Session) -> Option<TrialView> {
 mod merge_tests;
 #[cfg(test)]
 mod open_tests;
+#[cfg(test)]
+mod sheet_tests;
 #[cfg(test)]
 mod span_tests;
 #[cfg(test)]
