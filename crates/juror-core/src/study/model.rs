@@ -331,6 +331,9 @@ pub struct Design {
     pub tasks: Vec<Task>,
     /// A published study's plans, one per slot (system indices are the per-item tokens').
     pub plans: Option<Vec<Vec<super::published::Trial>>>,
+    /// A published study's plans of annotators with personal items, by their id as
+    /// [`participant_code`] keeps it (empty when none).
+    pub personal_plans: BTreeMap<String, Vec<super::published::Trial>>,
 }
 
 impl Design {

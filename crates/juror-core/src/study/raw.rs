@@ -369,6 +369,11 @@ pub struct RawDesign {
     /// counterbalanced on the original study. Slot N does `plans[N - 1]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plans: Option<Vec<Vec<RawPlannedTrial>>>,
+    /// The plans of annotators who have personal items (`items[].for` naming their id),
+    /// computed before publishing (`juror publish --annotators FILE`), by their id: an
+    /// annotator who comes with that id does this plan instead of their slot's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub personal_plans: Option<BTreeMap<String, Vec<RawPlannedTrial>>>,
 }
 
 /// One trial of a published plan.

@@ -64,7 +64,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawDesign",
         r#"{"tasks": [{"id": "rate", "presentation": "single"}]}"#,
         "tasks",
-        "labels, label_format, assignment, attention_checks, plans",
+        "labels, label_format, assignment, attention_checks, plans, personal_plans",
     ),
     (
         "RawPlannedTrial",

@@ -769,6 +769,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         .plans
         .as_ref()
         .map(|plans| super::published::published_plans(&mut c, raw, &design.tasks, plans));
+    design.personal_plans = super::published::personal_plans(&mut c, raw, &design.tasks);
 
     if !c.problems.is_empty() {
         return Err(Problems(c.problems));
@@ -1210,6 +1211,7 @@ impl Checker {
             assignment,
             attention_checks,
             plans: None,
+            personal_plans: BTreeMap::new(),
             tasks,
         }
     }

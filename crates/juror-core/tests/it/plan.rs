@@ -189,6 +189,7 @@ fn raw_for(d: &Design) -> RawStudy {
                 })
                 .collect(),
             plans: None,
+            personal_plans: None,
             tasks: vec![RawTask {
                 id: "t".to_owned(),
                 estimated_minutes: None,
@@ -640,7 +641,7 @@ fn a_published_study_serves_the_original_plans_under_item_tokens() {
         .unwrap();
         let raw: RawStudy = serde_json::from_str(&text).unwrap();
         let slots = juror_core::plan::slots(&original).unwrap_or(4);
-        let (published_raw, key) = seal::publish(&raw, &original, &[3u8; 32], slots);
+        let (published_raw, key) = seal::publish(&raw, &original, &[3u8; 32], slots, &[]);
         let published = validate(&published_raw).unwrap_or_else(|p| panic!("{name}: {p}"));
         assert_eq!(juror_core::plan::slots(&published), Some(slots), "{name}");
         assert_eq!(published.system_count(), original.systems().len(), "{name}");
