@@ -166,6 +166,9 @@ pub enum NotPublished {
     AttentionChecks,
     /// An `analysis` section is there: the analysis plan names systems and belongs in the key.
     Analysis,
+    /// A `metadata` section is there: the researcher's notes may name systems and belong in
+    /// the key.
+    Metadata,
     /// The output token `token` is used by two items (`items[first]` and `items[second]`,
     /// indices): one system could be followed from item to item.
     SharedToken {
@@ -198,6 +201,9 @@ pub fn not_published(raw: &RawStudy) -> Vec<NotPublished> {
     }
     if raw.analysis.is_some() {
         found.push(NotPublished::Analysis);
+    }
+    if raw.metadata.is_some() {
+        found.push(NotPublished::Metadata);
     }
     let mut owner: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for (i, item) in raw.items.iter().enumerate() {

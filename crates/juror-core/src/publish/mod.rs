@@ -55,6 +55,10 @@ pub struct SealKey {
     /// ([`crate::pseudonym`]); keys written before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids_secret: Option<String>,
+    /// The study's `metadata` (free-form notes that may name systems: the sealed or published
+    /// study leaves it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 impl SealKey {
@@ -171,6 +175,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         // The plan names systems: it goes with the key, which the analysis reads it from.
         analysis: sealed.analysis.take(),
         ids_secret: Some(crate::pseudonym::ids_secret(secret)),
+        metadata: sealed.metadata.take(),
     };
     (sealed, key)
 }
@@ -220,6 +225,7 @@ pub fn publish(
     published.design.assignment = None;
     published.design.attention_checks = Vec::new();
     published.analysis = None;
+    published.metadata = None;
     for task in &mut published.design.tasks {
         task.pairs = None;
     }
@@ -274,6 +280,7 @@ pub fn publish(
         attention_checks: raw.design.attention_checks.clone(),
         analysis: raw.analysis.clone(),
         ids_secret: Some(crate::pseudonym::ids_secret(secret)),
+        metadata: raw.metadata.clone(),
     };
     (published, key)
 }
@@ -397,6 +404,33 @@ mod tests {
         assert_eq!(in_debrief(&raw), Vec::<String>::new());
         raw.debrief = Some("You compared **HARE** with three baselines.".into());
         assert_eq!(in_debrief(&raw), ["hare"]);
+    }
+
+    /// The researcher's metadata (which may name systems and checkpoints) goes to the key,
+    /// never to the sealed or published study; a study served with it is not what publish
+    /// writes.
+    #[test]
+    fn metadata_moves_to_the_key() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/studies/pandalm.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut raw: super::RawStudy =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let notes: std::collections::BTreeMap<String, serde_json::Value> = serde_json::from_str(
+            r#"{"systems": {"llama-7b": {"checkpoint": "ckpt-1200"}}, "collected": "2026-11"}"#,
+        )
+        .unwrap_or_default();
+        raw.metadata = Some(notes.clone());
+        let study = crate::study::validate(&raw).unwrap_or_else(|p| panic!("{p}"));
+        let (published, key) = super::publish(&raw, &study, &[3; 32], 2, &[]);
+        assert_eq!(published.metadata, None);
+        assert_eq!(key.metadata, Some(notes.clone()));
+        let (sealed, key) = super::seal(&raw, &[3; 32]);
+        assert_eq!(sealed.metadata, None);
+        assert_eq!(key.metadata, Some(notes));
+        assert!(super::not_published(&raw).contains(&super::NotPublished::Metadata));
     }
 
     #[test]

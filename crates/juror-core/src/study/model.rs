@@ -33,6 +33,8 @@ pub struct Study {
     pub(crate) design: Design,
     pub(crate) intake: Vec<Question>,
     pub(crate) exit: Vec<Question>,
+    pub(crate) intake_minutes: Option<u32>,
+    pub(crate) exit_minutes: Option<u32>,
     pub(crate) items: Vec<Item>,
     pub(crate) analysis: Option<super::analysis_plan::AnalysisPlan>,
 }
@@ -59,12 +61,24 @@ impl Study {
         self.consent.as_ref()
     }
     /// The researcher's estimate of the study's length: the study's own, else the sum of its
-    /// tasks' (`tasks[].estimated_minutes`).
+    /// tasks' (`tasks[].estimated_minutes`) and its surveys' (`surveys.intake_minutes`,
+    /// `surveys.exit_minutes`).
     pub fn estimated_minutes(&self) -> Option<u32> {
         self.estimated_minutes.or_else(|| {
             let tasks = self.design.tasks.iter().filter_map(|t| t.estimated_minutes);
-            tasks.reduce(u32::saturating_add)
+            tasks
+                .chain(self.intake_minutes)
+                .chain(self.exit_minutes)
+                .reduce(u32::saturating_add)
         })
+    }
+    /// How long the intake survey takes, in minutes, if the study says.
+    pub fn intake_minutes(&self) -> Option<u32> {
+        self.intake_minutes
+    }
+    /// How long the exit survey takes, in minutes, if the study says.
+    pub fn exit_minutes(&self) -> Option<u32> {
+        self.exit_minutes
     }
     /// What `annotators` annotators cost, from the study's estimate of one annotator's minutes
     /// ([`Study::estimated_minutes`]) and an hourly `rate` (any currency): `None` when the study
@@ -467,6 +481,8 @@ pub struct Task {
     pub estimated_minutes: Option<u32>,
     /// The error spans asked for in each output, if any.
     pub spans: Option<Spans>,
+    /// Whether outputs are shown as plain text (`plain_text`, or spans asked).
+    pub plain_text: bool,
 }
 
 /// The error spans a task asks for (`spans`), with defaults resolved.

@@ -79,6 +79,11 @@ pub struct RawStudy {
     /// pair of systems on item means, two-sided, Holm over the whole report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<super::analysis_plan::RawAnalysis>,
+    /// Free-form notes for the researcher, in any shape: model checkpoints, dates, data
+    /// sources (`{"systems": {"hare": {"checkpoint": "…"}}}`). Kept in the file, never shown to
+    /// annotators; `juror publish` and `juror seal` move it to the key (it may name systems).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 /// The completion code and the way back to the platform (Prolific, SONA, …).
@@ -488,6 +493,10 @@ pub struct RawTask {
     /// outputs are then shown as plain text. Absent: no spans.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spans: Option<RawSpans>,
+    /// Show outputs as plain text, whitespace kept, rather than rendered Markdown: for
+    /// protocols that ask raters to ignore formatting. Tasks with `spans` always do.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plain_text: bool,
     /// In what order trials come.
     #[serde(default)]
     pub order: RawOrder,
@@ -696,12 +705,22 @@ pub struct RawSurveys {
     /// Asked after the last trial.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exit: Vec<RawQuestion>,
+    /// How long the intake survey takes, in minutes: shown on it, and counted in the welcome
+    /// page's estimate when the study gives no `estimated_minutes` of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intake_minutes: Option<u32>,
+    /// How long the exit survey takes, in minutes (as `intake_minutes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_minutes: Option<u32>,
 }
 
 impl RawSurveys {
     /// True when neither survey has a question.
     pub fn is_empty(&self) -> bool {
-        self.intake.is_empty() && self.exit.is_empty()
+        self.intake.is_empty()
+            && self.exit.is_empty()
+            && self.intake_minutes.is_none()
+            && self.exit_minutes.is_none()
     }
 }
 

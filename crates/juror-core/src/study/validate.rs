@@ -795,6 +795,8 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         design,
         intake,
         exit,
+        intake_minutes: raw.surveys.intake_minutes,
+        exit_minutes: raw.surveys.exit_minutes,
         items,
         analysis,
     })
@@ -1385,6 +1387,26 @@ impl Checker {
     /// `surveys`: the intake and exit questions, no id used in both. Returns both lists.
     fn surveys(&mut self, raw: &RawStudy) -> (Vec<Question>, Vec<Question>) {
         let d = &raw.design;
+        for (field, minutes, questions) in [
+            ("intake", raw.surveys.intake_minutes, &raw.surveys.intake),
+            ("exit", raw.surveys.exit_minutes, &raw.surveys.exit),
+        ] {
+            if minutes == Some(0) {
+                self.error(
+                    format!("surveys.{field}_minutes"),
+                    "a survey that takes 0 minutes",
+                    format!(
+                        "give the minutes the {field} survey takes, or remove \"{field}_minutes\""
+                    ),
+                );
+            } else if minutes.is_some() && questions.is_empty() {
+                self.error(
+                    format!("surveys.{field}_minutes"),
+                    format!("a time for an {field} survey with no question"),
+                    format!("add questions to surveys.{field}, or remove \"{field}_minutes\""),
+                );
+            }
+        }
         let intake = self.questions("surveys.intake", &raw.surveys.intake, d.labels);
         let exit = self.questions("surveys.exit", &raw.surveys.exit, d.labels);
         let intake_ids: BTreeMap<&str, usize> = raw
@@ -1497,6 +1519,7 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>)
         order: t.order,
         items,
         estimated_minutes: t.estimated_minutes,
+        plain_text: t.plain_text || spans.is_some(),
         spans,
     }
 }

@@ -141,6 +141,7 @@ fn study_for(d: &Design) -> Study {
 fn raw_for(d: &Design) -> RawStudy {
     let systems: Vec<String> = (0..d.systems).map(|s| format!("SYSTEM-ID-{s}-x")).collect();
     RawStudy {
+        metadata: None,
         schema: None,
         analysis: None,
         format: STUDY_FORMAT_V1.to_owned(),
@@ -194,6 +195,7 @@ fn raw_for(d: &Design) -> RawStudy {
                 id: "t".to_owned(),
                 estimated_minutes: None,
                 spans: None,
+                plain_text: false,
                 title: None,
                 instructions: None,
                 presentation: d.presentation,

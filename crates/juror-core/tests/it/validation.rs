@@ -710,6 +710,43 @@ fn a_published_study_may_list_more_tokens_than_a_study_has_systems() {
     assert_eq!(back.system_count(), 2);
 }
 
+/// Survey time estimates count in the study's length when it gives none of its own; a survey
+/// of 0 minutes, or timed without questions, is refused where it is written.
+#[test]
+fn survey_minutes_add_to_the_estimate_and_are_checked() {
+    use serde_json::{Value, json};
+    let text = support::example("hare-personalization");
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v.as_object_mut().unwrap().remove("estimated_minutes");
+    v["design"]["tasks"][0]["estimated_minutes"] = json!(20);
+    assert!(
+        v["surveys"]["intake"]
+            .as_array()
+            .is_some_and(|q| !q.is_empty())
+    );
+    v["surveys"]["exit"] =
+        json!([{"id": "left", "prompt": "Anything else?", "type": "long_text", "required": false}]);
+    let tasks = 20;
+    v["surveys"]["intake_minutes"] = json!(4);
+    v["surveys"]["exit_minutes"] = json!(3);
+    let study = parse_study(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(study.estimated_minutes(), Some(tasks + 7));
+    assert_eq!(
+        (study.intake_minutes(), study.exit_minutes()),
+        (Some(4), Some(3))
+    );
+
+    v["surveys"]["intake_minutes"] = json!(0);
+    v["surveys"]["exit"] = json!([]);
+    let problems = parse_study(&v.to_string()).unwrap_err();
+    let at: Vec<&str> = problems.iter().map(|x| x.at.as_str()).collect();
+    assert_eq!(
+        at,
+        ["surveys.intake_minutes", "surveys.exit_minutes"],
+        "{problems}"
+    );
+}
+
 /// A published study's personal plans are checked like the slots' plans, each for an id an
 /// item is `for`, and only beside the slots' plans.
 #[test]
