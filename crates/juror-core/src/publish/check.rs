@@ -468,6 +468,7 @@ mod tests {
             code: Some("PASS1".into()),
             fail_code: Some("FAIL9".into()),
             redirect: None,
+            screened_code: None,
         });
         let problems = check(&candidate(&raw, &[]));
         let fail = Problem::FailCodeNeverApplies {

@@ -35,6 +35,7 @@ pub struct Study {
     pub(crate) exit: Vec<Question>,
     pub(crate) intake_minutes: Option<u32>,
     pub(crate) exit_minutes: Option<u32>,
+    pub(crate) screened_message: Option<String>,
     pub(crate) items: Vec<Item>,
     pub(crate) analysis: Option<super::analysis_plan::AnalysisPlan>,
 }
@@ -71,6 +72,13 @@ impl Study {
                 .chain(self.exit_minutes)
                 .reduce(u32::saturating_add)
         })
+    }
+    /// What a participant screened out by an intake answer reads (Markdown).
+    pub fn screened_message(&self) -> &str {
+        self.screened_message.as_deref().unwrap_or(
+            "Thank you for your time. From your answers, this study is not a fit for you, so it \
+             ends here: nothing more is asked.",
+        )
     }
     /// How long the intake survey takes, in minutes, if the study says.
     pub fn intake_minutes(&self) -> Option<u32> {
@@ -280,6 +288,8 @@ pub struct Question {
     pub required: bool,
     /// The kind of answer.
     pub kind: QuestionKind,
+    /// The options that end the study (intake choices only; empty for every other question).
+    pub screen_out: Vec<String>,
 }
 
 /// Kinds of question.

@@ -99,6 +99,10 @@ pub struct RawCompletion {
     /// key, and its checks are scored by `juror analyze --key`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_code: Option<String>,
+    /// The code instead, for a participant an intake answer screened out (`screen_out`): the
+    /// platform's "screened out" code. Given at once, with the address back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screened_code: Option<String>,
     /// The address to return to (`https://`), where `{code}` becomes the code and `{pid}` the
     /// participant's id: for Prolific, `https://app.prolific.com/submissions/complete?cc={code}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -284,6 +288,11 @@ pub struct RawQuestion {
     /// Whether an answer is needed before going on.
     #[serde(default = "yes")]
     pub required: bool,
+    /// For a choice in the intake survey: the options that end the study (an inclusion
+    /// criterion the participant does not meet). The participant is thanked
+    /// (`surveys.screened_message`) and given `completion.screened_code`; no trial is shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub screen_out: Vec<String>,
     /// What kind of answer is asked for.
     #[serde(flatten)]
     pub kind: RawQuestionKind,
@@ -712,6 +721,10 @@ pub struct RawSurveys {
     /// How long the exit survey takes, in minutes (as `intake_minutes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_minutes: Option<u32>,
+    /// What a participant screened out by an intake answer (`screen_out`) reads (Markdown).
+    /// Default: thanks, and that the study ends here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screened_message: Option<String>,
 }
 
 impl RawSurveys {
@@ -721,6 +734,7 @@ impl RawSurveys {
             && self.exit.is_empty()
             && self.intake_minutes.is_none()
             && self.exit_minutes.is_none()
+            && self.screened_message.is_none()
     }
 }
 

@@ -16,7 +16,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawCompletion",
         r#"{"code": "C0DE", "redirect": "https://…?cc={code}"}"#,
         "",
-        "code, fail_code, redirect",
+        "code, fail_code, screened_code, redirect",
     ),
     (
         "RawSubmit",
@@ -131,7 +131,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawSurveys",
         r#"{"intake": [{"id": "often", "prompt": "…", "type": "short_text"}]}"#,
         "",
-        "intake, exit, intake_minutes, exit_minutes",
+        "intake, exit, intake_minutes, exit_minutes, screened_message",
     ),
     (
         "RawItem",

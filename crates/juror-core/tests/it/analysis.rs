@@ -568,7 +568,7 @@ fn hare_sessions() -> Vec<(String, String)> {
                         step(&study, &mut s, msg);
                     }
                 }
-                Phase::Done | Phase::Declined => break,
+                Phase::Done | Phase::Declined | Phase::Screened => break,
             }
         }
         assert_eq!(
