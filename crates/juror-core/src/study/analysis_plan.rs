@@ -107,7 +107,10 @@ impl MqmWeights {
             ("critical", self.critical),
         ]
         .into_iter()
-        .filter_map(|(field, w)| w.filter(|w| !(w.is_finite() && *w >= 0.0)).map(|w| (field, w)))
+        .filter_map(|(field, w)| {
+            w.filter(|w| !(w.is_finite() && *w >= 0.0))
+                .map(|w| (field, w))
+        })
         .collect()
     }
 }

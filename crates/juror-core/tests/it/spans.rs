@@ -30,7 +30,10 @@ fn report_of(inputs: &[Input<'_>], context: &Context) -> (Data, Report) {
 #[test]
 fn the_spans_section_matches_the_reference_script() {
     let want = reference("spans");
-    let (data, report) = report_of(&[Input::new("spans.csv", fixture_csv())], &Context::default());
+    let (data, report) = report_of(
+        &[Input::new("spans.csv", fixture_csv())],
+        &Context::default(),
+    );
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(data.files[0].kind, InputKind::SpansCsv);
     assert_eq!(data.spans.len() as u64, u(&want, "rows"));
@@ -38,7 +41,11 @@ fn the_spans_section_matches_the_reference_script() {
     assert_eq!(spans.outputs as u64, u(&want, "outputs"));
     assert_eq!(spans.annotations as u64, u(&want, "annotations"));
     assert_eq!(
-        (spans.weights.minor, spans.weights.major, spans.weights.critical),
+        (
+            spans.weights.minor,
+            spans.weights.major,
+            spans.weights.critical
+        ),
         (1.0, 5.0, 25.0)
     );
     // MQM: per system the mean over items of the annotators' mean, with its t interval.
@@ -98,6 +105,16 @@ fn the_spans_section_matches_the_reference_script() {
     }
     let lowest: Vec<f64> = spans.outputs_by_f1.iter().filter_map(|o| o.f1).collect();
     assert!(lowest.windows(2).all(|w| w[0] <= w[1]), "lowest first");
+    let md = juror_core::analysis::markdown::render(&report);
+    assert!(md.contains("## Error spans"), "{md}");
+    assert!(md.contains("| System | Items | MQM | 95% CI |"), "{md}");
+    assert!(md.contains(&format!(
+        "character-level F1 {:.3} over {} pair(s)",
+        spans.f1.value.unwrap(),
+        spans.f1.pairs
+    )));
+    assert!(md.contains("## MQM score \\(weighted errors; lower is better\\) (mqm)"));
+    assert!(juror_core::analysis::markdown::methods(&report).contains("2|A ∩ B| / (|A| + |B|)"));
     let alpha = &want["alpha"];
     close("alpha", spans.alpha.value, alpha["value"].as_f64(), TOL);
     assert_eq!(spans.alpha.characters as u64, u(alpha, "characters"));
@@ -164,7 +181,10 @@ fn a_bad_span_row_is_placed_and_the_others_are_read() {
         (8, "length is empty"),
     ] {
         let want = format!("s.csv: line {line}: {words}");
-        assert!(placed.iter().any(|p| p.starts_with(&want)), "{want}\n{placed:#?}");
+        assert!(
+            placed.iter().any(|p| p.starts_with(&want)),
+            "{want}\n{placed:#?}"
+        );
     }
     assert_eq!(data.spans.len(), 2);
     // The same marks again in another file are duplicates, left out with one problem.
@@ -277,10 +297,26 @@ fn a_ratings_file_gives_a_row_per_error_one_for_no_errors_and_none_for_what_was_
     assert!(none[0].source.at.to_string().ends_with(".no_errors"));
     let spans = report.spans.as_ref().unwrap();
     assert_eq!(spans.annotations, 2, "the unfinished trial is not seen");
-    let mqm: Vec<f64> = spans.systems.iter().filter_map(|s| s.mqm).map(|m| m.mean).collect();
+    let mqm: Vec<f64> = spans
+        .systems
+        .iter()
+        .filter_map(|s| s.mqm)
+        .map(|m| m.mean)
+        .collect();
     let mut sorted = mqm.clone();
     sorted.sort_by(f64::total_cmp);
     assert_eq!(sorted, vec![0.0, 11.0], "1 + 5 + 5, and no errors");
+    // The ESA score is an ordinary dimension on its 0 to 100 scale.
+    let esa = report
+        .dimensions
+        .iter()
+        .find(|d| d.dimension == "esa")
+        .expect("the esa dimension");
+    assert_eq!(esa.scale.as_ref().map(Vec::len), Some(101));
+    let mut means: Vec<f64> = esa.systems.iter().map(|s| s.mean).collect();
+    means.sort_by(f64::total_cmp);
+    assert_eq!(means, vec![40.0, 95.0]);
+    assert!(juror_core::analysis::markdown::render(&report).contains("## Error spans"));
     // The study's checks apply to a table: a length that is not the output's is refused.
     let row = &data.spans[0];
     let table = format!(
@@ -298,4 +334,67 @@ fn a_ratings_file_gives_a_row_per_error_one_for_no_errors_and_none_for_what_was_
     assert_eq!(messages.len(), 2, "{messages:#?}");
     assert!(messages[0].contains("severity \"critical\" is not one the study offers"));
     assert!(messages[1].contains("but the study's output"));
+}
+
+#[test]
+fn the_plan_sets_the_mqm_weights_and_may_test_the_mqm_dimension() {
+    let mut raw: serde_json::Value = serde_json::from_str(&example("summeval-esa")).unwrap();
+    raw["analysis"] = serde_json::json!({
+        "mqm_weights": {"minor": 0.5, "critical": -1},
+        "hypotheses": [{"dimension": "nope", "a": "M8", "b": "M22"}]
+    });
+    let problems = match parse_study(&raw.to_string()) {
+        Ok(_) => panic!("negative weight accepted"),
+        Err(p) => p.to_string(),
+    };
+    assert!(
+        problems.contains("analysis.mqm_weights.critical") && problems.contains("-1"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("analysis.hypotheses[0].dimension"),
+        "{problems}"
+    );
+    assert!(!problems.contains("mqm_weights.minor"), "{problems}");
+    raw["analysis"] = serde_json::json!({
+        "mqm_weights": {"major": 10},
+        "hypotheses": [{"dimension": "mqm", "a": "M8", "b": "M22", "alternative": "less"}]
+    });
+    let text = raw.to_string();
+    let study = parse_study(&text).unwrap();
+    let hash = juror_core::digest::sha256_hex(&text);
+    let (item, a, b) = {
+        let i = &study.items()[0];
+        (i.id.clone(), "M8", "M22")
+    };
+    let length = |s: &str| study.items()[0].outputs[s].chars().count();
+    let table = format!(
+        "item_id,system_id,annotator_id,start,end,severity,category,length\n\
+         {item},{a},p1,0,2,major,,{}\n{item},{a},p1,,,minor,,{}\n{item},{b},p1,,,,,{}\n",
+        length(a),
+        length(a),
+        length(b)
+    );
+    let context = Context {
+        study: Some((&study, &hash)),
+        ..Context::default()
+    };
+    let (_, report) = report_of(&[Input::new("t.csv", table)], &context);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let spans = report.spans.unwrap();
+    assert_eq!(spans.weights.major, 10.0);
+    assert_eq!(spans.weights.minor, 1.0, "the default where none is given");
+    let m8 = spans.systems.iter().find(|s| s.system == a).unwrap();
+    assert_eq!(m8.mqm.unwrap().mean, 11.0);
+    let mqm = report
+        .dimensions
+        .iter()
+        .find(|d| d.dimension == "mqm")
+        .unwrap();
+    let c = mqm
+        .comparisons
+        .iter()
+        .find(|c| c.system_a == a && c.system_b == b)
+        .expect("the hypothesis orients the pair");
+    assert_eq!(format!("{:?}", c.alternative), "Less");
 }

@@ -344,8 +344,10 @@ fn check_spans(study: &Study, data: &mut Data) {
     if data.spans.is_empty() {
         return;
     }
-    let mut severities: Vec<crate::study::Severity> =
-        tasks.iter().flat_map(|t| t.severities.iter().copied()).collect();
+    let mut severities: Vec<crate::study::Severity> = tasks
+        .iter()
+        .flat_map(|t| t.severities.iter().copied())
+        .collect();
     severities.sort();
     severities.dedup();
     let categories: Vec<&str> = tasks
@@ -379,7 +381,11 @@ fn check_spans(study: &Study, data: &mut Data) {
             Some(format!(
                 "severity \"{}\" is not one the study offers ({}); the row is left out",
                 s.name(),
-                severities.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+                severities
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         } else if let Some(c) = &row.category
             && !categories.contains(&c.as_str())

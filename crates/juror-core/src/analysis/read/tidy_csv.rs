@@ -9,9 +9,9 @@ use crate::analysis::data::{
     At, CHOICE_SEPARATOR, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names,
     PreferenceRow, Problem, RatingRow, Source, SpanRow, score, shown_first,
 };
-use crate::study::Severity;
 use crate::csv;
 use crate::stats::preference::Outcome;
+use crate::study::Severity;
 
 pub(crate) const LIKERT: [&str; 5] = ["item_id", "system_id", "annotator_id", "dimension", "score"];
 pub(crate) const PAIRWISE: [&str; 5] = [
@@ -401,9 +401,10 @@ fn span_row(row: &Row, names: &mut ColumnNames, source: Source) -> Result<SpanRo
     let (start, end) = (whole(Col::Start)?, whole(Col::End)?);
     let severity = match row.get(Col::Severity) {
         "" => None,
-        word => Some(Severity::parse(&word.to_ascii_lowercase()).ok_or_else(|| {
-            format!("severity \"{word}\" is not minor, major or critical")
-        })?),
+        word => Some(
+            Severity::parse(&word.to_ascii_lowercase())
+                .ok_or_else(|| format!("severity \"{word}\" is not minor, major or critical"))?,
+        ),
     };
     let category = Some(row.get(Col::Category))
         .filter(|c| !c.is_empty())

@@ -108,7 +108,9 @@ pub fn to_csv(data: &Data) -> String {
             ("end", some(row.end)),
             (
                 "severity",
-                row.severity.map(|s| s.name().to_owned()).unwrap_or_default(),
+                row.severity
+                    .map(|s| s.name().to_owned())
+                    .unwrap_or_default(),
             ),
             ("category", row.category.clone().unwrap_or_default()),
             ("length", row.length.to_string()),

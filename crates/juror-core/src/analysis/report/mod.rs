@@ -169,15 +169,13 @@ pub fn report_with_key(
             // An MQM score is not a rating to adjudicate.
             mqm.flags.clear();
             for s in &mut spans.systems {
-                s.mqm = mqm
-                    .systems
-                    .iter()
-                    .find(|x| x.system == s.system)
-                    .map(|x| super::spans::MqmSummary {
+                s.mqm = mqm.systems.iter().find(|x| x.system == s.system).map(|x| {
+                    super::spans::MqmSummary {
                         mean: x.mean,
                         ci95: x.ci95,
                         n: x.n,
-                    });
+                    }
+                });
             }
             dimensions.push(mqm);
         }
