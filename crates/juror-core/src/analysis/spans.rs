@@ -325,3 +325,98 @@ fn add_counts<'a>(into: &mut Vec<Count>, counts: impl IntoIterator<Item = (&'a s
         });
     }
 }
+
+/// A piece of an output's text, as one annotator marked it: plain, or inside a span with its
+/// severity and category.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    pub text: String,
+    /// The span covering the piece: its severity and category.
+    pub mark: Option<(Severity, Option<String>)>,
+}
+
+/// An output's text cut at one annotator's spans (offsets in code points, clipped to the text;
+/// spans in text order, an overlap's later part plain), for a page to show who marked what.
+pub fn pieces(text: &str, marks: &[&SpanRow]) -> Vec<Piece> {
+    let chars: Vec<char> = text.chars().collect();
+    let n = chars.len();
+    let mut spans: Vec<(usize, usize, Severity, Option<String>)> = marks
+        .iter()
+        .filter_map(|r| {
+            let (s, e) = r.range()?;
+            Some((s as usize, e as usize, r.severity?, r.category.clone()))
+        })
+        .collect();
+    spans.sort_by_key(|s| (s.0, s.1));
+    let mut out = Vec::new();
+    let mut at = 0;
+    let piece = |from: usize, to: usize| chars[from..to].iter().collect::<String>();
+    for (start, end, severity, category) in spans {
+        let (start, end) = (start.max(at).min(n), end.min(n));
+        if start >= end {
+            continue;
+        }
+        if start > at {
+            out.push(Piece {
+                text: piece(at, start),
+                mark: None,
+            });
+        }
+        out.push(Piece {
+            text: piece(start, end),
+            mark: Some((severity, category)),
+        });
+        at = end;
+    }
+    if at < n {
+        out.push(Piece {
+            text: piece(at, n),
+            mark: None,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::data::{At, Source};
+
+    fn row(start: Option<u32>, end: Option<u32>, severity: Option<Severity>) -> SpanRow {
+        SpanRow {
+            source: Source {
+                file: Name::from("f"),
+                at: At::Line(2),
+                input: 0,
+            },
+            item: Name::from("i"),
+            system: Name::from("s"),
+            annotator: Name::from("a"),
+            start,
+            end,
+            severity,
+            category: None,
+            length: 9,
+        }
+    }
+
+    #[test]
+    fn the_text_is_cut_at_the_spans_in_code_points() {
+        let text = "héllo wörld";
+        let a = row(Some(1), Some(4), Some(Severity::Major));
+        let b = row(Some(6), Some(20), Some(Severity::Minor));
+        let whole = row(None, None, Some(Severity::Major));
+        let got = pieces(text, &[&b, &whole, &a]);
+        let texts: Vec<&str> = got.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, ["h", "éll", "o ", "wörld"]);
+        assert_eq!(got[1].mark, Some((Severity::Major, None)));
+        assert_eq!(got[2].mark, None);
+        assert_eq!(
+            pieces(text, &[&row(None, None, None)]),
+            vec![Piece {
+                text: text.to_owned(),
+                mark: None
+            }]
+        );
+    }
+}
