@@ -5,8 +5,8 @@
 //! first, so that a researcher can read where annotators disagree.
 //!
 //! A span shows its severity by a pattern (dotted, solid or double underline; none, light or
-//! dense hatching) and a label in words after its text, never by colour alone; the styles are
-//! inline, so the annotator's stylesheet carries none of them.
+//! dense hatching; `style/main.css`, `.spans-view`) and a label in words after its text, never
+//! by colour alone.
 
 use std::collections::BTreeMap;
 
@@ -23,25 +23,13 @@ use super::sections::Sections;
 /// Outputs shown with their texts (all are in the JSON report).
 const OUTPUTS_SHOWN: usize = 20;
 
-/// The inline style of a span of a severity: a pattern, and the same faint tint for every
-/// severity (the pattern and the label tell them apart).
-fn style(severity: Severity) -> &'static str {
+/// The class of a span of a severity (`style/main.css`): a pattern (dotted, solid or double
+/// underline; none, light or dense hatching), the same for every colour scheme.
+fn class(severity: Severity) -> &'static str {
     match severity {
-        Severity::Minor => {
-            "text-decoration: underline dotted 2px; text-underline-offset: 3px; \
-             background: rgba(128,128,128,0.12); color: inherit"
-        }
-        Severity::Major => {
-            "text-decoration: underline solid 2px; text-underline-offset: 3px; \
-             background: repeating-linear-gradient(45deg, rgba(128,128,128,0.28) 0 2px, \
-             transparent 2px 6px); color: inherit"
-        }
-        Severity::Critical => {
-            "text-decoration: underline double 3px; text-underline-offset: 3px; font-weight: \
-             bold; background: repeating-linear-gradient(45deg, rgba(128,128,128,0.35) 0 2px, \
-             transparent 2px 4px), repeating-linear-gradient(-45deg, rgba(128,128,128,0.35) 0 \
-             2px, transparent 2px 4px); color: inherit"
-        }
+        Severity::Minor => "sev-minor",
+        Severity::Major => "sev-major",
+        Severity::Critical => "sev-critical",
     }
 }
 
@@ -103,7 +91,7 @@ pub fn SpansView(spans: SpansReport, rows: Vec<SpanRow>, study: Option<Study>) -
         }
     };
     view! {
-        <section class="spans" aria-label="Error spans">
+        <section class="spans-view" aria-label="Error spans">
             <Sections sections below=0 />
             {outputs}
         </section>
@@ -147,7 +135,7 @@ fn output_view(
         view! {
             <section class="span-output" aria-labelledby=labelled_by>
                 <h4 id=id>{heading}</h4>
-                <ul class="span-lines" style="list-style: none; padding-left: 0">{lines}</ul>
+                <ul class="span-lines">{lines}</ul>
             </section>
         }
         .into_any(),
@@ -162,7 +150,7 @@ fn line(annotator: &str, text: &str, marks: &[&SpanRow]) -> AnyView {
         .map(|p| match p.mark {
             None => view! { <span>{visible::escape(&p.text).into_owned()}</span> }.into_any(),
             Some((severity, category)) => view! {
-                <mark style=style(severity)>
+                <mark class=class(severity)>
                     {visible::escape(&p.text).into_owned()}
                     <small>{format!(" {}", label(severity, category.as_deref()))}</small>
                 </mark>
@@ -184,9 +172,9 @@ fn line(annotator: &str, text: &str, marks: &[&SpanRow]) -> AnyView {
         format!("{errors} error(s); of the whole output: {}.", whole.join(", "))
     };
     view! {
-        <li class="span-line" style="margin-bottom: 0.75rem">
+        <li>
             <strong>{format!("{}: ", visible::escape(annotator))}</strong>
-            <span style="white-space: pre-wrap">{pieces}</span>
+            <span class="span-text">{pieces}</span>
             " "
             <em>{after}</em>
         </li>
