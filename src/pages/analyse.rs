@@ -9,8 +9,8 @@ mod charts;
 mod choices;
 mod details;
 mod judges;
-mod spans;
 mod sections;
+mod spans;
 
 use std::sync::Arc;
 

@@ -4,9 +4,9 @@
 //! output's text once per annotator with their spans over it, the outputs of lowest pairwise F1
 //! first, so that a researcher can read where annotators disagree.
 //!
-//! A span shows its severity by a pattern (dotted, solid or double underline; none, light or
-//! dense hatching; `style/main.css`, `.spans-view`) and a label in words after its text, never
-//! by colour alone.
+//! A span shows its severity by a pattern (dotted, solid or double underline; hatching for
+//! major and critical, bold for critical; `style/main.css`, `.who-minor` …) and a label in words
+//! after its text, never by colour alone.
 
 use std::collections::BTreeMap;
 
@@ -24,12 +24,13 @@ use super::sections::Sections;
 const OUTPUTS_SHOWN: usize = 20;
 
 /// The class of a span of a severity (`style/main.css`): a pattern (dotted, solid or double
-/// underline; none, light or dense hatching), the same for every colour scheme.
+/// underline; hatching for major and critical, bold for critical), the same in every colour
+/// scheme.
 fn class(severity: Severity) -> &'static str {
     match severity {
-        Severity::Minor => "sev-minor",
-        Severity::Major => "sev-major",
-        Severity::Critical => "sev-critical",
+        Severity::Minor => "who-minor",
+        Severity::Major => "who-major",
+        Severity::Critical => "who-critical",
     }
 }
 
@@ -80,7 +81,7 @@ pub fn SpansView(spans: SpansReport, rows: Vec<SpanRow>, study: Option<Study>) -
                     <p class="hint">
                         "Each output's text once per annotator, with the spans they marked: \
                          minor dotted and unshaded, major underlined and hatched, critical \
-                         double-underlined, bold and cross-hatched, each followed by its \
+                         double-underlined, hatched and bold, each followed by its \
                          severity in brackets. The outputs where annotators agree least \
                          (lowest pairwise F1) come first."
                     </p>
@@ -99,12 +100,7 @@ pub fn SpansView(spans: SpansReport, rows: Vec<SpanRow>, study: Option<Study>) -
 }
 
 /// One output: its heading (item, system, F1), and a line per annotator who saw it.
-fn output_view(
-    k: usize,
-    o: &OutputAgreement,
-    rows: &[SpanRow],
-    study: &Study,
-) -> Option<AnyView> {
+fn output_view(k: usize, o: &OutputAgreement, rows: &[SpanRow], study: &Study) -> Option<AnyView> {
     let text = study
         .items()
         .iter()
@@ -135,7 +131,7 @@ fn output_view(
         view! {
             <section class="span-output" aria-labelledby=labelled_by>
                 <h4 id=id>{heading}</h4>
-                <ul class="span-lines">{lines}</ul>
+                <ul>{lines}</ul>
             </section>
         }
         .into_any(),
@@ -169,12 +165,15 @@ fn line(annotator: &str, text: &str, marks: &[&SpanRow]) -> AnyView {
     } else if whole.is_empty() {
         format!("{errors} error(s).")
     } else {
-        format!("{errors} error(s); of the whole output: {}.", whole.join(", "))
+        format!(
+            "{errors} error(s); of the whole output: {}.",
+            whole.join(", ")
+        )
     };
     view! {
         <li>
             <strong>{format!("{}: ", visible::escape(annotator))}</strong>
-            <span class="span-text">{pieces}</span>
+            <span>{pieces}</span>
             " "
             <em>{after}</em>
         </li>
