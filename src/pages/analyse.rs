@@ -10,6 +10,7 @@ mod choices;
 mod details;
 mod judges;
 mod sections;
+mod spans;
 
 use std::sync::Arc;
 
@@ -472,6 +473,13 @@ fn ReportView(
                     entries
                     download=download_adjudication
                     apply=apply_adjudication
+                />
+            })}
+            {report.spans.clone().map(|s| view! {
+                <spans::SpansView
+                    spans=s
+                    rows=analysis.data.spans.clone()
+                    study=analysis.study.clone()
                 />
             })}
             {report.choices.clone().map(|c| view! { <ChoicesView choices=c /> })}

@@ -967,3 +967,67 @@ fn success_criteria_come_from_the_plan_and_the_command_line() {
         );
     }
 }
+
+/// `juror analyze SPANS.csv ESA.csv --format json`: per system the MQM score and the ESA mean,
+/// and over the study the character-level F1 and alpha, as the reference script computes them
+/// (`crates/juror-core/tests/reference/spans/`: numpy, scipy, krippendorff) on the same table.
+#[test]
+fn error_spans_and_esa_scores_give_mqm_esa_f1_and_alpha() {
+    let spans = committed("crates/juror-core/tests/reference/spans/spans.csv");
+    let spans = spans.display().to_string();
+    let esa = fixture("esa-scores.csv");
+    let out = juror(&[&spans, &esa, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    let want: Value = serde_json::from_str(
+        &std::fs::read_to_string(committed(
+            "crates/juror-core/tests/reference/spans/reference.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let s = &r["spans"];
+    for system in s["systems"].as_array().unwrap() {
+        let name = system["system"].as_str().unwrap();
+        close(
+            &format!("mqm {name}"),
+            &system["mqm"]["mean"],
+            &want["mqm"][name]["mean"],
+            1e-9,
+        );
+        assert_eq!(system["mqm"]["n"], want["mqm"][name]["n"]);
+    }
+    close("f1", &s["f1"]["value"], &want["f1"]["value"], 1e-9);
+    assert_eq!(s["f1"]["pairs"], want["f1"]["pairs"]);
+    close("alpha", &s["alpha"]["value"], &want["alpha"]["value"], 1e-9);
+    assert_eq!(s["alpha"]["characters"], want["alpha"]["characters"]);
+    // The ESA mean: per item the annotators' mean, then the mean over items.
+    let text = std::fs::read_to_string(&esa).unwrap();
+    let mut cells: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        cells
+            .entry((f[1].to_owned(), f[0].to_owned()))
+            .or_default()
+            .push(f[4].parse().unwrap());
+    }
+    let dims = r["dimensions"].as_array().unwrap();
+    let esa = dims.iter().find(|d| d["dimension"] == "esa").unwrap();
+    let mqm = dims.iter().find(|d| d["dimension"] == "mqm").unwrap();
+    assert!(mqm["label"].as_str().unwrap().contains("lower is better"));
+    for system in esa["systems"].as_array().unwrap() {
+        let name = system["system"].as_str().unwrap();
+        let items: Vec<f64> = cells
+            .iter()
+            .filter(|((s, _), _)| s == name)
+            .map(|(_, v)| v.iter().sum::<f64>() / v.len() as f64)
+            .collect();
+        let mean = items.iter().sum::<f64>() / items.len() as f64;
+        close(
+            &format!("esa {name}"),
+            &system["mean"],
+            &serde_json::json!(mean),
+            1e-12,
+        );
+    }
+}

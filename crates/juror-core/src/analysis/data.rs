@@ -17,6 +17,7 @@ use super::plan::AnalysisPlan;
 use crate::stats::agreement::Ratings;
 use crate::stats::describe::Interval;
 use crate::stats::preference::Outcome;
+use crate::study::Severity;
 
 /// One input: a name (the file's path, as the user gave it) and its text, borrowed from the
 /// caller where it can be (a large table is not copied to be read).
@@ -129,6 +130,37 @@ pub struct PreferenceRow {
     pub confidence: Option<f64>,
 }
 
+/// One error an annotator marked in an output, or the mark that they found none.
+///
+/// An output of a task that asks for error spans gives, for each annotator who saw it, one row
+/// per error; or, when the annotator found no errors, one row with no `start`, `end` and
+/// `severity`: "no errors" is a row, "not seen" is the absence of rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpanRow {
+    pub source: Source,
+    pub item: Name,
+    pub system: Name,
+    pub annotator: Name,
+    /// The first character (Unicode code points of the output's text, from 0); `None` for an
+    /// error of the whole output, and for "no errors".
+    pub start: Option<u32>,
+    /// One past the last character; `None` with `start`.
+    pub end: Option<u32>,
+    /// The error's severity; `None` for "no errors".
+    pub severity: Option<Severity>,
+    /// The error's category, when the study asks for one.
+    pub category: Option<String>,
+    /// The output's length in code points.
+    pub length: u32,
+}
+
+impl SpanRow {
+    /// The span of text, for an error of part of the output.
+    pub fn range(&self) -> Option<(u32, u32)> {
+        self.start.zip(self.end)
+    }
+}
+
 /// One finished trial of a ratings file, for the diagnostics: who, what, how long, and, for
 /// an attention-check item, whether the answer was accepted.
 #[derive(Debug, Clone, PartialEq)]
@@ -195,8 +227,10 @@ pub enum InputKind {
     LikertCsv,
     /// A tidy CSV of pairwise preferences.
     PairwiseCsv,
-    /// A tidy CSV with both (as `juror analyze --format csv` writes).
+    /// A tidy CSV with two or more kinds of rows (as `juror analyze --format csv` writes).
     TidyCsv,
+    /// A tidy CSV of error spans.
+    SpansCsv,
     /// JSON Lines of verdicts, one object per line (an automatic judge's).
     JsonLines,
     /// A ratings file of an annotator who has a later one (a backup sent during the session,
@@ -215,6 +249,9 @@ pub struct FileSummary {
     pub ratings: usize,
     /// Preference rows kept (after duplicates are dropped).
     pub preferences: usize,
+    /// Error-span rows kept (errors marked, and outputs found without errors).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub spans: usize,
     /// Problems found in this file.
     pub problems: usize,
     /// Ratings files: the annotator id used (`annotator.id`, else `slot<N>`; a platform's
@@ -250,6 +287,7 @@ impl FileSummary {
             kind: InputKind::Unread,
             ratings: 0,
             preferences: 0,
+            spans: 0,
             problems: 0,
             annotator: None,
             platform: None,
@@ -275,6 +313,8 @@ pub struct Data {
     /// Every other answer of the ratings files: output questions, flags, notes and reasons,
     /// surveys (`answers.csv`).
     pub answers: Vec<AnswerRow>,
+    /// The error spans marked in outputs, and the outputs marked as without errors.
+    pub spans: Vec<SpanRow>,
     /// The finished trials of the ratings files, attention checks included (CSV inputs have
     /// none).
     pub trials: Vec<TrialRow>,

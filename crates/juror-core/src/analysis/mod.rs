@@ -9,7 +9,8 @@
 //!   and dimensions capped, then duplicates out;
 //! - the topics, each computing its part of the report from rows: [`choices`], [`answers`],
 //!   [`diagnostics`], [`rounds`], [`adjudication`] (an expert's scores for disputed cells),
-//!   [`judges`] (automatic judges' verdicts against the human ratings);
+//!   [`judges`] (automatic judges' verdicts against the human ratings), [`spans`] (error spans:
+//!   errors per system, the MQM score, span agreement);
 //! - [`report()`] ([`Report`], with its [`Options`]): per dimension the systems' summaries,
 //!   agreement, paired comparisons and flagged cells, and the pairwise preferences;
 //! - [`render`]: [`markdown::render`], the tidy CSV ([`to_csv`]) and
@@ -42,10 +43,12 @@ pub mod render;
 pub mod report;
 pub mod rounds;
 pub mod run;
+pub mod spans;
 
 pub use adjudication::Adjudication;
 pub use data::{
-    Data, FileSummary, Input, InputKind, PreferenceRow, Problem, RatingRow, Source, TrialRow,
+    Data, FileSummary, Input, InputKind, PreferenceRow, Problem, RatingRow, Source, SpanRow,
+    TrialRow,
 };
 pub use read::{Context, read};
 pub use render::csv::to_csv;

@@ -11,7 +11,8 @@
 //! type); on those, [`paired`] (Wilcoxon, the t-test, Holm and Bonferroni, effect sizes, the
 //! one-sample summary and bootstrap), [`trend`] (slope and Spearman over rounds), [`preference`]
 //! (win rates, binomial tests, Bradley–Terry), [`nominal`] (tests on counts and ranks),
-//! [`agreement`] (kappas and Krippendorff's alpha), [`mixed`] (the linear mixed model),
+//! [`agreement`] (kappas and Krippendorff's alpha), [`spans`] (error spans: character-level F1
+//! and alpha between annotators, the MQM score), [`mixed`] (the linear mixed model),
 //! [`power`] (the power of the paired tests) and [`judges`] (an automatic judge beside the
 //! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).
 
@@ -24,5 +25,6 @@ pub mod nominal;
 pub mod paired;
 pub mod power;
 pub mod preference;
+pub mod spans;
 pub mod special;
 pub mod trend;

@@ -65,6 +65,54 @@ pub struct RawAnalysis {
     /// dimension, averaged over participants, against a value (a one-sided one-sample test).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub thresholds: Vec<Threshold>,
+    /// The weight of each severity in an output's MQM score (the sum of its errors' weights).
+    /// Default: minor 1, major 5, critical 25.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mqm_weights: Option<MqmWeights>,
+}
+
+/// The weights of the severities of marked errors in the MQM score; each absent one takes its
+/// default (minor 1, major 5, critical 25).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MqmWeights {
+    /// The weight of a minor error. Default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minor: Option<f64>,
+    /// The weight of a major error. Default 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub major: Option<f64>,
+    /// The weight of a critical error. Default 25.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical: Option<f64>,
+}
+
+impl MqmWeights {
+    /// The weight of a severity: the one given, else its default.
+    pub fn weight(&self, severity: super::Severity) -> f64 {
+        use super::Severity::{Critical, Major, Minor};
+        match severity {
+            Minor => self.minor.unwrap_or(1.0),
+            Major => self.major.unwrap_or(5.0),
+            Critical => self.critical.unwrap_or(25.0),
+        }
+    }
+
+    /// What is wrong with the weights given: one (field, value) per weight that is not a
+    /// finite number of 0 or more.
+    pub fn problems(&self) -> Vec<(&'static str, f64)> {
+        [
+            ("minor", self.minor),
+            ("major", self.major),
+            ("critical", self.critical),
+        ]
+        .into_iter()
+        .filter_map(|(field, w)| {
+            w.filter(|w| !(w.is_finite() && *w >= 0.0))
+                .map(|w| (field, w))
+        })
+        .collect()
+    }
 }
 
 /// A participant-level success criterion: the participants' mean score of `system` on
@@ -406,6 +454,9 @@ pub struct AnalysisPlan {
     /// Participant-level success criteria.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub thresholds: Vec<Threshold>,
+    /// The weights of the MQM score, when the study sets any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mqm_weights: Option<MqmWeights>,
 }
 
 impl Default for AnalysisPlan {
@@ -426,6 +477,7 @@ impl Default for AnalysisPlan {
             margin: None,
             judges: None,
             thresholds: Vec::new(),
+            mqm_weights: None,
         }
     }
 }
@@ -518,6 +570,7 @@ impl AnalysisPlan {
             margin: None,
             judges: raw.judges,
             thresholds: raw.thresholds.clone(),
+            mqm_weights: raw.mqm_weights,
         })
     }
 
@@ -580,6 +633,13 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
                 "give a value on the dimension's scale, such as 4".to_owned(),
             ));
         }
+    }
+    for (field, value) in raw.mqm_weights.map(|w| w.problems()).unwrap_or_default() {
+        problems.push((
+            format!("mqm_weights.{field}"),
+            format!("{value} is not a weight"),
+            "give a number of 0 or more, such as 1 (minor), 5 (major) or 25 (critical)".to_owned(),
+        ));
     }
     for (field, value, fix) in raw.judges.map(|j| j.problems()).unwrap_or_default() {
         problems.push((

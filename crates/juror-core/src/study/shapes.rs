@@ -149,13 +149,19 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawAnalysis",
         r#"{"unit": "item", "comparisons": "all"}"#,
         "",
-        "unit, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, judges, thresholds",
+        "unit, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, judges, thresholds, mqm_weights",
     ),
     (
         "Threshold",
         r#"{"dimension": "…", "system": "…", "at_least": 4}"#,
         "dimension, system, at_least",
         "",
+    ),
+    (
+        "MqmWeights",
+        r#"{"minor": 1, "major": 5, "critical": 25}"#,
+        "",
+        "minor, major, critical",
     ),
     (
         "JudgeSettings",

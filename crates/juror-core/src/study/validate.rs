@@ -1494,7 +1494,14 @@ impl Checker {
             }
         }
         raw.analysis.as_ref().and_then(|a| {
-            let dims: Vec<String> = raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();
+            let mut dims: Vec<String> =
+                raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();
+            // A study that asks for error spans has their MQM scores as a dimension to compare.
+            if raw.design.tasks.iter().any(|t| t.spans.is_some())
+                && !dims.iter().any(|d| d == "mqm")
+            {
+                dims.push("mqm".to_owned());
+            }
             super::analysis_plan::AnalysisPlan::from_raw(a, &raw.systems, &dims)
                 .map_err(|problems| {
                     for (at, message, fix) in problems {

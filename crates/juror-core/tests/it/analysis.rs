@@ -1262,10 +1262,11 @@ fn bad_files_are_named_and_the_rest_is_analysed() {
             "bad-rows.csv: line 6: score \"high\" is not a number",
             "bad-rows.csv: line 7: 4 field(s), but the header has 6; quote fields that hold commas",
             "bad-rows.csv: line 8: system_id is empty",
-            "bad-header.csv: line 1: the header is neither a Likert table \
-             (item_id,system_id,annotator_id,dimension,score) nor a pairwise table \
-             (item_id,system_a,system_b,annotator_id,preference); missing: item_id, system_id, \
-             annotator_id, dimension",
+            "bad-header.csv: line 1: the header is not a Likert table \
+             (item_id,system_id,annotator_id,dimension,score), a pairwise table \
+             (item_id,system_a,system_b,annotator_id,preference) or a table of error spans \
+             (item_id,system_id,annotator_id,start,end,severity,category,length); missing: \
+             item_id, system_id, annotator_id, dimension",
             "cut.json: line 1, column 41: not valid JSON (EOF while parsing a list at line 1 \
              column 41); the file may be cut short or edited",
             "bad-rows.csv: line 3: annotator \"extra\" already rated item \"aapl\", system \
@@ -1405,6 +1406,7 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
         files: [a.files, b.files].concat(),
         trials: [a.trials, b.trials].concat(),
         repeats: [a.repeats, b.repeats].concat(),
+        spans: Vec::new(),
         problems: Vec::new(),
         platform_ids: None,
     };
@@ -1514,7 +1516,7 @@ fn the_markdown_has_every_table_and_states_the_conventions() {
             columns = 0;
         }
     }
-    assert!(md.contains("bad-header.csv: line 1: the header is neither"));
+    assert!(md.contains("bad-header.csv: line 1: the header is not a Likert table"));
 }
 
 #[test]

@@ -68,6 +68,7 @@ const STAGES: &[(&str, &[(&str, u32)])] = &[
             ("judges", 3),
             ("payments", 3),
             ("rounds", 3),
+            ("spans", 3),
             ("report", 4),
             ("power", 4),
             ("render", 5),

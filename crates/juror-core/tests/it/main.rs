@@ -31,4 +31,5 @@ mod plan;
 mod preference;
 mod ratings;
 mod rounds;
+mod spans;
 mod validation;

@@ -33,6 +33,7 @@ pub(crate) struct Marks {
     choices: usize,
     answers: usize,
     trials: usize,
+    spans: usize,
 }
 
 impl Marks {
@@ -43,6 +44,7 @@ impl Marks {
             choices: data.choices.len(),
             answers: data.answers.len(),
             trials: data.trials.len(),
+            spans: data.spans.len(),
         }
     }
 
@@ -53,6 +55,7 @@ impl Marks {
         data.choices.truncate(self.choices);
         data.answers.truncate(self.answers);
         data.trials.truncate(self.trials);
+        data.spans.truncate(self.spans);
         summary.kind = InputKind::Unread;
         summary.unfinished_trials = 0;
         summary.check_trials = 0;
@@ -107,6 +110,9 @@ impl Caps {
                 for s in &row.shown {
                     system(s, &row.source.at);
                 }
+            }
+            for row in &data.spans[marks.spans..] {
+                system(row.system.as_str(), &row.source.at);
             }
         }
         if past.is_none() {

@@ -187,13 +187,55 @@ pub(crate) fn drop_duplicates(data: &mut Data, orders_apart: bool) {
         preferences.push(row);
     }
     data.preferences = preferences;
+    let spans_in = drop_duplicate_spans(data);
 
     for (input, summary) in data.files.iter_mut().enumerate() {
+        summary.spans = spans_in.get(&input).copied().unwrap_or_default();
         summary.repeated_ratings = repeated.get(&input).copied().unwrap_or_default();
         let (r, p) = kept_in.get(input).copied().unwrap_or_default();
         summary.ratings = r;
         summary.preferences = p;
     }
+}
+
+/// The error spans of one output by one annotator come from one input: an output marked again
+/// in another input (the same annotator's file given twice, a CSV beside the ratings file) is a
+/// duplicate, left out with one problem per input. Returns the span rows kept per input.
+fn drop_duplicate_spans(data: &mut Data) -> HashMap<usize, usize> {
+    let mut owner: HashMap<(Name, Name, Name), usize> = HashMap::new();
+    let mut named: std::collections::HashSet<(Name, Name, Name, usize)> = Default::default();
+    let mut kept_in: HashMap<usize, usize> = HashMap::new();
+    let rows = std::mem::take(&mut data.spans);
+    let mut spans = Vec::with_capacity(rows.len());
+    for row in rows {
+        let key = (row.item.clone(), row.system.clone(), row.annotator.clone());
+        let first = *owner.entry(key.clone()).or_insert(row.source.input);
+        if first != row.source.input {
+            let (item, system, annotator) = key;
+            if named.insert((item, system, annotator, row.source.input)) {
+                let file = data
+                    .files
+                    .get(first)
+                    .map(|f| f.file.clone())
+                    .unwrap_or_default();
+                data.problems.push(Problem::new(
+                    &row.source.file,
+                    Some(row.source.at.to_string()),
+                    format!(
+                        "annotator \"{}\" already marked the errors of system \"{}\" on item \
+                         \"{}\" in {file}; these marks are left out as duplicates",
+                        row.annotator, row.system, row.item
+                    ),
+                ));
+                bump_problems(&mut data.files, row.source.input);
+            }
+            continue;
+        }
+        *kept_in.entry(row.source.input).or_default() += 1;
+        spans.push(row);
+    }
+    data.spans = spans;
+    kept_in
 }
 
 /// `, run N` for a numbered repeat, else nothing.

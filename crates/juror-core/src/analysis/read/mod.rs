@@ -6,6 +6,11 @@
 //! - a Likert CSV whose header has `item_id,system_id,annotator_id,dimension,score`;
 //! - a pairwise CSV whose header has `item_id,system_a,system_b,annotator_id,preference`
 //!   (`a`, `b` or `tie`);
+//! - a table of error spans whose header has
+//!   `item_id,system_id,annotator_id,start,end,severity,category,length`: one row per error
+//!   marked (`start` and `end` in Unicode code points, end exclusive, both empty for an error of
+//!   the whole output), or one row with `start`, `end` and `severity` empty for an output the
+//!   annotator found without errors; `length` is the output's length in code points;
 //! - JSON Lines (a `.jsonl` name, or a first line that is a whole JSON object), one verdict
 //!   per line with the CSVs' column names as fields, or a verdict on a trial of `juror
 //!   trials` ([`jsonl`]).
@@ -14,9 +19,10 @@
 //! and `position` (where the output was shown, from 1) in a Likert CSV; `shown_first` (`a` or
 //! `b`) in a pairwise CSV; `run` (the repeat a verdict is of, from 1) and `confidence` (from 0
 //! to 1) in both, which an automatic judge's verdicts may carry. A CSV header may hold other
-//! columns, in any order; they are ignored. A header with both sets of columns (what `juror
-//! analyze --format csv` writes when there are both kinds of data) holds both: a row with a
-//! `dimension` is a rating, a row with a `preference` is a preference.
+//! columns, in any order; they are ignored. A header with two or more sets of columns (what `juror
+//! analyze --format csv` writes when there are several kinds of data) holds them all: a row with
+//! a `dimension` is a rating, a row with a `preference` is a preference, a row with neither in a
+//! header with the span columns is an error span.
 //!
 //! Every row keeps where it came from ([`Source`]: the file and a line or a JSON path). Every
 //! problem names the file, the place and what is wrong ([`Problem`]); a file with a problem
@@ -184,6 +190,7 @@ fn read_as(inputs: &[Input<'_>], context: &Context, judges: bool) -> Data {
     if let Some((study, _)) = context.study {
         drop_off_scale(study, &mut data);
         fill_rounds(study, &mut data);
+        check_spans(study, &mut data);
     }
     dedupe::drop_duplicates(&mut data, judges);
     data
@@ -319,6 +326,91 @@ fn drop_off_scale(study: &Study, data: &mut Data) {
         on
     });
     for (p, input) in problems.into_iter().zip(inputs) {
+        bump_problems(&mut data.files, input);
+        data.problems.push(p);
+    }
+}
+
+/// With a study, an error span must fit the study: its output's length the text's length in
+/// code points (when the study has the output), its severity one the study offers, its category
+/// one of the study's (when it lists any). A row that does not fit is left out.
+fn check_spans(study: &Study, data: &mut Data) {
+    let tasks: Vec<&crate::study::Spans> = study
+        .design()
+        .tasks
+        .iter()
+        .filter_map(|t| t.spans.as_ref())
+        .collect();
+    if data.spans.is_empty() {
+        return;
+    }
+    let mut severities: Vec<crate::study::Severity> = tasks
+        .iter()
+        .flat_map(|t| t.severities.iter().copied())
+        .collect();
+    severities.sort();
+    severities.dedup();
+    let categories: Vec<&str> = tasks
+        .iter()
+        .flat_map(|t| t.categories.iter().map(String::as_str))
+        .collect();
+    let lengths: HashMap<(&str, &str), usize> = study
+        .items()
+        .iter()
+        .flat_map(|i| {
+            i.outputs
+                .iter()
+                .map(move |(s, text)| ((i.id.as_str(), s.as_str()), text.chars().count()))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    data.spans.retain(|row| {
+        let wrong = if tasks.is_empty() {
+            Some("the study asks for no error spans; the row is left out".to_owned())
+        } else if let Some(&n) = lengths.get(&(row.item.as_str(), row.system.as_str()))
+            && n != row.length as usize
+        {
+            Some(format!(
+                "length {} but the study's output of \"{}\" on item \"{}\" has {n} \
+                 characters (Unicode code points); the row is left out",
+                row.length, row.system, row.item
+            ))
+        } else if let Some(s) = row.severity
+            && !severities.contains(&s)
+        {
+            Some(format!(
+                "severity \"{}\" is not one the study offers ({}); the row is left out",
+                s.name(),
+                severities
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        } else if let Some(c) = &row.category
+            && !categories.contains(&c.as_str())
+        {
+            Some(if categories.is_empty() {
+                format!("category \"{c}\" but the study asks for none; the row is left out")
+            } else {
+                format!(
+                    "category \"{c}\" is not one of the study's ({}); the row is left out",
+                    categories.join(", ")
+                )
+            })
+        } else {
+            None
+        };
+        if let Some(message) = wrong {
+            problems.push((
+                row.source.input,
+                Problem::new(&row.source.file, Some(row.source.at.to_string()), message),
+            ));
+            return false;
+        }
+        true
+    });
+    for (input, p) in problems {
         bump_problems(&mut data.files, input);
         data.problems.push(p);
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::analysis::data::{
     AnswerRow, At, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names, Phase,
-    PreferenceRow, Problem, RatingRow, Source, TrialRow, number,
+    PreferenceRow, Problem, RatingRow, Source, SpanRow, TrialRow, number,
 };
 use crate::pseudonym;
 use crate::publish::SealKey;
@@ -84,6 +84,7 @@ pub(crate) fn read(
             continue;
         }
         reader.ratings(t, trial, names, data);
+        reader.spans(t, trial, names, data);
         reader.judgements(t, trial, names, data);
     }
 }
@@ -257,6 +258,60 @@ impl TrialReader<'_, '_> {
                     run: None,
                     confidence: None,
                 });
+            }
+        }
+    }
+
+    /// The errors marked in the trial's outputs: one row per error, or one row without a span
+    /// or severity for an output the annotator found without errors; an output with neither
+    /// (not asked, or not answered) gives no row. The length is the file's (the output's length
+    /// in code points, which the page writes for a task that asks for spans).
+    fn spans(&self, t: usize, trial: &TrialRecord, names: &mut Names, data: &mut Data) {
+        for (o, output) in trial.outputs.iter().enumerate() {
+            if output.spans.is_empty() && !output.no_errors {
+                continue;
+            }
+            let at = format!("trials[{t}].outputs[{o}]");
+            let Some(length) = output.length else {
+                data.problems.push(Problem::new(
+                    self.name,
+                    Some(format!("{at}.length")),
+                    "errors are marked but the output's length is missing; the marks are left \
+                     out (export the file again from the page)",
+                ));
+                continue;
+            };
+            let item = names.get(&trial.item);
+            let system = names.get(&(self.rename)(&output.system));
+            let row = |at: String, span: Option<&crate::session::answers::ErrorSpan>| SpanRow {
+                source: (self.source)(at),
+                item: item.clone(),
+                system: system.clone(),
+                annotator: self.annotator_name.clone(),
+                start: span.and_then(|s| s.start),
+                end: span.and_then(|s| s.end),
+                severity: span.map(|s| s.severity),
+                category: span.and_then(|s| s.category.clone()),
+                length,
+            };
+            if output.spans.is_empty() {
+                data.spans.push(row(format!("{at}.no_errors"), None));
+            }
+            for (k, span) in output.spans.iter().enumerate() {
+                if let Some((start, end)) = span.range()
+                    && (start >= end || end > length)
+                {
+                    data.problems.push(Problem::new(
+                        self.name,
+                        Some(format!("{at}.spans[{k}]")),
+                        format!(
+                            "the span {start}-{end} is not inside the output's {length} \
+                             characters; it is left out"
+                        ),
+                    ));
+                    continue;
+                }
+                data.spans.push(row(format!("{at}.spans[{k}]"), Some(span)));
             }
         }
     }

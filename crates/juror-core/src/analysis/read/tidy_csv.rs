@@ -7,10 +7,11 @@ use std::collections::HashMap;
 
 use crate::analysis::data::{
     At, CHOICE_SEPARATOR, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names,
-    PreferenceRow, Problem, RatingRow, Source, score, shown_first,
+    PreferenceRow, Problem, RatingRow, Source, SpanRow, score, shown_first,
 };
 use crate::csv;
 use crate::stats::preference::Outcome;
+use crate::study::Severity;
 
 pub(crate) const LIKERT: [&str; 5] = ["item_id", "system_id", "annotator_id", "dimension", "score"];
 pub(crate) const PAIRWISE: [&str; 5] = [
@@ -19,6 +20,18 @@ pub(crate) const PAIRWISE: [&str; 5] = [
     "system_b",
     "annotator_id",
     "preference",
+];
+
+/// The columns of a table of error spans (`category` may be empty).
+pub(crate) const SPANS: [&str; 8] = [
+    "item_id",
+    "system_id",
+    "annotator_id",
+    "start",
+    "end",
+    "severity",
+    "category",
+    "length",
 ];
 
 /// The columns of the tidy tables that rows are read from, in [`COLUMNS`]' order.
@@ -41,9 +54,14 @@ enum Col {
     Chosen,
     Run,
     Confidence,
+    Start,
+    End,
+    Severity,
+    Category,
+    Length,
 }
 
-const COLUMNS: [&str; 17] = [
+const COLUMNS: [&str; 22] = [
     "item_id",
     "system_id",
     "annotator_id",
@@ -61,6 +79,11 @@ const COLUMNS: [&str; 17] = [
     "chosen",
     "run",
     "confidence",
+    "start",
+    "end",
+    "severity",
+    "category",
+    "length",
 ];
 
 impl Col {
@@ -166,6 +189,7 @@ impl ColumnNames<'_> {
 struct Header {
     likert: bool,
     pairwise: bool,
+    spans: bool,
     width: usize,
     at: [Option<usize>; COLUMNS.len()],
 }
@@ -187,6 +211,7 @@ pub(crate) fn read(
         data.preferences.len(),
         data.choices.len(),
         data.problems.len(),
+        data.spans.len(),
     );
     let mut header: Option<Header> = None;
     let mut unreadable: Option<Problem> = None;
@@ -225,11 +250,15 @@ pub(crate) fn read(
             at: At::Line(line),
             input: index,
         };
-        let is_rating = h.likert && (!h.pairwise || !row.get(Col::Dimension).is_empty());
+        let is_rating =
+            h.likert && (!(h.pairwise || h.spans) || !row.get(Col::Dimension).is_empty());
+        let is_span = h.spans && (!h.pairwise || row.get(Col::Preference).is_empty());
         let result = if !row.get(Col::Choice).is_empty() {
             choice_row(&row, source).map(|r| data.choices.push(r))
         } else if is_rating {
             likert_row(&row, &mut names, source).map(|r| data.ratings.push(r))
+        } else if is_span {
+            span_row(&row, &mut names, source).map(|r| data.spans.push(r))
         } else {
             pairwise_row(&row, &mut names, source).map(|r| data.preferences.push(r))
         };
@@ -243,6 +272,7 @@ pub(crate) fn read(
         data.preferences.truncate(before.1);
         data.choices.truncate(before.2);
         data.problems.truncate(before.3);
+        data.spans.truncate(before.4);
         data.problems.push(Problem::new(
             name,
             Some(format!("line {}, column {}", e.line, e.column)),
@@ -263,13 +293,12 @@ pub(crate) fn read(
             ));
             return;
         }
-        Some(Header {
-            likert: true,
-            pairwise: true,
-            ..
-        }) => InputKind::TidyCsv,
-        Some(Header { likert: true, .. }) => InputKind::LikertCsv,
-        Some(_) => InputKind::PairwiseCsv,
+        Some(h) => match (h.likert, h.pairwise, h.spans) {
+            (true, false, false) => InputKind::LikertCsv,
+            (false, true, false) => InputKind::PairwiseCsv,
+            (false, false, true) => InputKind::SpansCsv,
+            _ => InputKind::TidyCsv,
+        },
     };
 }
 
@@ -277,8 +306,8 @@ pub(crate) fn read(
 fn read_header(fields: &[Cow<'_, str>]) -> Result<Header, String> {
     let cols = columns(fields);
     let has = |set: &[&str]| set.iter().all(|c| cols.contains_key(c));
-    let (likert, pairwise) = (has(&LIKERT), has(&PAIRWISE));
-    if !likert && !pairwise {
+    let (likert, pairwise, spans) = (has(&LIKERT), has(&PAIRWISE), has(&SPANS));
+    if !likert && !pairwise && !spans {
         return Err(
             if cols.contains_key("question") && cols.contains_key("value") {
                 "this is the CSV export of a ratings file (question, value); give the ratings file \
@@ -286,9 +315,11 @@ fn read_header(fields: &[Cow<'_, str>]) -> Result<Header, String> {
                     .to_owned()
             } else {
                 format!(
-                    "the header is neither a Likert table ({}) nor a pairwise table ({}); missing: {}",
+                    "the header is not a Likert table ({}), a pairwise table ({}) or a table of \
+                     error spans ({}); missing: {}",
                     LIKERT.join(","),
                     PAIRWISE.join(","),
+                    SPANS.join(","),
                     nearest_missing(&cols)
                 )
             },
@@ -301,6 +332,7 @@ fn read_header(fields: &[Cow<'_, str>]) -> Result<Header, String> {
     Ok(Header {
         likert,
         pairwise,
+        spans,
         width: fields.len(),
         at,
     })
@@ -314,8 +346,11 @@ fn nearest_missing(cols: &HashMap<&str, usize>) -> String {
             .filter(|c| !cols.contains_key(c))
             .collect()
     };
-    let (l, p) = (missing(&LIKERT), missing(&PAIRWISE));
-    let closest = if l.len() <= p.len() { l } else { p };
+    let (l, p, s) = (missing(&LIKERT), missing(&PAIRWISE), missing(&SPANS));
+    let closest = [l, p, s]
+        .into_iter()
+        .min_by_key(Vec::len)
+        .unwrap_or_default();
     closest.join(", ")
 }
 
@@ -337,6 +372,81 @@ fn likert_row(row: &Row, names: &mut ColumnNames, source: Source) -> Result<Rati
         position: optional_position(row.get(Col::Position))?,
         run: optional_run(row.get(Col::Run))?,
         confidence: optional_confidence(row.get(Col::Confidence))?,
+    })
+}
+
+/// A row of a table of error spans: an error (`severity`, with `start` and `end`, or without
+/// them for an error of the whole output), or an output found without errors (`start`, `end`
+/// and `severity` empty). `length` is the output's length in code points.
+fn span_row(row: &Row, names: &mut ColumnNames, source: Source) -> Result<SpanRow, String> {
+    let item = row.required(Col::Item)?;
+    let system = row.required(Col::System)?;
+    let annotator = row.required(Col::Annotator)?;
+    let whole = |column: Col| -> Result<Option<u32>, String> {
+        let text = row.get(column);
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse::<u32>().map(Some).map_err(|_| {
+            format!(
+                "{} \"{text}\" is not a whole number from 0 (characters are counted in Unicode \
+                 code points)",
+                column.name()
+            )
+        })
+    };
+    let length = whole(Col::Length)?.ok_or_else(|| {
+        "length is empty: give the output's length in Unicode code points".to_owned()
+    })?;
+    let (start, end) = (whole(Col::Start)?, whole(Col::End)?);
+    let severity = match row.get(Col::Severity) {
+        "" => None,
+        word => Some(
+            Severity::parse(&word.to_ascii_lowercase())
+                .ok_or_else(|| format!("severity \"{word}\" is not minor, major or critical"))?,
+        ),
+    };
+    let category = Some(row.get(Col::Category))
+        .filter(|c| !c.is_empty())
+        .map(str::to_owned);
+    match (start, end) {
+        (Some(s), Some(e)) if s >= e => {
+            return Err(format!(
+                "start {s} is not before end {e} (end is one past the last character)"
+            ));
+        }
+        (Some(_), Some(e)) if e > length => {
+            return Err(format!(
+                "end {e} is past the output's length {length}; check the offsets (Unicode code \
+                 points) and the length"
+            ));
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            return Err(
+                "start and end go together: give both for a span of text, neither for an \
+                 error of the whole output or an output without errors"
+                    .to_owned(),
+            );
+        }
+        _ => {}
+    }
+    if severity.is_none() && (start.is_some() || category.is_some()) {
+        return Err(
+            "severity is empty: give minor, major or critical for an error; leave start, end, \
+             severity and category all empty for an output without errors"
+                .to_owned(),
+        );
+    }
+    Ok(SpanRow {
+        source,
+        item: names.get(Col::Item, item),
+        system: names.get(Col::System, system),
+        annotator: names.get(Col::Annotator, annotator),
+        start,
+        end,
+        severity,
+        category,
+        length,
     })
 }
 

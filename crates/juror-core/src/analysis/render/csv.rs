@@ -2,21 +2,32 @@
 //! and the adjudication sheet of a report's flagged cells.
 
 use crate::analysis::data::{CHOICE_SEPARATOR, ChoiceKind, Data, number, outcome_name};
-use crate::analysis::read::tidy_csv::{LIKERT, PAIRWISE};
+use crate::analysis::read::tidy_csv::{LIKERT, PAIRWISE, SPANS};
 use crate::analysis::report::{Flag, Report};
 use crate::csv;
 
 /// The tidy tables as one CSV that `read` reads back: the Likert columns when there are only
 /// ratings, the pairwise columns when there are only preferences, both when there are both;
-/// `round`, `position` and `shown_first` when some row has one; then `source_file` and
-/// `source_at`, the provenance of each row.
+/// the span columns (`start,end,severity,category,length`) when there are error spans (a span
+/// row leaves `dimension`, `score` and `preference` empty; the span columns alone when there is
+/// nothing else); `round`, `position` and `shown_first` when some row has one; then
+/// `source_file` and `source_at`, the provenance of each row.
 pub fn to_csv(data: &Data) -> String {
     let (r, p) = (!data.ratings.is_empty(), !data.preferences.is_empty());
+    let only_spans = !r && !p && data.choices.is_empty() && !data.spans.is_empty();
     let mut header: Vec<&str> = match (r, p) {
+        _ if only_spans => SPANS.to_vec(),
         (false, true) => PAIRWISE.to_vec(),
         (true, true) => [&LIKERT[..], &["system_a", "system_b", "preference"]].concat(),
         _ => LIKERT.to_vec(),
     };
+    if !data.spans.is_empty() {
+        for column in SPANS {
+            if !header.contains(&column) {
+                header.push(column);
+            }
+        }
+    }
     if data.ratings.iter().any(|r| r.round.is_some()) {
         header.push("round");
     }
@@ -77,6 +88,32 @@ pub fn to_csv(data: &Data) -> String {
                 "derived",
                 if row.derived { "choice" } else { "" }.to_owned(),
             ),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    for row in &data.spans {
+        let mut fields = vec![String::new(); header.len()];
+        let some = |x: Option<u32>| x.map(|v| v.to_string()).unwrap_or_default();
+        for (name, value) in [
+            ("item_id", row.item.to_string()),
+            ("system_id", row.system.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("start", some(row.start)),
+            ("end", some(row.end)),
+            (
+                "severity",
+                row.severity
+                    .map(|s| s.name().to_owned())
+                    .unwrap_or_default(),
+            ),
+            ("category", row.category.clone().unwrap_or_default()),
+            ("length", row.length.to_string()),
             ("source_file", row.source.file.to_string()),
             ("source_at", row.source.at.to_string()),
         ] {

@@ -57,6 +57,26 @@ pub fn methods(report: &Report) -> String {
             flag_sd = s.flag_sd,
         ));
     }
+    if let Some(sp) = &report.spans {
+        parts.push(format!(
+            "Error spans were read per output and annotator who saw it (an error per row, or a \
+             row for \"no errors\"; an output not answered counts as not seen). An output's MQM \
+             score by one annotator is the sum of its errors' weights (minor {minor}, major \
+             {major}, critical {critical}; errors of the whole output included); these scores \
+             form the derived dimension `mqm` (lower is better), summarised and compared like \
+             the other dimensions: averaged over annotators per item, then over items. Span \
+             agreement counts characters (Unicode code points): the character-level F1 of two \
+             annotators on an output is 2|A ∩ B| / (|A| + |B|), A and B the characters inside \
+             any span each marked (any severity; errors of the whole output cover none), \
+             averaged over every pair of annotators of every output where either marked a \
+             span; Krippendorff's α (nominal) takes each character of each output as a unit, \
+             labelled by each annotator who saw the output none or the severity of the span \
+             covering it, pooled over all outputs into one coincidence matrix.",
+            minor = crate::analysis::data::number(sp.weights.minor),
+            major = crate::analysis::data::number(sp.weights.major),
+            critical = crate::analysis::data::number(sp.weights.critical),
+        ));
+    }
     if let Some(ids) = s.platform_ids {
         parts.push(format!(
             "Participants recruited on a platform (Prolific, MTurk, SONA) are identified by \

@@ -141,6 +141,45 @@ pub fn report_with_key(
             report
         })
         .collect();
+    let names: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
+    let weights = plan.mqm_weights.unwrap_or_default();
+    let mut spans = super::spans::report(&data.spans, &weights);
+    if let Some(spans) = &mut spans {
+        if names.iter().any(|d| d == super::spans::MQM) {
+            problems.push(Problem::new(
+                "spans",
+                None,
+                "a dimension of the ratings is named \"mqm\": the MQM scores of the error spans \
+                 are not compared as a dimension (rename the dimension to compare them)",
+            ));
+        } else {
+            let rows = super::spans::mqm_rows(&data.spans, &weights);
+            let refs: Vec<&RatingRow> = rows.iter().collect();
+            let preferred = study.map(Study::systems).unwrap_or_default();
+            let mut mqm = dimension_report(
+                super::spans::MQM,
+                None,
+                &refs,
+                None,
+                preferred,
+                options,
+                &plan,
+            );
+            mqm.label = Some("MQM score (weighted errors; lower is better)".to_owned());
+            // An MQM score is not a rating to adjudicate.
+            mqm.flags.clear();
+            for s in &mut spans.systems {
+                s.mqm = mqm.systems.iter().find(|x| x.system == s.system).map(|x| {
+                    super::spans::MqmSummary {
+                        mean: x.mean,
+                        ci95: x.ci95,
+                        n: x.n,
+                    }
+                });
+            }
+            dimensions.push(mqm);
+        }
+    }
     adjust(&mut dimensions, &plan);
 
     let summary = adjudication.map(|adj| {
@@ -184,7 +223,6 @@ pub fn report_with_key(
         }
     });
 
-    let names: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
     let criteria = thresholds::thresholds(data, &plan);
     Report {
         diagnostics: diagnostics(data, &names),
@@ -208,6 +246,7 @@ pub fn report_with_key(
         dimensions,
         preferences: preference_report(&data.preferences, options),
         choices: super::choices::report(&data.choices),
+        spans,
         answers: super::answers::report(&data.answers, &data.ratings, study),
         adjudication: summary,
         judges: Vec::new(),

@@ -15,6 +15,7 @@ use crate::analysis::judges::{JudgeReport, JudgeSettings};
 use crate::analysis::plan::Alternative;
 use crate::analysis::plan::AnalysisPlan;
 use crate::analysis::rounds::Rounds;
+use crate::analysis::spans::SpansReport;
 use crate::stats::paired::{Wilcoxon, WilcoxonDistribution};
 
 /// The `format` of reports.
@@ -86,6 +87,10 @@ pub struct Report {
     /// Best-of-N choices and rankings, as made (omitted when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choices: Option<ChoiceReport>,
+    /// Error spans: per system the errors marked and the MQM score, and span agreement
+    /// (omitted when no output was marked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spans: Option<SpansReport>,
     /// Output questions, flags, notes and surveys (omitted when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answers: Option<AnswersReport>,

@@ -9,6 +9,7 @@ mod answers;
 mod dimension;
 mod judges;
 mod others;
+mod spans;
 
 use crate::analysis::report::Report;
 
@@ -173,6 +174,13 @@ pub fn judge_tables(judges: &[crate::analysis::judges::JudgeReport]) -> Vec<Sect
     doc.0
 }
 
+/// The error spans' section alone (the Analyse page shows it as it is).
+pub fn span_tables(s: &crate::analysis::spans::SpansReport) -> Vec<Section> {
+    let mut doc = Doc::default();
+    spans::spans(&mut doc, s);
+    doc.0
+}
+
 /// The answers' sections alone.
 pub fn answer_tables(a: &crate::analysis::answers::AnswersReport) -> Vec<Section> {
     let mut doc = Doc::default();
@@ -189,6 +197,9 @@ pub fn tables(report: &Report) -> Vec<Section> {
     let s = &report.settings;
     for d in &report.dimensions {
         dimension::dimension(&mut doc, d, s.flag_sd, &s.plan);
+    }
+    if let Some(sp) = &report.spans {
+        spans::spans(&mut doc, sp);
     }
     if let Some(c) = &report.choices {
         others::choices(&mut doc, c);
