@@ -470,6 +470,7 @@ pub fn SpansQuestion(
                 aria-describedby=described_by(&dom_id, Some(question_id), reason)
                 data-own-keys=""
                 on:keydown=on_key
+                on:mousedown=move |_| dragged.set_value(false)
                 on:mouseup=on_mouseup
                 on:click=on_click
             >

@@ -109,7 +109,7 @@ test('marks errors with the mouse, removes one, and finds them again after a rel
   await drag(page, 'whale', 'very');
   const picker = page.getByRole('group', { name: 'Mark the selected error' });
   await expect(picker).toContainText(/Selected: “whale \w+ very”/);
-  await picker.getByRole('button', { name: 'Major' }).click();
+  await picker.getByRole('button', { name: 'Major', exact: true }).click();
   await expect(errors(page)).toHaveCount(1);
   await expect(errors(page).first()).toContainText(/Major error: “whale \w+ very”/);
   // The highlight carries its severity's label, not colour alone.
@@ -118,11 +118,11 @@ test('marks errors with the mouse, removes one, and finds them again after a rel
   // An overlapping selection is not offered.
   await drag(page, 'very', 'far');
   await expect(picker).toContainText('overlaps the error');
-  await expect(picker.getByRole('button', { name: 'Minor' })).toHaveCount(0);
+  await expect(picker.getByRole('button', { name: 'Minor', exact: true })).toHaveCount(0);
   await picker.getByRole('button', { name: 'Cancel' }).click();
 
   await drag(page, 'café', 'café');
-  await picker.getByRole('button', { name: 'Minor' }).click();
+  await picker.getByRole('button', { name: 'Minor', exact: true }).click();
   await expect(errors(page)).toHaveCount(2);
   await expect(errors(page).first()).toHaveText(/^Minor error: “café”/);
   // "No errors" cannot be ticked while errors are marked.
@@ -164,7 +164,7 @@ test('marks errors, scores and goes on with the keyboard alone', async ({ page }
   // The next word, then Enter: the picker, where Enter presses "Minor". Enter never goes on.
   await page.keyboard.press('Control+Shift+ArrowRight');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'Minor' })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Minor', exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(errors(page)).toHaveCount(2);
   await expect(errors(page).nth(1)).toHaveText(/^Minor error: “était”/);
@@ -176,7 +176,7 @@ test('marks errors, scores and goes on with the keyboard alone', async ({ page }
     await page.keyboard.press('Tab');
   }
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'Minor' })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Minor', exact: true })).toBeFocused();
   await page.keyboard.press('1');
   await expect(errors(page).nth(2)).toHaveText(/^Minor error: the whole output/);
 
@@ -204,7 +204,7 @@ test.describe('on a 320 px phone', () => {
     await text.getByText('far', { exact: true }).tap();
     const picker = page.getByRole('group', { name: 'Mark the selected error' });
     await expect(picker).toContainText(/Selected: “whale \w+ very far”/);
-    await picker.getByRole('button', { name: 'Major' }).tap();
+    await picker.getByRole('button', { name: 'Major', exact: true }).tap();
     await expect(errors(page)).toHaveCount(1);
     await expect(errors(page).first()).toContainText(/Major error: “whale \w+ very far”/);
     // Nothing wider than the screen.
@@ -220,7 +220,7 @@ test('the downloaded ratings carry the spans in code points', async ({ page }, t
   await openTrial(page);
   const shown = (await outputText(page).textContent()) ?? '';
   await drag(page, 'whale', 'whale');
-  await page.getByRole('button', { name: 'Major' }).click();
+  await page.getByRole('button', { name: 'Major', exact: true }).click();
   await expect(errors(page)).toHaveCount(1);
   await finishStudy(page);
   const [file] = await Promise.all([
