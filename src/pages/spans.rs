@@ -194,6 +194,7 @@ pub fn SpansQuestion(
                 {(p.start == at).then(|| view! { <span class="caret" aria-hidden="true"></span> })}
                 <span data-at=p.start class:selected=chosen>{p.text}</span>
             }
+            .into_any()
         };
         let end_caret =
             (at == length).then(|| view! { <span class="caret" aria-hidden="true"></span> });
@@ -218,6 +219,7 @@ pub fn SpansQuestion(
                 .collect_view()}
             {end_caret}
         }
+        .into_any()
     };
 
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -400,7 +402,8 @@ pub fn SpansQuestion(
                 {body}
                 <button type="button" class="link" on:click=move |_| cancel()>"Cancel"</button>
             </div>
-        })
+        }
+        .into_any())
     };
 
     let list_name = format!("Errors marked in {label}");
@@ -434,9 +437,10 @@ pub fn SpansQuestion(
                             </button>
                         </li>
                     }
+                    .into_any()
                 })
                 .collect_view();
-            view! { <ul class="span-list" aria-label=list_name.clone()>{items}</ul> }
+            view! { <ul class="span-list" aria-label=list_name.clone()>{items}</ul> }.into_any()
         })
     };
 
