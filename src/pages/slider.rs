@@ -71,7 +71,7 @@ pub fn SliderScale(
         .map(|(v, l)| {
             let left = f64::from(v - min) * 100.0 / span;
             view! {
-                <li style=format!("--at: {left}%")>
+                <li style:left=format!("{left}%")>
                     <span class="value">{v}</span>
                     <span class="label">{l}</span>
                 </li>
