@@ -2,7 +2,8 @@
 // mouse over them, with the keyboard alone, or by tapping a first and a last word on a 320 px
 // phone; chooses each error's severity; sees each listed with its text and removes one; finds
 // them again after a reload; scores the output on a 0–100 slider; and downloads a ratings file
-// whose spans count code points of the output's text (an emoji is one).
+// whose spans count code points of the output's text (an emoji is one). A refused Next asks for
+// the errors first and puts focus on the text.
 import * as fs from 'node:fs';
 import { test, expect } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
@@ -196,6 +197,17 @@ test('marks errors, scores and goes on with the keyboard alone', async ({ page }
   await expect(next).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 2');
+});
+
+test('a refused Next asks for the errors first and puts focus on the text', async ({ page }) => {
+  await openTrial(page);
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await expect(page.getByText('Answer needed: mark the errors, or tick “No errors”')).toBeVisible();
+  await expect(outputText(page)).toBeFocused();
+  await expect(outputText(page)).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('slider', { name: /^Overall quality/ })).toHaveAttribute('aria-invalid', 'true');
+  await page.getByRole('checkbox', { name: /^No errors/ }).check();
+  await expect(outputText(page)).not.toHaveAttribute('aria-invalid', 'true');
 });
 
 test.describe('on a 320 px phone', () => {
