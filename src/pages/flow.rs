@@ -50,8 +50,37 @@ pub fn StudyFlow() -> impl IntoView {
             Phase::Trials => view! { <TrialPage /> }.into_any(),
             Phase::Exit => view! { <SurveyPage survey=Survey::Exit /> }.into_any(),
             Phase::Done => view! { <Finished /> }.into_any(),
+            Phase::Screened => view! { <Screened /> }.into_any(),
         }}
         <Overlays />
+    }
+}
+
+/// An intake answer ended the study: the study's message, and the platform's screened-out code
+/// and way back at once (there is no ratings file to save first).
+#[component]
+fn Screened() -> impl IntoView {
+    let handle = use_session();
+    let study = handle.study.get_value();
+    let message = markdown::to_html(study.screened_message());
+    let end = study
+        .completion()
+        .is_some()
+        .then(|| juror_core::session::completion::completion(&study, &handle.ratings()))
+        .flatten();
+    let code = end.as_ref().and_then(|e| e.code.clone());
+    let link = end.and_then(|e| e.link);
+    view! {
+        <section aria-labelledby="screened-heading">
+            <h1 id="screened-heading">"Thank you"</h1>
+            <div class="markdown" inner_html=message></div>
+            {code.map(|c| view! {
+                <p>"Give this code to the study platform: " <code class="completion-code">{c}</code></p>
+            })}
+            {link.map(|href| view! {
+                <p><a class="button primary" href=href rel="noreferrer">"Return to the study platform"</a></p>
+            })}
+        </section>
     }
 }
 

@@ -22,9 +22,18 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
         Survey::Intake => "Before you start",
         Survey::Exit => "Last questions",
     };
+    // The survey's own time estimate, when the study gives one.
+    let minutes = match survey {
+        Survey::Intake => study.intake_minutes(),
+        Survey::Exit => study.exit_minutes(),
+    }
+    .map(
+        |m| view! { <p class="hint">{format!("About {}.", super::welcome::format_minutes(m))}</p> },
+    );
     view! {
         <section class="survey" aria-labelledby="survey-heading">
             <h1 id="survey-heading">{heading}</h1>
+            {minutes}
             {exit
                 .then(|| view! {
                     <p>"You have finished every trial. A few questions about the study as a whole:"</p>

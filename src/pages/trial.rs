@@ -489,6 +489,7 @@ fn PreferenceControl(
                 kind: juror_core::study::QuestionKind::Rank(juror_core::study::RankOptions::Fixed(
                     preference.labels.clone(),
                 )),
+                screen_out: Vec::new(),
             };
             view! {
                 <QuestionControl

@@ -172,3 +172,41 @@ test('an MTurk form the site\'s policy blocks is said plainly, with what to tell
   // The browser's own report of the blocked form is the one console error.
   expect(errors.filter((e) => !e.includes('Content Security Policy'))).toEqual([]);
 });
+
+test('a participant screened out by an intake answer is thanked and given the screened-out code at once', async ({ page, errors }) => {
+  const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
+  study.surveys = {
+    intake: [{
+      id: 'familiar',
+      prompt: 'Are you familiar with large language models?',
+      type: 'single_choice',
+      options: ['Yes', 'No'],
+      screen_out: ['No'],
+    }],
+    intake_minutes: 1,
+    screened_message: 'Thank you. This study needs participants who know **large language models**.',
+  };
+  study.completion = {
+    code: 'C1A2B3',
+    screened_code: 'SCR00N',
+    redirect: 'https://app.prolific.com/submissions/complete?cc={code}',
+  };
+  await page.route('**/studies/pandalm-screen.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/pandalm-screen.json&slot=1&PROLIFIC_PID=5f0c1e2d3b4a59687766a1b9');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.locator('.instructions .actions button.primary').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Before you start');
+  await expect(page.getByText('About 1 minute.')).toBeVisible();
+  await page.getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you');
+  await expect(page.getByText('This study needs participants who know')).toBeVisible();
+  await expect(page.getByText('SCR00N')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Return to the study platform' })).toHaveAttribute(
+    'href', 'https://app.prolific.com/submissions/complete?cc=SCR00N');
+  // Reopened, the page stays on the message: no trial is ever shown.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you');
+  await expect(page.getByText('SCR00N')).toBeVisible();
+  expect(errors).toEqual([]);
+});

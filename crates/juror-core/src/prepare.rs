@@ -8,7 +8,8 @@
 //! - one line per output ("long"): `{"item_id", "system_id", <text field>, ...}`, as in many
 //!   published datasets; the text field is named by [`Options::text_field`], an optional
 //!   context field by [`Options::context_field`], the prompt by `prompt` in the line or
-//!   [`Options::prompt`]; other fields are ignored.
+//!   [`Options::prompt`], and `group`, `round` and `media` as in a study item (the first line
+//!   of an item gives them); other fields are ignored.
 //!
 //! Items are sampled with Juror's specified random stream ([`crate::rng`]), so the same inputs, options and
 //! seed give the same study, byte for byte.
@@ -19,7 +20,7 @@ use serde_json::Value;
 
 use crate::open::open_raw;
 use crate::rng::Stream;
-use crate::study::raw::{RawAnnotatorRef, RawItem, RawStudy};
+use crate::study::raw::{RawAnnotatorRef, RawItem, RawMedia, RawStudy};
 use crate::study::{Problem, Problems};
 
 /// How to build the study.
@@ -151,6 +152,35 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
             .and_then(Value::as_str)
             .map(str::to_owned);
         let group = value.get("group").and_then(text_of);
+        // The item fields a long line may carry too: its round and its image or video.
+        let round = match value.get("round") {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_u64().and_then(|r| u32::try_from(r).ok()) {
+                Some(r) => Some(r),
+                None => {
+                    problems.push(problem(
+                        number,
+                        format!("round {v} is not a whole number ≥ 0"),
+                        "give the round as a number like 2",
+                    ));
+                    continue;
+                }
+            },
+        };
+        let media = match value.get("media") {
+            None | Some(Value::Null) => None,
+            Some(v) => match serde_json::from_value::<RawMedia>(v.clone()) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    problems.push(problem(
+                        number,
+                        format!("not a media object: {e}"),
+                        "give media as {\"type\": \"image\", \"src\": \"media/x.png\", \"alt\": \"…\"}",
+                    ));
+                    continue;
+                }
+            },
+        };
         let participant = match &options.participant_field {
             None => None,
             Some(field) => match value.get(field).and_then(text_of) {
@@ -180,10 +210,10 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
             items.push(RawItem {
                 id: item_id.clone(),
                 group,
-                round: None,
+                round,
                 prompt,
                 context,
-                media: None,
+                media,
                 outputs: BTreeMap::new(),
                 for_annotators,
             });
@@ -355,6 +385,30 @@ mod tests {
         assert!(
             problems.contains("line 1: no participant in field \"who\""),
             "{problems}"
+        );
+    }
+
+    /// A long line keeps the item's round and media (a personalised study's rounds and images),
+    /// and a bad one is a problem on its line.
+    #[test]
+    fn long_lines_keep_round_and_media() {
+        let jsonl = "{\"item_id\":\"r01\",\"system_id\":\"a\",\"summary\":\"x\",\"who\":\"p07\",\"round\":2,\"media\":{\"type\":\"image\",\"src\":\"media/r01.png\",\"alt\":\"A chart\"}}\n\
+                     {\"item_id\":\"r02\",\"system_id\":\"a\",\"summary\":\"y\",\"who\":\"p07\",\"round\":\"two\"}\n\
+                     {\"item_id\":\"r03\",\"system_id\":\"a\",\"summary\":\"y\",\"who\":\"p07\",\"media\":{\"src\":1}}\n";
+        let o = Options {
+            participant_field: Some("who".to_owned()),
+            ..options(10, false)
+        };
+        let problems = read_items(jsonl, &o).unwrap_err();
+        let at: Vec<&str> = problems.iter().map(|p| p.at.as_str()).collect();
+        assert_eq!(at, ["line 2", "line 3"]);
+        let first = jsonl.lines().next().unwrap_or_default();
+        let items = read_items(first, &o).unwrap();
+        assert_eq!(items[0].round, Some(2));
+        let media = items[0].media.as_ref().unwrap();
+        assert_eq!(
+            (media.src.as_str(), media.alt.as_str()),
+            ("media/r01.png", "A chart")
         );
     }
 

@@ -46,6 +46,11 @@ pub struct Args {
     /// that is 12 or more); a study with one publishes its own slots.
     #[arg(long)]
     slots: Option<u32>,
+    /// A file of annotator ids, one per line (blank lines and lines starting with # are
+    /// skipped): each gets a published plan of their own, with the items `for` their id; the
+    /// n-th listed does slot n's shared items. Needed when items are for annotator ids.
+    #[arg(long, value_name = "FILE")]
+    annotators: Option<PathBuf>,
 }
 
 /// One study of `juror publish`, checked and sealed, before anything is written.
@@ -122,6 +127,7 @@ fn prepare(
         .filter(|src| publish::inside_folder(src) && !folder.join(src).is_file())
         .collect();
     let names: Vec<&str> = earlier.iter().map(|p| p.file_name.as_str()).collect();
+    let annotators = annotator_ids(args.annotators.as_deref())?;
     let problems = publish::check(&Candidate {
         raw: &raw,
         file_name: &file_name,
@@ -129,6 +135,7 @@ fn prepare(
         key_exists: key_path.exists(),
         missing: &missing,
         allow_named: args.allow_named,
+        annotators: &annotators,
     });
     let mut refused = false;
     for problem in &problems {
@@ -161,7 +168,7 @@ fn prepare(
             return Err(ExitCode::from(2));
         }
     };
-    let (sealed, key) = publish::publish(&raw, &original, &secret, slots);
+    let (sealed, key) = publish::publish(&raw, &original, &secret, slots, &annotators);
     let study = match juror_core::study::validate(&sealed) {
         Ok(study) => study,
         Err(problems) => return Err(report(source, &problems)),
@@ -178,6 +185,26 @@ fn prepare(
     Ok((refused, Some(publication)))
 }
 
+/// The ids of `--annotators FILE`, one per line, without blank lines and `#` comments; none
+/// without the option. `Err` (exit 2) when the file cannot be read.
+fn annotator_ids(path: Option<&Path>) -> Result<Vec<String>, ExitCode> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect()),
+        Err(e) => {
+            errln!("{}: {e}", path.display());
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 /// What `juror publish` says about `problem` of the study at `path`, named `file_name`, whose
 /// key would be written to `key_path`.
 fn message(
@@ -189,6 +216,23 @@ fn message(
 ) -> String {
     let source = path.display();
     match problem {
+        Problem::PersonalUnlisted { ids } => format!(
+            "{source}: items are for annotator {} ({}), whom --annotators does not list: \
+             published plans are per slot, so those items would never be shown; list every \
+             such id in a file, one per line, and publish with --annotators FILE",
+            if ids.len() == 1 { "id" } else { "ids" },
+            ids.join(", ")
+        ),
+        Problem::ListedWithoutItems { ids } => format!(
+            "warning: {source}: no item is for {} ({}) of --annotators: they do a slot's \
+             plan like anyone",
+            if ids.len() == 1 {
+                "the annotator"
+            } else {
+                "the annotators"
+            },
+            ids.join(", "),
+        ),
         Problem::AlreadySealed => format!(
             "{source}: already sealed (its systems are tokens); publish the original study, so \
              that the key is written"

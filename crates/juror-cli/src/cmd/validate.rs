@@ -154,6 +154,9 @@ fn not_published_text(why: &NotPublished) -> String {
         NotPublished::Analysis => "the analysis section is served (it names systems); it \
              belongs in the key"
             .to_owned(),
+        NotPublished::Metadata => "the metadata section is served (it may name systems); it \
+             belongs in the key"
+            .to_owned(),
         NotPublished::SharedToken {
             token,
             first,

@@ -454,3 +454,96 @@ fn mturk_links_warn_without_submit_or_mturks_hosts() {
         "{said}"
     );
 }
+
+/// Items `for` annotator ids survive publishing only with `--annotators`: without it the study
+/// is refused, naming the ids; with it each listed annotator gets a plan of their own, with
+/// their items, that the page (`plan::plan` of the published study) gives to that id, while
+/// an annotator without an id does a slot's plan without them.
+#[test]
+fn personal_items_for_annotator_ids_are_published_for_the_listed_annotators() {
+    use juror_core::plan::{Annotator, plan};
+    let dir = scratch("personal");
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(example("kitchen-qa")).unwrap()).unwrap();
+    let mut personal = raw["items"][0].clone();
+    personal["id"] = "p07-own-question".into();
+    personal["prompt"] = "My own question about my kitchen.".into();
+    personal["for"] = serde_json::json!(["P07"]);
+    raw["items"].as_array_mut().unwrap().push(personal);
+    let study = dir.join("personal.json");
+    std::fs::write(&study, serde_json::to_string_pretty(&raw).unwrap()).unwrap();
+
+    let refused = juror(&[s(&study), "--site", s(&site), "--keys", s(&keys)]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused));
+    assert!(
+        text(&refused)
+            .contains("items are for annotator id (P07), whom --annotators does not list"),
+        "{}",
+        text(&refused)
+    );
+    assert!(!site.exists(), "nothing is written");
+
+    let list = dir.join("annotators.txt");
+    std::fs::write(&list, "# phase two\np07\n\nq11\n").unwrap();
+    let out = juror(&[
+        s(&study),
+        "--site",
+        s(&site),
+        "--keys",
+        s(&keys),
+        "--annotators",
+        s(&list),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("no item is for the annotator (q11) of --annotators"),
+        "{}",
+        text(&out)
+    );
+    let served = std::fs::read_to_string(site.join("studies/personal.json")).unwrap();
+    let published = juror_core::open::open(&served).unwrap().study;
+    let items_of = |annotator: &Annotator| -> Vec<String> {
+        plan(&published, annotator)
+            .trials
+            .iter()
+            .map(|t| published.items()[t.item].id.clone())
+            .collect()
+    };
+    let p07 = Annotator {
+        slot: 5,
+        id: Some("P07".into()),
+        platform: None,
+    };
+    assert!(items_of(&p07).contains(&"p07-own-question".to_owned()));
+    for other in [
+        Annotator::slot(1),
+        Annotator {
+            slot: 1,
+            id: Some("q11".into()),
+            platform: None,
+        },
+    ] {
+        assert!(!items_of(&other).contains(&"p07-own-question".to_owned()));
+        assert!(!items_of(&other).is_empty());
+    }
+    // The personal plan is the original study's plan for that annotator, slot 1 being the
+    // first listed.
+    let original = juror_core::open::open(&std::fs::read_to_string(&study).unwrap())
+        .unwrap()
+        .study;
+    let want: Vec<String> = plan(
+        &original,
+        &Annotator {
+            slot: 1,
+            id: Some("p07".into()),
+            platform: None,
+        },
+    )
+    .trials
+    .iter()
+    .map(|t| original.items()[t.item].id.clone())
+    .collect();
+    assert_eq!(items_of(&p07), want);
+}

@@ -48,7 +48,9 @@ use serde::Serialize;
 
 use crate::rng::Stream;
 pub use crate::study::published::{Shown, Trial};
-use crate::study::{Item, LabelScheme, Order, Presentation, Problem, Study, Task};
+use crate::study::{
+    Item, LabelScheme, Order, Presentation, Problem, Study, Task, participant_code,
+};
 pub use link::{
     Annotator, ID_PARAMETERS, LINK_PARAMETERS, Platform, PlatformVisit, UnknownParameter,
     broken_link, mturk_preview, mturk_submit_url, platform_links, platform_visit,
@@ -172,11 +174,16 @@ impl<'a> Planner<'a> {
         PLANS_MADE.with(|n| n.set(n.get() + 1));
         let study = self.study;
         if let Some(plans) = &study.design().plans {
+            // An annotator with personal items does the plan published for their id.
+            let personal = annotator
+                .id
+                .as_deref()
+                .and_then(|id| study.design().personal_plans.get(&participant_code(id)));
             let slot = annotator.slot.max(1) as usize;
             return Plan {
                 annotator: annotator.clone(),
-                trials: plans
-                    .get((slot - 1) % plans.len().max(1))
+                trials: personal
+                    .or_else(|| plans.get((slot - 1) % plans.len().max(1)))
                     .cloned()
                     .unwrap_or_default(),
             };

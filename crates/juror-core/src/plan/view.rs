@@ -70,8 +70,9 @@ pub struct OutputView {
     pub heading: String,
     /// The output, rendered.
     pub html: String,
-    /// The output's text as the study holds it, when the task asks for error spans: the page
-    /// then shows it as plain text (whitespace kept) and span offsets count its characters.
+    /// The output's text as the study holds it, when the task shows plain text (`plain_text`,
+    /// or error spans asked): the page then shows it as is, whitespace kept, and span offsets
+    /// count its characters.
     pub text: Option<String>,
 }
 
@@ -124,13 +125,14 @@ impl TrialView {
                     } else {
                         s.label.clone()
                     },
-                    // Shown as plain text when spans are marked: no Markdown to render.
-                    html: if task.spans.is_some() {
+                    // Shown as plain text (spans marked, or formatting to be ignored): no
+                    // Markdown to render.
+                    html: if task.plain_text {
                         String::new()
                     } else {
                         markdown::to_html_below(text, 2)
                     },
-                    text: task.spans.as_ref().map(|_| text.to_owned()),
+                    text: task.plain_text.then(|| text.to_owned()),
                 }
             })
             .collect();

@@ -8,8 +8,8 @@
 use std::path::{Component, Path};
 
 use super::{is_sealed, mentions};
-use crate::study::Study;
-use crate::study::raw::RawStudy;
+use crate::study::raw::{RawAnnotatorRef, RawStudy};
+use crate::study::{Study, participant_code};
 
 /// The folder of the site that published studies and their media go to.
 pub const SITE_FOLDER: &str = "studies";
@@ -29,6 +29,9 @@ pub struct Candidate<'a> {
     pub missing: &'a [String],
     /// Publish even where the study's text names a system (a warning instead of a refusal).
     pub allow_named: bool,
+    /// The annotators listed with `--annotators` (ids as they come), each to get a plan of
+    /// their own.
+    pub annotators: &'a [String],
 }
 
 /// One thing `juror publish` found about a study, in the order it checks them.
@@ -56,6 +59,12 @@ pub enum Problem {
     /// `completion.fail_code` is set: the published study keeps its attention checks in the
     /// key, so the page can never know who failed one, and the code would never be given.
     FailCodeNeverApplies { fail_code: String },
+    /// Items are for these annotator ids (`items[].for`), which `--annotators` does not list:
+    /// published plans are computed per slot, so their items would never be shown.
+    PersonalUnlisted { ids: Vec<String> },
+    /// These ids of `--annotators` have no item `for` them: they get no plan of their own and
+    /// do a slot's plan like anyone (a warning: a typo, or an annotator with nothing personal).
+    ListedWithoutItems { ids: Vec<String> },
 }
 
 /// How much a [`Problem`] stops.
@@ -73,7 +82,9 @@ impl Problem {
     /// How much this problem stops.
     pub fn severity(&self) -> Severity {
         match self {
-            Problem::NamesSystem { allowed: true, .. } => Severity::Warning,
+            Problem::NamesSystem { allowed: true, .. } | Problem::ListedWithoutItems { .. } => {
+                Severity::Warning
+            }
             Problem::KeyExists => Severity::Stop,
             _ => Severity::Refusal,
         }
@@ -97,6 +108,34 @@ pub fn check(study: &Candidate) -> Vec<Problem> {
         .collect();
     if let Some(fail_code) = raw.completion.as_ref().and_then(|c| c.fail_code.clone()) {
         problems.push(Problem::FailCodeNeverApplies { fail_code });
+    }
+    let listed: std::collections::BTreeSet<String> = study
+        .annotators
+        .iter()
+        .map(|a| participant_code(a))
+        .collect();
+    let mut unlisted: Vec<String> = Vec::new();
+    for item in &raw.items {
+        for a in &item.for_annotators {
+            if let RawAnnotatorRef::Id(id) = a
+                && !listed.contains(&participant_code(id))
+                && !unlisted.contains(id)
+            {
+                unlisted.push(id.clone());
+            }
+        }
+    }
+    if !unlisted.is_empty() {
+        problems.push(Problem::PersonalUnlisted { ids: unlisted });
+    }
+    let without: Vec<String> = study
+        .annotators
+        .iter()
+        .filter(|a| !super::has_personal_items(raw, a))
+        .cloned()
+        .collect();
+    if !without.is_empty() {
+        problems.push(Problem::ListedWithoutItems { ids: without });
     }
     if study.earlier.contains(&study.file_name) {
         problems.push(Problem::SameFileName);
@@ -127,6 +166,9 @@ pub enum NotPublished {
     AttentionChecks,
     /// An `analysis` section is there: the analysis plan names systems and belongs in the key.
     Analysis,
+    /// A `metadata` section is there: the researcher's notes may name systems and belong in
+    /// the key.
+    Metadata,
     /// The output token `token` is used by two items (`items[first]` and `items[second]`,
     /// indices): one system could be followed from item to item.
     SharedToken {
@@ -159,6 +201,9 @@ pub fn not_published(raw: &RawStudy) -> Vec<NotPublished> {
     }
     if raw.analysis.is_some() {
         found.push(NotPublished::Analysis);
+    }
+    if raw.metadata.is_some() {
+        found.push(NotPublished::Metadata);
     }
     let mut owner: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for (i, item) in raw.items.iter().enumerate() {
@@ -291,6 +336,7 @@ mod tests {
             key_exists: false,
             missing: &[],
             allow_named: false,
+            annotators: &[],
         }
     }
 
@@ -422,6 +468,7 @@ mod tests {
             code: Some("PASS1".into()),
             fail_code: Some("FAIL9".into()),
             redirect: None,
+            screened_code: None,
         });
         let problems = check(&candidate(&raw, &[]));
         let fail = Problem::FailCodeNeverApplies {
@@ -440,7 +487,7 @@ mod tests {
     fn a_published_study_passes_and_anything_put_back_is_named() {
         let raw = example("video-trajectories");
         let study = validate(&raw).unwrap_or_else(|p| panic!("{p}"));
-        let (published, _) = super::super::publish(&raw, &study, &[7; 32], 3);
+        let (published, _) = super::super::publish(&raw, &study, &[7; 32], 3, &[]);
         assert_eq!(not_published(&published), []);
 
         let as_written = not_published(&raw);

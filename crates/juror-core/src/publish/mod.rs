@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::plan::{Annotator, Planner};
-use crate::study::Study;
-use crate::study::raw::{RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
+use crate::study::raw::{RawAnnotatorRef, RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
+use crate::study::{Study, participant_code};
 
 mod check;
 
@@ -55,6 +55,10 @@ pub struct SealKey {
     /// ([`crate::pseudonym`]); keys written before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids_secret: Option<String>,
+    /// The study's `metadata` (free-form notes that may name systems: the sealed or published
+    /// study leaves it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 impl SealKey {
@@ -171,6 +175,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         // The plan names systems: it goes with the key, which the analysis reads it from.
         analysis: sealed.analysis.take(),
         ids_secret: Some(crate::pseudonym::ids_secret(secret)),
+        metadata: sealed.metadata.take(),
     };
     (sealed, key)
 }
@@ -181,7 +186,8 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
 /// nothing served or downloaded links the outputs of one system across items. The published
 /// study has no assignment, pairs or attention check (the plans carry their effect); the key
 /// maps every token back and keeps the attention checks, answers and all, as the original
-/// wrote them.
+/// wrote them. Each of `annotators` (ids as items' `for` names them) gets a plan of their own
+/// in `design.personal_plans`, with their personal items: the n-th does slot n's shared items.
 ///
 /// `study` must be `raw` validated; `secret` must come from a real source of randomness and be
 /// discarded after.
@@ -190,6 +196,7 @@ pub fn publish(
     study: &Study,
     secret: &[u8; 32],
     slots: u32,
+    annotators: &[String],
 ) -> (RawStudy, SealKey) {
     let token = |item: &str, system: &str| {
         let mut h = Sha256::new();
@@ -218,35 +225,53 @@ pub fn publish(
     published.design.assignment = None;
     published.design.attention_checks = Vec::new();
     published.analysis = None;
+    published.metadata = None;
     for task in &mut published.design.tasks {
         task.pairs = None;
     }
     // One planner for every slot: the assignment of items to slots is computed once.
     let planner = Planner::new(study);
+    let stored = |annotator: &Annotator| -> Vec<RawPlannedTrial> {
+        planner
+            .plan(annotator)
+            .trials
+            .iter()
+            .map(|trial| {
+                let item = &study.items()[trial.item].id;
+                RawPlannedTrial {
+                    task: study.design().tasks[trial.task].id.clone(),
+                    item: item.clone(),
+                    shown: trial
+                        .shown
+                        .iter()
+                        .map(|s| RawShown {
+                            output: token(item, &study.systems()[s.system]),
+                            label: s.label.clone(),
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    };
     let plans = (1..=slots.max(1))
-        .map(|slot| {
-            planner
-                .plan(&Annotator::slot(slot))
-                .trials
-                .iter()
-                .map(|trial| {
-                    let item = &study.items()[trial.item].id;
-                    RawPlannedTrial {
-                        task: study.design().tasks[trial.task].id.clone(),
-                        item: item.clone(),
-                        shown: trial
-                            .shown
-                            .iter()
-                            .map(|s| RawShown {
-                                output: token(item, &study.systems()[s.system]),
-                                label: s.label.clone(),
-                            })
-                            .collect(),
-                    }
-                })
-                .collect()
+        .map(|slot| stored(&Annotator::slot(slot)))
+        .collect();
+    // The n-th listed annotator does slot n's shared items and their own.
+    let personal: BTreeMap<String, Vec<RawPlannedTrial>> = annotators
+        .iter()
+        .zip(1u32..)
+        .filter(|(id, _)| has_personal_items(raw, id))
+        .map(|(id, slot)| {
+            let code = participant_code(id);
+            let annotator = Annotator {
+                slot,
+                id: Some(code.clone()),
+                platform: None,
+            };
+            (code, stored(&annotator))
         })
         .collect();
+    published.design.personal_plans = (!personal.is_empty()).then_some(personal);
     published.design.plans = Some(plans);
     let key = SealKey {
         format: KEY_FORMAT_V1.to_owned(),
@@ -255,8 +280,20 @@ pub fn publish(
         attention_checks: raw.design.attention_checks.clone(),
         analysis: raw.analysis.clone(),
         ids_secret: Some(crate::pseudonym::ids_secret(secret)),
+        metadata: raw.metadata.clone(),
     };
     (published, key)
+}
+
+/// Whether an item of `raw` is `for` the annotator id `id` (compared as
+/// [`participant_code`] keeps ids).
+pub fn has_personal_items(raw: &RawStudy, id: &str) -> bool {
+    let code = participant_code(id);
+    raw.items.iter().any(|item| {
+        item.for_annotators
+            .iter()
+            .any(|a| matches!(a, RawAnnotatorRef::Id(x) if participant_code(x) == code))
+    })
 }
 
 /// Whether every system id is a token [`seal`] makes (`s-` and 12 lowercase hex digits): the
@@ -369,6 +406,33 @@ mod tests {
         assert_eq!(in_debrief(&raw), ["hare"]);
     }
 
+    /// The researcher's metadata (which may name systems and checkpoints) goes to the key,
+    /// never to the sealed or published study; a study served with it is not what publish
+    /// writes.
+    #[test]
+    fn metadata_moves_to_the_key() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/studies/pandalm.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut raw: super::RawStudy =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let notes: std::collections::BTreeMap<String, serde_json::Value> = serde_json::from_str(
+            r#"{"systems": {"llama-7b": {"checkpoint": "ckpt-1200"}}, "collected": "2026-11"}"#,
+        )
+        .unwrap_or_default();
+        raw.metadata = Some(notes.clone());
+        let study = crate::study::validate(&raw).unwrap_or_else(|p| panic!("{p}"));
+        let (published, key) = super::publish(&raw, &study, &[3; 32], 2, &[]);
+        assert_eq!(published.metadata, None);
+        assert_eq!(key.metadata, Some(notes.clone()));
+        let (sealed, key) = super::seal(&raw, &[3; 32]);
+        assert_eq!(sealed.metadata, None);
+        assert_eq!(key.metadata, Some(notes));
+        assert!(super::not_published(&raw).contains(&super::NotPublished::Metadata));
+    }
+
     #[test]
     fn whole_words_only() {
         assert!(contains_word("the rag system", "rag"));
@@ -392,7 +456,7 @@ mod tests {
         let raw: super::RawStudy = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
         let study = crate::study::validate(&raw).unwrap_or_else(|p| panic!("{p}"));
         let published = |secret: u8| {
-            let (out, key) = super::publish(&raw, &study, &[secret; 32], 2);
+            let (out, key) = super::publish(&raw, &study, &[secret; 32], 2, &[]);
             let served = crate::study::validate(&out).unwrap_or_else(|p| panic!("{p}"));
             (served, serde_json::to_string(&key).unwrap_or_default())
         };

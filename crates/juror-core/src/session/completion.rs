@@ -23,6 +23,7 @@ pub fn completion(study: &Study, file: &RatingsFile) -> Option<Completion> {
         .filter(|t| t.check && t.done)
         .any(|t| fails(study, t));
     let code = match (&done.fail_code, failed) {
+        _ if file.phase == super::Phase::Screened => done.screened_code.clone(),
         (Some(fail), true) => Some(fail.clone()),
         _ => done.code.clone(),
     };

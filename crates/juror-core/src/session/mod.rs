@@ -59,6 +59,9 @@ pub enum Phase {
     Exit,
     /// Finished: download the ratings.
     Done,
+    /// An intake answer screened the participant out (`screen_out`): the study ends before
+    /// the trials, with thanks and the platform's screened-out code.
+    Screened,
 }
 
 /// Which survey.
@@ -1230,11 +1233,28 @@ fn submit_survey(
     } else {
         session.missing.clear();
         match survey {
+            Survey::Intake if screened(study, &session.progress) => {
+                session.progress.phase = Phase::Screened;
+                session.progress.finished_at = Some(now);
+                cmds.push(Cmd::ScrollTop);
+            }
             Survey::Intake => enter_trials(study, session, now, cmds),
             Survey::Exit => finish(session, now, cmds),
         }
         cmds.push(Cmd::Save);
     }
+}
+
+/// Whether an intake answer screens the participant out: a choice the question's
+/// `screen_out` lists.
+pub fn screened(study: &Study, progress: &Progress) -> bool {
+    study.intake().iter().any(|q| {
+        progress.intake.get(&q.id).is_some_and(|a| match a {
+            Answer::Choice(c) => q.screen_out.contains(c),
+            Answer::Choices(cs) => cs.iter().any(|c| q.screen_out.contains(c)),
+            _ => false,
+        })
+    })
 }
 
 /// Back one trial, or from the first trial to the intake survey (when there is one).

@@ -263,3 +263,28 @@ fn the_trial_view_gives_the_plain_text_and_the_spans_asked() {
     let view = current_view(&plain, &t).unwrap();
     assert!(view.spans.is_none() && view.outputs[0].text.is_none());
 }
+
+/// `plain_text` without spans: the text as it is, no Markdown, and nothing to mark.
+#[test]
+fn a_plain_text_task_gives_the_text_without_spans() {
+    let (study, _) = example("summeval");
+    let mut raw: crate::study::RawStudy = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/../../assets/studies/summeval.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    raw.design.tasks[0].plain_text = true;
+    let plain = crate::study::validate(&raw).unwrap();
+    let s = Session::new(&plain, crate::plan::Annotator::slot(1));
+    let trial = &s.plan.trials[0];
+    let view = crate::plan::view::TrialView::new(&plain, &s.plan, 0, trial);
+    assert!(view.spans.is_none());
+    assert!(view.outputs[0].html.is_empty());
+    assert_eq!(
+        view.outputs[0].text.as_deref(),
+        Some(crate::plan::view::shown_text(&study, trial, 0))
+    );
+}

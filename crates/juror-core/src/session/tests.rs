@@ -160,7 +160,7 @@ fn complete(study: &Study, s: &mut Session) -> f64 {
                 answer_survey(study, s, Survey::Exit, now);
                 update(study, s, Msg::SubmitSurvey(Survey::Exit), now);
             }
-            Phase::Declined | Phase::Done => unreachable!(),
+            Phase::Declined | Phase::Done | Phase::Screened => unreachable!(),
         }
     }
     now
@@ -1099,4 +1099,103 @@ fn a_session_saved_under_an_older_plan_format_continues_on_its_plan() {
         );
         assert_eq!(Session::new(&study, who).plan, planner.plan(&slot(2)));
     }
+}
+
+/// An intake answer that `screen_out` lists ends the study before the trials: the screened
+/// phase, kept on reload, with the platform's screened-out code; any other answer goes on.
+#[test]
+fn an_intake_answer_that_screens_out_ends_the_study_with_the_screened_code() {
+    use serde_json::{Value, json};
+    let text = std::fs::read_to_string(format!(
+        "{}/../../assets/studies/kitchen-qa.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["surveys"]["intake"] = json!([{
+        "id": "llm",
+        "prompt": "Are you familiar with large language models?",
+        "type": "single_choice",
+        "options": ["yes", "no"],
+        "screen_out": ["no"]
+    }]);
+    v["completion"] = json!({"code": "DONE1", "screened_code": "SCRN2",
+        "redirect": "https://app.prolific.com/submissions/complete?cc={code}"});
+    let text = v.to_string();
+    let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
+    let hash = sha256_hex(&text);
+    let mut s = Session::new(&study, slot(1));
+    for msg in [Msg::Start, Msg::Consent(true), Msg::FinishInstructions] {
+        update(&study, &mut s, msg, 1.0);
+    }
+    assert_eq!(s.progress.phase, Phase::Intake);
+    let answer = |s: &mut Session, a: &str| {
+        update(
+            &study,
+            s,
+            Msg::SurveyAnswer {
+                survey: Survey::Intake,
+                question: "llm".into(),
+                answer: Some(Answer::Choice(a.into())),
+            },
+            2.0,
+        )
+    };
+    let mut passes = s.clone();
+    answer(&mut passes, "yes");
+    update(&study, &mut passes, Msg::SubmitSurvey(Survey::Intake), 3.0);
+    assert_eq!(passes.progress.phase, Phase::Trials);
+
+    answer(&mut s, "no");
+    let cmds = update(&study, &mut s, Msg::SubmitSurvey(Survey::Intake), 3.0);
+    assert_eq!(s.progress.phase, Phase::Screened);
+    assert!(cmds.contains(&Cmd::Save));
+    // Nothing moves it on: no trial, no going back.
+    for msg in [Msg::Next, Msg::Previous, Msg::GoTo(0)] {
+        update(&study, &mut s, msg, 4.0);
+        assert_eq!(s.progress.phase, Phase::Screened);
+    }
+    let file = export(&study, &hash, &s, "test", 5.0);
+    assert!(!file.complete);
+    let end = completion::completion(&study, &file).unwrap();
+    assert_eq!(end.code.as_deref(), Some("SCRN2"));
+    assert_eq!(
+        end.link.as_deref(),
+        Some("https://app.prolific.com/submissions/complete?cc=SCRN2")
+    );
+    // Reloaded from storage, still screened out.
+    let back = parse(&file.to_json()).unwrap();
+    assert_eq!(back.phase, Phase::Screened);
+}
+
+/// `screen_out` only on intake choices, with values among their options, never all of them.
+#[test]
+fn screen_out_is_checked_where_it_is_written() {
+    use serde_json::{Value, json};
+    let text = std::fs::read_to_string(format!(
+        "{}/../../assets/studies/kitchen-qa.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["surveys"]["intake"] = json!([
+        {"id": "a", "prompt": "A?", "type": "single_choice", "options": ["yes", "no"], "screen_out": ["maybe"]},
+        {"id": "b", "prompt": "B?", "type": "single_choice", "options": ["yes", "no"], "screen_out": ["yes", "no"]},
+        {"id": "c", "prompt": "C?", "type": "short_text", "screen_out": ["x"]}
+    ]);
+    v["surveys"]["exit"] = json!([
+        {"id": "d", "prompt": "D?", "type": "single_choice", "options": ["yes", "no"], "screen_out": ["no"]}
+    ]);
+    let problems = parse_study(&v.to_string()).unwrap_err();
+    let at: Vec<&str> = problems.iter().map(|p| p.at.as_str()).collect();
+    assert_eq!(
+        at,
+        [
+            "surveys.intake[0].screen_out[0]",
+            "surveys.intake[1].screen_out",
+            "surveys.intake[2].screen_out",
+            "surveys.exit[0].screen_out"
+        ],
+        "{problems}"
+    );
 }

@@ -33,6 +33,9 @@ pub struct Study {
     pub(crate) design: Design,
     pub(crate) intake: Vec<Question>,
     pub(crate) exit: Vec<Question>,
+    pub(crate) intake_minutes: Option<u32>,
+    pub(crate) exit_minutes: Option<u32>,
+    pub(crate) screened_message: Option<String>,
     pub(crate) items: Vec<Item>,
     pub(crate) analysis: Option<super::analysis_plan::AnalysisPlan>,
 }
@@ -59,12 +62,31 @@ impl Study {
         self.consent.as_ref()
     }
     /// The researcher's estimate of the study's length: the study's own, else the sum of its
-    /// tasks' (`tasks[].estimated_minutes`).
+    /// tasks' (`tasks[].estimated_minutes`) and its surveys' (`surveys.intake_minutes`,
+    /// `surveys.exit_minutes`).
     pub fn estimated_minutes(&self) -> Option<u32> {
         self.estimated_minutes.or_else(|| {
             let tasks = self.design.tasks.iter().filter_map(|t| t.estimated_minutes);
-            tasks.reduce(u32::saturating_add)
+            tasks
+                .chain(self.intake_minutes)
+                .chain(self.exit_minutes)
+                .reduce(u32::saturating_add)
         })
+    }
+    /// What a participant screened out by an intake answer reads (Markdown).
+    pub fn screened_message(&self) -> &str {
+        self.screened_message.as_deref().unwrap_or(
+            "Thank you for your time. From your answers, this study is not a fit for you, so it \
+             ends here: nothing more is asked.",
+        )
+    }
+    /// How long the intake survey takes, in minutes, if the study says.
+    pub fn intake_minutes(&self) -> Option<u32> {
+        self.intake_minutes
+    }
+    /// How long the exit survey takes, in minutes, if the study says.
+    pub fn exit_minutes(&self) -> Option<u32> {
+        self.exit_minutes
     }
     /// What `annotators` annotators cost, from the study's estimate of one annotator's minutes
     /// ([`Study::estimated_minutes`]) and an hourly `rate` (any currency): `None` when the study
@@ -271,6 +293,8 @@ pub struct Question {
     pub required: bool,
     /// The kind of answer.
     pub kind: QuestionKind,
+    /// The options that end the study (intake choices only; empty for every other question).
+    pub screen_out: Vec<String>,
 }
 
 /// Kinds of question.
@@ -336,6 +360,9 @@ pub struct Design {
     pub tasks: Vec<Task>,
     /// A published study's plans, one per slot (system indices are the per-item tokens').
     pub plans: Option<Vec<Vec<super::published::Trial>>>,
+    /// A published study's plans of annotators with personal items, by their id as
+    /// [`participant_code`] keeps it (empty when none).
+    pub personal_plans: BTreeMap<String, Vec<super::published::Trial>>,
 }
 
 impl Design {
@@ -469,6 +496,8 @@ pub struct Task {
     pub estimated_minutes: Option<u32>,
     /// The error spans asked for in each output, if any.
     pub spans: Option<Spans>,
+    /// Whether outputs are shown as plain text (`plain_text`, or spans asked).
+    pub plain_text: bool,
 }
 
 /// The error spans a task asks for (`spans`), with defaults resolved.

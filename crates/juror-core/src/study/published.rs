@@ -4,10 +4,12 @@
 //! the study file owns the type and [`published_plans`] checks the stored ones against the
 //! study's tasks, items and outputs.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
-use super::model::{Presentation, Task};
-use super::raw::{RawPlannedTrial, RawStudy};
+use super::model::{Presentation, Task, participant_code};
+use super::raw::{RawAnnotatorRef, RawPlannedTrial, RawStudy};
 use super::validate::Checker;
 
 /// One trial of a plan (researcher-side: it names systems; `plan::view` is what raters see).
@@ -55,82 +57,133 @@ pub(super) fn published_plans(
             "remove the assignment (juror publish does)",
         );
     }
-    let index: std::collections::BTreeMap<&str, usize> = raw
+    plans
+        .iter()
+        .enumerate()
+        .map(|(s, plan)| published_plan(c, raw, tasks, &format!("design.plans[{s}]"), plan))
+        .collect()
+}
+
+/// The plans of annotators with personal items (`design.personal_plans`), each checked as a
+/// slot's plan is, by id as [`participant_code`] keeps it: only in a published study, each for
+/// an id that an item's `for` names.
+pub(super) fn personal_plans(
+    c: &mut Checker,
+    raw: &RawStudy,
+    tasks: &[Task],
+) -> BTreeMap<String, Vec<Trial>> {
+    let Some(plans) = &raw.design.personal_plans else {
+        return BTreeMap::new();
+    };
+    if raw.design.plans.is_none() {
+        c.error(
+            "design.personal_plans",
+            "personal plans without the slots' plans",
+            "publish the original study again with juror publish",
+        );
+    }
+    let mut out = BTreeMap::new();
+    for (id, plan) in plans {
+        let at = format!("design.personal_plans.{id}");
+        let code = participant_code(id);
+        let named = raw.items.iter().any(|item| {
+            item.for_annotators
+                .iter()
+                .any(|a| matches!(a, RawAnnotatorRef::Id(x) if participant_code(x) == code))
+        });
+        if !named {
+            c.error(
+                at.clone(),
+                format!("no item is for \"{id}\""),
+                "publish the original study again with juror publish",
+            );
+        }
+        let trials = published_plan(c, raw, tasks, &at, plan);
+        out.insert(code, trials);
+    }
+    out
+}
+
+/// One stored plan, at `at` (`design.plans[2]`), with indices.
+fn published_plan(
+    c: &mut Checker,
+    raw: &RawStudy,
+    tasks: &[Task],
+    at_plan: &str,
+    plan: &[RawPlannedTrial],
+) -> Vec<Trial> {
+    let index: BTreeMap<&str, usize> = raw
         .systems
         .iter()
         .enumerate()
         .map(|(i, id)| (id.as_str(), i))
         .rev()
         .collect();
-    let items: std::collections::BTreeMap<&str, usize> = raw
+    let items: BTreeMap<&str, usize> = raw
         .items
         .iter()
         .enumerate()
         .map(|(i, it)| (it.id.as_str(), i))
         .rev()
         .collect();
-    let mut out = Vec::with_capacity(plans.len());
-    for (s, plan) in plans.iter().enumerate() {
-        let mut trials = Vec::with_capacity(plan.len());
-        for (t, trial) in plan.iter().enumerate() {
-            let at = format!("design.plans[{s}][{t}]");
-            let task = tasks.iter().position(|x| x.id == trial.task);
-            let item = items.get(trial.item.as_str()).copied();
-            let (Some(task), Some(item)) = (task, item) else {
-                c.error(
-                    at,
-                    format!("unknown task \"{}\" or item \"{}\"", trial.task, trial.item),
-                    "publish the original study again with juror publish",
-                );
-                continue;
-            };
-            let outputs = &raw.items[item].outputs;
-            let width = match tasks[task].presentation {
-                Presentation::Single => 1,
-                Presentation::Pairs => 2,
-                Presentation::SideBySide => outputs.len(),
-            };
-            if trial.shown.len() != width {
-                c.error(
-                    format!("{at}.shown"),
-                    format!("{} outputs where the task shows {width}", trial.shown.len()),
-                    "publish the original study again with juror publish",
-                );
-            }
-            let mut shown = Vec::with_capacity(trial.shown.len());
-            for (p, x) in trial.shown.iter().enumerate() {
-                let system = index.get(x.output.as_str()).copied();
-                match system.filter(|_| outputs.contains_key(&x.output)) {
-                    Some(system) => shown.push(Shown {
-                        system,
-                        label: x.label.clone(),
-                    }),
-                    None => c.error(
-                        format!("{at}.shown[{p}].output"),
-                        format!(
-                            "\"{}\" is not an output of item \"{}\"",
-                            x.output, trial.item
-                        ),
-                        "publish the original study again with juror publish",
-                    ),
-                }
-                c.not_blank(&format!("{at}.shown[{p}].label"), "label", &x.label);
-                if trial.shown[..p].iter().any(|y| y.label == x.label) {
-                    c.error(
-                        format!("{at}.shown[{p}].label"),
-                        format!("the label \"{}\" is shown twice", x.label),
-                        "give each output of a trial its own label",
-                    );
-                }
-            }
-            trials.push(Trial {
-                task,
-                item,
-                shown,
-                check: false,
-            });
+    let mut trials = Vec::with_capacity(plan.len());
+    for (t, trial) in plan.iter().enumerate() {
+        let at = format!("{at_plan}[{t}]");
+        let task = tasks.iter().position(|x| x.id == trial.task);
+        let item = items.get(trial.item.as_str()).copied();
+        let (Some(task), Some(item)) = (task, item) else {
+            c.error(
+                at,
+                format!("unknown task \"{}\" or item \"{}\"", trial.task, trial.item),
+                "publish the original study again with juror publish",
+            );
+            continue;
+        };
+        let outputs = &raw.items[item].outputs;
+        let width = match tasks[task].presentation {
+            Presentation::Single => 1,
+            Presentation::Pairs => 2,
+            Presentation::SideBySide => outputs.len(),
+        };
+        if trial.shown.len() != width {
+            c.error(
+                format!("{at}.shown"),
+                format!("{} outputs where the task shows {width}", trial.shown.len()),
+                "publish the original study again with juror publish",
+            );
         }
-        out.push(trials);
+        let mut shown = Vec::with_capacity(trial.shown.len());
+        for (p, x) in trial.shown.iter().enumerate() {
+            let system = index.get(x.output.as_str()).copied();
+            match system.filter(|_| outputs.contains_key(&x.output)) {
+                Some(system) => shown.push(Shown {
+                    system,
+                    label: x.label.clone(),
+                }),
+                None => c.error(
+                    format!("{at}.shown[{p}].output"),
+                    format!(
+                        "\"{}\" is not an output of item \"{}\"",
+                        x.output, trial.item
+                    ),
+                    "publish the original study again with juror publish",
+                ),
+            }
+            c.not_blank(&format!("{at}.shown[{p}].label"), "label", &x.label);
+            if trial.shown[..p].iter().any(|y| y.label == x.label) {
+                c.error(
+                    format!("{at}.shown[{p}].label"),
+                    format!("the label \"{}\" is shown twice", x.label),
+                    "give each output of a trial its own label",
+                );
+            }
+        }
+        trials.push(Trial {
+            task,
+            item,
+            shown,
+            check: false,
+        });
     }
-    out
+    trials
 }

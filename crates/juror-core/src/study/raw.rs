@@ -79,6 +79,11 @@ pub struct RawStudy {
     /// pair of systems on item means, two-sided, Holm over the whole report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<super::analysis_plan::RawAnalysis>,
+    /// Free-form notes for the researcher, in any shape: model checkpoints, dates, data
+    /// sources (`{"systems": {"hare": {"checkpoint": "…"}}}`). Kept in the file, never shown to
+    /// annotators; `juror publish` and `juror seal` move it to the key (it may name systems).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 /// The completion code and the way back to the platform (Prolific, SONA, …).
@@ -94,6 +99,10 @@ pub struct RawCompletion {
     /// key, and its checks are scored by `juror analyze --key`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_code: Option<String>,
+    /// The code instead, for a participant an intake answer screened out (`screen_out`): the
+    /// platform's "screened out" code. Given at once, with the address back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screened_code: Option<String>,
     /// The address to return to (`https://`), where `{code}` becomes the code and `{pid}` the
     /// participant's id: for Prolific, `https://app.prolific.com/submissions/complete?cc={code}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -279,6 +288,11 @@ pub struct RawQuestion {
     /// Whether an answer is needed before going on.
     #[serde(default = "yes")]
     pub required: bool,
+    /// For a choice in the intake survey: the options that end the study (an inclusion
+    /// criterion the participant does not meet). The participant is thanked
+    /// (`surveys.screened_message`) and given `completion.screened_code`; no trial is shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub screen_out: Vec<String>,
     /// What kind of answer is asked for.
     #[serde(flatten)]
     pub kind: RawQuestionKind,
@@ -369,6 +383,11 @@ pub struct RawDesign {
     /// counterbalanced on the original study. Slot N does `plans[N - 1]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plans: Option<Vec<Vec<RawPlannedTrial>>>,
+    /// The plans of annotators who have personal items (`items[].for` naming their id),
+    /// computed before publishing (`juror publish --annotators FILE`), by their id: an
+    /// annotator who comes with that id does this plan instead of their slot's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub personal_plans: Option<BTreeMap<String, Vec<RawPlannedTrial>>>,
 }
 
 /// One trial of a published plan.
@@ -483,6 +502,10 @@ pub struct RawTask {
     /// outputs are then shown as plain text. Absent: no spans.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spans: Option<RawSpans>,
+    /// Show outputs as plain text, whitespace kept, rather than rendered Markdown: for
+    /// protocols that ask raters to ignore formatting. Tasks with `spans` always do.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plain_text: bool,
     /// In what order trials come.
     #[serde(default)]
     pub order: RawOrder,
@@ -691,12 +714,27 @@ pub struct RawSurveys {
     /// Asked after the last trial.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exit: Vec<RawQuestion>,
+    /// How long the intake survey takes, in minutes: shown on it, and counted in the welcome
+    /// page's estimate when the study gives no `estimated_minutes` of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intake_minutes: Option<u32>,
+    /// How long the exit survey takes, in minutes (as `intake_minutes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_minutes: Option<u32>,
+    /// What a participant screened out by an intake answer (`screen_out`) reads (Markdown).
+    /// Default: thanks, and that the study ends here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screened_message: Option<String>,
 }
 
 impl RawSurveys {
     /// True when neither survey has a question.
     pub fn is_empty(&self) -> bool {
-        self.intake.is_empty() && self.exit.is_empty()
+        self.intake.is_empty()
+            && self.exit.is_empty()
+            && self.intake_minutes.is_none()
+            && self.exit_minutes.is_none()
+            && self.screened_message.is_none()
     }
 }
 

@@ -16,7 +16,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawCompletion",
         r#"{"code": "C0DE", "redirect": "https://…?cc={code}"}"#,
         "",
-        "code, fail_code, redirect",
+        "code, fail_code, screened_code, redirect",
     ),
     (
         "RawSubmit",
@@ -64,7 +64,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawDesign",
         r#"{"tasks": [{"id": "rate", "presentation": "single"}]}"#,
         "tasks",
-        "labels, label_format, assignment, attention_checks, plans",
+        "labels, label_format, assignment, attention_checks, plans, personal_plans",
     ),
     (
         "RawPlannedTrial",
@@ -94,7 +94,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawTask",
         r#"{"id": "rate", "presentation": "pairs"}"#,
         "id, presentation",
-        "title, instructions, pairs, dimensions, output_questions, preference, notes, flag, spans, order, items, estimated_minutes",
+        "title, instructions, pairs, dimensions, output_questions, preference, notes, flag, spans, plain_text, order, items, estimated_minutes",
     ),
     (
         "RawSpans",
@@ -131,7 +131,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawSurveys",
         r#"{"intake": [{"id": "often", "prompt": "…", "type": "short_text"}]}"#,
         "",
-        "intake, exit",
+        "intake, exit, intake_minutes, exit_minutes, screened_message",
     ),
     (
         "RawItem",

@@ -419,7 +419,7 @@ fn question_key_problems(study: &Value) -> Vec<Problem> {
                 "rank" => &["options", "systems"],
                 _ => continue,
             };
-            let common = ["id", "prompt", "help", "required", "type"];
+            let common = ["id", "prompt", "help", "required", "screen_out", "type"];
             for key in obj.keys() {
                 if !common.contains(&key.as_str()) && !specific.contains(&key.as_str()) {
                     let allowed: Vec<&str> = common.iter().chain(specific).copied().collect();
@@ -726,12 +726,58 @@ impl Checker {
                 }
             }
         };
+        self.screen_out(at, q, &kind);
         Question {
             id: q.id.clone(),
             prompt: q.prompt.clone(),
             help: q.help.clone(),
             required: q.required,
             kind,
+            screen_out: q.screen_out.clone(),
+        }
+    }
+
+    /// `screen_out`: only on a choice of the intake survey, each value one of its options, and
+    /// not all of them (nobody could take part).
+    fn screen_out(&mut self, at: &str, q: &RawQuestion, kind: &QuestionKind) {
+        if q.screen_out.is_empty() {
+            return;
+        }
+        let here = format!("{at}.screen_out");
+        if !at.starts_with("surveys.intake") {
+            self.error(
+                here,
+                "only intake questions can screen participants out",
+                "move the question to surveys.intake, or remove \"screen_out\"",
+            );
+            return;
+        }
+        let options = match kind {
+            QuestionKind::SingleChoice(o) | QuestionKind::MultipleChoice { options: o, .. } => o,
+            _ => {
+                self.error(
+                    here,
+                    "only a choice can screen participants out",
+                    "ask a single_choice or multiple_choice question, or remove \"screen_out\"",
+                );
+                return;
+            }
+        };
+        for (j, value) in q.screen_out.iter().enumerate() {
+            if !options.contains(value) {
+                self.error(
+                    format!("{here}[{j}]"),
+                    format!("\"{value}\" is not one of the question's options"),
+                    format!("use one of: {}", options.join(", ")),
+                );
+            }
+        }
+        if options.iter().all(|o| q.screen_out.contains(o)) {
+            self.error(
+                here,
+                "every option screens participants out: nobody could take part",
+                "keep at least one option that lets participants in",
+            );
         }
     }
 }
@@ -769,6 +815,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         .plans
         .as_ref()
         .map(|plans| super::published::published_plans(&mut c, raw, &design.tasks, plans));
+    design.personal_plans = super::published::personal_plans(&mut c, raw, &design.tasks);
 
     if !c.problems.is_empty() {
         return Err(Problems(c.problems));
@@ -794,6 +841,9 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
         design,
         intake,
         exit,
+        intake_minutes: raw.surveys.intake_minutes,
+        exit_minutes: raw.surveys.exit_minutes,
+        screened_message: raw.surveys.screened_message.clone(),
         items,
         analysis,
     })
@@ -1210,6 +1260,7 @@ impl Checker {
             assignment,
             attention_checks,
             plans: None,
+            personal_plans: BTreeMap::new(),
             tasks,
         }
     }
@@ -1383,6 +1434,26 @@ impl Checker {
     /// `surveys`: the intake and exit questions, no id used in both. Returns both lists.
     fn surveys(&mut self, raw: &RawStudy) -> (Vec<Question>, Vec<Question>) {
         let d = &raw.design;
+        for (field, minutes, questions) in [
+            ("intake", raw.surveys.intake_minutes, &raw.surveys.intake),
+            ("exit", raw.surveys.exit_minutes, &raw.surveys.exit),
+        ] {
+            if minutes == Some(0) {
+                self.error(
+                    format!("surveys.{field}_minutes"),
+                    "a survey that takes 0 minutes",
+                    format!(
+                        "give the minutes the {field} survey takes, or remove \"{field}_minutes\""
+                    ),
+                );
+            } else if minutes.is_some() && questions.is_empty() {
+                self.error(
+                    format!("surveys.{field}_minutes"),
+                    format!("a time for an {field} survey with no question"),
+                    format!("add questions to surveys.{field}, or remove \"{field}_minutes\""),
+                );
+            }
+        }
         let intake = self.questions("surveys.intake", &raw.surveys.intake, d.labels);
         let exit = self.questions("surveys.exit", &raw.surveys.exit, d.labels);
         let intake_ids: BTreeMap<&str, usize> = raw
@@ -1495,6 +1566,7 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>)
         order: t.order,
         items,
         estimated_minutes: t.estimated_minutes,
+        plain_text: t.plain_text || spans.is_some(),
         spans,
     }
 }

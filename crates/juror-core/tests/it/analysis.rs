@@ -568,7 +568,7 @@ fn hare_sessions() -> Vec<(String, String)> {
                         step(&study, &mut s, msg);
                     }
                 }
-                Phase::Done | Phase::Declined => break,
+                Phase::Done | Phase::Declined | Phase::Screened => break,
             }
         }
         assert_eq!(
@@ -1779,7 +1779,7 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
     let text = example("reasoning-trajectories");
     let raw: RawStudy = serde_json::from_str(&text).unwrap();
     let original = parse_study(&text).unwrap();
-    let (published_raw, key) = publish(&raw, &original, &[7u8; 32], 9);
+    let (published_raw, key) = publish(&raw, &original, &[7u8; 32], 9, &[]);
     let published_text = serde_json::to_string_pretty(&published_raw).unwrap();
     assert!(!published_text.contains("accept"), "answers stay out");
     assert!(
@@ -3148,7 +3148,7 @@ fn the_unpublished_original_is_told_apart_from_another_version() {
     let text = pairs_study();
     let raw: RawStudy = serde_json::from_str(&text).unwrap();
     let original = parse_study(&text).unwrap();
-    let (published_raw, key) = publish(&raw, &original, &[9u8; 32], 4);
+    let (published_raw, key) = publish(&raw, &original, &[9u8; 32], 4, &[]);
     let published_text = serde_json::to_string_pretty(&published_raw).unwrap();
     let published = parse_study(&published_text).unwrap();
     let published_hash = sha256_hex(&published_text);

@@ -141,6 +141,7 @@ fn study_for(d: &Design) -> Study {
 fn raw_for(d: &Design) -> RawStudy {
     let systems: Vec<String> = (0..d.systems).map(|s| format!("SYSTEM-ID-{s}-x")).collect();
     RawStudy {
+        metadata: None,
         schema: None,
         analysis: None,
         format: STUDY_FORMAT_V1.to_owned(),
@@ -189,10 +190,12 @@ fn raw_for(d: &Design) -> RawStudy {
                 })
                 .collect(),
             plans: None,
+            personal_plans: None,
             tasks: vec![RawTask {
                 id: "t".to_owned(),
                 estimated_minutes: None,
                 spans: None,
+                plain_text: false,
                 title: None,
                 instructions: None,
                 presentation: d.presentation,
@@ -640,7 +643,7 @@ fn a_published_study_serves_the_original_plans_under_item_tokens() {
         .unwrap();
         let raw: RawStudy = serde_json::from_str(&text).unwrap();
         let slots = juror_core::plan::slots(&original).unwrap_or(4);
-        let (published_raw, key) = seal::publish(&raw, &original, &[3u8; 32], slots);
+        let (published_raw, key) = seal::publish(&raw, &original, &[3u8; 32], slots, &[]);
         let published = validate(&published_raw).unwrap_or_else(|p| panic!("{name}: {p}"));
         assert_eq!(juror_core::plan::slots(&published), Some(slots), "{name}");
         assert_eq!(published.system_count(), original.systems().len(), "{name}");

@@ -703,11 +703,87 @@ fn a_published_study_may_list_more_tokens_than_a_study_has_systems() {
     v["design"]["attention_checks"] = json!([]);
     let raw: juror_core::study::RawStudy = serde_json::from_value(v.clone()).unwrap();
     let study = parse_study(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
-    let (published, _key) = juror_core::publish::publish(&raw, &study, &[7; 32], 2);
+    let (published, _key) = juror_core::publish::publish(&raw, &study, &[7; 32], 2, &[]);
     let back =
         parse_study(&serde_json::to_string(&published).unwrap()).unwrap_or_else(|p| panic!("{p}"));
     assert_eq!(back.systems().len(), 80);
     assert_eq!(back.system_count(), 2);
+}
+
+/// Survey time estimates count in the study's length when it gives none of its own; a survey
+/// of 0 minutes, or timed without questions, is refused where it is written.
+#[test]
+fn survey_minutes_add_to_the_estimate_and_are_checked() {
+    use serde_json::{Value, json};
+    let text = support::example("hare-personalization");
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v.as_object_mut().unwrap().remove("estimated_minutes");
+    v["design"]["tasks"][0]["estimated_minutes"] = json!(20);
+    assert!(
+        v["surveys"]["intake"]
+            .as_array()
+            .is_some_and(|q| !q.is_empty())
+    );
+    v["surveys"]["exit"] =
+        json!([{"id": "left", "prompt": "Anything else?", "type": "long_text", "required": false}]);
+    let tasks = 20;
+    v["surveys"]["intake_minutes"] = json!(4);
+    v["surveys"]["exit_minutes"] = json!(3);
+    let study = parse_study(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(study.estimated_minutes(), Some(tasks + 7));
+    assert_eq!(
+        (study.intake_minutes(), study.exit_minutes()),
+        (Some(4), Some(3))
+    );
+
+    v["surveys"]["intake_minutes"] = json!(0);
+    v["surveys"]["exit"] = json!([]);
+    let problems = parse_study(&v.to_string()).unwrap_err();
+    let at: Vec<&str> = problems.iter().map(|x| x.at.as_str()).collect();
+    assert_eq!(
+        at,
+        ["surveys.intake_minutes", "surveys.exit_minutes"],
+        "{problems}"
+    );
+}
+
+/// A published study's personal plans are checked like the slots' plans, each for an id an
+/// item is `for`, and only beside the slots' plans.
+#[test]
+fn personal_plans_are_checked_against_the_items_for_their_ids() {
+    use serde_json::{Value, json};
+    let text = support::example("kitchen-qa");
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let mut own = v["items"][0].clone();
+    own["id"] = json!("own");
+    own["for"] = json!(["P07"]);
+    v["items"].as_array_mut().unwrap().push(own);
+    let raw: juror_core::study::RawStudy = serde_json::from_value(v.clone()).unwrap();
+    let study = parse_study(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    let (published, _) = juror_core::publish::publish(&raw, &study, &[7; 32], 2, &["p07".into()]);
+    let mut p: Value = serde_json::to_value(&published).unwrap();
+    assert!(p["design"]["personal_plans"]["p07"].is_array());
+    parse_study(&p.to_string()).unwrap_or_else(|e| panic!("{e}"));
+
+    let plan = p["design"]["personal_plans"]["p07"].clone();
+    p["design"]["personal_plans"]["q11"] = plan.clone();
+    p["design"]["personal_plans"]["p07"][0]["item"] = json!("nowhere");
+    let problems = parse_study(&p.to_string()).unwrap_err();
+    let at: Vec<&str> = problems.iter().map(|x| x.at.as_str()).collect();
+    assert_eq!(
+        at,
+        ["design.personal_plans.p07[0]", "design.personal_plans.q11"],
+        "{problems}"
+    );
+    p["design"]["plans"] = Value::Null;
+    let problems = parse_study(&p.to_string()).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|x| x.at == "design.personal_plans"
+                && x.message.contains("without the slots' plans")),
+        "{problems}"
+    );
 }
 
 /// Every value of every example study, one at a time, replaced by values of the wrong kind
