@@ -361,6 +361,8 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             {preview_system.map(|system| view! { <p class="preview-system">"System: " <PreviewSystem system /></p> })}
             {match (output.text.clone(), view.spans.clone()) {
                 (Some(text), Some(spans)) => view! { <SpansQuestion index position label=label.clone() text spans /> }.into_any(),
+                // Plain text (the task's `plain_text`): as written, whitespace kept.
+                (Some(text), None) => view! { <div class="output-text plain-text">{text}</div> }.into_any(),
                 _ => view! { <div class="markdown output-text" inner_html=output.html.clone()></div> }.into_any(),
             }}
             <div class="output-questions">{dimensions} {questions} {flag}</div>
