@@ -347,6 +347,14 @@ fn Shortcuts() -> impl IntoView {
         ("T", "Choose “tie”, where a tie is allowed"),
         ("Enter", "Next trial (when every required answer is given)"),
         ("Shift + Enter", "Previous trial"),
+        (
+            "Shift + ← →",
+            "In an output's text where errors are marked: select characters (with Ctrl or Alt: words)",
+        ),
+        (
+            "M or Enter, then 1 – 3",
+            "Mark the selected text as an error of that severity (each severity shows its digit)",
+        ),
         ("R", "Show the rubric"),
         ("L", "List all trials"),
         ("?", "Show these shortcuts"),
@@ -384,6 +392,11 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
     else {
         return false;
     };
+    // A control that handles its own keys (an output's text where errors are marked, and its
+    // severity picker): its digits and Enter are not shortcuts.
+    if el.closest("[data-own-keys]").ok().flatten().is_some() {
+        return true;
+    }
     match el.tag_name().to_ascii_lowercase().as_str() {
         "textarea" | "select" => true,
         "input" => {

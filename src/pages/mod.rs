@@ -8,6 +8,8 @@ mod open;
 mod preview;
 mod problems;
 mod saved;
+mod slider;
+mod spans;
 mod survey;
 mod trial;
 mod welcome;

@@ -11,6 +11,8 @@ use juror_core::study::{MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
 use super::preview::PreviewSystem;
+use super::slider::SliderScale;
+use super::spans::SpansQuestion;
 use super::survey::{
     MissingList, NeededNote, PointCaption, QuestionControl, described_by, invalid, missing_count,
     needed,
@@ -245,6 +247,9 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
         .iter()
         .filter_map(|d| study.dimension(d).cloned())
         .map(|d| {
+            if d.scale.slider() {
+                return view! { <SliderScale index position dimension=d label=label.clone() /> }.into_any();
+            }
             let target = Target::Rating { position, dimension: d.id.clone() };
             let dom_id = target.dom_id();
             let name = with_label(&d.label, &label);
@@ -309,6 +314,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                     </div>
                 </fieldset>
             }
+            .into_any()
         })
         .collect_view();
     let labels = handle.with_untracked(|s| s.system_labels(&study));
@@ -353,7 +359,12 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
         <article class="output" aria-label=heading.clone()>
             <h2 class="output-label">{heading.clone()}</h2>
             {preview_system.map(|system| view! { <p class="preview-system">"System: " <PreviewSystem system /></p> })}
-            <div class="markdown output-text" inner_html=output.html.clone()></div>
+            {match (output.text.clone(), view.spans.clone()) {
+                (Some(text), Some(spans)) => view! { <SpansQuestion index position label=label.clone() text spans /> }.into_any(),
+                // Plain text (the task's `plain_text`): as written, whitespace kept.
+                (Some(text), None) => view! { <div class="output-text plain-text">{text}</div> }.into_any(),
+                _ => view! { <div class="markdown output-text" inner_html=output.html.clone()></div> }.into_any(),
+            }}
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>
     }
@@ -552,6 +563,10 @@ pub fn MediaFigure(kind: MediaKind, src: String, alt: String) -> impl IntoView {
 }
 
 /// What `read` finds in what is given in trial `index` (reactive); the default past the plan.
-fn given<T: Default>(handle: SessionHandle, index: usize, read: impl Fn(&TrialAnswers) -> T) -> T {
+pub(super) fn given<T: Default>(
+    handle: SessionHandle,
+    index: usize,
+    read: impl Fn(&TrialAnswers) -> T,
+) -> T {
     handle.with(|s| s.answers(index).map(read).unwrap_or_default())
 }

@@ -31,7 +31,7 @@ fn focus_now(id: &str) -> bool {
             .flatten()
             .or_else(|| {
                 element
-                    .query_selector("input, textarea, button")
+                    .query_selector("input, select, textarea, button")
                     .ok()
                     .flatten()
             });
@@ -149,5 +149,109 @@ pub fn active_element() -> Option<web_sys::Element> {
 pub fn set_title(title: &str) {
     if let Some(d) = document() {
         d.set_title(title);
+    }
+}
+
+/// A point of the page's text selection inside a text rendered in pieces (elements with
+/// `data-at`, the code point where the piece starts): the piece's start, its text, and the
+/// offset into that text in UTF-16 units (the browser's), for the core to turn into code points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextPoint {
+    /// The piece's `data-at`.
+    pub at: usize,
+    /// The piece's text.
+    pub text: String,
+    /// The offset into `text`, in UTF-16 units.
+    pub utf16: usize,
+}
+
+/// The page's text selection inside the element with id `root`, as its two ends (in either
+/// order), unless it is empty or does not reach into the element. An end outside the element
+/// is put at the element's start or end.
+pub fn selection_in(root: &str) -> Option<(TextPoint, TextPoint)> {
+    let doc = document()?;
+    let root = doc.get_element_by_id(root)?;
+    let selection = web_sys::window()?.get_selection().ok()??;
+    if selection.is_collapsed() {
+        return None;
+    }
+    let a = point(
+        &root,
+        &selection.anchor_node()?,
+        selection.anchor_offset() as usize,
+    )?;
+    let b = point(
+        &root,
+        &selection.focus_node()?,
+        selection.focus_offset() as usize,
+    )?;
+    (a != b).then_some((a, b))
+}
+
+/// Clears the page's text selection.
+pub fn clear_selection() {
+    if let Some(Ok(Some(s))) = web_sys::window().map(|w| w.get_selection()) {
+        let _ = s.remove_all_ranges();
+    }
+}
+
+/// The start (`data-at`) of the text piece an event happened on, if any.
+pub fn piece_at(ev: &web_sys::Event) -> Option<usize> {
+    ev.target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest("[data-at]")
+        .ok()??
+        .get_attribute("data-at")?
+        .parse()
+        .ok()
+}
+
+fn piece(element: &web_sys::Element, last: bool) -> Option<TextPoint> {
+    let found = if element.has_attribute("data-at") {
+        Some(element.clone())
+    } else if last {
+        let all = element.query_selector_all("[data-at]").ok()?;
+        all.item(all.length().checked_sub(1)?)?
+            .dyn_into::<web_sys::Element>()
+            .ok()
+    } else {
+        element.query_selector("[data-at]").ok()?
+    }?;
+    let at = found.get_attribute("data-at")?.parse().ok()?;
+    let text = found.text_content().unwrap_or_default();
+    let utf16 = if last { text.encode_utf16().count() } else { 0 };
+    Some(TextPoint { at, text, utf16 })
+}
+
+fn point(root: &web_sys::Element, node: &web_sys::Node, offset: usize) -> Option<TextPoint> {
+    use web_sys::Node;
+    if !root.contains(Some(node)) {
+        // Before the element: its start; after it: its end.
+        let before = root.compare_document_position(node) & Node::DOCUMENT_POSITION_PRECEDING != 0;
+        return piece(root, !before);
+    }
+    if node.node_type() == Node::TEXT_NODE {
+        let parent = node.parent_element()?;
+        let holder = parent.closest("[data-at]").ok()??;
+        if !holder.is_same_node(Some(&parent)) {
+            return piece(&holder, false);
+        }
+        let at = holder.get_attribute("data-at")?.parse().ok()?;
+        let text = node.text_content().unwrap_or_default();
+        return Some(TextPoint {
+            at,
+            text,
+            utf16: offset,
+        });
+    }
+    let element = node.clone().dyn_into::<web_sys::Element>().ok()?;
+    let children = element.child_nodes();
+    match children.item(offset as u32) {
+        Some(child) => match child.clone().dyn_into::<web_sys::Element>() {
+            Ok(e) => piece(&e, false).or_else(|| point(root, node, offset + 1)),
+            Err(_) => point(root, &child, 0),
+        },
+        None => piece(&element, true),
     }
 }

@@ -151,6 +151,22 @@ test('a side-by-side trial, its refused Next, and the overlays', async ({ page, 
   expect(errors).toEqual([]);
 });
 
+test('an error-span trial: the text, a marked error, the picker, the slider, a refused Next', async ({ page, errors }) => {
+  await toFirstTrial(page, 'summeval-esa.json');
+  const text = page.getByRole('textbox', { name: /text; use the arrow keys/ });
+  await text.focus();
+  await page.keyboard.press('Control+Shift+ArrowRight');
+  await page.keyboard.press('2');
+  await expect(page.getByRole('list', { name: /^Errors marked in/ }).getByRole('listitem')).toHaveCount(1);
+  await page.keyboard.press('Control+Shift+ArrowRight');
+  await expect(page.getByRole('group', { name: 'Mark the selected error' })).toBeVisible();
+  await expectAccessible(page, 'an error-span trial with a marked error and the picker open (summeval-esa)');
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: /answers? (is|are) missing/ })).toBeVisible();
+  await expectAccessible(page, 'an error-span trial after a refused Next (the slider unanswered)');
+  expect(errors).toEqual([]);
+});
+
 test('a pairs trial with a preference, then the finish page', async ({ page, errors }) => {
   await toFirstTrial(page, 'pandalm.json');
   const preference = page.getByRole('radiogroup', { name: 'Which response follows the instruction better?' });

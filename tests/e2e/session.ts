@@ -15,6 +15,14 @@ export async function answerEverything(page: Page) {
       await group.getByRole('radio').first().check();
     }
   }
+  // Outputs whose errors are marked: "No errors", where nothing is marked yet.
+  for (const box of await page.getByRole('checkbox', { name: /^No errors/ }).all()) {
+    if (!(await box.isChecked()) && (await box.isEnabled())) await box.check();
+  }
+  // Sliders (scores of more than 11 points) not moved yet: the middle.
+  for (const slider of await page.locator('main input[type="range"].untouched').all()) {
+    await slider.fill('50');
+  }
   // Check-box groups (multiple choice): tick as many as the hint or refusal asks, else one.
   for (const group of await page.locator('fieldset[role="group"]:has(input[type="checkbox"])').all()) {
     const boxes = group.getByRole('checkbox');

@@ -1,7 +1,7 @@
 //! The page's keyboard shortcuts: a key pressed, as the page describes it, becomes the message
 //! it stands for. `?` the shortcut list, `R` the rubric, `L` the trial list, Escape closes what
 //! is open; in a trial, Enter goes on (Shift+Enter back), a digit gives the n-th point of the
-//! focused (or first unanswered) score, a label's letter chooses that output, `T` a tie.
+//! focused (or first unanswered) score (not a slider's), a label's letter chooses that output, `T` a tie.
 
 use super::{Msg, Overlay, Phase, Preference, Session, Target, next_unanswered};
 use crate::study::{PreferenceKind, Study};
@@ -82,6 +82,10 @@ fn digit(study: &Study, session: &Session, n: u8, focused: Option<&Target>) -> O
         return None;
     };
     let scale = &study.dimension(&dimension)?.scale;
+    // A slider's digit would give a score of a few points out of a hundred: none.
+    if scale.slider() {
+        return None;
+    }
     let point = scale.points.get(usize::from(n) - 1)?;
     Some(Msg::Rate {
         position,
@@ -202,6 +206,29 @@ mod tests {
             to_msg(&study, &s, key("L"), None),
             Some(Msg::Overlay(Overlay::TrialList))
         );
+    }
+
+    #[test]
+    fn a_digit_scores_no_slider_and_nothing_while_errors_are_asked_first() {
+        let (study, mut s) = into_trials("summeval-esa");
+        // The errors come first: a digit has no score to give.
+        assert_eq!(to_msg(&study, &s, key("3"), None), None);
+        let esa = Target::Rating {
+            position: 0,
+            dimension: "esa".to_owned(),
+        };
+        assert_eq!(to_msg(&study, &s, key("3"), Some(&esa)), None, "a slider");
+        update(
+            &study,
+            &mut s,
+            Msg::NoErrors {
+                position: 0,
+                on: true,
+            },
+            1.0,
+        );
+        assert_eq!(to_msg(&study, &s, key("3"), None), None);
+        assert_eq!(to_msg(&study, &s, key("Enter"), None), Some(Msg::Next));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod keys;
 pub mod open;
 pub mod ratings;
 pub mod sheet;
+pub mod span_text;
 pub mod stamps;
 pub mod store;
 pub mod submit;

@@ -244,6 +244,11 @@ impl Scale {
     pub fn contains(&self, value: i32) -> bool {
         (self.min()..=self.max()).contains(&value)
     }
+    /// Whether the page shows the scale as a slider (more than 11 points, such as a 0–100
+    /// score) rather than one radio button per point; digit keys then give no score.
+    pub fn slider(&self) -> bool {
+        self.points.len() > 11
+    }
 }
 
 /// A point of a scale.

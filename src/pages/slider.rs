@@ -1,0 +1,124 @@
+//! A scale of more than 11 points (a 0–100 score) as a slider: the value chosen, the labelled
+//! points beneath at their places. Untouched, it is unanswered and says so (its thumb greyed);
+//! the arrows, Page Up/Down, Home and End move it as any slider.
+
+use juror_core::session::{Msg, Target, with_label};
+use juror_core::study::Dimension;
+use leptos::prelude::*;
+
+use super::survey::{NeededNote, described_by, invalid, needed};
+use super::trial::given;
+use crate::session::use_session;
+
+/// The score of `dimension` for the output at `position` of trial `index`, as a slider.
+#[component]
+pub fn SliderScale(
+    index: usize,
+    position: usize,
+    dimension: Dimension,
+    label: String,
+) -> impl IntoView {
+    let handle = use_session();
+    let dom_id = Target::Rating {
+        position,
+        dimension: dimension.id.clone(),
+    }
+    .dom_id();
+    let reason = needed(&dom_id);
+    let (min, max) = (dimension.scale.min(), dimension.scale.max());
+    let dim = dimension.id.clone();
+    let value = Memo::new(move |_| {
+        given(handle, index, |t| {
+            t.outputs
+                .get(position)
+                .and_then(|o| o.ratings.get(&dim).copied())
+        })
+    });
+    let dim = StoredValue::new(dimension.id.clone());
+    let rate = move |v: i32| {
+        handle.dispatch(Msg::Rate {
+            position,
+            dimension: dim.get_value(),
+            value: v,
+            advance: false,
+        });
+    };
+    // While dragged, the value shown follows the thumb; it is given when let go.
+    let moving = RwSignal::new(None::<i32>);
+    let shown = move || moving.get().or(value.get());
+    let value_id = format!("{dom_id}-value");
+    let points = StoredValue::new(dimension.scale.points.clone());
+    // What a screen reader says of the value: the number, and a labelled point's label.
+    let spoken = move || match shown() {
+        None => "not answered yet".to_owned(),
+        Some(v) => points.with_value(|p| {
+            match p
+                .iter()
+                .find(|p| p.value == v)
+                .and_then(|p| p.label.clone())
+            {
+                Some(l) => format!("{v}, {l}"),
+                None => v.to_string(),
+            }
+        }),
+    };
+    let span = f64::from((max - min).max(1));
+    let anchors = dimension
+        .scale
+        .points
+        .iter()
+        .filter_map(|p| p.label.clone().map(|l| (p.value, l)))
+        .map(|(v, l)| {
+            let left = f64::from(v - min) * 100.0 / span;
+            view! {
+                <li style:left=format!("{left}%")>
+                    <span class="value">{v}</span>
+                    <span class="label">{l}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    let name = with_label(&dimension.label, &label);
+    view! {
+        <fieldset class="question slider" data-rate=dimension.id.clone() data-position=position>
+            <legend>
+                <strong>{dimension.label.clone()}</strong>
+                {(!dimension.required).then(|| view! { <span class="optional">" (optional)"</span> })}
+                <span class="question-text">{dimension.question.clone()}</span>
+            </legend>
+            <NeededNote dom_id=dom_id.clone() reason />
+            <div class="slider-row">
+                <input
+                    type="range"
+                    id=dom_id.clone()
+                    min=min
+                    max=max
+                    step="1"
+                    aria-label=name
+                    aria-invalid=invalid(reason)
+                    aria-describedby=described_by(&dom_id, Some(value_id.clone()), reason)
+                    aria-valuetext=spoken
+                    class:untouched=move || value.get().is_none()
+                    prop:value=move || shown().unwrap_or((min + max) / 2)
+                    on:input=move |ev| moving.set(event_target_value(&ev).parse().ok())
+                    on:change=move |ev| {
+                        moving.set(None);
+                        if let Ok(v) = event_target_value(&ev).parse() {
+                            rate(v);
+                        }
+                    }
+                    // A click on the untouched thumb gives the value it shows.
+                    on:click=move |ev| {
+                        if value.get_untracked().is_none() && let Ok(v) = event_target_value(&ev).parse() {
+                            rate(v);
+                        }
+                    }
+                />
+                <output id=value_id class="slider-value" class:unanswered=move || shown().is_none()>
+                    {move || shown().map_or_else(|| "not answered yet".to_owned(), |v| v.to_string())}
+                </output>
+            </div>
+            <ul class="anchors" aria-hidden="true">{anchors}</ul>
+        </fieldset>
+    }
+}
