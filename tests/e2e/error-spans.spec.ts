@@ -5,7 +5,9 @@
 // whose spans count code points of the output's text (an emoji is one). A refused Next asks for
 // the errors first and puts focus on the text.
 import * as fs from 'node:fs';
-import { test, expect } from './fixtures';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { test, expect, root } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 import { finishStudy } from './session';
 
@@ -260,4 +262,15 @@ test('the downloaded ratings carry the spans in code points', async ({ page }, t
     expect(trial.outputs[0].no_errors).toBe(true);
     expect(trial.outputs[0].ratings.esa).toBe(50);
   }
+  // `juror analyze` on the downloaded file reports the error marked, under its system.
+  const studyPath = testInfo.outputPath('study.json');
+  fs.writeFileSync(studyPath, JSON.stringify(study));
+  const juror = path.join(root, 'target/debug/juror');
+  const report = JSON.parse(execFileSync(juror, ['analyze', saved, '--study', studyPath, '--format', 'json'], { encoding: 'utf8' }));
+  const bySystem = Object.fromEntries(report.spans.systems.map((s: { system: string }) => [s.system, s]));
+  expect(bySystem[system].errors).toBe(1);
+  expect(bySystem[system].severities).toEqual([{ name: 'major', count: 1, per_output: expect.any(Number) }]);
+  const other = system === 'alpha' ? 'beta' : 'alpha';
+  expect(bySystem[other].errors).toBe(0);
+  expect(bySystem[other].no_errors).toBeGreaterThan(0);
 });
