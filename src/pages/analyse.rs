@@ -700,9 +700,10 @@ fn breakdowns(d: &DimensionReport, question: &str) -> Vec<Breakdown> {
             (
                 format!(
                     "Item group {} ({} items; a breakdown, p not corrected)",
-                    g.group, g.items
+                    g.label(),
+                    g.items
                 ),
-                format!("group {}", g.group),
+                format!("group {}", g.label()),
                 system_rows(&g.systems),
                 comparison_rows(&g.comparisons),
             )

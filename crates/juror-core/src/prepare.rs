@@ -3,12 +3,12 @@
 //! including every slot having something to rate.
 //!
 //! The outputs come as JSON Lines in one of two shapes, detected per file:
-//! - one line per item: `{"id", "prompt", "group"?, "round"?, "context"?, "media"?,
+//! - one line per item: `{"id", "prompt", "group"?, "groups"?, "round"?, "context"?, "media"?,
 //!   "outputs": {"system": "text", ...}}` (the fields of a study item);
 //! - one line per output ("long"): `{"item_id", "system_id", <text field>, ...}`, as in many
 //!   published datasets; the text field is named by [`Options::text_field`], an optional
 //!   context field by [`Options::context_field`], the prompt by `prompt` in the line or
-//!   [`Options::prompt`], and `group`, `round` and `media` as in a study item (the first line
+//!   [`Options::prompt`], and `group`, `groups`, `round` and `media` as in a study item (the first line
 //!   of an item gives them); other fields are ignored.
 //!
 //! Items are sampled with Juror's specified random stream ([`crate::rng`]), so the same inputs, options and
@@ -30,8 +30,10 @@ pub struct Options {
     pub n: usize,
     /// The sampling seed.
     pub seed: u64,
-    /// Sample each group in proportion to its size (largest remainders round).
-    pub stratify: bool,
+    /// Sample each stratum in proportion to its size (largest remainders round): the strata
+    /// are the combinations of the items' groups in these groupings (`"group"` for the item's
+    /// `group`, any other name one of its `groups`). Empty: a simple random sample.
+    pub stratify: Vec<String>,
     /// Long shape: the field holding an output's text.
     pub text_field: String,
     /// Long shape: a field shown as the item's context (e.g. a reference), if any.
@@ -152,6 +154,20 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
             .and_then(Value::as_str)
             .map(str::to_owned);
         let group = value.get("group").and_then(text_of);
+        let groups: BTreeMap<String, String> = match value.get("groups") {
+            None | Some(Value::Null) => BTreeMap::new(),
+            Some(v) => match serde_json::from_value(v.clone()) {
+                Ok(g) => g,
+                Err(_) => {
+                    problems.push(problem(
+                        number,
+                        "\"groups\" is not an object of names and groups",
+                        "give groups as {\"task_type\": \"routing\", \"repository\": \"airflow\"}",
+                    ));
+                    continue;
+                }
+            },
+        };
         // The item fields a long line may carry too: its round and its image or video.
         let round = match value.get("round") {
             None | Some(Value::Null) => None,
@@ -210,6 +226,7 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
             items.push(RawItem {
                 id: item_id.clone(),
                 group,
+                groups,
                 round,
                 prompt,
                 context,
@@ -293,10 +310,21 @@ pub fn build(
 fn sample(items: &[RawItem], options: &Options) -> Vec<usize> {
     let n = options.n.min(items.len());
     let mut stream = Stream::new(options.seed, "prepare", 0, 0);
-    let mut chosen: Vec<usize> = if options.stratify {
-        let mut groups: BTreeMap<Option<&str>, Vec<usize>> = BTreeMap::new();
+    let mut chosen: Vec<usize> = if !options.stratify.is_empty() {
+        let mut groups: BTreeMap<Vec<Option<&str>>, Vec<usize>> = BTreeMap::new();
         for (i, item) in items.iter().enumerate() {
-            groups.entry(item.group.as_deref()).or_default().push(i);
+            let stratum = options
+                .stratify
+                .iter()
+                .map(|name| {
+                    if name == crate::study::GROUP {
+                        item.group.as_deref()
+                    } else {
+                        item.groups.get(name).map(String::as_str)
+                    }
+                })
+                .collect();
+            groups.entry(stratum).or_default().push(i);
         }
         // Largest-remainder apportionment of n over the groups.
         let total = items.len();
@@ -342,7 +370,11 @@ mod tests {
         Options {
             n,
             seed: 5,
-            stratify,
+            stratify: if stratify {
+                vec![crate::study::GROUP.to_owned()]
+            } else {
+                Vec::new()
+            },
             text_field: "summary".to_owned(),
             context_field: Some("reference".to_owned()),
             prompt: Some("Summarise.".to_owned()),
@@ -436,6 +468,7 @@ mod tests {
             .map(|i| RawItem {
                 id: format!("i{i}"),
                 group: Some(if i < 20 { "big" } else { "small" }.to_owned()),
+                groups: BTreeMap::new(),
                 round: None,
                 prompt: "p".to_owned(),
                 context: None,
@@ -458,5 +491,49 @@ mod tests {
                 }
             )
         );
+    }
+
+    /// Two named groupings stratify together: every combination of task type and repository is
+    /// a stratum, sampled in proportion; a line's `groups` is read, and one that is not an object
+    /// is placed.
+    #[test]
+    fn named_groupings_stratify_together() {
+        let mut lines = String::new();
+        for i in 0..40 {
+            let task = if i % 2 == 0 { "routing" } else { "taxonomy" };
+            let repo = if i < 30 { "airflow" } else { "vscode" };
+            lines.push_str(&format!(
+                "{{\"id\": \"i{i}\", \"prompt\": \"p\", \"groups\": {{\"task_type\": \"{task}\", \"repository\": \"{repo}\"}}, \"outputs\": {{\"a\": \"1\"}}}}\n"
+            ));
+        }
+        let items = read_items(&lines, &options(1, false)).unwrap();
+        assert_eq!(items[3].groups["task_type"], "taxonomy");
+        let by = Options {
+            stratify: vec!["task_type".to_owned(), "repository".to_owned()],
+            ..options(20, false)
+        };
+        let chosen = sample(&items, &by);
+        let count = |task: &str, repo: &str| {
+            chosen
+                .iter()
+                .filter(|&&i| {
+                    items[i].groups["task_type"] == task && items[i].groups["repository"] == repo
+                })
+                .count()
+        };
+        // 15/15/5/5 of 40, halved.
+        assert_eq!(
+            [
+                count("routing", "airflow"),
+                count("taxonomy", "airflow"),
+                count("routing", "vscode"),
+                count("taxonomy", "vscode")
+            ],
+            [8, 7, 3, 2]
+        );
+        let bad =
+            "{\"id\": \"q\", \"prompt\": \"p\", \"groups\": [1], \"outputs\": {\"a\": \"1\"}}\n";
+        let problems = read_items(bad, &options(1, false)).unwrap_err();
+        assert_eq!(problems.iter().next().unwrap().at, "line 1");
     }
 }

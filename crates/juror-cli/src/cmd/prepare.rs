@@ -25,9 +25,11 @@ pub struct Args {
     /// Sampling seed (default: the template's seed).
     #[arg(long)]
     seed: Option<u64>,
-    /// Sample each item group in proportion to its size.
-    #[arg(long)]
-    stratify: bool,
+    /// Sample each item group in proportion to its size: `--stratify` alone stratifies by the
+    /// items' `group`; `--stratify task_type,repository` by named groupings of `groups` (every
+    /// combination is a stratum).
+    #[arg(long, value_name = "GROUPINGS", num_args = 0..=1, default_missing_value = "group", value_delimiter = ',')]
+    stratify: Vec<String>,
     /// One-output-per-line files: the field with the output text.
     #[arg(long, default_value = "output")]
     text_field: String,
@@ -88,10 +90,10 @@ pub fn run(args: Args) -> ExitCode {
                 out.display(),
                 summary.sampled,
                 options.seed,
-                if options.stratify {
-                    ", stratified by group"
+                if options.stratify.is_empty() {
+                    String::new()
                 } else {
-                    ""
+                    format!(", stratified by {}", options.stratify.join(" and "))
                 },
                 summary.eligible,
                 summary.read,

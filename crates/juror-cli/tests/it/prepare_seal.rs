@@ -218,3 +218,61 @@ fn collect(v: &serde_json::Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// `--stratify` alone stratifies by the items' `group`; `--stratify a,b` by named groupings,
+/// every combination a stratum, and the summary names them.
+#[test]
+fn prepare_stratifies_by_named_groupings() {
+    let template = root().join("assets/studies/work-intake.json");
+    let systems = [
+        "full-pipeline",
+        "no-evidence",
+        "retrieval-only",
+        "zero-shot",
+    ];
+    let mut lines = String::new();
+    for i in 0..16 {
+        let outputs: Vec<String> = systems
+            .iter()
+            .map(|s| format!("\"{s}\": \"out {i}\""))
+            .collect();
+        lines.push_str(&format!(
+            "{{\"id\": \"i{i}\", \"prompt\": \"p\", \"group\": \"{}\", \"groups\": {{\"repository\": \"{}\"}}, \"outputs\": {{{}}}}}\n",
+            if i % 2 == 0 { "routing" } else { "taxonomy" },
+            if i < 8 { "airflow" } else { "vscode" },
+            outputs.join(", ")
+        ));
+    }
+    let data = tmp("grouped.jsonl");
+    std::fs::write(&data, lines).unwrap();
+    for (stratify, said) in [
+        (vec!["--stratify"], "stratified by group"),
+        (
+            vec!["--stratify", "group,repository"],
+            "stratified by group and repository",
+        ),
+    ] {
+        let out = tmp("grouped.json");
+        let mut args = vec!["prepare", "--template", s(&template), "--outputs", s(&data)];
+        args.extend(stratify);
+        args.extend(["--n", "8", "--out", s(&out)]);
+        let o = juror(&args);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(stdout.contains(said), "{stdout}");
+        let study: RawStudy = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let count = |group: &str, repo: &str| {
+            study
+                .items
+                .iter()
+                .filter(|i| i.group.as_deref() == Some(group) && i.groups["repository"] == repo)
+                .count()
+        };
+        let (ra, ta) = (count("routing", "airflow"), count("taxonomy", "airflow"));
+        assert_eq!(study.items.len(), 8);
+        assert_eq!(count("routing", "airflow") + count("routing", "vscode"), 4);
+        if said.contains("repository") {
+            assert_eq!((ra, ta), (2, 2), "each of the four strata gets two");
+        }
+    }
+}

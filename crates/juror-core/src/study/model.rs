@@ -147,6 +147,23 @@ impl Study {
     pub fn items(&self) -> &[Item] {
         &self.items
     }
+
+    /// The groupings the items have, in order: `"group"` when some item has a `group`, then the
+    /// names of `groups` in order of first appearance.
+    pub fn groupings(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        if self.items.iter().any(|i| i.group.is_some()) {
+            names.push(GROUP);
+        }
+        for item in &self.items {
+            for name in item.groups.keys() {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
     /// The item with this id.
     pub fn item(&self, id: &str) -> Option<&Item> {
         self.items.iter().find(|item| item.id == id)
@@ -598,6 +615,8 @@ pub struct Item {
     pub id: String,
     /// Group.
     pub group: Option<String>,
+    /// Named groupings (`groups`): value by grouping name.
+    pub groups: BTreeMap<String, String>,
     /// Round.
     pub round: Option<u32>,
     /// Prompt (Markdown).
@@ -636,7 +655,20 @@ pub fn participant_code(raw: &str) -> String {
         .collect()
 }
 
+/// The name of the grouping an item's `group` makes.
+pub const GROUP: &str = "group";
+
 impl Item {
+    /// The item's value in a grouping: `"group"` is the item's `group`, any other name one of
+    /// its named `groups`.
+    pub fn grouping(&self, name: &str) -> Option<&str> {
+        if name == GROUP {
+            self.group.as_deref()
+        } else {
+            self.groups.get(name).map(String::as_str)
+        }
+    }
+
     /// Whether the item is personal (`for`).
     pub fn is_personal(&self) -> bool {
         !self.for_slots.is_empty() || !self.for_ids.is_empty()

@@ -747,6 +747,11 @@ pub struct RawItem {
     /// A group, e.g. a task type ("taxonomy", "routing").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
+    /// More groupings, each with a name: `{"task_type": "routing", "repository": "airflow"}`.
+    /// Each can break the report down (`analysis.by_group`) and stratify `juror prepare`
+    /// (`--stratify task_type`), like `group`. Never shown to annotators.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub groups: BTreeMap<String, String>,
     /// The round this item belongs to (for studies with repeated rounds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,

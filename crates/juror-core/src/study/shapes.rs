@@ -137,7 +137,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawItem",
         r#"{"id": "q1", "prompt": "…", "outputs": {"base": "…", "ours": "…"}}"#,
         "id, prompt, outputs",
-        "group, round, context, media, for",
+        "group, groups, round, context, media, for",
     ),
     (
         "RawMedia",

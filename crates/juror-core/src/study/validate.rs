@@ -1144,9 +1144,25 @@ impl Checker {
                     }
                 }
                 let media = it.media.as_ref().map(|m| media(self, &at, m));
+                for (name, value) in &it.groups {
+                    if name == super::model::GROUP || name.trim().is_empty() {
+                        self.error(
+                            format!("{at}.groups"),
+                            format!("a grouping may not be named \"{name}\""),
+                            "name it by what it groups (\"task_type\", \"repository\"), or give a single group as \"group\"",
+                        );
+                    } else if value.trim().is_empty() {
+                        self.error(
+                            format!("{at}.groups.{name}"),
+                            "the group is empty",
+                            "give the item's group in this grouping, or remove the entry",
+                        );
+                    }
+                }
                 Item {
                     id: it.id.clone(),
                     group: it.group.clone(),
+                    groups: it.groups.clone(),
                     round: it.round,
                     prompt: it.prompt.clone(),
                     context: it.context.clone(),

@@ -2194,24 +2194,40 @@ fn by_group_reports_each_item_group() {
     );
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     for d in &report.dimensions {
-        let names: Vec<&str> = d.groups.iter().map(|g| g.group.as_str()).collect();
+        let names: Vec<String> = d.groups.iter().map(|g| g.label()).collect();
         assert_eq!(
             names,
-            ["taxonomy", "routing", "dependency"],
-            "{}",
+            [
+                "taxonomy",
+                "routing",
+                "dependency",
+                "repository apache/airflow",
+                "repository kubernetes/kubernetes",
+                "repository home-assistant/core",
+                "repository microsoft/vscode",
+                "repository microsoft/vscode-remote-release"
+            ],
+            "{}: the items' group, then the named grouping",
             d.dimension
         );
         for g in &d.groups {
+            let grouping = g.grouping.as_deref().unwrap_or("group");
             let rows: Vec<_> = data
                 .ratings
                 .iter()
                 .filter(|r| {
                     r.dimension == d.dimension
-                        && study.item(&r.item).and_then(|i| i.group.as_deref()) == Some(&g.group)
+                        && study.item(&r.item).and_then(|i| i.grouping(grouping))
+                            == Some(g.group.as_str())
                 })
                 .collect();
             let means = item_means(&rows, None);
-            assert_eq!(g.items, 3);
+            let expected = study
+                .items()
+                .iter()
+                .filter(|i| i.grouping(grouping) == Some(g.group.as_str()))
+                .count();
+            assert_eq!(g.items, expected);
             for s in &g.systems {
                 let m: Vec<f64> = means[&s.system].values().copied().collect();
                 close(

@@ -230,6 +230,7 @@ fn raw_for(d: &Design) -> RawStudy {
             .map(|i| RawItem {
                 id: format!("item-{i}"),
                 group: None,
+                groups: Default::default(),
                 round: Some((i % 3) as u32),
                 prompt: format!("Prompt {i}"),
                 context: None,

@@ -502,9 +502,10 @@ fn planned_comparisons(
         .collect()
 }
 
-/// The dimension per item group of the study (groups in order of first appearance among the
-/// items): systems and comparisons on the group's items, as the plan compares, uncorrected, on
-/// the raw ratings (adjudication settles cells of the whole report, not of a breakdown).
+/// The dimension per item group of the study, for each grouping the items have (their `group`,
+/// then each named grouping of `groups`; groups in order of first appearance among the items):
+/// systems and comparisons on the group's items, as the plan compares, uncorrected, on the raw
+/// ratings (adjudication settles cells of the whole report, not of a breakdown).
 fn group_reports(
     dimension: &str,
     scale: Option<&[f64]>,
@@ -513,19 +514,8 @@ fn group_reports(
     options: &Options,
     plan: &AnalysisPlan,
 ) -> Vec<GroupReport> {
-    let group_of: HashMap<&str, &str> = study
-        .items()
-        .iter()
-        .filter_map(|i| Some((i.id.as_str(), i.group.as_deref()?)))
-        .collect();
-    let mut groups: Vec<&str> = Vec::new();
-    for item in study.items() {
-        if let Some(g) = item.group.as_deref()
-            && !groups.contains(&g)
-        {
-            groups.push(g);
-        }
-    }
+    let item_of: HashMap<&str, &crate::study::Item> =
+        study.items().iter().map(|i| (i.id.as_str(), i)).collect();
     let by = Breakdown {
         dimension,
         scale,
@@ -533,7 +523,29 @@ fn group_reports(
         options,
         plan,
     };
-    by.groups(&groups, |r| group_of.get(r.item.as_str()).copied())
+    study
+        .groupings()
+        .into_iter()
+        .flat_map(|grouping| {
+            let mut groups: Vec<&str> = Vec::new();
+            for g in study.items().iter().filter_map(|i| i.grouping(grouping)) {
+                if !groups.contains(&g) {
+                    groups.push(g);
+                }
+            }
+            let named = (grouping != crate::study::GROUP).then(|| grouping.to_owned());
+            by.groups(&groups, |r| {
+                item_of
+                    .get(r.item.as_str())
+                    .and_then(|i| i.grouping(grouping))
+            })
+            .into_iter()
+            .map(move |g| GroupReport {
+                grouping: named.clone(),
+                ..g
+            })
+        })
+        .collect()
 }
 
 /// The dimension per answer to the intake question `question`: each group is the annotators
@@ -640,6 +652,7 @@ impl Breakdown<'_> {
                     .collect::<std::collections::HashSet<_>>()
                     .len();
                 Some(GroupReport {
+                    grouping: None,
                     group: group.to_owned(),
                     items,
                     systems,

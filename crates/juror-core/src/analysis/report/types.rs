@@ -189,6 +189,10 @@ impl DimensionReport {
 /// One item group of a dimension: its systems and comparisons on its items only, uncorrected.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GroupReport {
+    /// The named grouping (of the items' `groups`) the group belongs to; absent for the items'
+    /// `group` and for intake answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grouping: Option<String>,
     pub group: String,
     /// Items of the group with ratings on the dimension.
     pub items: usize,
@@ -196,6 +200,16 @@ pub struct GroupReport {
     /// As the plan compares, within the group; `p_holm`, `p_bonferroni` and `p_adjusted` are
     /// `null`: a breakdown is not corrected.
     pub comparisons: Vec<PairComparison>,
+}
+
+impl GroupReport {
+    /// The group as the report names it: `routing`, or `task_type routing` in a named grouping.
+    pub fn label(&self) -> String {
+        match &self.grouping {
+            Some(grouping) => format!("{grouping} {}", self.group),
+            None => self.group.clone(),
+        }
+    }
 }
 
 /// One system on one dimension, over its item means (see `docs/analysis.md`).

@@ -44,19 +44,26 @@ pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: 
     comparisons(doc, Text::plain("Comparisons"), &d.comparisons, plan);
     comparisons(doc, Text::plain("Contrasts"), &d.contrasts, plan);
     for g in &d.groups {
+        let heading = match &g.grouping {
+            Some(grouping) => Text::plain("Items with ")
+                .and_input(grouping)
+                .and(" ")
+                .and_input(&g.group),
+            None => Text::plain("Item group ").and_input(&g.group),
+        };
         doc.section(
             3,
-            Text::plain("Item group ").and_input(&g.group).and(format!(
+            heading.and(format!(
                 " ({} item(s); a breakdown, p-values not corrected)",
                 g.items
             )),
         );
         doc.section(4, "Systems");
         doc.table(systems(
-            format!("Systems on {name} in group {}", g.group),
+            format!("Systems on {name} in group {}", g.label()),
             &g.systems,
         ));
-        let title = Text::plain("Comparisons within ").and_input(&g.group);
+        let title = Text::plain("Comparisons within ").and_input(g.label());
         comparisons(doc, title, &g.comparisons, plan);
     }
     for g in &d.intake_groups {
