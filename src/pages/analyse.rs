@@ -83,6 +83,7 @@ pub fn run(
         study: study.cloned(),
         key: key.cloned(),
         adjudication: adjudication.cloned(),
+        intake: Vec::new(),
         options: Options {
             reveal_ids,
             ..Options::default()

@@ -36,6 +36,11 @@ pub struct Args {
     /// ratings of its cell in the system summaries and comparisons, never in agreement.
     #[arg(long)]
     adjudication: Option<PathBuf>,
+    /// Ratings files of an earlier phase (another study, e.g. an intake-only study that chose
+    /// each participant's topics): their intake answers are joined to these annotators by
+    /// annotator id, for --by-intake and the answers table. Their ratings are not used.
+    #[arg(long, num_args = 1.., value_name = "FILES")]
+    intake: Vec<PathBuf>,
     /// Also write the flagged cells to this file as an adjudication CSV with the score to
     /// fill in.
     #[arg(long)]
@@ -177,6 +182,12 @@ pub fn run(args: Args) -> ExitCode {
         study: args.study.as_deref().map(file_text),
         key: args.key.as_deref().map(file_text),
         adjudication: args.adjudication.as_deref().map(file_text),
+        intake: args
+            .intake
+            .iter()
+            .map(PathBuf::as_path)
+            .map(file_text)
+            .collect(),
         options: analysis::Options {
             flag_sd: args.flag_sd,
             seed: args.seed,

@@ -1032,3 +1032,67 @@ fn error_spans_and_esa_scores_give_mqm_esa_f1_and_alpha() {
         );
     }
 }
+
+/// A second phase's ratings (here a tidy table by the same annotator ids) are broken down by the
+/// first phase's intake answers with `--intake FILES`: only intake answers are joined, by
+/// annotator id, and only for annotators who rated something in this phase.
+#[test]
+fn an_earlier_phases_intake_answers_join_this_phases_ratings() {
+    let mut csv = String::from("item_id,system_id,annotator_id,dimension,score\n");
+    for (annotator, base) in [("slot1", 4), ("slot2", 2), ("slot3", 5), ("stranger", 3)] {
+        for item in ["i1", "i2", "i3"] {
+            csv.push_str(&format!("{item},a,{annotator},quality,{base}\n"));
+            csv.push_str(&format!("{item},b,{annotator},quality,{}\n", base - 1));
+        }
+    }
+    let table = tmp("second-phase.csv");
+    std::fs::write(&table, csv).unwrap();
+    let table = table.display().to_string();
+    let earlier: Vec<String> = (1..=3)
+        .map(|s| fixture(&format!("hare-slot{s}.json")))
+        .collect();
+    let mut head = vec!["--by-intake", "role", "--intake"];
+    head.extend(earlier.iter().map(String::as_str));
+    head.extend(["--format", "answers", "--"]);
+    let out = juror(&[head.as_slice(), &[table.as_str()]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answers = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        answers.contains("slot2,intake,role,,,Researcher or academic"),
+        "{answers}"
+    );
+    assert!(
+        !answers.contains(",output,"),
+        "only intake answers are joined: {answers}"
+    );
+
+    head.truncate(head.len() - 3);
+    head.push("--");
+    let r = json(&juror(&[head.as_slice(), &[table.as_str()]].concat()));
+    let groups = r["dimensions"][0]["intake_groups"].as_array().unwrap();
+    let of = |name: &str| {
+        groups
+            .iter()
+            .find(|g| g["group"] == name)
+            .unwrap_or_else(|| panic!("no group {name}: {groups:?}"))
+    };
+    // Slots 1 and 3 are students (a scores 4 and 5), slot 2 a researcher (2); the stranger
+    // answered no intake and is in no group.
+    let students = of("Student (undergraduate or graduate)");
+    let a = students["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["system"] == "a")
+        .unwrap();
+    assert_eq!(a["mean"].as_f64(), Some(4.5));
+    let researcher = of("Researcher or academic");
+    let a = researcher["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["system"] == "a")
+        .unwrap();
+    assert_eq!(a["mean"].as_f64(), Some(2.0));
+    assert_eq!(groups.len(), 2);
+}

@@ -49,6 +49,9 @@ pub struct Request {
     pub study: Option<FileText>,
     pub key: Option<FileText>,
     pub adjudication: Option<FileText>,
+    /// Ratings files of an earlier phase (another study) whose intake answers are joined to
+    /// these annotators by id ([`join_intake`]), e.g. for `by_intake`.
+    pub intake: Vec<FileText>,
     /// The options; [`Options::default`] is what `juror analyze` uses without flags.
     pub options: Options,
     /// Changes to the plan asked for at analysis time (exploratory).
@@ -134,7 +137,21 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     {
         return Err(vec![refusal]);
     }
-    let data = read(&inputs, &context);
+    let mut data = read(&inputs, &context);
+    if !request.intake.is_empty() {
+        let intake_inputs = readable_inputs(&request.intake, &mut unreadable);
+        // The earlier phase's files belong to another study: read without this one's check or
+        // key (only their intake answers are used, which name no system).
+        let earlier = read(
+            &intake_inputs,
+            &Context {
+                study: None,
+                key: None,
+                ..context
+            },
+        );
+        join_intake(&mut data, earlier);
+    }
     let judges = read_judges(&judge_inputs, &context);
     watch.lap("read");
     let mut report = report_of(&data, &context, adjudication.as_ref(), &options);
@@ -160,6 +177,34 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         study: study.map(|(s, _)| s),
         timings: watch.laps,
     })
+}
+
+/// Joins the intake answers of an earlier phase's ratings files (`earlier`) to the annotators
+/// of `data` by annotator id: each annotator who rated something in `data` gets the earlier
+/// intake answers to the questions they did not answer in `data` themselves (their own answers
+/// win). The earlier files' problems are kept; their ratings and other answers are not used.
+pub fn join_intake(data: &mut Data, earlier: Data) {
+    use std::collections::BTreeSet;
+    let raters: BTreeSet<String> = data
+        .ratings
+        .iter()
+        .map(|r| r.annotator.to_string())
+        .chain(data.preferences.iter().map(|p| p.annotator.to_string()))
+        .chain(data.choices.iter().map(|c| c.annotator.to_string()))
+        .chain(data.spans.iter().map(|s| s.annotator.to_string()))
+        .collect();
+    let answered: BTreeSet<(String, String)> = data
+        .answers
+        .iter()
+        .filter(|a| a.phase == super::data::Phase::Intake)
+        .map(|a| (a.annotator.clone(), a.question.clone()))
+        .collect();
+    data.answers.extend(earlier.answers.into_iter().filter(|a| {
+        a.phase == super::data::Phase::Intake
+            && raters.contains(&a.annotator)
+            && !answered.contains(&(a.annotator.clone(), a.question.clone()))
+    }));
+    data.problems.extend(earlier.problems);
 }
 
 /// The files that were read, as inputs; a problem in `unreadable` for each that was not.
