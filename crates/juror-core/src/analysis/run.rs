@@ -480,6 +480,7 @@ mod tests {
                 name: "adj.csv".into(),
                 text: Err("permission denied".into()),
             }),
+            intake: Vec::new(),
             options: Options {
                 flag_sd: -1.0,
                 resamples: 0,
