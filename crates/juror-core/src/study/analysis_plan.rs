@@ -23,8 +23,11 @@ pub struct RawAnalysis {
     /// their mean, over their sample SD) before item and system means, reported beside the
     /// raw means, and the comparisons are tested on them (a slider's direct assessment).
     /// Default `"none"`: raw scores.
-    #[serde(default, skip_serializing_if = "Standardise::is_none")]
-    pub standardise: Standardise,
+    // Read as text and checked with the plan (a second enum deserialiser would weigh on the
+    // annotator's page); the schema lists the two words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Standardise>")]
+    pub standardise: Option<String>,
     /// Which pairs of systems are compared. Default `"all"`.
     #[serde(default)]
     pub comparisons: RawComparisons,
@@ -579,13 +582,25 @@ impl AnalysisPlan {
         for (i, t) in raw.thresholds.iter().enumerate() {
             system(format!("thresholds[{i}].system"), &t.system);
         }
+        let standardise = match raw.standardise.as_deref() {
+            None | Some("none") => Standardise::None,
+            Some("annotator") => Standardise::Annotator,
+            Some(other) => {
+                problems.push((
+                    "standardise".to_owned(),
+                    format!("unknown standardisation \"{other}\""),
+                    "use \"annotator\" (z-scores per annotator) or \"none\"".to_owned(),
+                ));
+                Standardise::None
+            }
+        };
         problems.extend(meaning_problems(raw, dimensions));
         if !problems.is_empty() {
             return Err(problems);
         }
         Ok(AnalysisPlan {
             unit: raw.unit,
-            standardise: raw.standardise,
+            standardise,
             comparisons,
             alternative: raw.alternative.into(),
             tests: raw.tests.clone(),

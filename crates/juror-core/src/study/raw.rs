@@ -210,12 +210,11 @@ pub struct RawScale {
     /// `"likert"` (default): one choice per point (a slider past 11 points); `"slider"`: a
     /// slider from `min` to `max` in steps of `step` (a 0–100 direct assessment), only its
     /// labelled points (`min`, `max` and any between, such as a middle) shown beneath.
-    #[serde(
-        rename = "type",
-        default,
-        skip_serializing_if = "RawScaleType::is_likert"
-    )]
-    pub kind: RawScaleType,
+    // Read as text and checked by the validator, which keeps a second enum deserialiser out of
+    // the annotator's page; the schema lists the two words.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<RawScaleType>")]
+    pub kind: Option<String>,
     /// Lowest score.
     pub min: i32,
     /// Highest score.
@@ -245,10 +244,10 @@ pub enum RawScaleType {
     Slider,
 }
 
-impl RawScaleType {
-    /// True for the default, `"likert"`.
-    pub fn is_likert(&self) -> bool {
-        *self == RawScaleType::Likert
+impl RawScale {
+    /// Whether the scale is written `"type": "slider"`.
+    pub fn is_slider(&self) -> bool {
+        self.kind.as_deref() == Some("slider")
     }
 }
 

@@ -516,7 +516,18 @@ impl Checker {
     }
 
     fn scale(&mut self, at: &str, raw: &RawScale) -> Scale {
-        let slider = raw.kind == RawScaleType::Slider;
+        let slider = raw.is_slider();
+        if let Some(kind) = raw
+            .kind
+            .as_deref()
+            .filter(|k| !matches!(*k, "likert" | "slider"))
+        {
+            self.error(
+                format!("{at}.type"),
+                format!("unknown scale type \"{kind}\""),
+                "use \"likert\" (the default) or \"slider\"",
+            );
+        }
         let empty = |step| Scale {
             points: Vec::new(),
             kind: if slider {
@@ -710,7 +721,7 @@ impl Checker {
         self.not_blank(&format!("{at}.prompt"), "question prompt", &q.prompt);
         let kind = match &q.kind {
             RawQuestionKind::Likert { scale } => {
-                if scale.kind == RawScaleType::Slider {
+                if scale.is_slider() {
                     self.error(
                         format!("{at}.scale.type"),
                         "a slider is for the rubric's dimensions, not a question",

@@ -15,7 +15,7 @@ use crate::support;
 
 fn scale() -> RawScale {
     RawScale {
-        kind: RawScaleType::Likert,
+        kind: None,
         min: 1,
         max: 3,
         step: None,

@@ -1066,3 +1066,24 @@ fn a_question_cannot_be_a_slider() {
         "{problems}"
     );
 }
+
+/// The plan's `standardise` takes "annotator" or "none"; another word is placed and explained.
+#[test]
+fn the_plans_standardise_is_checked() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["analysis"] = serde_json::json!({"standardise": "annotator"});
+    let study = parse_study(&raw.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(
+        study.analysis().map(|p| p.standardise),
+        Some(juror_core::study::analysis_plan::Standardise::Annotator)
+    );
+    raw["analysis"] = serde_json::json!({"standardise": "rater"});
+    let problems = parse_study(&raw.to_string()).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.at == "analysis.standardise"
+            && p.message == "unknown standardisation \"rater\""
+            && p.fix.contains("\"annotator\"")),
+        "{problems}"
+    );
+}
