@@ -744,6 +744,29 @@ fn DimensionView(
         d.ratings, d.items, d.annotators
     );
     let systems = system_rows(&d.systems);
+    // Each system's mean z-score beside its raw mean, with the annotators left out.
+    let standardised = d.standardised.as_ref().map(|z| {
+        let rows: Vec<Vec<String>> = z
+            .systems
+            .iter()
+            .map(|s| {
+                vec![
+                    s.system.clone(),
+                    s.n.to_string(),
+                    fmt::num(Some(s.raw_mean), 2),
+                    fmt::num(Some(s.mean_z), 3),
+                    fmt::num(s.sd_z, 3),
+                    fmt::ci(s.ci95_z, 3),
+                ]
+            })
+            .collect();
+        let left_out: Vec<String> = z
+            .left_out
+            .iter()
+            .map(|l| format!("{} ({} ratings): {}", l.annotator, l.ratings, l.reason))
+            .collect();
+        (rows, left_out)
+    });
     let agreement = agreement_rows(&a);
     let cohen = cohen_rows(&a);
     let comparisons = comparison_rows(&d.comparisons);
@@ -769,6 +792,16 @@ fn DimensionView(
                 columns=&["System", "n", "Mean", "SD", "95% CI"]
                 rows=systems
             />
+            {standardised.map(|(rows, left_out)| view! {
+                <DataTable
+                    caption=format!("Standardised per annotator on {name} (z-scores; the comparisons are tested on them)")
+                    columns=&["System", "n", "Raw mean", "Mean z", "SD of z", "95% CI of z"]
+                    rows
+                />
+                {(!left_out.is_empty()).then(|| view! {
+                    <p>"Left out of the z-scores and the tests: " {left_out.join("; ")}</p>
+                })}
+            })}
             <MeansChart name=name.clone() scale=d.scale.clone() systems=d.systems.clone() />
             <LikertBars name=name.clone() scale=d.scale.clone() labels systems=d.systems.clone() />
             <DataTable

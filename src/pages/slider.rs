@@ -1,6 +1,7 @@
-//! A scale of more than 11 points (a 0–100 score) as a slider: the value chosen, the labelled
-//! points beneath at their places. Untouched, it is unanswered and says so (its thumb greyed);
-//! the arrows, Page Up/Down, Home and End move it as any slider.
+//! A slider (`type: "slider"`, or a scale of more than 11 points such as a 0–100 score): the
+//! value chosen, the labelled points beneath at their places. Untouched, it is unanswered and
+//! says so (its track grey); the arrows move it a step, Page Up/Down a tenth of the range (the
+//! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at.
 
 use juror_core::session::{Msg, Target, with_label};
 use juror_core::study::Dimension;
@@ -25,7 +26,13 @@ pub fn SliderScale(
     }
     .dom_id();
     let reason = needed(&dom_id);
-    let (min, max) = (dimension.scale.min(), dimension.scale.max());
+    let (min, max, step) = (
+        dimension.scale.min(),
+        dimension.scale.max(),
+        dimension.scale.step.max(1),
+    );
+    // Untouched, the thumb rests on the step nearest the middle (and holds no score).
+    let rest = min + (max - min) / step / 2 * step;
     let dim = dimension.id.clone();
     let value = Memo::new(move |_| {
         given(handle, index, |t| {
@@ -93,13 +100,13 @@ pub fn SliderScale(
                     id=dom_id.clone()
                     min=min
                     max=max
-                    step="1"
+                    step=step
                     aria-label=name
                     aria-invalid=invalid(reason)
                     aria-describedby=described_by(&dom_id, Some(value_id.clone()), reason)
                     aria-valuetext=spoken
                     class:untouched=move || value.get().is_none()
-                    prop:value=move || shown().unwrap_or((min + max) / 2)
+                    prop:value=move || shown().unwrap_or(rest)
                     on:input=move |ev| moving.set(event_target_value(&ev).parse().ok())
                     on:change=move |ev| {
                         moving.set(None);

@@ -13,6 +13,9 @@ pub struct AnalysisPlanFlags {
     /// The unit: item or annotator.
     #[arg(long)]
     unit: Option<String>,
+    /// annotator: per-annotator z-scores beside the raw means, and the tests on them; or none.
+    #[arg(long)]
+    standardise: Option<String>,
     /// Compare this system with each other one.
     #[arg(long, conflicts_with_all = ["pairs", "all_pairs"])]
     anchor: Option<String>,
@@ -81,6 +84,11 @@ impl AnalysisPlanFlags {
                 .unit
                 .as_deref()
                 .map(|u| word("unit", u, "item, annotator"))
+                .transpose()?,
+            standardise: self
+                .standardise
+                .as_deref()
+                .map(|z| word("standardise", z, "annotator, none"))
                 .transpose()?,
             comparisons,
             alternative: self

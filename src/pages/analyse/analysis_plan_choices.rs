@@ -1,5 +1,5 @@
 //! The analysis plan's choices on the Analyse page: the same overrides as `juror analyze`'s
-//! flags (`--unit`, `--anchor`, `--pairs`, `--all-pairs`, `--alternative`, `--tests`,
+//! flags (`--unit`, `--standardise`, `--anchor`, `--pairs`, `--all-pairs`, `--alternative`, `--tests`,
 //! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`), each defaulting to the
 //! plan the study (or its key) pre-registers in its `analysis` section. Any change makes the
 //! report exploratory, and the page says so.
@@ -8,7 +8,8 @@
 //! select-from-a-list ones [`Choice`] and the helpers that read the plan and write the override.
 
 use juror_core::analysis::plan::{
-    Alternative, AnalysisPlan, Comparisons, Correction, Family, Overrides, Test, Unit, parse_pairs,
+    Alternative, AnalysisPlan, Comparisons, Correction, Family, Overrides, Standardise, Test, Unit,
+    parse_pairs,
 };
 use juror_core::analysis::run::PlanContext;
 use leptos::prelude::*;
@@ -37,6 +38,7 @@ pub fn AnalysisPlanChoices(
             <PlanStatus context overrides />
             <div class="plan-grid">
                 <UnitChoice context overrides />
+                <StandardiseChoice context overrides />
                 <ComparisonsChoice context systems overrides pairs_text pairs_error />
                 <PairsInput overrides pairs_text pairs_error />
                 <AlternativeChoice context overrides />
@@ -153,6 +155,32 @@ fn UnitChoice(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) -> imp
             on_change=choose(overrides, |o, v| o.unit = match v {
                 "item" => Some(Unit::Item),
                 "annotator" => Some(Unit::Annotator),
+                _ => None,
+            })
+        />
+    }
+}
+
+/// `--standardise`: raw scores, or each annotator's scores as z-scores.
+#[component]
+fn StandardiseChoice(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) -> impl IntoView {
+    let text = |z: Standardise| match z {
+        Standardise::None => "raw scores",
+        Standardise::Annotator => "z-scores per annotator",
+    };
+    view! {
+        <Choice
+            label="Standardise scores"
+            planned=planned(context, move |p| text(p.standardise).to_owned())
+            options=vec![("none", "Raw scores"), ("annotator", "Per annotator (z-scores)")]
+            value=chosen(overrides, |o| match o.standardise {
+                Some(Standardise::None) => "none",
+                Some(Standardise::Annotator) => "annotator",
+                None => "",
+            }.to_owned())
+            on_change=choose(overrides, |o, v| o.standardise = match v {
+                "none" => Some(Standardise::None),
+                "annotator" => Some(Standardise::Annotator),
                 _ => None,
             })
         />

@@ -1095,4 +1095,61 @@ fn an_earlier_phases_intake_answers_join_this_phases_ratings() {
         .unwrap();
     assert_eq!(a["mean"].as_f64(), Some(2.0));
     assert_eq!(groups.len(), 2);
+/// `juror analyze --standardise annotator --format json` on a tidy CSV of 0–100 slider scores:
+/// each system's mean z-score beside its raw mean, and the comparisons on the z-scores, as
+/// numpy and scipy give them (`crates/juror-core/tests/reference/standardise/`); the two
+/// annotators who cannot be standardised are named. Without the flag, no z-scores.
+#[test]
+fn standardised_scores_sit_beside_the_raw_means() {
+    let dir = root().join("crates/juror-core/tests/reference/standardise");
+    let want: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("reference.json")).unwrap())
+            .unwrap();
+    let csv = dir.join("sliders.csv").display().to_string();
+    let out = juror(&["--standardise", "annotator", "--format", "json", &csv]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    assert_eq!(r["settings"]["plan"]["standardise"], "annotator");
+    let d = &r["dimensions"][0];
+    let z = &d["standardised"];
+    assert_eq!(z["left_out"][0]["annotator"], "ann-once");
+    assert_eq!(z["left_out"][1]["annotator"], "ann-flat");
+    for s in z["systems"].as_array().unwrap() {
+        let name = s["system"].as_str().unwrap();
+        let w = &want["systems"][name];
+        close(&format!("{name} mean z"), &s["mean_z"], &w["mean_z"], 1e-9);
+        close(
+            &format!("{name} raw mean"),
+            &s["raw_mean"],
+            &w["raw_mean"],
+            1e-9,
+        );
+    }
+    for (c, w) in d["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(want["pairs"].as_array().unwrap())
+    {
+        close("mean difference", &c["mean_diff"], &w["mean_diff"], 1e-9);
+        close("t p", &c["t_test"]["p_value"], &w["t_p"], 1e-9);
+        close(
+            "Wilcoxon p",
+            &c["wilcoxon"]["p_value"],
+            &w["wilcoxon_p"],
+            1e-9,
+        );
+    }
+    let md = juror(&["--standardise", "annotator", "--format", "md", &csv]);
+    assert!(support::stdout(&md).contains("Scores were standardised per annotator"));
+
+    let raw = json(&juror(&["--format", "json", &csv]));
+    assert!(raw["dimensions"][0].get("standardised").is_none());
+    let bad = juror(&["--standardise", "rater", &csv]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("--standardise rater: give one of annotator, none"),
+        "{}",
+        stderr(&bad)
+    );
 }

@@ -6,7 +6,7 @@
 use crate::stats::paired;
 pub use crate::study::analysis_plan::{
     Alternative, AnalysisPlan, Comparisons, Contrast, Correction, Family, Hypothesis, PlanProblem,
-    Test, Unit,
+    Standardise, Test, Unit,
 };
 
 impl From<Alternative> for paired::Alternative {
@@ -41,6 +41,8 @@ pub fn parse_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Overrides {
     pub unit: Option<Unit>,
+    /// Per-annotator z-scores (`--standardise annotator`), or raw scores (`none`).
+    pub standardise: Option<Standardise>,
     pub comparisons: Option<Comparisons>,
     pub alternative: Option<Alternative>,
     pub tests: Option<Vec<Test>>,
@@ -117,6 +119,9 @@ impl Overrides {
         let mut out = plan.clone();
         if let Some(u) = self.unit {
             out.unit = u;
+        }
+        if let Some(z) = self.standardise {
+            out.standardise = z;
         }
         if let Some(c) = &self.comparisons {
             out.comparisons = c.clone();

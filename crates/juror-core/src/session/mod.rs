@@ -612,6 +612,9 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
         } => {
             if answers.outputs[*position].ratings.contains_key(dimension) {
                 None
+            } else if study.dimension(dimension).is_some_and(|d| d.scale.slider()) {
+                // An untouched slider shows a thumb but holds no score.
+                Some("move the slider to give a score".to_owned())
             } else {
                 Some("choose a score".to_owned())
             }

@@ -355,6 +355,30 @@ fn next_is_refused_until_required_answers_are_given_and_says_which() {
     assert!(s.progress.trials[0].done);
 }
 
+/// A slider (`type: "slider"`) untouched holds no score: Next is refused with the reason the
+/// missing-answer list shows; a score between its steps is not taken, one on a step is.
+#[test]
+fn an_untouched_slider_is_unanswered_and_says_so() {
+    let (study, mut s) = into_trials("summeval-da");
+    update(&study, &mut s, Msg::Next, 10.0);
+    assert_eq!(s.progress.current, 0);
+    assert_eq!(s.missing.len(), 1);
+    assert_eq!(s.missing[0].reason, "move the slider to give a score");
+    let rate = |value| Msg::Rate {
+        position: 0,
+        dimension: "quality".into(),
+        value,
+        advance: false,
+    };
+    update(&study, &mut s, rate(101), 11.0);
+    assert_eq!(s.missing.len(), 1);
+    update(&study, &mut s, rate(73), 12.0);
+    assert!(s.missing.is_empty());
+    update(&study, &mut s, Msg::Next, 13.0);
+    assert_eq!(s.progress.current, 1);
+    assert_eq!(s.progress.trials[0].outputs[0].ratings["quality"], 73);
+}
+
 #[test]
 fn answers_out_of_range_or_for_the_wrong_kind_are_ignored() {
     let (study, mut s) = into_trials("pandalm");

@@ -19,6 +19,15 @@ pub struct RawAnalysis {
     /// different items, as with personal items). Default `"item"`.
     #[serde(default)]
     pub unit: Unit,
+    /// `"annotator"`: each annotator's scores on a dimension are turned into z-scores (minus
+    /// their mean, over their sample SD) before item and system means, reported beside the
+    /// raw means, and the comparisons are tested on them (a slider's direct assessment).
+    /// Default `"none"`: raw scores.
+    // Read as text and checked with the plan (a second enum deserialiser would weigh on the
+    // annotator's page); the schema lists the two words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Standardise>")]
+    pub standardise: Option<String>,
     /// Which pairs of systems are compared. Default `"all"`.
     #[serde(default)]
     pub comparisons: RawComparisons,
@@ -247,6 +256,24 @@ pub enum Unit {
     Annotator,
 }
 
+/// Whether scores are standardised before they are compared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Standardise {
+    /// Raw scores.
+    #[default]
+    None,
+    /// Per-annotator z-scores on each dimension (sample SD).
+    Annotator,
+}
+
+impl Standardise {
+    /// True for the default, `"none"`.
+    pub fn is_none(&self) -> bool {
+        *self == Standardise::None
+    }
+}
+
 /// `"all"`, `{"anchor": SYSTEM}` or `{"pairs": [[A, B], ...]}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
@@ -430,6 +457,9 @@ pub struct Hypothesis {
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct AnalysisPlan {
     pub unit: Unit,
+    /// Per-annotator z-scores before means and tests.
+    #[serde(skip_serializing_if = "Standardise::is_none")]
+    pub standardise: Standardise,
     pub comparisons: Comparisons,
     pub alternative: Alternative,
     pub tests: Vec<Test>,
@@ -464,6 +494,7 @@ impl Default for AnalysisPlan {
     fn default() -> Self {
         AnalysisPlan {
             unit: Unit::Item,
+            standardise: Standardise::None,
             comparisons: Comparisons::All,
             alternative: Alternative::TwoSided,
             tests: default_tests(),
@@ -551,12 +582,25 @@ impl AnalysisPlan {
         for (i, t) in raw.thresholds.iter().enumerate() {
             system(format!("thresholds[{i}].system"), &t.system);
         }
+        let standardise = match raw.standardise.as_deref() {
+            None | Some("none") => Standardise::None,
+            Some("annotator") => Standardise::Annotator,
+            Some(other) => {
+                problems.push((
+                    "standardise".to_owned(),
+                    format!("unknown standardisation \"{other}\""),
+                    "use \"annotator\" (z-scores per annotator) or \"none\"".to_owned(),
+                ));
+                Standardise::None
+            }
+        };
         problems.extend(meaning_problems(raw, dimensions));
         if !problems.is_empty() {
             return Err(problems);
         }
         Ok(AnalysisPlan {
             unit: raw.unit,
+            standardise,
             comparisons,
             alternative: raw.alternative.into(),
             tests: raw.tests.clone(),

@@ -244,8 +244,22 @@ pub struct Dimension {
 /// between unless the study wrote `labels: "anchors"`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scale {
-    /// Points in ascending order of value, one per integer from min to max (labelled or not).
+    /// Points in ascending order of value, one per integer from min to max (labelled or not);
+    /// a slider's, one per step.
     pub points: Vec<ScalePoint>,
+    /// How it is answered: one choice per point, or a slider.
+    pub kind: ScaleKind,
+    /// The distance between two points (1 but for a slider's own step).
+    pub step: i32,
+}
+
+/// How a scale is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScaleKind {
+    /// One choice per point (shown as a slider past 11 points).
+    Likert,
+    /// A continuous slider in whole steps (`type: "slider"`), only its labelled points shown.
+    Slider,
 }
 
 impl Scale {
@@ -257,14 +271,16 @@ impl Scale {
     pub fn max(&self) -> i32 {
         self.points.last().map_or(0, |p| p.value)
     }
-    /// Whether `value` is a point of the scale.
+    /// Whether `value` is a point of the scale (for a slider, one of its steps).
     pub fn contains(&self, value: i32) -> bool {
         (self.min()..=self.max()).contains(&value)
+            && (i64::from(value) - i64::from(self.min())) % i64::from(self.step.max(1)) == 0
     }
-    /// Whether the page shows the scale as a slider (more than 11 points, such as a 0–100
-    /// score) rather than one radio button per point; digit keys then give no score.
+    /// Whether the page shows the scale as a slider (`type: "slider"`, or more than 11 points,
+    /// such as a 0–100 score) rather than one radio button per point; digit keys then give no
+    /// score.
     pub fn slider(&self) -> bool {
-        self.points.len() > 11
+        self.kind == ScaleKind::Slider || self.points.len() > 11
     }
 }
 

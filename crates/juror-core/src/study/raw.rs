@@ -202,14 +202,27 @@ fn yes() -> bool {
 }
 
 /// An integer rating scale from `min` to `max`, with every point labelled, or (with
-/// `labels: "anchors"`) at least its two ends.
+/// `labels: "anchors"`) at least its two ends; or (with `type: "slider"`) a continuous slider
+/// in whole steps of `step`, its two ends labelled and optionally points between.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScale {
+    /// `"likert"` (default): one choice per point (a slider past 11 points); `"slider"`: a
+    /// slider from `min` to `max` in steps of `step` (a 0–100 direct assessment), only its
+    /// labelled points (`min`, `max` and any between, such as a middle) shown beneath.
+    // Read as text and checked by the validator, which keeps a second enum deserialiser out of
+    // the annotator's page; the schema lists the two words.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<RawScaleType>")]
+    pub kind: Option<String>,
     /// Lowest score.
     pub min: i32,
     /// Highest score.
     pub max: i32,
+    /// A slider's step (a whole number ≥ 1 that divides `max − min`); default 1. Only for
+    /// `type: "slider"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<i32>,
     /// Which points are labelled: `"all"` (default), every point from `min` to `max` is listed;
     /// `"anchors"`, `min` and `max` are listed and the points between may be left out (they are
     /// shown as numbers only).
@@ -218,6 +231,24 @@ pub struct RawScale {
     /// The labelled points, in any order: one per score from `min` to `max`, or with
     /// `labels: "anchors"` at least `min` and `max`.
     pub points: Vec<RawScalePoint>,
+}
+
+/// How a scale is answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawScaleType {
+    /// One choice per point.
+    #[default]
+    Likert,
+    /// A continuous slider in whole steps.
+    Slider,
+}
+
+impl RawScale {
+    /// Whether the scale is written `"type": "slider"`.
+    pub fn is_slider(&self) -> bool {
+        self.kind.as_deref() == Some("slider")
+    }
 }
 
 /// Which points of a scale are labelled.

@@ -40,7 +40,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawScale",
         r#"{"min": 1, "max": 3, "points": [{"value": 1, "label": "Poor"}, …]}"#,
         "min, max, points",
-        "labels",
+        "type, step, labels",
     ),
     (
         "RawScalePoint",
@@ -149,7 +149,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawAnalysis",
         r#"{"unit": "item", "comparisons": "all"}"#,
         "",
-        "unit, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, judges, thresholds, mqm_weights",
+        "unit, standardise, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, judges, thresholds, mqm_weights",
     ),
     (
         "Threshold",
@@ -372,7 +372,7 @@ mod tests {
                 "invalid length 1, expected struct RawScale with 4 elements",
                 || None
             ),
-            r#"expected an object like {"min": 1, "max": 3, "points": [{"value": 1, "label": "Poor"}, …]} (fields: min, max, points, and optionally labels), found a list of 1"#
+            r#"expected an object like {"min": 1, "max": 3, "points": [{"value": 1, "label": "Poor"}, …]} (fields: min, max, points, and optionally type, step, labels), found a list of 1"#
         );
         assert_eq!(plain("missing field `id`", || None), "missing field `id`");
     }

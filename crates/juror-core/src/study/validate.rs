@@ -516,6 +516,27 @@ impl Checker {
     }
 
     fn scale(&mut self, at: &str, raw: &RawScale) -> Scale {
+        let slider = raw.is_slider();
+        if let Some(kind) = raw
+            .kind
+            .as_deref()
+            .filter(|k| !matches!(*k, "likert" | "slider"))
+        {
+            self.error(
+                format!("{at}.type"),
+                format!("unknown scale type \"{kind}\""),
+                "use \"likert\" (the default) or \"slider\"",
+            );
+        }
+        let empty = |step| Scale {
+            points: Vec::new(),
+            kind: if slider {
+                ScaleKind::Slider
+            } else {
+                ScaleKind::Likert
+            },
+            step,
+        };
         if raw.min >= raw.max {
             self.error(
                 format!("{at}.min"),
@@ -525,19 +546,53 @@ impl Checker {
                 ),
                 "make min smaller than max, e.g. \"min\": 1, \"max\": 5",
             );
-            return Scale { points: Vec::new() };
+            return empty(1);
         }
-        if i64::from(raw.max) - i64::from(raw.min) > 100 {
+        let range = i64::from(raw.max) - i64::from(raw.min);
+        let step = match (raw.step, slider) {
+            (None, _) => 1,
+            (Some(_), false) => {
+                self.error(
+                    format!("{at}.step"),
+                    "a step is for a slider",
+                    "add \"type\": \"slider\" to the scale, or remove \"step\"",
+                );
+                return empty(1);
+            }
+            (Some(step), true) if step < 1 => {
+                self.error(
+                    format!("{at}.step"),
+                    format!("the step {step} is not a whole number of at least 1"),
+                    "give a step such as 1 or 5",
+                );
+                return empty(1);
+            }
+            (Some(step), true) if range % i64::from(step) != 0 => {
+                self.error(
+                    format!("{at}.step"),
+                    format!(
+                        "the step {step} does not divide the range {}..{} ({range})",
+                        raw.min, raw.max
+                    ),
+                    "choose a step that divides max − min, such as 1, 5 or 10 for 0..100",
+                );
+                return empty(step);
+            }
+            (Some(step), true) => step,
+        };
+        if range / i64::from(step) > 100 {
             self.error(
                 format!("{at}.max"),
-                format!(
-                    "the scale has {} points",
-                    i64::from(raw.max) - i64::from(raw.min) + 1
-                ),
-                "use at most 101 points; for a wider range use a number question",
+                format!("the scale has {} points", range / i64::from(step) + 1),
+                if slider {
+                    "use at most 101 positions: a larger step, or a smaller range"
+                } else {
+                    "use at most 101 points; for a wider range use a number question"
+                },
             );
-            return Scale { points: Vec::new() };
+            return empty(step);
         }
+        let on_grid = |v: i32| (i64::from(v) - i64::from(raw.min)) % i64::from(step) == 0;
         let mut by_value: BTreeMap<i32, &RawScalePoint> = BTreeMap::new();
         for (i, p) in raw.points.iter().enumerate() {
             let here = format!("{at}.points[{i}]");
@@ -546,6 +601,15 @@ impl Checker {
                     format!("{here}.value"),
                     format!("{} is outside the scale {}..{}", p.value, raw.min, raw.max),
                     "remove the point or widen min and max",
+                );
+            } else if !on_grid(p.value) {
+                self.error(
+                    format!("{here}.value"),
+                    format!(
+                        "{} is not a step of the slider ({} and every {step} after it)",
+                        p.value, raw.min
+                    ),
+                    "label a value the slider can take, or change the step",
                 );
             } else if by_value.insert(p.value, p).is_some() {
                 self.error(
@@ -562,7 +626,12 @@ impl Checker {
                 );
             }
         }
-        let needed: Vec<i32> = match raw.labels {
+        let labels = if slider {
+            RawScaleLabels::Anchors
+        } else {
+            raw.labels
+        };
+        let needed: Vec<i32> = match labels {
             RawScaleLabels::All => (raw.min..=raw.max).collect(),
             RawScaleLabels::Anchors => vec![raw.min, raw.max],
         };
@@ -572,35 +641,41 @@ impl Checker {
             .map(|v| v.to_string())
             .collect();
         if !missing.is_empty() {
-            match raw.labels {
-                RawScaleLabels::All => self.error(
+            match (labels, slider) {
+                (RawScaleLabels::All, _) => self.error(
                     format!("{at}.points"),
                     format!("no label for point {}", missing.join(", ")),
                     "add { \"value\": N, \"label\": \"...\", \"description\": \"...\" } for each; annotators need every point labelled, unless you set \"labels\": \"anchors\" to label only the ends and the points you choose",
                 ),
-                RawScaleLabels::Anchors => self.error(
+                (RawScaleLabels::Anchors, false) => self.error(
                     format!("{at}.points"),
                     format!("no label for the end point {}", missing.join(" and ")),
                     "add { \"value\": N, \"label\": \"...\", \"description\": \"...\" } for it; with \"labels\": \"anchors\" the points between may be left out, but min and max need their labels",
                 ),
+                (RawScaleLabels::Anchors, true) => self.error(
+                    format!("{at}.points"),
+                    format!("no label for the slider's end {}", missing.join(" and ")),
+                    "add { \"value\": N, \"label\": \"...\" } for it: a slider's two ends need their labels (a middle one is optional)",
+                ),
             }
         }
-        Scale {
-            points: (raw.min..=raw.max)
-                .map(|value| match by_value.get(&value) {
-                    Some(p) => ScalePoint {
-                        value,
-                        label: Some(p.label.clone()),
-                        description: p.description.clone(),
-                    },
-                    None => ScalePoint {
-                        value,
-                        label: None,
-                        description: None,
-                    },
-                })
-                .collect(),
-        }
+        let mut scale = empty(step);
+        scale.points = (0..=range / i64::from(step))
+            .filter_map(|k| i32::try_from(i64::from(raw.min) + k * i64::from(step)).ok())
+            .map(|value| match by_value.get(&value) {
+                Some(p) => ScalePoint {
+                    value,
+                    label: Some(p.label.clone()),
+                    description: p.description.clone(),
+                },
+                None => ScalePoint {
+                    value,
+                    label: None,
+                    description: None,
+                },
+            })
+            .collect();
+        scale
     }
 
     fn questions(&mut self, at: &str, raw: &[RawQuestion], labels: LabelScheme) -> Vec<Question> {
@@ -646,6 +721,13 @@ impl Checker {
         self.not_blank(&format!("{at}.prompt"), "question prompt", &q.prompt);
         let kind = match &q.kind {
             RawQuestionKind::Likert { scale } => {
+                if scale.is_slider() {
+                    self.error(
+                        format!("{at}.scale.type"),
+                        "a slider is for the rubric's dimensions, not a question",
+                        "remove \"type\": \"slider\" (a scale of up to 11 points), or use a number question",
+                    );
+                }
                 QuestionKind::Likert(self.scale(&format!("{at}.scale"), scale))
             }
             RawQuestionKind::SingleChoice { options } => {

@@ -32,4 +32,5 @@ mod preference;
 mod ratings;
 mod rounds;
 mod spans;
+mod standardise;
 mod validation;

@@ -15,8 +15,10 @@ use crate::support;
 
 fn scale() -> RawScale {
     RawScale {
+        kind: None,
         min: 1,
         max: 3,
+        step: None,
         labels: RawScaleLabels::All,
         points: (1..=3)
             .map(|v| RawScalePoint {

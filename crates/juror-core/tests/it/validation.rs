@@ -954,3 +954,136 @@ fn wrong_values_are_placed_at_themselves() {
         assert!(first.message.contains(says), "{pointer}: {problems}");
     }
 }
+
+/// The minimal study with its dimension's scale replaced by `scale`.
+fn with_scale(scale: serde_json::Value) -> Result<juror_core::study::Study, Problems> {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["rubric"]["dimensions"][0]["scale"] = scale;
+    raw["rubric"].as_object_mut().unwrap().remove("examples");
+    parse_study(&raw.to_string())
+}
+
+/// `type: "slider"`: a step that divides the range, its two ends labelled and a middle label
+/// if wanted; its points are its steps, and only they are on the scale.
+#[test]
+fn a_slider_scale_has_its_steps_and_labelled_ends() {
+    use serde_json::json;
+    let ends = |mid: Option<i32>| {
+        let mut points = vec![
+            json!({"value": 0, "label": "Nonsense"}),
+            json!({"value": 100, "label": "Perfect"}),
+        ];
+        if let Some(v) = mid {
+            points.push(json!({"value": v, "label": "Most meaning kept"}));
+        }
+        points
+    };
+    let study = with_scale(
+        json!({"type": "slider", "min": 0, "max": 100, "step": 5, "points": ends(Some(50))}),
+    )
+    .unwrap_or_else(|p| panic!("{p}"));
+    let scale = &study.rubric().dimensions[0].scale;
+    assert!(scale.slider());
+    assert_eq!(scale.points.len(), 21);
+    assert_eq!(scale.step, 5);
+    assert!(scale.contains(55) && !scale.contains(52) && !scale.contains(105));
+    let labelled: Vec<i32> = scale
+        .points
+        .iter()
+        .filter(|p| p.label.is_some())
+        .map(|p| p.value)
+        .collect();
+    assert_eq!(labelled, [0, 50, 100]);
+    // The default step is 1: 101 points.
+    let study =
+        with_scale(json!({"type": "slider", "min": 0, "max": 100, "points": ends(None)})).unwrap();
+    assert_eq!(study.rubric().dimensions[0].scale.points.len(), 101);
+
+    let refused = |scale: serde_json::Value, at: &str, message: &str| {
+        let problems = with_scale(scale).unwrap_err();
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.at == format!("rubric.dimensions[0].scale{at}")
+                    && p.message.contains(message)
+                    && !p.fix.is_empty()),
+            "{at}: {message}: got\n{problems}"
+        );
+    };
+    refused(
+        json!({"type": "slider", "min": 0, "max": 100, "step": 7, "points": ends(None)}),
+        ".step",
+        "the step 7 does not divide the range 0..100 (100)",
+    );
+    refused(
+        json!({"type": "slider", "min": 0, "max": 100, "step": 0, "points": ends(None)}),
+        ".step",
+        "the step 0 is not a whole number of at least 1",
+    );
+    refused(
+        json!({"min": 0, "max": 10, "step": 2, "labels": "anchors", "points": [{"value": 0, "label": "a"}, {"value": 10, "label": "b"}]}),
+        ".step",
+        "a step is for a slider",
+    );
+    refused(
+        json!({"type": "slider", "min": 0, "max": 100, "step": 10, "points": ends(Some(55))}),
+        ".points[2].value",
+        "55 is not a step of the slider (0 and every 10 after it)",
+    );
+    refused(
+        json!({"type": "slider", "min": 0, "max": 100, "points": [{"value": 0, "label": "Nonsense"}]}),
+        ".points",
+        "no label for the slider's end 100",
+    );
+    refused(
+        json!({"type": "slider", "min": 0, "max": 1000, "points": [{"value": 0, "label": "a"}, {"value": 1000, "label": "b"}]}),
+        ".max",
+        "the scale has 1001 points",
+    );
+    refused(
+        json!({"type": "dial", "min": 0, "max": 100, "points": ends(None)}),
+        ".type",
+        "",
+    );
+}
+
+/// A slider is for the rubric's dimensions: a survey question's scale is refused as one.
+#[test]
+fn a_question_cannot_be_a_slider() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["rubric"]["output_questions"] = serde_json::json!([{
+        "id": "fluent", "prompt": "How fluent?", "type": "likert",
+        "scale": {"type": "slider", "min": 0, "max": 100, "points": [{"value": 0, "label": "a"}, {"value": 100, "label": "b"}]}
+    }]);
+    let problems = parse_study(&raw.to_string()).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.at == "rubric.output_questions[0].scale.type"
+                && p.message == "a slider is for the rubric's dimensions, not a question"),
+        "{problems}"
+    );
+}
+
+/// The plan's `standardise` takes "annotator" or "none"; another word is placed and explained.
+#[test]
+fn the_plans_standardise_is_checked() {
+    let text = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["analysis"] = serde_json::json!({"standardise": "annotator"});
+    let study = parse_study(&raw.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(
+        study.analysis().map(|p| p.standardise),
+        Some(juror_core::study::analysis_plan::Standardise::Annotator)
+    );
+    raw["analysis"] = serde_json::json!({"standardise": "rater"});
+    let problems = parse_study(&raw.to_string()).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.at == "analysis.standardise"
+            && p.message == "unknown standardisation \"rater\""
+            && p.fix.contains("\"annotator\"")),
+        "{problems}"
+    );
+}

@@ -2,7 +2,9 @@
 //! plan in words among them.
 
 use crate::analysis::plan::Alternative;
-use crate::analysis::plan::{AnalysisPlan, Comparisons, Correction, Family, Test, Unit};
+use crate::analysis::plan::{
+    AnalysisPlan, Comparisons, Correction, Family, Standardise, Test, Unit,
+};
 use crate::analysis::report::Report;
 use crate::pseudonym;
 
@@ -56,6 +58,21 @@ pub fn methods(report: &Report) -> String {
             },
             flag_sd = s.flag_sd,
         ));
+    }
+    if s.plan.standardise == Standardise::Annotator {
+        parts.push(
+            "Scores were standardised per annotator: on each dimension, each annotator's scores \
+             became z-scores (minus the annotator's mean over all their scores on the dimension, \
+             divided by their sample SD, n − 1), as in WMT's direct assessment. The z-scores of \
+             an item were averaged over annotators and the item means over items, giving each \
+             system's mean z-score, reported beside its raw mean over the same ratings; the \
+             comparisons above were tested on the z-scores. An annotator with a single score on \
+             a dimension, or whose scores were all equal (SD 0), could not be standardised and \
+             their ratings of that dimension were left out of the z-scores and the tests (listed \
+             in the report). Agreement, the flagged cells, the breakdowns by group and the \
+             diagnostics use the raw scores; adjudicated scores replace raw cells only."
+                .to_owned(),
+        );
     }
     if let Some(sp) = &report.spans {
         parts.push(format!(

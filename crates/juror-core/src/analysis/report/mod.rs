@@ -6,10 +6,12 @@
 //! statistics are `null` in the JSON (never NaN), with a `note` saying why where it helps.
 
 mod preferences;
+mod standardise;
 mod thresholds;
 mod types;
 
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
+pub use standardise::z_scores;
 pub use thresholds::ThresholdReport;
 pub use types::*;
 
@@ -18,7 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::analysis::adjudication::Adjudication;
 use crate::analysis::data::{Data, Ids, LEVEL, Problem, RatingRow, oriented, pairable_units};
 use crate::analysis::diagnostics::diagnostics;
-use crate::analysis::plan::{AnalysisPlan, Correction, Family, Test, Unit};
+use crate::analysis::plan::{AnalysisPlan, Correction, Family, Standardise, Test, Unit};
 use crate::analysis::rounds::rounds;
 use crate::fast_hash::FastHash;
 use crate::stats::agreement::{
@@ -113,7 +115,7 @@ pub fn report_with_key(
             let mut report = dimension_report(
                 &d,
                 scale.clone(),
-                &rows,
+                Rows::of(&rows, &plan),
                 adjudication,
                 preferred,
                 options,
@@ -159,7 +161,7 @@ pub fn report_with_key(
             let mut mqm = dimension_report(
                 super::spans::MQM,
                 None,
-                &refs,
+                Rows::of(&refs, &plan),
                 None,
                 preferred,
                 options,
@@ -313,15 +315,30 @@ fn group_cells<'a>(rows: &[&'a RatingRow]) -> Cells<'a> {
     by.into_iter().collect()
 }
 
+/// One dimension's rows, and with the plan's `standardise`, their z-scores and the annotators
+/// left out of them.
+struct Rows<'a> {
+    raw: &'a [&'a RatingRow],
+    z: Option<(Vec<RatingRow>, Vec<LeftOut>)>,
+}
+
+impl<'a> Rows<'a> {
+    fn of(raw: &'a [&'a RatingRow], plan: &AnalysisPlan) -> Rows<'a> {
+        let z = (plan.standardise == Standardise::Annotator).then(|| z_scores(raw));
+        Rows { raw, z }
+    }
+}
+
 fn dimension_report(
     dimension: &str,
     scale: Option<Vec<f64>>,
-    rows: &[&RatingRow],
+    rows: Rows<'_>,
     adjudication: Option<&Adjudication>,
     preferred: &[String],
     options: &Options,
     plan: &AnalysisPlan,
 ) -> DimensionReport {
+    let Rows { raw: rows, z } = rows;
     let cells: Cells = group_cells(rows);
     let adjudicated =
         |item: &str, system: &str| adjudication.and_then(|a| a.score(dimension, item, system));
@@ -377,8 +394,13 @@ fn dimension_report(
         })
         .collect();
 
-    // Comparisons, as the plan says, on its unit: items (the means above) or annotators.
-    let unit_means = unit_means(plan, rows, &means);
+    // Comparisons, as the plan says, on its unit: items (the means above) or annotators; on
+    // the z-scores when the plan standardises.
+    let z_refs: Option<Vec<&RatingRow>> = z.as_ref().map(|(z, _)| z.iter().collect());
+    let unit_means = match &z_refs {
+        Some(z) => unit_means(plan, z, &item_means(z, None)),
+        None => unit_means(plan, rows, &means),
+    };
     let comparisons = planned_comparisons(
         plan,
         options,
@@ -459,6 +481,7 @@ fn dimension_report(
         groups: Vec::new(),
         intake_groups: Vec::new(),
         flags,
+        standardised: z.map(|(z, left_out)| standardise::standardised(rows, &z, left_out)),
     }
 }
 

@@ -169,6 +169,49 @@ pub struct DimensionReport {
     /// Ratings over rounds (slopes and the mixed model), on the raw ratings that have a round;
     /// `null` when fewer than two rounds were rated.
     pub rounds: Option<Rounds>,
+    /// With the plan's `standardise: "annotator"`: each system's mean z-score beside its raw
+    /// mean; `comparisons` and `contrasts` are then tested on the z-scores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standardised: Option<Standardised>,
+}
+
+/// One dimension's scores standardised per annotator (z-scores, sample SD).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Standardised {
+    /// Always `"annotator"`: each annotator's own mean and SD on the dimension.
+    pub by: &'static str,
+    /// Annotators whose scores were standardised.
+    pub annotators: usize,
+    /// Annotators left out (one score, or every score the same) and why.
+    pub left_out: Vec<LeftOut>,
+    pub systems: Vec<StandardisedSystem>,
+}
+
+/// An annotator whose scores cannot be standardised.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct LeftOut {
+    pub annotator: String,
+    /// Their ratings of the dimension, left out of the standardised means and the tests.
+    pub ratings: usize,
+    pub reason: String,
+}
+
+/// One system on a standardised dimension.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StandardisedSystem {
+    pub system: String,
+    /// Items with a standardised score.
+    pub n: usize,
+    /// Ratings standardised.
+    pub n_ratings: usize,
+    /// Mean of the raw item means over the same ratings (the annotators standardised).
+    pub raw_mean: f64,
+    /// Mean of the item means of the z-scores.
+    pub mean_z: f64,
+    /// SD of the z item means (n − 1); `null` with one item.
+    pub sd_z: Option<f64>,
+    /// 95% t interval of `mean_z`; `null` with one item.
+    pub ci95_z: Option<Ci>,
 }
 
 impl DimensionReport {

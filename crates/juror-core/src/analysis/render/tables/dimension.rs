@@ -6,7 +6,9 @@ use super::super::fmt::{DASH, ci, num, number, p_value};
 use super::{Block, Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::data::Ci;
 use crate::analysis::plan::{AnalysisPlan, Correction, Unit};
-use crate::analysis::report::{Agreement, DimensionReport, PairComparison, SystemSummary};
+use crate::analysis::report::{
+    Agreement, DimensionReport, PairComparison, Standardised, SystemSummary,
+};
 use crate::analysis::rounds::Rounds;
 
 /// The dimension's heading: its label, then its id as the data name it ([`DimensionReport::title`]).
@@ -40,6 +42,9 @@ pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: 
     let name = &d.title();
     doc.section(3, "Systems");
     doc.table(systems(format!("Systems on {name}"), &d.systems));
+    if let Some(z) = &d.standardised {
+        standardised(doc, name, z);
+    }
     agreement(doc, name, &d.agreement);
     comparisons(doc, Text::plain("Comparisons"), &d.comparisons, plan);
     comparisons(doc, Text::plain("Contrasts"), &d.contrasts, plan);
@@ -129,6 +134,51 @@ fn systems(caption: String, systems: &[SystemSummary]) -> Table {
         ]);
     }
     table
+}
+
+/// Each system's mean z-score beside its raw mean, and the annotators left out.
+fn standardised(doc: &mut Doc, name: &str, z: &Standardised) {
+    doc.section(3, "Standardised per annotator");
+    doc.paragraph(format!(
+        "Each annotator's scores as z-scores (minus their mean, over their sample SD), averaged \
+         per item, then per system; {} annotator(s) standardised. The comparisons are tested on \
+         the z-scores.",
+        z.annotators
+    ));
+    let mut table = Table::new(
+        format!("Standardised scores on {name}"),
+        vec![
+            text("System"),
+            numbers("Items"),
+            numbers("Ratings"),
+            numbers("Raw mean"),
+            text("Mean z ± SD"),
+            text("95% CI of z (t)"),
+        ],
+    );
+    for s in &z.systems {
+        table.rows.push(vec![
+            Text::input(&s.system),
+            s.n.to_string().into(),
+            s.n_ratings.to_string().into(),
+            format!("{:.2}", s.raw_mean).into(),
+            format!("{:.3} ± {}", s.mean_z, num(s.sd_z, 3)).into(),
+            ci(s.ci95_z, 3).into(),
+        ]);
+    }
+    doc.table(table);
+    if !z.left_out.is_empty() {
+        doc.paragraph("Left out of the z-scores and the tests:");
+        doc.push(Block::List(
+            z.left_out
+                .iter()
+                .map(|l| {
+                    Text::input(&l.annotator)
+                        .and(format!(" ({} rating(s)): {}", l.ratings, l.reason))
+                })
+                .collect(),
+        ));
+    }
 }
 
 fn agreement(doc: &mut Doc, name: &str, a: &Agreement) {
