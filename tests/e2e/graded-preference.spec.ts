@@ -1,9 +1,11 @@
 // Intent: an annotator answers a graded preference ("how much better", seven points with "Same"
 // in the middle) and "Cannot judge" with the keyboard alone, and on a 320 px phone by taps; the
 // points wrap on the narrow screen; the downloaded ratings file carries each grade by position
-// with its label, and "Cannot judge" as its own kind, never a grade.
+// with its label, and "Cannot judge" as its own kind, never a grade. A researcher reads the graded
+// section and the "Cannot judge" counts of a tidy table on the Analyse page.
 import * as fs from 'node:fs';
-import { test, expect } from './fixtures';
+import * as path from 'node:path';
+import { test, expect, root } from './fixtures';
 import type { Page, TestInfo } from '@playwright/test';
 
 const question = 'Which response follows the instruction better, and by how much?';
@@ -69,8 +71,7 @@ test('a graded preference and "Cannot judge" by keyboard alone', async ({ page, 
       expect(t.preference).toEqual({ kind: 'graded', grade: want[i], label: labels[(want[i] as number) + 3] });
     }
   });
-  // The keyboard help names the keys.
-  await expect(errors).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test('the help lists the keys of a graded preference', async ({ page }) => {
@@ -116,4 +117,18 @@ test.describe('on a 320 px phone', () => {
     expect(ratings.trials[3].preference).toEqual({ kind: 'graded', grade: 0, label: 'Same' });
     expect(errors).toEqual([]);
   });
+});
+
+test('the Analyse page shows the graded section and the "Cannot judge" counts of a tidy table', async ({ page, errors }) => {
+  const table = path.join(root, 'crates/juror-core/tests/reference/graded/graded.csv');
+  await page.goto('analyse.html');
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles([table]);
+  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
+  const section = page.getByRole('region', { name: 'Graded preferences and cannot judge' });
+  await expect(section.getByRole('heading', { name: 'Graded preferences', exact: true })).toBeVisible();
+  const means = section.getByRole('table', { name: /the mean grade/ });
+  await expect(means.getByRole('row')).toHaveCount(3);
+  await expect(means.getByRole('row', { name: /^alpha beta/ })).toContainText('0.167');
+  await expect(section.getByRole('table', { name: '"Cannot judge" answers per question and system' })).toBeVisible();
+  expect(errors).toEqual([]);
 });
