@@ -485,6 +485,14 @@ fn ReportView(
             })}
             {report.choices.clone().map(|c| view! { <ChoicesView choices=c /> })}
             {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
+            {(report.graded.is_some() || !report.cannot_judge.is_empty()).then(|| {
+                let sections = juror_core::analysis::render::tables::graded_tables(report);
+                view! {
+                    <section class="graded-view" aria-label="Graded preferences and cannot judge">
+                        <sections::Sections sections below=0 />
+                    </section>
+                }
+            })}
             {report.answers.clone().map(|a| view! { <AnswersView answers=a /> })}
             <DiagnosticsView diagnostics=report.diagnostics.clone() />
             <JudgesView judges=report.judges.clone() scales files=judge_files />

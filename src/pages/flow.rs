@@ -344,7 +344,15 @@ fn Shortcuts() -> impl IntoView {
         ("← → ↑ ↓", "Move between the points of a scale"),
         ("Tab", "Move to the next question or button"),
         ("A, B, C, …", "Choose that output as your preference"),
-        ("T", "Choose “tie”, where a tie is allowed"),
+        (
+            "T",
+            "Choose “tie”, where a tie is allowed (on a graded scale: “Same”)",
+        ),
+        (
+            "1 – 9 (no score left)",
+            "Choose that point of a graded preference, 1 the first output's strongest",
+        ),
+        ("0", "Choose “Cannot judge”, where it is offered"),
         ("Enter", "Next trial (when every required answer is given)"),
         ("Shift + Enter", "Previous trial"),
         (

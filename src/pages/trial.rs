@@ -442,6 +442,7 @@ fn PreferenceControl(
                     </label>
                 }
             });
+            let skip = preference.allow_skip.then(|| cannot_judge(index));
             let reason = needed("q-preference");
             view! {
                 <fieldset
@@ -454,7 +455,45 @@ fn PreferenceControl(
                 >
                     <legend><strong>{preference.question.clone()}</strong></legend>
                     <NeededNote dom_id="q-preference".to_owned() reason />
-                    <div class="points">{options} {tie}</div>
+                    <div class="points">{options} {tie} {skip}</div>
+                </fieldset>
+            }
+            .into_any()
+        }
+        PreferenceKind::Graded => {
+            let half = i32::try_from(preference.grades.len() / 2).unwrap_or(0);
+            let options = (-half..=half)
+                .zip(preference.grades.iter())
+                .map(|(grade, label)| {
+                    let p = Preference::Graded { grade };
+                    let p2 = p.clone();
+                    view! {
+                        <label class="option">
+                            <input
+                                type="radio"
+                                name="preference"
+                                prop:checked=move || current() == Some(p.clone())
+                                on:change=move |_| handle.dispatch(Msg::Prefer(Some(p2.clone())))
+                            />
+                            {label.clone()}
+                        </label>
+                    }
+                })
+                .collect_view();
+            let skip = preference.allow_skip.then(|| cannot_judge(index));
+            let reason = needed("q-preference");
+            view! {
+                <fieldset
+                    class="question choice graded"
+                    id="q-preference"
+                    role="radiogroup"
+                    aria-label=preference.question.clone()
+                    aria-invalid=invalid(reason)
+                    aria-describedby=described_by("q-preference", None, reason)
+                >
+                    <legend><strong>{preference.question.clone()}</strong></legend>
+                    <NeededNote dom_id="q-preference".to_owned() reason />
+                    <div class="points">{options} {skip}</div>
                 </fieldset>
             }
             .into_any()
@@ -507,6 +546,24 @@ fn PreferenceControl(
         }
     };
     view! { <div class="preference">{control} {explanation}</div> }
+}
+
+/// The "Cannot judge" answer of a preference.
+fn cannot_judge(index: usize) -> impl IntoView {
+    let handle = use_session();
+    view! {
+        <label class="option skip">
+            <input
+                type="radio"
+                name="preference"
+                prop:checked=move || {
+                    given(handle, index, |t| t.preference.clone()) == Some(Preference::CannotJudge)
+                }
+                on:change=move |_| handle.dispatch(Msg::Prefer(Some(Preference::CannotJudge)))
+            />
+            "Cannot judge"
+        </label>
+    }
 }
 
 /// Every trial with its status; a click reopens it.

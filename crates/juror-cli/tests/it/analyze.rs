@@ -1152,4 +1152,92 @@ fn standardised_scores_sit_beside_the_raw_means() {
         "{}",
         stderr(&bad)
     );
+/// `juror analyze GRADED.csv --format json`: per graded pair the mean grade over item means, its
+/// interval, the Wilcoxon p and the share of each grade, as the reference script computes them
+/// (`crates/juror-core/tests/reference/graded/`: numpy, scipy) on the same table; its
+/// `cannot_judge` rows counted per system and in no judgement.
+#[test]
+fn graded_preferences_give_mean_grades_wilcoxon_and_shares() {
+    let graded = committed("crates/juror-core/tests/reference/graded/graded.csv");
+    let out = juror(&[&graded.display().to_string(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    let want: Value = serde_json::from_str(
+        &std::fs::read_to_string(committed(
+            "crates/juror-core/tests/reference/graded/reference.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let pairs = r["graded"]["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), want["pairs"].as_object().unwrap().len());
+    for p in pairs {
+        let key = format!(
+            "{}|{}",
+            p["system_a"].as_str().unwrap(),
+            p["system_b"].as_str().unwrap()
+        );
+        let w = &want["pairs"][&key];
+        close(&key, &p["mean_grade"], &w["mean_grade"], 1e-9);
+        close(&key, &p["wilcoxon_p"], &w["wilcoxon_p"], 1e-9);
+        close(&key, &p["ci"]["low"], &w["ci"][0], 1e-9);
+        close(&key, &p["ci"]["high"], &w["ci"][1], 1e-9);
+        for share in p["shares"].as_array().unwrap() {
+            let grade = share["grade"].as_str().unwrap();
+            close(grade, &share["share"], &w["shares"][grade], 1e-9);
+        }
+    }
+    // Collapsed: the win rates count the same judgements, "Cannot judge" in none.
+    let judged: u64 = want["pairs"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|w| w["judgements"].as_u64().unwrap())
+        .sum();
+    assert_eq!(r["preferences"]["judgements"].as_u64(), Some(judged));
+    for c in r["cannot_judge"].as_array().unwrap() {
+        assert_eq!(c["question"], "preference");
+        assert_eq!(
+            c["count"],
+            want["cannot_judge"][c["system"].as_str().unwrap()]
+        );
+    }
+}
+
+/// "Cannot judge" in a Likert table's score column: counted per system and dimension, left out
+/// of the mean, the tests and the agreement.
+#[test]
+fn cannot_judge_ratings_are_counted_and_left_out_of_means() {
+    let dir = support::scratch("analyze-cannot-judge");
+    let table = dir.join("ratings.csv");
+    std::fs::write(
+        &table,
+        "item_id,system_id,annotator_id,dimension,score\n\
+         i1,x,p1,quality,4\ni1,x,p2,quality,cannot_judge\ni1,y,p1,quality,2\n\
+         i1,y,p2,quality,3\ni2,x,p1,quality,5\ni2,x,p2,quality,3\ni2,y,p1,quality,cannot_judge\n\
+         i2,y,p2,quality,1\n",
+    )
+    .unwrap();
+    let out = juror(&[support::s(&table), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    assert_eq!(r["settings"]["ratings"], 6);
+    let systems = r["dimensions"][0]["systems"].as_array().unwrap();
+    let mean = |name: &str| {
+        systems
+            .iter()
+            .find(|s| s["system"] == name)
+            .map(|s| s["mean"].as_f64().unwrap())
+            .unwrap()
+    };
+    // x: item means 4 and 4; y: 2.5 and 1. A cannot_judge is no midpoint.
+    assert_eq!((mean("x"), mean("y")), (4.0, 1.75));
+    let counts = r["cannot_judge"].as_array().unwrap();
+    assert_eq!(counts.len(), 2);
+    for c in counts {
+        assert_eq!(
+            (c["question"].as_str(), c["count"].as_u64()),
+            (Some("quality"), Some(1))
+        );
+    }
 }

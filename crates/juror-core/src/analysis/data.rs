@@ -128,6 +128,24 @@ pub struct PreferenceRow {
     pub run: Option<u32>,
     /// How sure the rater (a judge) said it was, from 0 to 1.
     pub confidence: Option<f64>,
+    /// A graded preference's grade, from `system_a`'s side: −k (`a3`) `system_a` much better,
+    /// 0 the same, +k (`b3`) `system_b` much better; `None` for a plain choice (a `tie` of a
+    /// tidy file is `None` too, and counts as 0 in a pair that has graded rows).
+    pub grade: Option<i32>,
+}
+
+/// One "Cannot judge": an annotator who said they cannot answer a question about an item's
+/// output (a dimension, a question) or pair (the preference). Kept apart from every score and
+/// preference, so it enters no mean, test, agreement or win rate; the report counts it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkipRow {
+    pub source: Source,
+    pub item: Name,
+    pub annotator: Name,
+    /// `preference`, or the dimension's or question's id.
+    pub question: Name,
+    /// The system of the output, or the pair's two systems (a, b).
+    pub systems: Vec<Name>,
 }
 
 /// One error an annotator marked in an output, or the mark that they found none.
@@ -178,6 +196,24 @@ pub struct TrialRow {
     pub active_ms: u64,
     /// Outputs shown.
     pub outputs: usize,
+}
+
+/// The outcome a grade collapses to: a negative grade `a`, a positive `b`, 0 a tie.
+pub fn outcome_of_grade(grade: i32) -> Outcome {
+    match grade.signum() {
+        -1 => Outcome::A,
+        1 => Outcome::B,
+        _ => Outcome::Tie,
+    }
+}
+
+/// The preference column of a tidy row: the grade's name (`a2`) for a graded row, else the
+/// outcome's.
+pub fn preference_name(row: &PreferenceRow) -> String {
+    match row.grade {
+        Some(g) => crate::session::grade_name(g),
+        None => outcome_name(row.outcome).to_owned(),
+    }
 }
 
 /// The text of an outcome in tables: `a`, `b` or `tie`.
@@ -315,6 +351,8 @@ pub struct Data {
     pub answers: Vec<AnswerRow>,
     /// The error spans marked in outputs, and the outputs marked as without errors.
     pub spans: Vec<SpanRow>,
+    /// The "Cannot judge" answers.
+    pub skips: Vec<SkipRow>,
     /// The finished trials of the ratings files, attention checks included (CSV inputs have
     /// none).
     pub trials: Vec<TrialRow>,

@@ -98,6 +98,10 @@ pub struct PreferenceView {
     pub labels: Vec<String>,
     /// Whether "tie" is offered.
     pub allow_tie: bool,
+    /// A graded preference's labels, A's strongest first; empty for other kinds.
+    pub grades: Vec<String>,
+    /// Whether "Cannot judge" is offered.
+    pub allow_skip: bool,
     /// The free-text reason.
     pub explanation: Requirement,
 }
@@ -157,6 +161,8 @@ impl TrialView {
                 question: p.question.clone(),
                 labels: outputs.iter().map(|o| o.label.clone()).collect(),
                 allow_tie: p.allow_tie,
+                grades: p.grades.clone(),
+                allow_skip: p.allow_skip,
                 explanation: p.explanation,
             }),
             outputs,

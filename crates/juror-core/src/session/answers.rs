@@ -129,6 +129,46 @@ pub enum Preference {
         /// Positions, best first.
         order: Vec<usize>,
     },
+    /// How much better one output of a pair is, by position: from −k (the first output shown
+    /// much better) through 0 ("Same") to +k (the second much better), k half the points.
+    Graded {
+        /// The grade, negative towards the first output shown.
+        grade: i32,
+    },
+    /// "Cannot judge": an answer of its own, never a preference.
+    CannotJudge,
+}
+
+/// The value a tidy file writes for "Cannot judge", in a score or preference column.
+pub const CANNOT_JUDGE: &str = "cannot_judge";
+
+/// A grade's name in a tidy file: `a3` … `a1`, `tie`, `b1` … `b3` (negative grades favour
+/// `a`, the first system).
+pub fn grade_name(grade: i32) -> String {
+    match grade {
+        0 => "tie".to_owned(),
+        g if g < 0 => format!("a{}", g.unsigned_abs()),
+        g => format!("b{g}"),
+    }
+}
+
+/// The grade a tidy file's `a2`, `tie`, `b1` names (any case), from −9 to 9; `None` for
+/// anything else.
+pub fn parse_grade(text: &str) -> Option<i32> {
+    let lower = text.to_ascii_lowercase();
+    if lower == "tie" {
+        return Some(0);
+    }
+    let (side, digits) = lower.split_at_checked(1)?;
+    let n: i32 = match digits.as_bytes() {
+        [d @ b'1'..=b'9'] => i32::from(d - b'0'),
+        _ => return None,
+    };
+    match side {
+        "a" => Some(-n),
+        "b" => Some(n),
+        _ => None,
+    }
 }
 
 /// Answers about one shown output. Stored with what was given only (empty fields are left

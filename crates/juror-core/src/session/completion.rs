@@ -69,7 +69,12 @@ fn fails(study: &Study, trial: &TrialRecord) -> bool {
                     PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
                 ) => Some(system),
                 Some(PreferenceRecord::Rank { systems, .. }) => systems.first(),
-                Some(PreferenceRecord::Tie) | None => None,
+                Some(
+                    PreferenceRecord::Tie
+                    | PreferenceRecord::Graded { .. }
+                    | PreferenceRecord::CannotJudge,
+                )
+                | None => None,
             };
             !chosen.is_some_and(|c| accept.contains(c))
         }

@@ -1,7 +1,9 @@
 //! The page's keyboard shortcuts: a key pressed, as the page describes it, becomes the message
 //! it stands for. `?` the shortcut list, `R` the rubric, `L` the trial list, Escape closes what
 //! is open; in a trial, Enter goes on (Shift+Enter back), a digit gives the n-th point of the
-//! focused (or first unanswered) score (not a slider's), a label's letter chooses that output, `T` a tie.
+//! focused (or first unanswered) score (not a slider's), else the n-th point of a graded
+//! preference, a label's letter chooses that output, `T` a tie (a graded preference's "Same"),
+//! `0` "Cannot judge" the preference where the study offers it.
 
 use super::{Msg, Overlay, Phase, Preference, Session, Target, next_unanswered};
 use crate::study::{PreferenceKind, Study};
@@ -58,6 +60,7 @@ pub fn to_msg(
         d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() && d != "0" => {
             digit(study, session, d.as_bytes()[0] - b'0', focused)
         }
+        "0" => cannot_judge(study, session),
         "t" | "T" => tie(study, session),
         k if k.len() == 1 && k.as_bytes()[0].is_ascii_alphabetic() => prefer_letter(
             study,
@@ -79,7 +82,7 @@ fn digit(study: &Study, session: &Session, n: u8, focused: Option<&Target>) -> O
         dimension,
     }) = target
     else {
-        return None;
+        return graded(study, session, n);
     };
     let scale = &study.dimension(&dimension)?.scale;
     // A slider's digit would give a score of a few points out of a hundred: none.
@@ -106,18 +109,44 @@ fn prefer_letter(study: &Study, session: &Session, key: char) -> Option<Msg> {
     let preference = match kind {
         PreferenceKind::Best => Preference::Best { position },
         PreferenceKind::Choice => Preference::Choice { position },
-        PreferenceKind::Rank => return None,
+        PreferenceKind::Rank | PreferenceKind::Graded => return None,
     };
     Some(Msg::Prefer(Some(preference)))
 }
 
 fn tie(study: &Study, session: &Session) -> Option<Msg> {
+    let p = current_preference(study, session)?;
+    if p.kind == PreferenceKind::Graded {
+        return Some(Msg::Prefer(Some(Preference::Graded { grade: 0 })));
+    }
+    p.allow_tie.then_some(Msg::Prefer(Some(Preference::Tie)))
+}
+
+/// The preference question of the current trial, if it asks one.
+fn current_preference<'s>(
+    study: &'s Study,
+    session: &Session,
+) -> Option<&'s crate::study::Preference> {
     let trial = session.plan.trials.get(session.progress.current)?;
-    let allowed = study.design().tasks[trial.task]
-        .preference
-        .as_ref()
-        .is_some_and(|p| p.allow_tie);
-    allowed.then_some(Msg::Prefer(Some(Preference::Tie)))
+    study.design().tasks[trial.task].preference.as_ref()
+}
+
+/// The n-th point of a graded preference (1 is A's strongest, the middle "Same").
+fn graded(study: &Study, session: &Session, n: u8) -> Option<Msg> {
+    let p = current_preference(study, session)?;
+    let points = p.grades.len();
+    if p.kind != PreferenceKind::Graded || usize::from(n) > points {
+        return None;
+    }
+    let grade = i32::from(n) - 1 - i32::try_from(points / 2).ok()?;
+    Some(Msg::Prefer(Some(Preference::Graded { grade })))
+}
+
+/// "Cannot judge" the preference, where the study offers it.
+fn cannot_judge(study: &Study, session: &Session) -> Option<Msg> {
+    current_preference(study, session)?
+        .allow_skip
+        .then_some(Msg::Prefer(Some(Preference::CannotJudge)))
 }
 
 #[cfg(test)]

@@ -32,7 +32,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use answers::{Answer, ErrorSpan, OutputAnswers, Preference, TrialAnswers, place_span};
+pub use answers::{
+    Answer, CANNOT_JUDGE, ErrorSpan, OutputAnswers, Preference, TrialAnswers, grade_name,
+    parse_grade, place_span,
+};
 use stamps::Field;
 
 use crate::plan::view::{TrialView, shown_text};
@@ -639,6 +642,9 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
                 &answers.preference,
                 task.preference.as_ref().map(|p| p.kind),
             ) {
+                (None, Some(PreferenceKind::Graded)) => {
+                    Some("say how much better one output is, or “Same”".to_owned())
+                }
                 (None, _) => Some("choose an output".to_owned()),
                 (Some(Preference::Rank { order }), Some(PreferenceKind::Rank)) => {
                     let mut sorted = order.clone();
@@ -973,7 +979,8 @@ pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), Strin
         // rank past the end would index past the outputs).
         let n = trial.shown.len();
         let fits = match &saved.preference {
-            None | Some(Preference::Tie) => true,
+            None | Some(Preference::Tie | Preference::CannotJudge) => true,
+            Some(Preference::Graded { grade }) => n == 2 && grade.unsigned_abs() <= 4,
             Some(Preference::Best { position } | Preference::Choice { position }) => *position < n,
             Some(Preference::Rank { order }) => {
                 let mut sorted = order.clone();
@@ -1199,6 +1206,10 @@ fn preference_fits(study: &Study, session: &Session, preference: Option<&Prefere
             p.kind == PreferenceKind::Choice && *position < n
         }
         (Some(Preference::Tie), Some(p)) => p.kind == PreferenceKind::Choice && p.allow_tie,
+        (Some(Preference::Graded { grade }), Some(p)) => {
+            p.kind == PreferenceKind::Graded && grade.unsigned_abs() as usize <= p.grades.len() / 2
+        }
+        (Some(Preference::CannotJudge), Some(p)) => p.allow_skip,
         (Some(Preference::Rank { order }), Some(p)) => {
             p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
         }

@@ -13,7 +13,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::answers::{Answer, ErrorSpan, OutputAnswers, Preference, TrialAnswers};
+use super::answers::{
+    Answer, CANNOT_JUDGE, ErrorSpan, OutputAnswers, Preference, TrialAnswers, grade_name,
+};
 use super::time::{iso8601, parse_iso8601};
 use super::{Phase, Progress, Session};
 use crate::digest::sha256_hex;
@@ -195,6 +197,30 @@ pub enum PreferenceRecord {
         /// Their labels, best first.
         labels: Vec<String>,
     },
+    /// A graded preference of a pair: the grade from −k (the first output much better)
+    /// through 0 to +k (the second much better), and the point's label as shown.
+    Graded {
+        /// The grade, negative towards the first output.
+        grade: i32,
+        /// The point's label ("A slightly better").
+        label: String,
+    },
+    /// "Cannot judge".
+    CannotJudge,
+}
+
+/// The label of `grade` on the graded preference of `trial`'s task, as shown.
+fn grade_label(study: &Study, trial: &Trial, grade: i32) -> String {
+    let grades = study.design().tasks[trial.task]
+        .preference
+        .as_ref()
+        .map_or(&[][..], |p| &p.grades[..]);
+    let middle = grades.len() / 2;
+    middle
+        .checked_add_signed(grade as isize)
+        .and_then(|i| grades.get(i))
+        .cloned()
+        .unwrap_or_else(|| grade_name(grade))
 }
 
 /// Version of the plan algorithm written into files.
@@ -256,6 +282,11 @@ pub fn export(
                         system: systems[shown(*position).system].clone(),
                     },
                     Preference::Tie => PreferenceRecord::Tie,
+                    Preference::Graded { grade } => PreferenceRecord::Graded {
+                        grade: *grade,
+                        label: grade_label(study, trial, *grade),
+                    },
+                    Preference::CannotJudge => PreferenceRecord::CannotJudge,
                     Preference::Rank { order } => PreferenceRecord::Rank {
                         systems: order
                             .iter()
@@ -460,6 +491,17 @@ impl RatingsFile {
                 }
                 Some(PreferenceRecord::Tie) => {
                     row(t, "", String::new(), "", "preference", "tie".into())
+                }
+                Some(PreferenceRecord::Graded { grade, label }) => row(
+                    t,
+                    "",
+                    String::new(),
+                    label,
+                    "preference",
+                    grade_name(*grade),
+                ),
+                Some(PreferenceRecord::CannotJudge) => {
+                    row(t, "", String::new(), "", "preference", CANNOT_JUDGE.into())
                 }
                 Some(PreferenceRecord::Rank { systems, labels }) => {
                     for (rank, (s, l)) in systems.iter().zip(labels).enumerate() {
@@ -697,6 +739,13 @@ pub fn restore_on_plan(
                 position: position(*p)?,
             }),
             Some(PreferenceRecord::Tie) => Some(Preference::Tie),
+            Some(PreferenceRecord::Graded { grade, .. }) => {
+                if trial.shown.len() != 2 || grade.unsigned_abs() > 4 {
+                    return Err(bad("a grade off the scale"));
+                }
+                Some(Preference::Graded { grade: *grade })
+            }
+            Some(PreferenceRecord::CannotJudge) => Some(Preference::CannotJudge),
             Some(PreferenceRecord::Rank { systems: order, .. }) => {
                 let order: Vec<usize> = order
                     .iter()

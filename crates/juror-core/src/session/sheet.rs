@@ -341,6 +341,7 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
             let how = match p.kind {
                 PreferenceKind::Rank => "every letter of the row once, best first, like B > A > C",
                 PreferenceKind::Choice if p.allow_tie => "one letter of the row, or tie",
+                PreferenceKind::Graded => "a grade: a1 (A slightly better) to a3, tie, or b1 to b3",
                 _ => "one letter of the row",
             };
             let _ = writeln!(
@@ -860,6 +861,10 @@ impl RowReader<'_, '_> {
         };
         let what = match p.kind {
             PreferenceKind::Rank => format!("every one of {letters} once, best first, like B > A"),
+            PreferenceKind::Graded => {
+                let k = p.grades.len() / 2;
+                format!("a grade: a{k} (A much better) to a1, tie, b1 to b{k}")
+            }
             _ => format!("one of {letters}{tie}"),
         };
         if value.is_empty() {
@@ -877,6 +882,9 @@ impl RowReader<'_, '_> {
             }
             PreferenceKind::Choice => find(value).map(|position| Preference::Choice { position }),
             PreferenceKind::Best => find(value).map(|position| Preference::Best { position }),
+            PreferenceKind::Graded => super::parse_grade(value)
+                .filter(|g| g.unsigned_abs() as usize <= p.grades.len() / 2)
+                .map(|grade| Preference::Graded { grade }),
             PreferenceKind::Rank => {
                 let order: Option<Vec<usize>> = split_list(value, true).map(find).collect();
                 order

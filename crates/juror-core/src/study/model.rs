@@ -620,8 +620,34 @@ pub struct Preference {
     pub question: String,
     /// Whether a tie is offered (choice only).
     pub allow_tie: bool,
+    /// A graded preference's labels, one per point, A's side first ("Same" in the middle);
+    /// empty for other kinds.
+    pub grades: Vec<String>,
+    /// Whether "Cannot judge" is offered.
+    pub allow_skip: bool,
     /// The free-text reason.
     pub explanation: Requirement,
+}
+
+/// The labels of a graded preference of `points` points (odd, 3 to 9), A's strongest first:
+/// "A much better" … "Same" … "B much better".
+pub fn default_grades(points: u32) -> Vec<String> {
+    let half = (points / 2) as usize;
+    let words: &[&str] = match half {
+        1 => &["better"],
+        2 => &["much better", "slightly better"],
+        3 => &["much better", "better", "slightly better"],
+        _ => &[
+            "much better",
+            "better",
+            "somewhat better",
+            "slightly better",
+        ],
+    };
+    let mut out: Vec<String> = words.iter().map(|w| format!("A {w}")).collect();
+    out.push("Same".to_owned());
+    out.extend(words.iter().rev().map(|w| format!("B {w}")));
+    out
 }
 
 /// An item.

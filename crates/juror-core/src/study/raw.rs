@@ -659,6 +659,16 @@ pub struct RawPreference {
     /// With `choice`: whether "tie" is offered.
     #[serde(default)]
     pub allow_tie: bool,
+    /// With `graded`: how many points the scale has, odd, from 3 to 9 ("Same" in the middle).
+    /// Default: 7.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
+    /// With `graded`: a label for every point, from "A much better" to "B much better".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<String>>,
+    /// Offer "Cannot judge": an answer of its own, never counted as a preference.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_skip: bool,
     /// A free-text reason for the preference. Default: off.
     #[serde(default = "off")]
     pub explanation: RawRequirement,
@@ -674,6 +684,9 @@ pub enum RawPreferenceKind {
     Choice,
     /// A full ranking of the outputs shown, best first.
     Rank,
+    /// How much better one output of a pair is than the other, on a scale with "Same" in the
+    /// middle.
+    Graded,
 }
 
 /// Whether something is asked, and whether it must be answered.

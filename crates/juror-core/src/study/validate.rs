@@ -1869,7 +1869,8 @@ fn task_preference(c: &mut Checker, at: &str, t: &RawTask) -> Option<Preference>
         match (p.kind, t.presentation) {
             (RawPreferenceKind::Choice, RawPresentation::Pairs)
             | (RawPreferenceKind::Best, RawPresentation::Pairs | RawPresentation::SideBySide)
-            | (RawPreferenceKind::Rank, RawPresentation::SideBySide) => {}
+            | (RawPreferenceKind::Rank, RawPresentation::SideBySide)
+            | (RawPreferenceKind::Graded, RawPresentation::Pairs) => {}
             (kind, presentation) => c.error(
                 format!("{here}.type"),
                 format!(
@@ -1877,7 +1878,7 @@ fn task_preference(c: &mut Checker, at: &str, t: &RawTask) -> Option<Preference>
                     kind_name(kind),
                     presentation_name(presentation)
                 ),
-                "use \"choice\" with pairs, \"best\" with pairs or side_by_side, \"rank\" with side_by_side",
+                "use \"choice\" or \"graded\" with pairs, \"best\" with pairs or side_by_side, \"rank\" with side_by_side",
             ),
         }
         if p.allow_tie && p.kind != RawPreferenceKind::Choice {
@@ -1894,6 +1895,8 @@ fn task_preference(c: &mut Checker, at: &str, t: &RawTask) -> Option<Preference>
                 .clone()
                 .unwrap_or_else(|| "Which output do you prefer overall?".to_owned()),
             allow_tie: p.allow_tie,
+            grades: graded_labels(c, &here, p),
+            allow_skip: p.allow_skip,
             explanation: p.explanation,
         }
     })
@@ -2113,6 +2116,62 @@ fn kind_name(kind: RawPreferenceKind) -> &'static str {
         RawPreferenceKind::Best => "best",
         RawPreferenceKind::Choice => "choice",
         RawPreferenceKind::Rank => "rank",
+        RawPreferenceKind::Graded => "graded",
+    }
+}
+
+/// A graded preference's labels: `points` odd from 3 to 9 (default 7), `labels` one per point
+/// (default [`crate::study::default_grades`]); `points` and `labels` only with `graded`.
+fn graded_labels(c: &mut Checker, here: &str, p: &RawPreference) -> Vec<String> {
+    if p.kind != RawPreferenceKind::Graded {
+        for (field, given) in [
+            ("points", p.points.is_some()),
+            ("labels", p.labels.is_some()),
+        ] {
+            if given {
+                c.error(
+                    format!("{here}.{field}"),
+                    format!("{field} is only for a graded preference"),
+                    format!("remove {field} or use \"type\": \"graded\""),
+                );
+            }
+        }
+        return Vec::new();
+    }
+    let points = p.points.unwrap_or(7);
+    if !(3..=9).contains(&points) || points.is_multiple_of(2) {
+        c.error(
+            format!("{here}.points"),
+            format!("a graded preference has an odd number of points from 3 to 9, not {points}"),
+            "use 3, 5, 7 or 9 (\"Same\" is the middle point)",
+        );
+        return crate::study::default_grades(7);
+    }
+    match &p.labels {
+        None => crate::study::default_grades(points),
+        Some(labels) => {
+            if labels.len() != points as usize {
+                c.error(
+                    format!("{here}.labels"),
+                    format!("{} labels for {points} points", labels.len()),
+                    "give one label per point, A's strongest first, \"Same\" in the middle",
+                );
+            }
+            for (j, label) in labels.iter().enumerate() {
+                if label.trim().is_empty() {
+                    c.error(
+                        format!("{here}.labels[{j}]"),
+                        "the label is empty",
+                        "write what the point means, like \"A slightly better\"",
+                    );
+                }
+            }
+            if labels.len() == points as usize {
+                labels.clone()
+            } else {
+                crate::study::default_grades(points)
+            }
+        }
     }
 }
 

@@ -1407,6 +1407,7 @@ fn the_tidy_csv_reads_back_to_the_same_report() {
         trials: [a.trials, b.trials].concat(),
         repeats: [a.repeats, b.repeats].concat(),
         spans: Vec::new(),
+        skips: Vec::new(),
         problems: Vec::new(),
         platform_ids: None,
     };
@@ -1455,7 +1456,8 @@ fn pairwise_csv_rows_are_checked() {
         [
             "p.csv: line 5: system_a and system_b are both \"x\": a system cannot be compared \
              with itself",
-            "p.csv: line 6: preference \"maybe\" is not a, b or tie",
+            "p.csv: line 6: preference \"maybe\" is not a, b or tie, a graded a1–a9 or b1–b9, \
+             or cannot_judge",
             "p.csv: line 7: annotator \"ann\" already judged \"x\" against \"y\" on item \"2\" \
              (at p.csv: line 4); this duplicate is left out",
         ]

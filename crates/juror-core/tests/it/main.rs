@@ -21,6 +21,7 @@ mod analysis;
 mod answers;
 mod choices;
 mod fuzz;
+mod graded;
 mod judge_verdicts;
 mod judges;
 mod layers;

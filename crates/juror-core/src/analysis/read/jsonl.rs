@@ -206,6 +206,7 @@ impl Reader<'_, '_> {
             derived: false,
             run: optional_run(&text(fields, "run")?)?,
             confidence: optional_confidence(&text(fields, "confidence")?)?,
+            grade: None,
         })
     }
 
@@ -343,6 +344,7 @@ impl Reader<'_, '_> {
                 derived: false,
                 run,
                 confidence,
+                grade: None,
             });
         }
         data.ratings.extend(ratings);

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use crate::analysis::data::{
     AnswerRow, At, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names, Phase,
-    PreferenceRow, Problem, RatingRow, Source, SpanRow, TrialRow, number,
+    PreferenceRow, Problem, RatingRow, SkipRow, Source, SpanRow, TrialRow, number,
+    outcome_of_grade,
 };
 use crate::pseudonym;
 use crate::publish::SealKey;
@@ -350,6 +351,23 @@ impl TrialReader<'_, '_> {
                 kind,
             });
         }
+        if let Some(PreferenceRecord::CannotJudge) = &trial.preference {
+            data.skips.push(SkipRow {
+                source: (self.source)(at.clone()),
+                item: names.get(&trial.item),
+                annotator: self.annotator_name.clone(),
+                question: Name::from("preference"),
+                systems: trial
+                    .outputs
+                    .iter()
+                    .map(|o| names.get(&system(o)))
+                    .collect(),
+            });
+        }
+        let grade = match &trial.preference {
+            Some(PreferenceRecord::Graded { grade, .. }) => Some(*grade),
+            _ => None,
+        };
         for (a, b, outcome) in judgements {
             data.preferences.push(PreferenceRow {
                 source: (self.source)(at.clone()),
@@ -362,6 +380,7 @@ impl TrialReader<'_, '_> {
                 derived,
                 run: None,
                 confidence: None,
+                grade,
             });
         }
     }
@@ -418,7 +437,12 @@ pub(crate) fn check_passed(
                     PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
                 ) => Some(names(system)),
                 Some(PreferenceRecord::Rank { systems, .. }) => systems.first().map(|s| names(s)),
-                Some(PreferenceRecord::Tie) | None => None,
+                Some(
+                    PreferenceRecord::Tie
+                    | PreferenceRecord::Graded { .. }
+                    | PreferenceRecord::CannotJudge,
+                )
+                | None => None,
             };
             Some(chosen.is_some_and(|c| accept.contains(&c)))
         }
@@ -524,6 +548,15 @@ fn preference_pairs(
             let w = winner_at(*position, system)?;
             (0..n).filter(|&o| o != w).map(|o| beats(w, o)).collect()
         }
+        Some(PreferenceRecord::Graded { grade, .. }) => {
+            if n != 2 {
+                return Err(format!(
+                    "a graded preference needs a pair of outputs, this trial shows {n}"
+                ));
+            }
+            vec![(0, 1, outcome_of_grade(*grade))]
+        }
+        Some(PreferenceRecord::CannotJudge) => Vec::new(),
         Some(PreferenceRecord::Tie) => {
             let mut out = Vec::new();
             for a in 0..n {

@@ -7,9 +7,11 @@ use std::collections::HashMap;
 
 use crate::analysis::data::{
     At, CHOICE_SEPARATOR, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names,
-    PreferenceRow, Problem, RatingRow, Source, SpanRow, score, shown_first,
+    PreferenceRow, Problem, RatingRow, SkipRow, Source, SpanRow, outcome_of_grade, score,
+    shown_first,
 };
 use crate::csv;
+use crate::session::{CANNOT_JUDGE, parse_grade};
 use crate::stats::preference::Outcome;
 use crate::study::Severity;
 
@@ -253,7 +255,14 @@ pub(crate) fn read(
         let is_rating =
             h.likert && (!(h.pairwise || h.spans) || !row.get(Col::Dimension).is_empty());
         let is_span = h.spans && (!h.pairwise || row.get(Col::Preference).is_empty());
-        let result = if !row.get(Col::Choice).is_empty() {
+        let skip = if is_span && !is_rating {
+            None
+        } else {
+            skip_row(&row, &mut names, &source, is_rating)
+        };
+        let result = if let Some(skip) = skip {
+            skip.map(|r| data.skips.push(r))
+        } else if !row.get(Col::Choice).is_empty() {
             choice_row(&row, source).map(|r| data.choices.push(r))
         } else if is_rating {
             likert_row(&row, &mut names, source).map(|r| data.ratings.push(r))
@@ -521,13 +530,20 @@ fn pairwise_row(
              itself"
         ));
     }
-    let outcome = match row.get(Col::Preference).to_ascii_lowercase().as_str() {
-        "a" => Outcome::A,
-        "b" => Outcome::B,
-        "tie" => Outcome::Tie,
-        other => {
-            return Err(format!("preference \"{other}\" is not a, b or tie"));
-        }
+    let given = row.get(Col::Preference).to_ascii_lowercase();
+    let (outcome, grade) = match given.as_str() {
+        "a" => (Outcome::A, None),
+        "b" => (Outcome::B, None),
+        "tie" => (Outcome::Tie, None),
+        other => match parse_grade(other) {
+            Some(g) => (outcome_of_grade(g), Some(g)),
+            None => {
+                return Err(format!(
+                    "preference \"{other}\" is not a, b or tie, a graded a1–a9 or b1–b9, or \
+                     {CANNOT_JUDGE}"
+                ));
+            }
+        },
     };
     let a_first = shown_first(row.get(Col::ShownFirst), "leave it empty")?;
     Ok(PreferenceRow {
@@ -541,7 +557,48 @@ fn pairwise_row(
         derived: !row.get(Col::Derived).is_empty(),
         run: optional_run(row.get(Col::Run))?,
         confidence: optional_confidence(row.get(Col::Confidence))?,
+        grade,
     })
+}
+
+/// A "Cannot judge" row: a rating row whose score, or a pairwise row whose preference, is
+/// `cannot_judge`; `None` for any other row.
+fn skip_row(
+    row: &Row,
+    names: &mut ColumnNames,
+    source: &Source,
+    rating: bool,
+) -> Option<Result<SkipRow, String>> {
+    let column = if rating { Col::Score } else { Col::Preference };
+    if !row.get(column).eq_ignore_ascii_case(CANNOT_JUDGE) {
+        return None;
+    }
+    let mut read = || -> Result<SkipRow, String> {
+        let item = row.required(Col::Item)?;
+        let annotator = row.required(Col::Annotator)?;
+        let (question, systems) = if rating {
+            (
+                names.get(Col::Dimension, row.required(Col::Dimension)?),
+                vec![names.get(Col::System, row.required(Col::System)?)],
+            )
+        } else {
+            (
+                Name::from("preference"),
+                vec![
+                    names.get(Col::SystemA, row.required(Col::SystemA)?),
+                    names.get(Col::SystemB, row.required(Col::SystemB)?),
+                ],
+            )
+        };
+        Ok(SkipRow {
+            source: source.clone(),
+            item: names.get(Col::Item, item),
+            annotator: names.get(Col::Annotator, annotator),
+            question,
+            systems,
+        })
+    };
+    Some(read())
 }
 
 /// A choice row of the tidy CSV: `choice` (best or rank), `shown` (the systems shown, in order,

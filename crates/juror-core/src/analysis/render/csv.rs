@@ -1,10 +1,11 @@
 //! The CSV the analysis writes: the tidy tables (which [`crate::analysis::read`] reads back)
 //! and the adjudication sheet of a report's flagged cells.
 
-use crate::analysis::data::{CHOICE_SEPARATOR, ChoiceKind, Data, number, outcome_name};
+use crate::analysis::data::{CHOICE_SEPARATOR, ChoiceKind, Data, number, preference_name};
 use crate::analysis::read::tidy_csv::{LIKERT, PAIRWISE, SPANS};
 use crate::analysis::report::{Flag, Report};
 use crate::csv;
+use crate::session::CANNOT_JUDGE;
 
 /// The tidy tables as one CSV that `read` reads back: the Likert columns when there are only
 /// ratings, the pairwise columns when there are only preferences, both when there are both;
@@ -13,7 +14,11 @@ use crate::csv;
 /// nothing else); `round`, `position` and `shown_first` when some row has one; then
 /// `source_file` and `source_at`, the provenance of each row.
 pub fn to_csv(data: &Data) -> String {
-    let (r, p) = (!data.ratings.is_empty(), !data.preferences.is_empty());
+    let skips = |pair: bool| data.skips.iter().any(|s| (s.systems.len() == 2) == pair);
+    let (r, p) = (
+        !data.ratings.is_empty() || skips(false),
+        !data.preferences.is_empty() || skips(true),
+    );
     let only_spans = !r && !p && data.choices.is_empty() && !data.spans.is_empty();
     let mut header: Vec<&str> = match (r, p) {
         _ if only_spans => SPANS.to_vec(),
@@ -75,7 +80,7 @@ pub fn to_csv(data: &Data) -> String {
             ("system_a", row.system_a.to_string()),
             ("system_b", row.system_b.to_string()),
             ("annotator_id", row.annotator.to_string()),
-            ("preference", outcome_name(row.outcome).to_owned()),
+            ("preference", preference_name(row)),
             (
                 "shown_first",
                 match row.a_first {
@@ -91,6 +96,41 @@ pub fn to_csv(data: &Data) -> String {
             ("source_file", row.source.file.to_string()),
             ("source_at", row.source.at.to_string()),
         ] {
+            if let Some(i) = index(name) {
+                fields[i] = value;
+            }
+        }
+        out.push_str(&csv::line(&fields));
+    }
+    for row in &data.skips {
+        let mut fields = vec![String::new(); header.len()];
+        let system = |i: usize| {
+            row.systems
+                .get(i)
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        };
+        let pair = row.systems.len() == 2;
+        for (name, value) in [
+            ("item_id", row.item.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ]
+        .into_iter()
+        .chain(if pair {
+            [
+                ("system_a", system(0)),
+                ("system_b", system(1)),
+                ("preference", CANNOT_JUDGE.to_owned()),
+            ]
+        } else {
+            [
+                ("system_id", system(0)),
+                ("dimension", row.question.to_string()),
+                ("score", CANNOT_JUDGE.to_owned()),
+            ]
+        }) {
             if let Some(i) = index(name) {
                 fields[i] = value;
             }

@@ -5,11 +5,16 @@
 //! `docs/analysis.md` says; this module only arranges the data and the results. Undefined
 //! statistics are `null` in the JSON (never NaN), with a `note` saying why where it helps.
 
+mod graded;
 mod preferences;
 mod standardise;
 mod thresholds;
 mod types;
 
+pub use graded::{
+    CannotJudgeCount, GradeShare, GradedPair, GradedPosition, GradedReport, cannot_judge_counts,
+    graded_report,
+};
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
 pub use standardise::z_scores;
 pub use thresholds::ThresholdReport;
@@ -247,6 +252,8 @@ pub fn report_with_key(
         problems,
         dimensions,
         preferences: preference_report(&data.preferences, options),
+        graded: graded_report(&data.preferences),
+        cannot_judge: cannot_judge_counts(&data.skips),
         choices: super::choices::report(&data.choices),
         spans,
         answers: super::answers::report(&data.answers, &data.ratings, study),

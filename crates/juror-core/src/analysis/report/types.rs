@@ -84,6 +84,14 @@ pub struct Report {
     pub dimensions: Vec<DimensionReport>,
     /// The pairwise preferences; `null` when there are none.
     pub preferences: Option<PreferenceReport>,
+    /// Graded preferences per pair: the mean grade over item means, its interval, the
+    /// Wilcoxon test and the share of each grade (omitted when there are none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graded: Option<super::GradedReport>,
+    /// "Cannot judge" answers per question and system; never in a mean, test, agreement or win
+    /// rate (omitted when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cannot_judge: Vec<super::CannotJudgeCount>,
     /// Best-of-N choices and rankings, as made (omitted when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choices: Option<ChoiceReport>,

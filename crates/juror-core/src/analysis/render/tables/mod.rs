@@ -7,6 +7,7 @@
 
 mod answers;
 mod dimension;
+mod graded;
 mod judges;
 mod others;
 mod spans;
@@ -181,6 +182,19 @@ pub fn span_tables(s: &crate::analysis::spans::SpansReport) -> Vec<Section> {
     doc.0
 }
 
+/// The graded preferences' and "Cannot judge" sections alone (the Analyse page shows them as
+/// they are).
+pub fn graded_tables(report: &Report) -> Vec<Section> {
+    let mut doc = Doc::default();
+    if let Some(g) = &report.graded {
+        graded::graded(&mut doc, g);
+    }
+    if !report.cannot_judge.is_empty() {
+        graded::cannot_judge(&mut doc, &report.cannot_judge);
+    }
+    doc.0
+}
+
 /// The answers' sections alone.
 pub fn answer_tables(a: &crate::analysis::answers::AnswersReport) -> Vec<Section> {
     let mut doc = Doc::default();
@@ -206,6 +220,12 @@ pub fn tables(report: &Report) -> Vec<Section> {
     }
     if let Some(p) = &report.preferences {
         others::preferences(&mut doc, p);
+    }
+    if let Some(g) = &report.graded {
+        graded::graded(&mut doc, g);
+    }
+    if !report.cannot_judge.is_empty() {
+        graded::cannot_judge(&mut doc, &report.cannot_judge);
     }
     if let Some(a) = &report.answers {
         answers::answers(&mut doc, a);
