@@ -195,6 +195,28 @@ pub enum PreferenceRecord {
         /// Their labels, best first.
         labels: Vec<String>,
     },
+    /// The best and the worst of a tuple (best–worst scaling); either may be missing in an
+    /// unfinished trial.
+    BestWorst {
+        /// The best output.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        best: Option<Picked>,
+        /// The worst output.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        worst: Option<Picked>,
+    },
+}
+
+/// One output picked in a best–worst trial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Picked {
+    /// Its 1-based position.
+    pub position: usize,
+    /// Its label.
+    pub label: String,
+    /// Its system.
+    pub system: String,
 }
 
 /// Version of the plan algorithm written into files.
@@ -263,6 +285,19 @@ pub fn export(
                             .collect(),
                         labels: order.iter().map(|&o| shown(o).label.clone()).collect(),
                     },
+                    Preference::BestWorst { best, worst } => {
+                        let picked = |p: &Option<usize>| {
+                            p.map(|p| Picked {
+                                position: p + 1,
+                                label: shown(p).label.clone(),
+                                system: systems[shown(p).system].clone(),
+                            })
+                        };
+                        PreferenceRecord::BestWorst {
+                            best: picked(best),
+                            worst: picked(worst),
+                        }
+                    }
                 }),
                 explanation: given.explanation.clone(),
                 notes: given.notes.clone(),
@@ -460,6 +495,14 @@ impl RatingsFile {
                 }
                 Some(PreferenceRecord::Tie) => {
                     row(t, "", String::new(), "", "preference", "tie".into())
+                }
+                Some(PreferenceRecord::BestWorst { best, worst }) => {
+                    for (p, what) in [(best, "best"), (worst, "worst")] {
+                        if let Some(p) = p {
+                            let position = p.position.to_string();
+                            row(t, &p.system, position, &p.label, "preference", what.into());
+                        }
+                    }
                 }
                 Some(PreferenceRecord::Rank { systems, labels }) => {
                     for (rank, (s, l)) in systems.iter().zip(labels).enumerate() {
@@ -697,6 +740,14 @@ pub fn restore_on_plan(
                 position: position(*p)?,
             }),
             Some(PreferenceRecord::Tie) => Some(Preference::Tie),
+            Some(PreferenceRecord::BestWorst { best, worst }) => {
+                let at = |p: &Option<Picked>| p.as_ref().map(|p| position(p.position)).transpose();
+                let (best, worst) = (at(best)?, at(worst)?);
+                if best.is_some() && best == worst {
+                    return Err(bad("the same output as the best and the worst"));
+                }
+                Some(Preference::BestWorst { best, worst })
+            }
             Some(PreferenceRecord::Rank { systems: order, .. }) => {
                 let order: Vec<usize> = order
                     .iter()

@@ -860,6 +860,7 @@ impl RowReader<'_, '_> {
         };
         let what = match p.kind {
             PreferenceKind::Rank => format!("every one of {letters} once, best first, like B > A"),
+            PreferenceKind::BestWorst => format!("two of {letters}, the best then the worst, like B > A"),
             _ => format!("one of {letters}{tie}"),
         };
         if value.is_empty() {
@@ -877,6 +878,16 @@ impl RowReader<'_, '_> {
             }
             PreferenceKind::Choice => find(value).map(|position| Preference::Choice { position }),
             PreferenceKind::Best => find(value).map(|position| Preference::Best { position }),
+            PreferenceKind::BestWorst => {
+                let two: Option<Vec<usize>> = split_list(value, true).map(find).collect();
+                match two.as_deref() {
+                    Some(&[b, w]) if b != w => Some(Preference::BestWorst {
+                        best: Some(b),
+                        worst: Some(w),
+                    }),
+                    _ => None,
+                }
+            }
             PreferenceKind::Rank => {
                 let order: Option<Vec<usize>> = split_list(value, true).map(find).collect();
                 order

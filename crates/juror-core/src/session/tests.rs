@@ -105,6 +105,10 @@ pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
             PreferenceKind::Rank => Preference::Rank {
                 order: (0..trial.shown.len()).rev().collect(),
             },
+            PreferenceKind::BestWorst => Preference::BestWorst {
+                best: Some(0),
+                worst: Some(1),
+            },
         };
         update(study, s, Msg::Prefer(Some(pref)), now);
         if p.explanation == Requirement::Required {
