@@ -245,7 +245,7 @@ pub fn report_with_key(
         problems,
         dimensions,
         preferences: preference_report(&data.preferences, options),
-        choices: super::choices::report(&data.choices),
+        choices: super::choices::report(&data.choices, options.seed, options.resamples),
         spans,
         answers: super::answers::report(&data.answers, &data.ratings, study),
         adjudication: summary,
