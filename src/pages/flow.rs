@@ -344,6 +344,10 @@ fn Shortcuts() -> impl IntoView {
         ("← → ↑ ↓", "Move between the points of a scale"),
         ("Tab", "Move to the next question or button"),
         ("A, B, C, …", "Choose that output as your preference"),
+        (
+            "Shift + A, B, …",
+            "Best and worst: choose that output as the worst (the letter alone: the best)",
+        ),
         ("T", "Choose “tie”, where a tie is allowed"),
         ("Enter", "Next trial (when every required answer is given)"),
         ("Shift + Enter", "Previous trial"),

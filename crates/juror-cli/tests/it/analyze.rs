@@ -1061,7 +1061,12 @@ fn best_worst_judgements_give_counts_counting_scores_and_maxdiff_utilities() {
         for key in ["shown", "best", "worst"] {
             assert_eq!(s[key].as_f64(), want[key][i].as_f64(), "{key} {i}");
         }
-        close("counting score", &s["counting_score"], &want["counting_score"][i], 1e-9);
+        close(
+            "counting score",
+            &s["counting_score"],
+            &want["counting_score"][i],
+            1e-9,
+        );
         close("utility", &s["utility"], &want["utility"][i], 1e-6);
         close("utility se", &s["utility_se"], &want["utility_se"][i], 1e-6);
         let ci = &s["counting_ci"];
@@ -1081,7 +1086,10 @@ fn best_worst_judgements_give_counts_counting_scores_and_maxdiff_utilities() {
     let tidy = juror(&[&csv, "--format", "csv"]);
     assert_eq!(tidy.status.code(), Some(0), "{}", stderr(&tidy));
     let text = String::from_utf8(tidy.stdout).unwrap();
-    assert!(text.contains(",best_worst,sys-a|sys-b|sys-f|sys-d,sys-a|sys-f,"), "{text}");
+    assert!(
+        text.contains(",best_worst,sys-a|sys-b|sys-f|sys-d,sys-a|sys-f,"),
+        "{text}"
+    );
     let again = support::scratch("best-worst").join("again.csv");
     std::fs::write(&again, text).unwrap();
     let back = json(&juror(&[&again.display().to_string(), "--format", "json"]));

@@ -57,7 +57,11 @@ fn tuple_bounds(study: &Study, plans: &[Plan], violations: &mut Vec<String>) -> 
             continue;
         };
         let mut seen: BTreeSet<(usize, Vec<usize>)> = BTreeSet::new();
-        for t in plans.iter().flat_map(|p| &p.trials).filter(|t| t.task == ti) {
+        for t in plans
+            .iter()
+            .flat_map(|p| &p.trials)
+            .filter(|t| t.task == ti)
+        {
             let mut s: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
             s.sort_unstable();
             seen.insert((t.item, s));

@@ -437,8 +437,8 @@ fn task_trials(
             .into_iter()
             .map(|u| {
                 let key = ((t as u64) << 32) | u.item as u64;
-                let places =
-                    Stream::new(seed, "tuple positions", u64::from(slot), key).permutation(u.systems.len());
+                let places = Stream::new(seed, "tuple positions", u64::from(slot), key)
+                    .permutation(u.systems.len());
                 Trial {
                     task: t,
                     item: u.item,

@@ -124,7 +124,11 @@ pub fn design(seed: u64, t: usize, n: usize, k: usize, items: usize) -> Vec<Vec<
     let score = |totals: &[usize], map: &[usize]| -> usize {
         let tuples = relabel(&cyclic, map);
         let add = co_occurrence(n, &tuples);
-        totals.iter().zip(&add).map(|(a, b)| (a + b) * (a + b)).sum()
+        totals
+            .iter()
+            .zip(&add)
+            .map(|(a, b)| (a + b) * (a + b))
+            .sum()
     };
     let mut out = Vec::with_capacity(items);
     for i in 0..items {
@@ -196,4 +200,3 @@ mod tests {
         }
     }
 }
-

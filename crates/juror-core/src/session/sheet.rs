@@ -860,7 +860,9 @@ impl RowReader<'_, '_> {
         };
         let what = match p.kind {
             PreferenceKind::Rank => format!("every one of {letters} once, best first, like B > A"),
-            PreferenceKind::BestWorst => format!("two of {letters}, the best then the worst, like B > A"),
+            PreferenceKind::BestWorst => {
+                format!("two of {letters}, the best then the worst, like B > A")
+            }
             _ => format!("one of {letters}{tie}"),
         };
         if value.is_empty() {

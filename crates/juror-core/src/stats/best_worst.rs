@@ -245,7 +245,9 @@ pub fn maxdiff(m: usize, tuples: &[Tuple]) -> Result<Maxdiff, MaxdiffError> {
     // A system never shown has no utility; one always chosen best (or always worst) has none
     // that is finite. Other failures show as utilities running off (below).
     let c = counts(m, tuples);
-    if c.iter().any(|c| c.shown == 0 || c.best == c.shown || c.worst == c.shown) {
+    if c.iter()
+        .any(|c| c.shown == 0 || c.best == c.shown || c.worst == c.shown)
+    {
         return Err(MaxdiffError::NoMaximum);
     }
     let free = m - 1;
@@ -304,7 +306,11 @@ pub fn maxdiff(m: usize, tuples: &[Tuple]) -> Result<Maxdiff, MaxdiffError> {
         .collect();
     let all_mean = row_mean.iter().sum::<f64>() / mf;
     let se = (0..m)
-        .map(|i| (sigma[i * m + i] - 2.0 * row_mean[i] + all_mean).max(0.0).sqrt())
+        .map(|i| {
+            (sigma[i * m + i] - 2.0 * row_mean[i] + all_mean)
+                .max(0.0)
+                .sqrt()
+        })
         .collect();
     let mean = u.iter().sum::<f64>() / mf;
     Ok(Maxdiff {
@@ -335,12 +341,15 @@ pub struct SplitHalf {
 pub fn split_half(m: usize, tuples: &[Tuple], splits: usize, seed: u64) -> Option<SplitHalf> {
     let mut rhos = Vec::new();
     for s in 0..splits {
-        let order = Stream::new(seed, "best-worst split-half", s as u64, 0).permutation(tuples.len());
+        let order =
+            Stream::new(seed, "best-worst split-half", s as u64, 0).permutation(tuples.len());
         let half = tuples.len() / 2;
-        let pick = |range: &[usize]| -> Vec<Tuple> {
-            range.iter().map(|&i| tuples[i].clone()).collect()
-        };
-        let (a, b) = (counts(m, &pick(&order[..half])), counts(m, &pick(&order[half..])));
+        let pick =
+            |range: &[usize]| -> Vec<Tuple> { range.iter().map(|&i| tuples[i].clone()).collect() };
+        let (a, b) = (
+            counts(m, &pick(&order[..half])),
+            counts(m, &pick(&order[half..])),
+        );
         let (x, y): (Vec<f64>, Vec<f64>) = a
             .iter()
             .zip(&b)
@@ -378,7 +387,14 @@ mod tests {
     fn counts_and_scores_count_each_tuple_once() {
         let tuples = [t(0, &[0, 1, 2], 0, 2), t(1, &[0, 1, 2], 1, 2)];
         let c = counts(3, &tuples);
-        assert_eq!(c[0], Counts { shown: 2, best: 1, worst: 0 });
+        assert_eq!(
+            c[0],
+            Counts {
+                shown: 2,
+                best: 1,
+                worst: 0
+            }
+        );
         assert_eq!(c[2].score(), Some(-1.0));
     }
 

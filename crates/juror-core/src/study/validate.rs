@@ -1766,12 +1766,7 @@ fn task_questions(
 
 /// A task's preference: a kind its presentation allows, a tie only in a pair choice, a tuple
 /// size only with best–worst (3 to the number of systems).
-fn task_preference(
-    c: &mut Checker,
-    at: &str,
-    t: &RawTask,
-    systems: usize,
-) -> Option<Preference> {
+fn task_preference(c: &mut Checker, at: &str, t: &RawTask, systems: usize) -> Option<Preference> {
     t.preference.as_ref().map(|p| {
         let here = format!("{at}.preference");
         match (p.kind, t.presentation) {
@@ -2036,9 +2031,7 @@ fn best_worst_size(c: &mut Checker, here: &str, p: &RawPreference, systems: usiz
         c.error(
             format!("{here}.tuple_size"),
             format!("a tuple of {size} outputs cannot be shown from {systems} systems"),
-            format!(
-                "best–worst needs at least 3 systems; set tuple_size from 3 to {systems}"
-            ),
+            format!("best–worst needs at least 3 systems; set tuple_size from 3 to {systems}"),
         );
     }
     size

@@ -1345,7 +1345,16 @@ fn a_best_worst_tuple_size_is_checked_where_it_is_written() {
         tuple_size: Some(6),
     });
     let problems = validate(&raw).unwrap_err().to_string();
-    assert!(problems.contains("design.tasks[0].preference.type"), "{problems}");
-    assert!(problems.contains("design.tasks[0].preference.tuple_size"), "{problems}");
-    assert!(problems.contains("set tuple_size from 3 to 5"), "{problems}");
+    assert!(
+        problems.contains("design.tasks[0].preference.type"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("design.tasks[0].preference.tuple_size"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("set tuple_size from 3 to 5"),
+        "{problems}"
+    );
 }

@@ -519,8 +519,14 @@ fn preference_pairs(
         None => Vec::new(),
         // Best–worst has its own analysis (`stats::best_worst`), not pairwise wins.
         Some(PreferenceRecord::BestWorst { best, worst }) => {
-            let b = best.as_ref().map(|p| winner_at(p.position, &p.system)).transpose()?;
-            let w = worst.as_ref().map(|p| winner_at(p.position, &p.system)).transpose()?;
+            let b = best
+                .as_ref()
+                .map(|p| winner_at(p.position, &p.system))
+                .transpose()?;
+            let w = worst
+                .as_ref()
+                .map(|p| winner_at(p.position, &p.system))
+                .transpose()?;
             if b.is_some() && b == w {
                 return Err("the same output is both the best and the worst".to_owned());
             }

@@ -595,7 +595,11 @@ fn choice_row(row: &Row, source: Source) -> Result<ChoiceRow, String> {
                 ));
             }
         },
-        other => return Err(format!("choice \"{other}\" is not best, rank or best_worst")),
+        other => {
+            return Err(format!(
+                "choice \"{other}\" is not best, rank or best_worst"
+            ));
+        }
     };
     Ok(ChoiceRow {
         source,

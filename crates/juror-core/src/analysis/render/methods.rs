@@ -92,7 +92,11 @@ pub fn methods(report: &Report) -> String {
             }
         ));
     }
-    if report.choices.as_ref().is_some_and(|c| c.best_worst.is_some()) {
+    if report
+        .choices
+        .as_ref()
+        .is_some_and(|c| c.best_worst.is_some())
+    {
         parts.push(format!(
             "Best–worst judgements were scored per system by counting, (best − worst) / shown, \
              with 95% percentile bootstrap intervals resampling items ({resamples} resamples, \
