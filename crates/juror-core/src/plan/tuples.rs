@@ -20,12 +20,12 @@ use crate::rng::Stream;
 /// The most base blocks searched exhaustively.
 pub const SEARCHED: usize = 4_000;
 /// The permutations tried per item.
-pub const CANDIDATES: usize = 12;
+pub const CANDIDATES: usize = 24;
 
 /// The most systems for which each item's mapping is improved by swaps.
 pub const CLIMBED_UP_TO: usize = 16;
 /// The passes of swaps at most.
-pub const PASSES: usize = 4;
+pub const PASSES: usize = 10;
 
 fn relabel(cyclic: &[Vec<usize>], map: &[usize]) -> Vec<Vec<usize>> {
     cyclic

@@ -636,6 +636,9 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
                 &answers.preference,
                 task.preference.as_ref().map(|p| p.kind),
             ) {
+                (None, Some(PreferenceKind::BestWorst)) => {
+                    Some("choose the best and the worst output".to_owned())
+                }
                 (None, _) => Some("choose an output".to_owned()),
                 (Some(Preference::Rank { order }), Some(PreferenceKind::Rank)) => {
                     let mut sorted = order.clone();
