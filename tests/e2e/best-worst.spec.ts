@@ -77,8 +77,10 @@ test('best and worst by keyboard alone, the missing end named', async ({ page })
   }
 });
 
-test('best and worst by taps on a 320 px phone, and the ratings file analysed', async ({ page }, testInfo) => {
-  await page.setViewportSize({ width: 320, height: 640 });
+test.describe('on a 320 px phone', () => {
+  test.use({ viewport: { width: 320, height: 640 }, hasTouch: true, isMobile: true });
+
+test('best and worst by taps, and the ratings file analysed', async ({ page }, testInfo) => {
   await openTrial(page);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(wide).toBeLessThanOrEqual(320);
@@ -113,4 +115,5 @@ test('best and worst by taps on a 320 px phone, and the ratings file analysed', 
   expect(best).toBe(5);
   const system = bws.systems.find((s: { system: string }) => s.system === first.preference.best.system);
   expect(system.best).toBeGreaterThan(0);
+});
 });
