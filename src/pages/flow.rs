@@ -345,6 +345,10 @@ fn Shortcuts() -> impl IntoView {
         ("Tab", "Move to the next question or button"),
         ("A, B, C, …", "Choose that output as your preference"),
         (
+            "Shift + A, B, …",
+            "Best and worst: choose that output as the worst (the letter alone: the best)",
+        ),
+        (
             "T",
             "Choose “tie”, where a tie is allowed (on a graded scale: “Same”)",
         ),

@@ -64,7 +64,9 @@ for (const study of exampleStudies()) {
     const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
     const cliReport = JSON.parse(cli(['--study', studyPath, jsonPath]));
     expect(cliReport.problems).toEqual([]);
-    expect(cliReport.settings.ratings + cliReport.settings.preferences).toBeGreaterThan(0);
+    // A best–worst study has neither ratings nor pairwise preferences: its judgements.
+    const bestWorst = cliReport.choices?.best_worst?.judgements ?? 0;
+    expect(cliReport.settings.ratings + cliReport.settings.preferences + bestWorst).toBeGreaterThan(0);
     expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
     // And the page's report is valid under the published report schema (as the CLI's is, in
     // crates/juror-cli/tests/it/schemas.rs).

@@ -10,9 +10,12 @@ export async function openStudy(page: Page, file: string, slot = 1) {
 /** Answers every unanswered question on the page with its first option. */
 export async function answerEverything(page: Page) {
   // Radio groups (scales, single choices, preferences): the first point, unless answered.
+  // A best–worst trial's "Worst" group: the last output, so that it differs from the best.
   for (const group of await page.getByRole('radiogroup').all()) {
     if ((await group.locator('input:checked').count()) === 0) {
-      await group.getByRole('radio').first().check();
+      const radios = group.getByRole('radio');
+      const worst = (await group.getAttribute('aria-label')) === 'Worst';
+      await (worst ? radios.last() : radios.first()).check();
     }
   }
   // Outputs whose errors are marked: "No errors", where nothing is marked yet.

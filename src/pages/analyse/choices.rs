@@ -1,4 +1,5 @@
-//! Best-of-N choices and rankings as the annotators made them (the report's `choices`): shares
+//! Best-of-N choices, best–worst scaling and rankings as the annotators made them (the report's
+//! `choices`): shares
 //! of first choices with Wilson intervals, the test against equal shares, agreement on the
 //! chosen system; mean ranks with intervals, Friedman and Kendall's W. And every other answer
 //! (the report's `answers`): output questions, flags, surveys.
@@ -94,9 +95,63 @@ pub fn ChoicesView(choices: ChoiceReport) -> impl IntoView {
             {r.notes.into_iter().map(|n| view! { <p class="hint">{n}</p> }).collect_view()}
         }
     });
+    let best_worst = choices.best_worst.map(|b| {
+        let rows: Vec<Vec<String>> = b
+            .systems
+            .iter()
+            .map(|s| {
+                vec![
+                    s.system.clone(),
+                    s.shown.to_string(),
+                    s.best.to_string(),
+                    s.worst.to_string(),
+                    fmt::num(s.counting_score, 3),
+                    fmt::ci(s.counting_ci, 3),
+                    fmt::num(s.utility, 3),
+                    fmt::ci(s.utility_ci, 3),
+                ]
+            })
+            .collect();
+        let positions: Vec<Vec<String>> = b
+            .positions
+            .iter()
+            .map(|p| {
+                vec![
+                    p.position.to_string(),
+                    p.judgements.to_string(),
+                    fmt::num(p.best_share, 3),
+                    fmt::num(p.worst_share, 3),
+                ]
+            })
+            .collect();
+        let half = b.split_half.map(|h| {
+            format!(
+                "Split-half reliability of the counting scores over {} random halves of the judgements: mean Spearman rho {:.3}, Spearman-Brown {:.3}.",
+                h.splits, h.mean_rho, h.spearman_brown
+            )
+        });
+        view! {
+            <h3>"Best–worst scaling"</h3>
+            <DataTable
+                caption=format!("Best–worst scores per system ({} judgements on {} items)", b.judgements, b.items)
+                columns=&["System", "Shown", "Best", "Worst", "Counting score", "Bootstrap 95%", "Maxdiff utility", "Wald 95%"]
+                rows
+                header=1
+            />
+            {half.map(|h| view! { <p>{h}</p> })}
+            <DataTable
+                caption="Best–worst choices by position".to_owned()
+                columns=&["Position", "Judgements", "Best share", "Worst share"]
+                rows=positions
+                header=1
+            />
+            {b.notes.into_iter().map(|n| view! { <p class="hint">{n}</p> }).collect_view()}
+        }
+    });
     view! {
         <section class="choices" aria-label="Choices and rankings">
             {best}
+            {best_worst}
             {ranks}
         </section>
     }

@@ -1160,11 +1160,22 @@ fn standardised_scores_sit_beside_the_raw_means() {
 fn graded_preferences_give_mean_grades_wilcoxon_and_shares() {
     let graded = committed("crates/juror-core/tests/reference/graded/graded.csv");
     let out = juror(&[&graded.display().to_string(), "--format", "json"]);
+/// `juror analyze BEST_WORST.csv --format json`: per system the best, worst and shown counts,
+/// the counting score and the centred maxdiff utility (with its standard error), as the
+/// reference script computes them (`crates/juror-core/tests/reference/best_worst/`: numpy,
+/// scipy) on the same tidy rows; and `--format csv` writes the rows back in the choice format,
+/// which read again give the same analysis.
+#[test]
+fn best_worst_judgements_give_counts_counting_scores_and_maxdiff_utilities() {
+    let csv = committed("crates/juror-core/tests/reference/best_worst/best_worst.csv");
+    let csv = csv.display().to_string();
+    let out = juror(&[&csv, "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let r = json(&out);
     let want: Value = serde_json::from_str(
         &std::fs::read_to_string(committed(
             "crates/juror-core/tests/reference/graded/reference.json",
+            "crates/juror-core/tests/reference/best_worst/reference.json",
         ))
         .unwrap(),
     )
@@ -1240,4 +1251,46 @@ fn cannot_judge_ratings_are_counted_and_left_out_of_means() {
             (Some("quality"), Some(1))
         );
     }
+    let b = &r["choices"]["best_worst"];
+    assert_eq!(b["judgements"], want["judgements"]);
+    let systems = b["systems"].as_array().unwrap();
+    assert_eq!(systems.len(), 6);
+    for (i, s) in systems.iter().enumerate() {
+        assert_eq!(s["system"], want["systems"][i]);
+        for key in ["shown", "best", "worst"] {
+            assert_eq!(s[key].as_f64(), want[key][i].as_f64(), "{key} {i}");
+        }
+        close(
+            "counting score",
+            &s["counting_score"],
+            &want["counting_score"][i],
+            1e-9,
+        );
+        close("utility", &s["utility"], &want["utility"][i], 1e-6);
+        close("utility se", &s["utility_se"], &want["utility_se"][i], 1e-6);
+        let ci = &s["counting_ci"];
+        let score = s["counting_score"].as_f64().unwrap();
+        assert!(ci["low"].as_f64().unwrap() <= score && score <= ci["high"].as_f64().unwrap());
+    }
+    close(
+        "log-likelihood",
+        &b["maxdiff_log_likelihood"],
+        &want["log_likelihood"],
+        1e-6,
+    );
+    let half = b["split_half"]["spearman_brown"].as_f64().unwrap();
+    assert!(half > 0.5 && half <= 1.0, "{half}");
+    assert_eq!(b["positions"].as_array().unwrap().len(), 4);
+    // Both ways: the tidy CSV written has the choice rows, and reading it gives the same report.
+    let tidy = juror(&[&csv, "--format", "csv"]);
+    assert_eq!(tidy.status.code(), Some(0), "{}", stderr(&tidy));
+    let text = String::from_utf8(tidy.stdout).unwrap();
+    assert!(
+        text.contains(",best_worst,sys-a|sys-b|sys-f|sys-d,sys-a|sys-f,"),
+        "{text}"
+    );
+    let again = support::scratch("best-worst").join("again.csv");
+    std::fs::write(&again, text).unwrap();
+    let back = json(&juror(&[&again.display().to_string(), "--format", "json"]));
+    assert_eq!(back["choices"]["best_worst"]["systems"], b["systems"]);
 }

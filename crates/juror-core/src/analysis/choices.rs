@@ -32,6 +32,173 @@ pub struct ChoiceReport {
     /// Rankings of the outputs shown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ranks: Option<RankReport>,
+    /// Best–worst scaling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_worst: Option<BestWorstReport>,
+}
+
+/// Best–worst scaling: per system its counts, counting score and maxdiff utility.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct BestWorstReport {
+    /// Judgements (one best and one worst each).
+    pub judgements: usize,
+    /// Items judged, the units the bootstrap resamples.
+    pub items: usize,
+    /// Per system, in byte order.
+    pub systems: Vec<BestWorstSystem>,
+    /// The maxdiff fit's log-likelihood; `null` when the likelihood has no maximum (see
+    /// `notes`).
+    pub maxdiff_log_likelihood: Option<f64>,
+    /// Split-half reliability of the counting scores (random halves of the judgements).
+    pub split_half: Option<SplitHalfReport>,
+    /// Position bias: per position of a tuple, how often the output there was chosen best and
+    /// worst.
+    pub positions: Vec<BestWorstPosition>,
+    pub notes: Vec<String>,
+}
+
+/// One system's best–worst results.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct BestWorstSystem {
+    pub system: String,
+    pub shown: u64,
+    pub best: u64,
+    pub worst: u64,
+    /// (best − worst) / shown.
+    pub counting_score: Option<f64>,
+    /// 95% percentile bootstrap interval of the counting score, resampling items.
+    pub counting_ci: Option<Ci>,
+    /// The maxdiff utility, centred on mean 0.
+    pub utility: Option<f64>,
+    /// Its standard error (observed information).
+    pub utility_se: Option<f64>,
+    /// utility ± 1.96 se.
+    pub utility_ci: Option<Ci>,
+}
+
+/// Split-half reliability.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SplitHalfReport {
+    pub splits: usize,
+    /// The mean Spearman correlation of the halves' counting scores.
+    pub mean_rho: f64,
+    /// 2ρ / (1 + ρ).
+    pub spearman_brown: f64,
+}
+
+/// Choices by position in best–worst tuples.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct BestWorstPosition {
+    /// From 1.
+    pub position: usize,
+    /// Judgements whose tuple had this position.
+    pub judgements: u64,
+    pub best: u64,
+    pub worst: u64,
+    pub best_share: Option<f64>,
+    pub worst_share: Option<f64>,
+}
+
+/// Random halves per split-half estimate.
+pub const SPLITS: usize = 100;
+
+/// The best–worst report of `rows` (best–worst rows only).
+pub fn best_worst_report(rows: &[&ChoiceRow], seed: u64, resamples: usize) -> BestWorstReport {
+    use crate::stats::best_worst::{Tuple, bootstrap_scores, counts, maxdiff, split_half};
+    let mut systems: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| r.shown.iter().map(String::as_str))
+        .collect();
+    systems.sort_unstable();
+    systems.dedup();
+    let mut items: Vec<&str> = rows.iter().map(|r| r.item.as_str()).collect();
+    items.sort_unstable();
+    items.dedup();
+    let index = |s: &str| systems.binary_search(&s).unwrap_or(0);
+    let mut positions: Vec<BestWorstPosition> = Vec::new();
+    let tuples: Vec<Tuple> = rows
+        .iter()
+        .filter_map(|r| match &r.kind {
+            ChoiceKind::BestWorst { best, worst } => {
+                for (p, s) in r.shown.iter().enumerate() {
+                    if positions.len() <= p {
+                        positions.push(BestWorstPosition {
+                            position: p + 1,
+                            judgements: 0,
+                            best: 0,
+                            worst: 0,
+                            best_share: None,
+                            worst_share: None,
+                        });
+                    }
+                    let at = &mut positions[p];
+                    at.judgements += 1;
+                    at.best += u64::from(s == best);
+                    at.worst += u64::from(s == worst);
+                }
+                Some(Tuple {
+                    item: items.binary_search(&r.item.as_str()).unwrap_or(0),
+                    shown: r.shown.iter().map(|s| index(s)).collect(),
+                    best: index(best),
+                    worst: index(worst),
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    for p in &mut positions {
+        p.best_share = share_of(p.best, p.judgements).0;
+        p.worst_share = share_of(p.worst, p.judgements).0;
+    }
+    let m = systems.len();
+    let c = counts(m, &tuples);
+    let ci = bootstrap_scores(m, &tuples, super::data::LEVEL, resamples, seed);
+    let mut notes = Vec::new();
+    let fit = match maxdiff(m, &tuples) {
+        Ok(f) => Some(f),
+        Err(_) => {
+            notes.push(
+                "no maxdiff utilities: the likelihood has no maximum (a system always chosen \
+                 best or always worst, or too few judgements); the counting scores stand"
+                    .to_owned(),
+            );
+            None
+        }
+    };
+    let z = crate::stats::special::normal_quantile(1.0 - (1.0 - super::data::LEVEL) / 2.0);
+    BestWorstReport {
+        judgements: tuples.len(),
+        items: items.len(),
+        systems: systems
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let u = fit.as_ref().map(|f| (f.utilities[i], f.se[i]));
+                BestWorstSystem {
+                    system: (*s).to_owned(),
+                    shown: c[i].shown,
+                    best: c[i].best,
+                    worst: c[i].worst,
+                    counting_score: c[i].score(),
+                    counting_ci: ci[i].map(|(low, high)| Ci { low, high }),
+                    utility: u.map(|u| u.0),
+                    utility_se: u.map(|u| u.1),
+                    utility_ci: u.map(|(u, se)| Ci {
+                        low: u - z * se,
+                        high: u + z * se,
+                    }),
+                }
+            })
+            .collect(),
+        maxdiff_log_likelihood: fit.as_ref().map(|f| f.log_likelihood),
+        split_half: split_half(m, &tuples, SPLITS, seed).map(|s| SplitHalfReport {
+            splits: s.splits,
+            mean_rho: s.mean_rho,
+            spearman_brown: s.spearman_brown,
+        }),
+        positions,
+        notes,
+    }
 }
 
 /// Best-of-N choices.
@@ -118,8 +285,13 @@ pub struct FriedmanResult {
     pub kendall_w: f64,
 }
 
-/// The choices' report; `None` without best-of-N choices or rankings.
-pub fn report(rows: &[ChoiceRow]) -> Option<ChoiceReport> {
+/// The choices' report; `None` without best-of-N choices, rankings or best–worst judgements.
+/// `seed` and `resamples` are the report's, for the best–worst bootstrap and split halves.
+pub fn report(rows: &[ChoiceRow], seed: u64, resamples: usize) -> Option<ChoiceReport> {
+    let best_worst: Vec<&ChoiceRow> = rows
+        .iter()
+        .filter(|r| matches!(r.kind, ChoiceKind::BestWorst { .. }))
+        .collect();
     let best: Vec<&ChoiceRow> = rows
         .iter()
         .filter(|r| matches!(r.kind, ChoiceKind::Best(_)))
@@ -128,10 +300,12 @@ pub fn report(rows: &[ChoiceRow]) -> Option<ChoiceReport> {
         .iter()
         .filter(|r| matches!(r.kind, ChoiceKind::Rank(_)))
         .collect();
-    if best.is_empty() && ranks.is_empty() {
+    if best.is_empty() && ranks.is_empty() && best_worst.is_empty() {
         return None;
     }
     Some(ChoiceReport {
+        best_worst: (!best_worst.is_empty())
+            .then(|| best_worst_report(&best_worst, seed, resamples)),
         best: (!best.is_empty()).then(|| best_report(&best)),
         ranks: (!ranks.is_empty()).then(|| rank_report(&ranks)),
     })

@@ -385,6 +385,8 @@ pub enum ChoiceKind {
     Best(String),
     /// Every output shown, best first.
     Rank(Vec<String>),
+    /// The best and the worst of a tuple (best–worst scaling).
+    BestWorst { best: String, worst: String },
 }
 
 /// Where an answer was given.

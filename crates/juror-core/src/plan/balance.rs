@@ -29,6 +29,77 @@ pub struct Report {
     /// item (in every pair of it), which picks the anchor out. Not a violated bound: a property
     /// of the design, reported so that the researcher can choose `spread`.
     pub anchor_recurs: Vec<(String, usize)>,
+    /// Per best–worst task that shows tuples: how evenly systems and pairs share them.
+    pub tuples: Vec<TupleBalance>,
+}
+
+/// The balance of a best–worst task's tuples, over the distinct tuples of the checked slots
+/// (an item's tuples are the same for everyone who rates it).
+#[derive(Debug, Clone)]
+pub struct TupleBalance {
+    pub task: String,
+    pub tuple_size: usize,
+    /// Per system: the tuples it is in.
+    pub appearances: Vec<usize>,
+    /// The fewest and the most tuples two systems share.
+    pub pairs: (usize, usize),
+}
+
+/// The most that two pairs' shares of the tuples may differ, for up to
+/// [`super::tuples::CLIMBED_UP_TO`] systems.
+pub const PAIR_SPREAD: usize = 2;
+
+fn tuple_bounds(study: &Study, plans: &[Plan], violations: &mut Vec<String>) -> Vec<TupleBalance> {
+    let n = study.systems().len();
+    let mut out = Vec::new();
+    for (ti, task) in study.design().tasks.iter().enumerate() {
+        let Some(k) = task.best_worst_size(n) else {
+            continue;
+        };
+        let mut seen: BTreeSet<(usize, Vec<usize>)> = BTreeSet::new();
+        for t in plans
+            .iter()
+            .flat_map(|p| &p.trials)
+            .filter(|t| t.task == ti)
+        {
+            let mut s: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
+            s.sort_unstable();
+            seen.insert((t.item, s));
+        }
+        let tuples: Vec<Vec<usize>> = seen.into_iter().map(|(_, s)| s).collect();
+        let mut appearances = vec![0usize; n];
+        for s in tuples.iter().flatten() {
+            appearances[*s] += 1;
+        }
+        let c = super::tuples::co_occurrence(n, &tuples);
+        let shares: Vec<usize> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .map(|(a, b)| c[a * n + b])
+            .collect();
+        let pairs = (
+            shares.iter().copied().min().unwrap_or(0),
+            shares.iter().copied().max().unwrap_or(0),
+        );
+        if spread(appearances.iter().copied()) > 1 {
+            violations.push(format!(
+                "task \"{}\": systems are in {appearances:?} tuples, not equally many",
+                task.id
+            ));
+        }
+        if n <= super::tuples::CLIMBED_UP_TO && pairs.1 - pairs.0 > PAIR_SPREAD {
+            violations.push(format!(
+                "task \"{}\": two systems share {} to {} tuples, more uneven than {PAIR_SPREAD} apart",
+                task.id, pairs.0, pairs.1
+            ));
+        }
+        out.push(TupleBalance {
+            task: task.id.clone(),
+            tuple_size: k,
+            appearances,
+            pairs,
+        });
+    }
+    out
 }
 
 /// Position counts of one task.
@@ -51,8 +122,11 @@ fn spread(values: impl IntoIterator<Item = usize>) -> usize {
 }
 
 /// The number of positions trials of a task have.
-fn positions_of(study: &Study, presentation: Presentation) -> usize {
-    match presentation {
+fn positions_of(study: &Study, task: &Task) -> usize {
+    if let Some(k) = task.best_worst_size(study.systems().len()) {
+        return k;
+    }
+    match task.presentation {
         Presentation::Single => 1,
         Presentation::Pairs => 2,
         Presentation::SideBySide => study.systems().len(),
@@ -113,7 +187,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
         .iter()
         .map(|t| TaskPositions {
             task: t.id.clone(),
-            counts: vec![vec![0; positions_of(study, t.presentation)]; n],
+            counts: vec![vec![0; positions_of(study, t)]; n],
             orders: 0,
         })
         .collect();
@@ -148,6 +222,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
         .map(|(t, &r)| (t.id.clone(), r))
         .collect();
     position_bounds(study, &positions, &mut violations);
+    let tuples = tuple_bounds(study, plans, &mut violations);
     block_order_bounds(study, plans, &mut violations);
     let (slot_items, raters_per_item, items_per_slot) =
         assignment_bounds(study, plans, named_plans, &checks, &mut violations);
@@ -174,6 +249,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
             .filter_map(|p| p.annotator.id.clone())
             .collect(),
         anchor_recurs,
+        tuples,
     }
 }
 
@@ -276,7 +352,7 @@ fn slot_bounds(
         }
 
         // Positions within the slot.
-        let width = positions_of(study, task.presentation);
+        let width = positions_of(study, task);
         let mut mine_counts = vec![vec![0usize; width]; n];
         for t in &trials {
             for (p, s) in t.shown.iter().enumerate() {
@@ -366,7 +442,7 @@ fn block_bounds(
 fn position_bounds(study: &Study, positions: &[TaskPositions], violations: &mut Vec<String>) {
     let tasks = &study.design().tasks;
     for (ti, task) in tasks.iter().enumerate() {
-        if positions_of(study, task.presentation) > 1 {
+        if positions_of(study, task) > 1 {
             for (s, row) in positions[ti].counts.iter().enumerate() {
                 if spread(row.iter().copied()) > 1 {
                     violations.push(format!(
@@ -602,6 +678,21 @@ impl Report {
             let _ = writeln!(
                 out,
                 "Task \"{task}\": the anchor recurs within an item for {slots} annotator(s): identifiable (its output is in every pair of the item; \"spread\": true in pairs gives each annotator one pair of an item)"
+            );
+        }
+        for tb in &self.tuples {
+            let _ = writeln!(
+                out,
+                "\nTask \"{}\": best–worst tuples of {}; tuples each system is in",
+                tb.task, tb.tuple_size
+            );
+            for (s, c) in tb.appearances.iter().enumerate() {
+                let _ = writeln!(out, "  {:<20}{c:>6}", study.systems()[s]);
+            }
+            let _ = writeln!(
+                out,
+                "  Tuples two systems share: min {}, max {}",
+                tb.pairs.0, tb.pairs.1
             );
         }
         if self.violations.is_empty() {

@@ -42,6 +42,7 @@ pub mod balance;
 pub mod link;
 pub mod squares;
 pub mod trials;
+pub mod tuples;
 pub mod view;
 
 use serde::Serialize;
@@ -309,6 +310,7 @@ fn units_for(
     task: &Task,
     items: &[usize],
     spread: Option<(&assign::Assignment, u32)>,
+    tuples: &[Vec<Vec<usize>>],
 ) -> Vec<Unit> {
     let n = study.systems().len();
     let checks = assign::check_items(study);
@@ -321,6 +323,15 @@ fn units_for(
                 units.extend((0..n).map(|s| Unit {
                     item,
                     systems: vec![s],
+                    check,
+                }));
+            }
+            Presentation::SideBySide if !tuples.is_empty() => {
+                // A best–worst task's tuples of this item (`tuples` is by the task's items).
+                let j = task.items.binary_search(&item).unwrap_or(0);
+                units.extend(tuples.get(j).into_iter().flatten().map(|systems| Unit {
+                    item,
+                    systems: systems.clone(),
                     check,
                 }));
             }
@@ -380,7 +391,12 @@ fn task_trials(
     let n = study.systems().len();
     let items = task_items(task, mine);
     let spread = task.spread.then_some((assignment, slot));
-    let mut units = units_for(study, task, &items, spread);
+    let tuples = match task.best_worst_size(n) {
+        Some(k) => tuples::design(seed, t, n, k, task.items.len()),
+        None => Vec::new(),
+    };
+    let bws = !tuples.is_empty();
+    let mut units = units_for(study, task, &items, spread, &tuples);
 
     // Order.
     match task.order {
@@ -415,6 +431,28 @@ fn task_trials(
 
     // Positions.
     let mut trials: Vec<Trial> = match task.presentation {
+        // A tuple's places are permuted one way per slot and item: each system of the item is
+        // at each position once in the slot ([`tuples`]).
+        Presentation::SideBySide if bws => units
+            .into_iter()
+            .map(|u| {
+                let key = ((t as u64) << 32) | u.item as u64;
+                let places = Stream::new(seed, "tuple positions", u64::from(slot), key)
+                    .permutation(u.systems.len());
+                Trial {
+                    task: t,
+                    item: u.item,
+                    shown: places
+                        .iter()
+                        .map(|&p| Shown {
+                            system: u.systems[p],
+                            label: String::new(),
+                        })
+                        .collect(),
+                    check: u.check,
+                }
+            })
+            .collect(),
         Presentation::Single => units
             .into_iter()
             .map(|u| Trial {

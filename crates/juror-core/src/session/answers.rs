@@ -137,6 +137,39 @@ pub enum Preference {
     },
     /// "Cannot judge": an answer of its own, never a preference.
     CannotJudge,
+    /// The best and the worst of a tuple (best–worst scaling); each `None` until chosen, never
+    /// the same position.
+    BestWorst {
+        /// The best output's position.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        best: Option<usize>,
+        /// The worst output's position.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        worst: Option<usize>,
+    },
+}
+
+impl Preference {
+    /// A best–worst answer after choosing `position` as the best (`worst` false) or the worst
+    /// from `current`: the other end moves off `position`, so best and worst always differ.
+    pub fn best_worst(current: Option<&Preference>, position: usize, worst: bool) -> Preference {
+        let (b, w) = match current {
+            Some(Preference::BestWorst { best, worst }) => (*best, *worst),
+            _ => (None, None),
+        };
+        let other = |o: Option<usize>| o.filter(|&o| o != position);
+        if worst {
+            Preference::BestWorst {
+                best: other(b),
+                worst: Some(position),
+            }
+        } else {
+            Preference::BestWorst {
+                best: Some(position),
+                worst: other(w),
+            }
+        }
+    }
 }
 
 /// The value a tidy file writes for "Cannot judge", in a score or preference column.

@@ -69,6 +69,7 @@ fn fails(study: &Study, trial: &TrialRecord) -> bool {
                     PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
                 ) => Some(system),
                 Some(PreferenceRecord::Rank { systems, .. }) => systems.first(),
+                Some(PreferenceRecord::BestWorst { best, .. }) => best.as_ref().map(|b| &b.system),
                 Some(
                     PreferenceRecord::Tie
                     | PreferenceRecord::Graded { .. }

@@ -2,8 +2,9 @@
 //! it stands for. `?` the shortcut list, `R` the rubric, `L` the trial list, Escape closes what
 //! is open; in a trial, Enter goes on (Shift+Enter back), a digit gives the n-th point of the
 //! focused (or first unanswered) score (not a slider's), else the n-th point of a graded
-//! preference, a label's letter chooses that output, `T` a tie (a graded preference's "Same"),
-//! `0` "Cannot judge" the preference where the study offers it.
+//! preference, a label's letter chooses that output (best–worst: the best; Shift and the letter
+//! the worst), `T` a tie (a graded preference's "Same"), `0` "Cannot judge" the preference where
+//! the study offers it.
 
 use super::{Msg, Overlay, Phase, Preference, Session, Target, next_unanswered};
 use crate::study::{PreferenceKind, Study};
@@ -66,6 +67,7 @@ pub fn to_msg(
             study,
             session,
             char::from(k.as_bytes()[0].to_ascii_uppercase()),
+            key.shift,
         ),
         _ => None,
     }
@@ -98,8 +100,9 @@ fn digit(study: &Study, session: &Session, n: u8, focused: Option<&Target>) -> O
     })
 }
 
-/// The letter of a label ("Output B" → B) chooses the preference.
-fn prefer_letter(study: &Study, session: &Session, key: char) -> Option<Msg> {
+/// The letter of a label ("Output B" → B) chooses the preference; in a best–worst trial the
+/// letter chooses the best, Shift and the letter the worst.
+fn prefer_letter(study: &Study, session: &Session, key: char, shift: bool) -> Option<Msg> {
     let trial = session.plan.trials.get(session.progress.current)?;
     let kind = study.design().tasks[trial.task].preference.as_ref()?.kind;
     let position = trial
@@ -109,6 +112,10 @@ fn prefer_letter(study: &Study, session: &Session, key: char) -> Option<Msg> {
     let preference = match kind {
         PreferenceKind::Best => Preference::Best { position },
         PreferenceKind::Choice => Preference::Choice { position },
+        PreferenceKind::BestWorst => {
+            let current = session.progress.trials.get(session.progress.current)?;
+            Preference::best_worst(current.preference.as_ref(), position, shift)
+        }
         PreferenceKind::Rank | PreferenceKind::Graded => return None,
     };
     Some(Msg::Prefer(Some(preference)))

@@ -645,12 +645,21 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
                 (None, Some(PreferenceKind::Graded)) => {
                     Some("say how much better one output is, or “Same”".to_owned())
                 }
+                (None, Some(PreferenceKind::BestWorst)) => {
+                    Some("choose the best and the worst output".to_owned())
+                }
                 (None, _) => Some("choose an output".to_owned()),
                 (Some(Preference::Rank { order }), Some(PreferenceKind::Rank)) => {
                     let mut sorted = order.clone();
                     sorted.sort_unstable();
                     (sorted != (0..n).collect::<Vec<_>>()).then(|| "rank every output".to_owned())
                 }
+                (Some(Preference::BestWorst { best, worst }), _) => match (best, worst) {
+                    (None, None) => Some("choose the best and the worst output".to_owned()),
+                    (None, Some(_)) => Some("choose the best output".to_owned()),
+                    (Some(_), None) => Some("choose the worst output".to_owned()),
+                    (Some(_), Some(_)) => None,
+                },
                 _ => None,
             }
         }
@@ -988,6 +997,7 @@ pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), Strin
                 sorted.dedup();
                 sorted.len() == order.len() && order.iter().all(|&p| p < n)
             }
+            Some(Preference::BestWorst { best, worst }) => best_worst_fits(*best, *worst, n),
         };
         if !fits {
             return Err(format!(
@@ -1213,8 +1223,16 @@ fn preference_fits(study: &Study, session: &Session, preference: Option<&Prefere
         (Some(Preference::Rank { order }), Some(p)) => {
             p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
         }
+        (Some(Preference::BestWorst { best, worst }), Some(p)) => {
+            p.kind == PreferenceKind::BestWorst && best_worst_fits(*best, *worst, n)
+        }
         _ => false,
     }
+}
+
+/// Whether a best–worst answer names outputs of a trial of `n`, never one as both.
+fn best_worst_fits(best: Option<usize>, worst: Option<usize>, n: usize) -> bool {
+    best.is_none_or(|b| b < n) && worst.is_none_or(|w| w < n) && (best.is_none() || best != worst)
 }
 
 /// Leaves the welcome page: to the consent form, or (without one) to the instructions.

@@ -207,6 +207,28 @@ pub enum PreferenceRecord {
     },
     /// "Cannot judge".
     CannotJudge,
+    /// The best and the worst of a tuple (best–worst scaling); either may be missing in an
+    /// unfinished trial.
+    BestWorst {
+        /// The best output.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        best: Option<Picked>,
+        /// The worst output.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        worst: Option<Picked>,
+    },
+}
+
+/// One output picked in a best–worst trial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Picked {
+    /// Its 1-based position.
+    pub position: usize,
+    /// Its label.
+    pub label: String,
+    /// Its system.
+    pub system: String,
 }
 
 /// The label of `grade` on the graded preference of `trial`'s task, as shown.
@@ -294,6 +316,19 @@ pub fn export(
                             .collect(),
                         labels: order.iter().map(|&o| shown(o).label.clone()).collect(),
                     },
+                    Preference::BestWorst { best, worst } => {
+                        let picked = |p: &Option<usize>| {
+                            p.map(|p| Picked {
+                                position: p + 1,
+                                label: shown(p).label.clone(),
+                                system: systems[shown(p).system].clone(),
+                            })
+                        };
+                        PreferenceRecord::BestWorst {
+                            best: picked(best),
+                            worst: picked(worst),
+                        }
+                    }
                 }),
                 explanation: given.explanation.clone(),
                 notes: given.notes.clone(),
@@ -502,6 +537,14 @@ impl RatingsFile {
                 ),
                 Some(PreferenceRecord::CannotJudge) => {
                     row(t, "", String::new(), "", "preference", CANNOT_JUDGE.into())
+                }
+                Some(PreferenceRecord::BestWorst { best, worst }) => {
+                    for (p, what) in [(best, "best"), (worst, "worst")] {
+                        if let Some(p) = p {
+                            let position = p.position.to_string();
+                            row(t, &p.system, position, &p.label, "preference", what.into());
+                        }
+                    }
                 }
                 Some(PreferenceRecord::Rank { systems, labels }) => {
                     for (rank, (s, l)) in systems.iter().zip(labels).enumerate() {
@@ -746,6 +789,14 @@ pub fn restore_on_plan(
                 Some(Preference::Graded { grade: *grade })
             }
             Some(PreferenceRecord::CannotJudge) => Some(Preference::CannotJudge),
+            Some(PreferenceRecord::BestWorst { best, worst }) => {
+                let at = |p: &Option<Picked>| p.as_ref().map(|p| position(p.position)).transpose();
+                let (best, worst) = (at(best)?, at(worst)?);
+                if best.is_some() && best == worst {
+                    return Err(bad("the same output as the best and the worst"));
+                }
+                Some(Preference::BestWorst { best, worst })
+            }
             Some(PreferenceRecord::Rank { systems: order, .. }) => {
                 let order: Vec<usize> = order
                     .iter()

@@ -865,6 +865,9 @@ impl RowReader<'_, '_> {
                 let k = p.grades.len() / 2;
                 format!("a grade: a{k} (A much better) to a1, tie, b1 to b{k}")
             }
+            PreferenceKind::BestWorst => {
+                format!("two of {letters}, the best then the worst, like B > A")
+            }
             _ => format!("one of {letters}{tie}"),
         };
         if value.is_empty() {
@@ -885,6 +888,16 @@ impl RowReader<'_, '_> {
             PreferenceKind::Graded => super::parse_grade(value)
                 .filter(|g| g.unsigned_abs() as usize <= p.grades.len() / 2)
                 .map(|grade| Preference::Graded { grade }),
+            PreferenceKind::BestWorst => {
+                let two: Option<Vec<usize>> = split_list(value, true).map(find).collect();
+                match two.as_deref() {
+                    Some(&[b, w]) if b != w => Some(Preference::BestWorst {
+                        best: Some(b),
+                        worst: Some(w),
+                    }),
+                    _ => None,
+                }
+            }
             PreferenceKind::Rank => {
                 let order: Option<Vec<usize>> = split_list(value, true).map(find).collect();
                 order

@@ -106,6 +106,10 @@ pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
                 order: (0..trial.shown.len()).rev().collect(),
             },
             PreferenceKind::Graded => Preference::Graded { grade: 1 },
+            PreferenceKind::BestWorst => Preference::BestWorst {
+                best: Some(0),
+                worst: Some(1),
+            },
         };
         update(study, s, Msg::Prefer(Some(pref)), now);
         if p.explanation == Requirement::Required {
@@ -176,6 +180,7 @@ fn every_example_study_can_be_completed_and_exported() {
         "financial-analysis",
         "summeval",
         "summeval-esa",
+        "summeval-best-worst",
         "pandalm",
     ] {
         let (study, hash) = example(name);
@@ -1223,4 +1228,77 @@ fn screen_out_is_checked_where_it_is_written() {
         ],
         "{problems}"
     );
+}
+
+/// A best–worst trial: the missing-answer list says which end is missing, the letter chooses
+/// the best and Shift with the letter the worst, best and worst never the same output, and the
+/// ratings file records both by system.
+#[test]
+fn a_best_worst_trial_asks_for_both_ends_and_never_one_output_as_both() {
+    use crate::session::keys::{Key, to_msg};
+    let (study, mut s) = into_trials("summeval-best-worst");
+    assert_eq!(s.plan.trials[0].shown.len(), 4);
+    let key = |k: &'static str, shift: bool| Key {
+        key: k,
+        shift,
+        modified: false,
+        typing: false,
+        on_control: false,
+    };
+    update(&study, &mut s, Msg::Next, 10.0);
+    assert_eq!(s.progress.current, 0);
+    let reasons: Vec<&str> = s.missing.iter().map(|m| m.reason.as_str()).collect();
+    assert!(
+        reasons.contains(&"choose the best and the worst output"),
+        "{reasons:?}"
+    );
+    let msg = to_msg(&study, &s, key("b", false), None).unwrap();
+    update(&study, &mut s, msg, 11.0);
+    update(&study, &mut s, Msg::Next, 12.0);
+    assert_eq!(s.progress.current, 0);
+    assert_eq!(s.missing[0].reason, "choose the worst output");
+    // Shift+B makes B the worst: the best moves off it.
+    let msg = to_msg(&study, &s, key("B", true), None).unwrap();
+    update(&study, &mut s, msg, 13.0);
+    assert_eq!(
+        s.progress.trials[0].preference,
+        Some(Preference::BestWorst {
+            best: None,
+            worst: Some(1)
+        })
+    );
+    // The same output as both is refused.
+    update(
+        &study,
+        &mut s,
+        Msg::Prefer(Some(Preference::BestWorst {
+            best: Some(1),
+            worst: Some(1),
+        })),
+        14.0,
+    );
+    assert_eq!(
+        s.progress.trials[0].preference,
+        Some(Preference::BestWorst {
+            best: None,
+            worst: Some(1)
+        })
+    );
+    let msg = to_msg(&study, &s, key("a", false), None).unwrap();
+    update(&study, &mut s, msg, 15.0);
+    update(&study, &mut s, Msg::Next, 16.0);
+    assert_eq!(s.progress.current, 1);
+    let file = export(&study, "hash", &s, "test", 17.0);
+    let shown = &s.plan.trials[0].shown;
+    match &file.trials[0].preference {
+        Some(ratings::PreferenceRecord::BestWorst {
+            best: Some(b),
+            worst: Some(w),
+        }) => {
+            assert_eq!((b.position, w.position), (1, 2));
+            assert_eq!(b.system, study.systems()[shown[0].system]);
+            assert_eq!(w.system, study.systems()[shown[1].system]);
+        }
+        other => panic!("{other:?}"),
+    }
 }

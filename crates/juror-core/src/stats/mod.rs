@@ -17,6 +17,7 @@
 //! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).
 
 pub mod agreement;
+pub mod best_worst;
 pub mod describe;
 pub mod judges;
 pub mod math;

@@ -551,9 +551,21 @@ impl Task {
     pub fn trials_per_item(&self, systems: usize) -> usize {
         match self.presentation {
             Presentation::Single => systems,
-            Presentation::SideBySide => 1,
+            Presentation::SideBySide => match self.best_worst_size(systems) {
+                Some(_) => systems,
+                None => 1,
+            },
             Presentation::Pairs => self.pairs.count(systems),
         }
+    }
+
+    /// The tuple size of a best–worst task that shows fewer outputs than there are systems (a
+    /// tuple per trial, [`crate::plan`]'s tuple design); `None` otherwise.
+    pub fn best_worst_size(&self, systems: usize) -> Option<usize> {
+        self.preference
+            .as_ref()
+            .filter(|p| p.kind == PreferenceKind::BestWorst && p.tuple_size < systems)
+            .map(|p| p.tuple_size)
     }
 
     /// Whether the task ever shows `system` (an index into [`Study::systems`]): always, unless
@@ -627,6 +639,8 @@ pub struct Preference {
     pub allow_skip: bool,
     /// The free-text reason.
     pub explanation: Requirement,
+    /// With best–worst: the outputs each trial shows (0 for other kinds).
+    pub tuple_size: usize,
 }
 
 /// The labels of a graded preference of `points` points (odd, 3 to 9), A's strongest first:

@@ -143,7 +143,9 @@ fn published_plan(
         let width = match tasks[task].presentation {
             Presentation::Single => 1,
             Presentation::Pairs => 2,
-            Presentation::SideBySide => outputs.len(),
+            Presentation::SideBySide => tasks[task]
+                .best_worst_size(outputs.len())
+                .unwrap_or(outputs.len()),
         };
         if trial.shown.len() != width {
             c.error(

@@ -672,6 +672,11 @@ pub struct RawPreference {
     /// A free-text reason for the preference. Default: off.
     #[serde(default = "off")]
     pub explanation: RawRequirement,
+    /// With `best_worst`: how many outputs each trial shows (at least 3, at most the number of
+    /// systems). Default: 4, or every system when there are fewer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 3))]
+    pub tuple_size: Option<usize>,
 }
 
 /// Kinds of preference.
@@ -687,6 +692,8 @@ pub enum RawPreferenceKind {
     /// How much better one output of a pair is than the other, on a scale with "Same" in the
     /// middle.
     Graded,
+    /// The best and the worst of a tuple of the outputs (best–worst scaling).
+    BestWorst,
 }
 
 /// Whether something is asked, and whether it must be answered.

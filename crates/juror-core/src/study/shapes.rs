@@ -112,7 +112,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawPreference",
         r#"{"type": "choice", "allow_tie": true}"#,
         "type",
-        "question, allow_tie, points, labels, allow_skip, explanation",
+        "question, allow_tie, points, labels, allow_skip, explanation, tuple_size",
     ),
     (
         "RawFlag",

@@ -1614,7 +1614,7 @@ impl Checker {
 fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>) -> Task {
     let pairs = task_pairs(c, at, t, raw, &ids.systems);
     let (dimensions, output_questions) = task_questions(c, at, t, raw, ids);
-    let preference = task_preference(c, at, t);
+    let preference = task_preference(c, at, t, raw.systems.len());
     if t.order == RawOrder::SystemBlocks && t.presentation != RawPresentation::Single {
         c.error(
             format!("{at}.order"),
@@ -1862,14 +1862,15 @@ fn task_questions(
     (dimensions, output_questions)
 }
 
-/// A task's preference: a kind its presentation allows, a tie only in a pair choice.
-fn task_preference(c: &mut Checker, at: &str, t: &RawTask) -> Option<Preference> {
+/// A task's preference: a kind its presentation allows, a tie only in a pair choice, a tuple
+/// size only with best–worst (3 to the number of systems).
+fn task_preference(c: &mut Checker, at: &str, t: &RawTask, systems: usize) -> Option<Preference> {
     t.preference.as_ref().map(|p| {
         let here = format!("{at}.preference");
         match (p.kind, t.presentation) {
             (RawPreferenceKind::Choice, RawPresentation::Pairs)
             | (RawPreferenceKind::Best, RawPresentation::Pairs | RawPresentation::SideBySide)
-            | (RawPreferenceKind::Rank, RawPresentation::SideBySide)
+            | (RawPreferenceKind::Rank | RawPreferenceKind::BestWorst, RawPresentation::SideBySide)
             | (RawPreferenceKind::Graded, RawPresentation::Pairs) => {}
             (kind, presentation) => c.error(
                 format!("{here}.type"),
@@ -1878,7 +1879,7 @@ fn task_preference(c: &mut Checker, at: &str, t: &RawTask) -> Option<Preference>
                     kind_name(kind),
                     presentation_name(presentation)
                 ),
-                "use \"choice\" or \"graded\" with pairs, \"best\" with pairs or side_by_side, \"rank\" with side_by_side",
+                "use \"choice\" or \"graded\" with pairs, \"best\" with pairs or side_by_side, \"rank\" or \"best_worst\" with side_by_side",
             ),
         }
         if p.allow_tie && p.kind != RawPreferenceKind::Choice {
@@ -1888,7 +1889,9 @@ fn task_preference(c: &mut Checker, at: &str, t: &RawTask) -> Option<Preference>
                 "remove allow_tie or use \"type\": \"choice\"",
             );
         }
+        let tuple_size = best_worst_size(c, &here, p, systems);
         Preference {
+            tuple_size,
             kind: p.kind,
             question: p
                 .question
@@ -2111,8 +2114,33 @@ fn pair_set(
     }
 }
 
+/// The tuple size of a best–worst preference (0 for other kinds): `tuple_size`, by default 4 or
+/// every system when there are fewer.
+fn best_worst_size(c: &mut Checker, here: &str, p: &RawPreference, systems: usize) -> usize {
+    if p.kind != RawPreferenceKind::BestWorst {
+        if p.tuple_size.is_some() {
+            c.error(
+                format!("{here}.tuple_size"),
+                "a tuple size is only used by a best–worst preference",
+                "remove tuple_size or use \"type\": \"best_worst\"",
+            );
+        }
+        return 0;
+    }
+    let size = p.tuple_size.unwrap_or(4.min(systems));
+    if size < 3 || size > systems {
+        c.error(
+            format!("{here}.tuple_size"),
+            format!("a tuple of {size} outputs cannot be shown from {systems} systems"),
+            format!("best–worst needs at least 3 systems; set tuple_size from 3 to {systems}"),
+        );
+    }
+    size
+}
+
 fn kind_name(kind: RawPreferenceKind) -> &'static str {
     match kind {
+        RawPreferenceKind::BestWorst => "best_worst",
         RawPreferenceKind::Best => "best",
         RawPreferenceKind::Choice => "choice",
         RawPreferenceKind::Rank => "rank",

@@ -45,7 +45,7 @@ fn best_of_four_counts_each_choice_once() {
         "each choice also gives three derived pairwise wins"
     );
 
-    let r = report(&data.choices).and_then(|c| c.best);
+    let r = report(&data.choices, 1, 200).and_then(|c| c.best);
     let Some(best) = r else {
         panic!("a best-of-N report");
     };
@@ -101,7 +101,7 @@ fn rankings_give_mean_ranks_and_friedman() {
         // Only two systems shown: in the mean ranks, not in Friedman.
         row("i3", "p1", &["a", "c"], rank(&["c", "a"])),
     ];
-    let Some(r) = report(&rows).and_then(|c| c.ranks) else {
+    let Some(r) = report(&rows, 1, 200).and_then(|c| c.ranks) else {
         panic!("a rank report");
     };
     assert_eq!(r.rankings, 5);
@@ -136,12 +136,14 @@ fn rankings_give_mean_ranks_and_friedman() {
     let same: Vec<ChoiceRow> = (0..4)
         .map(|p| row("i", &format!("p{p}"), &abc, rank(&abc)))
         .collect();
-    let w = report(&same).and_then(|c| c.ranks).and_then(|r| r.friedman);
+    let w = report(&same, 1, 200)
+        .and_then(|c| c.ranks)
+        .and_then(|r| r.friedman);
     assert!(
         w.is_some_and(|f| (f.kendall_w - 1.0).abs() < 1e-12),
         "{w:?}"
     );
-    assert_eq!(report(&[]), None);
+    assert_eq!(report(&[], 1, 200), None);
 }
 
 /// Different sets offered: shares still, no test against equal shares, and the report says why.
@@ -151,7 +153,7 @@ fn choices_among_different_sets_are_not_tested_for_equal_shares() {
         row("i1", "p1", &["a", "b", "c"], ChoiceKind::Best("a".into())),
         row("i2", "p1", &["a", "b", "d"], ChoiceKind::Best("d".into())),
     ];
-    let Some(best) = report(&rows).and_then(|c| c.best) else {
+    let Some(best) = report(&rows, 1, 200).and_then(|c| c.best) else {
         panic!("a best-of-N report");
     };
     assert_eq!(best.chi_square, None);

@@ -1268,3 +1268,96 @@ fn a_fingerprint_finds_the_plan_of_its_format() {
         None
     );
 }
+
+/// A best–worst study of `systems` systems, tuples of `k`, on a side-by-side task.
+fn best_worst_study(d: &Design, k: usize) -> Study {
+    let mut raw = raw_for(d);
+    raw.design.tasks[0].preference = Some(RawPreference {
+        kind: RawPreferenceKind::BestWorst,
+        question: None,
+        allow_tie: false,
+        explanation: RawRequirement::Off,
+        tuple_size: Some(k),
+    });
+    validate(&raw).unwrap_or_else(|p| panic!("{p}"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases() / 4))]
+
+    /// Best–worst tuples with 5–12 systems and tuples of 3–5: every system in equally many
+    /// tuples, pairs sharing tuples at most two apart, each system at each position of a
+    /// tuple equally often in every slot, every trial a tuple of distinct systems.
+    #[test]
+    fn best_worst_tuples_are_balanced(
+        systems in 5usize..=12,
+        k in 3usize..=5,
+        items in 1usize..=12,
+        assignment in proptest::option::of((1u32..=6, 1u32..=3)),
+        seed in any::<u64>(),
+    ) {
+        let d = Design {
+            systems,
+            items,
+            presentation: RawPresentation::SideBySide,
+            pairs: Pairs::All,
+            order: RawOrder::Shuffled,
+            labels: RawLabels::PerTrial,
+            assignment: assignment.map(|(n, a)| (n, a.min(n))),
+            checks: 0,
+            seed,
+        };
+        let k = k.min(systems - 1);
+        let study = best_worst_study(&d, k);
+        let report = juror_core::plan::balance::check(&study);
+        prop_assert!(report.violations.is_empty(), "{:?}", report.violations);
+        let tb = &report.tuples[0];
+        prop_assert_eq!(tb.tuple_size, k);
+        prop_assert!(tb.appearances.iter().all(|&a| a == tb.appearances[0]));
+        prop_assert!(tb.pairs.1 - tb.pairs.0 <= 2);
+        let plan = juror_core::plan::plan(&study, &juror_core::plan::Annotator::slot(1));
+        for t in &plan.trials {
+            prop_assert_eq!(t.shown.len(), k);
+            let mut s: Vec<usize> = t.shown.iter().map(|s| s.system).collect();
+            s.sort_unstable();
+            s.dedup();
+            prop_assert_eq!(s.len(), k);
+        }
+    }
+}
+
+#[test]
+fn a_best_worst_tuple_size_is_checked_where_it_is_written() {
+    let d = Design {
+        systems: 5,
+        items: 2,
+        presentation: RawPresentation::Single,
+        pairs: Pairs::All,
+        order: RawOrder::Shuffled,
+        labels: RawLabels::PerTrial,
+        assignment: None,
+        checks: 0,
+        seed: 1,
+    };
+    let mut raw = raw_for(&d);
+    raw.design.tasks[0].preference = Some(RawPreference {
+        kind: RawPreferenceKind::BestWorst,
+        question: None,
+        allow_tie: false,
+        explanation: RawRequirement::Off,
+        tuple_size: Some(6),
+    });
+    let problems = validate(&raw).unwrap_err().to_string();
+    assert!(
+        problems.contains("design.tasks[0].preference.type"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("design.tasks[0].preference.tuple_size"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("set tuple_size from 3 to 5"),
+        "{problems}"
+    );
+}

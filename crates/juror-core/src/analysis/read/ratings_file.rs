@@ -339,6 +339,13 @@ impl TrialReader<'_, '_> {
             Some(PreferenceRecord::Rank { systems, .. }) => Some(ChoiceKind::Rank(
                 systems.iter().map(|s| rename(s)).collect(),
             )),
+            Some(PreferenceRecord::BestWorst {
+                best: Some(best),
+                worst: Some(worst),
+            }) => Some(ChoiceKind::BestWorst {
+                best: rename(&best.system),
+                worst: rename(&worst.system),
+            }),
             _ => None,
         };
         let derived = choice.is_some();
@@ -437,6 +444,9 @@ pub(crate) fn check_passed(
                     PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
                 ) => Some(names(system)),
                 Some(PreferenceRecord::Rank { systems, .. }) => systems.first().map(|s| names(s)),
+                Some(PreferenceRecord::BestWorst { best, .. }) => {
+                    best.as_ref().map(|b| names(&b.system))
+                }
                 Some(
                     PreferenceRecord::Tie
                     | PreferenceRecord::Graded { .. }
@@ -531,6 +541,21 @@ fn preference_pairs(
     };
     let pairs = match preference {
         None => Vec::new(),
+        // Best–worst has its own analysis (`stats::best_worst`), not pairwise wins.
+        Some(PreferenceRecord::BestWorst { best, worst }) => {
+            let b = best
+                .as_ref()
+                .map(|p| winner_at(p.position, &p.system))
+                .transpose()?;
+            let w = worst
+                .as_ref()
+                .map(|p| winner_at(p.position, &p.system))
+                .transpose()?;
+            if b.is_some() && b == w {
+                return Err("the same output is both the best and the worst".to_owned());
+            }
+            Vec::new()
+        }
         Some(PreferenceRecord::Choice {
             position, system, ..
         }) => {

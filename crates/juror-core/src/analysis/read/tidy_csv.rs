@@ -601,8 +601,9 @@ fn skip_row(
     Some(read())
 }
 
-/// A choice row of the tidy CSV: `choice` (best or rank), `shown` (the systems shown, in order,
-/// separated by `|`) and `chosen` (the best system, or the ranking best first).
+/// A choice row of the tidy CSV: `choice` (best, rank or best_worst), `shown` (the systems
+/// shown, in order, separated by `|`) and `chosen` (the best system, the ranking best first, or
+/// for best_worst the best and the worst, `BEST|WORST`).
 fn choice_row(row: &Row, source: Source) -> Result<ChoiceRow, String> {
     let item = row.required(Col::Item)?.to_owned();
     let annotator = row.required(Col::Annotator)?.to_owned();
@@ -637,7 +638,25 @@ fn choice_row(row: &Row, source: Source) -> Result<ChoiceRow, String> {
             }
             ChoiceKind::Rank(order)
         }
-        other => return Err(format!("choice \"{other}\" is not best or rank")),
+        "best_worst" => match split(&chosen).as_slice() {
+            [best, worst] if best != worst && shown.contains(best) && shown.contains(worst) => {
+                ChoiceKind::BestWorst {
+                    best: best.clone(),
+                    worst: worst.clone(),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "chosen \"{chosen}\" is not two different systems shown ({}) as BEST|WORST",
+                    shown.join(", ")
+                ));
+            }
+        },
+        other => {
+            return Err(format!(
+                "choice \"{other}\" is not best, rank or best_worst"
+            ));
+        }
     };
     Ok(ChoiceRow {
         source,

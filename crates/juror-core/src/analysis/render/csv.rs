@@ -168,6 +168,9 @@ pub fn to_csv(data: &Data) -> String {
         let (kind, chosen) = match &row.kind {
             ChoiceKind::Best(s) => ("best", s.clone()),
             ChoiceKind::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
+            ChoiceKind::BestWorst { best, worst } => {
+                ("best_worst", format!("{best}{CHOICE_SEPARATOR}{worst}"))
+            }
         };
         for (name, value) in [
             ("item_id", row.item.to_string()),

@@ -109,6 +109,24 @@ pub fn methods(report: &Report) -> String {
             }
         ));
     }
+    if report
+        .choices
+        .as_ref()
+        .is_some_and(|c| c.best_worst.is_some())
+    {
+        parts.push(format!(
+            "Best–worst judgements were scored per system by counting, (best − worst) / shown, \
+             with 95% percentile bootstrap intervals resampling items ({resamples} resamples, \
+             seed {seed}), and by the maxdiff model, P(best = i, worst = j | tuple) ∝ \
+             exp(uᵢ − uⱼ), fitted by maximum likelihood (Newton's method), utilities centred on \
+             mean 0 with Wald 95% intervals from the observed information. Split-half \
+             reliability is the mean Spearman correlation of the counting scores of {splits} \
+             seeded random halves of the judgements, Spearman–Brown corrected.",
+            resamples = s.resamples,
+            seed = s.seed,
+            splits = crate::analysis::choices::SPLITS,
+        ));
+    }
     if report.preferences.is_some() {
         parts.push(format!(
             "Pairwise preferences were counted per pair of systems in either position shown. \

@@ -98,6 +98,9 @@ pub fn to_wide_csv(data: &Data, order: &[String]) -> String {
                 .map(|s| name(&key, s))
                 .collect::<Vec<_>>()
                 .join(" > "),
+            ChoiceKind::BestWorst { best, worst } => {
+                format!("best {}, worst {}", name(&key, best), name(&key, worst))
+            }
         };
         rows.entry(key).or_default().preferred.push(chosen);
     }

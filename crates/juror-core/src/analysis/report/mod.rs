@@ -254,7 +254,7 @@ pub fn report_with_key(
         preferences: preference_report(&data.preferences, options),
         graded: graded_report(&data.preferences),
         cannot_judge: cannot_judge_counts(&data.skips),
-        choices: super::choices::report(&data.choices),
+        choices: super::choices::report(&data.choices, options.seed, options.resamples),
         spans,
         answers: super::answers::report(&data.answers, &data.ratings, study),
         adjudication: summary,

@@ -60,6 +60,9 @@ pub(super) fn choices(doc: &mut Doc, c: &ChoiceReport) {
             doc.paragraph(Text::plain("- ").and_input(note));
         }
     }
+    if let Some(b) = &c.best_worst {
+        best_worst(doc, b);
+    }
     if let Some(r) = &c.ranks {
         doc.section(2, "Rankings");
         doc.paragraph(format!("{} ranking(s); rank 1 is the best.", r.rankings));
@@ -94,6 +97,68 @@ pub(super) fn choices(doc: &mut Doc, c: &ChoiceReport) {
         for note in &r.notes {
             doc.paragraph(Text::plain("- ").and_input(note));
         }
+    }
+}
+
+fn best_worst(doc: &mut Doc, b: &crate::analysis::choices::BestWorstReport) {
+    doc.section(2, "Best–worst scaling");
+    doc.paragraph(format!(
+        "{} judgement(s) on {} item(s), each a best and a worst of the outputs shown.",
+        b.judgements, b.items
+    ));
+    let mut table = Table::new(
+        "Best–worst scores per system",
+        vec![
+            text("System"),
+            numbers("Shown"),
+            numbers("Best"),
+            numbers("Worst"),
+            numbers("Counting score"),
+            text("Bootstrap 95%"),
+            numbers("Maxdiff utility"),
+            text("Wald 95%"),
+        ],
+    );
+    for s in &b.systems {
+        table.rows.push(vec![
+            Text::input(&s.system),
+            s.shown.to_string().into(),
+            s.best.to_string().into(),
+            s.worst.to_string().into(),
+            num(s.counting_score, 3).into(),
+            ci(s.counting_ci, 3).into(),
+            num(s.utility, 3).into(),
+            ci(s.utility_ci, 3).into(),
+        ]);
+    }
+    doc.table(table);
+    if let Some(h) = b.split_half {
+        doc.paragraph(format!(
+            "Split-half reliability of the counting scores over {} random halves of the judgements: \
+             mean Spearman ρ {:.3}, Spearman–Brown {:.3}.",
+            h.splits, h.mean_rho, h.spearman_brown
+        ));
+    }
+    let mut table = Table::new(
+        "Best–worst choices by position",
+        vec![
+            numbers("Position"),
+            numbers("Judgements"),
+            numbers("Best share"),
+            numbers("Worst share"),
+        ],
+    );
+    for p in &b.positions {
+        table.rows.push(vec![
+            p.position.to_string().into(),
+            p.judgements.to_string().into(),
+            num(p.best_share, 3).into(),
+            num(p.worst_share, 3).into(),
+        ]);
+    }
+    doc.table(table);
+    for note in &b.notes {
+        doc.paragraph(Text::plain("- ").and_input(note));
     }
 }
 
