@@ -31,7 +31,7 @@ pub struct DivergenceReport {
     pub system: String,
     /// The mean over prompts of each prompt's mean cosine distance over its pairs of items.
     pub mean: f64,
-    /// The 95% t interval of `mean` over prompts (absent with one prompt).
+    /// The 95% t interval of `mean` over prompts (null with one prompt).
     pub ci95: Option<Ci>,
     /// Prompts with at least one pair of items for different annotators.
     pub prompts: usize,
