@@ -1050,7 +1050,9 @@ fn divergence_across_annotators_comes_with_the_flag() {
     std::fs::create_dir_all(study.parent().unwrap()).unwrap();
     std::fs::write(&study, unplanned).unwrap();
     let study = study.display().to_string();
-    let ratings = committed(&format!("{dir}/ratings.csv")).display().to_string();
+    let ratings = committed(&format!("{dir}/ratings.csv"))
+        .display()
+        .to_string();
 
     let out = juror(&[
         "--study",

@@ -8,7 +8,7 @@
 //! - "The same prompt": personal items (`for`) whose prompts are equal once leading and
 //!   trailing white space is trimmed, in the same round (items without a round together). A
 //!   prompt in two rounds is two prompts: personalisation that grows over rounds is not taken
-//!   for divergence between annotators.
+//!   for divergence between annotators ([`shared_prompts`]).
 //! - A pair: two such items whose `for` lists name no annotator in common (a slot number and an
 //!   annotator id are different annotators; ids compared as the page keeps them). For each
 //!   system, the pair's distance is the cosine distance between the system's outputs of the
@@ -16,14 +16,12 @@
 //! - Per system: each prompt's mean over its pairs, then the mean over prompts with its 95% t
 //!   interval over prompts (none with one prompt); the prompts and pairs it rests on.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::analysis::data::Ci;
 use crate::publish::SealKey;
 use crate::stats::divergence::{Tfidf, Vector, cosine_distance, mean_of_groups};
-use crate::study::{Item, Study, participant_code};
+use crate::study::{Item, Study, shared_prompts};
 
 /// One system's output divergence across annotators.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -93,41 +91,4 @@ pub fn divergence(
         }
     }
     Ok(reports)
-}
-
-/// The annotators an item is for: `slot N` and `id X` (X as the page keeps ids).
-fn annotators(item: &Item) -> Vec<String> {
-    let slots = item.for_slots.iter().map(|s| format!("slot {s}"));
-    let ids = item
-        .for_ids
-        .iter()
-        .map(|i| format!("id {}", participant_code(i)));
-    slots.chain(ids).collect()
-}
-
-/// The pairs of personal items for different annotators, per prompt (trimmed text and round)
-/// that has any, in the order of the prompts' text.
-fn shared_prompts(items: &[Item]) -> Vec<Vec<(&Item, &Item)>> {
-    let mut by_prompt: BTreeMap<(&str, Option<u32>), Vec<(&Item, Vec<String>)>> = BTreeMap::new();
-    for item in items.iter().filter(|i| i.is_personal()) {
-        by_prompt
-            .entry((item.prompt.trim(), item.round))
-            .or_default()
-            .push((item, annotators(item)));
-    }
-    by_prompt
-        .values()
-        .map(|items| {
-            let mut pairs = Vec::new();
-            for (i, (a, who_a)) in items.iter().enumerate() {
-                for (b, who_b) in &items[i + 1..] {
-                    if !who_a.iter().any(|x| who_b.contains(x)) {
-                        pairs.push((*a, *b));
-                    }
-                }
-            }
-            pairs
-        })
-        .filter(|pairs| !pairs.is_empty())
-        .collect()
 }
