@@ -235,7 +235,7 @@ mod tests {
         assert_eq!(tfidf.terms(), 3);
         let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-15, "{a} vs {b}");
         close(tfidf.idf("the").unwrap_or_default(), 1.0);
-        close(tfidf.idf("cat").unwrap_or_default(), 2f64.ln() + 1.0);
+        close(tfidf.idf("cat").unwrap_or_default(), 2f64.ln_p() + 1.0);
         let v = tfidf.vector("the cat cat");
         close(v.entries().iter().map(|(_, w)| w * w).sum::<f64>(), 1.0);
         assert!(tfidf.vector("a").entries().is_empty());

@@ -668,7 +668,9 @@ impl Item {
 /// together), paired when their `for` lists name no annotator in common. Only prompts with a
 /// pair, in the order of their text then round.
 pub fn shared_prompts(items: &[Item]) -> Vec<Vec<(&Item, &Item)>> {
-    let mut by_prompt: BTreeMap<(&str, Option<u32>), Vec<(&Item, Vec<String>)>> = BTreeMap::new();
+    /// A prompt: its trimmed text and its round.
+    type Prompt<'a> = (&'a str, Option<u32>);
+    let mut by_prompt: BTreeMap<Prompt<'_>, Vec<(&Item, Vec<String>)>> = BTreeMap::new();
     for item in items.iter().filter(|i| i.is_personal()) {
         by_prompt
             .entry((item.prompt.trim(), item.round))
