@@ -16,6 +16,8 @@
 //! - Per system: each prompt's mean over its pairs, then the mean over prompts with its 95% t
 //!   interval over prompts (none with one prompt); the prompts and pairs it rests on.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::analysis::data::Ci;
@@ -64,8 +66,15 @@ pub fn divergence(
     let tfidf = Tfidf::fit(corpus);
     let mut reports = Vec::new();
     for system in study.systems() {
-        let vector = |item: &Item| -> Vector {
-            tfidf.vector(item.outputs.get(system).map_or("", String::as_str))
+        // Each output's vector once: an item is in as many pairs as its prompt has annotators.
+        let mut vectors: HashMap<String, Vector> = HashMap::new();
+        let mut vector = |item: &Item| -> Vector {
+            vectors
+                .entry(item.id.clone())
+                .or_insert_with(|| {
+                    tfidf.vector(item.outputs.get(system).map_or("", String::as_str))
+                })
+                .clone()
         };
         let groups: Vec<Vec<f64>> = prompts
             .iter()
