@@ -122,6 +122,7 @@ impl AnalysisPlanFlags {
             by_group: self.by_group.then_some(true),
             by_intake: self.by_intake.clone(),
             thresholds: Vec::new(),
+            divergence: None,
         })
     }
 }

@@ -82,6 +82,12 @@ pub struct Args {
     /// its 95% t interval and one-sided tests that it is above VALUE.
     #[arg(long, value_name = "DIM:SYSTEM:VALUE")]
     threshold: Vec<String>,
+    /// Also report each system's output divergence across annotators (as the study's
+    /// analysis.divergence): for personal items that share a prompt, the mean cosine distance
+    /// between the TF-IDF vectors of the system's outputs for different annotators. Needs the
+    /// unpublished --study.
+    #[arg(long)]
+    divergence: bool,
     /// Automatic judges' verdicts (tidy CSVs, ratings files, or JSON Lines: rows with the
     /// CSVs' fields, or verdicts on the trials of `juror trials`, which need --study), each
     /// judge named by its annotator_id; optional run and confidence. Read apart from the
@@ -154,6 +160,9 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.divergence {
+        overrides.divergence = Some(true);
+    }
     for text in &args.threshold {
         match parse_threshold(text) {
             Some(t) => overrides.thresholds.push(t),

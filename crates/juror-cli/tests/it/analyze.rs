@@ -1293,4 +1293,57 @@ fn cannot_judge_ratings_are_counted_and_left_out_of_means() {
     std::fs::write(&again, text).unwrap();
     let back = json(&juror(&[&again.display().to_string(), "--format", "json"]));
     assert_eq!(back["choices"]["best_worst"]["systems"], b["systems"]);
+/// `--divergence` asks for the systems' output divergence across annotators on a study whose
+/// plan does not: the numbers are those of the core's reference script (scikit-learn); without
+/// the flag there is no section, and without the study the report says why.
+#[test]
+fn divergence_across_annotators_comes_with_the_flag() {
+    let dir = "crates/juror-core/tests/reference/divergence";
+    let want: Value = serde_json::from_str(
+        &std::fs::read_to_string(committed(&format!("{dir}/reference.json"))).unwrap(),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(committed(&format!("{dir}/study.json"))).unwrap();
+    let unplanned = text.replace("\"analysis\": {\"divergence\": true},", "");
+    assert_ne!(unplanned, text, "the fixture's plan asks for divergence");
+    let study = tmp("divergence-study.json");
+    std::fs::create_dir_all(study.parent().unwrap()).unwrap();
+    std::fs::write(&study, unplanned).unwrap();
+    let study = study.display().to_string();
+    let ratings = committed(&format!("{dir}/ratings.csv"))
+        .display()
+        .to_string();
+
+    let out = juror(&[
+        "--study",
+        &study,
+        "--divergence",
+        "--format",
+        "json",
+        &ratings,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let rows = report["divergence"].as_array().expect("divergence");
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let system = row["system"].as_str().unwrap();
+        let w = &want["systems"][system];
+        let close = |got: &Value, want: &Value| {
+            let (got, want) = (got.as_f64().unwrap(), want.as_f64().unwrap());
+            assert!((got - want).abs() <= 1e-9, "{system}: {got} vs {want}");
+        };
+        close(&row["mean"], &w["mean"]);
+        close(&row["ci95"]["low"], &w["ci95"][0]);
+        close(&row["ci95"]["high"], &w["ci95"][1]);
+        assert_eq!(row["prompts"], w["prompts"]);
+        assert_eq!(row["pairs"], w["pairs"]);
+    }
+
+    let out = juror(&["--study", &study, "--format", "json", &ratings]);
+    assert!(json(&out).get("divergence").is_none(), "not asked for");
+
+    let out = juror(&["--divergence", "--format", "json", &ratings]);
+    assert_eq!(out.status.code(), Some(1), "a problem: {}", stderr(&out));
+    assert!(stderr(&out).contains("give the study"), "{}", stderr(&out));
 }

@@ -56,6 +56,8 @@ pub struct Overrides {
     pub by_intake: Option<String>,
     /// Participant-level success criteria, besides the plan's (`--threshold`).
     pub thresholds: Vec<crate::study::analysis_plan::Threshold>,
+    /// Also report the systems' output divergence across annotators (`--divergence`).
+    pub divergence: Option<bool>,
 }
 
 impl Overrides {
@@ -146,6 +148,9 @@ impl Overrides {
         }
         if let Some(b) = self.by_group {
             out.by_group = b;
+        }
+        if let Some(d) = self.divergence {
+            out.divergence = d;
         }
         out.thresholds.extend(self.thresholds.iter().cloned());
         if let Some(q) = &self.by_intake {

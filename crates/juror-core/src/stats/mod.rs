@@ -12,13 +12,15 @@
 //! one-sample summary and bootstrap), [`trend`] (slope and Spearman over rounds), [`preference`]
 //! (win rates, binomial tests, Bradley–Terry), [`nominal`] (tests on counts and ranks),
 //! [`agreement`] (kappas and Krippendorff's alpha), [`spans`] (error spans: character-level F1
-//! and alpha between annotators, the MQM score), [`mixed`] (the linear mixed model),
+//! and alpha between annotators, the MQM score), [`mixed`] (the linear mixed model), [`divergence`] (TF-IDF as scikit-learn makes it, cosine
+//! distances between texts, the mean of groups with its interval),
 //! [`power`] (the power of the paired tests) and [`judges`] (an automatic judge beside the
 //! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).
 
 pub mod agreement;
 pub mod best_worst;
 pub mod describe;
+pub mod divergence;
 pub mod judges;
 pub mod math;
 pub mod mixed;

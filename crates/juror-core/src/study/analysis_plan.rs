@@ -78,6 +78,11 @@ pub struct RawAnalysis {
     /// Default: minor 1, major 5, critical 25.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mqm_weights: Option<MqmWeights>,
+    /// Also report each system's output divergence across annotators: for the personal items
+    /// that share a prompt, the mean cosine distance between the TF-IDF vectors of the system's
+    /// outputs for different annotators (`docs/analysis.md`, "Output divergence").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub divergence: bool,
 }
 
 /// The weights of the severities of marked errors in the MQM score; each absent one takes its
@@ -487,6 +492,9 @@ pub struct AnalysisPlan {
     /// The weights of the MQM score, when the study sets any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mqm_weights: Option<MqmWeights>,
+    /// Also report the systems' output divergence across annotators.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub divergence: bool,
 }
 
 impl Default for AnalysisPlan {
@@ -509,6 +517,7 @@ impl Default for AnalysisPlan {
             judges: None,
             thresholds: Vec::new(),
             mqm_weights: None,
+            divergence: false,
         }
     }
 }
@@ -615,6 +624,7 @@ impl AnalysisPlan {
             judges: raw.judges,
             thresholds: raw.thresholds.clone(),
             mqm_weights: raw.mqm_weights,
+            divergence: raw.divergence,
         })
     }
 

@@ -737,6 +737,49 @@ impl Item {
         self.for_slots.contains(&slot)
             || id.is_some_and(|id| self.for_ids.iter().any(|x| participant_code(x) == id))
     }
+
+    /// The annotators a personal item is for, each written `slot N` or `id X` (X as
+    /// [`participant_code`] keeps it): a slot and an id are different annotators.
+    fn annotators(&self) -> Vec<String> {
+        let slots = self.for_slots.iter().map(|s| format!("slot {s}"));
+        let ids = self
+            .for_ids
+            .iter()
+            .map(|i| format!("id {}", participant_code(i)));
+        slots.chain(ids).collect()
+    }
+}
+
+/// The prompts personal items share across annotators, each with its pairs of items for
+/// different annotators (the output divergence's pairs): personal items whose prompts are equal
+/// once leading and trailing white space is trimmed, in the same round (items without a round
+/// together), paired when their `for` lists name no annotator in common. Only prompts with a
+/// pair, in the order of their text then round.
+pub fn shared_prompts(items: &[Item]) -> Vec<Vec<(&Item, &Item)>> {
+    /// A prompt: its trimmed text and its round.
+    type Prompt<'a> = (&'a str, Option<u32>);
+    let mut by_prompt: BTreeMap<Prompt<'_>, Vec<(&Item, Vec<String>)>> = BTreeMap::new();
+    for item in items.iter().filter(|i| i.is_personal()) {
+        by_prompt
+            .entry((item.prompt.trim(), item.round))
+            .or_default()
+            .push((item, item.annotators()));
+    }
+    by_prompt
+        .values()
+        .map(|items| {
+            let mut pairs = Vec::new();
+            for (i, (a, who_a)) in items.iter().enumerate() {
+                for (b, who_b) in &items[i + 1..] {
+                    if !who_a.iter().any(|x| who_b.contains(x)) {
+                        pairs.push((*a, *b));
+                    }
+                }
+            }
+            pairs
+        })
+        .filter(|pairs| !pairs.is_empty())
+        .collect()
 }
 
 /// Image or video.

@@ -44,6 +44,9 @@ pub enum Warning {
     /// Neither the study nor its tasks give `estimated_minutes`: the welcome page cannot say how
     /// long the study takes (it never guesses), which a consent form and payment usually need.
     NoTimeEstimate,
+    /// The analysis plan asks for output divergence across annotators, and no prompt is shared
+    /// by personal items for different annotators: there is nothing to compute it on.
+    DivergenceWithoutSharedPrompts,
 }
 
 /// Every warning about `study`, in a fixed order.
@@ -90,6 +93,11 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
     }
     if study.estimated_minutes().is_none() {
         found.push(Warning::NoTimeEstimate);
+    }
+    if study.analysis().is_some_and(|plan| plan.divergence)
+        && super::shared_prompts(study.items()).is_empty()
+    {
+        found.push(Warning::DivergenceWithoutSharedPrompts);
     }
     found
 }
@@ -174,6 +182,32 @@ mod tests {
         assert_eq!(warnings(&study(three, single)), []);
         let list = r#"{"id": "p", "presentation": "pairs", "pairs": {"list": [["x", "y"]]}}"#;
         assert_eq!(warnings(&study(three, list)), []);
+    }
+
+    /// A plan that asks for output divergence is warned about when no prompt is shared by
+    /// personal items of different annotators (here both items are p1's), not when one is.
+    #[test]
+    fn divergence_without_a_shared_prompt_is_warned_about() {
+        let study = |second: &str| {
+            let text = format!(
+                r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
+                "estimated_minutes": 5, "systems": ["x", "y"],
+                "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
+                  "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
+                  {{"value": 2, "label": "Yes"}}]}}}}]}},
+                "design": {{"tasks": [{{"id": "r", "presentation": "single"}}]}},
+                "analysis": {{"divergence": true}},
+                "items": [{{"id": "a", "prompt": "?", "for": ["p1"], "outputs": {{"x": "1", "y": "2"}}}},
+                          {{"id": "b", "prompt": " ? ", "for": [{second}], "outputs": {{"x": "1", "y": "2"}}}}]}}"#
+            );
+            crate::study::parse_study(&text).unwrap_or_else(|p| panic!("{p}"))
+        };
+        assert_eq!(
+            warnings(&study(r#""P1""#)),
+            [Warning::DivergenceWithoutSharedPrompts]
+        );
+        assert_eq!(warnings(&study(r#""p2""#)), []);
+        assert_eq!(warnings(&study("3")), [], "a slot is another annotator");
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod agreement;
 mod analysis;
 mod answers;
 mod choices;
+mod divergence;
 mod fuzz;
 mod graded;
 mod judge_verdicts;

@@ -94,6 +94,20 @@ pub fn methods(report: &Report) -> String {
             critical = crate::analysis::data::number(sp.weights.critical),
         ));
     }
+    if !report.divergence.is_empty() {
+        parts.push(
+            "Output divergence across annotators was computed from the study's texts alone: \
+             every output of every item (each a document, as written) gave the TF-IDF \
+             vocabulary and idf, as scikit-learn's TfidfVectorizer with its defaults (lower \
+             case, words of two or more word characters, raw counts, idf = ln((1 + n)/(1 + df)) \
+             + 1, vectors of unit length). Personal items with the same prompt (trimmed) in the \
+             same round form a prompt; each pair of them whose annotators differ gives, per \
+             system, the cosine distance (1 − cosine similarity) between the system's two \
+             outputs. A system's divergence is the mean over prompts of each prompt's mean over \
+             its pairs, with a 95% t interval over prompts."
+                .to_owned(),
+        );
+    }
     if let Some(ids) = s.platform_ids {
         parts.push(format!(
             "Participants recruited on a platform (Prolific, MTurk, SONA) are identified by \

@@ -5,6 +5,7 @@
 //! `docs/analysis.md` says; this module only arranges the data and the results. Undefined
 //! statistics are `null` in the JSON (never NaN), with a `note` saying why where it helps.
 
+mod divergence;
 mod graded;
 mod preferences;
 mod standardise;
@@ -15,6 +16,7 @@ pub use graded::{
     CannotJudgeCount, GradeShare, GradedPair, GradedPosition, GradedReport, cannot_judge_counts,
     graded_report,
 };
+pub use divergence::DivergenceReport;
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
 pub use standardise::z_scores;
 pub use thresholds::ThresholdReport;
@@ -231,6 +233,7 @@ pub fn report_with_key(
     });
 
     let criteria = thresholds::thresholds(data, &plan);
+    let divergence = divergence_of(study, key, &plan, &mut problems);
     Report {
         diagnostics: diagnostics(data, &names),
         format: REPORT_FORMAT_V1,
@@ -260,7 +263,33 @@ pub fn report_with_key(
         adjudication: summary,
         judges: Vec::new(),
         thresholds: criteria,
+        divergence,
     }
+}
+
+/// The systems' output divergence when the plan asks for it; a problem saying why when it
+/// cannot be computed (no study, a published one, no prompt shared by annotators).
+fn divergence_of(
+    study: Option<&Study>,
+    key: Option<&crate::publish::SealKey>,
+    plan: &AnalysisPlan,
+    problems: &mut Vec<Problem>,
+) -> Vec<DivergenceReport> {
+    if !plan.divergence {
+        return Vec::new();
+    }
+    let Some(study) = study else {
+        problems.push(Problem::new(
+            "divergence",
+            None,
+            "output divergence is computed from the study's texts: give the study (--study)",
+        ));
+        return Vec::new();
+    };
+    divergence::divergence(study, key).unwrap_or_else(|why| {
+        problems.push(Problem::new("divergence", None, why));
+        Vec::new()
+    })
 }
 
 /// The study's order for its dimensions, then the others in order of first appearance.

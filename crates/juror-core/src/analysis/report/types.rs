@@ -111,6 +111,10 @@ pub struct Report {
     /// The plan's participant-level success criteria (omitted when it has none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub thresholds: Vec<super::ThresholdReport>,
+    /// Each system's output divergence across annotators, when the plan asks for it and the
+    /// study has prompts shared by personal items of different annotators (omitted otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub divergence: Vec<super::DivergenceReport>,
     /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
     /// shown, never used to exclude anything.
     pub diagnostics: Diagnostics,

@@ -195,6 +195,13 @@ pub fn graded_tables(report: &Report) -> Vec<Section> {
     doc.0
 }
 
+/// The output divergence's section alone.
+pub fn divergence_tables(divergence: &[crate::analysis::report::DivergenceReport]) -> Vec<Section> {
+    let mut doc = Doc::default();
+    others::divergence(&mut doc, divergence);
+    doc.0
+}
+
 /// The answers' sections alone.
 pub fn answer_tables(a: &crate::analysis::answers::AnswersReport) -> Vec<Section> {
     let mut doc = Doc::default();
@@ -233,6 +240,9 @@ pub fn tables(report: &Report) -> Vec<Section> {
     others::diagnostics(&mut doc, &report.diagnostics, &report.dimensions);
     if !report.thresholds.is_empty() {
         others::thresholds(&mut doc, &report.thresholds);
+    }
+    if !report.divergence.is_empty() {
+        others::divergence(&mut doc, &report.divergence);
     }
     judges::judges(&mut doc, &report.judges);
     doc.section(2, "Methods");

@@ -6,7 +6,7 @@ use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::choices::ChoiceReport;
 use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
 use crate::analysis::report::{
-    BradleyTerryReport, DimensionReport, PreferenceReport, ThresholdReport,
+    BradleyTerryReport, DimensionReport, DivergenceReport, PreferenceReport, ThresholdReport,
 };
 
 /// Best-of-N choices and rankings, as made.
@@ -473,6 +473,37 @@ pub(super) fn thresholds(doc: &mut Doc, thresholds: &[ThresholdReport]) {
             num(t.t, 2).into(),
             p_value(t.p_t).into(),
             p_value(t.p_wilcoxon).into(),
+        ]);
+    }
+    doc.table(table);
+}
+
+/// Each system's output divergence across annotators.
+pub(super) fn divergence(doc: &mut Doc, divergence: &[DivergenceReport]) {
+    doc.section(2, "Output divergence across annotators");
+    doc.paragraph(
+        "For personal items that share a prompt, the cosine distance between the TF-IDF vectors \
+         of a system's outputs for two different annotators (0: the same words in the same \
+         proportions, 1: no word in common): each prompt's mean over its pairs, then the mean \
+         over prompts with its 95% t interval.",
+    );
+    let mut table = Table::new(
+        "Output divergence across annotators",
+        vec![
+            text("System"),
+            numbers("Mean distance"),
+            text("95% CI (t)"),
+            numbers("Prompts"),
+            numbers("Pairs"),
+        ],
+    );
+    for d in divergence {
+        table.rows.push(vec![
+            Text::input(&d.system),
+            num(Some(d.mean), 3).into(),
+            ci(d.ci95, 3).into(),
+            d.prompts.to_string().into(),
+            d.pairs.to_string().into(),
         ]);
     }
     doc.table(table);
