@@ -214,6 +214,9 @@ pub fn tables(report: &Report) -> Vec<Section> {
     if !report.thresholds.is_empty() {
         others::thresholds(&mut doc, &report.thresholds);
     }
+    if !report.hypotheses.is_empty() {
+        others::hypotheses(&mut doc, &report.hypotheses);
+    }
     judges::judges(&mut doc, &report.judges);
     doc.section(2, "Methods");
     doc.paragraph(super::methods::methods(report));
