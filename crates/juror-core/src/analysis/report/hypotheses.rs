@@ -9,7 +9,7 @@
 //! - a slope without a B: A's own least-squares slope of the ratings on the round (as
 //!   `scipy.stats.linregress`), its t test on n − 2 degrees of freedom and 95% t interval;
 //! - a preference: one vote per unit of the plan (a participant with `unit: "annotator"`, an
-//!   item with `unit: "item"`): the unit prefers A when A won more of its judgements of the
+//!   item with `unit: "item"`): the unit prefers A when A won more of its decisions of the
 //!   pair than B, B when fewer, neither when as many (left out, as ties are); A's share of the
 //!   votes with its Wilson interval and the exact binomial test of ½. Judgements of one
 //!   participant are not independent, so they are not pooled as if they were.
@@ -53,9 +53,9 @@ pub struct HypothesisTest {
     /// A preference: units preferring A, units preferring B, units even.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub votes: Option<[u64; 3]>,
-    /// A preference: the judgements behind the votes, won by A, won by B, tied.
+    /// A preference: the decisions behind the votes, won by A, won by B, tied.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub judgements: Option<[u64; 3]>,
+    pub decisions: Option<[u64; 3]>,
     /// The p-value for `alternative`.
     pub p_value: Option<f64>,
     pub p_holm: Option<f64>,
@@ -123,7 +123,7 @@ fn empty(t: &PlannedTest, method: &str) -> HypothesisTest {
         df: None,
         n: 0,
         votes: None,
-        judgements: None,
+        decisions: None,
         p_value: None,
         p_holm: None,
         p_bonferroni: None,
@@ -237,7 +237,7 @@ fn preference(data: &Data, unit: Unit, t: &PlannedTest) -> HypothesisTest {
     let mut out = empty(
         t,
         &format!(
-            "one vote per {unit_name} (the system that won more of its judgements of the pair; \
+            "one vote per {unit_name} (the system that won more of its decisions of the pair; \
              even: no vote); A's share of the votes, 95% Wilson interval, exact binomial test \
              of 1/2"
         ),
@@ -245,9 +245,9 @@ fn preference(data: &Data, unit: Unit, t: &PlannedTest) -> HypothesisTest {
     let Some(b) = t.b.as_deref() else {
         return out;
     };
-    // Per unit: judgements won by A, won by B, tied.
+    // Per unit: decisions won by A, won by B, tied.
     let mut by: BTreeMap<&str, [u64; 3]> = BTreeMap::new();
-    let mut judgements = [0u64; 3];
+    let mut decisions = [0u64; 3];
     for r in &data.preferences {
         let a_is_first = r.system_a.as_str() == t.a && r.system_b.as_str() == b;
         let a_is_second = r.system_b.as_str() == t.a && r.system_a.as_str() == b;
@@ -264,7 +264,7 @@ fn preference(data: &Data, unit: Unit, t: &PlannedTest) -> HypothesisTest {
             Unit::Item => r.item.as_str(),
         };
         by.entry(key).or_default()[slot] += 1;
-        judgements[slot] += 1;
+        decisions[slot] += 1;
     }
     let mut votes = [0u64; 3];
     for [won, lost, _] in by.values() {
@@ -275,7 +275,7 @@ fn preference(data: &Data, unit: Unit, t: &PlannedTest) -> HypothesisTest {
         }] += 1;
     }
     out.votes = Some(votes);
-    out.judgements = Some(judgements);
+    out.decisions = Some(decisions);
     let n = votes[0] + votes[1];
     out.n = n as usize;
     if n == 0 {
