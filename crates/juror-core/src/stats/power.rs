@@ -332,7 +332,8 @@ mod tests {
         assert!((null.contrast - 0.05).abs() < 0.035, "{null:?}");
         let large = simulate_interaction(
             &RoundsDesign {
-                slope_difference: 0.5,
+                // z ≈ 1 / √(2 / (8 · 10)) ≈ 6.3: power ≈ 1.
+                slope_difference: 1.0,
                 ..design
             },
             8,
