@@ -406,6 +406,7 @@ mod tests {
             slope: Some(0.5),
             intercept: Some(1.0),
             slope_se: Some(0.1),
+            slope_ci95: None,
             p_value: Some(0.01),
             r: Some(0.9),
             spearman_rho: Some(0.8),

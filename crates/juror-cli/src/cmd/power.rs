@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use juror_core::analysis::power::{PowerOptions, power};
+use juror_core::analysis::power::{InteractionOptions, PowerOptions, interaction_power, power};
 use juror_core::analysis::run::{Request, run as analyse};
 
 use crate::analysis_plan::AnalysisPlanFlags;
@@ -20,8 +20,22 @@ pub struct Args {
     study: PathBuf,
     /// A pilot's ratings files and tidy CSVs, to estimate each comparison's effect and
     /// variances; or give --effect.
-    #[arg(required_unless_present = "effect")]
+    #[arg(required_unless_present_any = ["effect", "interaction"])]
     pilot: Vec<PathBuf>,
+    /// Simulate the power of the method × round interaction instead: the study's first
+    /// system's slope per round above the others' (such as 0.1); see also --rounds,
+    /// --sd-participant and --sd-residual.
+    #[arg(long, conflicts_with_all = ["pilot", "effect"], allow_negative_numbers = true)]
+    interaction: Option<f64>,
+    /// With --interaction: rounds per system (default: the study's distinct item rounds).
+    #[arg(long, requires = "interaction")]
+    rounds: Option<usize>,
+    /// With --interaction: SD of the participants' own levels (random intercepts).
+    #[arg(long, requires = "interaction", default_value_t = 0.5)]
+    sd_participant: f64,
+    /// With --interaction: SD of a rating around its expectation.
+    #[arg(long, requires = "interaction", default_value_t = 1.0)]
+    sd_residual: f64,
     /// An assumed d_z (the units' mean difference over its SD) for every comparison, such as
     /// 0.45, instead of a pilot.
     #[arg(long, conflicts_with = "pilot", allow_negative_numbers = true)]
@@ -67,6 +81,9 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(slope) = args.interaction {
+        return interaction(&args, slope, participants);
+    }
     let request = Request {
         inputs: args
             .pilot
@@ -119,6 +136,58 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `juror power --interaction SLOPE`: the simulated power of the method × round interaction.
+fn interaction(args: &Args, slope: f64, participants: Vec<usize>) -> ExitCode {
+    let request = Request {
+        study: Some(file_text(&args.study)),
+        key: args.key.as_deref().map(file_text),
+        ..Request::default()
+    };
+    let study = match analyse(&request) {
+        Ok(a) => a.study,
+        Err(blocked) => {
+            for reason in blocked {
+                errln!("{reason}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let Some(study) = study else {
+        errln!("{}: no study", args.study.display());
+        return ExitCode::from(2);
+    };
+    let options = PowerOptions {
+        alpha: args.alpha,
+        participants,
+        items: Vec::new(),
+        simulations: args.simulations,
+        seed: args.seed,
+        effect: None,
+    };
+    let design = InteractionOptions {
+        slope_difference: slope,
+        rounds: args.rounds,
+        sd_participant: args.sd_participant,
+        sd_residual: args.sd_residual,
+    };
+    match interaction_power(&study, &options, &design) {
+        Ok(report) => {
+            out!(
+                "{}",
+                match args.format {
+                    Format::Json => report.to_json(),
+                    Format::Md => report.to_markdown(),
+                }
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            errln!("{}: {message}", args.study.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// The participant counts, the item counts and the plan overrides, or the usage error to print.
 fn checked(
     args: &Args,
@@ -143,6 +212,27 @@ fn checked(
     }
     if args.simulations == 0 {
         return Err("--simulations 0: give at least 1; 1000 is usual".to_owned());
+    }
+    if args.interaction.is_some_and(|e| !e.is_finite()) {
+        return Err("--interaction: give a slope difference per round, such as 0.1".to_owned());
+    }
+    if args.rounds.is_some_and(|r| r < 2) {
+        return Err("--rounds: give 2 or more rounds".to_owned());
+    }
+    for (flag, sd) in [
+        ("sd-participant", args.sd_participant),
+        ("sd-residual", args.sd_residual),
+    ] {
+        if !(sd.is_finite() && sd >= 0.0) {
+            return Err(format!(
+                "--{flag} {sd}: give a standard deviation of 0 or more, such as 0.5"
+            ));
+        }
+    }
+    if args.sd_residual == 0.0 {
+        return Err(
+            "--sd-residual 0: ratings need some noise to fit a model; give, say, 1".to_owned(),
+        );
     }
     if args.effect.is_some_and(|e| !e.is_finite()) {
         return Err("--effect: give a number, such as 0.45".to_owned());

@@ -188,8 +188,21 @@ fn publishes_sealed_studies_with_media_keys_apart_and_a_link_per_slot() {
 fn a_study_that_names_a_system_is_refused_unless_allowed() {
     let dir = scratch("named");
     let (site, keys) = (dir.join("site"), dir.join("keys"));
-    // The example `hare-personalization.json`: its id names the system "hare".
-    let study = example("hare-personalization");
+    // The HARE example, which publishes blind as it is (checked first), with an id that
+    // names the system "hare".
+    let original = example("hare-personalization");
+    let out = juror(&[s(&original), "--site", s(&site), "--keys", s(&keys)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let named = std::fs::read_to_string(&original).unwrap().replace(
+        "\"id\": \"personalisation-pilot\"",
+        "\"id\": \"hare-personalization-pilot\"",
+    );
+    let study = dir.join("in").join("hare-personalization.json");
+    std::fs::create_dir_all(study.parent().unwrap()).unwrap();
+    std::fs::write(&study, named).unwrap();
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
     let out = juror(&[s(&study), "--site", s(&site), "--keys", s(&keys)]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
@@ -198,7 +211,11 @@ fn a_study_that_names_a_system_is_refused_unless_allowed() {
         text(&out)
     );
     assert!(text(&out).contains("nothing was published"));
-    assert!(files_under(&dir).is_empty(), "{:?}", files_under(&dir));
+    assert!(
+        files_under(&dir.join("site")).is_empty() && files_under(&dir.join("keys")).is_empty(),
+        "{:?}",
+        files_under(&dir)
+    );
 
     let out = juror(&[
         s(&study),

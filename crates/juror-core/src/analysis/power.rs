@@ -17,10 +17,11 @@
 
 use serde::Serialize;
 
-use super::data::{Data, RatingRow, oriented};
+use super::data::{Ci, Data, LEVEL, RatingRow, oriented};
 use super::plan::{AnalysisPlan, Correction, Family, Unit};
 use crate::stats::paired::Alternative;
-use crate::stats::power::{Scenario, simulate, t_power};
+use crate::stats::power::{RoundsDesign, Scenario, simulate, simulate_interaction, t_power};
+use crate::stats::preference::wilson;
 use crate::study::Study;
 use std::collections::BTreeMap;
 
@@ -556,5 +557,189 @@ mod tests {
         // No ratings on novelty: nothing to estimate, and the report says so.
         let novelty = r.comparisons.iter().find(|c| c.dimension == "novelty");
         assert!(novelty.is_some_and(|c| c.scenario.is_none() && !c.notes.is_empty()));
+    }
+}
+
+/// Always `"juror.power-interaction/1"`.
+pub const INTERACTION_FORMAT_V1: &str = "juror.power-interaction/1";
+
+/// The simulated power of the method × round interaction over participant counts
+/// (`juror power --interaction SLOPE`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InteractionReport {
+    pub format: &'static str,
+    pub study: String,
+    /// The systems of the model (the first's slope differs by `slope_difference`).
+    pub systems: Vec<String>,
+    pub rounds: usize,
+    pub slope_difference: f64,
+    pub sd_participant: f64,
+    pub sd_residual: f64,
+    pub alpha: f64,
+    pub simulations: usize,
+    pub seed: u64,
+    pub grid: Vec<InteractionCell>,
+}
+
+/// The power at one participant count, with 95% Wilson (Monte Carlo) intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct InteractionCell {
+    pub participants: usize,
+    /// Ratings per simulated study: participants × systems × rounds.
+    pub ratings: usize,
+    /// The joint Wald test of every `system[T.x]:round` term.
+    pub joint: f64,
+    pub joint_ci95: Option<Ci>,
+    /// The one-sided Wald z test of the first system's slope above the second's.
+    pub contrast: f64,
+    pub contrast_ci95: Option<Ci>,
+    /// Simulated studies whose model was fitted (the others count as not rejecting).
+    pub fitted: usize,
+}
+
+/// What `juror power --interaction` is asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InteractionOptions {
+    pub slope_difference: f64,
+    /// Rounds; `None`: the study's distinct item rounds (at least 2).
+    pub rounds: Option<usize>,
+    pub sd_participant: f64,
+    pub sd_residual: f64,
+}
+
+/// The simulated power of the interaction for `study`'s systems (its first system is the one
+/// whose slope differs) and rounds, over `options.participants`.
+///
+/// # Errors
+/// Fewer than two systems, or fewer than two rounds (none given and the study's items have
+/// fewer than two distinct rounds): a message saying what to give.
+pub fn interaction_power(
+    study: &Study,
+    options: &PowerOptions,
+    interaction: &InteractionOptions,
+) -> Result<InteractionReport, String> {
+    let systems: Vec<String> = study.systems().to_vec();
+    if systems.len() < 2 {
+        return Err("the study has fewer than two systems: no interaction to test".to_owned());
+    }
+    let mut seen: Vec<u32> = study.items().iter().filter_map(|i| i.round).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    let rounds = interaction.rounds.unwrap_or(seen.len());
+    if rounds < 2 {
+        return Err(
+            "the study's items have fewer than two rounds: give --rounds N (2 or more)".to_owned(),
+        );
+    }
+    let design = RoundsDesign {
+        systems: systems.len(),
+        rounds,
+        slope_difference: interaction.slope_difference,
+        sd_participant: interaction.sd_participant,
+        sd_residual: interaction.sd_residual,
+    };
+    let grid = options
+        .participants
+        .iter()
+        .map(|&n| {
+            let sim =
+                simulate_interaction(&design, n, options.alpha, options.simulations, options.seed);
+            let ci = |share: f64| {
+                let hits = (share * sim.simulations as f64).round() as u64;
+                wilson(hits, sim.simulations as u64, LEVEL)
+                    .ok()
+                    .map(Ci::from)
+            };
+            InteractionCell {
+                participants: n,
+                ratings: n * systems.len() * rounds,
+                joint: sim.joint,
+                joint_ci95: ci(sim.joint),
+                contrast: sim.contrast,
+                contrast_ci95: ci(sim.contrast),
+                fitted: sim.fitted,
+            }
+        })
+        .collect();
+    Ok(InteractionReport {
+        format: INTERACTION_FORMAT_V1,
+        study: study.id().to_owned(),
+        systems,
+        rounds,
+        slope_difference: interaction.slope_difference,
+        sd_participant: interaction.sd_participant,
+        sd_residual: interaction.sd_residual,
+        alpha: options.alpha,
+        simulations: options.simulations,
+        seed: options.seed,
+        grid,
+    })
+}
+
+impl InteractionReport {
+    /// The report as pretty JSON, with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The report as Markdown.
+    pub fn to_markdown(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# Power of the method × round interaction: {}\n",
+            self.study
+        );
+        let _ = writeln!(
+            out,
+            "Simulated studies ({} per row, seed {}): every participant rates each of the {} \
+             systems ({}) once in each of {} rounds; a rating is the participant's own level \
+             (SD {}) + the system's slope × round + noise (SD {}), the slope of {} being {} per \
+             round above the others' (0). Each study is fitted with `rating ~ system + round + \
+             system:round + (1 | annotator)` by REML. Power is the share of studies in which \
+             the test rejected at α = {}, with its 95% Wilson (Monte Carlo) interval: the joint \
+             Wald χ² test of the {} interaction terms, and the one-sided Wald z test of {}'s \
+             slope above {}'s.\n",
+            self.simulations,
+            self.seed,
+            self.systems.len(),
+            self.systems.join(", "),
+            self.rounds,
+            self.sd_participant,
+            self.sd_residual,
+            self.systems[0],
+            self.slope_difference,
+            self.alpha,
+            self.systems.len() - 1,
+            self.systems[0],
+            self.systems[1],
+        );
+        let _ = writeln!(
+            out,
+            "| Participants | Ratings | Power, joint test | 95% CI | Power, {} > {} | 95% CI |\n\
+             |---:|---:|---:|---:|---:|---:|",
+            self.systems[0], self.systems[1]
+        );
+        let ci = |c: Option<Ci>| {
+            c.map_or("—".to_owned(), |c| {
+                format!("{:.3} to {:.3}", c.low, c.high)
+            })
+        };
+        for g in &self.grid {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.3} | {} | {:.3} | {} |",
+                g.participants,
+                g.ratings,
+                g.joint,
+                ci(g.joint_ci95),
+                g.contrast,
+                ci(g.contrast_ci95)
+            );
+        }
+        out
     }
 }

@@ -11,8 +11,9 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::data::RatingRow;
-use crate::stats::mixed::{self, MixedData, RoundRating};
+use super::data::{Ci, LEVEL, RatingRow};
+use crate::stats::mixed::{self, MixedData, MixedError, MixedFit, RoundRating};
+use crate::stats::special;
 use crate::stats::trend::trend;
 
 /// Ratings over rounds on one dimension; `null` in the report when fewer than two rounds
@@ -43,6 +44,8 @@ pub struct SystemTrend {
     pub slope: Option<f64>,
     pub intercept: Option<f64>,
     pub slope_se: Option<f64>,
+    /// The slope's 95% t interval: slope ± t₀.₉₇₅(n − 2) · SE.
+    pub slope_ci95: Option<Ci>,
     /// Two-sided p of slope = 0 (t test, n − 2 degrees of freedom).
     pub p_value: Option<f64>,
     /// Pearson's r.
@@ -88,6 +91,22 @@ pub struct MixedModel {
     pub converged: bool,
     /// The annotator variance is at its bound, 0 (the fit is then ordinary least squares).
     pub boundary: bool,
+    /// How the fixed effects' intervals are made: Wald, estimate ± z₀.₉₇₅ · SE with the normal
+    /// quantile (the z tests' reference distribution; no degrees of freedom).
+    pub intervals: &'static str,
+    /// The joint Wald test that every `system[T.x]:round` term is 0 (the systems' slopes over
+    /// rounds are all equal); `null` with a single system.
+    pub interaction_test: Option<JointTest>,
+}
+
+/// A joint Wald chi-square test of several fixed effects being 0 together.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct JointTest {
+    /// The terms tested.
+    pub terms: Vec<String>,
+    pub chi2: f64,
+    pub df: usize,
+    pub p_value: f64,
 }
 
 /// One fixed effect with its model-based standard error and Wald z test.
@@ -98,6 +117,8 @@ pub struct FixedEffect {
     pub se: f64,
     pub z: f64,
     pub p_value: f64,
+    /// The 95% Wald interval, estimate ± 1.959964 · SE.
+    pub ci95: Ci,
 }
 
 /// The rounds section of one dimension from its raw rating rows; `systems` in report order,
@@ -159,17 +180,7 @@ pub fn rounds(
     let mixed_model = reference.and_then(|reference| {
         let mut order: Vec<&str> = vec![reference.as_str()];
         order.extend(rated.iter().map(|s| s.as_str()).filter(|s| *s != reference));
-        let ratings: Vec<RoundRating<'_>> = with_round
-            .iter()
-            .map(|(r, round)| RoundRating {
-                annotator: &r.annotator,
-                system: &r.system,
-                round: *round,
-                rating: r.score,
-            })
-            .collect();
-        let fit = MixedData::system_by_round(&order, &ratings).and_then(|d| mixed::reml(&d));
-        match fit {
+        match mixed_fit(rows, &order) {
             Ok(fit) => Some(MixedModel {
                 formula: "rating ~ system + round + system:round + (1 | annotator)".to_owned(),
                 reference: reference.clone(),
@@ -185,6 +196,7 @@ pub fn rounds(
                         se: f.se,
                         z: f.z,
                         p_value: f.p_value,
+                        ci95: wald_ci(f.estimate, f.se),
                     })
                     .collect(),
                 annotator_variance: fit.group_variance,
@@ -192,6 +204,8 @@ pub fn rounds(
                 log_likelihood: fit.log_likelihood,
                 converged: fit.converged,
                 boundary: fit.boundary,
+                intervals: "Wald: estimate ± 1.959964 · SE (normal quantile)",
+                interaction_test: interaction_test(&fit),
             }),
             Err(e) => {
                 notes.push(format!("mixed model not fitted: {e}"));
@@ -206,6 +220,52 @@ pub fn rounds(
         trends,
         mixed_model,
         notes,
+    })
+}
+
+/// The mixed model `rating ~ system + round + system:round + (1 | annotator)` on the ratings
+/// of `rows` that have a round, systems in `order` (the first is the reference; every system
+/// must have such a rating, and only these systems' ratings are used).
+pub fn mixed_fit(rows: &[&RatingRow], order: &[&str]) -> Result<MixedFit, MixedError> {
+    let ratings: Vec<RoundRating<'_>> = rows
+        .iter()
+        .filter(|r| order.contains(&r.system.as_str()))
+        .filter_map(|r| {
+            r.round.map(|round| RoundRating {
+                annotator: &r.annotator,
+                system: &r.system,
+                round,
+                rating: r.score,
+            })
+        })
+        .collect();
+    MixedData::system_by_round(order, &ratings).and_then(|d| mixed::reml(&d))
+}
+
+/// The 95% Wald interval estimate ± z₀.₉₇₅ · SE.
+pub fn wald_ci(estimate: f64, se: f64) -> Ci {
+    let z = special::normal_quantile(0.5 + LEVEL / 2.0);
+    Ci {
+        low: estimate - z * se,
+        high: estimate + z * se,
+    }
+}
+
+/// The joint Wald test of every `system[T.x]:round` term of `fit`.
+fn interaction_test(fit: &MixedFit) -> Option<JointTest> {
+    let (columns, terms): (Vec<usize>, Vec<String>) = fit
+        .fixed_effects
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.name.starts_with("system[") && f.name.ends_with(":round"))
+        .map(|(i, f)| (i, f.name.clone()))
+        .unzip();
+    let w = fit.wald(&columns).ok()?;
+    Some(JointTest {
+        terms,
+        chi2: w.chi2,
+        df: w.df,
+        p_value: w.p_value,
     })
 }
 
@@ -243,6 +303,7 @@ fn system_trend(system: &str, x: &[f64], y: &[f64]) -> SystemTrend {
         slope: None,
         intercept: None,
         slope_se: None,
+        slope_ci95: None,
         p_value: None,
         r: None,
         spearman_rho: None,
@@ -269,6 +330,8 @@ fn system_trend(system: &str, x: &[f64], y: &[f64]) -> SystemTrend {
             out.intercept = finite(t.fit.intercept);
             out.slope_se = finite(t.fit.slope_se);
             out.p_value = finite(t.fit.p_value);
+            let (low, high) = t.fit.slope_ci(LEVEL);
+            out.slope_ci95 = (low.is_finite() && high.is_finite()).then_some(Ci { low, high });
             out.r = finite(t.fit.r);
             match t.spearman {
                 Some(s) => {

@@ -470,6 +470,63 @@ impl MixedFit {
     }
 }
 
+/// A joint Wald test of several fixed effects being 0 together.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Wald {
+    /// W = β̂ₛᵀ Cov(β̂ₛ)⁻¹ β̂ₛ over the chosen effects S.
+    pub chi2: f64,
+    /// The number of effects tested.
+    pub df: usize,
+    /// P(χ²(df) > W).
+    pub p_value: f64,
+}
+
+impl MixedFit {
+    /// The joint Wald chi-square test that the fixed effects at `columns` (positions in
+    /// [`MixedData::columns`]) are all 0, e.g. every `system[T.x]:round` interaction.
+    ///
+    /// # Formula
+    /// W = β̂ₛᵀ Σₛₛ⁻¹ β̂ₛ with Σₛₛ the block of Cov(β̂) on S, referred to χ²(|S|).
+    ///
+    /// # Errors
+    /// No column, a column out of range or listed twice, or a singular block
+    /// ([`MixedError::BadContrast`]).
+    ///
+    /// # Reference
+    /// statsmodels `MixedLMResults.wald_test(R, scalar=True)` with R the rows of the identity on
+    /// S (its chi-square form).
+    pub fn wald(&self, columns: &[usize]) -> Result<Wald, MixedError> {
+        let p = self.fixed_effects.len();
+        let k = columns.len();
+        let bad = MixedError::BadContrast {
+            expected: p,
+            got: k,
+        };
+        let mut seen = columns.to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        if k == 0 || seen.len() != k || columns.iter().any(|&c| c >= p) {
+            return Err(bad);
+        }
+        let block: Vec<f64> = columns
+            .iter()
+            .flat_map(|&i| columns.iter().map(move |&j| (i, j)))
+            .map(|(i, j)| self.covariance[i * p + j])
+            .collect();
+        let beta: Vec<f64> = columns
+            .iter()
+            .map(|&c| self.fixed_effects[c].estimate)
+            .collect();
+        let chol = Cholesky::new(&block, k).map_err(|_| bad)?;
+        let chi2 = chol.quad(&beta);
+        Ok(Wald {
+            chi2,
+            df: k,
+            p_value: special::chi2_sf(chi2, k as f64),
+        })
+    }
+}
+
 /// The profiled restricted likelihood at one variance ratio θ (see [`profile`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Profile {

@@ -153,6 +153,117 @@ pub fn simulate(
     }
 }
 
+/// The design of a rounds study for [`simulate_interaction`]: every participant rates every
+/// system once in each round 1..=`rounds`; a rating is uᵢ + βₛ · round + e with uᵢ ~ N(0,
+/// σ_u²) the participant's own level and e ~ N(0, σ_e²); the first system's slope β₀ is
+/// `slope_difference`, the others' 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoundsDesign {
+    /// Systems (2 or more); the first is the one whose slope differs.
+    pub systems: usize,
+    /// Rounds (2 or more).
+    pub rounds: usize,
+    /// The first system's slope minus each other's, per round.
+    pub slope_difference: f64,
+    /// σ_u: SD of the participants' random intercepts.
+    pub sd_participant: f64,
+    /// σ_e: SD of a rating around its expectation.
+    pub sd_residual: f64,
+}
+
+/// Simulated power of the method × round interaction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InteractionPower {
+    /// Share of the studies in which the joint Wald test of every `system[T.x]:round` term
+    /// (df = systems − 1) rejected at `alpha`.
+    pub joint: f64,
+    /// Share in which the one-sided Wald z test of the first system's slope above the second's
+    /// rejected at `alpha`.
+    pub contrast: f64,
+    /// Studies simulated; those whose model could not be fitted count as not rejecting.
+    pub simulations: usize,
+    /// Of which fitted.
+    pub fitted: usize,
+}
+
+/// Simulates `simulations` studies of `participants` participants under `design`, fits
+/// `rating ~ system + round + system:round + (1 | participant)` by REML to each
+/// ([`super::mixed::reml`]), and counts how often the joint interaction test and the
+/// one-sided slope contrast reject at `alpha`. Normal draws by Box–Muller on the stream
+/// `Stream::new(seed, "power-interaction", participants, rounds)`: seeded and deterministic.
+pub fn simulate_interaction(
+    design: &RoundsDesign,
+    participants: usize,
+    alpha: f64,
+    simulations: usize,
+    seed: u64,
+) -> InteractionPower {
+    use super::mixed::{MixedData, RoundRating, reml};
+    let k = design.systems.max(2);
+    let mut stream = Stream::new(
+        seed,
+        "power-interaction",
+        participants as u64,
+        design.rounds as u64,
+    );
+    let systems: Vec<String> = (0..k).map(|s| format!("s{s}")).collect();
+    let order: Vec<&str> = systems.iter().map(String::as_str).collect();
+    let people: Vec<String> = (0..participants).map(|i| format!("p{i}")).collect();
+    let (mut joint, mut contrast, mut fitted) = (0usize, 0usize, 0usize);
+    let mut normals: Vec<f64> = Vec::new();
+    let mut draw = |stream: &mut Stream| -> f64 {
+        if normals.is_empty() {
+            let (a, b) = normal_pair(stream);
+            normals.push(a);
+            normals.push(b);
+        }
+        normals.pop().unwrap_or_default()
+    };
+    for _ in 0..simulations {
+        let mut ratings = Vec::with_capacity(participants * k * design.rounds);
+        for person in &people {
+            let u = design.sd_participant * draw(&mut stream);
+            for (s, system) in order.iter().enumerate() {
+                let slope = if s == 0 { design.slope_difference } else { 0.0 };
+                for r in 1..=design.rounds {
+                    let round = r as f64;
+                    ratings.push(RoundRating {
+                        annotator: person,
+                        system,
+                        round,
+                        rating: u + slope * round + design.sd_residual * draw(&mut stream),
+                    });
+                }
+            }
+        }
+        let Ok(fit) = MixedData::system_by_round(&order, &ratings).and_then(|d| reml(&d)) else {
+            continue;
+        };
+        fitted += 1;
+        let interactions: Vec<usize> = (k + 1..2 * k).collect();
+        if fit.wald(&interactions).is_ok_and(|w| w.p_value < alpha) {
+            joint += 1;
+        }
+        // The first system is the reference: its slope above the second's is
+        // −system[T.s1]:round.
+        let mut weights = vec![0.0; 2 * k];
+        weights[k + 1] = -1.0;
+        if fit
+            .contrast(&weights)
+            .is_ok_and(|c| special::normal_sf(c.z) < alpha)
+        {
+            contrast += 1;
+        }
+    }
+    let share = |hits: usize| hits as f64 / simulations.max(1) as f64;
+    InteractionPower {
+        joint: share(joint),
+        contrast: share(contrast),
+        simulations,
+        fitted,
+    }
+}
+
 /// Two independent standard normal draws (Box–Muller).
 fn normal_pair(stream: &mut Stream) -> (f64, f64) {
     let (u1, u2) = (stream.unit(), stream.unit());
@@ -203,5 +314,35 @@ mod tests {
                 < t_power(0.45, 41, 0.05, Alternative::Greater)
         );
         assert!(t_power(0.45, 1, 0.05, Alternative::Greater).is_nan());
+    }
+
+    #[test]
+    fn no_interaction_rejects_at_about_alpha_and_a_large_one_nearly_always() {
+        let design = RoundsDesign {
+            systems: 4,
+            rounds: 5,
+            slope_difference: 0.0,
+            sd_participant: 0.5,
+            sd_residual: 1.0,
+        };
+        let null = simulate_interaction(&design, 8, 0.05, 400, 3);
+        assert_eq!(null.fitted, 400);
+        // Within about 3 SE (0.011 at 400 studies) of 0.05.
+        assert!((null.joint - 0.05).abs() < 0.035, "{null:?}");
+        assert!((null.contrast - 0.05).abs() < 0.035, "{null:?}");
+        let large = simulate_interaction(
+            &RoundsDesign {
+                // z ≈ 1 / √(2 / (8 · 10)) ≈ 6.3: power ≈ 1.
+                slope_difference: 1.0,
+                ..design
+            },
+            8,
+            0.05,
+            100,
+            3,
+        );
+        assert!(large.joint > 0.97 && large.contrast > 0.97, "{large:?}");
+        // Seeded: the same call gives the same shares.
+        assert_eq!(simulate_interaction(&design, 8, 0.05, 400, 3), null);
     }
 }

@@ -411,6 +411,21 @@ fn ln_binomial_pmf(k: u64, n: u64, p: f64) -> f64 {
     ln
 }
 
+/// Exact one-sided binomial test of k successes in n trials against proportion ½:
+/// P(X ≥ k) when `greater` (the proportion is above ½), else P(X ≤ k), X ~ Binomial(n, ½).
+///
+/// # Errors
+/// n = 0 or k > n.
+///
+/// # Reference
+/// `scipy.stats.binomtest(k, n, 0.5, alternative="greater" | "less").pvalue`.
+pub fn binomial_test_one_sided(k: u64, n: u64, greater: bool) -> Result<f64, PreferenceError> {
+    check_counts(k, n)?;
+    let range = if greater { k..=n } else { 0..=k };
+    let total: f64 = range.map(|i| ln_binomial_pmf(i, n, 0.5).exp_p()).sum();
+    Ok(total.min(1.0))
+}
+
 /// Exact two-sided binomial test of k successes in n trials against proportion `p`.
 ///
 /// # Formula

@@ -28,6 +28,32 @@ pub struct LinearFit {
     pub p_value: f64,
 }
 
+impl LinearFit {
+    /// The `level` t interval of the slope: slope ± t₍₁₊level₎/₂(n − 2) · SE (as
+    /// `statsmodels` OLS `conf_int` of the slope, and scipy's `t.interval`).
+    pub fn slope_ci(&self, level: f64) -> (f64, f64) {
+        let df = self.n as f64 - 2.0;
+        let half = special::t_quantile(0.5 + level / 2.0, df) * self.slope_se;
+        (self.slope - half, self.slope + half)
+    }
+
+    /// The one-sided p-value of slope = 0 against `greater` (slope > 0) or less: the t test
+    /// t = slope / SE on n − 2 degrees of freedom (as `linregress(x, y, alternative=...)`).
+    pub fn one_sided_p(&self, greater: bool) -> f64 {
+        let df = self.n as f64 - 2.0;
+        if self.slope_se == 0.0 {
+            let up = self.slope > 0.0;
+            return if up == greater { 0.0 } else { 1.0 };
+        }
+        let t = self.slope / self.slope_se;
+        if greater {
+            special::t_sf(t, df)
+        } else {
+            special::t_sf(-t, df)
+        }
+    }
+}
+
 /// Ordinary least-squares slope of `y` on `x` with its standard error and p-value.
 ///
 /// # Formula

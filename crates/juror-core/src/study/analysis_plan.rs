@@ -393,19 +393,29 @@ pub enum Family {
     Plan,
 }
 
-/// A hypothesis about some comparisons: its alternative, and a non-inferiority margin.
+/// A hypothesis about some comparisons: its alternative, and a non-inferiority margin; or,
+/// with `kind`, about slopes over rounds or about preferences.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawHypothesis {
     /// A name to report it under ("H2").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// What is compared: `"difference"` (the systems' ratings, as the comparisons; the
+    /// default), `"slope"` (the slopes of the ratings over rounds: A's slope against each B's
+    /// in the mixed model, or with no `b` A's own slope against 0 in a linear regression) or
+    /// `"preference"` (A's share of the pairwise preferences against B, binomial test over the
+    /// plan's unit).
+    #[serde(default, skip_serializing_if = "HypothesisKind::is_difference")]
+    pub kind: HypothesisKind,
     /// The dimension it is about; absent: every dimension.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dimension: Option<String>,
     /// System A.
     pub a: String,
-    /// System B, or several (one comparison each).
+    /// System B, or several (one comparison each). Only a `"slope"` hypothesis may leave it
+    /// out (A's own slope is tested against 0).
+    #[serde(default = "OneOrMany::none")]
     pub b: OneOrMany,
     /// The alternative about A − B. Default: the plan's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -414,6 +424,11 @@ pub struct RawHypothesis {
     /// report adds the tests of A − B > −margin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin: Option<f64>,
+    /// A `"slope"` or `"preference"` hypothesis: whether its p-values join the plan's corrected
+    /// family (`true`, the default) or stand as their own pre-registered question
+    /// (`false`: reported uncorrected, and the family keeps only the comparisons).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corrected: Option<bool>,
 }
 
 /// A system id or a list of them.
@@ -426,7 +441,46 @@ pub enum OneOrMany {
     Many(Vec<String>),
 }
 
+/// What a hypothesis compares.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HypothesisKind {
+    /// The systems' ratings (a comparison of the plan).
+    #[default]
+    Difference,
+    /// The slopes of the ratings over rounds.
+    Slope,
+    /// The pairwise preferences.
+    Preference,
+}
+
+impl HypothesisKind {
+    /// Whether this is the default kind.
+    pub fn is_difference(&self) -> bool {
+        *self == HypothesisKind::Difference
+    }
+}
+
+/// A hypothesis about slopes or preferences, checked: one per B (or one with no B, a slope).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct PlannedTest {
+    pub name: Option<String>,
+    pub kind: HypothesisKind,
+    /// The dimension (slopes); absent: every dimension with rounds.
+    pub dimension: Option<String>,
+    pub a: String,
+    /// Absent: A's own slope against 0.
+    pub b: Option<String>,
+    pub alternative: Alternative,
+    /// In the plan's corrected family.
+    pub corrected: bool,
+}
+
 impl OneOrMany {
+    fn none() -> OneOrMany {
+        OneOrMany::Many(Vec::new())
+    }
+
     fn all(&self) -> Vec<&str> {
         match self {
             OneOrMany::One(s) => vec![s.as_str()],
@@ -473,6 +527,9 @@ pub struct AnalysisPlan {
     /// Empty: every dimension is primary.
     pub primary: Vec<String>,
     pub hypotheses: Vec<Hypothesis>,
+    /// The hypotheses about slopes over rounds and about preferences.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub planned: Vec<PlannedTest>,
     pub contrasts: Vec<Contrast>,
     /// Also report each dimension per item group.
     pub by_group: bool,
@@ -510,6 +567,7 @@ impl Default for AnalysisPlan {
             family: Family::Plan,
             primary: Vec::new(),
             hypotheses: Vec::new(),
+            planned: Vec::new(),
             contrasts: Vec::new(),
             by_group: false,
             by_intake: None,
@@ -558,8 +616,31 @@ impl AnalysisPlan {
             }
         };
         let mut hypotheses = Vec::new();
+        let mut planned = Vec::new();
         for (i, h) in raw.hypotheses.iter().enumerate() {
             system(format!("hypotheses[{i}].a"), &h.a);
+            let alternative: Alternative = h.alternative.unwrap_or(raw.alternative).into();
+            if h.kind != HypothesisKind::Difference {
+                let bs = h.b.all();
+                for (j, b) in bs.iter().enumerate() {
+                    system(format!("hypotheses[{i}].b[{j}]"), b);
+                }
+                let bs: Vec<Option<String>> = if bs.is_empty() {
+                    vec![None]
+                } else {
+                    bs.into_iter().map(|b| Some(b.to_owned())).collect()
+                };
+                planned.extend(bs.into_iter().map(|b| PlannedTest {
+                    name: h.name.clone(),
+                    kind: h.kind,
+                    dimension: h.dimension.clone(),
+                    a: h.a.clone(),
+                    b,
+                    alternative,
+                    corrected: h.corrected.unwrap_or(true),
+                }));
+                continue;
+            }
             for (j, b) in h.b.all().into_iter().enumerate() {
                 system(format!("hypotheses[{i}].b[{j}]"), b);
                 hypotheses.push(Hypothesis {
@@ -617,6 +698,7 @@ impl AnalysisPlan {
             family: raw.family,
             primary: raw.primary.clone(),
             hypotheses,
+            planned,
             contrasts,
             by_group: raw.by_group,
             by_intake: raw.by_intake.clone(),
@@ -665,6 +747,14 @@ impl AnalysisPlan {
     /// Whether `dimension` is primary.
     pub fn is_primary(&self, dimension: &str) -> bool {
         self.primary.is_empty() || self.primary.iter().any(|d| d == dimension)
+    }
+}
+
+fn kind_name(kind: HypothesisKind) -> &'static str {
+    match kind {
+        HypothesisKind::Difference => "difference",
+        HypothesisKind::Slope => "slope",
+        HypothesisKind::Preference => "preference",
     }
 }
 
@@ -719,6 +809,39 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
                 format!("hypotheses[{i}].margin"),
                 format!("{m} is not a margin"),
                 "give a positive number on the rating scale, such as 0.5".to_owned(),
+            ));
+        }
+        if h.b.all().is_empty() && h.kind != HypothesisKind::Slope {
+            problems.push((
+                format!("hypotheses[{i}].b"),
+                "no system B".to_owned(),
+                "name the system (or list the systems) A is compared with; only a \"slope\" \
+                 hypothesis may leave b out, to test A's own slope against 0"
+                    .to_owned(),
+            ));
+        }
+        if h.kind != HypothesisKind::Difference && h.margin.is_some() {
+            problems.push((
+                format!("hypotheses[{i}].margin"),
+                format!("a margin on a \"{}\" hypothesis", kind_name(h.kind)),
+                "remove the margin: a non-inferiority margin is for differences of ratings"
+                    .to_owned(),
+            ));
+        }
+        if h.kind == HypothesisKind::Difference && h.corrected.is_some() {
+            problems.push((
+                format!("hypotheses[{i}].corrected"),
+                "\"corrected\" on a comparison".to_owned(),
+                "remove it: the plan's comparisons are always corrected (its `correction` says \
+                 how); only a \"slope\" or \"preference\" hypothesis may stand apart"
+                    .to_owned(),
+            ));
+        }
+        if h.kind == HypothesisKind::Preference && h.dimension.is_some() {
+            problems.push((
+                format!("hypotheses[{i}].dimension"),
+                "a preference hypothesis has no dimension".to_owned(),
+                "remove the dimension: preferences are the pairs tasks' choices".to_owned(),
             ));
         }
         if h.b.all().contains(&h.a.as_str()) {

@@ -178,8 +178,8 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
     (
         "RawHypothesis",
         r#"{"a": "ours", "b": "base", "alternative": "greater"}"#,
-        "a, b",
-        "name, dimension, alternative, margin",
+        "a",
+        "name, kind, dimension, b, alternative, margin, corrected",
     ),
 ];
 

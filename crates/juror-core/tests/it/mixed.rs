@@ -469,3 +469,93 @@ fn order_of_observations_does_not_matter() {
         assert!((x.se - y.se).abs() <= 1e-10 * x.se, "{x:?} vs {y:?}");
     }
 }
+
+/// The intervals and tests of the pre-registered analysis against
+/// `tests/reference/hypotheses/reference.json` (scipy `linregress`, statsmodels `MixedLM`
+/// `conf_int` and `wald_test`, scipy `binomtest`; `make_reference.py` beside it): the
+/// closed-form ones at 1e-9, those of the REML fit at the fit's 1e-6.
+#[test]
+fn intervals_and_one_sided_tests_match_the_references() {
+    use juror_core::stats::preference::binomial_test_one_sided;
+    use juror_core::stats::trend::linregress;
+    let num = |v: &Value| v.as_f64().expect("a number");
+    let r = reference("hypotheses");
+    let m = reference("mixed");
+    let case = &cases(&m)[0];
+    assert_eq!(case["name"], "balanced");
+    let rows = case["rows"].as_array().expect("rows");
+    let close = |got: f64, want: f64, tol: f64, what: &str| {
+        assert!(
+            rel(got, want, 1e-3) <= tol,
+            "{what}: got {got:e}, want {want:e}"
+        );
+    };
+    for (system, want) in r["slopes"].as_object().expect("slopes") {
+        let (x, y): (Vec<f64>, Vec<f64>) = rows
+            .iter()
+            .filter(|row| row[1] == system.as_str())
+            .map(|row| (num(&row[2]), num(&row[3])))
+            .unzip();
+        let fit = linregress(&x, &y).expect("a fit");
+        let (low, high) = fit.slope_ci(0.95);
+        close(low, num(&want["ci95"][0]), 1e-9, "slope low");
+        close(high, num(&want["ci95"][1]), 1e-9, "slope high");
+        close(
+            fit.one_sided_p(true),
+            num(&want["p_greater"]),
+            1e-9,
+            "p greater",
+        );
+        close(fit.one_sided_p(false), num(&want["p_less"]), 1e-9, "p less");
+    }
+    let fit = fit(case, StandardErrors::Statsmodels);
+    for fe in &fit.fixed_effects {
+        let want = &r["mixed"]["ci95"][fe.name.as_str()];
+        let ci = juror_core::analysis::rounds::wald_ci(fe.estimate, fe.se);
+        close(ci.low, num(&want[0]), tol::ITERATIVE, &fe.name);
+        close(ci.high, num(&want[1]), tol::ITERATIVE, &fe.name);
+    }
+    let k = case["systems"].as_array().expect("systems").len();
+    let wald = fit
+        .wald(&(k + 1..2 * k).collect::<Vec<_>>())
+        .expect("a test");
+    assert_eq!(wald.df, 3);
+    close(
+        wald.chi2,
+        num(&r["mixed"]["wald_chi2"]),
+        tol::ITERATIVE,
+        "chi2",
+    );
+    close(
+        wald.p_value,
+        num(&r["mixed"]["wald_p"]),
+        tol::ITERATIVE,
+        "wald p",
+    );
+    let term = r["mixed"]["contrast_term"].as_str().expect("a term");
+    let weights: Vec<f64> = fit
+        .fixed_effects
+        .iter()
+        .map(|fe| if fe.name == term { -1.0 } else { 0.0 })
+        .collect();
+    let c = fit.contrast(&weights).expect("a contrast");
+    close(
+        c.estimate,
+        num(&r["mixed"]["contrast_estimate"]),
+        tol::ITERATIVE,
+        "contrast",
+    );
+    close(
+        juror_core::stats::special::normal_sf(c.z),
+        num(&r["mixed"]["contrast_p_greater"]),
+        tol::ITERATIVE,
+        "contrast p",
+    );
+    for b in r["binomial"].as_array().expect("binomial") {
+        let (k, n) = (num(&b["k"]) as u64, num(&b["n"]) as u64);
+        let greater = binomial_test_one_sided(k, n, true).expect("a test");
+        let less = binomial_test_one_sided(k, n, false).expect("a test");
+        close(greater, num(&b["greater"]), 1e-9, "binomial greater");
+        close(less, num(&b["less"]), 1e-9, "binomial less");
+    }
+}

@@ -7,6 +7,7 @@
 
 mod divergence;
 mod graded;
+mod hypotheses;
 mod preferences;
 mod standardise;
 mod thresholds;
@@ -17,6 +18,7 @@ pub use graded::{
     graded_report,
 };
 pub use divergence::DivergenceReport;
+pub use hypotheses::HypothesisTest;
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
 pub use standardise::z_scores;
 pub use thresholds::ThresholdReport;
@@ -189,7 +191,8 @@ pub fn report_with_key(
             dimensions.push(mqm);
         }
     }
-    adjust(&mut dimensions, &plan);
+    let mut planned = hypotheses::hypotheses(data, &plan, &names);
+    adjust(&mut dimensions, &mut planned, &plan);
 
     let summary = adjudication.map(|adj| {
         let mut applied = 0;
@@ -264,6 +267,7 @@ pub fn report_with_key(
         judges: Vec::new(),
         thresholds: criteria,
         divergence,
+        hypotheses: planned,
     }
 }
 
@@ -936,13 +940,33 @@ fn explain(e: &PairedError) -> String {
     e.to_string()
 }
 
-/// Holm and Bonferroni over each family of the plan: every comparison of the report's primary
-/// dimensions (and apart, of its exploratory ones), or each dimension's own; `p_adjusted` is
-/// the plan's correction.
-/// Where a tested comparison is: (dimension, 0 for `comparisons` or 1 for `contrasts`, index).
+/// Where a tested comparison is: (dimension, 0 for `comparisons`, 1 for `contrasts`, index),
+/// or (`usize::MAX`, 2, index) for a planned test of a slope or a preference.
 type Place = (usize, usize, usize);
 
-fn adjust(dimensions: &mut [DimensionReport], plan: &AnalysisPlan) {
+/// The family key of a planned test: its dimension's under `Family::Dimension` (preferences
+/// together apart), the plan's under `Family::Plan`.
+fn planned_key(
+    t: &HypothesisTest,
+    dimensions: &[DimensionReport],
+    family: Family,
+) -> (usize, bool) {
+    match family {
+        Family::Plan => (0, t.exploratory),
+        Family::Dimension => (
+            t.dimension
+                .as_ref()
+                .and_then(|d| dimensions.iter().position(|x| x.dimension == *d))
+                .unwrap_or(usize::MAX),
+            false,
+        ),
+    }
+}
+
+/// Holm and Bonferroni over each family of the plan: every comparison of the report's primary
+/// dimensions (and apart, of its exploratory ones), or each dimension's own; `p_adjusted` is
+/// the plan's correction. The plan's planned tests of slopes and preferences join the family.
+fn adjust(dimensions: &mut [DimensionReport], planned: &mut [HypothesisTest], plan: &AnalysisPlan) {
     // Every tested comparison, by family: (0 or the dimension, exploratory).
     let mut by: BTreeMap<(usize, bool), Vec<Place>> = BTreeMap::new();
     for (d, dim) in dimensions.iter().enumerate() {
@@ -960,30 +984,63 @@ fn adjust(dimensions: &mut [DimensionReport], plan: &AnalysisPlan) {
             }
         }
     }
-    fn at(dimensions: &mut [DimensionReport], (d, l, c): Place) -> &mut PairComparison {
-        let dim = &mut dimensions[d];
-        if l == 0 {
-            &mut dim.comparisons[c]
-        } else {
-            &mut dim.contrasts[c]
+    for (i, t) in planned.iter().enumerate() {
+        if t.p_value.is_some() && t.corrected {
+            by.entry(planned_key(t, dimensions, plan.family))
+                .or_default()
+                .push((usize::MAX, 2, i));
         }
     }
+    let p_of =
+        |dimensions: &[DimensionReport], planned: &[HypothesisTest], (d, l, c): Place| match l {
+            0 => dimensions[d].comparisons[c].p_value,
+            1 => dimensions[d].contrasts[c].p_value,
+            _ => planned[c].p_value,
+        };
     for family in by.into_values() {
         let ps: Vec<f64> = family
             .iter()
-            .filter_map(|&place| at(dimensions, place).p_value)
+            .filter_map(|&place| p_of(dimensions, planned, place))
             .collect();
         let (Ok(holm), Ok(bonferroni)) = (paired::holm(&ps), paired::bonferroni(&ps)) else {
             continue;
         };
-        for (&place, (h, b)) in family.iter().zip(holm.into_iter().zip(bonferroni)) {
-            let comparison = at(dimensions, place);
-            comparison.p_holm = Some(h);
-            comparison.p_bonferroni = Some(b);
-            comparison.p_adjusted = match plan.correction {
+        for (&(d, l, c), (h, b)) in family.iter().zip(holm.into_iter().zip(bonferroni)) {
+            let (p_value, p_holm, p_bonferroni, p_adjusted) = match l {
+                0 => {
+                    let x = &mut dimensions[d].comparisons[c];
+                    (
+                        x.p_value,
+                        &mut x.p_holm,
+                        &mut x.p_bonferroni,
+                        &mut x.p_adjusted,
+                    )
+                }
+                1 => {
+                    let x = &mut dimensions[d].contrasts[c];
+                    (
+                        x.p_value,
+                        &mut x.p_holm,
+                        &mut x.p_bonferroni,
+                        &mut x.p_adjusted,
+                    )
+                }
+                _ => {
+                    let x = &mut planned[c];
+                    (
+                        x.p_value,
+                        &mut x.p_holm,
+                        &mut x.p_bonferroni,
+                        &mut x.p_adjusted,
+                    )
+                }
+            };
+            *p_holm = Some(h);
+            *p_bonferroni = Some(b);
+            *p_adjusted = match plan.correction {
                 Correction::Holm => Some(h),
                 Correction::Bonferroni => Some(b),
-                Correction::None => comparison.p_value,
+                Correction::None => p_value,
             };
         }
     }

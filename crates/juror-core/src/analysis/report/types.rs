@@ -115,6 +115,10 @@ pub struct Report {
     /// study has prompts shared by personal items of different annotators (omitted otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub divergence: Vec<super::DivergenceReport>,
+    /// The plan's hypotheses about slopes over rounds and about preferences, tested and
+    /// corrected with its comparisons (omitted when it has none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hypotheses: Vec<super::HypothesisTest>,
     /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
     /// shown, never used to exclude anything.
     pub diagnostics: Diagnostics,

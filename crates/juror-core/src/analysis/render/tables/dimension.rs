@@ -353,6 +353,7 @@ fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
             numbers("Ratings"),
             numbers("Slope per round"),
             numbers("SE"),
+            numbers("95% CI (t)"),
             numbers("p"),
             numbers("Spearman's ρ"),
             numbers("p (ρ)"),
@@ -364,6 +365,7 @@ fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
             t.n.to_string().into(),
             num(t.slope, 3).into(),
             num(t.slope_se, 3).into(),
+            ci(t.slope_ci95, 3).into(),
             p_value(t.p_value).into(),
             num(t.spearman_rho, 3).into(),
             p_value(t.spearman_p).into(),
@@ -397,6 +399,7 @@ fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
                 text("Term"),
                 numbers("Estimate"),
                 numbers("SE"),
+                numbers("95% CI (Wald)"),
                 numbers("z"),
                 numbers("p"),
             ],
@@ -406,11 +409,25 @@ fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
                 Text::input(&f.name),
                 format!("{:.4}", f.estimate).into(),
                 format!("{:.4}", f.se).into(),
+                ci(Some(f.ci95), 4).into(),
                 format!("{:.2}", f.z).into(),
                 p_value(Some(f.p_value)).into(),
             ]);
         }
         doc.table(table);
+        doc.paragraph(format!("Intervals: {}.", m.intervals));
+        if let Some(j) = &m.interaction_test {
+            doc.paragraph(
+                Text::plain("Joint Wald test that every system × round term is 0 (")
+                    .and_input(j.terms.join(", "))
+                    .and(format!(
+                        "): χ² = {:.3}, df = {}, p = {}.",
+                        j.chi2,
+                        j.df,
+                        p_value(Some(j.p_value))
+                    )),
+            );
+        }
     }
     if !r.notes.is_empty() {
         doc.push(Block::List(r.notes.iter().map(Text::input).collect()));

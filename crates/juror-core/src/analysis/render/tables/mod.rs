@@ -244,6 +244,9 @@ pub fn tables(report: &Report) -> Vec<Section> {
     if !report.divergence.is_empty() {
         others::divergence(&mut doc, &report.divergence);
     }
+    if !report.hypotheses.is_empty() {
+        others::hypotheses(&mut doc, &report.hypotheses);
+    }
     judges::judges(&mut doc, &report.judges);
     doc.section(2, "Methods");
     doc.paragraph(super::methods::methods(report));

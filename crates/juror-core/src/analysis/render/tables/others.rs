@@ -6,8 +6,10 @@ use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::choices::ChoiceReport;
 use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
 use crate::analysis::report::{
-    BradleyTerryReport, DimensionReport, DivergenceReport, PreferenceReport, ThresholdReport,
+    BradleyTerryReport, DimensionReport, DivergenceReport, HypothesisTest, PreferenceReport,
+    ThresholdReport,
 };
+use crate::study::analysis_plan::HypothesisKind;
 
 /// Best-of-N choices and rankings, as made.
 pub(super) fn choices(doc: &mut Doc, c: &ChoiceReport) {
@@ -507,4 +509,74 @@ pub(super) fn divergence(doc: &mut Doc, divergence: &[DivergenceReport]) {
         ]);
     }
     doc.table(table);
+}
+
+/// The plan's hypotheses about slopes over rounds and preferences.
+pub(super) fn hypotheses(doc: &mut Doc, tests: &[HypothesisTest]) {
+    doc.section(2, "Planned tests of slopes and preferences");
+    doc.paragraph(
+        "Each as the plan states it (its alternative; one-sided when it says so), corrected \
+         with the plan's comparisons. A slope against another system is the difference of the \
+         two systems' slopes in the mixed model (Wald z, 95% Wald interval); a slope alone is \
+         the least-squares slope (t on n − 2 df, 95% t interval); a preference is A's share of \
+         the units' votes (one per unit of the plan; units with as many wins as losses have no \
+         vote) with its 95% Wilson interval and the exact binomial test of 1/2.",
+    );
+    let mut table = Table::new(
+        "Planned tests of slopes and preferences",
+        vec![
+            text("Hypothesis"),
+            text("Kind"),
+            text("Dimension"),
+            text("A"),
+            text("B"),
+            text("H1"),
+            numbers("Estimate"),
+            text("95% CI"),
+            numbers("z or t"),
+            numbers("n"),
+            numbers("p"),
+            numbers("p (corrected)"),
+        ],
+    );
+    for t in tests {
+        let (kind, estimate) = match t.kind {
+            HypothesisKind::Preference => ("preference (A's share)", num(t.estimate, 3)),
+            _ if t.b.is_some() => ("slope A − slope B", num(t.estimate, 4)),
+            _ => ("slope", num(t.estimate, 4)),
+        };
+        let relation = t.alternative.relation();
+        let h1 = match (&t.b, t.kind) {
+            (_, HypothesisKind::Preference) => format!("share {relation} 1/2"),
+            (None, _) => format!("slope {relation} 0"),
+            (Some(_), _) => format!("A {relation} B"),
+        };
+        table.rows.push(vec![
+            Text::input(t.name.as_deref().unwrap_or(DASH)),
+            kind.into(),
+            Text::input(t.dimension.as_deref().unwrap_or(DASH)),
+            Text::input(&t.a),
+            Text::input(t.b.as_deref().unwrap_or(DASH)),
+            h1.into(),
+            estimate.into(),
+            ci(t.ci95, 3).into(),
+            num(t.statistic, 2).into(),
+            t.n.to_string().into(),
+            p_value(t.p_value).into(),
+            p_value(t.p_adjusted).into(),
+        ]);
+    }
+    doc.table(table);
+    let notes: Vec<Text> = tests
+        .iter()
+        .filter(|t| !t.notes.is_empty())
+        .map(|t| {
+            Text::input(t.name.as_deref().unwrap_or(DASH))
+                .and(": ")
+                .and_input(t.notes.join("; "))
+        })
+        .collect();
+    if !notes.is_empty() {
+        doc.push(super::Block::List(notes));
+    }
 }
