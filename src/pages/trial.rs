@@ -498,65 +498,7 @@ fn PreferenceControl(
             }
             .into_any()
         }
-        PreferenceKind::BestWorst => {
-            // Two radio groups, the best and the worst; choosing one end moves the other off
-            // that output (`Preference::best_worst`).
-            let labels = preference.labels.clone();
-            let group = move |worst: bool| {
-                let name = if worst { "worst" } else { "best" };
-                let options = labels
-                    .iter()
-                    .enumerate()
-                    .map(|(position, label)| {
-                        let on = move || match current() {
-                            Some(Preference::BestWorst { best, worst: w }) => {
-                                (if worst { w } else { best }) == Some(position)
-                            }
-                            _ => false,
-                        };
-                        view! {
-                            <label class="option">
-                                <input
-                                    type="radio"
-                                    name=format!("preference-{name}")
-                                    prop:checked=on
-                                    on:change=move |_| {
-                                        let next = Preference::best_worst(
-                                            current().as_ref(),
-                                            position,
-                                            worst,
-                                        );
-                                        handle.dispatch(Msg::Prefer(Some(next)))
-                                    }
-                                />
-                                {label.clone()}
-                            </label>
-                        }
-                    })
-                    .collect_view();
-                view! {
-                    <div class="points" role="radiogroup" aria-label=if worst { "Worst" } else { "Best" }>
-                        <strong>{if worst { "Worst: " } else { "Best: " }}</strong>
-                        {options}
-                    </div>
-                }
-            };
-            let reason = needed("q-preference");
-            view! {
-                <fieldset
-                    class="question choice"
-                    id="q-preference"
-                    aria-invalid=invalid(reason)
-                    aria-describedby=described_by("q-preference", None, reason)
-                >
-                    <legend><strong>{preference.question.clone()}</strong></legend>
-                    <NeededNote dom_id="q-preference".to_owned() reason />
-                    {group(false)}
-                    {group(true)}
-                </fieldset>
-            }
-            .into_any()
-        }
+        PreferenceKind::BestWorst => best_worst(index, &preference),
         PreferenceKind::Rank => {
             let labels = preference.labels.clone();
             let labels2 = labels.clone();
@@ -605,6 +547,69 @@ fn PreferenceControl(
         }
     };
     view! { <div class="preference">{control} {explanation}</div> }
+}
+
+/// A best–worst preference: two radio groups, the best and the worst.
+fn best_worst(index: usize, preference: &juror_core::plan::view::PreferenceView) -> AnyView {
+    let handle = use_session();
+    let current = move || given(handle, index, |t| t.preference.clone());
+    // Two radio groups, the best and the worst; choosing one end moves the other off
+    // that output (`Preference::best_worst`).
+    let labels = preference.labels.clone();
+    let group = move |worst: bool| {
+        let name = if worst { "worst" } else { "best" };
+        let options = labels
+            .iter()
+            .enumerate()
+            .map(|(position, label)| {
+                let on = move || match current() {
+                    Some(Preference::BestWorst { best, worst: w }) => {
+                        (if worst { w } else { best }) == Some(position)
+                    }
+                    _ => false,
+                };
+                view! {
+                    <label class="option">
+                        <input
+                            type="radio"
+                            name=format!("preference-{name}")
+                            prop:checked=on
+                            on:change=move |_| {
+                                let next = Preference::best_worst(
+                                    current().as_ref(),
+                                    position,
+                                    worst,
+                                );
+                                handle.dispatch(Msg::Prefer(Some(next)))
+                            }
+                        />
+                        {label.clone()}
+                    </label>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="points" role="radiogroup" aria-label=if worst { "Worst" } else { "Best" }>
+                <strong>{if worst { "Worst: " } else { "Best: " }}</strong>
+                {options}
+            </div>
+        }
+    };
+    let reason = needed("q-preference");
+    view! {
+        <fieldset
+            class="question choice"
+            id="q-preference"
+            aria-invalid=invalid(reason)
+            aria-describedby=described_by("q-preference", None, reason)
+        >
+            <legend><strong>{preference.question.clone()}</strong></legend>
+            <NeededNote dom_id="q-preference".to_owned() reason />
+            {group(false)}
+            {group(true)}
+        </fieldset>
+    }
+    .into_any()
 }
 
 /// The "Cannot judge" answer of a preference.

@@ -1095,6 +1095,8 @@ fn an_earlier_phases_intake_answers_join_this_phases_ratings() {
         .unwrap();
     assert_eq!(a["mean"].as_f64(), Some(2.0));
     assert_eq!(groups.len(), 2);
+}
+
 /// `juror analyze --standardise annotator --format json` on a tidy CSV of 0–100 slider scores:
 /// each system's mean z-score beside its raw mean, and the comparisons on the z-scores, as
 /// numpy and scipy give them (`crates/juror-core/tests/reference/standardise/`); the two
@@ -1152,6 +1154,8 @@ fn standardised_scores_sit_beside_the_raw_means() {
         "{}",
         stderr(&bad)
     );
+}
+
 /// `juror analyze GRADED.csv --format json`: per graded pair the mean grade over item means, its
 /// interval, the Wilcoxon p and the share of each grade, as the reference script computes them
 /// (`crates/juror-core/tests/reference/graded/`: numpy, scipy) on the same table; its
@@ -1160,22 +1164,11 @@ fn standardised_scores_sit_beside_the_raw_means() {
 fn graded_preferences_give_mean_grades_wilcoxon_and_shares() {
     let graded = committed("crates/juror-core/tests/reference/graded/graded.csv");
     let out = juror(&[&graded.display().to_string(), "--format", "json"]);
-/// `juror analyze BEST_WORST.csv --format json`: per system the best, worst and shown counts,
-/// the counting score and the centred maxdiff utility (with its standard error), as the
-/// reference script computes them (`crates/juror-core/tests/reference/best_worst/`: numpy,
-/// scipy) on the same tidy rows; and `--format csv` writes the rows back in the choice format,
-/// which read again give the same analysis.
-#[test]
-fn best_worst_judgements_give_counts_counting_scores_and_maxdiff_utilities() {
-    let csv = committed("crates/juror-core/tests/reference/best_worst/best_worst.csv");
-    let csv = csv.display().to_string();
-    let out = juror(&[&csv, "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let r = json(&out);
     let want: Value = serde_json::from_str(
         &std::fs::read_to_string(committed(
             "crates/juror-core/tests/reference/graded/reference.json",
-            "crates/juror-core/tests/reference/best_worst/reference.json",
         ))
         .unwrap(),
     )
@@ -1251,6 +1244,27 @@ fn cannot_judge_ratings_are_counted_and_left_out_of_means() {
             (Some("quality"), Some(1))
         );
     }
+}
+
+/// `juror analyze BEST_WORST.csv --format json`: per system the best, worst and shown counts,
+/// the counting score and the centred maxdiff utility (with its standard error), as the
+/// reference script computes them (`crates/juror-core/tests/reference/best_worst/`: numpy,
+/// scipy) on the same tidy rows; and `--format csv` writes the rows back in the choice format,
+/// which read again give the same analysis.
+#[test]
+fn best_worst_judgements_give_counts_counting_scores_and_maxdiff_utilities() {
+    let csv = committed("crates/juror-core/tests/reference/best_worst/best_worst.csv");
+    let csv = csv.display().to_string();
+    let out = juror(&[&csv, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    let want: Value = serde_json::from_str(
+        &std::fs::read_to_string(committed(
+            "crates/juror-core/tests/reference/best_worst/reference.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
     let b = &r["choices"]["best_worst"];
     assert_eq!(b["judgements"], want["judgements"]);
     let systems = b["systems"].as_array().unwrap();
@@ -1293,6 +1307,8 @@ fn cannot_judge_ratings_are_counted_and_left_out_of_means() {
     std::fs::write(&again, text).unwrap();
     let back = json(&juror(&[&again.display().to_string(), "--format", "json"]));
     assert_eq!(back["choices"]["best_worst"]["systems"], b["systems"]);
+}
+
 /// `--divergence` asks for the systems' output divergence across annotators on a study whose
 /// plan does not: the numbers are those of the core's reference script (scikit-learn); without
 /// the flag there is no section, and without the study the report says why.

@@ -1276,6 +1276,9 @@ fn best_worst_study(d: &Design, k: usize) -> Study {
         kind: RawPreferenceKind::BestWorst,
         question: None,
         allow_tie: false,
+        points: None,
+        labels: None,
+        allow_skip: false,
         explanation: RawRequirement::Off,
         tuple_size: Some(k),
     });
@@ -1344,6 +1347,9 @@ fn a_best_worst_tuple_size_is_checked_where_it_is_written() {
         kind: RawPreferenceKind::BestWorst,
         question: None,
         allow_tie: false,
+        points: None,
+        labels: None,
+        allow_skip: false,
         explanation: RawRequirement::Off,
         tuple_size: Some(6),
     });

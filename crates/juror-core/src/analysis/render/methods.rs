@@ -59,55 +59,7 @@ pub fn methods(report: &Report) -> String {
             flag_sd = s.flag_sd,
         ));
     }
-    if s.plan.standardise == Standardise::Annotator {
-        parts.push(
-            "Scores were standardised per annotator: on each dimension, each annotator's scores \
-             became z-scores (minus the annotator's mean over all their scores on the dimension, \
-             divided by their sample SD, n − 1), as in WMT's direct assessment. The z-scores of \
-             an item were averaged over annotators and the item means over items, giving each \
-             system's mean z-score, reported beside its raw mean over the same ratings; the \
-             comparisons above were tested on the z-scores. An annotator with a single score on \
-             a dimension, or whose scores were all equal (SD 0), could not be standardised and \
-             their ratings of that dimension were left out of the z-scores and the tests (listed \
-             in the report). Agreement, the flagged cells, the breakdowns by group and the \
-             diagnostics use the raw scores; adjudicated scores replace raw cells only."
-                .to_owned(),
-        );
-    }
-    if let Some(sp) = &report.spans {
-        parts.push(format!(
-            "Error spans were read per output and annotator who saw it (an error per row, or a \
-             row for \"no errors\"; an output not answered counts as not seen). An output's MQM \
-             score by one annotator is the sum of its errors' weights (minor {minor}, major \
-             {major}, critical {critical}; errors of the whole output included); these scores \
-             form the derived dimension `mqm` (lower is better), summarised and compared like \
-             the other dimensions: averaged over annotators per item, then over items. Span \
-             agreement counts characters (Unicode code points): the character-level F1 of two \
-             annotators on an output is 2|A ∩ B| / (|A| + |B|), A and B the characters inside \
-             any span each marked (any severity; errors of the whole output cover none), \
-             averaged over every pair of annotators of every output where either marked a \
-             span; Krippendorff's α (nominal) takes each character of each output as a unit, \
-             labelled by each annotator who saw the output none or the severity of the span \
-             covering it, pooled over all outputs into one coincidence matrix.",
-            minor = crate::analysis::data::number(sp.weights.minor),
-            major = crate::analysis::data::number(sp.weights.major),
-            critical = crate::analysis::data::number(sp.weights.critical),
-        ));
-    }
-    if !report.divergence.is_empty() {
-        parts.push(
-            "Output divergence across annotators was computed from the study's texts alone: \
-             every output of every item (each a document, as written) gave the TF-IDF \
-             vocabulary and idf, as scikit-learn's TfidfVectorizer with its defaults (lower \
-             case, words of two or more word characters, raw counts, idf = ln((1 + n)/(1 + df)) \
-             + 1, vectors of unit length). Personal items with the same prompt (trimmed) in the \
-             same round form a prompt; each pair of them whose annotators differ gives, per \
-             system, the cosine distance (1 − cosine similarity) between the system's two \
-             outputs. A system's divergence is the mean over prompts of each prompt's mean over \
-             its pairs, with a 95% t interval over prompts."
-                .to_owned(),
-        );
-    }
+    parts.extend(derived_data(report));
     if let Some(ids) = s.platform_ids {
         parts.push(format!(
             "Participants recruited on a platform (Prolific, MTurk, SONA) are identified by \
@@ -219,6 +171,63 @@ pub fn methods(report: &Report) -> String {
             .to_owned(),
     );
     parts.join(" ")
+}
+
+/// The paragraphs on data derived before the statistics: standardised scores, error spans'
+/// MQM and agreement, output divergence.
+fn derived_data(report: &Report) -> Vec<String> {
+    let s = &report.settings;
+    let mut parts: Vec<String> = Vec::new();
+    if s.plan.standardise == Standardise::Annotator {
+        parts.push(
+            "Scores were standardised per annotator: on each dimension, each annotator's scores \
+             became z-scores (minus the annotator's mean over all their scores on the dimension, \
+             divided by their sample SD, n − 1), as in WMT's direct assessment. The z-scores of \
+             an item were averaged over annotators and the item means over items, giving each \
+             system's mean z-score, reported beside its raw mean over the same ratings; the \
+             comparisons above were tested on the z-scores. An annotator with a single score on \
+             a dimension, or whose scores were all equal (SD 0), could not be standardised and \
+             their ratings of that dimension were left out of the z-scores and the tests (listed \
+             in the report). Agreement, the flagged cells, the breakdowns by group and the \
+             diagnostics use the raw scores; adjudicated scores replace raw cells only."
+                .to_owned(),
+        );
+    }
+    if let Some(sp) = &report.spans {
+        parts.push(format!(
+            "Error spans were read per output and annotator who saw it (an error per row, or a \
+             row for \"no errors\"; an output not answered counts as not seen). An output's MQM \
+             score by one annotator is the sum of its errors' weights (minor {minor}, major \
+             {major}, critical {critical}; errors of the whole output included); these scores \
+             form the derived dimension `mqm` (lower is better), summarised and compared like \
+             the other dimensions: averaged over annotators per item, then over items. Span \
+             agreement counts characters (Unicode code points): the character-level F1 of two \
+             annotators on an output is 2|A ∩ B| / (|A| + |B|), A and B the characters inside \
+             any span each marked (any severity; errors of the whole output cover none), \
+             averaged over every pair of annotators of every output where either marked a \
+             span; Krippendorff's α (nominal) takes each character of each output as a unit, \
+             labelled by each annotator who saw the output none or the severity of the span \
+             covering it, pooled over all outputs into one coincidence matrix.",
+            minor = crate::analysis::data::number(sp.weights.minor),
+            major = crate::analysis::data::number(sp.weights.major),
+            critical = crate::analysis::data::number(sp.weights.critical),
+        ));
+    }
+    if !report.divergence.is_empty() {
+        parts.push(
+            "Output divergence across annotators was computed from the study's texts alone: \
+             every output of every item (each a document, as written) gave the TF-IDF \
+             vocabulary and idf, as scikit-learn's TfidfVectorizer with its defaults (lower \
+             case, words of two or more word characters, raw counts, idf = ln((1 + n)/(1 + df)) \
+             + 1, vectors of unit length). Personal items with the same prompt (trimmed) in the \
+             same round form a prompt; each pair of them whose annotators differ gives, per \
+             system, the cosine distance (1 − cosine similarity) between the system's two \
+             outputs. A system's divergence is the mean over prompts of each prompt's mean over \
+             its pairs, with a 95% t interval over prompts."
+                .to_owned(),
+        );
+    }
+    parts
 }
 
 /// The plan in words, for the methods paragraph.

@@ -13,11 +13,11 @@ mod standardise;
 mod thresholds;
 mod types;
 
+pub use divergence::DivergenceReport;
 pub use graded::{
     CannotJudgeCount, GradeShare, GradedPair, GradedPosition, GradedReport, cannot_judge_counts,
     graded_report,
 };
-pub use divergence::DivergenceReport;
 pub use hypotheses::HypothesisTest;
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
 pub use standardise::z_scores;
