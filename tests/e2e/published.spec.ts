@@ -114,6 +114,7 @@ for (const example of exampleStudies()) {
     const systems = new Set<string>();
     for (const d of report.dimensions) for (const s of d.systems) systems.add(s.system);
     for (const s of report.preferences?.systems ?? []) systems.add(s);
+    for (const s of report.choices?.best_worst?.systems ?? []) systems.add(s.system);
     expect([...systems].every((s) => published.systems.includes(s))).toBe(true);
     expect(systems.size).toBeGreaterThan(0);
     const key = JSON.parse(fs.readFileSync(published.keyPath, 'utf8'));
