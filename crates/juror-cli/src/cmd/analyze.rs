@@ -45,6 +45,11 @@ pub struct Args {
     /// fill in.
     #[arg(long)]
     adjudication_sheet: Option<PathBuf>,
+    /// Set aside the flagged cells that have no adjudicated score yet from the system
+    /// summaries, comparisons and slopes (agreement keeps every raw rating); the methods
+    /// paragraph says so.
+    #[arg(long)]
+    exclude_unadjudicated: bool,
     /// Flag a cell (item, system, dimension) whose ratings have a sample SD above this.
     #[arg(long, default_value_t = 1.5)]
     flag_sd: f64,
@@ -204,6 +209,7 @@ pub fn run(args: Args) -> ExitCode {
             reference: args.reference.clone(),
             plan: None,
             reveal_ids: args.reveal_ids,
+            exclude_unadjudicated: args.exclude_unadjudicated,
             judges: JudgeSettings {
                 epsilon: args.epsilon,
                 fdr: args.fdr,

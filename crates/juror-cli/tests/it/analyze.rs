@@ -1363,3 +1363,36 @@ fn divergence_across_annotators_comes_with_the_flag() {
     assert_eq!(out.status.code(), Some(1), "a problem: {}", stderr(&out));
     assert!(stderr(&out).contains("give the study"), "{}", stderr(&out));
 }
+
+/// `--exclude-unadjudicated` sets the flagged cells without an expert's score aside from the
+/// systems and comparisons (agreement unchanged), and the report's settings and methods say so.
+#[test]
+fn flagged_cells_without_a_score_can_be_set_aside() {
+    let files = financial();
+    let plain = json(&juror(&args(&["--seed", "3"], &files)));
+    let aside = json(&juror(&args(
+        &["--seed", "3", "--exclude-unadjudicated"],
+        &files,
+    )));
+    let flagged = plain["dimensions"][0]["flags"].as_array().unwrap().len();
+    assert!(flagged > 0);
+    assert_eq!(
+        aside["dimensions"][0]["set_aside"].as_u64(),
+        Some(flagged as u64)
+    );
+    assert_eq!(aside["settings"]["exclude_unadjudicated"], true);
+    assert!(plain["dimensions"][0].get("set_aside").is_none());
+    assert_eq!(
+        plain["dimensions"][0]["agreement"],
+        aside["dimensions"][0]["agreement"]
+    );
+    assert_ne!(
+        plain["dimensions"][0]["systems"],
+        aside["dimensions"][0]["systems"]
+    );
+    let md = juror(&args(
+        &["--seed", "3", "--exclude-unadjudicated", "--format", "md"],
+        &files,
+    ));
+    assert!(String::from_utf8_lossy(&md.stdout).contains("were set aside"));
+}

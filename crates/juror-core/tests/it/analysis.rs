@@ -654,6 +654,7 @@ const OPTIONS: Options = Options {
         min_humans: None,
         min_instances: None,
     },
+    exclude_unadjudicated: false,
 };
 
 fn key() -> SealKey {
@@ -1209,6 +1210,61 @@ fn adjudication_changes_comparisons_and_summaries_but_not_agreement() {
         .map(|s| s.adjudicated)
         .sum();
     assert_eq!(replaced, flags.len());
+}
+
+/// With `exclude_unadjudicated`, a flagged cell without an expert's score is set aside from the
+/// systems and comparisons (agreement keeps every raw rating), an adjudicated one uses its score,
+/// and the methods paragraph says so.
+#[test]
+fn unadjudicated_flagged_cells_can_be_set_aside() {
+    let files = inputs(&FINANCIAL);
+    let (_, before) = analyze(&files, &Context::default(), None, &OPTIONS);
+    let flags = &before.dimensions[0].flags;
+    assert!(flags.len() >= 2, "the fixture has flagged cells");
+    let first = &flags[0];
+    let adjudication = Input::new(
+        "adjudication.csv",
+        format!(
+            "item_id,system_id,dimension,score\n{},{},quality,5\n",
+            first.item, first.system
+        ),
+    );
+    let options = Options {
+        exclude_unadjudicated: true,
+        ..OPTIONS
+    };
+    let (_, after) = analyze(&files, &Context::default(), Some(&adjudication), &options);
+    assert!(after.problems.is_empty(), "{:?}", after.problems);
+    let d = &after.dimensions[0];
+    assert_eq!(d.set_aside, flags.len() - 1);
+    assert_eq!(d.agreement, before.dimensions[0].agreement);
+    assert_eq!(
+        d.ratings, before.dimensions[0].ratings,
+        "every raw rating counted"
+    );
+
+    let pending: Vec<(String, String)> = flags[1..]
+        .iter()
+        .map(|f| (f.item.clone(), f.system.clone()))
+        .collect();
+    let ratings: Vec<Rating> = ratings_of(&files)
+        .into_iter()
+        .filter(|(_, _, item, system, _, _)| !pending.contains(&(item.clone(), system.clone())))
+        .collect();
+    let adjudicated: BTreeMap<(String, String), f64> =
+        [((first.item.clone(), first.system.clone()), 5.0)].into();
+    check_dimension(
+        &after,
+        "quality",
+        &means_by_hand(&ratings, "quality", &adjudicated),
+    );
+    let methods = juror_core::analysis::render::methods::methods(&after);
+    assert!(methods.contains("set aside"), "{methods}");
+
+    // Off (the default), nothing is set aside.
+    let (_, kept) = analyze(&files, &Context::default(), Some(&adjudication), &OPTIONS);
+    assert_eq!(kept.dimensions[0].set_aside, 0);
+    assert_ne!(kept.dimensions[0].systems, d.systems);
 }
 
 #[test]

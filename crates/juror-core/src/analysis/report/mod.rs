@@ -24,7 +24,7 @@ pub use standardise::z_scores;
 pub use thresholds::ThresholdReport;
 pub use types::*;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::analysis::adjudication::Adjudication;
 use crate::analysis::data::{Data, Ids, LEVEL, Problem, RatingRow, oriented, pairable_units};
@@ -167,13 +167,18 @@ pub fn report_with_key(
             let rows = super::spans::mqm_rows(&data.spans, &weights);
             let refs: Vec<&RatingRow> = rows.iter().collect();
             let preferred = study.map(Study::systems).unwrap_or_default();
+            // An MQM score is not a rating to adjudicate, so none is set aside.
+            let mqm_options = Options {
+                exclude_unadjudicated: false,
+                ..options.clone()
+            };
             let mut mqm = dimension_report(
                 super::spans::MQM,
                 None,
                 Rows::of(&refs, &plan),
                 None,
                 preferred,
-                options,
+                &mqm_options,
                 &plan,
             );
             mqm.label = Some("MQM score (weighted errors; lower is better)".to_owned());
@@ -248,6 +253,7 @@ pub fn report_with_key(
             level: LEVEL,
             study: study.map(|s| s.id().to_owned()),
             adjudication: summary.as_ref().map(|a| a.file.clone()),
+            exclude_unadjudicated: options.exclude_unadjudicated,
             ratings: data.ratings.len(),
             preferences: data.preferences.len(),
             plan,
@@ -410,6 +416,29 @@ fn dimension_report(
         }
     }
 
+    // With `exclude_unadjudicated`, the flagged cells still without a score are set aside
+    // from everything below but agreement (on `raw`).
+    let raw = rows;
+    let pending: HashSet<(&str, &str)> = flags
+        .iter()
+        .filter(|f| options.exclude_unadjudicated && f.adjudicated.is_none())
+        .map(|f| (f.item.as_str(), f.system.as_str()))
+        .collect();
+    let kept: Vec<&RatingRow> = raw
+        .iter()
+        .copied()
+        .filter(|r| !pending.contains(&(r.item.as_str(), r.system.as_str())))
+        .collect();
+    let rows: &[&RatingRow] = &kept;
+    let cells: Cells = group_cells(rows);
+    let z = z.map(|(z, left_out)| {
+        let z: Vec<RatingRow> = z
+            .into_iter()
+            .filter(|r| !pending.contains(&(r.item.as_str(), r.system.as_str())))
+            .collect();
+        (z, left_out)
+    });
+
     // Systems, on the item means (adjudicated where there is a score).
     let means = item_means(rows, adjudication);
     let systems: Vec<SystemSummary> = means
@@ -490,8 +519,9 @@ fn dimension_report(
         })
         .collect();
 
+    let set_aside = pending.len();
     let annotators = {
-        rows.iter()
+        raw.iter()
             .map(|r| r.annotator.as_str())
             .collect::<std::collections::HashSet<_>>()
             .len()
@@ -499,11 +529,11 @@ fn dimension_report(
     DimensionReport {
         dimension: dimension.to_owned(),
         label: None,
-        agreement: rating_agreement(rows, scale.as_deref()),
+        agreement: rating_agreement(raw, scale.as_deref()),
         scale,
-        ratings: rows.len(),
+        ratings: raw.len(),
         items: {
-            rows.iter()
+            raw.iter()
                 .map(|r| r.item.as_str())
                 .collect::<std::collections::HashSet<_>>()
                 .len()
@@ -521,6 +551,7 @@ fn dimension_report(
         groups: Vec::new(),
         intake_groups: Vec::new(),
         flags,
+        set_aside,
         standardised: z.map(|(z, left_out)| standardise::standardised(rows, &z, left_out)),
     }
 }

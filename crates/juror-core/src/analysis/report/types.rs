@@ -48,6 +48,10 @@ pub struct Options {
     /// time (`--epsilon`, `--fdr`, `--min-humans`, `--min-instances`): each absent setting is
     /// the plan's (`analysis.judges`), else its default.
     pub judges: JudgeSettings,
+    /// Set aside from the system summaries, the comparisons and every test on the ratings the
+    /// flagged cells (sample SD above `flag_sd`) that have no adjudicated score yet, as a
+    /// disagreement-resolution protocol asks; agreement stays on every raw rating. Default off.
+    pub exclude_unadjudicated: bool,
 }
 
 impl Default for Options {
@@ -65,6 +69,7 @@ impl Default for Options {
                 min_humans: None,
                 min_instances: None,
             },
+            exclude_unadjudicated: false,
         }
     }
 }
@@ -137,6 +142,10 @@ pub struct Settings {
     pub study: Option<String>,
     /// The adjudication file, if any.
     pub adjudication: Option<String>,
+    /// Whether flagged cells without an adjudicated score were set aside
+    /// (`--exclude-unadjudicated`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exclude_unadjudicated: bool,
     /// Ratings kept, over all dimensions.
     pub ratings: usize,
     /// Preference judgements kept.
@@ -182,6 +191,10 @@ pub struct DimensionReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub intake_groups: Vec<GroupReport>,
     pub flags: Vec<Flag>,
+    /// With `exclude_unadjudicated`: the flagged cells without an adjudicated score, set aside
+    /// from the systems and comparisons (omitted when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub set_aside: usize,
     /// Ratings over rounds (slopes and the mixed model), on the raw ratings that have a round;
     /// `null` when fewer than two rounds were rated.
     pub rounds: Option<Rounds>,
