@@ -5,8 +5,9 @@
    index.html) but loads it nowhere. This renames its two files with a hash of their content
    (so a new deployment is never mixed with a cached old one) and writes analyse.html from
    assets/analyse.template.html, with index.html's stylesheet and icon.
-2. Content-Security-Policy: each page has one inline module script that starts its wasm; its
-   SHA-256 goes into the page's CSP meta tag, so that only that script and same-origin files
+2. Content-Security-Policy: each page has one inline module script that starts its wasm, and
+   index.html one classic script that starts the study's request beside the wasm; their
+   SHA-256s go into the page's CSP meta tag, so that only those scripts and same-origin files
    run.
 3. Service worker: writes sw.js from assets/sw.template.js with the build's version (a hash of
    every file of the build), the list of the annotator's app-shell files to precache (not
@@ -56,16 +57,24 @@ def submit_origins():
     return origins
 
 
+def sha256_source(text):
+    """A CSP source allowing the inline script `text`, byte for byte."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
 def with_policy(html, name, connect=()):
-    """The page with a CSP meta tag that allows its one inline module script."""
+    """The page with a CSP meta tag that allows its one inline module script (the wasm's
+    start-up, first) and its inline classic scripts (index.html's early study request)."""
     scripts = re.findall(r"<script type=\"module\">(.*?)</script>", html, flags=re.S)
     if len(scripts) != 1:
         sys.exit(f"post_build: expected one inline module script in {name}, found {len(scripts)}")
-    digest = base64.b64encode(hashlib.sha256(scripts[0].encode("utf-8")).digest()).decode("ascii")
+    digest = sha256_source(scripts[0])[len("'sha256-"):-1]
+    classic = re.findall(r"<script>(.*?)</script>", html, flags=re.S)
+    sources = " ".join(sha256_source(s) for s in [scripts[0], *classic])
     policy = "; ".join(
         [
             "default-src 'none'",
-            f"script-src 'self' 'wasm-unsafe-eval' 'sha256-{digest}'",
+            f"script-src 'self' 'wasm-unsafe-eval' {sources}",
             "style-src 'self'",
             "img-src 'self' data: blob:",
             "media-src 'self' blob:",
@@ -114,14 +123,13 @@ write(index_path, html)
 not_found_path = os.path.join(staging, "404.html")
 if os.path.isfile(not_found_path):
     page = read(not_found_path)
-    sha = lambda text: base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
     scripts = re.findall(r"<script>(.*?)</script>", page, flags=re.S)
     styles = re.findall(r"<style>(.*?)</style>", page, flags=re.S)
     policy = "; ".join(
         [
             "default-src 'none'",
-            "script-src " + " ".join(f"'sha256-{sha(s)}'" for s in scripts) if scripts else "script-src 'none'",
-            "style-src " + " ".join(f"'sha256-{sha(s)}'" for s in styles) if styles else "style-src 'none'",
+            "script-src " + " ".join(sha256_source(s) for s in scripts) if scripts else "script-src 'none'",
+            "style-src " + " ".join(sha256_source(s) for s in styles) if styles else "style-src 'none'",
             "base-uri 'none'",
             "form-action 'none'",
             "object-src 'none'",

@@ -4,6 +4,7 @@ use juror_core::session::{Answer, Missing, Msg, Survey};
 use juror_core::study::{Question, QuestionKind, RankOptions, ScalePoint};
 use leptos::prelude::*;
 
+use crate::services::dom;
 use crate::session::use_session;
 
 /// The intake or exit survey.
@@ -452,10 +453,7 @@ fn number_question(
                 max=max.map(|m| m.to_string())
                 step=if integer { "1" } else { "any" }
                 prop:value=text
-                on:input=move |ev| {
-                    let t = event_target_value(&ev);
-                    on_change.run(t.trim().parse::<f64>().ok().map(Answer::Number));
-                }
+                on:input=move |ev| on_change.run(dom::input_number(&ev).map(Answer::Number))
             />
         </div>
     }

@@ -3,6 +3,14 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
+/// The number an `<input type="number">` holds as the browser read it (`valueAsNumber`): none
+/// when it is empty or not a number. The page parses no number text of its own, which keeps the
+/// float parser's tables out of the annotator's wasm.
+pub fn input_number(ev: &web_sys::Event) -> Option<f64> {
+    let input: web_sys::HtmlInputElement = ev.target()?.dyn_into().ok()?;
+    Some(input.value_as_number()).filter(|v| v.is_finite())
+}
+
 fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
 }

@@ -51,7 +51,8 @@ pub fn quarantine(key: &str, text: &str, now: f64) -> Option<String> {
     let existing: Vec<(String, String)> = entries(&storage)
         .filter(|(k, _)| k.starts_with(store::QUARANTINE_PREFIX))
         .collect();
-    let aside = store::quarantine_key(key, now);
+    // `Date.now()` is whole milliseconds; `as` saturates anything else.
+    let aside = store::quarantine_key(key, now as u64);
     match store::quarantine_plan(text, &existing) {
         None => {}
         Some(drop) => {

@@ -1,7 +1,7 @@
 //! Getting a study file's text: from a URL relative to the page, or from a file the annotator
 //! picked or dropped. Errors are sentences for the page, never panics.
 
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// Fetches `url` (relative to the page) as text.
@@ -10,13 +10,10 @@ use wasm_bindgen_futures::JsFuture;
 /// A sentence saying what failed and what to check.
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window: Juror must run in a browser page")?;
-    let response = JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(|_| {
-            format!(
-                "Could not reach \"{url}\". Check your connection and that the address is right."
-            )
-        })?;
+    let request = early_request(&window, url).unwrap_or_else(|| window.fetch_with_str(url));
+    let response = JsFuture::from(request).await.map_err(|_| {
+        format!("Could not reach \"{url}\". Check your connection and that the address is right.")
+    })?;
     let response: web_sys::Response = response
         .dyn_into()
         .map_err(|_| "the browser returned something that is not a response".to_owned())?;
@@ -40,6 +37,27 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
         .map_err(|_| format!("Could not read \"{url}\" as text."))?;
     text.as_string()
         .ok_or_else(|| format!("\"{url}\" is not a text file."))
+}
+
+/// The request for `url` that `index.html`'s first script started while the wasm was still
+/// downloading (`window.jurorStudy`), if it is for this address. Taken once: loading the same
+/// address again fetches it anew.
+fn early_request(window: &web_sys::Window, url: &str) -> Option<js_sys::Promise> {
+    let key = JsValue::from_str("jurorStudy");
+    let early = js_sys::Reflect::get(window, &key).ok()?;
+    if early.is_undefined() || early.is_null() {
+        return None;
+    }
+    let target: &js_sys::Object = window.as_ref();
+    let _ = js_sys::Reflect::delete_property(target, &key);
+    let started_for = js_sys::Reflect::get(&early, &JsValue::from_str("url")).ok()?;
+    if started_for.as_string().as_deref() != Some(url) {
+        return None;
+    }
+    js_sys::Reflect::get(&early, &JsValue::from_str("response"))
+        .ok()?
+        .dyn_into()
+        .ok()
 }
 
 /// Reads a picked or dropped file as text.

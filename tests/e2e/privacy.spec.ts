@@ -83,10 +83,13 @@ test.describe('Content-Security-Policy', () => {
     expect(script).not.toContain("'unsafe-inline'");
     expect(script).not.toContain("'unsafe-eval'");
     const hashes = script.filter((s) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(s));
-    expect(hashes).toHaveLength(1);
-    // The hash is the one inline script's (the wasm start-up), byte for byte.
-    const inline = html.match(/<script type="module">([\s\S]*?)<\/script>/);
-    expect(hashes[0]).toBe(`'sha256-${createHash('sha256').update(inline![1]).digest('base64')}'`);
+    // The hashes are the two inline scripts', byte for byte: the wasm's start-up first, then
+    // the early request for the study.
+    const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    const start = html.match(/<script type="module">([\s\S]*?)<\/script>/);
+    const early = html.match(/<script>([\s\S]*?)<\/script>/);
+    expect(early![1]).toContain('fetch(url)');
+    expect(hashes).toEqual([sha(start![1]), sha(early![1])]);
     // Nothing may be fetched from elsewhere.
     for (const [name, values] of directives) {
       for (const v of values) expect(v, `${name} ${v}`).not.toMatch(/^(https?:|\*|'unsafe-inline')/);

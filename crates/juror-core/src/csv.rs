@@ -193,9 +193,36 @@ fn after_quote(line: usize, column: usize) -> CsvError {
 /// and a leading tab or carriage return, which some imports strip before looking).
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
+/// Whether `s` is a number as `str::parse::<f64>` reads one (a sign; digits with at most one
+/// point, at least one digit; an exponent `e` or `E` with a sign and digits; or `inf`,
+/// `infinity`, `nan` in any case), decided without the float parser, whose tables would
+/// otherwise be in the annotator's wasm for this one check.
+fn is_number_text(s: &str) -> bool {
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if ["inf", "infinity", "nan"]
+        .iter()
+        .any(|w| unsigned.eq_ignore_ascii_case(w))
+    {
+        return true;
+    }
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (unsigned, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mantissa_ok =
+        digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
 /// One field as RFC 4180 writes it, with spreadsheet formulas defused (see the module docs).
 pub fn field(s: &str) -> String {
-    let s = if s.starts_with(FORMULA_STARTS) && s.parse::<f64>().is_err() {
+    let s = if s.starts_with(FORMULA_STARTS) && !is_number_text(s) {
         format!("'{s}")
     } else {
         s.to_owned()
@@ -256,6 +283,33 @@ pub fn undefuse(s: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn number_text_is_what_the_float_parser_reads() {
+        for s in [
+            "1", "-1", "+1", "1.", ".5", "-.5", "1e5", "1E-5", "1.5e+3", "inf", "-INF", "Infinity",
+            "+nan", "NaN", "007", "0.0",
+        ] {
+            assert!(super::is_number_text(s), "{s}");
+            assert!(s.parse::<f64>().is_ok(), "{s}");
+        }
+        for s in [
+            "", ".", "-", "+", "e5", "1e", "1e+", "1.2.3", "--1", "1 ", " 1", "infinit", "1_0",
+            "0x10", "=1", "1,5", "١",
+        ] {
+            assert!(!super::is_number_text(s), "{s}");
+            assert!(s.parse::<f64>().is_err(), "{s}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn number_text_agrees_with_the_float_parser(
+            s in "[+-]?[0-9.eE+-]{0,7}|[+-]?(inf|INF|Infinity|nan|NaN|infinit|nana)",
+        ) {
+            proptest::prop_assert_eq!(super::is_number_text(&s), s.parse::<f64>().is_ok());
+        }
+    }
+
     use super::*;
 
     #[test]

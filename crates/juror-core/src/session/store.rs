@@ -152,8 +152,9 @@ pub const QUARANTINE_PREFIX: &str = "juror-quarantine/";
 /// failures (say, an old and a new app taking turns) cannot fill the browser's storage.
 pub const QUARANTINE_LIMIT: usize = 8;
 
-/// The key under which `text`, stored under `key`, is set aside at `now`.
-pub fn quarantine_key(key: &str, now: f64) -> String {
+/// The key under which `text`, stored under `key`, is set aside at `now` (milliseconds since
+/// 1970, as `Date.now()` gives them).
+pub fn quarantine_key(key: &str, now: u64) -> String {
     format!("{QUARANTINE_PREFIX}{now}/{key}")
 }
 
@@ -164,18 +165,20 @@ pub fn quarantine_plan(text: &str, existing: &[(String, String)]) -> Option<Vec<
     if existing.iter().any(|(_, t)| t == text) {
         return None;
     }
-    let mut keys: Vec<(f64, &str)> = existing
+    // Read as whole milliseconds: the page carries no float parser. Keys written when the time
+    // was formatted as a float read the same, since `Date.now()` is always whole.
+    let mut keys: Vec<(u64, &str)> = existing
         .iter()
         .map(|(k, _)| {
             let at = k
                 .strip_prefix(QUARANTINE_PREFIX)
                 .and_then(|r| r.split('/').next())
                 .and_then(|t| t.parse().ok())
-                .unwrap_or(0.0);
+                .unwrap_or(0);
             (at, k.as_str())
         })
         .collect();
-    keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    keys.sort_by_key(|k| k.0);
     let excess = (keys.len() + 1).saturating_sub(QUARANTINE_LIMIT);
     Some(
         keys[..excess]
@@ -546,7 +549,7 @@ mod tests {
         let existing: Vec<(String, String)> = (0..QUARANTINE_LIMIT)
             .map(|i| {
                 (
-                    quarantine_key("juror/v1/x/1", 1000.0 + i as f64 * 10.0),
+                    quarantine_key("juror/v1/x/1", 1000 + i as u64 * 10),
                     format!("t{i}"),
                 )
             })
@@ -558,6 +561,11 @@ mod tests {
             quarantine_plan("new", &existing[..2]).unwrap(),
             Vec::<String>::new()
         );
+        // Times compare as numbers, not as text: 900 ms is older than 1000 ms.
+        let mut older = existing.clone();
+        older[QUARANTINE_LIMIT - 1].0 = quarantine_key("juror/v1/x/1", 900);
+        let drop = quarantine_plan("new", &older).unwrap();
+        assert_eq!(drop, vec![older[QUARANTINE_LIMIT - 1].0.clone()]);
     }
 
     #[test]
@@ -586,7 +594,7 @@ mod tests {
         assert_eq!((saved.answered, saved.set_aside), (1, false));
         assert_eq!(saved.file_name, "juror-saved-my-study-slot-3--P-17.json");
         // A damaged copy set aside is still listed, by what its key says.
-        let aside = describe(&quarantine_key(&k, 9.0), "{not json").unwrap();
+        let aside = describe(&quarantine_key(&k, 9), "{not json").unwrap();
         assert!(aside.set_aside);
         assert_eq!(aside.annotator, "slot 3, P 17");
         assert_eq!(aside.file_name, "juror-set-aside-answers-slot-3--P-17.json");
@@ -624,19 +632,19 @@ mod tests {
         assert!(mine(&own_key, &own));
         assert!(mine(&format!("{OUTBOX_PREFIX}{own_key}"), "digest"));
         assert!(mine(&format!("{OUTBOX_PREFIX}{own_key}/backup"), "20"));
-        assert!(mine(&quarantine_key(&own_key, 9.0), "{damaged"));
+        assert!(mine(&quarantine_key(&own_key, 9), "{damaged"));
         // Another version of the study file, same study id and annotator.
         let older = envelope("fin", &other_sha, 3, "p17");
         assert!(mine(&key(&other_sha, 3, Some("p17")), &older));
         assert!(mine(
-            &quarantine_key(&key(&other_sha, 3, Some("p17")), 1.0),
+            &quarantine_key(&key(&other_sha, 3, Some("p17")), 1),
             &older
         ));
         // Not theirs: other annotators, other studies, other keys.
         let other_study = envelope("other", &other_sha, 3, "p17");
         assert!(!mine(&key(&other_sha, 3, Some("p17")), &other_study));
         assert!(!mine(
-            &quarantine_key(&key(&other_sha, 3, Some("p17")), 1.0),
+            &quarantine_key(&key(&other_sha, 3, Some("p17")), 1),
             "{damaged"
         ));
         assert!(!mine(
@@ -717,8 +725,8 @@ mod tests {
         let other = "f".repeat(64);
         let mine = key(SHA, 3, Some("81234"));
         let theirs = key(&other, 1, Some("p2"));
-        let damaged = quarantine_key(&mine, 7.0);
-        let foreign_damage = quarantine_key(&theirs, 8.0);
+        let damaged = quarantine_key(&mine, 7);
+        let foreign_damage = quarantine_key(&theirs, 8);
         let entries = vec![
             (mine.clone(), envelope_of("pilot", SHA, 3, "81234", 5.0)),
             (

@@ -1,0 +1,44 @@
+// Intent: on a slow connection the annotator's page arrives sooner because the study is
+// requested at once, beside the wasm, instead of after the wasm has downloaded and started;
+// the app then uses that one response and never asks for the study twice.
+import { test, expect } from './fixtures';
+import { openStudy } from './session';
+
+const study = 'pandalm.json';
+const isStudy = (url: string) => new URL(url).pathname.endsWith(`/studies/${study}`);
+
+test('the study is requested while the wasm is still downloading, and only once', async ({ page, errors }) => {
+  // Every call of `fetch` the page makes, by address: the app must take the early request's
+  // response rather than ask again.
+  await page.addInitScript(() => {
+    const calls: string[] = [];
+    (window as unknown as { fetchCalls: string[] }).fetchCalls = calls;
+    const fetch = window.fetch.bind(window);
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(String(input instanceof Request ? input.url : input));
+      return fetch(input, init);
+    };
+  });
+  let studyRequested!: () => void;
+  const studySeen = new Promise<void>((resolve) => (studyRequested = resolve));
+  page.on('request', (request) => {
+    if (isStudy(request.url())) studyRequested();
+  });
+  // The annotator's wasm is held back until the study's request has gone out. A page that
+  // asked for the study only once its wasm had started would never ask while it is held: the
+  // hold ends after 10 s so that the failure is this test's assertion, not a time-out.
+  let studyBeforeWasm = false;
+  await page.route(/\/juror-app-[0-9a-f]+_bg\.wasm$/, async (route) => {
+    studyBeforeWasm = await Promise.race([
+      studySeen.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+    ]);
+    await route.continue();
+  });
+
+  await openStudy(page, study, 1);
+  expect(studyBeforeWasm, 'the study was requested before the wasm arrived').toBe(true);
+  const calls = await page.evaluate(() => (window as unknown as { fetchCalls: string[] }).fetchCalls);
+  expect(calls.filter((url) => url.endsWith(`studies/${study}`))).toEqual([`studies/${study}`]);
+  expect(errors).toEqual([]);
+});
