@@ -3,6 +3,7 @@
 //! says so (its track grey); the arrows move it a step, Page Up/Down a tenth of the range (the
 //! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at.
 
+use juror_core::number::Num;
 use juror_core::session::{Msg, Target, with_label};
 use juror_core::study::Dimension;
 use leptos::prelude::*;
@@ -78,7 +79,7 @@ pub fn SliderScale(
         .map(|(v, l)| {
             let left = f64::from(v - min) * 100.0 / span;
             view! {
-                <li style:left=format!("{left}%")>
+                <li style:left=format!("{}%", Num(left))>
                     <span class="value">{v}</span>
                     <span class="label">{l}</span>
                 </li>

@@ -1,5 +1,6 @@
 //! Survey pages and the control for any question (also used for per-output questions).
 
+use juror_core::number::Num;
 use juror_core::session::{Answer, Missing, Msg, Survey};
 use juror_core::study::{Question, QuestionKind, RankOptions, ScalePoint};
 use leptos::prelude::*;
@@ -436,7 +437,7 @@ fn number_question(
     reason: Memo<Option<String>>,
 ) -> impl IntoView {
     let text = move || match value.get() {
-        Some(Answer::Number(x)) => x.to_string(),
+        Some(Answer::Number(x)) => Num(x).to_string(),
         _ => String::new(),
     };
     let described = described_by(&dom_id, None, reason);
@@ -449,8 +450,8 @@ fn number_question(
                 aria-describedby=described
                 id=dom_id
                 inputmode=if integer { "numeric" } else { "decimal" }
-                min=min.map(|m| m.to_string())
-                max=max.map(|m| m.to_string())
+                min=min.map(|m| Num(m).to_string())
+                max=max.map(|m| Num(m).to_string())
                 step=if integer { "1" } else { "any" }
                 prop:value=text
                 on:input=move |ev| on_change.run(dom::input_number(&ev).map(Answer::Number))

@@ -22,6 +22,7 @@ pub mod digest;
 pub mod fast_hash;
 pub mod json_path;
 pub mod markdown;
+pub mod number;
 pub mod pseudonym;
 pub mod rng;
 pub mod url;

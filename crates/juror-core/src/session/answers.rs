@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::number::Num;
 use crate::study::{Question, QuestionKind, RankOptions, Severity};
 
 /// An answer to a survey or per-output question.
@@ -79,9 +80,11 @@ impl Answer {
                     Err("enter a whole number".to_owned())
                 } else if min.is_some_and(|m| *x < m) || max.is_some_and(|m| *x > m) {
                     Err(match (min, max) {
-                        (Some(a), Some(b)) => format!("enter a number from {a} to {b}"),
-                        (Some(a), None) => format!("enter {a} or more"),
-                        (None, Some(b)) => format!("enter {b} or less"),
+                        (Some(a), Some(b)) => {
+                            format!("enter a number from {} to {}", Num(*a), Num(*b))
+                        }
+                        (Some(a), None) => format!("enter {} or more", Num(*a)),
+                        (None, Some(b)) => format!("enter {} or less", Num(*b)),
                         (None, None) => "enter a number".to_owned(),
                     })
                 } else {

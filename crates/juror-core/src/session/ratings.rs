@@ -19,6 +19,7 @@ use super::answers::{
 use super::time::{iso8601, parse_iso8601};
 use super::{Phase, Progress, Session};
 use crate::digest::sha256_hex;
+use crate::number::Num;
 use crate::plan::view::shown_text;
 use crate::plan::{Annotator, Format, Plan, Planner, PlatformVisit, Trial};
 use crate::study::Study;
@@ -583,7 +584,7 @@ fn answer_text(a: &Answer) -> String {
         Answer::Scale(v) => v.to_string(),
         Answer::Choice(c) | Answer::Text(c) => c.clone(),
         Answer::Choices(cs) | Answer::Rank(cs) => cs.join("; "),
-        Answer::Number(x) => x.to_string(),
+        Answer::Number(x) => Num(*x).to_string(),
     }
 }
 

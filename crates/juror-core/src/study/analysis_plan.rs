@@ -9,6 +9,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::number::Num;
+
 /// The study file's `analysis` section: the pre-registered analysis plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -181,7 +183,7 @@ impl JudgeSettings {
         {
             out.push((
                 "epsilon",
-                e.to_string(),
+                Num(e).to_string(),
                 "give a number from 0 up to (not including) 1, such as 0.2 (expert annotators), \
                  0.15 (skilled) or 0.1 (crowd workers)",
             ));
@@ -191,7 +193,7 @@ impl JudgeSettings {
         {
             out.push((
                 "fdr",
-                q.to_string(),
+                Num(q).to_string(),
                 "give a false discovery rate between 0 and 1, such as 0.05",
             ));
         }
@@ -781,7 +783,7 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
     for (field, value) in raw.mqm_weights.map(|w| w.problems()).unwrap_or_default() {
         problems.push((
             format!("mqm_weights.{field}"),
-            format!("{value} is not a weight"),
+            format!("{} is not a weight", Num(value)),
             "give a number of 0 or more, such as 1 (minor), 5 (major) or 25 (critical)".to_owned(),
         ));
     }
@@ -807,7 +809,7 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
         {
             problems.push((
                 format!("hypotheses[{i}].margin"),
-                format!("{m} is not a margin"),
+                format!("{} is not a margin", Num(m)),
                 "give a positive number on the rating scale, such as 0.5".to_owned(),
             ));
         }

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::model::*;
 use super::raw::*;
+use crate::number::Num;
 
 /// One thing wrong with a study file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -775,7 +776,7 @@ impl Checker {
                 {
                     self.error(
                         format!("{at}.min"),
-                        format!("min ({lo}) is above max ({hi})"),
+                        format!("min ({}) is above max ({})", Num(*lo), Num(*hi)),
                         "make min at most max",
                     );
                 }

@@ -21,6 +21,7 @@ const FLOORS: &[(&str, u32)] = &[
     ("fast_hash", 1),
     ("json_path", 1),
     ("markdown", 1),
+    ("number", 1),
     ("pseudonym", 1),
     ("rng", 1),
     ("url", 1),
