@@ -237,8 +237,16 @@ pub fn report_with_key(
             applied,
             not_flagged,
             unfilled: adj.unfilled(),
+            unresolved: adj.unresolved().len(),
         }
     });
+    if let Some(study) = study {
+        for d in &mut dimensions {
+            for f in &mut d.flags {
+                f.context = cell_context(study, key, &f.item, &f.system);
+            }
+        }
+    }
 
     let criteria = thresholds::thresholds(data, &plan);
     let divergence = divergence_of(study, key, &plan, &mut problems);
@@ -275,6 +283,28 @@ pub fn report_with_key(
         divergence,
         hypotheses: planned,
     }
+}
+
+/// What the study shows of `item`, with the output of `system` (a published study's outputs
+/// are under tokens: the key names their systems); `None` when the study has no such item.
+fn cell_context(
+    study: &Study,
+    key: Option<&crate::publish::SealKey>,
+    item: &str,
+    system: &str,
+) -> Option<CellContext> {
+    let found = study.items().iter().find(|i| i.id == item)?;
+    let output = found.outputs.get(system).or_else(|| {
+        let key = key?;
+        let (token, _) = key.systems.iter().find(|(_, s)| s.as_str() == system)?;
+        found.outputs.get(token)
+    });
+    Some(CellContext {
+        prompt: found.prompt.clone(),
+        context: found.context.clone(),
+        media: found.media.clone(),
+        output: output.cloned(),
+    })
 }
 
 /// The systems' output divergence when the plan asks for it; a problem saying why when it
@@ -412,6 +442,14 @@ fn dimension_report(
                     })
                     .collect(),
                 adjudicated: adjudicated(item, system),
+                experts: adjudication.map_or_else(Vec::new, |a| {
+                    let experts = a.experts(dimension, item, system);
+                    match experts {
+                        [one] if one.expert.is_empty() => Vec::new(),
+                        _ => experts.to_vec(),
+                    }
+                }),
+                context: None,
             });
         }
     }
