@@ -296,8 +296,11 @@ fn cell_context(
     let found = study.items().iter().find(|i| i.id == item)?;
     let output = found.outputs.get(system).or_else(|| {
         let key = key?;
-        let (token, _) = key.systems.iter().find(|(_, s)| s.as_str() == system)?;
-        found.outputs.get(token)
+        found
+            .outputs
+            .iter()
+            .find(|(token, _)| key.systems.get(*token).is_some_and(|s| s == system))
+            .map(|(_, text)| text)
     });
     Some(CellContext {
         prompt: found.prompt.clone(),
@@ -1185,5 +1188,37 @@ fn rating_agreement(rows: &[&RatingRow], scale: Option<&[f64]>) -> Agreement {
             })
             .collect(),
         percent_agreement: percent_agreement(&ratings),
+    }
+}
+
+#[cfg(test)]
+mod context_tests {
+    use crate::publish::SealKey;
+
+    fn fixture(name: &str) -> String {
+        let path = format!(
+            "{}/tests/fixtures/analysis/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// A sealed study names its outputs by token: the key finds the output of the flagged
+    /// cell's system, which the adjudication sheet and form show.
+    #[test]
+    fn a_sealed_studys_output_is_found_through_its_key() {
+        let study = crate::open::open(&fixture("pandalm-sealed-study.json"))
+            .unwrap()
+            .study;
+        let key: SealKey = serde_json::from_str(&fixture("pandalm-key.json")).unwrap();
+        let item = &study.items()[0];
+        let (token, text) = item.outputs.iter().next().unwrap();
+        let system = &key.systems[token];
+        let c = super::cell_context(&study, Some(&key), &item.id, system).unwrap();
+        assert_eq!(c.output.as_deref(), Some(text.as_str()));
+        assert_eq!(c.prompt, item.prompt);
+        let without_key = super::cell_context(&study, None, &item.id, system).unwrap();
+        assert_eq!(without_key.output, None, "the study names tokens only");
+        assert!(super::cell_context(&study, Some(&key), "no-such-item", system).is_none());
     }
 }
