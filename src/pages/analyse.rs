@@ -63,8 +63,9 @@ impl PartialEq for Outcome {
 /// Runs the analysis as `juror analyze` does, through the core's one entry point
 /// ([`analysis::run::run`]): the study, the key, the adjudication file, then every input in
 /// order, and the judges' verdicts apart from them (`--judges`), with `juror analyze`'s default
-/// options and the plan `overrides` chosen on the page; platform participants' ids
-/// pseudonymised unless `reveal_ids` (`--reveal-ids`).
+/// options but the page's switches in `options` (`reveal_ids`: platform participants' ids as
+/// given, else pseudonymised, `--reveal-ids`; `exclude_unadjudicated`,
+/// `--exclude-unadjudicated`) and the plan `overrides` chosen on the page.
 pub fn run(
     inputs: &[FileText],
     judges: &[FileText],
@@ -72,7 +73,7 @@ pub fn run(
     key: Option<&FileText>,
     adjudication: Option<&FileText>,
     overrides: &Overrides,
-    reveal_ids: bool,
+    options: Options,
 ) -> Outcome {
     if inputs.is_empty() {
         return Outcome::Empty;
@@ -84,10 +85,7 @@ pub fn run(
         key: key.cloned(),
         adjudication: adjudication.cloned(),
         intake: Vec::new(),
-        options: Options {
-            reveal_ids,
-            ..Options::default()
-        },
+        options,
         overrides: overrides.clone(),
         clock: None,
     };
@@ -138,17 +136,36 @@ fn StudyAndKey(
     }
 }
 
-/// The adjudication file, optional.
+/// The adjudication file, optional, and the switch that sets aside the flagged cells not yet
+/// adjudicated (`--exclude-unadjudicated`).
 #[component]
-fn AdjudicationFile(adjudication: RwSignal<Option<FileText>>) -> impl IntoView {
+fn AdjudicationFile(
+    adjudication: RwSignal<Option<FileText>>,
+    exclude_unadjudicated: RwSignal<bool>,
+) -> impl IntoView {
     view! {
         <h2>"4. Adjudication (optional)"</h2>
         <OptionalFile
             label="Choose an adjudication CSV"
-            hint="item_id,system_id,dimension,score: each score replaces the ratings of its cell."
+            hint="item_id,system_id,dimension,score and optionally expert: each cell's resolved score replaces its ratings (several experts: the score they all gave, or the row whose expert is resolved)."
             accept=".csv,text/csv"
             file=adjudication
         />
+        <p class="exclude-unadjudicated">
+            <label>
+                <input
+                    type="checkbox"
+                    prop:checked=move || exclude_unadjudicated.get()
+                    on:change=move |ev| exclude_unadjudicated.set(event_target_checked(&ev))
+                />
+                " Set aside flagged cells not yet adjudicated"
+            </label>
+            <span class="hint">
+                " From the systems' summaries, the comparisons and the slopes, as "
+                <code>"juror analyze --exclude-unadjudicated"</code>
+                " does (agreement keeps every rating); the methods paragraph says so."
+            </span>
+        </p>
     }
 }
 
@@ -215,6 +232,8 @@ pub fn Analyse() -> impl IntoView {
     let overrides: RwSignal<Overrides> = RwSignal::new(Overrides::default());
     // Platform participants' ids: pseudonymised unless the researcher asks to see them.
     let reveal_ids = RwSignal::new(false);
+    // Flagged cells without a resolved score: kept unless the researcher sets them aside.
+    let exclude_unadjudicated = RwSignal::new(false);
     let context = Memo::new(move |_| plan_context(study.get().as_ref(), key.get().as_ref()));
 
     // The report, computed once per change of the files, the plan or the ids' choice (the
@@ -228,6 +247,7 @@ pub fn Analyse() -> impl IntoView {
         let judge_files = judges.get();
         let (study, key, adjudication) = (study.get(), key.get(), adjudication.get());
         let (overrides, reveal_ids) = (overrides.get(), reveal_ids.get());
+        let exclude_unadjudicated = exclude_unadjudicated.get();
         let ticket = generation.get_value() + 1;
         generation.set_value(ticket);
         if files.is_empty() {
@@ -247,7 +267,11 @@ pub fn Analyse() -> impl IntoView {
                 key.as_ref(),
                 adjudication.as_ref(),
                 &overrides,
-                reveal_ids,
+                Options {
+                    reveal_ids,
+                    exclude_unadjudicated,
+                    ..Options::default()
+                },
             );
             computing.set(None);
             outcome.set(result);
@@ -296,7 +320,7 @@ pub fn Analyse() -> impl IntoView {
             />
             <ChosenFiles inputs />
             <JudgesChooser judges />
-            <AdjudicationFile adjudication />
+            <AdjudicationFile adjudication exclude_unadjudicated />
             <Show when=move || inputs.with(|list| !list.is_empty())>
                 <AnalysisPlanChoices context systems overrides />
             </Show>
@@ -500,6 +524,10 @@ fn ReportView(
                 view! { <sections::Sections sections below=0 /> }
             })}
             <JudgesView judges=report.judges.clone() scales files=judge_files />
+            <section class="methods" aria-labelledby="methods-heading">
+                <h3 id="methods-heading">"Methods"</h3>
+                <p>{analysis::markdown::methods(report)}</p>
+            </section>
         </section>
     }
 }
@@ -794,6 +822,7 @@ fn DimensionView(
         Correction::None => "unadjusted",
     };
     let flagged = d.flags.len();
+    let set_aside = d.set_aside;
     let rounds = d.rounds.clone();
     view! {
         <section class="dimension" aria-labelledby=labelled_by>
@@ -870,6 +899,9 @@ fn DimensionView(
                     1 => format!("1 cell of {name} is flagged (its annotators disagree): adjudicate it below."),
                     n => format!("{n} cells of {name} are flagged (their annotators disagree): adjudicate them below."),
                 }}
+                {(set_aside > 0).then(|| format!(
+                    " {set_aside} flagged cell(s) not yet adjudicated are set aside from the systems and the comparisons."
+                ))}
             </p>
         </section>
     }
@@ -957,13 +989,21 @@ mod tests {
     #[test]
     fn nothing_chosen_is_empty_and_a_bad_key_blocks() {
         assert_eq!(
-            run(&[], &[], None, None, None, &Overrides::default(), false),
+            run(
+                &[],
+                &[],
+                None,
+                None,
+                None,
+                &Overrides::default(),
+                Default::default()
+            ),
             Outcome::Empty
         );
         let key = FileText::new("key.json", "{}");
         let inputs = [fixture("financial-slot1.json")];
         assert!(
-            matches!(run(&inputs, &[], None, Some(&key), None, &Overrides::default(), false), Outcome::Blocked(r) if r.len() == 1)
+            matches!(run(&inputs, &[], None, Some(&key), None, &Overrides::default(), Default::default()), Outcome::Blocked(r) if r.len() == 1)
         );
     }
 
@@ -976,8 +1016,15 @@ mod tests {
             },
             fixture("financial-slot1.json"),
         ];
-        let Outcome::Done(a) = run(&inputs, &[], None, None, None, &Overrides::default(), false)
-        else {
+        let Outcome::Done(a) = run(
+            &inputs,
+            &[],
+            None,
+            None,
+            None,
+            &Overrides::default(),
+            Default::default(),
+        ) else {
             panic!("expected a report");
         };
         assert_eq!(a.report.problems[0].file, "gone.json");

@@ -23,6 +23,38 @@ function scoreControl(page: Page, f: Flag, role: 'combobox' | 'textbox'): Locato
   return page.getByRole(role, { name, exact: true });
 }
 
+/** The records of a CSV text (RFC 4180: quoted fields may hold commas, quotes and line breaks). */
+function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || record.length > 0) records.push([...record, field]);
+  return records;
+}
+
+/** The adjudication sheet's columns. */
+const SHEET = 'item_id,system_id,dimension,score,expert,n,mean,sd,ratings,prompt,context,media,output';
+
 /** Drops files on the page's drop zone, as a file manager would. */
 async function drop(page: Page, paths: string[]) {
   const contents = paths.map((p) => ({ name: path.basename(p), text: fs.readFileSync(p, 'utf8') }));
@@ -52,7 +84,12 @@ test('adjudicated in the page, the report equals juror analyze --adjudication', 
   await expect(first).toContainText(flags[0].ratings.map((r) => `${r.annotator}: ${r.score}`).join(', '));
 
   // The first score by keyboard alone (Tab into the control, arrows to choose), the rest by choice.
+  // Between two cells' scores sits the first cell's "Prompt and output" button.
   await scoreControl(page, flags[1], 'combobox').focus();
+  await page.keyboard.press('Shift+Tab');
+  await expect(
+    form.getByRole('row', { name: new RegExp(`^${flags[0].item} ${flags[0].system} `) }).getByRole('button', { name: 'Prompt and output' }),
+  ).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(scoreControl(page, flags[0], 'combobox')).toBeFocused();
   for (let k = 0; k < Number(scores[0]); k++) await page.keyboard.press('ArrowDown');
@@ -70,12 +107,12 @@ test('adjudicated in the page, the report equals juror analyze --adjudication', 
     `${filled} of ${flags.length} flagged cells have a score. The report below does not use these scores yet: apply them to update it.`,
   );
 
-  // The adjudication file: the sheet's columns, with the scores.
+  // The adjudication file: the sheet's columns, with the scores (one unnamed expert's).
   const file = await downloadFile(page, 'Download adjudication file', testInfo);
-  const lines = file.text.trimEnd().split('\n');
-  expect(lines[0]).toBe('item_id,system_id,dimension,score,n,mean,sd,ratings');
-  expect(lines.slice(1).map((l) => l.split(',').slice(0, 4).join(','))).toEqual(
-    flags.map((f, i) => `${f.item},${f.system},${f.dimension},${scores[i]}`),
+  const records = csvRecords(file.text);
+  expect(records[0].join(',')).toBe(SHEET);
+  expect(records.slice(1).map((r) => r.slice(0, 5).join(','))).toEqual(
+    flags.map((f, i) => `${f.item},${f.system},${f.dimension},${scores[i]},`),
   );
 
   // Applied in the page: the report is recomputed with it, and the scores stay in the form.
@@ -116,6 +153,8 @@ test('without a study, scores are numbers checked as typed', async ({ page, erro
   await page.goto('analyse.html');
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
   const control = scoreControl(page, flags[0], 'textbox');
+  // Without the study, the form says how to see what was rated.
+  await expect(page.getByText(/^Give the study \(step 1\) to see each item's prompt/)).toBeVisible();
   await control.fill('high');
   await expect(control).toHaveAttribute('aria-invalid', 'true');
   await expect(control).toHaveAccessibleDescription('"high" is not a number');
@@ -138,3 +177,71 @@ test('without a study, scores are numbers checked as typed', async ({ page, erro
   expect(differences(normalise(applied), normalise(after))).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('the form shows each flagged cell\'s prompt, context and the output rated, as the sheet does', async ({ page, errors }, testInfo) => {
+  const flags = flagsOf(JSON.parse(cli(['--study', study, ...files])));
+  const items = JSON.parse(fs.readFileSync(study, 'utf8')).items;
+  await page.goto('analyse.html');
+  await page.getByLabel('Choose the study file').setInputFiles(study);
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
+  const form = page.getByRole('region', { name: 'Adjudicate the flagged cells' });
+  for (const f of flags.slice(0, 2)) {
+    const item = items.find((i: any) => i.id === f.item);
+    const row = form.getByRole('row', { name: new RegExp(`^${f.item} ${f.system} `) });
+    const button = row.getByRole('button', { name: 'Prompt and output' });
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    await button.click();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    await expect(row).toContainText(item.prompt.split('\n')[0].trim());
+    await expect(row).toContainText(item.context.split('\n')[0].trim());
+    await expect(row).toContainText(`Output of ${f.system}`);
+    await expect(row).toContainText(item.outputs[f.system].split('\n')[0].trim());
+  }
+  // The sheet the expert fills holds them too, beside each cell.
+  const sheet = csvRecords(await download(page, 'Download adjudication sheet', testInfo));
+  expect(sheet[0].join(',')).toBe(SHEET);
+  for (const [k, f] of flags.entries()) {
+    const item = items.find((i: any) => i.id === f.item);
+    expect(sheet[k + 1].slice(0, 2)).toEqual([f.item, f.system]);
+    expect(sheet[k + 1].slice(9)).toEqual([item.prompt, item.context ?? '', '', item.outputs[f.system]]);
+  }
+  expect(errors).toEqual([]);
+});
+
+test('flagged cells not yet adjudicated can be set aside, as juror analyze --exclude-unadjudicated does', async ({ page, errors }, testInfo) => {
+  const kept = JSON.parse(cli(['--study', study, ...files]));
+  const aside = JSON.parse(cli(['--study', study, ...files, '--exclude-unadjudicated']));
+  // A system whose mean changes when its flagged cells are set aside.
+  const changed = kept.dimensions[0].systems.find(
+    (s: any, k: number) => s.mean !== aside.dimensions[0].systems[k].mean,
+  );
+  expect(changed).toBeTruthy();
+  const after = aside.dimensions[0].systems.find((s: any) => s.system === changed.system);
+  await page.goto('analyse.html');
+  await page.getByLabel('Choose the study file').setInputFiles(study);
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
+  const systems = page.getByRole('table', { name: /^Systems on quality/ });
+  const row = systems.getByRole('row', { name: new RegExp(`^${changed.system} `) });
+  await expect(row).toContainText(changed.mean.toFixed(3));
+  const methods = page.getByRole('region', { name: 'Methods' });
+  await expect(methods).not.toContainText('were set aside');
+
+  const toggle = page.getByRole('checkbox', { name: 'Set aside flagged cells not yet adjudicated' });
+  await toggle.check();
+  await expect(row).toContainText(after.mean.toFixed(3));
+  await expect(methods).toContainText('flagged cells without an adjudicated score were set aside');
+  const flagged = aside.dimensions[0].flags.length;
+  await expect(page.getByText(`${flagged} flagged cell(s) not yet adjudicated are set aside`)).toBeVisible();
+  const report = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
+  expect(report.settings.exclude_unadjudicated).toBe(true);
+  expect(differences(normalise(report), normalise(aside))).toEqual([]);
+  expect(await download(page, 'Download report (Markdown)', testInfo)).toBe(
+    cli(['--study', study, ...files, '--exclude-unadjudicated', '--format', 'md']),
+  );
+
+  await toggle.uncheck();
+  await expect(row).toContainText(changed.mean.toFixed(3));
+  await expect(methods).not.toContainText('were set aside');
+  expect(errors).toEqual([]);
+});
+

@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 
 use juror_core::analysis::Report;
-use juror_core::analysis::adjudication::{Cell, parse_score};
+use juror_core::analysis::adjudication::{Cell, experts_in_words, parse_score};
 use juror_core::analysis::render::fmt;
-use juror_core::analysis::report::Flag;
+use juror_core::analysis::report::{CellContext, Flag};
 use leptos::prelude::*;
 
 use super::charts::plain;
@@ -153,10 +153,12 @@ pub fn AdjudicationForm(
                                 <th scope="col">"Item"</th>
                                 <th scope="col">"System"</th>
                                 <th scope="col">"Ratings"</th>
+                                <th scope="col">"Experts"</th>
                                 <th scope="col">"Adjudicated score"</th>
                                 <th scope="col">"Mean"</th>
                                 <th scope="col">"SD"</th>
                                 <th scope="col">"In the report"</th>
+                                <th scope="col">"What was rated"</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -180,14 +182,30 @@ pub fn AdjudicationForm(
             })
             .collect_view()
     });
+    // Without the study, the form cannot show what was rated: say how to see it.
+    let no_study = report.with_value(|r| {
+        r.dimensions
+            .iter()
+            .flat_map(|d| &d.flags)
+            .any(|f| f.context.is_none())
+    });
     view! {
         <section class="adjudication" id="adjudicate" aria-labelledby="adjudicate-heading">
             <h3 id="adjudicate-heading">"Adjudicate the flagged cells"</h3>
             <p>
                 "Give a score for each cell the annotators disagree on. It replaces the cell's ratings in the systems' summaries and the comparisons, never in agreement. Leave a cell empty to keep its ratings. Download the adjudication file to keep the scores (reading it back gives the same report, here or with "
                 <code>"juror analyze --adjudication"</code>
-                "), or apply them to the report below."
+                "), or apply them to the report below. With several experts (the "
+                <code>"expert"</code>
+                " column of the file), each expert's score is listed and the score here is the cell's resolved score: the one they all gave, else the one entered here (written as the row whose expert is "
+                <code>"resolved"</code>
+                "); experts who disagree leave the cell not adjudicated until it is resolved."
             </p>
+            {no_study.then(|| view! {
+                <p class="hint">
+                    "Give the study (step 1) to see each item's prompt, media and the output rated, here and in the adjudication sheet."
+                </p>
+            })}
             {tables}
             <p class="adjudication-status" role="status">{status}</p>
             {move || {
@@ -232,6 +250,15 @@ fn CellRow(
     let key = cell(&dimension, &flag);
     let name = control_name(&key);
     let adjudicated = flag.adjudicated;
+    let experts = if flag.experts.is_empty() {
+        fmt::DASH.to_owned()
+    } else {
+        experts_in_words(&flag.experts)
+    };
+    let rated = flag
+        .context
+        .clone()
+        .map(|c| view! { <ItemShown context=c system=flag.system.clone() /> }.into_any());
     let ratings: Vec<String> = flag
         .ratings
         .iter()
@@ -327,11 +354,79 @@ fn CellRow(
             <th scope="row">{flag.item.clone()}</th>
             <td>{flag.system.clone()}</td>
             <td>{ratings.join(", ")}</td>
+            <td>{experts}</td>
             <td class="score-cell">{control}</td>
             <td>{fmt::num(Some(flag.mean), 3)}</td>
             <td>{fmt::num(Some(flag.sd), 3)}</td>
             <td>{adjudicated.map(plain).unwrap_or_else(|| fmt::DASH.to_owned())}</td>
+            <td>{rated.unwrap_or_else(|| view! { <ItemHidden /> }.into_any())}</td>
         </tr>
+    }
+}
+
+/// A cell without the study: nothing to show.
+#[component]
+fn ItemHidden() -> impl IntoView {
+    fmt::DASH
+}
+
+/// An item's image or video: its kind, text alternative and address, a link when it is a web
+/// address (a path is relative to the study file, which this page cannot reach).
+fn media_view(m: &juror_core::study::Media) -> AnyView {
+    let kind = match m.kind {
+        juror_core::study::MediaKind::Image => "Image",
+        juror_core::study::MediaKind::Video => "Video",
+    };
+    let src = m.src.clone();
+    let address = if src.starts_with("https://") || src.starts_with("http://") {
+        let href = src.clone();
+        view! { <a href=href target="_blank" rel="noopener noreferrer">{src}</a> }.into_any()
+    } else {
+        view! { <code>{src}</code> " (relative to the study file)" }.into_any()
+    };
+    view! { <p>{format!("{kind}: {} ", m.alt)} {address}</p> }.into_any()
+}
+
+/// What the annotators rated, behind a button: the item's prompt, its context and media, and
+/// the system's output, as plain text (the researcher's page: the system is known here).
+#[component]
+fn ItemShown(context: CellContext, system: String) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let CellContext {
+        prompt,
+        context,
+        media,
+        output,
+    } = context;
+    let body = move || {
+        open.get().then(|| {
+            view! {
+                <div class="adjudication-item">
+                    <p><strong>"Prompt"</strong></p>
+                    <div class="output-text plain-text">{prompt.clone()}</div>
+                    {context.clone().map(|c| view! {
+                        <p><strong>"Context"</strong></p>
+                        <div class="output-text plain-text">{c}</div>
+                    })}
+                    {media.as_ref().map(media_view)}
+                    <p><strong>{format!("Output of {system}")}</strong></p>
+                    <div class="output-text plain-text">
+                        {output.clone().unwrap_or_else(|| "The study does not hold this output.".to_owned())}
+                    </div>
+                </div>
+            }
+        })
+    };
+    view! {
+        <button
+            type="button"
+            class="secondary small"
+            aria-expanded=move || if open.get() { "true" } else { "false" }
+            on:click=move |_| open.update(|o| *o = !*o)
+        >
+            "Prompt and output"
+        </button>
+        {body}
     }
 }
 
@@ -372,7 +467,7 @@ mod tests {
             None,
             None,
             &Default::default(),
-            false,
+            Default::default(),
         ) else {
             panic!("expected a report");
         };
@@ -426,6 +521,23 @@ mod tests {
         let problems = file_text(&r, &entries).unwrap_err();
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].cell, key);
+    }
+
+    /// With the study, each flagged cell carries the item's prompt and the system's output,
+    /// which the form shows and the sheet writes.
+    #[test]
+    fn with_the_study_each_flagged_cell_carries_what_was_rated() {
+        let r = report();
+        let f = &r.dimensions[0].flags[0];
+        let c = f.context.as_ref().unwrap();
+        assert!(c.prompt.contains(&f.item.to_uppercase()), "{}", c.prompt);
+        assert!(c.output.as_deref().is_some_and(|o| !o.is_empty()));
+        let first = c
+            .output
+            .as_deref()
+            .and_then(|o| o.lines().next())
+            .unwrap_or_default();
+        assert!(!first.is_empty() && r.adjudication_sheet().contains(first));
     }
 
     #[test]

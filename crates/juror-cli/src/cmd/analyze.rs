@@ -32,8 +32,10 @@ pub struct Args {
     /// The key written by `juror seal`: system tokens in ratings files become system ids.
     #[arg(long)]
     key: Option<PathBuf>,
-    /// An adjudication CSV (item_id,system_id,dimension,score): each score replaces the
-    /// ratings of its cell in the system summaries and comparisons, never in agreement.
+    /// An adjudication CSV (item_id,system_id,dimension,score, optionally expert): each cell's
+    /// resolved score (its one expert's, the score several experts all gave, or the row whose
+    /// expert is `resolved`) replaces the ratings of its cell in the system summaries and
+    /// comparisons, never in agreement.
     #[arg(long)]
     adjudication: Option<PathBuf>,
     /// Ratings files of an earlier phase (another study, e.g. an intake-only study that chose
@@ -41,8 +43,9 @@ pub struct Args {
     /// annotator id, for --by-intake and the answers table. Their ratings are not used.
     #[arg(long, num_args = 1.., value_name = "FILES")]
     intake: Vec<PathBuf>,
-    /// Also write the flagged cells to this file as an adjudication CSV with the score to
-    /// fill in.
+    /// Also write the flagged cells to this file as an adjudication CSV with the score (and
+    /// the expert's name) to fill in, beside the ratings and, with --study, the item's prompt,
+    /// context, media and the system's output.
     #[arg(long)]
     adjudication_sheet: Option<PathBuf>,
     /// Set aside the flagged cells that have no adjudicated score yet from the system

@@ -189,15 +189,14 @@ fn the_adjudication_sheet_filled_in_changes_comparisons_not_agreement() {
     assert_eq!(before.status.code(), Some(0), "{}", stderr(&before));
     let text = std::fs::read_to_string(&sheet).unwrap();
     let mut lines = text.lines();
-    assert_eq!(
-        lines.next(),
-        Some("item_id,system_id,dimension,score,n,mean,sd,ratings")
-    );
+    let header =
+        "item_id,system_id,dimension,score,expert,n,mean,sd,ratings,prompt,context,media,output";
+    assert_eq!(lines.next(), Some(header));
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r.split(',').nth(3) == Some("")));
     // The expert gives 4 to each.
-    let mut filled = String::from("item_id,system_id,dimension,score,n,mean,sd,ratings\n");
+    let mut filled = format!("{header}\n");
     for r in &rows {
         let mut f: Vec<&str> = r.splitn(5, ',').collect();
         f[3] = "4";
@@ -1395,4 +1394,104 @@ fn flagged_cells_without_a_score_can_be_set_aside() {
         &files,
     ));
     assert!(String::from_utf8_lossy(&md.stdout).contains("were set aside"));
+}
+
+/// Several experts per cell: two who disagree leave the cell unresolved (set aside with
+/// `--exclude-unadjudicated`, counted and said in the report), two who agree give their score,
+/// and a `resolved` row settles a disagreement; every expert's score is in the report and the
+/// sheet written back, which shows the item's prompt and the system's output with the study.
+#[test]
+fn several_experts_disagree_agree_or_are_resolved() {
+    let files = financial();
+    let study = root().join("assets/studies/financial-analysis.json");
+    let study = study.display().to_string();
+    let plain = json(&juror(&args(&["--study", &study], &files)));
+    let flags = plain["dimensions"][0]["flags"].as_array().unwrap().clone();
+    assert!(flags.len() >= 3, "{flags:?}");
+    let cell = |k: usize| {
+        format!(
+            "{},{},quality",
+            flags[k]["item"].as_str().unwrap(),
+            flags[k]["system"].as_str().unwrap()
+        )
+    };
+    let write = |name: &str, rows: &[String]| {
+        let path = tmp(name);
+        let text = format!(
+            "item_id,system_id,dimension,expert,score\n{}\n",
+            rows.join("\n")
+        );
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let (a, b, c) = (cell(0), cell(1), cell(2));
+    let file = write(
+        "experts.csv",
+        &[
+            format!("{a},ana,1"),
+            format!("{a},ben,5"),
+            format!("{b},ana,4"),
+            format!("{b},ben,4"),
+            format!("{c},ana,1"),
+            format!("{c},ben,5"),
+            format!("{c},resolved,3"),
+        ],
+    );
+    let sheet = tmp("experts-sheet.csv");
+    let sheet_arg = sheet.display().to_string();
+    let head = [
+        "--study",
+        &study,
+        "--adjudication",
+        &file,
+        "--exclude-unadjudicated",
+        "--adjudication-sheet",
+        &sheet_arg,
+    ];
+    let out = juror(&args(&head, &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let got = &report["dimensions"][0]["flags"];
+    let experts = |k: usize| got[k]["experts"].clone();
+    assert_eq!(
+        experts(0),
+        serde_json::json!([{"expert": "ana", "score": 1.0}, {"expert": "ben", "score": 5.0}])
+    );
+    assert_eq!(got[0]["adjudicated"], Value::Null, "they disagree");
+    assert_eq!(got[1]["adjudicated"], 4.0, "they agree");
+    assert_eq!(got[2]["adjudicated"], 3.0, "resolved");
+    assert_eq!(report["adjudication"]["unresolved"], 1);
+    assert_eq!(report["adjudication"]["cells"], 2);
+    assert_eq!(
+        report["dimensions"][0]["set_aside"].as_u64(),
+        Some(flags.len() as u64 - 2),
+        "the disagreeing cell is set aside with the cells nobody scored"
+    );
+    // The Markdown lists each expert and says the cell is not adjudicated.
+    let md = juror(&args(&[&head[..5], &["--format", "md"]].concat(), &files));
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.contains(r"| 1 \(ana\), 5 \(ben\) | – |"), "{md}");
+    assert!(
+        md.contains("1 cell(s) whose experts disagree have no resolved score"),
+        "{md}"
+    );
+    assert!(md.contains("Where several experts scored a cell"), "{md}");
+    // The sheet keeps every expert's row and the resolved one, with the item beside them.
+    let text = std::fs::read_to_string(&sheet).unwrap();
+    assert!(text.contains(&format!("{a},1,ana,")), "{text}");
+    assert!(text.contains(&format!("{c},3,resolved,")), "{text}");
+    assert!(
+        !text.contains(&format!("{b},4,resolved,")),
+        "agreement needs no resolved row"
+    );
+    assert!(text.contains("Analyse **"), "the prompt: {text}");
+    // Read back, the sheet gives the same cells.
+    let again = json(&juror(&args(
+        &["--study", &study, "--adjudication", &sheet_arg],
+        &files,
+    )));
+    assert_eq!(
+        again["dimensions"][0]["flags"],
+        report["dimensions"][0]["flags"]
+    );
 }

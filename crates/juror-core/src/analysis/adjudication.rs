@@ -1,14 +1,23 @@
-//! Adjudication: an expert's score for cells (item, system, dimension) whose annotators
-//! disagree.
+//! Adjudication: experts' scores for cells (item, system, dimension) whose annotators disagree.
 //!
-//! The file is a CSV with the columns `item_id,system_id,dimension,score` (others, such as the
-//! `n`, `mean`, `sd` and `ratings` of the sheet [`super::Report::adjudication_sheet`] writes, are
-//! ignored). A row with an empty score is a cell not yet adjudicated and is skipped. With the
-//! study's scales, a score must be a point of its dimension's scale ([`on_scale`], the one rule
-//! the Analyse page's form also applies). An adjudicated score replaces the cell's raw ratings in the system summaries and the comparisons,
-//! never in agreement (agreement is about the annotators, not the expert).
+//! The file is a CSV with the columns `item_id,system_id,dimension,score` and, optionally,
+//! `expert` (others, such as the `n`, `mean`, `sd`, `ratings`, `prompt`, `media` and `output` of
+//! the sheet [`super::Report::adjudication_sheet`] writes, are ignored). A row with an empty score
+//! is a cell not yet adjudicated and is skipped. With the study's scales, a score must be a point
+//! of its dimension's scale ([`on_scale`], the one rule the Analyse page's form also applies).
+//!
+//! Several experts may score one cell, a row each, named in `expert`; every expert's score is
+//! kept ([`Adjudication::experts`]). The cell's resolved score, the one the analysis uses, is
+//! the score of the row whose expert is `resolved` ([`RESOLVED`]) when there is one; else the
+//! experts' score when they all agree (one expert, named or not, as in a file without the
+//! `expert` column, agrees with themself); else the cell has no resolved score and stays not
+//! adjudicated ([`Adjudication::unresolved`]). A resolved score replaces the cell's raw ratings
+//! in the system summaries and the comparisons, never in agreement (agreement is about the
+//! annotators, not the experts).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
 
 use super::data::{Input, Problem, number, score};
 use crate::csv;
@@ -19,6 +28,9 @@ pub type Cell = (String, String, String);
 /// The points of each dimension's scale, by dimension id (empty without a study: any number is
 /// taken).
 pub type Scales = BTreeMap<String, Vec<f64>>;
+
+/// The `expert` of the row that records a cell's resolved score (any case).
+pub const RESOLVED: &str = "resolved";
 
 /// `value` when it is a point of `scale` (or there is no scale), else why not, naming the
 /// points.
@@ -56,7 +68,8 @@ pub fn parse_score(text: &str, scale: Option<&[f64]>) -> Result<Option<f64>, Str
     on_scale(value, scale).map(Some)
 }
 
-/// One adjudicated score and the line it came from.
+/// A cell's resolved score and the line it came from (the `resolved` row, else the first
+/// expert's).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub score: f64,
@@ -64,22 +77,52 @@ pub struct Entry {
     pub at: String,
 }
 
+/// One expert's score of a cell; `expert` is empty for a row without a name (a file without
+/// the `expert` column).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ExpertScore {
+    pub expert: String,
+    pub score: f64,
+}
+
+/// Each expert's score of a cell, as `4 (ana), 2 (ben)`; an unnamed expert's score alone.
+pub fn experts_in_words(experts: &[ExpertScore]) -> String {
+    experts
+        .iter()
+        .map(|e| match e.expert.as_str() {
+            "" => number(e.score),
+            name => format!("{} ({name})", number(e.score)),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The scores of an adjudication file, by cell.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Adjudication {
     file: String,
     cells: BTreeMap<Cell, Entry>,
+    experts: BTreeMap<Cell, Vec<ExpertScore>>,
+    unresolved: BTreeSet<Cell>,
     unfilled: usize,
     problems: Vec<Problem>,
 }
 
 const COLUMNS: [&str; 4] = ["item_id", "system_id", "dimension", "score"];
 
+/// What one cell's rows said while the file is read: each expert's score with its line, and
+/// the resolved row's.
+#[derive(Default)]
+struct Rows {
+    experts: Vec<(ExpertScore, String)>,
+    resolved: Option<(f64, String)>,
+}
+
 impl Adjudication {
     /// Reads an adjudication file. Rows with a problem (a missing id, a score that is not a
-    /// number or not a point of its dimension's scale in `scales`, a second score for the same
-    /// cell) are left out and listed in [`Adjudication::problems`]; an unreadable file or header
-    /// gives no cells and one problem.
+    /// number or not a point of its dimension's scale in `scales`, a second score from the same
+    /// expert, or a second resolved score, for the same cell) are left out and listed in
+    /// [`Adjudication::problems`]; an unreadable file or header gives no cells and one problem.
     pub fn read(input: &Input<'_>, scales: &Scales) -> Adjudication {
         let mut out = Adjudication {
             file: input.name.clone(),
@@ -131,6 +174,8 @@ impl Adjudication {
             ));
             return out;
         };
+        let expert_column = index("expert");
+        let mut by_cell: BTreeMap<Cell, Rows> = BTreeMap::new();
         for record in rows {
             let at = format!("line {}", record.line);
             if record.fields.len() != header.fields.len() {
@@ -145,8 +190,10 @@ impl Adjudication {
                 ));
                 continue;
             }
-            let get = |i: usize| csv::undefuse(record.fields[cols[i]].trim()).to_owned();
-            let (item, system, dimension, text) = (get(0), get(1), get(2), get(3));
+            let get = |i: usize| csv::undefuse(record.fields[i].trim()).to_owned();
+            let (item, system, dimension, text) =
+                (get(cols[0]), get(cols[1]), get(cols[2]), get(cols[3]));
+            let expert = expert_column.map(get).unwrap_or_default();
             if text.is_empty() {
                 out.unfilled += 1;
                 continue;
@@ -173,23 +220,70 @@ impl Adjudication {
                 }
             };
             let cell = (dimension, item, system);
-            if let Some(first) = out.cells.get(&cell) {
+            let rows = by_cell.entry(cell.clone()).or_default();
+            let first = if expert.eq_ignore_ascii_case(RESOLVED) {
+                rows.resolved
+                    .as_ref()
+                    .map(|(s, a)| ("a resolved score".to_owned(), *s, a.clone()))
+            } else {
+                rows.experts
+                    .iter()
+                    .find(|(e, _)| e.expert == expert)
+                    .map(|(e, a)| {
+                        let whose = if expert.is_empty() {
+                            "a score".to_owned()
+                        } else {
+                            format!("a score from expert \"{expert}\"")
+                        };
+                        (whose, e.score, a.clone())
+                    })
+            };
+            if let Some((what, score, first_at)) = first {
                 out.problems.push(Problem::new(
                     name,
                     Some(at),
                     format!(
-                        "item \"{}\", system \"{}\" on \"{}\" already has a score ({} at {}); \
-                         this one is left out",
+                        "item \"{}\", system \"{}\" on \"{}\" already has {what} ({} at \
+                         {first_at}); this one is left out",
                         cell.1,
                         cell.2,
                         cell.0,
-                        number(first.score),
-                        first.at
+                        number(score),
                     ),
                 ));
                 continue;
             }
-            out.cells.insert(cell, Entry { score: value, at });
+            if expert.eq_ignore_ascii_case(RESOLVED) {
+                rows.resolved = Some((value, at));
+            } else {
+                rows.experts.push((
+                    ExpertScore {
+                        expert,
+                        score: value,
+                    },
+                    at,
+                ));
+            }
+        }
+        for (cell, rows) in by_cell {
+            let agreed = rows.experts.first().and_then(|(first, at)| {
+                rows.experts
+                    .iter()
+                    .all(|(e, _)| e.score == first.score)
+                    .then(|| (first.score, at.clone()))
+            });
+            match rows.resolved.or(agreed) {
+                Some((score, at)) => {
+                    out.cells.insert(cell.clone(), Entry { score, at });
+                }
+                None => {
+                    out.unresolved.insert(cell.clone());
+                }
+            }
+            if !rows.experts.is_empty() {
+                let scores = rows.experts.into_iter().map(|(e, _)| e).collect();
+                out.experts.insert(cell, scores);
+            }
         }
         out
     }
@@ -199,16 +293,28 @@ impl Adjudication {
         &self.file
     }
 
-    /// Every adjudicated cell, by (dimension, item, system).
+    /// Every cell with a resolved score, by (dimension, item, system).
     pub fn cells(&self) -> &BTreeMap<Cell, Entry> {
         &self.cells
     }
 
-    /// The adjudicated score of a cell, if any.
+    /// The resolved score of a cell, if any.
     pub fn score(&self, dimension: &str, item: &str, system: &str) -> Option<f64> {
         self.cells
             .get(&(dimension.to_owned(), item.to_owned(), system.to_owned()))
             .map(|e| e.score)
+    }
+
+    /// Every expert's score of a cell, in the file's order (the resolved row is not one).
+    pub fn experts(&self, dimension: &str, item: &str, system: &str) -> &[ExpertScore] {
+        self.experts
+            .get(&(dimension.to_owned(), item.to_owned(), system.to_owned()))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Cells whose experts disagree and that have no resolved score: not adjudicated.
+    pub fn unresolved(&self) -> &BTreeSet<Cell> {
+        &self.unresolved
     }
 
     /// Rows with an empty score.
@@ -262,5 +368,104 @@ mod tests {
             Err("\"high\" is not a number".to_owned())
         );
         assert!(parse_score("NaN", None).is_err());
+    }
+
+    fn read(text: &str) -> Adjudication {
+        Adjudication::read(&Input::new("adj.csv", text), &Scales::new())
+    }
+
+    /// A file without the `expert` column reads as it always did: one score per cell, the
+    /// cell's, and a second score for the cell is left out.
+    #[test]
+    fn a_file_without_experts_reads_as_before() {
+        let read = read(
+            "item_id,system_id,dimension,score\n\
+             i1,A,q,2\n\
+             i1,A,q,4\n\
+             i2,A,q,\n",
+        );
+        assert_eq!(read.score("q", "i1", "A"), Some(2.0));
+        assert_eq!(
+            read.cells()[&("q".into(), "i1".into(), "A".into())].at,
+            "line 2"
+        );
+        assert_eq!(read.unfilled(), 1);
+        assert!(read.unresolved().is_empty());
+        assert_eq!(
+            read.experts("q", "i1", "A"),
+            [ExpertScore {
+                expert: String::new(),
+                score: 2.0
+            }]
+        );
+        assert_eq!(read.problems().len(), 1);
+        assert_eq!(
+            read.problems()[0].message,
+            "item \"i1\", system \"A\" on \"q\" already has a score (2 at line 2); this one \
+             is left out"
+        );
+    }
+
+    /// Several experts: every score is kept; agreeing experts give the cell their score,
+    /// disagreeing ones leave it unresolved unless a `resolved` row settles it, which wins.
+    #[test]
+    fn several_experts_agree_disagree_or_are_resolved() {
+        let read = read(
+            "item_id,system_id,dimension,score,expert\n\
+             agree,A,q,4,ana\n\
+             agree,A,q,4,ben\n\
+             split,A,q,2,ana\n\
+             split,A,q,5,ben\n\
+             settled,A,q,2,ana\n\
+             settled,A,q,5,ben\n\
+             settled,A,q,3,Resolved\n\
+             alone,A,q,1,ana\n\
+             ruled,A,q,5,resolved\n\
+             split,A,q,3,ana\n\
+             settled,A,q,4,resolved\n",
+        );
+        assert_eq!(read.score("q", "agree", "A"), Some(4.0));
+        assert_eq!(read.score("q", "split", "A"), None);
+        assert_eq!(read.score("q", "settled", "A"), Some(3.0));
+        assert_eq!(
+            read.cells()[&("q".into(), "settled".into(), "A".into())].at,
+            "line 8"
+        );
+        assert_eq!(read.score("q", "alone", "A"), Some(1.0));
+        assert_eq!(read.score("q", "ruled", "A"), Some(5.0));
+        let split: Cell = ("q".into(), "split".into(), "A".into());
+        assert_eq!(read.unresolved(), &BTreeSet::from([split]));
+        let scores = |cell: &str| -> Vec<(String, f64)> {
+            read.experts("q", cell, "A")
+                .iter()
+                .map(|e| (e.expert.clone(), e.score))
+                .collect()
+        };
+        assert_eq!(scores("split"), [("ana".into(), 2.0), ("ben".into(), 5.0)]);
+        assert_eq!(
+            scores("settled"),
+            [("ana".into(), 2.0), ("ben".into(), 5.0)]
+        );
+        assert!(scores("ruled").is_empty());
+        let problems: Vec<(&str, &str)> = read
+            .problems()
+            .iter()
+            .map(|p| (p.at.as_deref().unwrap_or_default(), p.message.as_str()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (
+                    "line 11",
+                    "item \"split\", system \"A\" on \"q\" already has a score from expert \
+                     \"ana\" (2 at line 4); this one is left out"
+                ),
+                (
+                    "line 12",
+                    "item \"settled\", system \"A\" on \"q\" already has a resolved score (3 \
+                     at line 8); this one is left out"
+                ),
+            ]
+        );
     }
 }

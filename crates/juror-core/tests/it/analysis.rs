@@ -1151,11 +1151,10 @@ fn adjudication_changes_comparisons_and_summaries_but_not_agreement() {
     // The sheet lists the flagged cells with an empty score; fill it with 5s.
     let sheet = before.adjudication_sheet();
     let mut lines = sheet.lines();
-    assert_eq!(
-        lines.next(),
-        Some("item_id,system_id,dimension,score,n,mean,sd,ratings")
-    );
-    let filled: String = std::iter::once("item_id,system_id,dimension,score,n,mean,sd,ratings")
+    let header =
+        "item_id,system_id,dimension,score,expert,n,mean,sd,ratings,prompt,context,media,output";
+    assert_eq!(lines.next(), Some(header));
+    let filled: String = std::iter::once(header)
         .chain(lines.clone())
         .map(|l| {
             let mut f: Vec<&str> = l.splitn(5, ',').collect();

@@ -1,6 +1,7 @@
 //! The CSV the analysis writes: the tidy tables (which [`crate::analysis::read`] reads back)
 //! and the adjudication sheet of a report's flagged cells.
 
+use crate::analysis::adjudication::RESOLVED;
 use crate::analysis::data::{CHOICE_SEPARATOR, ChoiceKind, Data, number, preference_name};
 use crate::analysis::read::tidy_csv::{LIKERT, PAIRWISE, SPANS};
 use crate::analysis::report::{Flag, Report};
@@ -191,27 +192,35 @@ pub fn to_csv(data: &Data) -> String {
 }
 
 impl Report {
-    /// The flagged cells as an adjudication sheet: `item_id,system_id,dimension,score` with the
-    /// score empty, to fill, followed by what the adjudicator needs (`n`, `mean`, `sd`,
-    /// `ratings`), which the reader of adjudication files ignores. Cells already adjudicated
-    /// keep their score.
+    /// The flagged cells as an adjudication sheet: `item_id,system_id,dimension,score,expert`
+    /// with the score and the expert empty, to fill, followed by what the adjudicator needs
+    /// (`n`, `mean`, `sd`, `ratings`, and with the study the item's `prompt`, `context`,
+    /// `media` and the system's `output`), which the reader of adjudication files ignores.
+    /// Cells already adjudicated keep their experts' scores and their resolved score.
     pub fn adjudication_sheet(&self) -> String {
         self.adjudication_file(|_, flag| flag.adjudicated)
     }
 
     /// The flagged cells as an adjudication file, in the sheet's columns, with `score(dimension,
-    /// flag)` as each cell's score (`None`: left empty, not yet adjudicated). The Analyse page
-    /// writes the scores entered in it this way.
+    /// flag)` as each cell's resolved score (`None`: not yet adjudicated). A cell without
+    /// experts' scores is one row, its score unnamed (empty `expert`); a cell with them is a row
+    /// per expert, then a `resolved` row when the resolved score is not the one all the experts
+    /// gave. The Analyse page writes the scores entered in it this way.
     pub fn adjudication_file(&self, score: impl Fn(&str, &Flag) -> Option<f64>) -> String {
         let mut out = csv::line(&[
             "item_id",
             "system_id",
             "dimension",
             "score",
+            "expert",
             "n",
             "mean",
             "sd",
             "ratings",
+            "prompt",
+            "context",
+            "media",
+            "output",
         ]);
         for d in &self.dimensions {
             for f in &d.flags {
@@ -220,16 +229,44 @@ impl Report {
                     .iter()
                     .map(|r| format!("{}={}", r.annotator, number(r.score)))
                     .collect();
-                out.push_str(&csv::line(&[
-                    f.item.clone(),
-                    f.system.clone(),
-                    d.dimension.clone(),
-                    score(&d.dimension, f).map(number).unwrap_or_default(),
+                let c = f.context.clone().unwrap_or_default();
+                let about = [
                     f.n.to_string(),
                     format!("{:.3}", f.mean),
                     format!("{:.3}", f.sd),
                     ratings.join("; "),
-                ]));
+                    c.prompt,
+                    c.context.unwrap_or_default(),
+                    c.media.map(|m| m.src).unwrap_or_default(),
+                    c.output.unwrap_or_default(),
+                ];
+                let resolved = score(&d.dimension, f);
+                let mut rows: Vec<(String, Option<f64>)> = f
+                    .experts
+                    .iter()
+                    .map(|e| (e.expert.clone(), Some(e.score)))
+                    .collect();
+                let unanimous = f
+                    .experts
+                    .first()
+                    .filter(|first| f.experts.iter().all(|e| e.score == first.score))
+                    .map(|e| e.score);
+                if rows.is_empty() {
+                    rows.push((String::new(), resolved));
+                } else if resolved.is_some() && resolved != unanimous {
+                    rows.push((RESOLVED.to_owned(), resolved));
+                }
+                for (expert, value) in rows {
+                    let mut fields = vec![
+                        f.item.clone(),
+                        f.system.clone(),
+                        d.dimension.clone(),
+                        value.map(number).unwrap_or_default(),
+                        expert,
+                    ];
+                    fields.extend(about.iter().cloned());
+                    out.push_str(&csv::line(&fields));
+                }
             }
         }
         out

@@ -42,7 +42,7 @@ pub fn methods(report: &Report) -> String {
              with its 95% interval from the noncentral t (Steiger and Fouladi 1997), \
              Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
              correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
-             {flag_sd} were flagged for adjudication{aside}.",
+             {flag_sd} were flagged for adjudication{aside}.{experts}",
             plan = plan_in_words(&s.plan, s.plan_source, comparisons),
             adj = if s.adjudication.is_some() {
                 ", except that an adjudicated score replaced the ratings of its cell"
@@ -57,6 +57,17 @@ pub fn methods(report: &Report) -> String {
                 " of the values used"
             },
             flag_sd = s.flag_sd,
+            experts = if report
+                .dimensions
+                .iter()
+                .any(|d| d.flags.iter().any(|f| f.experts.len() > 1))
+            {
+                " Where several experts scored a cell, the score used was the one they all gave, \
+                 or the resolved score recorded when they disagreed; a cell whose experts \
+                 disagreed without a resolved score counted as not adjudicated."
+            } else {
+                ""
+            },
             aside = if s.exclude_unadjudicated {
                 "; flagged cells without an adjudicated score were set aside from the system \
                  summaries, the comparisons and the slopes (agreement keeps every raw rating)"

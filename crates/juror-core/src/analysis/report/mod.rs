@@ -237,8 +237,16 @@ pub fn report_with_key(
             applied,
             not_flagged,
             unfilled: adj.unfilled(),
+            unresolved: adj.unresolved().len(),
         }
     });
+    if let Some(study) = study {
+        for d in &mut dimensions {
+            for f in &mut d.flags {
+                f.context = cell_context(study, key, &f.item, &f.system);
+            }
+        }
+    }
 
     let criteria = thresholds::thresholds(data, &plan);
     let divergence = divergence_of(study, key, &plan, &mut problems);
@@ -275,6 +283,31 @@ pub fn report_with_key(
         divergence,
         hypotheses: planned,
     }
+}
+
+/// What the study shows of `item`, with the output of `system` (a published study's outputs
+/// are under tokens: the key names their systems); `None` when the study has no such item.
+fn cell_context(
+    study: &Study,
+    key: Option<&crate::publish::SealKey>,
+    item: &str,
+    system: &str,
+) -> Option<CellContext> {
+    let found = study.items().iter().find(|i| i.id == item)?;
+    let output = found.outputs.get(system).or_else(|| {
+        let key = key?;
+        found
+            .outputs
+            .iter()
+            .find(|(token, _)| key.systems.get(*token).is_some_and(|s| s == system))
+            .map(|(_, text)| text)
+    });
+    Some(CellContext {
+        prompt: found.prompt.clone(),
+        context: found.context.clone(),
+        media: found.media.clone(),
+        output: output.cloned(),
+    })
 }
 
 /// The systems' output divergence when the plan asks for it; a problem saying why when it
@@ -412,6 +445,14 @@ fn dimension_report(
                     })
                     .collect(),
                 adjudicated: adjudicated(item, system),
+                experts: adjudication.map_or_else(Vec::new, |a| {
+                    let experts = a.experts(dimension, item, system);
+                    match experts {
+                        [one] if one.expert.is_empty() => Vec::new(),
+                        _ => experts.to_vec(),
+                    }
+                }),
+                context: None,
             });
         }
     }
@@ -1147,5 +1188,37 @@ fn rating_agreement(rows: &[&RatingRow], scale: Option<&[f64]>) -> Agreement {
             })
             .collect(),
         percent_agreement: percent_agreement(&ratings),
+    }
+}
+
+#[cfg(test)]
+mod context_tests {
+    use crate::publish::SealKey;
+
+    fn fixture(name: &str) -> String {
+        let path = format!(
+            "{}/tests/fixtures/analysis/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// A sealed study names its outputs by token: the key finds the output of the flagged
+    /// cell's system, which the adjudication sheet and form show.
+    #[test]
+    fn a_sealed_studys_output_is_found_through_its_key() {
+        let study = crate::open::open(&fixture("pandalm-sealed-study.json"))
+            .unwrap()
+            .study;
+        let key: SealKey = serde_json::from_str(&fixture("pandalm-key.json")).unwrap();
+        let item = &study.items()[0];
+        let (token, text) = item.outputs.iter().next().unwrap();
+        let system = &key.systems[token];
+        let c = super::cell_context(&study, Some(&key), &item.id, system).unwrap();
+        assert_eq!(c.output.as_deref(), Some(text.as_str()));
+        assert_eq!(c.prompt, item.prompt);
+        let without_key = super::cell_context(&study, None, &item.id, system).unwrap();
+        assert_eq!(without_key.output, None, "the study names tokens only");
+        assert!(super::cell_context(&study, Some(&key), "no-such-item", system).is_none());
     }
 }

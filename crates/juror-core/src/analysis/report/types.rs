@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub use crate::analysis::adjudication::ExpertScore;
 use crate::analysis::answers::AnswersReport;
 use crate::analysis::choices::ChoiceReport;
 pub use crate::analysis::data::Ci;
@@ -475,8 +476,31 @@ pub struct Flag {
     pub mean: f64,
     pub sd: f64,
     pub ratings: Vec<AnnotatorScore>,
-    /// The adjudicated score that replaces these ratings, if the adjudication file has one.
+    /// The resolved score that replaces these ratings, if the adjudication file gives one
+    /// (a `resolved` row, or its experts agree).
     pub adjudicated: Option<f64>,
+    /// Each expert's score of the cell in the adjudication file, when it names experts or has
+    /// several rows for the cell (omitted for a single unnamed score, the cell's `adjudicated`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub experts: Vec<ExpertScore>,
+    /// The item as the study shows it (prompt, media, this system's output), for the
+    /// adjudication sheet and the Analyse page's form; not in the JSON report.
+    #[serde(skip)]
+    pub context: Option<CellContext>,
+}
+
+/// What an expert needs to see of a flagged cell: the item's prompt, its context and media,
+/// and the output of the cell's system, as the study gives them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CellContext {
+    /// The prompt (Markdown).
+    pub prompt: String,
+    /// The item's extra context (Markdown).
+    pub context: Option<String>,
+    /// The item's image or video (its address is relative to the study file).
+    pub media: Option<crate::study::Media>,
+    /// The system's output; `None` when the study does not hold it.
+    pub output: Option<String>,
 }
 
 /// One annotator's score.
@@ -579,6 +603,10 @@ pub struct AdjudicationSummary {
     pub not_flagged: usize,
     /// Rows with an empty score (not yet adjudicated), ignored.
     pub unfilled: usize,
+    /// Cells whose experts disagree and that have no `resolved` row: not adjudicated (omitted
+    /// when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unresolved: usize,
 }
 
 fn is_zero(n: &usize) -> bool {

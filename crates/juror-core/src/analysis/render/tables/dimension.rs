@@ -447,32 +447,47 @@ fn flags(doc: &mut Doc, d: &DimensionReport, flag_sd: f64) {
             String::new()
         }
     ));
-    let mut table = Table::new(
-        format!("Cells of {} to adjudicate", d.title()),
-        vec![
-            text("Item"),
-            text("System"),
-            text("Ratings"),
-            numbers("SD"),
-            numbers("Adjudicated"),
-        ],
-    );
+    let unresolved = d
+        .flags
+        .iter()
+        .filter(|f| f.adjudicated.is_none() && f.experts.len() > 1)
+        .count();
+    if unresolved > 0 {
+        doc.paragraph(format!(
+            "{unresolved} cell(s) whose experts disagree have no resolved score: not adjudicated."
+        ));
+    }
+    let experts = d.flags.iter().any(|f| !f.experts.is_empty());
+    let mut columns = vec![text("Item"), text("System"), text("Ratings"), numbers("SD")];
+    if experts {
+        columns.push(text("Experts"));
+    }
+    columns.push(numbers("Adjudicated"));
+    let mut table = Table::new(format!("Cells of {} to adjudicate", d.title()), columns);
     for f in d.flags.iter().take(FLAGS_SHOWN) {
         let ratings: Vec<String> = f
             .ratings
             .iter()
             .map(|r| format!("{} ({})", number(r.score), r.annotator))
             .collect();
-        table.rows.push(vec![
+        let mut row = vec![
             Text::input(&f.item),
             Text::input(&f.system),
             Text::input(ratings.join(", ")),
             format!("{:.2}", f.sd).into(),
+        ];
+        if experts {
+            row.push(Text::input(
+                crate::analysis::adjudication::experts_in_words(&f.experts),
+            ));
+        }
+        row.push(
             f.adjudicated
                 .map(number)
                 .unwrap_or_else(|| DASH.into())
                 .into(),
-        ]);
+        );
+        table.rows.push(row);
     }
     doc.table(table);
 }
