@@ -241,7 +241,10 @@ fn checked(
     }
     let sd_residual = args.sd_residual.unwrap_or(SD_RESIDUAL);
     for (flag, sd) in [
-        ("sd-participant", args.sd_participant.unwrap_or(SD_PARTICIPANT)),
+        (
+            "sd-participant",
+            args.sd_participant.unwrap_or(SD_PARTICIPANT),
+        ),
         ("sd-residual", sd_residual),
     ] {
         if !(sd.is_finite() && sd >= 0.0) {

@@ -184,8 +184,14 @@ fn the_interactions_power_is_seeded_and_grows_with_the_slope_difference() {
     };
     let (none, small, large) = (power("0"), power("0.1"), power("0.3"));
     assert!(none.0 <= 0.15 && none.1 <= 0.15, "no difference: {none:?}");
-    assert!(none.0 < small.0 && small.0 < large.0, "{none:?} {small:?} {large:?}");
-    assert!(none.1 < small.1 && small.1 < large.1, "{none:?} {small:?} {large:?}");
+    assert!(
+        none.0 < small.0 && small.0 < large.0,
+        "{none:?} {small:?} {large:?}"
+    );
+    assert!(
+        none.1 < small.1 && small.1 < large.1,
+        "{none:?} {small:?} {large:?}"
+    );
     assert!(large.0 > 0.95, "{large:?}");
 }
 
@@ -196,8 +202,16 @@ fn the_interactions_bad_arguments_are_placed() {
     let hare = path("assets/studies/hare-personalization.json");
     let minimal = path("crates/juror-core/tests/fixtures/valid/minimal.json");
     for (study, args, says) in [
-        (&hare, vec!["--interaction", "nan"], "--interaction: give a slope difference per round"),
-        (&hare, vec!["--interaction", "0.1", "--rounds", "1"], "--rounds: give 2 or more rounds"),
+        (
+            &hare,
+            vec!["--interaction", "nan"],
+            "--interaction: give a slope difference per round",
+        ),
+        (
+            &hare,
+            vec!["--interaction", "0.1", "--rounds", "1"],
+            "--rounds: give 2 or more rounds",
+        ),
         (
             &hare,
             vec!["--interaction", "0.1", "--sd-participant", "-1"],

@@ -528,11 +528,13 @@ fn no_system_id_reaches_the_rater_view_of_any_example() {
                 }
             }
         }
-        let annotators = (1..=slots).map(Annotator::slot).chain(ids.iter().map(|id| Annotator {
-            slot: 1,
-            id: Some(id.clone()),
-            platform: None,
-        }));
+        let annotators = (1..=slots)
+            .map(Annotator::slot)
+            .chain(ids.iter().map(|id| Annotator {
+                slot: 1,
+                id: Some(id.clone()),
+                platform: None,
+            }));
         let mut views = 0;
         for annotator in annotators {
             let p = plan(&sealed, &annotator);
