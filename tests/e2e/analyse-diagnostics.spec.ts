@@ -64,7 +64,7 @@ test('ratings over rounds: slopes, mixed model and chart equal juror analyze', a
   await expect(effects.locator('tbody tr')).toHaveCount(rounds.mixed_model.fixed_effects.length);
   const interaction = rounds.mixed_model.fixed_effects.find((f: any) => f.name === 'system[T.rag]:round');
   await expect(effects.getByRole('row', { name: /^system\[T\.rag\]:round / })).toContainText(
-    interaction.estimate.toFixed(3),
+    interaction.estimate.toFixed(4),
   );
 
   const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));

@@ -3,6 +3,7 @@
 // of two reports.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { fixture, root } from './fixtures';
@@ -67,6 +68,29 @@ export function differences(a: any, b: any, at = '$'): string[] {
   return [...keys].flatMap((k) =>
     k in a && k in b ? differences(a[k], b[k], `${at}.${k}`) : [`${at}.${k}: only on one side`],
   );
+}
+
+/**
+ * Publishes a study the README's way (`juror publish STUDY --site DIR --keys DIR ARGS`) into
+ * dist/e2e-published/<name>/, which the e2e server serves with the app; the keys go to a
+ * temporary folder. Returns the served study's URL for the page (without the annotator), its
+ * path, and the key's path.
+ */
+export function publishStudy(
+  studyPath: string,
+  name: string,
+  args: string[] = [],
+): { url: string; studyPath: string; keyPath: string } {
+  const file = path.basename(studyPath);
+  const site = path.join(root, 'dist/e2e-published', name);
+  const keys = fs.mkdtempSync(path.join(os.tmpdir(), `juror-keys-${name}-`));
+  fs.rmSync(site, { recursive: true, force: true });
+  execFileSync(juror, ['publish', studyPath, '--site', site, '--keys', keys, ...args], { encoding: 'utf8' });
+  return {
+    url: `index.html?study=e2e-published/${name}/studies/${file}`,
+    studyPath: path.join(site, 'studies', file),
+    keyPath: path.join(keys, file.replace(/\.json$/, '.key.json')),
+  };
 }
 
 /** `juror analyze ARGS` in the fixtures' folder; its standard output. */

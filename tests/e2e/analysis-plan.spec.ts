@@ -40,6 +40,20 @@ for (const { study, files, dimension } of examples) {
     const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
     const cliReport = JSON.parse(cli(['--study', studyPath, ...files]));
     expect(pageReport.settings.plan_source).toBe('study');
+    if (study === 'hare-personalization') {
+      // Over rounds, as the Markdown has it: each slope's 95% t interval, each fixed effect's
+      // Wald interval, and the joint test of the system × round terms.
+      const rounds = cliReport.dimensions.find((d: any) => d.dimension === 'personalization').rounds;
+      const ci = (c: any, digits: number) => `[${c.low.toFixed(digits)}, ${c.high.toFixed(digits)}]`;
+      const hare = rounds.trends.find((t: any) => t.system === 'hare');
+      const slopes = page.getByRole('table', { name: 'Slope of personalization per round' });
+      await expect(slopes.getByRole('row', { name: /^hare / })).toContainText(ci(hare.slope_ci95, 3));
+      const term = rounds.mixed_model.fixed_effects.find((f: any) => f.name === 'system[T.rag]:round');
+      const effects = page.getByRole('table', { name: 'Fixed effects of the mixed model on personalization' });
+      await expect(effects.getByRole('row', { name: /^system\[T\.rag\]:round / })).toContainText(ci(term.ci95, 4));
+      const joint = rounds.mixed_model.interaction_test;
+      await expect(page.getByText(`χ² = ${joint.chi2.toFixed(3)}, df = ${joint.df}, p = ${joint.p_value.toFixed(3)}`)).toBeVisible();
+    }
     expect(differences(normalise(pageReport), normalise(cliReport))).toEqual([]);
     expect(await download(page, 'Download report (Markdown)', testInfo)).toBe(
       cli(['--study', studyPath, ...files, '--format', 'md']),

@@ -6,32 +6,34 @@
 // checks the annotator never saw marked.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, exampleStudies, root } from './fixtures';
 import { completeStudy } from './session';
+import { juror, publishStudy } from './analysis-helpers';
 
-const juror = path.join(root, 'target/debug/juror');
-
-/** Publishes one example into dist/e2e-published/<name>/studies/ (served with the app). */
-function publish(file: string): { url: string; keyPath: string; studyPath: string; systems: string[] } {
+/**
+ * Publishes one example into dist/e2e-published/<name>/studies/ (served with the app). A study
+ * with items `for` annotator ids is published for those ids (`--annotators`), as it must be.
+ */
+function publish(file: string, dir: string): { url: string; keyPath: string; studyPath: string; systems: string[] } {
   const name = file.replace(/\.json$/, '');
-  const site = path.join(root, 'dist/e2e-published', name);
-  const keys = fs.mkdtempSync(path.join(os.tmpdir(), `juror-keys-${name}-`));
-  fs.rmSync(site, { recursive: true, force: true });
+  const original = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies', file), 'utf8'));
+  const ids = [
+    ...new Set<string>(original.items.flatMap((i: { for?: (string | number)[] }) => (i.for ?? []).filter((a) => typeof a === 'string') as string[]),
+    ),
+  ];
   // The HARE study's id names its system "hare", which sealing cannot hide: allowed here, and the
   // checks below look for system ids where they would be ids (as JSON strings).
-  execFileSync(juror, ['publish', path.join(root, 'assets/studies', file), '--site', site, '--keys', keys, '--allow-named'], {
-    encoding: 'utf8',
-  });
-  const original = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies', file), 'utf8'));
-  return {
-    url: `index.html?study=e2e-published/${name}/studies/${file}&slot=1`,
-    keyPath: path.join(keys, `${name}.key.json`),
-    studyPath: path.join(site, 'studies', file),
-    systems: original.systems,
-  };
+  const args = ['--allow-named'];
+  if (ids.length > 0) {
+    fs.mkdirSync(dir, { recursive: true });
+    const list = path.join(dir, 'annotators.txt');
+    fs.writeFileSync(list, ids.join('\n') + '\n');
+    args.push('--annotators', list);
+  }
+  const published = publishStudy(path.join(root, 'assets/studies', file), name, args);
+  return { ...published, url: `${published.url}&slot=1`, systems: original.systems };
 }
 
 /** Every cache entry the page can read, as "URL body" lines. */
@@ -70,7 +72,7 @@ function tokenItems(ratings: { trials: { item: string; outputs: { system: string
 for (const example of exampleStudies()) {
   test(`${example.file} published: nothing the annotator gets names or links a system`, async ({ page, errors }, testInfo) => {
     test.setTimeout(180_000);
-    const published = publish(example.file);
+    const published = publish(example.file, testInfo.outputPath());
     const named = (text: string) => published.systems.filter((s) => text.includes(JSON.stringify(s)));
 
     const served = fs.readFileSync(published.studyPath, 'utf8');

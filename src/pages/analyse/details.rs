@@ -3,10 +3,12 @@
 
 use juror_core::analysis::diagnostics::Diagnostics;
 use juror_core::analysis::render::fmt;
+use juror_core::analysis::render::tables::rounds_tables;
 use juror_core::analysis::rounds::{Rounds, SystemTrend};
 use leptos::prelude::*;
 
 use super::charts::plain;
+use super::sections::Sections;
 use crate::components::DataTable;
 
 /// Okabe and Ito's colour-blind-safe qualitative palette, without its yellow (too light on
@@ -193,84 +195,20 @@ fn RoundsChart(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl In
     }
 }
 
-/// A dimension's rounds: the chart, the slopes and the mixed model.
+/// A dimension's rounds: the chart, then the core's table model of them as the Markdown has it
+/// (the slopes with their 95% t intervals, the mixed model's fixed effects with their Wald
+/// intervals, the joint test of the system × round terms, the notes), under the page's heading.
 #[component]
 pub fn RoundsView(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl IntoView {
-    let trends: Vec<Vec<String>> = rounds
-        .trends
-        .iter()
-        .map(|t| {
-            vec![
-                t.system.clone(),
-                t.n.to_string(),
-                fmt::num(t.slope, 3),
-                fmt::num(t.slope_se, 3),
-                fmt::p_value(t.p_value),
-                fmt::num(t.spearman_rho, 3),
-                fmt::p_value(t.spearman_p),
-            ]
-        })
-        .collect();
-    let model = rounds.mixed_model.clone().map(|m| {
-        let facts = format!(
-            "Linear mixed model {} by {}, reference system {}: {} ratings, {} annotators; \
-             annotator variance {}, residual variance {}{}.",
-            m.formula,
-            m.method,
-            m.reference,
-            m.n_obs,
-            m.n_groups,
-            fmt::num(Some(m.annotator_variance), 3),
-            fmt::num(Some(m.residual_variance), 3),
-            if m.boundary {
-                " (at the boundary: the fit is ordinary least squares)"
-            } else {
-                ""
-            }
-        );
-        let rows: Vec<Vec<String>> = m
-            .fixed_effects
-            .iter()
-            .map(|f| {
-                vec![
-                    f.name.clone(),
-                    fmt::num(Some(f.estimate), 3),
-                    fmt::num(Some(f.se), 3),
-                    format!("{:.2}", f.z),
-                    fmt::p_value(Some(f.p_value)),
-                ]
-            })
-            .collect();
-        (facts, rows)
-    });
-    let notes = rounds.notes.clone();
-    let count = format!(
-        "{} ratings with a round, rounds {} to {}.",
-        rounds.ratings,
-        rounds.rounds.first().map(|r| plain(*r)).unwrap_or_default(),
-        rounds.rounds.last().map(|r| plain(*r)).unwrap_or_default()
-    );
+    let mut sections = rounds_tables(&name, &rounds);
+    for s in &mut sections {
+        s.level = 0;
+    }
     view! {
         <section class="rounds">
             <h4>{format!("{name} over rounds")}</h4>
-            <p>{count}</p>
-            <RoundsChart name=name.clone() scale rounds=rounds.clone() />
-            <DataTable
-                caption=format!("Slope of {name} per round, by system (least squares; Spearman's rho)")
-                columns=&["System", "Ratings", "Slope", "SE", "p", "Spearman's rho", "p (rho)"]
-                rows=trends
-            />
-            {model.map(|(facts, rows)| view! {
-                <p>{facts}</p>
-                <DataTable
-                    caption=format!("Fixed effects of the mixed model on {name}")
-                    columns=&["Term", "Estimate", "SE", "z", "p"]
-                    rows
-                />
-            })}
-            {(!notes.is_empty()).then(|| view! {
-                <ul class="notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-            })}
+            <RoundsChart name=name.clone() scale rounds />
+            <Sections sections below=0 />
         </section>
     }
 }

@@ -28,14 +28,14 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["pilot", "effect"], allow_negative_numbers = true)]
     interaction: Option<f64>,
     /// With --interaction: rounds per system (default: the study's distinct item rounds).
-    #[arg(long, requires = "interaction")]
+    #[arg(long)]
     rounds: Option<usize>,
-    /// With --interaction: SD of the participants' own levels (random intercepts).
-    #[arg(long, requires = "interaction", default_value_t = 0.5)]
-    sd_participant: f64,
-    /// With --interaction: SD of a rating around its expectation.
-    #[arg(long, requires = "interaction", default_value_t = 1.0)]
-    sd_residual: f64,
+    /// With --interaction: SD of the participants' own levels (random intercepts); default 0.5.
+    #[arg(long, allow_negative_numbers = true)]
+    sd_participant: Option<f64>,
+    /// With --interaction: SD of a rating around its expectation; default 1.
+    #[arg(long, allow_negative_numbers = true)]
+    sd_residual: Option<f64>,
     /// An assumed d_z (the units' mean difference over its SD) for every comparison, such as
     /// 0.45, instead of a pilot.
     #[arg(long, conflicts_with = "pilot", allow_negative_numbers = true)]
@@ -64,6 +64,11 @@ pub struct Args {
     #[command(flatten)]
     plan: AnalysisPlanFlags,
 }
+
+/// The simulated participants' SD of their own levels, unless --sd-participant says.
+const SD_PARTICIPANT: f64 = 0.5;
+/// The simulated ratings' SD around their expectation, unless --sd-residual says.
+const SD_RESIDUAL: f64 = 1.0;
 
 /// What `juror power` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -167,8 +172,8 @@ fn interaction(args: &Args, slope: f64, participants: Vec<usize>) -> ExitCode {
     let design = InteractionOptions {
         slope_difference: slope,
         rounds: args.rounds,
-        sd_participant: args.sd_participant,
-        sd_residual: args.sd_residual,
+        sd_participant: args.sd_participant.unwrap_or(SD_PARTICIPANT),
+        sd_residual: args.sd_residual.unwrap_or(SD_RESIDUAL),
     };
     match interaction_power(&study, &options, &design) {
         Ok(report) => {
@@ -216,12 +221,31 @@ fn checked(
     if args.interaction.is_some_and(|e| !e.is_finite()) {
         return Err("--interaction: give a slope difference per round, such as 0.1".to_owned());
     }
+    // These shape the simulated design of --interaction only: given without it, they would be
+    // silently ignored.
+    if args.interaction.is_none() {
+        let given = [
+            ("rounds", args.rounds.is_some()),
+            ("sd-participant", args.sd_participant.is_some()),
+            ("sd-residual", args.sd_residual.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
+            return Err(format!(
+                "--{flag}: only with --interaction SLOPE (the simulated design of the method × \
+                 round interaction); leave it out, or add --interaction 0.1"
+            ));
+        }
+    }
     if args.rounds.is_some_and(|r| r < 2) {
         return Err("--rounds: give 2 or more rounds".to_owned());
     }
+    let sd_residual = args.sd_residual.unwrap_or(SD_RESIDUAL);
     for (flag, sd) in [
-        ("sd-participant", args.sd_participant),
-        ("sd-residual", args.sd_residual),
+        (
+            "sd-participant",
+            args.sd_participant.unwrap_or(SD_PARTICIPANT),
+        ),
+        ("sd-residual", sd_residual),
     ] {
         if !(sd.is_finite() && sd >= 0.0) {
             return Err(format!(
@@ -229,7 +253,7 @@ fn checked(
             ));
         }
     }
-    if args.sd_residual == 0.0 {
+    if sd_residual == 0.0 {
         return Err(
             "--sd-residual 0: ratings need some noise to fit a model; give, say, 1".to_owned(),
         );

@@ -212,6 +212,15 @@ fn warning_text(warning: &Warning) -> String {
              prompt the same prompt text (and round), one item per annotator \
              (docs/analysis.md, \"Output divergence\")"
             .to_owned(),
+        Warning::SlopeWithoutRounds { hypotheses } => format!(
+            "analysis.hypotheses: {} {} about slopes over rounds, and no item has a \"round\", \
+             so the report will have no slope to test unless the ratings bring their own rounds \
+             (a CSV's round column); give each item its \"round\" (1, 2, ...), or remove the \
+             slope hypotheses (docs/analysis.md, \"Slopes, preferences and the interaction, as \
+             pre-registered\")",
+            hypotheses.join(", "),
+            if hypotheses.len() == 1 { "is" } else { "are" }
+        ),
     }
 }
 

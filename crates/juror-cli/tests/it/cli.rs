@@ -279,3 +279,24 @@ fn validate_prints_the_budget_of_the_whole_study() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_file(path);
 }
+
+/// A plan's slope hypothesis in a study whose items have no round is valid, with a warning that
+/// names it and says what to give.
+#[test]
+fn a_slope_hypothesis_without_rounds_is_warned_about() {
+    let text = std::fs::read_to_string(root().join("assets/studies/kitchen-qa.json")).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["analysis"] =
+        serde_json::json!({"hypotheses": [{"name": "H3", "kind": "slope", "a": "large"}]});
+    let path = support::scratch("cli-slope-without-rounds").join("study.json");
+    std::fs::write(&path, raw.to_string()).unwrap();
+    let out = juror(&[&path]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "analysis.hypotheses: H3 is about slopes over rounds, and no item has a \"round\""
+        ) && stderr.contains("give each item its \"round\""),
+        "{stderr}"
+    );
+}

@@ -127,3 +127,144 @@ fn usage_errors_exit_2_and_say_what_to_do() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+/// `--interaction SLOPE` simulates the method × round design of the study (its 10 rounds): the
+/// same seed gives the same report, byte for byte; a larger slope difference has more power,
+/// and with none the joint test rejects about as often as α says.
+#[test]
+fn the_interactions_power_is_seeded_and_grows_with_the_slope_difference() {
+    let study = path("assets/studies/hare-personalization.json");
+    let run = |slope: &str, format: &str| {
+        let out = juror(&[
+            "--study",
+            &study,
+            "--interaction",
+            slope,
+            "--participants",
+            "12",
+            "--simulations",
+            "60",
+            "--seed",
+            "3",
+            "--format",
+            format,
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = run("0.1", "md");
+    assert_eq!(md, run("0.1", "md"), "the same seed gives the same report");
+    assert!(
+        md.contains("# Power of the method × round interaction: personalisation-pilot"),
+        "{md}"
+    );
+    assert!(md.contains("| 12 | 480 |"), "{md}");
+    let power = |slope: &str| {
+        let r: Value = serde_json::from_str(&run(slope, "json")).unwrap();
+        assert_eq!(r["format"], "juror.power-interaction/1");
+        assert_eq!(r["rounds"], 10);
+        assert_eq!(r["seed"], 3);
+        let cell = &r["grid"][0];
+        assert_eq!(cell["participants"], 12);
+        assert_eq!(cell["fitted"], 60);
+        let (joint, contrast) = (
+            cell["joint"].as_f64().unwrap(),
+            cell["contrast"].as_f64().unwrap(),
+        );
+        // The Monte Carlo interval holds the share (to rounding: all 60 is 1 to 2e-16).
+        let ci = &cell["joint_ci95"];
+        assert!(ci["low"].as_f64().unwrap() <= joint, "{ci}");
+        assert!(joint <= ci["high"].as_f64().unwrap() + 1e-12, "{ci}");
+        (joint, contrast)
+    };
+    let (none, small, large) = (power("0"), power("0.1"), power("0.3"));
+    assert!(none.0 <= 0.15 && none.1 <= 0.15, "no difference: {none:?}");
+    assert!(
+        none.0 < small.0 && small.0 < large.0,
+        "{none:?} {small:?} {large:?}"
+    );
+    assert!(
+        none.1 < small.1 && small.1 < large.1,
+        "{none:?} {small:?} {large:?}"
+    );
+    assert!(large.0 > 0.95, "{large:?}");
+}
+
+/// Bad arguments of `--interaction` exit 2 and name the flag (or the study) and the fix; the
+/// design's flags are refused without `--interaction` rather than silently ignored.
+#[test]
+fn the_interactions_bad_arguments_are_placed() {
+    let hare = path("assets/studies/hare-personalization.json");
+    let minimal = path("crates/juror-core/tests/fixtures/valid/minimal.json");
+    for (study, args, says) in [
+        (
+            &hare,
+            vec!["--interaction", "nan"],
+            "--interaction: give a slope difference per round",
+        ),
+        (
+            &hare,
+            vec!["--interaction", "0.1", "--rounds", "1"],
+            "--rounds: give 2 or more rounds",
+        ),
+        (
+            &hare,
+            vec!["--interaction", "0.1", "--sd-participant", "-1"],
+            "--sd-participant -1: give a standard deviation of 0 or more",
+        ),
+        (
+            &hare,
+            vec!["--interaction", "0.1", "--sd-residual", "0"],
+            "--sd-residual 0: ratings need some noise",
+        ),
+        (
+            &hare,
+            vec!["--effect", "0.3", "--rounds", "3"],
+            "--rounds: only with --interaction SLOPE",
+        ),
+        (
+            &hare,
+            vec!["--effect", "0.3", "--sd-residual", "2"],
+            "--sd-residual: only with --interaction SLOPE",
+        ),
+        (
+            &hare,
+            vec!["--interaction", "0.1", "--effect", "0.3"],
+            "cannot be used with",
+        ),
+        (
+            &minimal,
+            vec!["--interaction", "0.1"],
+            "minimal.json: the study's items have fewer than two rounds: give --rounds N",
+        ),
+    ] {
+        let mut all = vec!["--study", study.as_str()];
+        all.extend(args.iter().copied());
+        let out = juror(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    // The study without rounds is simulated with the rounds given.
+    let out = juror(&[
+        "--study",
+        &minimal,
+        "--interaction",
+        "0.2",
+        "--rounds",
+        "4",
+        "--participants",
+        "6",
+        "--simulations",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json(&out)["rounds"], 4);
+}

@@ -47,6 +47,10 @@ pub enum Warning {
     /// The analysis plan asks for output divergence across annotators, and no prompt is shared
     /// by personal items for different annotators: there is nothing to compute it on.
     DivergenceWithoutSharedPrompts,
+    /// The analysis plan has slope hypotheses (`"kind": "slope"`, named here by their name or
+    /// system A), and no item has a `round`: unless the ratings bring their own rounds (a CSV's
+    /// `round` column), the report will have no slope to test them on.
+    SlopeWithoutRounds { hypotheses: Vec<String> },
 }
 
 /// Every warning about `study`, in a fixed order.
@@ -98,6 +102,28 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
         && super::shared_prompts(study.items()).is_empty()
     {
         found.push(Warning::DivergenceWithoutSharedPrompts);
+    }
+    if study.items().iter().all(|i| i.round.is_none()) {
+        let mut hypotheses: Vec<String> = Vec::new();
+        let slopes = study
+            .analysis()
+            .map(|plan| plan.planned.as_slice())
+            .unwrap_or_default();
+        for t in slopes
+            .iter()
+            .filter(|t| t.kind == super::analysis_plan::HypothesisKind::Slope)
+        {
+            let name = t
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("the slope of \"{}\"", t.a));
+            if !hypotheses.contains(&name) {
+                hypotheses.push(name);
+            }
+        }
+        if !hypotheses.is_empty() {
+            found.push(Warning::SlopeWithoutRounds { hypotheses });
+        }
     }
     found
 }
@@ -208,6 +234,35 @@ mod tests {
         );
         assert_eq!(warnings(&study(r#""p2""#)), []);
         assert_eq!(warnings(&study("3")), [], "a slot is another annotator");
+    }
+
+    /// A slope hypothesis in a study whose items have no round is warned about (by its name,
+    /// else its system), once per hypothesis; with a round on an item, it is not.
+    #[test]
+    fn slope_hypotheses_without_rounds_are_warned_about() {
+        let study = |round: &str| {
+            let text = format!(
+                r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
+                "estimated_minutes": 5, "systems": ["x", "y", "z"],
+                "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
+                  "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
+                  {{"value": 2, "label": "Yes"}}]}}}}]}},
+                "design": {{"tasks": [{{"id": "r", "presentation": "single"}}]}},
+                "analysis": {{"hypotheses": [
+                  {{"name": "H3", "kind": "slope", "a": "x", "b": ["y", "z"]}},
+                  {{"kind": "slope", "a": "y"}},
+                  {{"kind": "preference", "a": "x", "b": "y"}}]}},
+                "items": [{{"id": "a", "prompt": "?", {round} "outputs": {{"x": "1", "y": "2", "z": "3"}}}}]}}"#
+            );
+            crate::study::parse_study(&text).unwrap_or_else(|p| panic!("{p}"))
+        };
+        assert_eq!(
+            warnings(&study("")),
+            [Warning::SlopeWithoutRounds {
+                hypotheses: vec!["H3".into(), "the slope of \"y\"".into()]
+            }]
+        );
+        assert_eq!(warnings(&study(r#""round": 1,"#)), []);
     }
 
     #[test]

@@ -504,10 +504,10 @@ fn every_example_study_is_balanced() {
     }
 }
 
-/// Every trial of every slot of every example, rendered to the rater's view, holds no system id.
-/// The examples' ids ("rag", "random", ...) could appear in ordinary text, so each study is
-/// first sealed: its systems become tokens that appear nowhere else, and then none may appear
-/// in any view.
+/// Every trial of every slot of every example, and of every annotator id its personal items are
+/// for, rendered to the rater's view, holds no system id. The examples' ids ("rag", "random",
+/// ...) could appear in ordinary text, so each study is first sealed: its systems become tokens
+/// that appear nowhere else, and then none may appear in any view.
 #[test]
 fn no_system_id_reaches_the_rater_view_of_any_example() {
     for (name, study) in examples() {
@@ -518,9 +518,26 @@ fn no_system_id_reaches_the_rater_view_of_any_example() {
         let sealed = validate(&sealed).unwrap();
         let slots =
             juror_core::plan::slots(&sealed).unwrap_or_else(|| juror_core::plan::period(&sealed));
+        let mut ids: Vec<String> = Vec::new();
+        for item in &raw.items {
+            for a in &item.for_annotators {
+                if let RawAnnotatorRef::Id(id) = a
+                    && !ids.contains(id)
+                {
+                    ids.push(id.clone());
+                }
+            }
+        }
+        let annotators = (1..=slots)
+            .map(Annotator::slot)
+            .chain(ids.iter().map(|id| Annotator {
+                slot: 1,
+                id: Some(id.clone()),
+                platform: None,
+            }));
         let mut views = 0;
-        for slot in 1..=slots {
-            let p = plan(&sealed, &Annotator::slot(slot));
+        for annotator in annotators {
+            let p = plan(&sealed, &annotator);
             for view in p.views(&sealed) {
                 let json = serde_json::to_string(&view).unwrap();
                 for token in key.systems.keys() {

@@ -1087,3 +1087,110 @@ fn the_plans_standardise_is_checked() {
         "{problems}"
     );
 }
+
+/// The plan's hypotheses about slopes and preferences (`kind`, `corrected`, a one-sided
+/// `alternative`): the HARE example's plan is accepted as written, and each mistake gets its
+/// own message at its own place, with the fix.
+#[test]
+fn slope_and_preference_hypotheses_are_checked_each_at_its_place() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/studies/hare-personalization.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let hare: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
+    let plan = study.analysis().unwrap();
+    assert_eq!(plan.planned.len(), 7, "{:?}", plan.planned);
+    assert!(plan.planned.iter().all(|t| !t.corrected));
+    let problems = |hypothesis: serde_json::Value| {
+        let mut v = hare.clone();
+        v["analysis"]["hypotheses"] = serde_json::json!([hypothesis]);
+        match parse_study(&v.to_string()) {
+            Ok(_) => Vec::new(),
+            Err(p) => p
+                .iter()
+                .map(|p| (p.at.clone(), p.message.clone(), p.fix.clone()))
+                .collect(),
+        }
+    };
+    use serde_json::json;
+    // Accepted: a slope alone (against 0), one-sided and corrected with the comparisons.
+    assert_eq!(
+        problems(json!({"kind": "slope", "a": "hare", "alternative": "less", "corrected": true})),
+        Vec::new()
+    );
+    for (hypothesis, at, message, fix) in [
+        (
+            json!({"kind": "trend", "a": "hare", "b": "rag"}),
+            "analysis.hypotheses[0].kind",
+            "unknown value \"trend\", expected one of \"difference\", \"slope\", \"preference\"",
+            "use one of the values listed",
+        ),
+        (
+            json!({"kind": "slope", "a": "hare", "alternative": "larger"}),
+            "analysis.hypotheses[0].alternative",
+            "unknown value \"larger\", expected one of \"two-sided\", \"greater\", \"less\"",
+            "use one of the values listed",
+        ),
+        (
+            json!({"kind": "preference", "a": "hare"}),
+            "analysis.hypotheses[0].b",
+            "no system B",
+            "only a \"slope\" hypothesis may leave b out",
+        ),
+        (
+            json!({"kind": "slope", "a": "hare", "b": "rag", "margin": 0.5}),
+            "analysis.hypotheses[0].margin",
+            "a margin on a \"slope\" hypothesis",
+            "remove the margin",
+        ),
+        (
+            json!({"kind": "preference", "a": "hare", "b": "rag", "margin": 0.5}),
+            "analysis.hypotheses[0].margin",
+            "a margin on a \"preference\" hypothesis",
+            "a non-inferiority margin is for differences of ratings",
+        ),
+        (
+            json!({"a": "hare", "b": "rag", "corrected": false}),
+            "analysis.hypotheses[0].corrected",
+            "\"corrected\" on a comparison",
+            "only a \"slope\" or \"preference\" hypothesis may stand apart",
+        ),
+        (
+            json!({"kind": "preference", "a": "hare", "b": "rag", "dimension": "quality"}),
+            "analysis.hypotheses[0].dimension",
+            "a preference hypothesis has no dimension",
+            "preferences are the pairs tasks' choices",
+        ),
+        (
+            json!({"kind": "slope", "a": "hare", "b": ["rag", "gpt9"]}),
+            "analysis.hypotheses[0].b[1]",
+            "unknown system \"gpt9\"",
+            "use one of: hare, rag, gpt2, random",
+        ),
+        (
+            json!({"kind": "slope", "a": "hare", "dimension": "fluency"}),
+            "analysis.hypotheses[0].dimension",
+            "unknown dimension \"fluency\"",
+            "use one of: quality, relevance, personalization, novelty",
+        ),
+        (
+            json!({"kind": "slope", "a": "hare", "b": "hare"}),
+            "analysis.hypotheses[0].b",
+            "\"hare\" is compared with itself",
+            "name another system as b",
+        ),
+        (
+            json!({"kind": "preference", "a": "hare", "b": "rag", "corrected": "yes"}),
+            "analysis.hypotheses[0].corrected",
+            "expected true or false (without quotes), found the text \"yes\"",
+            "write the value in the shape expected",
+        ),
+    ] {
+        let got = problems(hypothesis.clone());
+        assert_eq!(got.len(), 1, "{hypothesis}: {got:?}");
+        let (got_at, got_message, got_fix) = &got[0];
+        assert_eq!(got_at, at, "{hypothesis}");
+        assert_eq!(got_message, message, "{hypothesis}");
+        assert!(got_fix.contains(fix), "{hypothesis}: {got_fix}");
+    }
+}

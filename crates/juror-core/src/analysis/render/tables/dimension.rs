@@ -338,7 +338,7 @@ fn comparisons(doc: &mut Doc, title: Text, list: &[PairComparison], plan: &Analy
     });
 }
 
-fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
+pub(super) fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
     doc.section(3, "Over rounds");
     doc.paragraph(format!(
         "{} rating(s) with a round, rounds {} to {}.",

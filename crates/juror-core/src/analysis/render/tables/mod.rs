@@ -195,6 +195,15 @@ pub fn graded_tables(report: &Report) -> Vec<Section> {
     doc.0
 }
 
+/// A dimension's ratings over rounds alone (the Analyse page shows it under the dimension):
+/// the slopes with their 95% t intervals, the mixed model's fixed effects with their Wald
+/// intervals, and the joint test of the system × round terms, as the Markdown writes them.
+pub fn rounds_tables(name: &str, rounds: &crate::analysis::rounds::Rounds) -> Vec<Section> {
+    let mut doc = Doc::default();
+    dimension::rounds(&mut doc, name, rounds);
+    doc.0
+}
+
 /// The output divergence's section alone.
 pub fn divergence_tables(divergence: &[crate::analysis::report::DivergenceReport]) -> Vec<Section> {
     let mut doc = Doc::default();
