@@ -70,13 +70,17 @@ pub enum Format {
     /// mapping; a shuffled task never puts two trials of one item back to back when the numbers
     /// allow it.
     V2,
+    /// As V2, and a best–worst task's items map the tuple design's symbols to systems for the
+    /// least spread of the pairs' counts first (`plan::tuples`): with V2's rule a few designs
+    /// left two systems sharing 3 more tuples than two others.
+    V3,
 }
 
 impl Format {
     /// The format new plans are made in.
-    pub const CURRENT: Format = Format::V2;
+    pub const CURRENT: Format = Format::V3;
     /// Every format, newest first.
-    pub const ALL: [Format; 2] = [Format::V2, Format::V1];
+    pub const ALL: [Format; 3] = [Format::V3, Format::V2, Format::V1];
 }
 
 /// An annotator's whole plan.
@@ -392,7 +396,7 @@ fn task_trials(
     let items = task_items(task, mine);
     let spread = task.spread.then_some((assignment, slot));
     let tuples = match task.best_worst_size(n) {
-        Some(k) => tuples::design(seed, t, n, k, task.items.len()),
+        Some(k) => tuples::design(seed, t, n, k, task.items.len(), format == Format::V3),
         None => Vec::new(),
     };
     let bws = !tuples.is_empty();
@@ -412,7 +416,7 @@ fn task_trials(
             let period = (slot as usize - 1) / rows.len();
             let symbols = match format {
                 Format::V1 => Stream::new(seed, "blocks", t as u64, 0).permutation(n),
-                Format::V2 => SymbolMaps::new(seed, "block maps", t, n).get(period),
+                Format::V2 | Format::V3 => SymbolMaps::new(seed, "block maps", t, n).get(period),
             };
             let row = &rows[(slot as usize - 1) % rows.len()];
             let block_of = |system: usize| {
@@ -491,7 +495,9 @@ fn task_trials(
             let maps = SymbolMaps::new(seed, "position maps", t, n);
             let whole_runs = units.len() / n.max(1);
             let symbols_of = |k: usize| match format {
-                Format::V2 if k / n < whole_runs => maps.get(slot as usize - 1 + k / n),
+                Format::V2 | Format::V3 if k / n < whole_runs => {
+                    maps.get(slot as usize - 1 + k / n)
+                }
                 _ => global.clone(),
             };
             units
