@@ -1,7 +1,9 @@
 //! A slider (`type: "slider"`, or a scale of more than 11 points such as a 0–100 score): the
 //! value chosen, the labelled points beneath at their places. Untouched, it is unanswered and
 //! says so (its track grey); the arrows move it a step, Page Up/Down a tenth of the range (the
-//! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at.
+//! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at. A
+//! dimension with `allow_skip` has a "Cannot judge" checkbox beside it: ticked, the slider holds
+//! no score; a score given by the slider unticks it.
 
 use juror_core::session::{Msg, Target, with_label};
 use juror_core::study::Dimension;
@@ -42,6 +44,14 @@ pub fn SliderScale(
         })
     });
     let dim = StoredValue::new(dimension.id.clone());
+    // "Cannot judge" (a dimension with `allow_skip`): the slider then holds no score.
+    let skipped = Memo::new(move |_| {
+        given(handle, index, |t| {
+            t.outputs
+                .get(position)
+                .is_some_and(|o| o.cannot_judge.contains(&dim.get_value()))
+        })
+    });
     let rate = move |v: i32| {
         handle.dispatch(Msg::Rate {
             position,
@@ -57,6 +67,7 @@ pub fn SliderScale(
     let points = StoredValue::new(dimension.scale.points.clone());
     // What a screen reader says of the value: the number, and a labelled point's label.
     let spoken = move || match shown() {
+        None if skipped.get() => "Cannot judge".to_owned(),
         None => "not answered yet".to_owned(),
         Some(v) => points.with_value(|p| {
             match p
@@ -86,6 +97,24 @@ pub fn SliderScale(
         })
         .collect_view();
     let name = with_label(&dimension.label, &label);
+    let skip = dimension.allow_skip.then(|| {
+        view! {
+            <label class="option skip">
+                <input
+                    type="checkbox"
+                    aria-label=format!("Cannot judge: {name}")
+                    prop:checked=skipped
+                    on:change=move |ev| handle.dispatch(Msg::CannotRate {
+                        position,
+                        dimension: dim.get_value(),
+                        on: event_target_checked(&ev),
+                        advance: false,
+                    })
+                />
+                "Cannot judge"
+            </label>
+        }
+    });
     view! {
         <fieldset class="question slider" data-rate=dimension.id.clone() data-position=position>
             <legend>
@@ -122,10 +151,11 @@ pub fn SliderScale(
                     }
                 />
                 <output id=value_id class="slider-value" class:unanswered=move || shown().is_none()>
-                    {move || shown().map_or_else(|| "not answered yet".to_owned(), |v| v.to_string())}
+                    {move || shown().map_or_else(spoken, |v| v.to_string())}
                 </output>
             </div>
             <ul class="anchors" aria-hidden="true">{anchors}</ul>
+            {skip}
         </fieldset>
     }
 }

@@ -181,6 +181,60 @@ pub fn PointCaption(value: i32, label: Option<String>) -> impl IntoView {
     }
 }
 
+/// One radio button with its label, in the radio group `group`: `checked` says whether it is
+/// the answer, `choose` gives it. The one radio of the page's choices: a preference's outputs, a
+/// tie, a grade, a single choice's options and every "Cannot judge" (a scale's points, which show
+/// a number, a label and a description, have their own).
+pub fn radio(
+    group: String,
+    class: &'static str,
+    checked: impl Fn() -> bool + Send + Sync + 'static,
+    choose: impl Fn() + Send + Sync + 'static,
+    label: impl IntoView + 'static,
+) -> impl IntoView {
+    view! {
+        <label class=class>
+            <input type="radio" name=group prop:checked=checked on:change=move |_| choose() />
+            {label}
+        </label>
+    }
+}
+
+/// The "Cannot judge" of a question with `allow_skip`, after its points or options: a radio in
+/// the question's group (a multiple choice's: a checkbox beside the options, unticking clears).
+fn skip_option(
+    group: String,
+    multiple: bool,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> AnyView {
+    let checked = move || value.get() == Some(Answer::CannotJudge);
+    if multiple {
+        view! {
+            <label class="option skip">
+                <input
+                    type="checkbox"
+                    prop:checked=checked
+                    on:change=move |ev| {
+                        on_change.run(event_target_checked(&ev).then_some(Answer::CannotJudge))
+                    }
+                />
+                "Cannot judge"
+            </label>
+        }
+        .into_any()
+    } else {
+        radio(
+            group,
+            "option skip",
+            checked,
+            move || on_change.run(Some(Answer::CannotJudge)),
+            "Cannot judge",
+        )
+        .into_any()
+    }
+}
+
 /// One question, whatever its kind. `name` is its accessible name (e.g. "Useful? — Output B").
 #[component]
 pub fn QuestionControl(
@@ -196,8 +250,12 @@ pub fn QuestionControl(
         help,
         required,
         kind,
+        allow_skip,
         ..
     } = question;
+    let skip = move |group: &str, multiple: bool| {
+        allow_skip.then(|| skip_option(group.to_owned(), multiple, value, on_change))
+    };
     let help_id = format!("{dom_id}-help");
     let reason = needed(&dom_id);
     let invalid = invalid(reason);
@@ -218,17 +276,19 @@ pub fn QuestionControl(
             view! {
                 <fieldset class="question scale" id=dom_id role="radiogroup" aria-label=name aria-describedby=described aria-invalid=invalid>
                     {legend}
-                    {scale_points(scale.points, group, value, on_change)}
+                    {scale_points(scale.points, group.clone(), value, on_change, skip(&group, false))}
                 </fieldset>
             }
             .into_any()
         }
         QuestionKind::SingleChoice(options) => {
             let group = dom_id.clone();
+            let skip = skip(&group, false);
             view! {
                 <fieldset class="question choice" id=dom_id role="radiogroup" aria-label=name aria-describedby=described aria-invalid=invalid>
                     {legend}
                     {choice_options(options, group, value, on_change)}
+                    {skip}
                 </fieldset>
             }
             .into_any()
@@ -237,6 +297,7 @@ pub fn QuestionControl(
             <fieldset class="question choices" id=dom_id role="group" aria-label=name aria-describedby=described aria-invalid=invalid>
                 {legend}
                 {choices_options(options, value, on_change)}
+                {skip(&dom_id, true)}
             </fieldset>
         }
         .into_any(),
@@ -298,6 +359,7 @@ fn scale_points(
     group: String,
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
+    skip: Option<AnyView>,
 ) -> impl IntoView {
     view! {
         <div class="points">
@@ -320,6 +382,7 @@ fn scale_points(
                     }
                 })
                 .collect_view()}
+            {skip}
         </div>
     }
 }
@@ -336,17 +399,13 @@ fn choice_options(
         .map(|o| {
             let o2 = o.clone();
             let o3 = o.clone();
-            view! {
-                <label class="option">
-                    <input
-                        type="radio"
-                        name=group.clone()
-                        prop:checked=move || value.get() == Some(Answer::Choice(o2.clone()))
-                        on:change=move |_| on_change.run(Some(Answer::Choice(o3.clone())))
-                    />
-                    {o}
-                </label>
-            }
+            radio(
+                group.clone(),
+                "option",
+                move || value.get() == Some(Answer::Choice(o2.clone())),
+                move || on_change.run(Some(Answer::Choice(o3.clone()))),
+                o,
+            )
         })
         .collect_view()
 }

@@ -2,7 +2,7 @@
 //! persisted (in the browser's storage envelope and in ratings files), so they are versioned
 //! DTOs: change them only with a schema or format version bump and a migration.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -25,6 +25,9 @@ pub enum Answer {
     Number(f64),
     /// Options (or system labels) in order, best first.
     Rank(Vec<String>),
+    /// "Cannot judge" (a question with `allow_skip`): an answer of its own, never a point or
+    /// an option. Written `"cannot_judge"`.
+    CannotJudge,
 }
 
 impl Answer {
@@ -32,6 +35,7 @@ impl Answer {
     /// fits it. Returns why not.
     pub fn check(&self, question: &Question, labels: &[String]) -> Result<(), String> {
         match (&question.kind, self) {
+            (_, Answer::CannotJudge) if question.allow_skip => Ok(()),
             (QuestionKind::Likert(scale), Answer::Scale(v)) if scale.contains(*v) => Ok(()),
             (QuestionKind::SingleChoice(options), Answer::Choice(c)) if options.contains(c) => {
                 Ok(())
@@ -211,6 +215,10 @@ pub struct OutputAnswers {
     /// Score by dimension id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ratings: BTreeMap<String, i32>,
+    /// The dimensions answered "Cannot judge" (never also in `ratings`). Absent from sessions
+    /// saved before it existed, which read as none.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub cannot_judge: BTreeSet<String>,
     /// Answer by per-output question id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub answers: BTreeMap<String, Answer>,
@@ -228,6 +236,25 @@ pub struct OutputAnswers {
 }
 
 impl OutputAnswers {
+    /// Whether the dimension is answered: a score, or "Cannot judge".
+    pub fn rated(&self, dimension: &str) -> bool {
+        self.ratings.contains_key(dimension) || self.cannot_judge.contains(dimension)
+    }
+
+    /// Gives the dimension a score (`Some`), "Cannot judge" (`None`): either clears the other.
+    pub fn rate(&mut self, dimension: &str, score: Option<i32>) {
+        match score {
+            Some(v) => {
+                self.cannot_judge.remove(dimension);
+                self.ratings.insert(dimension.to_owned(), v);
+            }
+            None => {
+                self.ratings.remove(dimension);
+                self.cannot_judge.insert(dimension.to_owned());
+            }
+        }
+    }
+
     /// Whether the errors of the output are answered: a span marked, or "No errors" ticked.
     pub fn spans_answered(&self) -> bool {
         !self.spans.is_empty() || self.no_errors

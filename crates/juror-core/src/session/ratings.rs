@@ -7,7 +7,7 @@
 //! `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` for files whose
 //! numbers are integers). Any edit or truncation changes it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -149,7 +149,11 @@ pub struct OutputRecord {
     pub system: String,
     /// Scores by dimension id.
     pub ratings: BTreeMap<String, i32>,
-    /// Answers by per-output question id.
+    /// The dimensions answered "Cannot judge" (a dimension with `allow_skip`): no score, and
+    /// never missing. Absent when there are none.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub cannot_judge: BTreeSet<String>,
+    /// Answers by per-output question id (`"cannot_judge"` for "Cannot judge").
     pub answers: BTreeMap<String, Answer>,
     /// Whether the annotator flagged it.
     pub flagged: bool,
@@ -282,6 +286,12 @@ pub fn export(
                         label: s.label.clone(),
                         system: systems[s.system].clone(),
                         ratings: a.ratings.clone(),
+                        cannot_judge: a
+                            .cannot_judge
+                            .iter()
+                            .filter(|d| !a.ratings.contains_key(*d))
+                            .cloned()
+                            .collect(),
                         answers: a.answers.clone(),
                         flagged: a.flagged,
                         spans: a.spans.clone(),
@@ -474,6 +484,16 @@ impl RatingsFile {
                         v.to_string(),
                     );
                 }
+                for dim in &o.cannot_judge {
+                    row(
+                        t,
+                        &o.system,
+                        o.position.to_string(),
+                        &o.label,
+                        dim,
+                        CANNOT_JUDGE.into(),
+                    );
+                }
                 for (q, a) in &o.answers {
                     row(
                         t,
@@ -584,6 +604,7 @@ fn answer_text(a: &Answer) -> String {
         Answer::Choice(c) | Answer::Text(c) => c.clone(),
         Answer::Choices(cs) | Answer::Rank(cs) => cs.join("; "),
         Answer::Number(x) => x.to_string(),
+        Answer::CannotJudge => CANNOT_JUDGE.to_owned(),
     }
 }
 
@@ -811,6 +832,7 @@ pub fn restore_on_plan(
                 .iter()
                 .map(|o| OutputAnswers {
                     ratings: o.ratings.clone(),
+                    cannot_judge: o.cannot_judge.clone(),
                     answers: o.answers.clone(),
                     flagged: o.flagged,
                     spans: o.spans.clone(),
