@@ -9,7 +9,7 @@ use juror_core::session::{Msg, Target, with_label};
 use juror_core::study::Dimension;
 use leptos::prelude::*;
 
-use super::survey::{NeededNote, described_by, invalid, needed};
+use super::survey::{NeededNote, described_by, invalid, needed, skip_box};
 use super::trial::given;
 use crate::session::use_session;
 
@@ -98,22 +98,19 @@ pub fn SliderScale(
         .collect_view();
     let name = with_label(&dimension.label, &label);
     let skip = dimension.allow_skip.then(|| {
-        view! {
-            <label class="option skip">
-                <input
-                    type="checkbox"
-                    aria-label=format!("Cannot judge: {name}")
-                    prop:checked=skipped
-                    on:change=move |ev| handle.dispatch(Msg::CannotRate {
-                        position,
-                        dimension: dim.get_value(),
-                        on: event_target_checked(&ev),
-                        advance: false,
-                    })
-                />
-                "Cannot judge"
-            </label>
-        }
+        let toggle = Callback::new(move |on: bool| {
+            handle.dispatch(Msg::CannotRate {
+                position,
+                dimension: dim.get_value(),
+                on,
+                advance: false,
+            })
+        });
+        skip_box(
+            Some(format!("Cannot judge: {name}")),
+            skipped.into(),
+            toggle,
+        )
     });
     view! {
         <fieldset class="question slider" data-rate=dimension.id.clone() data-position=position>

@@ -185,19 +185,39 @@ pub fn PointCaption(value: i32, label: Option<String>) -> impl IntoView {
 /// the answer, `choose` gives it. The one radio of the page's choices: a preference's outputs, a
 /// tie, a grade, a single choice's options and every "Cannot judge" (a scale's points, which show
 /// a number, a label and a description, have their own).
+// Not generic, so that its view is compiled once (the annotator's wasm has a size budget).
 pub fn radio(
     group: String,
     class: &'static str,
-    checked: impl Fn() -> bool + Send + Sync + 'static,
-    choose: impl Fn() + Send + Sync + 'static,
-    label: impl IntoView + 'static,
-) -> impl IntoView {
+    checked: Signal<bool>,
+    choose: Callback<()>,
+    label: String,
+) -> AnyView {
     view! {
         <label class=class>
-            <input type="radio" name=group prop:checked=checked on:change=move |_| choose() />
+            <input type="radio" name=group prop:checked=checked on:change=move |_| choose.run(()) />
             {label}
         </label>
     }
+    .into_any()
+}
+
+/// The "Cannot judge" checkbox beside a multiple choice's options or a slider: ticking it gives
+/// "Cannot judge", unticking takes it back. `name` is its accessible name when the visible
+/// "Cannot judge" needs the question's name beside it.
+pub fn skip_box(name: Option<String>, checked: Signal<bool>, toggle: Callback<bool>) -> AnyView {
+    view! {
+        <label class="option skip">
+            <input
+                type="checkbox"
+                aria-label=name
+                prop:checked=checked
+                on:change=move |ev| toggle.run(event_target_checked(&ev))
+            />
+            "Cannot judge"
+        </label>
+    }
+    .into_any()
 }
 
 /// The "Cannot judge" of a question with `allow_skip`, after its points or options: a radio in
@@ -208,30 +228,20 @@ fn skip_option(
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
 ) -> AnyView {
-    let checked = move || value.get() == Some(Answer::CannotJudge);
+    let checked = Signal::derive(move || value.get() == Some(Answer::CannotJudge));
     if multiple {
-        view! {
-            <label class="option skip">
-                <input
-                    type="checkbox"
-                    prop:checked=checked
-                    on:change=move |ev| {
-                        on_change.run(event_target_checked(&ev).then_some(Answer::CannotJudge))
-                    }
-                />
-                "Cannot judge"
-            </label>
-        }
-        .into_any()
+        let toggle =
+            Callback::new(move |on: bool| on_change.run(on.then_some(Answer::CannotJudge)));
+        skip_box(None, checked, toggle)
     } else {
+        let choose = Callback::new(move |()| on_change.run(Some(Answer::CannotJudge)));
         radio(
             group,
             "option skip",
             checked,
-            move || on_change.run(Some(Answer::CannotJudge)),
-            "Cannot judge",
+            choose,
+            "Cannot judge".to_owned(),
         )
-        .into_any()
     }
 }
 
@@ -402,8 +412,8 @@ fn choice_options(
             radio(
                 group.clone(),
                 "option",
-                move || value.get() == Some(Answer::Choice(o2.clone())),
-                move || on_change.run(Some(Answer::Choice(o3.clone()))),
+                Signal::derive(move || value.get() == Some(Answer::Choice(o2.clone()))),
+                Callback::new(move |()| on_change.run(Some(Answer::Choice(o3.clone())))),
                 o,
             )
         })

@@ -262,9 +262,9 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                 radio(
                     group.clone(),
                     "option skip",
-                    move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.cannot_judge.contains(&dim))),
-                    move || handle.dispatch(Msg::CannotRate { position, dimension: dim2.clone(), on: true, advance: false }),
-                    "Cannot judge",
+                    Signal::derive(move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.cannot_judge.contains(&dim)))),
+                    Callback::new(move |()| handle.dispatch(Msg::CannotRate { position, dimension: dim2.clone(), on: true, advance: false })),
+                    "Cannot judge".to_owned(),
                 )
             });
             view! {
@@ -428,9 +428,14 @@ fn PreferenceControl(
                     prefer_radio(index, make(position), "option", label.clone())
                 })
                 .collect_view();
-            let tie = preference
-                .allow_tie
-                .then(|| prefer_radio(index, Preference::Tie, "option", "Tie (no preference)"));
+            let tie = preference.allow_tie.then(|| {
+                prefer_radio(
+                    index,
+                    Preference::Tie,
+                    "option",
+                    "Tie (no preference)".to_owned(),
+                )
+            });
             let skip = preference.allow_skip.then(|| cannot_judge(index));
             let reason = needed("q-preference");
             view! {
@@ -595,15 +600,15 @@ fn prefer_radio(
     index: usize,
     preference: Preference,
     class: &'static str,
-    label: impl IntoView + 'static,
-) -> impl IntoView {
+    label: String,
+) -> AnyView {
     let handle = use_session();
     let p = preference.clone();
     radio(
         "preference".to_owned(),
         class,
-        move || given(handle, index, |t| t.preference.clone()).as_ref() == Some(&p),
-        move || handle.dispatch(Msg::Prefer(Some(preference.clone()))),
+        Signal::derive(move || given(handle, index, |t| t.preference.clone()).as_ref() == Some(&p)),
+        Callback::new(move |()| handle.dispatch(Msg::Prefer(Some(preference.clone())))),
         label,
     )
 }
@@ -614,7 +619,7 @@ fn cannot_judge(index: usize) -> impl IntoView {
         index,
         Preference::CannotJudge,
         "option skip",
-        "Cannot judge",
+        "Cannot judge".to_owned(),
     )
 }
 
