@@ -1473,7 +1473,7 @@ fn a_ratings_files_cannot_judge_is_counted_and_left_out_of_means() {
                     let item = scores.entry(o.system.clone()).or_default();
                     item.entry(t.item.clone()).or_default().push(f64::from(*v));
                 }
-                if o.cannot_judge.contains("correct") {
+                if o.cannot_judge.contains(&"correct".to_owned()) {
                     *skips.entry(o.system.clone()).or_default() += 1;
                 }
             }

@@ -2,7 +2,7 @@
 //! persisted (in the browser's storage envelope and in ratings files), so they are versioned
 //! DTOs: change them only with a schema or format version bump and a migration.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -215,10 +215,11 @@ pub struct OutputAnswers {
     /// Score by dimension id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ratings: BTreeMap<String, i32>,
-    /// The dimensions answered "Cannot judge" (never also in `ratings`). Absent from sessions
-    /// saved before it existed, which read as none.
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub cannot_judge: BTreeSet<String>,
+    /// The dimensions answered "Cannot judge", in id order (never also in `ratings`). Absent from
+    /// sessions saved before it existed, which read as none. A list rather than a set: the
+    /// annotator's wasm already has a list of strings, and not a set's code.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cannot_judge: Vec<String>,
     /// Answer by per-output question id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub answers: BTreeMap<String, Answer>,
@@ -238,19 +239,27 @@ pub struct OutputAnswers {
 impl OutputAnswers {
     /// Whether the dimension is answered: a score, or "Cannot judge".
     pub fn rated(&self, dimension: &str) -> bool {
-        self.ratings.contains_key(dimension) || self.cannot_judge.contains(dimension)
+        self.ratings.contains_key(dimension) || self.skipped(dimension)
+    }
+
+    /// Whether the dimension is answered "Cannot judge".
+    pub fn skipped(&self, dimension: &str) -> bool {
+        self.cannot_judge.iter().any(|d| d == dimension)
     }
 
     /// Gives the dimension a score (`Some`), "Cannot judge" (`None`): either clears the other.
     pub fn rate(&mut self, dimension: &str, score: Option<i32>) {
         match score {
             Some(v) => {
-                self.cannot_judge.remove(dimension);
+                self.cannot_judge.retain(|d| d != dimension);
                 self.ratings.insert(dimension.to_owned(), v);
             }
             None => {
                 self.ratings.remove(dimension);
-                self.cannot_judge.insert(dimension.to_owned());
+                if !self.skipped(dimension) {
+                    self.cannot_judge.push(dimension.to_owned());
+                    self.cannot_judge.sort();
+                }
             }
         }
     }

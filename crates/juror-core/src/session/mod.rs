@@ -1216,7 +1216,7 @@ fn cannot_rate(
     }
     let field = Field::Rating(position, dimension.clone());
     if let Some((t, _)) = edit_current(session, now, field) {
-        t.outputs[position].cannot_judge.remove(&dimension);
+        t.outputs[position].cannot_judge.retain(|d| d != &dimension);
     }
     vec![Cmd::Save]
 }
@@ -1528,7 +1528,7 @@ pub struct OutputState {
     /// Scores by dimension id.
     pub ratings: BTreeMap<String, i32>,
     /// The dimensions answered "Cannot judge".
-    pub cannot_judge: std::collections::BTreeSet<String>,
+    pub cannot_judge: Vec<String>,
     /// Answers to per-output questions by question id.
     pub answers: BTreeMap<String, Answer>,
     /// Flagged.

@@ -7,7 +7,7 @@
 //! `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` for files whose
 //! numbers are integers). Any edit or truncation changes it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -151,8 +151,8 @@ pub struct OutputRecord {
     pub ratings: BTreeMap<String, i32>,
     /// The dimensions answered "Cannot judge" (a dimension with `allow_skip`): no score, and
     /// never missing. Absent when there are none.
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub cannot_judge: BTreeSet<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cannot_judge: Vec<String>,
     /// Answers by per-output question id (`"cannot_judge"` for "Cannot judge").
     pub answers: BTreeMap<String, Answer>,
     /// Whether the annotator flagged it.

@@ -73,7 +73,7 @@ fn a_session_saved_before_cannot_judge_existed_still_opens() {
     let opened = open(&study, &sha, slot(1), Stored::Text(text), true, NOW);
     assert_eq!(opened.notice, None);
     let output = &opened.session.progress.trials[index].outputs[0];
-    assert!(output.cannot_judge.contains("correct") && output.ratings.is_empty());
+    assert!(output.cannot_judge.contains(&"correct".to_owned()) && output.ratings.is_empty());
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn a_stored_cannot_judge_where_the_study_offers_none_does_not_fit() {
     let mut wrong = s.progress.clone();
     wrong.trials[index].outputs[0]
         .cannot_judge
-        .insert("clarity".to_owned());
+        .push("clarity".to_owned());
     assert!(fits(&study, &s.plan, &wrong).is_err());
     // Both a score and "Cannot judge" for one dimension: not a state the page makes.
     let mut both = s.progress.clone();
@@ -113,6 +113,6 @@ fn two_tabs_keep_the_later_of_a_score_and_a_cannot_judge() {
         let merged = store::merge(&a.progress, &b.progress);
         let o = &merged.trials[index].outputs[0];
         assert!(o.ratings.is_empty());
-        assert!(o.cannot_judge.contains("correct"));
+        assert!(o.cannot_judge.contains(&"correct".to_owned()));
     }
 }

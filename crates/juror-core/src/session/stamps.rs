@@ -98,7 +98,7 @@ fn get(t: &TrialAnswers, field: &Field) -> Option<Value> {
             let o = t.outputs.get(*p)?;
             match o.ratings.get(d) {
                 Some(v) => Some(Value::Score(*v)),
-                None => o.cannot_judge.contains(d).then_some(Value::CannotJudge),
+                None => o.skipped(d).then_some(Value::CannotJudge),
             }
         }
         Field::Answer(p, q) => t
@@ -145,7 +145,7 @@ fn set(t: &mut TrialAnswers, field: &Field, value: Option<Value>) {
         (Field::Rating(p, d), _) => {
             if let Some(o) = t.outputs.get_mut(*p) {
                 o.ratings.remove(d);
-                o.cannot_judge.remove(d);
+                o.cannot_judge.retain(|x| x != d);
             }
         }
         (Field::Answer(p, q), Some(Value::Answer(a))) => {

@@ -144,7 +144,7 @@ fn zero_says_cannot_judge_for_the_score_a_digit_would_answer_and_counts_as_answe
     let msg = to_msg(&study, &s, key("0"), None).unwrap();
     update(&study, &mut s, msg, 3.0);
     let output = |s: &Session| s.progress.trials[rate].outputs[0].clone();
-    assert!(output(&s).cannot_judge.contains("correct"));
+    assert!(output(&s).cannot_judge.contains(&"correct".to_owned()));
     assert!(output(&s).ratings.is_empty());
     // Answered: only Clarity is missing, and `0` on it (which does not offer it) does nothing.
     let missing: Vec<Target> = trial_missing(&study, &s, rate)
@@ -166,7 +166,7 @@ fn zero_says_cannot_judge_for_the_score_a_digit_would_answer_and_counts_as_answe
     assert_eq!(to_msg(&study, &s, key("0"), Some(&clarity)), None);
     // Refused by the reducer too.
     update(&study, &mut s, cannot("clarity", true), 4.0);
-    assert!(!output(&s).cannot_judge.contains("clarity"));
+    assert!(!output(&s).cannot_judge.contains(&"clarity".to_owned()));
     // A score replaces it, and it replaces a score.
     let score = |value| Msg::Rate {
         position: 0,
@@ -179,7 +179,7 @@ fn zero_says_cannot_judge_for_the_score_a_digit_would_answer_and_counts_as_answe
     assert!(output(&s).cannot_judge.is_empty());
     update(&study, &mut s, cannot("correct", true), 6.0);
     assert!(output(&s).ratings.is_empty());
-    assert!(output(&s).cannot_judge.contains("correct"));
+    assert!(output(&s).cannot_judge.contains(&"correct".to_owned()));
     // Taken back (the slider's checkbox): unanswered again, and missing.
     update(&study, &mut s, cannot("correct", false), 7.0);
     assert!(!output(&s).rated("correct"));
@@ -239,7 +239,7 @@ fn answer_all(
                 update(study, s, msg, now);
             }
             for q in &task.output_questions {
-                let answer = if i % 2 == 0 {
+                let answer = if i.is_multiple_of(2) {
                     Answer::CannotJudge
                 } else {
                     Answer::Choice("Yes".into())
@@ -294,7 +294,7 @@ fn by_hand(files: &[RatingsFile]) -> (BTreeMap<String, f64>, BTreeMap<String, us
                         .or_default()
                         .push(f64::from(*v));
                 }
-                if o.cannot_judge.contains("correct") {
+                if o.cannot_judge.contains(&"correct".to_owned()) {
                     *skips.entry(o.system.clone()).or_default() += 1;
                 }
             }
@@ -342,7 +342,7 @@ fn a_dimensions_cannot_judge_is_in_the_file_counted_per_system_and_in_no_mean() 
         answer_all(
             &study,
             &mut s,
-            |i| (i + offset) % 3 == 0,
+            |i| (i + offset).is_multiple_of(3),
             |i| 1 + ((i + offset) % 3) as i32,
         );
         files.push(export(&study, &hash, &s, "test", 1e12));
@@ -352,7 +352,7 @@ fn a_dimensions_cannot_judge_is_in_the_file_counted_per_system_and_in_no_mean() 
         .trials
         .iter()
         .flat_map(|t| &t.outputs)
-        .find(|o| o.cannot_judge.contains("correct"))
+        .find(|o| o.cannot_judge.contains(&"correct".to_owned()))
         .expect("a skipped output");
     assert!(!skipped.ratings.contains_key("correct"));
     let json = files[0].to_json();
@@ -367,7 +367,7 @@ fn a_dimensions_cannot_judge_is_in_the_file_counted_per_system_and_in_no_mean() 
             .trials
             .iter()
             .flat_map(|t| &t.outputs)
-            .any(|o| o.cannot_judge.contains("correct"))
+            .any(|o| o.cannot_judge.contains(&"correct".to_owned()))
     );
     // The analysis: every skip counted per system, no skip in a mean.
     let inputs: Vec<Input<'_>> = files
