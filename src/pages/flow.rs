@@ -356,7 +356,10 @@ fn Shortcuts() -> impl IntoView {
             "1 – 9 (no score left)",
             "Choose that point of a graded preference, 1 the first output's strongest",
         ),
-        ("0", "Choose “Cannot judge”, where it is offered"),
+        (
+            "0",
+            "Choose “Cannot judge”, where it is offered: for the focused (or next unanswered) score, then move on; with no score left, for the preference",
+        ),
         ("Enter", "Next trial (when every required answer is given)"),
         ("Shift + Enter", "Previous trial"),
         (

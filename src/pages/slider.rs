@@ -1,14 +1,16 @@
 //! A slider (`type: "slider"`, or a scale of more than 11 points such as a 0–100 score): the
 //! value chosen, the labelled points beneath at their places. Untouched, it is unanswered and
 //! says so (its track grey); the arrows move it a step, Page Up/Down a tenth of the range (the
-//! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at.
+//! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at. A
+//! dimension with `allow_skip` has a "Cannot judge" checkbox beside it: ticked, the slider holds
+//! no score; a score given by the slider unticks it.
 
 use juror_core::number::Num;
 use juror_core::session::{Msg, Target, with_label};
 use juror_core::study::Dimension;
 use leptos::prelude::*;
 
-use super::survey::{NeededNote, described_by, invalid, needed};
+use super::survey::{NeededNote, described_by, invalid, needed, skip_box};
 use super::trial::given;
 use crate::session::use_session;
 
@@ -43,6 +45,14 @@ pub fn SliderScale(
         })
     });
     let dim = StoredValue::new(dimension.id.clone());
+    // "Cannot judge" (a dimension with `allow_skip`): the slider then holds no score.
+    let skipped = Memo::new(move |_| {
+        given(handle, index, |t| {
+            t.outputs
+                .get(position)
+                .is_some_and(|o| o.cannot_judge.contains(&dim.get_value()))
+        })
+    });
     let rate = move |v: i32| {
         handle.dispatch(Msg::Rate {
             position,
@@ -58,6 +68,7 @@ pub fn SliderScale(
     let points = StoredValue::new(dimension.scale.points.clone());
     // What a screen reader says of the value: the number, and a labelled point's label.
     let spoken = move || match shown() {
+        None if skipped.get() => "Cannot judge".to_owned(),
         None => "not answered yet".to_owned(),
         Some(v) => points.with_value(|p| {
             match p
@@ -87,6 +98,21 @@ pub fn SliderScale(
         })
         .collect_view();
     let name = with_label(&dimension.label, &label);
+    let skip = dimension.allow_skip.then(|| {
+        let toggle = Callback::new(move |on: bool| {
+            handle.dispatch(Msg::CannotRate {
+                position,
+                dimension: dim.get_value(),
+                on,
+                advance: false,
+            })
+        });
+        skip_box(
+            Some(format!("Cannot judge: {name}")),
+            skipped.into(),
+            toggle,
+        )
+    });
     view! {
         <fieldset class="question slider" data-rate=dimension.id.clone() data-position=position>
             <legend>
@@ -123,10 +149,11 @@ pub fn SliderScale(
                     }
                 />
                 <output id=value_id class="slider-value" class:unanswered=move || shown().is_none()>
-                    {move || shown().map_or_else(|| "not answered yet".to_owned(), |v| v.to_string())}
+                    {move || shown().map_or_else(spoken, |v| v.to_string())}
                 </output>
             </div>
             <ul class="anchors" aria-hidden="true">{anchors}</ul>
+            {skip}
         </fieldset>
     }
 }

@@ -183,6 +183,70 @@ pub fn PointCaption(value: i32, label: Option<String>) -> impl IntoView {
     }
 }
 
+/// One radio button with its label, in the radio group `group`: `checked` says whether it is
+/// the answer, `choose` gives it. The one radio of the page's choices: a preference's outputs, a
+/// tie, a grade, a single choice's options and every "Cannot judge" (a scale's points, which show
+/// a number, a label and a description, have their own).
+// Not generic, so that its view is compiled once (the annotator's wasm has a size budget).
+pub fn radio(
+    group: String,
+    class: &'static str,
+    checked: Signal<bool>,
+    choose: Callback<()>,
+    label: String,
+) -> AnyView {
+    view! {
+        <label class=class>
+            <input type="radio" name=group prop:checked=checked on:change=move |_| choose.run(()) />
+            {label}
+        </label>
+    }
+    .into_any()
+}
+
+/// The "Cannot judge" checkbox beside a multiple choice's options or a slider: ticking it gives
+/// "Cannot judge", unticking takes it back. `name` is its accessible name when the visible
+/// "Cannot judge" needs the question's name beside it.
+pub fn skip_box(name: Option<String>, checked: Signal<bool>, toggle: Callback<bool>) -> AnyView {
+    view! {
+        <label class="option skip">
+            <input
+                type="checkbox"
+                aria-label=name
+                prop:checked=checked
+                on:change=move |ev| toggle.run(event_target_checked(&ev))
+            />
+            "Cannot judge"
+        </label>
+    }
+    .into_any()
+}
+
+/// The "Cannot judge" of a question with `allow_skip`, after its points or options: a radio in
+/// the question's group (a multiple choice's: a checkbox beside the options, unticking clears).
+fn skip_option(
+    group: String,
+    multiple: bool,
+    value: Signal<Option<Answer>>,
+    on_change: Callback<Option<Answer>>,
+) -> AnyView {
+    let checked = Signal::derive(move || value.get() == Some(Answer::CannotJudge));
+    if multiple {
+        let toggle =
+            Callback::new(move |on: bool| on_change.run(on.then_some(Answer::CannotJudge)));
+        skip_box(None, checked, toggle)
+    } else {
+        let choose = Callback::new(move |()| on_change.run(Some(Answer::CannotJudge)));
+        radio(
+            group,
+            "option skip",
+            checked,
+            choose,
+            "Cannot judge".to_owned(),
+        )
+    }
+}
+
 /// One question, whatever its kind. `name` is its accessible name (e.g. "Useful? — Output B").
 #[component]
 pub fn QuestionControl(
@@ -198,8 +262,12 @@ pub fn QuestionControl(
         help,
         required,
         kind,
+        allow_skip,
         ..
     } = question;
+    let skip = move |group: &str, multiple: bool| {
+        allow_skip.then(|| skip_option(group.to_owned(), multiple, value, on_change))
+    };
     let help_id = format!("{dom_id}-help");
     let reason = needed(&dom_id);
     let invalid = invalid(reason);
@@ -220,17 +288,19 @@ pub fn QuestionControl(
             view! {
                 <fieldset class="question scale" id=dom_id role="radiogroup" aria-label=name aria-describedby=described aria-invalid=invalid>
                     {legend}
-                    {scale_points(scale.points, group, value, on_change)}
+                    {scale_points(scale.points, group.clone(), value, on_change, skip(&group, false))}
                 </fieldset>
             }
             .into_any()
         }
         QuestionKind::SingleChoice(options) => {
             let group = dom_id.clone();
+            let skip = skip(&group, false);
             view! {
                 <fieldset class="question choice" id=dom_id role="radiogroup" aria-label=name aria-describedby=described aria-invalid=invalid>
                     {legend}
                     {choice_options(options, group, value, on_change)}
+                    {skip}
                 </fieldset>
             }
             .into_any()
@@ -239,6 +309,7 @@ pub fn QuestionControl(
             <fieldset class="question choices" id=dom_id role="group" aria-label=name aria-describedby=described aria-invalid=invalid>
                 {legend}
                 {choices_options(options, value, on_change)}
+                {skip(&dom_id, true)}
             </fieldset>
         }
         .into_any(),
@@ -300,6 +371,7 @@ fn scale_points(
     group: String,
     value: Signal<Option<Answer>>,
     on_change: Callback<Option<Answer>>,
+    skip: Option<AnyView>,
 ) -> impl IntoView {
     view! {
         <div class="points">
@@ -322,6 +394,7 @@ fn scale_points(
                     }
                 })
                 .collect_view()}
+            {skip}
         </div>
     }
 }
@@ -338,17 +411,13 @@ fn choice_options(
         .map(|o| {
             let o2 = o.clone();
             let o3 = o.clone();
-            view! {
-                <label class="option">
-                    <input
-                        type="radio"
-                        name=group.clone()
-                        prop:checked=move || value.get() == Some(Answer::Choice(o2.clone()))
-                        on:change=move |_| on_change.run(Some(Answer::Choice(o3.clone())))
-                    />
-                    {o}
-                </label>
-            }
+            radio(
+                group.clone(),
+                "option",
+                Signal::derive(move || value.get() == Some(Answer::Choice(o2.clone()))),
+                Callback::new(move |()| on_change.run(Some(Answer::Choice(o3.clone())))),
+                o,
+            )
         })
         .collect_view()
 }

@@ -15,7 +15,7 @@ use super::slider::SliderScale;
 use super::spans::SpansQuestion;
 use super::survey::{
     MissingList, NeededNote, PointCaption, QuestionControl, described_by, invalid, missing_count,
-    needed,
+    needed, radio,
 };
 use crate::session::{SessionHandle, use_session};
 
@@ -257,6 +257,16 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             let dim2 = d.id.clone();
             let group = dom_id.clone();
             let reason = needed(&dom_id);
+            let skip = d.allow_skip.then(|| {
+                let (dim, dim2) = (d.id.clone(), d.id.clone());
+                radio(
+                    group.clone(),
+                    "option skip",
+                    Signal::derive(move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.cannot_judge.contains(&dim)))),
+                    Callback::new(move |()| handle.dispatch(Msg::CannotRate { position, dimension: dim2.clone(), on: true, advance: false })),
+                    "Cannot judge".to_owned(),
+                )
+            });
             view! {
                 <fieldset
                     class="question scale"
@@ -311,6 +321,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                                 }
                             })
                             .collect_view()}
+                        {skip}
                     </div>
                 </fieldset>
             }
@@ -414,33 +425,16 @@ fn PreferenceControl(
                 .iter()
                 .enumerate()
                 .map(|(position, label)| {
-                    let p = make(position);
-                    let p2 = p.clone();
-                    view! {
-                        <label class="option">
-                            <input
-                                type="radio"
-                                name="preference"
-                                prop:checked=move || current() == Some(p.clone())
-                                on:change=move |_| handle.dispatch(Msg::Prefer(Some(p2.clone())))
-                            />
-                            {label.clone()}
-                        </label>
-                    }
+                    prefer_radio(index, make(position), "option", label.clone())
                 })
                 .collect_view();
             let tie = preference.allow_tie.then(|| {
-                view! {
-                    <label class="option">
-                        <input
-                            type="radio"
-                            name="preference"
-                            prop:checked=move || current() == Some(Preference::Tie)
-                            on:change=move |_| handle.dispatch(Msg::Prefer(Some(Preference::Tie)))
-                        />
-                        "Tie (no preference)"
-                    </label>
-                }
+                prefer_radio(
+                    index,
+                    Preference::Tie,
+                    "option",
+                    "Tie (no preference)".to_owned(),
+                )
             });
             let skip = preference.allow_skip.then(|| cannot_judge(index));
             let reason = needed("q-preference");
@@ -465,19 +459,7 @@ fn PreferenceControl(
             let options = (-half..=half)
                 .zip(preference.grades.iter())
                 .map(|(grade, label)| {
-                    let p = Preference::Graded { grade };
-                    let p2 = p.clone();
-                    view! {
-                        <label class="option">
-                            <input
-                                type="radio"
-                                name="preference"
-                                prop:checked=move || current() == Some(p.clone())
-                                on:change=move |_| handle.dispatch(Msg::Prefer(Some(p2.clone())))
-                            />
-                            {label.clone()}
-                        </label>
-                    }
+                    prefer_radio(index, Preference::Graded { grade }, "option", label.clone())
                 })
                 .collect_view();
             let skip = preference.allow_skip.then(|| cannot_judge(index));
@@ -532,6 +514,7 @@ fn PreferenceControl(
                     preference.labels.clone(),
                 )),
                 screen_out: Vec::new(),
+                allow_skip: false,
             };
             view! {
                 <QuestionControl
@@ -612,22 +595,32 @@ fn best_worst(index: usize, preference: &juror_core::plan::view::PreferenceView)
     .into_any()
 }
 
+/// One answer of a preference's radio group.
+fn prefer_radio(
+    index: usize,
+    preference: Preference,
+    class: &'static str,
+    label: String,
+) -> AnyView {
+    let handle = use_session();
+    let p = preference.clone();
+    radio(
+        "preference".to_owned(),
+        class,
+        Signal::derive(move || given(handle, index, |t| t.preference.clone()).as_ref() == Some(&p)),
+        Callback::new(move |()| handle.dispatch(Msg::Prefer(Some(preference.clone())))),
+        label,
+    )
+}
+
 /// The "Cannot judge" answer of a preference.
 fn cannot_judge(index: usize) -> impl IntoView {
-    let handle = use_session();
-    view! {
-        <label class="option skip">
-            <input
-                type="radio"
-                name="preference"
-                prop:checked=move || {
-                    given(handle, index, |t| t.preference.clone()) == Some(Preference::CannotJudge)
-                }
-                on:change=move |_| handle.dispatch(Msg::Prefer(Some(Preference::CannotJudge)))
-            />
-            "Cannot judge"
-        </label>
-    }
+    prefer_radio(
+        index,
+        Preference::CannotJudge,
+        "option skip",
+        "Cannot judge".to_owned(),
+    )
 }
 
 /// Every trial with its status; a click reopens it.

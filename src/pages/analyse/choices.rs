@@ -261,6 +261,9 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                             {(q.kind == "text").then(|| view! {
                                 <p>{format!("{}: {} written answers (in the answers CSV).", q.question, q.answers)}</p>
                             })}
+                            {(q.cannot_judge > 0).then(|| view! {
+                                <p>{format!("{}: {} “Cannot judge” (in no share or mean).", q.question, q.cannot_judge)}</p>
+                            })}
                             {test.map(|t| view! { <p>{t}</p> })}
                             {friedman.map(|f| view! { <p>{f}</p> })}
                         }

@@ -1495,3 +1495,127 @@ fn several_experts_disagree_agree_or_are_resolved() {
         report["dimensions"][0]["flags"]
     );
 }
+
+/// `juror analyze --study kitchen-qa.json` on ratings files whose annotators said "Cannot judge"
+/// on the Correctness dimension (which offers it): each counted per system in `cannot_judge`, and
+/// every mean the one computed here from the files' scores alone (the mean over items of the item
+/// means), never with a skip as a midpoint.
+#[test]
+fn a_ratings_files_cannot_judge_is_counted_and_left_out_of_means() {
+    use juror_core::plan::Annotator;
+    use juror_core::session::ratings::export;
+    use juror_core::session::{Answer, Msg, Phase, Preference, Session, Survey, update};
+    let study_path = root().join("assets/studies/kitchen-qa.json");
+    let text = std::fs::read_to_string(&study_path).unwrap();
+    let study = juror_core::study::parse_study(&text).unwrap();
+    let hash = juror_core::digest::sha256_hex(&text);
+    let mut files = Vec::new();
+    let mut skips: BTreeMap<String, u64> = BTreeMap::new();
+    let mut scores: BTreeMap<String, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    for slot in 1..=3usize {
+        let mut s = Session::new(&study, Annotator::slot(slot as u32));
+        let mut now = 1.0;
+        while s.progress.phase != Phase::Done {
+            now += 1.0;
+            let msgs = match s.progress.phase {
+                Phase::Welcome => vec![Msg::Start],
+                Phase::Consent => vec![Msg::Consent(true)],
+                Phase::Instructions => vec![Msg::FinishInstructions],
+                Phase::Intake => vec![
+                    Msg::SurveyAnswer {
+                        survey: Survey::Intake,
+                        question: "cook_freq".into(),
+                        answer: Some(Answer::Choice("Weekly".into())),
+                    },
+                    Msg::SubmitSurvey(Survey::Intake),
+                ],
+                Phase::Trials => {
+                    let i = s.progress.current;
+                    let task = &study.design().tasks[s.plan.trials[i].task];
+                    let mut msgs = Vec::new();
+                    for position in 0..s.plan.trials[i].shown.len() {
+                        for d in &task.dimensions {
+                            let k = (i + slot) % 3;
+                            msgs.push(if d == "correct" && k == 0 {
+                                Msg::CannotRate {
+                                    position,
+                                    dimension: d.clone(),
+                                    on: true,
+                                    advance: false,
+                                }
+                            } else {
+                                Msg::Rate {
+                                    position,
+                                    dimension: d.clone(),
+                                    value: if d == "correct" { 1 + k as i32 } else { 3 },
+                                    advance: false,
+                                }
+                            });
+                        }
+                    }
+                    if task.preference.is_some() {
+                        msgs.push(Msg::Prefer(Some(Preference::Choice { position: 0 })));
+                    }
+                    msgs.push(Msg::Next);
+                    msgs
+                }
+                other => panic!("the kitchen example has no {other:?} to pass"),
+            };
+            for msg in msgs {
+                update(&study, &mut s, msg, now);
+            }
+        }
+        let file = export(&study, &hash, &s, "test", 1.8e12);
+        for t in file.trials.iter().filter(|t| t.done && !t.check) {
+            for o in &t.outputs {
+                if let Some(v) = o.ratings.get("correct") {
+                    let item = scores.entry(o.system.clone()).or_default();
+                    item.entry(t.item.clone()).or_default().push(f64::from(*v));
+                }
+                if o.cannot_judge.contains(&"correct".to_owned()) {
+                    *skips.entry(o.system.clone()).or_default() += 1;
+                }
+            }
+        }
+        let path = tmp(&format!("juror-kitchen-qa-slot{slot}-2026-11-26.json"));
+        std::fs::write(&path, file.to_json()).unwrap();
+        files.push(path.display().to_string());
+    }
+    let study_arg = study_path.display().to_string();
+    let out = juror(&args(&["--study", &study_arg, "--format", "json"], &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    let counts: BTreeMap<String, u64> = r["cannot_judge"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["question"] == "correct")
+        .map(|c| {
+            (
+                c["system"].as_str().unwrap().to_owned(),
+                c["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(skips.values().sum::<u64>() > 0);
+    assert_eq!(counts, skips);
+    let correct = r["dimensions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["dimension"] == "correct")
+        .unwrap();
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    for system in correct["systems"].as_array().unwrap() {
+        let name = system["system"].as_str().unwrap();
+        let items: Vec<f64> = scores[name].values().map(|xs| mean(xs)).collect();
+        close(
+            &format!("mean {name}"),
+            &system["mean"],
+            &Value::from(mean(&items)),
+            1e-12,
+        );
+    }
+    let scored: usize = scores.values().flat_map(|i| i.values()).map(Vec::len).sum();
+    assert_eq!(correct["ratings"].as_u64(), Some(scored as u64));
+}

@@ -22,6 +22,7 @@ use serde::Serialize;
 use super::choices::{RankReport, rank_report};
 pub use super::data::{AnswerRow, Phase};
 use super::data::{ChoiceKind, ChoiceRow, Ci, RatingRow, share_of};
+use crate::session::CANNOT_JUDGE;
 use crate::stats::nominal::{cochrans_q, mcnemar_exact};
 use crate::stats::paired::describe;
 use crate::study::{Question, QuestionKind, RankOptions, Study};
@@ -83,8 +84,12 @@ pub struct QuestionSummary {
     pub question: String,
     /// `choice`, `number`, `text` or `rank`.
     pub kind: &'static str,
-    /// Annotators (surveys) or answers (output questions) given.
+    /// Annotators (surveys) or answers (output questions) given, "Cannot judge" apart.
     pub answers: usize,
+    /// Answers of "Cannot judge" (a question with `allow_skip`): in no count, share or mean
+    /// above, never missing. Per system for an output question in the report's `cannot_judge`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cannot_judge: usize,
     /// A choice: each option's count and share, per system for an output question (`system`
     /// empty in a survey).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -311,6 +316,10 @@ fn flag_shares(rows: &[AnswerRow]) -> Vec<Share> {
         .collect()
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 fn summary(
     id: &str,
     question: Option<&Question>,
@@ -318,6 +327,10 @@ fn summary(
     phase: Phase,
 ) -> QuestionSummary {
     let per_system = phase == Phase::Output;
+    // "Cannot judge" is an answer of its own: counted, in no option, share or mean.
+    let (skips, given): (Vec<&AnswerRow>, Vec<&AnswerRow>) =
+        rows.iter().partition(|r| r.value == CANNOT_JUDGE);
+    let rows = &given[..];
     let kind = match question.map(|q| &q.kind) {
         Some(QuestionKind::SingleChoice(_) | QuestionKind::MultipleChoice { .. }) => "choice",
         Some(QuestionKind::Likert(_) | QuestionKind::Number { .. }) => "number",
@@ -331,6 +344,7 @@ fn summary(
         question: id.to_owned(),
         kind,
         answers: 0,
+        cannot_judge: skips.len(),
         options: Vec::new(),
         numbers: Vec::new(),
         paired_test: None,

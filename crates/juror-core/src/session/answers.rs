@@ -26,6 +26,9 @@ pub enum Answer {
     Number(f64),
     /// Options (or system labels) in order, best first.
     Rank(Vec<String>),
+    /// "Cannot judge" (a question with `allow_skip`): an answer of its own, never a point or
+    /// an option. Written `"cannot_judge"`.
+    CannotJudge,
 }
 
 impl Answer {
@@ -33,6 +36,7 @@ impl Answer {
     /// fits it. Returns why not.
     pub fn check(&self, question: &Question, labels: &[String]) -> Result<(), String> {
         match (&question.kind, self) {
+            (_, Answer::CannotJudge) if question.allow_skip => Ok(()),
             (QuestionKind::Likert(scale), Answer::Scale(v)) if scale.contains(*v) => Ok(()),
             (QuestionKind::SingleChoice(options), Answer::Choice(c)) if options.contains(c) => {
                 Ok(())
@@ -214,6 +218,11 @@ pub struct OutputAnswers {
     /// Score by dimension id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ratings: BTreeMap<String, i32>,
+    /// The dimensions answered "Cannot judge", in id order (never also in `ratings`). Absent from
+    /// sessions saved before it existed, which read as none. A list rather than a set: the
+    /// annotator's wasm already has a list of strings, and not a set's code.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cannot_judge: Vec<String>,
     /// Answer by per-output question id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub answers: BTreeMap<String, Answer>,
@@ -231,6 +240,33 @@ pub struct OutputAnswers {
 }
 
 impl OutputAnswers {
+    /// Whether the dimension is answered: a score, or "Cannot judge".
+    pub fn rated(&self, dimension: &str) -> bool {
+        self.ratings.contains_key(dimension) || self.skipped(dimension)
+    }
+
+    /// Whether the dimension is answered "Cannot judge".
+    pub fn skipped(&self, dimension: &str) -> bool {
+        self.cannot_judge.iter().any(|d| d == dimension)
+    }
+
+    /// Gives the dimension a score (`Some`), "Cannot judge" (`None`): either clears the other.
+    pub fn rate(&mut self, dimension: &str, score: Option<i32>) {
+        match score {
+            Some(v) => {
+                self.cannot_judge.retain(|d| d != dimension);
+                self.ratings.insert(dimension.to_owned(), v);
+            }
+            None => {
+                self.ratings.remove(dimension);
+                if !self.skipped(dimension) {
+                    self.cannot_judge.push(dimension.to_owned());
+                    self.cannot_judge.sort();
+                }
+            }
+        }
+    }
+
     /// Whether the errors of the output are answered: a span marked, or "No errors" ticked.
     pub fn spans_answered(&self) -> bool {
         !self.spans.is_empty() || self.no_errors

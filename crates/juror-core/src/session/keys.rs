@@ -3,7 +3,9 @@
 //! is open; in a trial, Enter goes on (Shift+Enter back), a digit gives the n-th point of the
 //! focused (or first unanswered) score (not a slider's), else the n-th point of a graded
 //! preference, a label's letter chooses that output (best–worst: the best; Shift and the letter
-//! the worst), `T` a tie (a graded preference's "Same"), `0` "Cannot judge" the preference where
+//! the worst), `T` a tie (a graded preference's "Same"), `0` "Cannot judge": on the score a digit
+//! would answer (the focused one, else the first unanswered) when its dimension offers it, and
+//! when no score is waiting (every score given, or the focus elsewhere) on the preference where
 //! the study offers it.
 
 use super::{Msg, Overlay, Phase, Preference, Session, Target, next_unanswered};
@@ -61,7 +63,7 @@ pub fn to_msg(
         d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() && d != "0" => {
             digit(study, session, d.as_bytes()[0] - b'0', focused)
         }
-        "0" => cannot_judge(study, session),
+        "0" => cannot_judge(study, session, focused),
         "t" | "T" => tie(study, session),
         k if k.len() == 1 && k.as_bytes()[0].is_ascii_alphabetic() => prefer_letter(
             study,
@@ -73,12 +75,17 @@ pub fn to_msg(
     }
 }
 
+/// The score a digit (or `0`) answers: the focused one, else the first unanswered question
+/// (searched from the last target, wrapping to the start).
+fn keyed_target(study: &Study, session: &Session, focused: Option<&Target>) -> Option<Target> {
+    focused
+        .cloned()
+        .or_else(|| next_unanswered(study, session, &Target::Notes))
+}
+
 /// A digit answers the focused score (or the first unanswered one) with the n-th point.
 fn digit(study: &Study, session: &Session, n: u8, focused: Option<&Target>) -> Option<Msg> {
-    // The first unanswered question: search from the last target, wrapping to the start.
-    let target = focused
-        .cloned()
-        .or_else(|| next_unanswered(study, session, &Target::Notes));
+    let target = keyed_target(study, session, focused);
     let Some(Target::Rating {
         position,
         dimension,
@@ -149,8 +156,24 @@ fn graded(study: &Study, session: &Session, n: u8) -> Option<Msg> {
     Some(Msg::Prefer(Some(Preference::Graded { grade })))
 }
 
-/// "Cannot judge" the preference, where the study offers it.
-fn cannot_judge(study: &Study, session: &Session) -> Option<Msg> {
+/// "Cannot judge" the score a digit would answer, where its dimension offers it (a dimension
+/// that does not: nothing); with no score to answer, the preference, where the study offers it.
+fn cannot_judge(study: &Study, session: &Session, focused: Option<&Target>) -> Option<Msg> {
+    if let Some(Target::Rating {
+        position,
+        dimension,
+    }) = keyed_target(study, session, focused)
+    {
+        return study
+            .dimension(&dimension)?
+            .allow_skip
+            .then_some(Msg::CannotRate {
+                position,
+                dimension,
+                on: true,
+                advance: true,
+            });
+    }
     current_preference(study, session)?
         .allow_skip
         .then_some(Msg::Prefer(Some(Preference::CannotJudge)))

@@ -253,6 +253,19 @@ pub enum Msg {
         /// Move focus on (keyboard answers).
         advance: bool,
     },
+    /// Answer "Cannot judge" on a dimension that offers it (`allow_skip`), or (`on` false)
+    /// take it back, leaving the dimension unanswered; a score given later replaces it, as it
+    /// replaces a score. With `advance`, focus moves on as after a score.
+    CannotRate {
+        /// Position.
+        position: usize,
+        /// Dimension id.
+        dimension: String,
+        /// "Cannot judge" (true), or taken back.
+        on: bool,
+        /// Move focus on (keyboard answers).
+        advance: bool,
+    },
     /// Answer a per-output question.
     OutputAnswer {
         /// Position.
@@ -613,7 +626,7 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
             position,
             dimension,
         } => {
-            if answers.outputs[*position].ratings.contains_key(dimension) {
+            if answers.outputs[*position].rated(dimension) {
                 None
             } else if study.dimension(dimension).is_some_and(|d| d.scale.slider()) {
                 // An untouched slider shows a thumb but holds no score.
@@ -822,9 +835,7 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             question,
             answer,
         } if phase == survey_phase(survey)
-            && survey_questions(study, survey)
-                .iter()
-                .any(|q| q.id == question) =>
+            && asks(survey_questions(study, survey), &question, answer.as_ref()) =>
         {
             cmds.push(answer_survey(session, survey, question, answer, now));
         }
@@ -840,7 +851,23 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             && position < session.shown()
             && on_scale(study, &dimension, value) =>
         {
-            cmds = rate(study, session, position, dimension, value, advance, now);
+            cmds = rate(
+                study,
+                session,
+                position,
+                dimension,
+                Some(value),
+                advance,
+                now,
+            );
+        }
+        Msg::CannotRate {
+            position,
+            dimension,
+            on,
+            advance,
+        } if phase == Phase::Trials && position < session.shown() => {
+            cmds = cannot_rate(study, session, (position, dimension), on, advance, now);
         }
         Msg::OutputAnswer {
             position,
@@ -848,7 +875,7 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             answer,
         } if phase == Phase::Trials
             && position < session.shown()
-            && output_question(study, &question) =>
+            && asks(&study.rubric().output_questions, &question, answer.as_ref()) =>
         {
             cmds.push(answer_output(session, position, question, answer, now));
         }
@@ -1031,7 +1058,15 @@ pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), Strin
                 task.dimensions.contains(d)
                     && study.dimension(d).is_some_and(|dim| dim.scale.contains(*v))
             });
-            let answers_fit = o.answers.keys().all(|q| task.output_questions.contains(q));
+            let skips_fit = o.cannot_judge.iter().all(|d| {
+                task.dimensions.contains(d)
+                    && study.dimension(d).is_some_and(|dim| dim.allow_skip)
+                    && !o.ratings.contains_key(d)
+            });
+            let answers_fit = o.answers.iter().all(|(q, a)| {
+                task.output_questions.contains(q)
+                    && asks(&study.rubric().output_questions, q, Some(a))
+            }) && skips_fit;
             if !scores_fit || !answers_fit {
                 return Err(format!(
                     "trial {} holds a score or an answer this study's task does not ask for",
@@ -1124,23 +1159,21 @@ fn on_scale(study: &Study, dimension: &str, value: i32) -> bool {
         .is_some_and(|d| d.scale.contains(value))
 }
 
-/// Whether the rubric asks the per-output question `question`.
-fn output_question(study: &Study, question: &str) -> bool {
-    study
-        .rubric()
-        .output_questions
+/// Whether `questions` has `question`, and offers "Cannot judge" when that is the answer.
+fn asks(questions: &[Question], question: &str, answer: Option<&Answer>) -> bool {
+    questions
         .iter()
-        .any(|q| q.id == question)
+        .any(|q| q.id == question && (q.allow_skip || answer != Some(&Answer::CannotJudge)))
 }
 
-/// Scores the output at `position` on `dimension`; with `advance`, focus moves to the next
-/// unanswered question.
+/// Scores the output at `position` on `dimension` (`None`: "Cannot judge"); with `advance`,
+/// focus moves to the next unanswered question.
 fn rate(
     study: &Study,
     session: &mut Session,
     position: usize,
     dimension: String,
-    value: i32,
+    value: Option<i32>,
     advance: bool,
     now: f64,
 ) -> Vec<Cmd> {
@@ -1150,12 +1183,42 @@ fn rate(
     };
     let field = Field::Rating(position, dimension.clone());
     if let Some((t, _)) = edit_current(session, now, field) {
-        t.outputs[position].ratings.insert(dimension, value);
+        t.outputs[position].rate(&dimension, value);
     }
     let mut cmds = Vec::new();
     after_answer(study, session, &target, advance, &mut cmds);
     cmds.push(Cmd::Save);
     cmds
+}
+
+/// "Cannot judge" on `dimension` of the output at `position`, where the dimension offers it;
+/// or (`on` false) takes it back, leaving the dimension unanswered.
+fn cannot_rate(
+    study: &Study,
+    session: &mut Session,
+    (position, dimension): (usize, String),
+    on: bool,
+    advance: bool,
+    now: f64,
+) -> Vec<Cmd> {
+    if on {
+        if !study.dimension(&dimension).is_some_and(|d| d.allow_skip) {
+            return Vec::new();
+        }
+        return rate(study, session, position, dimension, None, advance, now);
+    }
+    let said = session
+        .answers(session.progress.current)
+        .and_then(|t| t.outputs.get(position))
+        .is_some_and(|o| o.cannot_judge.contains(&dimension));
+    if !said {
+        return Vec::new();
+    }
+    let field = Field::Rating(position, dimension.clone());
+    if let Some((t, _)) = edit_current(session, now, field) {
+        t.outputs[position].cannot_judge.retain(|d| d != &dimension);
+    }
+    vec![Cmd::Save]
 }
 
 /// Answers (or clears) a per-output question; typed text is saved soon, anything else at once.
@@ -1197,7 +1260,9 @@ fn flag(study: &Study, session: &mut Session, position: usize, on: bool, now: f6
                 .insert(Field::Rating(position, d.clone()).key(), stamp);
         }
         t.outputs[position].flagged = on;
-        t.outputs[position].ratings.extend(implied);
+        for (d, v) in &implied {
+            t.outputs[position].rate(d, Some(*v));
+        }
     }
 }
 
@@ -1462,6 +1527,8 @@ pub struct OutputState {
     pub letter: Option<char>,
     /// Scores by dimension id.
     pub ratings: BTreeMap<String, i32>,
+    /// The dimensions answered "Cannot judge".
+    pub cannot_judge: Vec<String>,
     /// Answers to per-output questions by question id.
     pub answers: BTreeMap<String, Answer>,
     /// Flagged.
@@ -1497,6 +1564,7 @@ pub fn trial_state(study: &Study, session: &Session, index: usize) -> Option<Tri
         .map(|(shown, given)| OutputState {
             letter: keys::output_letter(study, &shown.label),
             ratings: given.ratings.clone(),
+            cannot_judge: given.cannot_judge.clone(),
             answers: given.answers.clone(),
             flagged: given.flagged,
         })
@@ -1583,6 +1651,8 @@ mod merge_tests;
 mod open_tests;
 #[cfg(test)]
 mod sheet_tests;
+#[cfg(test)]
+mod skip_tests;
 #[cfg(test)]
 mod span_tests;
 #[cfg(test)]

@@ -150,7 +150,11 @@ pub struct OutputRecord {
     pub system: String,
     /// Scores by dimension id.
     pub ratings: BTreeMap<String, i32>,
-    /// Answers by per-output question id.
+    /// The dimensions answered "Cannot judge" (a dimension with `allow_skip`): no score, and
+    /// never missing. Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cannot_judge: Vec<String>,
+    /// Answers by per-output question id (`"cannot_judge"` for "Cannot judge").
     pub answers: BTreeMap<String, Answer>,
     /// Whether the annotator flagged it.
     pub flagged: bool,
@@ -283,6 +287,12 @@ pub fn export(
                         label: s.label.clone(),
                         system: systems[s.system].clone(),
                         ratings: a.ratings.clone(),
+                        cannot_judge: a
+                            .cannot_judge
+                            .iter()
+                            .filter(|d| !a.ratings.contains_key(*d))
+                            .cloned()
+                            .collect(),
                         answers: a.answers.clone(),
                         flagged: a.flagged,
                         spans: a.spans.clone(),
@@ -475,6 +485,16 @@ impl RatingsFile {
                         v.to_string(),
                     );
                 }
+                for dim in &o.cannot_judge {
+                    row(
+                        t,
+                        &o.system,
+                        o.position.to_string(),
+                        &o.label,
+                        dim,
+                        CANNOT_JUDGE.into(),
+                    );
+                }
                 for (q, a) in &o.answers {
                     row(
                         t,
@@ -585,6 +605,7 @@ fn answer_text(a: &Answer) -> String {
         Answer::Choice(c) | Answer::Text(c) => c.clone(),
         Answer::Choices(cs) | Answer::Rank(cs) => cs.join("; "),
         Answer::Number(x) => Num(*x).to_string(),
+        Answer::CannotJudge => CANNOT_JUDGE.to_owned(),
     }
 }
 
@@ -812,6 +833,7 @@ pub fn restore_on_plan(
                 .iter()
                 .map(|o| OutputAnswers {
                     ratings: o.ratings.clone(),
+                    cannot_judge: o.cannot_judge.clone(),
                     answers: o.answers.clone(),
                     flagged: o.flagged,
                     spans: o.spans.clone(),

@@ -17,7 +17,8 @@
 //! The rows are matched to the plan by `trial` (a spreadsheet may sort them), and each must
 //! name the plan's task, item and letters. Every value is checked: scores are whole numbers on
 //! the dimension's scale, answers fit their question, the preference is one of the row's
-//! letters (or `tie` where a tie is allowed), a cell for a question the row does not ask is
+//! letters (or `tie` where a tie is allowed), `cannot_judge` only where a dimension or question
+//! offers "Cannot judge" (`allow_skip`), a cell for a question the row does not ask is
 //! blank, and a required answer is given, unless the sheet is read as partial: then a trial
 //! with a required answer blank is kept, not done. Every problem is collected with its row
 //! (as a spreadsheet numbers it, the header being row 1) and column; with any problem, nothing
@@ -27,7 +28,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use super::answers::{Answer, OutputAnswers, Preference, TrialAnswers};
+use super::answers::{Answer, CANNOT_JUDGE, OutputAnswers, Preference, TrialAnswers};
 use super::ratings::{RatingsFile, export};
 use super::{Phase, Session, trial_missing};
 use crate::csv;
@@ -792,6 +793,10 @@ impl RowReader<'_, '_> {
             }
             return;
         }
+        if dimension.allow_skip && value.eq_ignore_ascii_case(CANNOT_JUDGE) && implied.is_none() {
+            a.outputs[p].rate(d, None);
+            return;
+        }
         match score(value, &dimension.scale) {
             Ok(v) if implied.is_some_and(|i| i != v) => {
                 let i = implied.unwrap_or(v);
@@ -835,6 +840,9 @@ impl RowReader<'_, '_> {
             .map(|i| design.label(i))
             .collect();
         let answer = match parse_answer(&question.kind, value, &labels, design) {
+            _ if question.allow_skip && value.eq_ignore_ascii_case(CANNOT_JUDGE) => {
+                Answer::CannotJudge
+            }
             Ok(answer) => answer,
             Err(why) => return self.fail(column, why),
         };

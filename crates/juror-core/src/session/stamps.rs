@@ -83,6 +83,8 @@ impl Field {
 #[serde(untagged)]
 enum Value {
     Score(i32),
+    /// A dimension's "Cannot judge".
+    CannotJudge,
     Answer(Answer),
     Flag(bool),
     Span(ErrorSpan),
@@ -92,7 +94,13 @@ enum Value {
 
 fn get(t: &TrialAnswers, field: &Field) -> Option<Value> {
     match field {
-        Field::Rating(p, d) => t.outputs.get(*p)?.ratings.get(d).copied().map(Value::Score),
+        Field::Rating(p, d) => {
+            let o = t.outputs.get(*p)?;
+            match o.ratings.get(d) {
+                Some(v) => Some(Value::Score(*v)),
+                None => o.skipped(d).then_some(Value::CannotJudge),
+            }
+        }
         Field::Answer(p, q) => t
             .outputs
             .get(*p)?
@@ -126,12 +134,18 @@ fn set(t: &mut TrialAnswers, field: &Field, value: Option<Value>) {
     match (field, value) {
         (Field::Rating(p, d), Some(Value::Score(v))) => {
             if let Some(o) = t.outputs.get_mut(*p) {
-                o.ratings.insert(d.clone(), v);
+                o.rate(d, Some(v));
+            }
+        }
+        (Field::Rating(p, d), Some(Value::CannotJudge)) => {
+            if let Some(o) = t.outputs.get_mut(*p) {
+                o.rate(d, None);
             }
         }
         (Field::Rating(p, d), _) => {
             if let Some(o) = t.outputs.get_mut(*p) {
                 o.ratings.remove(d);
+                o.cannot_judge.retain(|x| x != d);
             }
         }
         (Field::Answer(p, q), Some(Value::Answer(a))) => {
@@ -176,6 +190,7 @@ fn set(t: &mut TrialAnswers, field: &Field, value: Option<Value>) {
 fn fields(t: &TrialAnswers, into: &mut BTreeSet<Field>) {
     for (p, o) in t.outputs.iter().enumerate() {
         into.extend(o.ratings.keys().map(|d| Field::Rating(p, d.clone())));
+        into.extend(o.cannot_judge.iter().map(|d| Field::Rating(p, d.clone())));
         into.extend(o.answers.keys().map(|q| Field::Answer(p, q.clone())));
         if o.flagged {
             into.insert(Field::Flag(p));

@@ -257,9 +257,11 @@ pub fn describe(key: &str, text: &str) -> Option<Saved> {
                 .iter()
                 .filter(|t| {
                     t.preference.is_some()
-                        || t.outputs
-                            .iter()
-                            .any(|o| !o.ratings.is_empty() || !o.answers.is_empty())
+                        || t.outputs.iter().any(|o| {
+                            !o.ratings.is_empty()
+                                || !o.cannot_judge.is_empty()
+                                || !o.answers.is_empty()
+                        })
                 })
                 .count()
         }),

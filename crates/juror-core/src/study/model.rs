@@ -238,6 +238,8 @@ pub struct Dimension {
     pub scale: Scale,
     /// Whether it must be answered.
     pub required: bool,
+    /// Whether "Cannot judge" is offered.
+    pub allow_skip: bool,
 }
 
 /// A scale whose points run from `min` to `max`; its two ends are labelled, and every point
@@ -328,6 +330,8 @@ pub struct Question {
     pub kind: QuestionKind,
     /// The options that end the study (intake choices only; empty for every other question).
     pub screen_out: Vec<String>,
+    /// Whether "Cannot judge" is offered (scale and choice questions only).
+    pub allow_skip: bool,
 }
 
 /// Kinds of question.

@@ -191,6 +191,9 @@ pub struct RawDimension {
     /// Whether an answer is needed before going on.
     #[serde(default = "yes")]
     pub required: bool,
+    /// Offer "Cannot judge" after the scale: an answer of its own, never a score.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_skip: bool,
 }
 
 fn off() -> RawRequirement {
@@ -324,6 +327,10 @@ pub struct RawQuestion {
     /// (`surveys.screened_message`) and given `completion.screened_code`; no trial is shown.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub screen_out: Vec<String>,
+    /// For a `likert`, `single_choice` or `multiple_choice` question: offer "Cannot judge", an
+    /// answer of its own, never a score or an option.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_skip: bool,
     /// What kind of answer is asked for.
     #[serde(flatten)]
     pub kind: RawQuestionKind,

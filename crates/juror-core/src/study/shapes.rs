@@ -34,7 +34,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawDimension",
         r#"{"id": "clear", "label": "Clarity", "question": "…", "scale": {…}}"#,
         "id, label, question, scale",
-        "required",
+        "required, allow_skip",
     ),
     (
         "RawScale",
@@ -58,7 +58,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawQuestion",
         r#"{"id": "often", "prompt": "…", "type": "single_choice", "options": ["…", "…"]}"#,
         "id, prompt, type, and what the type needs (options, scale)",
-        "help, required",
+        "help, required, allow_skip",
     ),
     (
         "RawDesign",

@@ -420,7 +420,15 @@ fn question_key_problems(study: &Value) -> Vec<Problem> {
                 "rank" => &["options", "systems"],
                 _ => continue,
             };
-            let common = ["id", "prompt", "help", "required", "screen_out", "type"];
+            let common = [
+                "id",
+                "prompt",
+                "help",
+                "required",
+                "screen_out",
+                "allow_skip",
+                "type",
+            ];
             for key in obj.keys() {
                 if !common.contains(&key.as_str()) && !specific.contains(&key.as_str()) {
                     let allowed: Vec<&str> = common.iter().chain(specific).copied().collect();
@@ -810,6 +818,20 @@ impl Checker {
             }
         };
         self.screen_out(at, q, &kind);
+        let skippable = matches!(
+            kind,
+            QuestionKind::Likert(_)
+                | QuestionKind::SingleChoice(_)
+                | QuestionKind::MultipleChoice { .. }
+        );
+        if q.allow_skip && !skippable {
+            self.error(
+                format!("{at}.allow_skip"),
+                "\"Cannot judge\" is for scale and choice questions: a text, number or ranking \
+                 question has no point to leave out",
+                "remove \"allow_skip\", or make the question optional (\"required\": false)",
+            );
+        }
         Question {
             id: q.id.clone(),
             prompt: q.prompt.clone(),
@@ -817,6 +839,7 @@ impl Checker {
             required: q.required,
             kind,
             screen_out: q.screen_out.clone(),
+            allow_skip: q.allow_skip && skippable,
         }
     }
 
@@ -1094,6 +1117,7 @@ impl Checker {
                     question: d.question.clone(),
                     scale: self.scale(&format!("{at}.scale"), &d.scale),
                     required: d.required,
+                    allow_skip: d.allow_skip,
                 }
             })
             .collect();

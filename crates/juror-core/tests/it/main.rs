@@ -19,6 +19,7 @@ mod support;
 mod agreement;
 mod analysis;
 mod answers;
+mod cannot_judge;
 mod choices;
 mod divergence;
 mod fuzz;

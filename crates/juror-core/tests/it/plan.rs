@@ -166,6 +166,7 @@ fn raw_for(d: &Design) -> RawStudy {
                 question: "How good?".to_owned(),
                 scale: scale(),
                 required: true,
+                allow_skip: false,
             }],
             output_questions: Vec::new(),
             examples: Vec::new(),

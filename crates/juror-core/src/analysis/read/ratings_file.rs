@@ -12,7 +12,7 @@ use crate::analysis::data::{
 };
 use crate::pseudonym;
 use crate::publish::SealKey;
-use crate::session::answers::Answer;
+use crate::session::answers::{Answer, CANNOT_JUDGE};
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};
 use crate::stats::preference::Outcome;
 use crate::study::{AttentionCheck, Study};
@@ -242,10 +242,31 @@ impl TrialReader<'_, '_> {
         }
     }
 
-    /// Every rating of the trial's outputs, each with its position when two or more were shown.
+    /// Every rating of the trial's outputs, each with its position when two or more were shown;
+    /// every "Cannot judge" of a dimension or a per-output question as a skip row (in no mean).
     fn ratings(&self, t: usize, trial: &TrialRecord, names: &mut Names, data: &mut Data) {
         let shown = trial.outputs.len();
         for (o, output) in trial.outputs.iter().enumerate() {
+            let skipped_questions = output
+                .answers
+                .iter()
+                .filter(|(_, a)| **a == Answer::CannotJudge)
+                .map(|(q, _)| (q, format!("answers.{q}")));
+            let skipped = output
+                .cannot_judge
+                .iter()
+                .filter(|d| !output.ratings.contains_key(*d))
+                .map(|d| (d, format!("cannot_judge.{d}")))
+                .chain(skipped_questions);
+            for (question, at) in skipped {
+                data.skips.push(SkipRow {
+                    source: (self.source)(format!("trials[{t}].outputs[{o}].{at}")),
+                    item: names.get(&trial.item),
+                    annotator: self.annotator_name.clone(),
+                    question: names.get(question),
+                    systems: vec![names.get(&(self.rename)(&output.system))],
+                });
+            }
             for (dimension, &score) in &output.ratings {
                 data.ratings.push(RatingRow {
                     source: (self.source)(format!("trials[{t}].outputs[{o}].ratings.{dimension}")),
@@ -742,5 +763,6 @@ fn values(answer: &Answer) -> Vec<String> {
         Answer::Text(t) => vec![t.clone()],
         Answer::Number(x) => vec![number(*x)],
         Answer::Rank(order) => order.clone(),
+        Answer::CannotJudge => vec![CANNOT_JUDGE.to_owned()],
     }
 }

@@ -77,7 +77,14 @@ fn questions(doc: &mut Doc, title: &str, list: &[QuestionSummary]) {
     for q in list {
         doc.section(
             3,
-            Text::input(&q.question).and(format!(" ({}, {} answer(s))", q.kind, q.answers)),
+            Text::input(&q.question).and(if q.cannot_judge > 0 {
+                format!(
+                    " ({}, {} answer(s), {} \"Cannot judge\" in no share or mean)",
+                    q.kind, q.answers, q.cannot_judge
+                )
+            } else {
+                format!(" ({}, {} answer(s))", q.kind, q.answers)
+            }),
         );
         question(doc, q);
     }
