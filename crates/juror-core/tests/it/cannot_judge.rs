@@ -483,3 +483,30 @@ fn a_questions_cannot_judge_is_an_answer_of_its_own_counted_apart() {
     let weekly = cook.options.iter().find(|o| o.option == "Weekly").unwrap();
     assert_eq!((weekly.count, weekly.of), (1, 1));
 }
+
+#[test]
+fn a_dimension_listed_twice_as_cannot_judge_is_counted_once() {
+    let (study, hash) = kitchen(|_| {}).unwrap();
+    let mut s = into_trials(&study, 1, Answer::Choice("Weekly".into()));
+    answer_all(&study, &mut s, |i| i % 2 == 0, |i| 1 + (i % 3) as i32);
+    let file = export(&study, &hash, &s, "test", 1e12);
+    let (_, want) = by_hand(std::slice::from_ref(&file));
+    assert!(want.values().sum::<usize>() > 0);
+    let mut doubled = file.clone();
+    for o in doubled.trials.iter_mut().flat_map(|t| &mut t.outputs) {
+        let again = o.cannot_judge.clone();
+        o.cannot_judge.extend(again);
+    }
+    // Sealed again as the format says: the SHA-256 of the compact, key-sorted JSON without it.
+    let mut value: Value = serde_json::from_str(&doubled.to_json()).unwrap();
+    value.as_object_mut().unwrap().remove("sha256");
+    let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&value).unwrap());
+    value["sha256"] = Value::String(sum);
+    let inputs = [Input::new(
+        "juror-kitchen-doubled.json",
+        serde_json::to_string_pretty(&value).unwrap(),
+    )];
+    let (_, report) = report_of(&inputs, &study, &hash);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(counts(&report, "correct"), want);
+}

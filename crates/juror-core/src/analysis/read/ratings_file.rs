@@ -255,8 +255,13 @@ impl TrialReader<'_, '_> {
             let skipped = output
                 .cannot_judge
                 .iter()
-                .filter(|d| !output.ratings.contains_key(*d))
-                .map(|d| (d, format!("cannot_judge.{d}")))
+                .enumerate()
+                // A score wins over a skip of the same dimension, and a dimension listed twice
+                // is one skip.
+                .filter(|&(i, d)| {
+                    !output.ratings.contains_key(d) && !output.cannot_judge[..i].contains(d)
+                })
+                .map(|(_, d)| (d, format!("cannot_judge.{d}")))
                 .chain(skipped_questions);
             for (question, at) in skipped {
                 data.skips.push(SkipRow {
