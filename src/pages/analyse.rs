@@ -151,20 +151,37 @@ fn AdjudicationFile(
             accept=".csv,text/csv"
             file=adjudication
         />
-        <p class="exclude-unadjudicated">
+        <Switch
+            class="exclude-unadjudicated"
+            label=" Set aside flagged cells not yet adjudicated"
+            on=exclude_unadjudicated
+        >
+            " From the systems' summaries, the comparisons and the slopes, as "
+            <code>"juror analyze --exclude-unadjudicated"</code>
+            " does (agreement keeps every rating); the methods paragraph says so."
+        </Switch>
+    }
+}
+
+/// A labelled check box bound to `on`, with its hint after it.
+#[component]
+fn Switch(
+    class: &'static str,
+    label: &'static str,
+    on: RwSignal<bool>,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <p class=class>
             <label>
                 <input
                     type="checkbox"
-                    prop:checked=move || exclude_unadjudicated.get()
-                    on:change=move |ev| exclude_unadjudicated.set(event_target_checked(&ev))
+                    prop:checked=move || on.get()
+                    on:change=move |ev| on.set(event_target_checked(&ev))
                 />
-                " Set aside flagged cells not yet adjudicated"
+                {label}
             </label>
-            <span class="hint">
-                " From the systems' summaries, the comparisons and the slopes, as "
-                <code>"juror analyze --exclude-unadjudicated"</code>
-                " does (agreement keeps every rating); the methods paragraph says so."
-            </span>
+            <span class="hint">{children()}</span>
         </p>
     }
 }
@@ -200,17 +217,13 @@ fn PlatformIds(outcome: RwSignal<Outcome>, reveal_ids: RwSignal<bool>) -> impl I
             _ => None,
         })?;
         Some(view! {
-            <p class="platform-ids">
-                <label>
-                    <input
-                        type="checkbox"
-                        prop:checked=move || reveal_ids.get()
-                        on:change=move |ev| reveal_ids.set(event_target_checked(&ev))
-                    />
-                    " Show participants' platform ids (for payment)"
-                </label>
-                <span class="hint">" Platform ids are " {ids} "."</span>
-            </p>
+            <Switch
+                class="platform-ids"
+                label=" Show participants' platform ids (for payment)"
+                on=reveal_ids
+            >
+                " Platform ids are " {ids} "."
+            </Switch>
         })
     }
 }
