@@ -185,7 +185,7 @@ impl SessionHandle {
                 saved_at: now,
                 revision,
                 app_version: APP_VERSION.to_owned(),
-                progress: s.progress.clone(),
+                progress: &s.progress,
                 plan: Some(self.saving.plan_fingerprint.get_value()),
             })
         });
