@@ -274,6 +274,15 @@ fn required_word(required: bool) -> &'static str {
     if required { "required" } else { "optional" }
 }
 
+/// What to write instead of an answer where "Cannot judge" is offered (`allow_skip`).
+fn skip_words(allowed: bool) -> &'static str {
+    if allowed {
+        ", or cannot_judge when you cannot judge it"
+    } else {
+        ""
+    }
+}
+
 /// What to write in each column of the sheet of `plan`, for the annotator (the scales in
 /// full): `juror sheet` prints it beside the sheet, since a CSV has no room for it.
 pub fn legend(study: &Study, plan: &Plan) -> String {
@@ -295,11 +304,12 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
         if !of.is_empty() {
             let _ = writeln!(
                 out,
-                "  {}: {} ({}), {}; {}",
+                "  {}: {} ({}), {}{}; {}",
                 span(&of),
                 d.label,
                 d.question,
                 scale_words(&d.scale),
+                skip_words(d.allow_skip),
                 required_word(d.required)
             );
         }
@@ -312,10 +322,11 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
         if !of.is_empty() {
             let _ = writeln!(
                 out,
-                "  {}: {}, {}; {}",
+                "  {}: {}, {}{}; {}",
                 span(&of),
                 q.prompt,
                 question_words(&q.kind),
+                skip_words(q.allow_skip),
                 required_word(q.required)
             );
         }

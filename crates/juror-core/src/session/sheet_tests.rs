@@ -516,3 +516,50 @@ fn a_pair_s_preference_reads_as_a_letter_a_label_or_a_tie() {
         ["row 1, column preferred: this column is in the sheet twice; keep one"]
     );
 }
+
+/// Where a dimension offers "Cannot judge", the legend says `cannot_judge` may be written, and a
+/// sheet that says so reads back as the page's skip: counted as answered, no score.
+#[test]
+fn cannot_judge_is_offered_in_the_legend_and_read_back_as_a_skip() {
+    let (study, _) = example("kitchen-qa");
+    let p = plan(&study, &Annotator::slot(1));
+    let legend = legend(&study, &p);
+    let correct = legend.lines().find(|l| l.contains("correct-A")).unwrap();
+    assert!(
+        correct.contains("3 Right), or cannot_judge when you cannot judge it; required"),
+        "{legend}"
+    );
+    let clarity = legend.lines().find(|l| l.contains("clarity-A")).unwrap();
+    assert!(!clarity.contains("cannot_judge"), "{legend}");
+
+    let mut table = Table::of(&write(&study, &p));
+    for row in 0..table.rows.len() {
+        let labels = table.get(row, "labels").to_owned();
+        if labels == "A" {
+            table.set(
+                row,
+                "correct-A",
+                if row == 0 { "Cannot_Judge" } else { "3" },
+            );
+            table.set(row, "clarity-A", "2");
+        } else {
+            table.set(row, "preferred", "A");
+        }
+    }
+    let session = read(&study, &p, &table.text(), ReadOptions::default()).unwrap();
+    let first = &session.progress.trials[0];
+    assert!(first.done);
+    assert_eq!(first.outputs[0].cannot_judge, vec!["correct".to_owned()]);
+    assert_eq!(first.outputs[0].ratings.get("correct"), None);
+    assert_eq!(first.outputs[0].ratings.get("clarity"), Some(&2));
+
+    // Where it is not offered, the same word is a placed problem.
+    table.set(0, "clarity-A", "cannot_judge");
+    let problems = read(&study, &p, &table.text(), ReadOptions::default()).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|e| e.row == Some(2) && e.column.as_deref() == Some("clarity-A")),
+        "{problems:?}"
+    );
+}
