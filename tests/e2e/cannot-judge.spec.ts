@@ -2,7 +2,9 @@
 // with the keyboard alone (`0` on the score a digit would answer, Space on the checkbox beside a
 // slider) and on a 320 px phone by taps; a dimension that does not offer it ignores `0`; "Cannot
 // judge" answers a required dimension (Next goes on); the downloaded ratings file lists each
-// skipped dimension under the output's `cannot_judge`, never as a score.
+// skipped dimension under the output's `cannot_judge`, never as a score; on survey questions
+// (a radio after the options or points) and a per-output multiple choice (a checkbox beside the
+// options, which clears them) the answer is `"cannot_judge"`.
 import * as fs from 'node:fs';
 import { test, expect } from './fixtures';
 import type { Locator, Page, TestInfo } from '@playwright/test';
@@ -213,4 +215,61 @@ test.describe('on a 320 px phone', () => {
     }
     expect(errors).toEqual([]);
   });
+});
+
+test('"Cannot judge" answers survey questions and a per-output multiple choice, and the file says so', async ({ page, errors }, testInfo) => {
+  test.setTimeout(120_000);
+  const withQuestions = {
+    ...study,
+    id: 'skip-questions',
+    rubric: {
+      dimensions: [study.rubric.dimensions[1]],
+      output_questions: [
+        { id: 'try', prompt: 'When would you try it?', type: 'multiple_choice', options: ['Tonight', 'This week'], allow_skip: true },
+      ],
+    },
+    surveys: {
+      intake: [{ id: 'cook', prompt: 'How often do you cook?', type: 'single_choice', options: ['Daily', 'Weekly', 'Rarely'], allow_skip: true }],
+      exit: [{
+        id: 'ease', prompt: 'How easy was this?', type: 'likert', allow_skip: true,
+        scale: { min: 1, max: 3, points: [{ value: 1, label: 'Hard' }, { value: 2, label: 'Fine' }, { value: 3, label: 'Easy' }] },
+      }],
+    },
+  };
+  await page.route('**/studies/skip-questions.json', (route) => route.fulfill({ body: JSON.stringify(withQuestions), contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/skip-questions.json&slot=1');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.locator('.instructions .actions button.primary').click();
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Before you start');
+  const cook = page.getByRole('radiogroup', { name: /^How often do you cook/ });
+  await cook.getByRole('radio', { name: 'Cannot judge' }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  for (let trial = 1; trial <= 4; trial++) {
+    await expect(heading).toHaveText(`Trial ${trial}`);
+    await group(page, 'Clarity').getByRole('radio').first().check();
+    const when = page.getByRole('group', { name: /^When would you try it/ });
+    const skip = when.getByRole('checkbox', { name: 'Cannot judge' });
+    if (trial === 1) {
+      // An option given, then "Cannot judge" replaces it; the question is answered either way.
+      await when.getByRole('checkbox', { name: 'Tonight' }).check();
+      await skip.check();
+      await expect(when.getByRole('checkbox', { name: 'Tonight' })).not.toBeChecked();
+    } else {
+      await when.getByRole('checkbox', { name: 'This week' }).check();
+      await expect(skip).not.toBeChecked();
+    }
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+  }
+  await expect(heading).toHaveText('Last questions');
+  await page.getByRole('radiogroup', { name: /^How easy was this/ }).getByRole('radio', { name: 'Cannot judge' }).check();
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(heading).toHaveText('Thank you — you have finished');
+  const ratings = await downloaded(page, testInfo);
+  expect(ratings.intake).toEqual({ cook: 'cannot_judge' });
+  expect(ratings.exit).toEqual({ ease: 'cannot_judge' });
+  const answers = ratings.trials.map((t: { outputs: { answers?: Record<string, unknown> }[] }) => t.outputs[0].answers);
+  expect(answers[0]).toEqual({ try: 'cannot_judge' });
+  expect(answers.slice(1)).toEqual(Array(3).fill({ try: { choices: ['This week'] } }));
+  expect(errors).toEqual([]);
 });
