@@ -241,6 +241,8 @@ pub fn Analyse() -> impl IntoView {
     // The expert's scores live here, above the report, so that recomputing the report (a file
     // added, an adjudication applied) never loses them.
     let entries: RwSignal<Entries> = RwSignal::new(Entries::new());
+    // The items' image and video files the researcher chose for the adjudication form.
+    provide_context(adjudicate::MediaFiles(RwSignal::new(Vec::new())));
     // The plan's overrides chosen here (none: the study's plan).
     let overrides: RwSignal<Overrides> = RwSignal::new(Overrides::default());
     // Platform participants' ids: pseudonymised unless the researcher asks to see them.

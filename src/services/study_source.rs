@@ -91,3 +91,25 @@ pub async fn read_files(files: Vec<web_sys::File>) -> Vec<(String, Result<String
     }
     out
 }
+
+/// The files of a file input's change event as (name, object address) pairs, for the page to
+/// show (an image's or video's `src`); the input is then cleared. The addresses point at the
+/// files in this browser: nothing is uploaded or fetched.
+pub fn object_urls(ev: &web_sys::Event) -> Vec<(String, String)> {
+    use wasm_bindgen::JsCast;
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return Vec::new();
+    };
+    let files = files_of(input.files());
+    input.set_value("");
+    files
+        .into_iter()
+        .filter_map(|file| {
+            let url = web_sys::Url::create_object_url_with_blob(&file).ok()?;
+            Some((file.name(), url))
+        })
+        .collect()
+}

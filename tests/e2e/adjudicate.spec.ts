@@ -245,3 +245,37 @@ test('flagged cells not yet adjudicated can be set aside, as juror analyze --exc
   expect(errors).toEqual([]);
 });
 
+
+test('an item\'s image shows in the form once the expert chooses the study\'s media files, which stay in the browser', async ({ page, errors }, testInfo) => {
+  const trajectories = path.join(root, 'assets/studies/reasoning-trajectories.json');
+  const doc = JSON.parse(fs.readFileSync(trajectories, 'utf8'));
+  const item = doc.items.find((i: any) => i.id === 'chart-sales');
+  // Three annotators far apart on one cell: the cell is flagged.
+  const header = 'study_id,annotator_slot,annotator_id,trial,task,item_id,check,system_id,position,label,question,value';
+  const rows = [1, 5, 1].map((score, k) =>
+    `${doc.id},${k + 1},,1,compare-trajectories,chart-sales,false,rft-base,1,Trajectory A,correctness,${score}`);
+  const csv = testInfo.outputPath('disagree.csv');
+  fs.writeFileSync(csv, [header, ...rows, ''].join('\n'));
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto('analyse.html');
+  await page.getByLabel('Choose the study file').setInputFiles(trajectories);
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(csv);
+  const form = page.getByRole('region', { name: 'Adjudicate the flagged cells' });
+  const row = form.getByRole('row', { name: /^chart-sales rft-base / });
+  await row.getByRole('button', { name: 'Prompt and output' }).click();
+  // Before the files are chosen: the text alternative and the path, no image.
+  await expect(row).toContainText(item.media.alt);
+  await expect(row).toContainText(item.media.src);
+  await expect(row.getByRole('img')).toHaveCount(0);
+  await form.getByLabel("Choose the items' images and videos").setInputFiles(
+    ['bar-chart-sales.svg', 'clock.svg'].map((f) => path.join(root, 'assets/studies/media', f)));
+  await expect(form).toContainText('2 file(s) chosen');
+  const image = row.getByRole('img', { name: item.media.alt });
+  await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute('src', /^blob:/);
+  expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // Nothing was fetched for it: the file came from the expert's disk.
+  expect(requests.filter((u) => u.includes('bar-chart-sales'))).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -189,6 +189,14 @@ pub fn AdjudicationForm(
             .flat_map(|d| &d.flags)
             .any(|f| f.context.is_none())
     });
+    // An item with an image or video file of its own (a path): offer to choose the files.
+    let has_files = report.with_value(|r| {
+        r.dimensions
+            .iter()
+            .flat_map(|d| &d.flags)
+            .filter_map(|f| f.context.as_ref()?.media.as_ref())
+            .any(|m| is_file(&m.src))
+    });
     view! {
         <section class="adjudication" id="adjudicate" aria-labelledby="adjudicate-heading">
             <h3 id="adjudicate-heading">"Adjudicate the flagged cells"</h3>
@@ -206,6 +214,7 @@ pub fn AdjudicationForm(
                     "Give the study (step 1) to see each item's prompt, media and the output rated, here and in the adjudication sheet."
                 </p>
             })}
+            {has_files.then(|| view! { <MediaPicker /> })}
             {tables}
             <p class="adjudication-status" role="status">{status}</p>
             {move || {
@@ -370,21 +379,100 @@ fn ItemHidden() -> impl IntoView {
     fmt::DASH
 }
 
-/// An item's image or video: its kind, text alternative and address, a link when it is a web
-/// address (a path is relative to the study file, which this page cannot reach).
+/// The image and video files the researcher chose for the form (name, object address), so that
+/// an item's media shows itself: a path in a study is relative to the study file, which this page
+/// cannot reach, and a web address is never fetched (nothing leaves the page's origin). Provided
+/// by the Analyse page, above the report, so that recomputing it keeps them.
+#[derive(Clone, Copy)]
+pub struct MediaFiles(pub RwSignal<Vec<(String, String)>>);
+
+/// Whether an item's media address is a file beside the study (a path), not a web address.
+fn is_file(src: &str) -> bool {
+    !src.contains("://") && !src.starts_with("data:")
+}
+
+/// The object address of the file chosen for `src`, a path relative to the study file: the file
+/// whose name is the path's last part (`media/chart-3.png` → `chart-3.png`). None for a web
+/// address or when no such file was chosen.
+pub fn media_file<'a>(src: &str, files: &'a [(String, String)]) -> Option<&'a str> {
+    if !is_file(src) {
+        return None;
+    }
+    let name = src.rsplit('/').next().unwrap_or(src);
+    files
+        .iter()
+        .find(|(file, _)| file == name)
+        .map(|(_, url)| url.as_str())
+}
+
+/// An item's image or video: shown from the file the researcher chose for it ([`MediaFiles`]),
+/// else its kind, text alternative and address (a link when it is a web address).
 fn media_view(m: &juror_core::study::Media) -> AnyView {
     let kind = match m.kind {
         juror_core::study::MediaKind::Image => "Image",
         juror_core::study::MediaKind::Video => "Video",
     };
+    let chosen = use_context::<MediaFiles>()
+        .and_then(|MediaFiles(files)| files.with(|f| media_file(&m.src, f).map(str::to_owned)));
+    let alt = m.alt.clone();
+    if let Some(url) = chosen {
+        return match m.kind {
+            juror_core::study::MediaKind::Image => {
+                view! { <figure class="media"><img src=url alt=alt /></figure> }.into_any()
+            }
+            juror_core::study::MediaKind::Video => view! {
+                <figure class="media">
+                    <video src=url controls preload="metadata" aria-label=alt.clone()></video>
+                    <figcaption>{alt}</figcaption>
+                </figure>
+            }
+            .into_any(),
+        };
+    }
     let src = m.src.clone();
     let address = if src.starts_with("https://") || src.starts_with("http://") {
         let href = src.clone();
         view! { <a href=href target="_blank" rel="noopener noreferrer">{src}</a> }.into_any()
     } else {
-        view! { <code>{src}</code> " (relative to the study file)" }.into_any()
+        view! { <code>{src}</code> " (relative to the study file: choose it above to see it)" }
+            .into_any()
     };
-    view! { <p>{format!("{kind}: {} ", m.alt)} {address}</p> }.into_any()
+    view! { <p>{format!("{kind}: {alt} ")} {address}</p> }.into_any()
+}
+
+/// The picker of the items' image and video files, when a flagged cell's item has a file of its
+/// own: they are shown in the form, and stay in this browser.
+#[component]
+fn MediaPicker() -> impl IntoView {
+    let Some(MediaFiles(files)) = use_context::<MediaFiles>() else {
+        return ().into_any();
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let picked = crate::services::study_source::object_urls(&ev);
+        if !picked.is_empty() {
+            files.update(|list| {
+                list.retain(|(name, _)| !picked.iter().any(|(n, _)| n == name));
+                list.extend(picked);
+            });
+        }
+    };
+    view! {
+        <p class="hint">
+            <label class="file-picker">
+                <span class="button secondary">"Choose the items' images and videos"</span>
+                <input type="file" accept="image/*,video/*" multiple=true on:change=on_change />
+            </label>
+            {move || {
+                let n = files.with(Vec::len);
+                if n == 0 {
+                    " Items name image or video files beside the study: choose them to see them with each cell. They stay in this browser.".to_owned()
+                } else {
+                    format!(" {n} file(s) chosen: each item shows the one of its file's name.")
+                }
+            }}
+        </p>
+    }
+    .into_any()
 }
 
 /// What the annotators rated, behind a button: the item's prompt, its context and media, and
@@ -472,6 +560,20 @@ mod tests {
             panic!("expected a report");
         };
         a.report.clone()
+    }
+
+    #[test]
+    fn a_chosen_file_is_found_by_the_last_part_of_an_items_path() {
+        let files = [
+            ("chart-3.png".to_owned(), "blob:a".to_owned()),
+            ("clip.mp4".to_owned(), "blob:b".to_owned()),
+        ];
+        assert_eq!(media_file("media/chart-3.png", &files), Some("blob:a"));
+        assert_eq!(media_file("clip.mp4", &files), Some("blob:b"));
+        assert_eq!(media_file("media/chart-4.png", &files), None);
+        // A web address is shown as a link, never matched to a file (nor fetched).
+        assert_eq!(media_file("https://example.org/chart-3.png", &files), None);
+        assert_eq!(media_file("data:image/png;base64,AAAA", &files), None);
     }
 
     #[test]
