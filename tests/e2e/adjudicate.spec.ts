@@ -251,9 +251,8 @@ test('an item\'s image shows in the form once the expert chooses the study\'s me
   const doc = JSON.parse(fs.readFileSync(trajectories, 'utf8'));
   const item = doc.items.find((i: any) => i.id === 'chart-sales');
   // Three annotators far apart on one cell: the cell is flagged.
-  const header = 'study_id,annotator_slot,annotator_id,trial,task,item_id,check,system_id,position,label,question,value';
-  const rows = [1, 5, 1].map((score, k) =>
-    `${doc.id},${k + 1},,1,compare-trajectories,chart-sales,false,rft-base,1,Trajectory A,correctness,${score}`);
+  const header = 'item_id,system_id,annotator_id,dimension,score';
+  const rows = [1, 5, 1].map((score, k) => `chart-sales,rft-base,a${k + 1},correctness,${score}`);
   const csv = testInfo.outputPath('disagree.csv');
   fs.writeFileSync(csv, [header, ...rows, ''].join('\n'));
   const requests: string[] = [];
