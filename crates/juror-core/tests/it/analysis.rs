@@ -3388,6 +3388,31 @@ fn a_confirmatory_scope_keeps_the_other_domain_apart() {
         "{markdown}"
     );
 
+    // Without the study, the items' domains are unknown: every item, and a problem saying why.
+    let data = juror_core::analysis::read(
+        &[Input::new("two-domains-ratings.csv", csv.clone())],
+        &Context {
+            study: None,
+            key: None,
+            reveal_ids: false,
+        },
+    );
+    let options = Options {
+        plan: study.analysis().cloned(),
+        ..OPTIONS
+    };
+    let blind = juror_core::analysis::report(&data, None, None, &options);
+    assert!(blind.scope.is_none());
+    assert_eq!(personalization(&blind.dimensions).items, 6);
+    assert!(
+        blind.problems.iter().any(|p| p.message.contains(
+            "the items' groups are in the study: give the study (--study); every item was \
+             analysed together"
+        )),
+        "{:?}",
+        blind.problems
+    );
+
     // Without the scope, the same plan pools both domains.
     let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
     raw["analysis"]

@@ -214,7 +214,11 @@ impl<'a> Scoping<'a> {
             grouping: self.scope.grouping.clone(),
             group: self.scope.group.clone(),
             items: count(&self.scope.group),
-            ratings: self.in_scope(all).ratings.len(),
+            ratings: all
+                .ratings
+                .iter()
+                .filter(|r| self.of.get(r.item.as_str()) == Some(&self.scope.group.as_str()))
+                .count(),
             ungrouped: self.ungrouped,
             secondary,
         }
