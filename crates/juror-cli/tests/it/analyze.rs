@@ -1619,3 +1619,92 @@ fn a_ratings_files_cannot_judge_is_counted_and_left_out_of_means() {
     let scored: usize = scores.values().flat_map(|i| i.values()).map(Vec::len).sum();
     assert_eq!(correct["ratings"].as_u64(), Some(scored as u64));
 }
+
+/// The two-domains example's plan scopes its confirmatory analysis to the items with domain
+/// claude-skills: `juror analyze --study` reports the scope, tests and corrects only those
+/// items (Bonferroni over the 4 comparisons and H3), and reports the study-plans items apart,
+/// each comparison exploratory with no adjusted p-value, with their slopes over rounds; the
+/// Markdown says so. A scope naming a value no item has is refused, placed, before anything
+/// is read.
+#[test]
+fn a_confirmatory_scope_reports_the_other_domain_apart() {
+    let study = root().join("assets/studies/two-domains.json");
+    let study_arg = study.display().to_string();
+    let files = vec![fixture("two-domains-ratings.csv")];
+    let out = juror(&args(&["--study", &study_arg, "--format", "json"], &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    assert_eq!(
+        r["settings"]["plan"]["confirmatory"],
+        serde_json::json!({"grouping": "domain", "group": "claude-skills"})
+    );
+    let scope = &r["scope"];
+    assert_eq!(scope["items"], 3);
+    assert_eq!(scope["ratings"], 108);
+    let personalization = |dimensions: &Value| {
+        dimensions
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["dimension"] == "personalization")
+            .unwrap()
+            .clone()
+    };
+    let confirmatory = personalization(&r["dimensions"]);
+    assert_eq!(confirmatory["items"], 3);
+    for c in confirmatory["comparisons"].as_array().unwrap() {
+        assert_eq!(c["exploratory"], false);
+        let (p, adjusted) = (c["p_value"].as_f64().unwrap(), c["p_adjusted"].as_f64());
+        assert_eq!(adjusted, Some((5.0 * p).min(1.0)), "{c}");
+    }
+    let secondary = &scope["secondary"][0];
+    assert_eq!(secondary["group"], "study-plans");
+    assert_eq!(secondary["items"], 3);
+    let other = personalization(&secondary["dimensions"]);
+    assert_eq!(other["items"], 3);
+    for c in other["comparisons"].as_array().unwrap() {
+        assert_eq!(c["exploratory"], true);
+        assert!(c["p_value"].is_f64());
+        assert!(
+            c["p_adjusted"].is_null() && c["p_bonferroni"].is_null(),
+            "{c}"
+        );
+    }
+    assert_eq!(
+        other["rounds"]["rounds"],
+        serde_json::json!([1.0, 2.0, 3.0])
+    );
+    let h3 = &secondary["hypotheses"][0];
+    assert_eq!(
+        (&h3["corrected"], &h3["exploratory"]),
+        (&Value::from(false), &Value::from(true))
+    );
+    assert_eq!(h3["p_adjusted"], h3["p_value"]);
+
+    let out = juror(&args(&["--study", &study_arg, "--format", "md"], &files));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("The confirmatory analysis is on the 3 item(s) with domain claude-skills"));
+    assert!(md.contains("## Secondary analysis: items with domain study-plans"));
+    assert!(md.contains("### Personalization, secondary: domain study-plans"));
+
+    let text = std::fs::read_to_string(&study).unwrap();
+    let wrong = tmp("two-domains-wrong-scope.json");
+    std::fs::write(
+        &wrong,
+        text.replace(
+            "\"domain\": \"claude-skills\"\n      }\n    },",
+            "\"domain\": \"skills\"\n      }\n    },",
+        ),
+    )
+    .unwrap();
+    let wrong_arg = wrong.display().to_string();
+    let out = juror(&args(&["--study", &wrong_arg, "--format", "json"], &files));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("analysis.confirmatory.groups.domain: no item has domain \"skills\"")
+            && err.contains("use one of: claude-skills, study-plans"),
+        "{err}"
+    );
+}

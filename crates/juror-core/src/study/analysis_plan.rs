@@ -6,6 +6,8 @@
 //! [`RawAnalysis`] is the section as written (serde, JSON Schema); [`AnalysisPlan::from_raw`]
 //! checks it against the study's systems and dimensions and gives the plan the report follows.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +87,123 @@ pub struct RawAnalysis {
     /// outputs for different annotators (`docs/analysis.md`, "Output divergence").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub divergence: bool,
+    /// Scopes the confirmatory analysis to the items of one value of one item grouping, as
+    /// the items write it: `{"groups": {"domain": "skills"}}` (a named grouping of
+    /// `items[].groups`) or `{"group": "skills"}` (the items' `group`). The comparisons,
+    /// hypotheses, thresholds and the corrected family use only those items; the grouping's
+    /// other values are reported apart, each as a secondary analysis (exploratory, with its
+    /// rounds, not corrected). Absent: every item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmatory: Option<RawConfirmatory>,
+}
+
+/// The items the confirmatory analysis is on: one value of one grouping, written as an item
+/// writes it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawConfirmatory {
+    /// The items whose `group` is this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The items whose named grouping has this value: one entry, `{"domain": "skills"}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub groups: BTreeMap<String, String>,
+}
+
+impl RawConfirmatory {
+    /// The (grouping, value) written: `group` for the items' `group`; `None` unless exactly
+    /// one is.
+    pub fn scope(&self) -> Option<Scope> {
+        let mut all = self
+            .group
+            .iter()
+            .map(|v| (crate::study::GROUP.to_owned(), v.clone()))
+            .chain(self.groups.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let (grouping, group) = all.next()?;
+        all.next().is_none().then_some(Scope { grouping, group })
+    }
+
+    /// Where it is written: `confirmatory.group` or `confirmatory.groups.NAME`.
+    fn at(&self) -> String {
+        match self.groups.keys().next() {
+            Some(name) if self.group.is_none() => format!("confirmatory.groups.{name}"),
+            _ if self.group.is_some() && self.groups.is_empty() => "confirmatory.group".to_owned(),
+            _ => "confirmatory".to_owned(),
+        }
+    }
+
+    /// The problems of the scope against the study's items, each given as (its `group`, its
+    /// named groupings): a grouping no item has, a value no item has.
+    pub fn item_problems<'a>(
+        &self,
+        items: impl Iterator<Item = (Option<&'a str>, &'a BTreeMap<String, String>)> + Clone,
+    ) -> Vec<PlanProblem> {
+        // A blank value or a scope that is not one grouping has its own message.
+        let Some(scope) = self.scope().filter(|s| !s.group.trim().is_empty()) else {
+            return Vec::new();
+        };
+        let value_of = |(group, groups): (Option<&'a str>, &'a BTreeMap<String, String>)| {
+            if scope.grouping == crate::study::GROUP {
+                group
+            } else {
+                groups.get(&scope.grouping).map(String::as_str)
+            }
+        };
+        let mut values: Vec<&str> = Vec::new();
+        for v in items.clone().filter_map(value_of) {
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        if values.is_empty() {
+            let mut names: Vec<&str> = Vec::new();
+            for (group, groups) in items {
+                if group.is_some() && !names.contains(&crate::study::GROUP) {
+                    names.push(crate::study::GROUP);
+                }
+                for k in groups.keys() {
+                    if !names.contains(&k.as_str()) {
+                        names.push(k);
+                    }
+                }
+            }
+            let what = if scope.grouping == crate::study::GROUP {
+                "no item has a `group`".to_owned()
+            } else {
+                format!("no item has the grouping \"{}\"", scope.grouping)
+            };
+            let fix = if names.is_empty() {
+                format!(
+                    "tag the items with their value, e.g. \"groups\": {{\"{}\": \"{}\"}}, or \
+                     remove confirmatory",
+                    scope.grouping, scope.group
+                )
+            } else {
+                format!(
+                    "use a grouping the items have ({}), or tag the items with \"{}\"",
+                    names.join(", "),
+                    scope.grouping
+                )
+            };
+            return vec![(self.at(), what, fix)];
+        }
+        if !values.contains(&scope.group.as_str()) {
+            return vec![(
+                self.at(),
+                format!("no item has {} \"{}\"", scope.grouping, scope.group),
+                format!("use one of: {}", values.join(", ")),
+            )];
+        }
+        Vec::new()
+    }
+}
+
+/// The confirmatory analysis's items, checked: those whose `grouping` (`group` for the items'
+/// `group`) is `group`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Scope {
+    pub grouping: String,
+    pub group: String,
 }
 
 /// The weights of the severities of marked errors in the MQM score; each absent one takes its
@@ -554,6 +673,9 @@ pub struct AnalysisPlan {
     /// Also report the systems' output divergence across annotators.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub divergence: bool,
+    /// The items the confirmatory analysis is on; absent: every item.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmatory: Option<Scope>,
 }
 
 impl Default for AnalysisPlan {
@@ -578,6 +700,7 @@ impl Default for AnalysisPlan {
             thresholds: Vec::new(),
             mqm_weights: None,
             divergence: false,
+            confirmatory: None,
         }
     }
 }
@@ -709,6 +832,7 @@ impl AnalysisPlan {
             thresholds: raw.thresholds.clone(),
             mqm_weights: raw.mqm_weights,
             divergence: raw.divergence,
+            confirmatory: raw.confirmatory.as_ref().and_then(RawConfirmatory::scope),
         })
     }
 
@@ -886,6 +1010,27 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
                 format!("unknown dimension \"{d}\""),
                 format!("use one of: {}", dimensions.join(", ")),
             ));
+        }
+    }
+    if let Some(c) = &raw.confirmatory {
+        match c.scope() {
+            None => problems.push((
+                "confirmatory".to_owned(),
+                if c.group.is_none() && c.groups.is_empty() {
+                    "no grouping named".to_owned()
+                } else {
+                    "more than one grouping named".to_owned()
+                },
+                "name one value of one grouping, as the items write it: \"groups\": \
+                 {\"domain\": \"skills\"} (or \"group\": \"skills\" for the items' group)"
+                    .to_owned(),
+            )),
+            Some(scope) if scope.group.trim().is_empty() => problems.push((
+                c.at(),
+                "a blank value".to_owned(),
+                "give the value whose items are confirmatory, e.g. \"skills\"".to_owned(),
+            )),
+            Some(_) => {}
         }
     }
     if raw.tests.is_empty() {

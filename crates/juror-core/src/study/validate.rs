@@ -1616,6 +1616,12 @@ impl Checker {
                 );
             }
         }
+        if let Some(c) = raw.analysis.as_ref().and_then(|a| a.confirmatory.as_ref()) {
+            let items = raw.items.iter().map(|i| (i.group.as_deref(), &i.groups));
+            for (at, message, fix) in c.item_problems(items) {
+                self.error(format!("analysis.{at}"), message, fix);
+            }
+        }
         raw.analysis.as_ref().and_then(|a| {
             let mut dims: Vec<String> =
                 raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();

@@ -2502,6 +2502,13 @@ mod golden_reports {
             ),
             ("hare-sessions", request(slots("hare", 3))),
             (
+                "two-domains-study",
+                Request {
+                    study: study("two-domains"),
+                    ..request(vec![fixture("two-domains-ratings.csv")])
+                },
+            ),
+            (
                 "rounds-reference",
                 Request {
                     options: Options {
@@ -3280,4 +3287,141 @@ fn the_unpublished_original_is_told_apart_from_another_version() {
     );
     assert!(p.message.contains(&hash[..12]), "{p}");
     assert!(!p.message.contains("ask the researcher"), "{p}");
+}
+
+/// The two-domains example's plan scopes its confirmatory analysis to the items with domain
+/// claude-skills: its comparisons, hypotheses, threshold and Bonferroni family use only those
+/// items, and the study-plans items are reported apart, exploratory, with their own rounds and
+/// no adjusted p-value. Reference values, scipy 1.17.1, on the fixture's personalisation
+/// ratings (each participant's mean of a system over a domain's three items):
+/// skills, hare − rag `wilcoxon(..., alternative="greater")` p = 0.03125, hare's slope over
+/// rounds `linregress` 0.5, one-sided p = 0.017299838364124305; study plans, p = 0.1875, slope
+/// 0.3333333333333333, one-sided p = 0.04193450383891261. Pooling both domains (what the
+/// plan without its scope does) gives p = 0.015625 for hare − rag.
+#[test]
+fn a_confirmatory_scope_keeps_the_other_domain_apart() {
+    let text = example("two-domains");
+    let study = parse_study(&text).unwrap();
+    let hash = sha256_hex(&text);
+    let csv = std::fs::read_to_string(fixtures().join("two-domains-ratings.csv")).unwrap();
+    let run = |study: &Study| {
+        analyze(
+            &[Input::new("two-domains-ratings.csv", csv.clone())],
+            &Context {
+                study: Some((study, &hash)),
+                key: None,
+                reveal_ids: false,
+            },
+            None,
+            &OPTIONS,
+        )
+        .1
+    };
+    let report = run(&study);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let near = |got: Option<f64>, want: f64| {
+        let got = got.unwrap_or(f64::NAN);
+        assert!((got - want).abs() <= 1e-9, "{got} vs {want}");
+    };
+    let personalization = |dims: &[juror_core::analysis::report::DimensionReport]| {
+        dims.iter()
+            .find(|d| d.dimension == "personalization")
+            .unwrap()
+            .clone()
+    };
+    let pair = |d: &juror_core::analysis::report::DimensionReport, b: &str| {
+        d.comparisons
+            .iter()
+            .find(|c| c.system_a == "hare" && c.system_b == b)
+            .unwrap()
+            .clone()
+    };
+
+    // Confirmatory: the skills items only; Bonferroni over 2 × 2 comparisons and H3.
+    let scope = report.scope.as_ref().expect("the plan's scope");
+    assert_eq!(
+        (scope.grouping.as_str(), scope.group.as_str(), scope.items),
+        ("domain", "claude-skills", 3)
+    );
+    assert_eq!((scope.ratings, scope.ungrouped), (108, 0));
+    let d = personalization(&report.dimensions);
+    assert_eq!(d.items, 3);
+    let c = pair(&d, "rag");
+    assert!(!c.exploratory);
+    near(c.p_value, 0.03125);
+    near(c.p_adjusted, 5.0 * 0.03125);
+    let h3 = &report.hypotheses[0];
+    near(h3.estimate, 0.5);
+    near(h3.p_value, 0.017299838364124305);
+    near(h3.p_adjusted, 5.0 * 0.017299838364124305);
+    assert_eq!(report.thresholds[0].participants, 6);
+
+    // Secondary: the study-plans items, exploratory, uncorrected, with their rounds.
+    assert_eq!(scope.secondary.len(), 1);
+    let s = &scope.secondary[0];
+    assert_eq!(
+        (s.group.as_str(), s.items, s.ratings),
+        ("study-plans", 3, 108)
+    );
+    let d = personalization(&s.dimensions);
+    let c = pair(&d, "rag");
+    assert!(c.exploratory);
+    near(c.p_value, 0.1875);
+    assert_eq!((c.p_holm, c.p_bonferroni, c.p_adjusted), (None, None, None));
+    let hare = d
+        .rounds
+        .as_ref()
+        .and_then(|r| r.trends.iter().find(|t| t.system == "hare"))
+        .unwrap();
+    near(hare.slope, 1.0 / 3.0);
+    let h3 = &s.hypotheses[0];
+    assert!(!h3.corrected && h3.exploratory);
+    near(h3.p_value, 0.04193450383891261);
+    near(h3.p_adjusted, 0.04193450383891261);
+    let markdown = juror_core::analysis::render::markdown::render(&report);
+    assert!(
+        markdown.contains("## Secondary analysis: items with domain study-plans"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("the confirmatory analysis was restricted to the 3 item(s) with domain"),
+        "{markdown}"
+    );
+
+    // Without the study, the items' domains are unknown: every item, and a problem saying why.
+    let data = juror_core::analysis::read(
+        &[Input::new("two-domains-ratings.csv", csv.clone())],
+        &Context {
+            study: None,
+            key: None,
+            reveal_ids: false,
+        },
+    );
+    let options = Options {
+        plan: study.analysis().cloned(),
+        ..OPTIONS
+    };
+    let blind = juror_core::analysis::report(&data, None, None, &options);
+    assert!(blind.scope.is_none());
+    assert_eq!(personalization(&blind.dimensions).items, 6);
+    assert!(
+        blind.problems.iter().any(|p| p.message.contains(
+            "the items' groups are in the study: give the study (--study); every item was \
+             analysed together"
+        )),
+        "{:?}",
+        blind.problems
+    );
+
+    // Without the scope, the same plan pools both domains.
+    let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    raw["analysis"]
+        .as_object_mut()
+        .unwrap()
+        .remove("confirmatory");
+    let pooled = run(&parse_study(&raw.to_string()).unwrap());
+    assert!(pooled.scope.is_none());
+    let d = personalization(&pooled.dimensions);
+    assert_eq!(d.items, 6);
+    near(pair(&d, "rag").p_value, 0.015625);
 }

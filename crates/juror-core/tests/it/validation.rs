@@ -1194,3 +1194,86 @@ fn slope_and_preference_hypotheses_are_checked_each_at_its_place() {
         assert!(got_fix.contains(fix), "{hypothesis}: {got_fix}");
     }
 }
+
+/// The plan's confirmatory scope (`analysis.confirmatory`): the two-domains example's is
+/// accepted and checked into (grouping, value); a grouping no item has, a value no item has,
+/// none or two groupings, a blank value and an unknown field each get one message at their
+/// place, with the fix.
+#[test]
+fn the_confirmatory_scope_is_checked_against_the_items() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/studies/two-domains.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let example: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
+    let scope = study
+        .analysis()
+        .and_then(|p| p.confirmatory.clone())
+        .unwrap();
+    assert_eq!(
+        (scope.grouping.as_str(), scope.group.as_str()),
+        ("domain", "claude-skills")
+    );
+    let problems = |confirmatory: serde_json::Value| {
+        let mut v = example.clone();
+        v["analysis"]["confirmatory"] = confirmatory;
+        match parse_study(&v.to_string()) {
+            Ok(_) => Vec::new(),
+            Err(p) => p
+                .iter()
+                .map(|p| (p.at.clone(), p.message.clone(), p.fix.clone()))
+                .collect(),
+        }
+    };
+    use serde_json::json;
+    for (confirmatory, at, message, fix) in [
+        (
+            json!({"groups": {"topic": "skills"}}),
+            "analysis.confirmatory.groups.topic",
+            "no item has the grouping \"topic\"",
+            "use a grouping the items have (domain)",
+        ),
+        (
+            json!({"groups": {"domain": "skills"}}),
+            "analysis.confirmatory.groups.domain",
+            "no item has domain \"skills\"",
+            "use one of: claude-skills, study-plans",
+        ),
+        (
+            json!({"group": "claude-skills"}),
+            "analysis.confirmatory.group",
+            "no item has a `group`",
+            "use a grouping the items have (domain)",
+        ),
+        (
+            json!({}),
+            "analysis.confirmatory",
+            "no grouping named",
+            "name one value of one grouping",
+        ),
+        (
+            json!({"group": "a", "groups": {"domain": "claude-skills"}}),
+            "analysis.confirmatory",
+            "more than one grouping named",
+            "\"groups\": {\"domain\": \"skills\"}",
+        ),
+        (
+            json!({"groups": {"domain": " "}}),
+            "analysis.confirmatory.groups.domain",
+            "a blank value",
+            "give the value whose items are confirmatory",
+        ),
+        (
+            json!({"domain": "claude-skills"}),
+            "analysis.confirmatory.domain",
+            "unknown field \"domain\", expected \"group\" or \"groups\"",
+            "",
+        ),
+    ] {
+        let got = problems(confirmatory.clone());
+        assert_eq!(got.len(), 1, "{confirmatory}: {got:?}");
+        let (got_at, got_message, got_fix) = &got[0];
+        assert_eq!(got_at, at, "{confirmatory}");
+        assert_eq!(got_message, message, "{confirmatory}");
+        assert!(got_fix.contains(fix), "{confirmatory}: {got_fix}");
+    }
+}

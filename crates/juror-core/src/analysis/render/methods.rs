@@ -76,6 +76,9 @@ pub fn methods(report: &Report) -> String {
             },
         ));
     }
+    if let Some(scope) = &report.scope {
+        parts.push(scope_in_words(scope));
+    }
     parts.extend(derived_data(report));
     if let Some(ids) = s.platform_ids {
         parts.push(format!(
@@ -346,5 +349,42 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
          a hypothesis says otherwise), with the mean difference's 95% t interval.{hypotheses} \
          The first test's p-values {correction}, {family}.",
         tests.join(" and ")
+    )
+}
+
+/// The confirmatory scope and the secondary analyses, for the methods paragraph.
+fn scope_in_words(scope: &crate::analysis::report::ScopeReport) -> String {
+    let on = format!("{} \"{}\"", scope.grouping, scope.group);
+    let others: Vec<String> = scope
+        .secondary
+        .iter()
+        .map(|s| format!("\"{}\", {} item(s)", s.group, s.items))
+        .collect();
+    let secondary = if others.is_empty() {
+        format!(" No item had another value of {}.", scope.grouping)
+    } else {
+        format!(
+            " The items of each other value of {} ({}) were analysed apart in the same way, \
+             as a secondary analysis: their comparisons, slopes over rounds, planned tests and \
+             criteria are exploratory, not adjusted and outside the corrected family.",
+            scope.grouping,
+            others.join("; ")
+        )
+    };
+    format!(
+        "As the plan says, the confirmatory analysis was restricted to the {} item(s) with {on}: \
+         the system summaries, agreement, comparisons, contrasts, slopes over rounds, \
+         preferences, planned tests, success criteria and the corrected family use only their \
+         judgements (the answers to questions and surveys and the diagnostics cover every \
+         item).{secondary}{}",
+        scope.items,
+        if scope.ungrouped > 0 {
+            format!(
+                " {} item(s) without a value of {} entered neither.",
+                scope.ungrouped, scope.grouping
+            )
+        } else {
+            String::new()
+        }
     )
 }

@@ -9,6 +9,7 @@ mod divergence;
 mod graded;
 mod hypotheses;
 mod preferences;
+mod scope;
 mod standardise;
 mod thresholds;
 mod types;
@@ -20,6 +21,7 @@ pub use graded::{
 };
 pub use hypotheses::HypothesisTest;
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
+pub use scope::{ScopeReport, SecondaryReport};
 pub use standardise::z_scores;
 pub use thresholds::ThresholdReport;
 pub use types::*;
@@ -109,7 +111,13 @@ pub fn report_with_key(
     if let Some(message) = plan_problem {
         problems.push(Problem::new("key", None, message));
     }
-    let mut dimensions: Vec<DimensionReport> = dimension_order(data, study)
+    // With a confirmatory scope, everything computed from judgements of items is on the items
+    // in scope; the answers and the diagnostics keep every item.
+    let all = data;
+    let scoping = scope::Scoping::new(&plan, study, &mut problems);
+    let in_scope = scoping.as_ref().map(|s| s.in_scope(all));
+    let data = in_scope.as_ref().unwrap_or(all);
+    let mut dimensions: Vec<DimensionReport> = dimension_order(all, study)
         .into_iter()
         .map(|d| {
             let scale = study.and_then(|s| s.dimension(&d)).map(|dim| {
@@ -198,48 +206,18 @@ pub fn report_with_key(
     }
     let mut planned = hypotheses::hypotheses(data, &plan, &names);
     adjust(&mut dimensions, &mut planned, &plan);
-
-    let summary = adjudication.map(|adj| {
-        let mut applied = 0;
-        let mut not_flagged = 0;
-        for (cell, entry) in adj.cells() {
-            let (dimension, item, system) = cell;
-            let found = data
-                .ratings
-                .iter()
-                .any(|r| r.dimension == *dimension && r.item == *item && r.system == *system);
-            if !found {
-                problems.push(Problem::new(
-                    adj.file(),
-                    Some(entry.at.clone()),
-                    format!(
-                        "no ratings of item \"{item}\", system \"{system}\" on \"{dimension}\" \
-                         in the inputs; check the ids (the score is not used)"
-                    ),
-                ));
-                continue;
-            }
-            applied += 1;
-            let flagged = dimensions.iter().any(|d| {
-                d.dimension == *dimension
-                    && d.flags
-                        .iter()
-                        .any(|f| f.item == *item && f.system == *system)
-            });
-            if !flagged {
-                not_flagged += 1;
-            }
-        }
-        problems.extend(adj.problems().iter().cloned());
-        AdjudicationSummary {
-            file: adj.file().to_owned(),
-            cells: adj.cells().len(),
-            applied,
-            not_flagged,
-            unfilled: adj.unfilled(),
-            unresolved: adj.unresolved().len(),
-        }
+    let scope = scoping.map(|s| {
+        let context = scope::Context {
+            study,
+            adjudication,
+            options,
+            plan: &plan,
+        };
+        s.report(all, &mut dimensions, &names, context)
     });
+
+    let summary =
+        adjudication.map(|adj| adjudication_summary(adj, all, &dimensions, &mut problems));
     if let Some(study) = study {
         for d in &mut dimensions {
             for f in &mut d.flags {
@@ -251,7 +229,7 @@ pub fn report_with_key(
     let criteria = thresholds::thresholds(data, &plan);
     let divergence = divergence_of(study, key, &plan, &mut problems);
     Report {
-        diagnostics: diagnostics(data, &names),
+        diagnostics: diagnostics(all, &names),
         format: REPORT_FORMAT_V1,
         settings: Settings {
             flag_sd: options.flag_sd,
@@ -262,13 +240,13 @@ pub fn report_with_key(
             study: study.map(|s| s.id().to_owned()),
             adjudication: summary.as_ref().map(|a| a.file.clone()),
             exclude_unadjudicated: options.exclude_unadjudicated,
-            ratings: data.ratings.len(),
-            preferences: data.preferences.len(),
+            ratings: all.ratings.len(),
+            preferences: all.preferences.len(),
             plan,
             plan_source,
             platform_ids: data.platform_ids,
         },
-        inputs: data.files.clone(),
+        inputs: all.files.clone(),
         problems,
         dimensions,
         preferences: preference_report(&data.preferences, options),
@@ -276,12 +254,61 @@ pub fn report_with_key(
         cannot_judge: cannot_judge_counts(&data.skips),
         choices: super::choices::report(&data.choices, options.seed, options.resamples),
         spans,
-        answers: super::answers::report(&data.answers, &data.ratings, study),
+        answers: super::answers::report(&all.answers, &all.ratings, study),
         adjudication: summary,
         judges: Vec::new(),
         thresholds: criteria,
         divergence,
         hypotheses: planned,
+        scope,
+    }
+}
+
+/// What the adjudication file did; its cells that are in no ratings are added to `problems`.
+fn adjudication_summary(
+    adj: &Adjudication,
+    data: &Data,
+    dimensions: &[DimensionReport],
+    problems: &mut Vec<Problem>,
+) -> AdjudicationSummary {
+    let mut applied = 0;
+    let mut not_flagged = 0;
+    for (cell, entry) in adj.cells() {
+        let (dimension, item, system) = cell;
+        let found = data
+            .ratings
+            .iter()
+            .any(|r| r.dimension == *dimension && r.item == *item && r.system == *system);
+        if !found {
+            problems.push(Problem::new(
+                adj.file(),
+                Some(entry.at.clone()),
+                format!(
+                    "no ratings of item \"{item}\", system \"{system}\" on \"{dimension}\" in \
+                     the inputs; check the ids (the score is not used)"
+                ),
+            ));
+            continue;
+        }
+        applied += 1;
+        let flagged = dimensions.iter().any(|d| {
+            d.dimension == *dimension
+                && d.flags
+                    .iter()
+                    .any(|f| f.item == *item && f.system == *system)
+        });
+        if !flagged {
+            not_flagged += 1;
+        }
+    }
+    problems.extend(adj.problems().iter().cloned());
+    AdjudicationSummary {
+        file: adj.file().to_owned(),
+        cells: adj.cells().len(),
+        applied,
+        not_flagged,
+        unfilled: adj.unfilled(),
+        unresolved: adj.unresolved().len(),
     }
 }
 

@@ -125,6 +125,12 @@ pub struct Report {
     /// corrected with its comparisons (omitted when it has none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hypotheses: Vec<super::HypothesisTest>,
+    /// With the plan's `confirmatory` scope: the grouping and value whose items everything
+    /// above is computed on (but the answers and the diagnostics), and each other value of the
+    /// grouping reported apart as a secondary analysis, exploratory and not corrected (omitted
+    /// without a scope).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<super::ScopeReport>,
     /// Position bias, time per trial, straight-lining and attention checks, on the raw data;
     /// shown, never used to exclude anything.
     pub diagnostics: Diagnostics,

@@ -101,7 +101,7 @@ pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: 
 }
 
 /// The systems' summaries over item means.
-fn systems(caption: String, systems: &[SystemSummary]) -> Table {
+pub(super) fn systems(caption: String, systems: &[SystemSummary]) -> Table {
     let mut table = Table::new(
         caption,
         vec![
@@ -233,7 +233,12 @@ fn agreement(doc: &mut Doc, name: &str, a: &Agreement) {
 }
 
 /// A table of paired comparisons (or of contrasts of groups), with their notes.
-fn comparisons(doc: &mut Doc, title: Text, list: &[PairComparison], plan: &AnalysisPlan) {
+pub(super) fn comparisons(
+    doc: &mut Doc,
+    title: Text,
+    list: &[PairComparison],
+    plan: &AnalysisPlan,
+) {
     if list.is_empty() {
         return;
     }

@@ -10,6 +10,7 @@ mod dimension;
 mod graded;
 mod judges;
 mod others;
+mod secondary;
 mod spans;
 
 use crate::analysis::report::Report;
@@ -256,6 +257,9 @@ pub fn tables(report: &Report) -> Vec<Section> {
     if !report.hypotheses.is_empty() {
         others::hypotheses(&mut doc, &report.hypotheses);
     }
+    if let Some(scope) = &report.scope {
+        secondary::secondary(&mut doc, scope, &s.plan);
+    }
     judges::judges(&mut doc, &report.judges);
     doc.section(2, "Methods");
     doc.paragraph(super::methods::methods(report));
@@ -282,6 +286,37 @@ fn summary(report: &Report) -> Text {
             .and(" Checked against the study `")
             .and_input(id)
             .and("`.");
+    }
+    if let Some(scope) = &report.scope {
+        text = text
+            .and(format!(
+                " The confirmatory analysis is on the {} item(s) with ",
+                scope.items
+            ))
+            .and_input(&scope.grouping)
+            .and(" ")
+            .and_input(&scope.group)
+            .and(format!(" ({} rating(s))", scope.ratings));
+        text = if scope.secondary.is_empty() {
+            text.and(".")
+        } else {
+            let mut t = text.and("; the items of the other value(s) (");
+            for (i, s) in scope.secondary.iter().enumerate() {
+                if i > 0 {
+                    t = t.and(", ");
+                }
+                t = t.and_input(&s.group);
+            }
+            t.and(
+                ") are reported apart, each as a secondary analysis (exploratory, not corrected).",
+            )
+        };
+        if scope.ungrouped > 0 {
+            text = text
+                .and(format!(" {} item(s) without a value of ", scope.ungrouped))
+                .and_input(&scope.grouping)
+                .and(" are in neither.");
+        }
     }
     let superseded = report
         .inputs

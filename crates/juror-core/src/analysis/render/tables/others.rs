@@ -445,6 +445,11 @@ fn annotators(doc: &mut Doc, d: &Diagnostics) {
 /// The participant-level success criteria.
 pub(super) fn thresholds(doc: &mut Doc, thresholds: &[ThresholdReport]) {
     doc.section(2, "Success criteria over participants");
+    thresholds_table(doc, thresholds);
+}
+
+/// The table of success criteria, with what it holds.
+pub(super) fn thresholds_table(doc: &mut Doc, thresholds: &[ThresholdReport]) {
     doc.paragraph(
         "Each participant's mean score of the system on the dimension, then over participants: \
          the mean with its 95% t interval, and one-sided tests that it is above the value (not \
@@ -514,14 +519,19 @@ pub(super) fn divergence(doc: &mut Doc, divergence: &[DivergenceReport]) {
 /// The plan's hypotheses about slopes over rounds and preferences.
 pub(super) fn hypotheses(doc: &mut Doc, tests: &[HypothesisTest]) {
     doc.section(2, "Planned tests of slopes and preferences");
-    doc.paragraph(
-        "Each as the plan states it (its alternative; one-sided when it says so), corrected \
-         with the plan's comparisons. A slope against another system is the difference of the \
+    hypotheses_table(doc, "corrected with the plan's comparisons", tests);
+}
+
+/// The table of planned tests, introduced by how they are `corrected`.
+pub(super) fn hypotheses_table(doc: &mut Doc, corrected: &str, tests: &[HypothesisTest]) {
+    doc.paragraph(format!(
+        "Each as the plan states it (its alternative; one-sided when it says so), {corrected}. \
+         A slope against another system is the difference of the \
          two systems' slopes in the mixed model (Wald z, 95% Wald interval); a slope alone is \
          the least-squares slope (t on n − 2 df, 95% t interval); a preference is A's share of \
          the units' votes (one per unit of the plan; units with as many wins as losses have no \
-         vote) with its 95% Wilson interval and the exact binomial test of 1/2.",
-    );
+         vote) with its 95% Wilson interval and the exact binomial test of 1/2."
+    ));
     let mut table = Table::new(
         "Planned tests of slopes and preferences",
         vec![
