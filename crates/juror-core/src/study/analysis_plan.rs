@@ -849,7 +849,12 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
                     .to_owned(),
             ));
         }
-        if h.kind == HypothesisKind::Difference && h.corrected.is_some() {
+        // A comparison of divergences is corrected with its own, as a rating comparison is.
+        if matches!(
+            h.kind,
+            HypothesisKind::Difference | HypothesisKind::Divergence
+        ) && h.corrected.is_some()
+        {
             problems.push((
                 format!("hypotheses[{i}].corrected"),
                 "\"corrected\" on a comparison".to_owned(),
@@ -858,29 +863,16 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
                     .to_owned(),
             ));
         }
-        if h.kind == HypothesisKind::Divergence && h.corrected.is_some() {
-            problems.push((
-                format!("hypotheses[{i}].corrected"),
-                "\"corrected\" on a divergence hypothesis".to_owned(),
-                "remove it: the comparisons of output divergence are corrected among themselves, \
-                 with the plan's correction, apart from the ratings' family"
-                    .to_owned(),
-            ));
-        }
-        if h.kind == HypothesisKind::Divergence && h.dimension.is_some() {
+        if matches!(
+            h.kind,
+            HypothesisKind::Preference | HypothesisKind::Divergence
+        ) && h.dimension.is_some()
+        {
             problems.push((
                 format!("hypotheses[{i}].dimension"),
-                "a divergence hypothesis has no dimension".to_owned(),
-                "remove the dimension: output divergence comes from the study's texts, not \
-                 from the ratings"
+                format!("a {} hypothesis has no dimension", kind_name(h.kind)),
+                "remove the dimension: preferences are the pairs tasks' choices, divergence is the outputs' texts"
                     .to_owned(),
-            ));
-        }
-        if h.kind == HypothesisKind::Preference && h.dimension.is_some() {
-            problems.push((
-                format!("hypotheses[{i}].dimension"),
-                "a preference hypothesis has no dimension".to_owned(),
-                "remove the dimension: preferences are the pairs tasks' choices".to_owned(),
             ));
         }
         if h.b.all().contains(&h.a.as_str()) {

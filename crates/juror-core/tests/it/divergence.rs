@@ -400,12 +400,12 @@ fn divergence_hypotheses_are_checked_each_at_its_place() {
         (
             r#"{"kind": "divergence", "a": "hare", "b": "rag", "dimension": "quality"}"#,
             "hypotheses[0].dimension",
-            "no dimension",
+            "a divergence hypothesis has no dimension",
         ),
         (
             r#"{"kind": "divergence", "a": "hare", "b": "rag", "corrected": true}"#,
             "hypotheses[0].corrected",
-            "divergence",
+            "on a comparison",
         ),
         (
             r#"{"kind": "divergence", "a": "hare", "b": "rag", "margin": 0.1}"#,
@@ -427,6 +427,30 @@ fn divergence_hypotheses_are_checked_each_at_its_place() {
         assert!(
             found.iter().any(|(a, w)| a == at && w.contains(what)),
             "{hypothesis}: {found:?}"
+        );
+    }
+}
+
+/// With one shared prompt a comparison has its difference and a Wilcoxon p of 1, and its notes
+/// say why there is no t-test and no effect size, instead of a silent gap.
+#[test]
+fn one_shared_prompt_gives_comparisons_whose_notes_say_what_is_missing() {
+    let text = fixture("study.json")
+        .replace("\"for\": [\"p2\"]", "\"for\": [\"p1\"]")
+        .replace("\"for\": [\"p3\"]", "\"for\": [\"p1\"]")
+        .replace("\"for\": [2]", "\"for\": [\"p1\"]");
+    let study = parse_study(&text).expect("still valid");
+    let report = report_of(&study, &fixture("ratings.csv"), &Options::default());
+    assert!(report.divergence.iter().all(|d| d.prompts == 1));
+    assert_eq!(report.divergence_comparisons.len(), 3);
+    for c in &report.divergence_comparisons {
+        assert_eq!(c.n, 1);
+        assert!(c.mean_diff.is_some() && c.t_test.is_none() && c.d_z.is_none());
+        assert_eq!(c.wilcoxon.map(|w| w.p_value), Some(1.0));
+        let notes = c.notes.join("; ");
+        assert!(
+            notes.contains("t-test") && notes.contains("effect sizes"),
+            "{notes}"
         );
     }
 }
