@@ -535,7 +535,7 @@ fn ReportView(
             {report.answers.clone().map(|a| view! { <AnswersView answers=a /> })}
             <DiagnosticsView diagnostics=report.diagnostics.clone() />
             {(!report.divergence.is_empty()).then(|| {
-                let sections = analysis::render::tables::divergence_tables(&report.divergence);
+                let sections = analysis::render::tables::divergence_tables(report);
                 view! { <sections::Sections sections below=0 /> }
             })}
             <JudgesView judges=report.judges.clone() scales files=judge_files />

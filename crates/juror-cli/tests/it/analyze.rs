@@ -1708,3 +1708,129 @@ fn a_confirmatory_scope_reports_the_other_domain_apart() {
         "{err}"
     );
 }
+
+/// Whether one system's outputs diverge more than another's, as the plan's divergence
+/// hypotheses say: the JSON's `divergence_comparisons` are the reference's (scipy's paired
+/// tests of the per-prompt divergences), the Markdown has their table; flags that change the
+/// plan's comparisons and alternative change them (exploratory), the hypotheses still orient
+/// their pairs; asked for without the study there is no comparison and a problem says why.
+#[test]
+fn divergence_comparisons_follow_the_plan_and_its_overrides() {
+    let dir = "crates/juror-core/tests/reference/divergence";
+    let want: Value = serde_json::from_str(
+        &std::fs::read_to_string(committed(&format!("{dir}/reference.json"))).unwrap(),
+    )
+    .unwrap();
+    let want = want["comparisons"]["comparisons-study.json"]
+        .as_array()
+        .unwrap();
+    let study = committed(&format!("{dir}/comparisons-study.json"))
+        .display()
+        .to_string();
+    let ratings = committed(&format!("{dir}/comparisons-ratings.csv"))
+        .display()
+        .to_string();
+
+    let out = juror(&["--study", &study, "--format", "json", &ratings]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["settings"]["plan_source"], "study");
+    let got = report["divergence_comparisons"]
+        .as_array()
+        .expect("compared");
+    assert_eq!(got.len(), want.len());
+    for (c, w) in got.iter().zip(want) {
+        let at = format!("{} vs {}", c["system_a"], c["system_b"]);
+        assert_eq!((&c["system_a"], &c["system_b"]), (&w["a"], &w["b"]), "{at}");
+        assert_eq!(c["alternative"], w["alternative"], "{at}");
+        assert_eq!(
+            c.get("hypothesis").unwrap_or(&Value::Null),
+            &w["hypothesis"]
+        );
+        assert_eq!(c["n"], w["n"], "{at}");
+        for (got, key) in [
+            (&c["mean_diff"], "mean_diff"),
+            (&c["mean_diff_ci95"]["low"], "ci95"),
+            (&c["wilcoxon"]["p_value"], "p_wilcoxon"),
+            (&c["t_test"]["p_value"], "p_t"),
+            (&c["p_adjusted"], "p_adjusted"),
+            (&c["d_z"], "d_z"),
+        ] {
+            let w = if key == "ci95" { &w[key][0] } else { &w[key] };
+            close(&format!("{at} {key}"), got, w, 1e-9);
+        }
+    }
+    let hare_rag = &got[1];
+    assert_eq!(hare_rag["hypothesis"], "Divergence above RAG");
+    assert!(hare_rag["p_adjusted"].as_f64().unwrap() < 0.05);
+
+    let md = juror(&["--study", &study, "--format", "md", &ratings]);
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.contains("### Comparisons of divergence"), "{md}");
+    assert!(
+        md.contains("| hare | rag | Divergence above RAG (A > B) | 9 | 0.897 | 0.062 | 0.836 |"),
+        "{md}"
+    );
+
+    // Another anchor and alternative at analysis time: RAG against each other system, both
+    // pairs turned round by the hypotheses that name them the other way; no pair left
+    // without a hypothesis, so the alternative asked for shows nowhere.
+    let out = juror(&[
+        "--study",
+        &study,
+        "--anchor",
+        "rag",
+        "--alternative",
+        "less",
+        "--format",
+        "json",
+        &ratings,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["settings"]["plan_source"], "options");
+    let pairs: Vec<(String, String, String)> = report["divergence_comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["system_a"].as_str().unwrap().to_owned(),
+                c["system_b"].as_str().unwrap().to_owned(),
+                c["alternative"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("gpt2".into(), "rag".into(), "greater".into()),
+            ("hare".into(), "rag".into(), "greater".into())
+        ]
+    );
+    // Every pair, one-sided where no hypothesis says otherwise: HARE against GPT-2 "less".
+    let out = juror(&[
+        "--study",
+        &study,
+        "--all-pairs",
+        "--alternative",
+        "less",
+        "--format",
+        "json",
+        &ratings,
+    ]);
+    let report = json(&out);
+    let list = report["divergence_comparisons"].as_array().unwrap();
+    assert_eq!(list.len(), 3);
+    let gpt2_hare = list
+        .iter()
+        .find(|c| c["system_a"] == "gpt2" && c["system_b"] == "hare")
+        .expect("every pair, in byte order");
+    assert_eq!(gpt2_hare["alternative"], "less");
+
+    let out = juror(&["--divergence", "--format", "json", &ratings]);
+    assert_eq!(out.status.code(), Some(1), "a problem: {}", stderr(&out));
+    let report = json(&out);
+    assert!(report.get("divergence_comparisons").is_none());
+    assert!(stderr(&out).contains("give the study"), "{}", stderr(&out));
+}

@@ -515,7 +515,7 @@ pub enum Family {
 }
 
 /// A hypothesis about some comparisons: its alternative, and a non-inferiority margin; or,
-/// with `kind`, about slopes over rounds or about preferences.
+/// with `kind`, about slopes over rounds, about preferences or about output divergence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawHypothesis {
@@ -524,9 +524,11 @@ pub struct RawHypothesis {
     pub name: Option<String>,
     /// What is compared: `"difference"` (the systems' ratings, as the comparisons; the
     /// default), `"slope"` (the slopes of the ratings over rounds: A's slope against each B's
-    /// in the mixed model, or with no `b` A's own slope against 0 in a linear regression) or
+    /// in the mixed model, or with no `b` A's own slope against 0 in a linear regression),
     /// `"preference"` (A's share of the pairwise preferences against B, binomial test over the
-    /// plan's unit).
+    /// plan's unit) or `"divergence"` (A's output divergence across annotators against B's,
+    /// paired over the prompts; it asks for the divergence, and orients and sets the
+    /// alternative of that comparison of the divergences).
     #[serde(default, skip_serializing_if = "HypothesisKind::is_difference")]
     pub kind: HypothesisKind,
     /// The dimension it is about; absent: every dimension.
@@ -573,6 +575,8 @@ pub enum HypothesisKind {
     Slope,
     /// The pairwise preferences.
     Preference,
+    /// The output divergence across annotators (per prompt, from the study's texts).
+    Divergence,
 }
 
 impl HypothesisKind {
@@ -762,7 +766,8 @@ impl AnalysisPlan {
                     a: h.a.clone(),
                     b,
                     alternative,
-                    corrected: h.corrected.unwrap_or(true),
+                    // Divergence comparisons are corrected among themselves, not in the family.
+                    corrected: h.kind != HypothesisKind::Divergence && h.corrected.unwrap_or(true),
                 }));
                 continue;
             }
@@ -874,6 +879,19 @@ impl AnalysisPlan {
     pub fn is_primary(&self, dimension: &str) -> bool {
         self.primary.is_empty() || self.primary.iter().any(|d| d == dimension)
     }
+
+    /// Whether the report computes the output divergence: `divergence` is set, or a
+    /// hypothesis is about divergence.
+    pub fn wants_divergence(&self) -> bool {
+        self.divergence || self.divergence_hypotheses().next().is_some()
+    }
+
+    /// The hypotheses about output divergence (`"kind": "divergence"`), one per B.
+    pub fn divergence_hypotheses(&self) -> impl Iterator<Item = &PlannedTest> {
+        self.planned
+            .iter()
+            .filter(|t| t.kind == HypothesisKind::Divergence)
+    }
 }
 
 fn kind_name(kind: HypothesisKind) -> &'static str {
@@ -881,6 +899,7 @@ fn kind_name(kind: HypothesisKind) -> &'static str {
         HypothesisKind::Difference => "difference",
         HypothesisKind::Slope => "slope",
         HypothesisKind::Preference => "preference",
+        HypothesisKind::Divergence => "divergence",
     }
 }
 
@@ -954,7 +973,12 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
                     .to_owned(),
             ));
         }
-        if h.kind == HypothesisKind::Difference && h.corrected.is_some() {
+        // A comparison of divergences is corrected with its own, as a rating comparison is.
+        if matches!(
+            h.kind,
+            HypothesisKind::Difference | HypothesisKind::Divergence
+        ) && h.corrected.is_some()
+        {
             problems.push((
                 format!("hypotheses[{i}].corrected"),
                 "\"corrected\" on a comparison".to_owned(),
@@ -963,11 +987,16 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
                     .to_owned(),
             ));
         }
-        if h.kind == HypothesisKind::Preference && h.dimension.is_some() {
+        if matches!(
+            h.kind,
+            HypothesisKind::Preference | HypothesisKind::Divergence
+        ) && h.dimension.is_some()
+        {
             problems.push((
                 format!("hypotheses[{i}].dimension"),
-                "a preference hypothesis has no dimension".to_owned(),
-                "remove the dimension: preferences are the pairs tasks' choices".to_owned(),
+                format!("a {} hypothesis has no dimension", kind_name(h.kind)),
+                "remove the dimension: preferences are the pairs tasks' choices, divergence is the outputs' texts"
+                    .to_owned(),
             ));
         }
         if h.b.all().contains(&h.a.as_str()) {

@@ -98,7 +98,7 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
     if study.estimated_minutes().is_none() {
         found.push(Warning::NoTimeEstimate);
     }
-    if study.analysis().is_some_and(|plan| plan.divergence)
+    if study.analysis().is_some_and(|plan| plan.wants_divergence())
         && super::shared_prompts(study.items()).is_empty()
     {
         found.push(Warning::DivergenceWithoutSharedPrompts);

@@ -4,7 +4,7 @@
 //! `make_reference.py` beside it from `study.json`); tolerance 1e-9 (`tol::CLOSED_FORM`),
 //! counts exactly.
 
-use juror_core::analysis::plan::AnalysisPlan;
+use juror_core::analysis::plan::{AnalysisPlan, Comparisons};
 use juror_core::analysis::{Context, Input, Options, analyze};
 use juror_core::stats::divergence::{Tfidf, cosine_distance, words};
 use juror_core::study::{Study, parse_study};
@@ -176,4 +176,281 @@ fn divergence_without_shared_prompts_is_a_problem_not_a_silence() {
         "{:?}",
         report.problems
     );
+}
+
+/// The report's comparisons of two studies' divergences, in the reference's order: the pairs,
+/// their orientation, alternative and hypothesis, the per-prompt differences' mean, t interval,
+/// Wilcoxon and t tests, effect sizes and the corrected p-values are scipy's.
+fn check_comparisons(file: &str, report: &juror_core::analysis::report::Report) {
+    let want = reference("divergence");
+    let want = want["comparisons"][file].as_array().unwrap();
+    let got = &report.divergence_comparisons;
+    let pairs =
+        |c: &juror_core::analysis::report::PairComparison| (c.system_a.clone(), c.system_b.clone());
+    let wanted: Vec<(String, String)> = want
+        .iter()
+        .map(|w| {
+            (
+                w["a"].as_str().unwrap().into(),
+                w["b"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(got.iter().map(pairs).collect::<Vec<_>>(), wanted, "{file}");
+    for (c, w) in got.iter().zip(want) {
+        let at = format!("{file} {} vs {}", c.system_a, c.system_b);
+        assert_eq!(c.hypothesis.as_deref(), w["hypothesis"].as_str(), "{at}");
+        assert_eq!(
+            serde_json::to_value(c.alternative).unwrap(),
+            w["alternative"],
+            "{at}"
+        );
+        assert_eq!(c.n as u64, u(w, "n"), "{at}");
+        assert!(c.notes.is_empty(), "{at}: {:?}", c.notes);
+        for (name, got, key) in [
+            ("mean A", c.mean_a, "mean_a"),
+            ("mean B", c.mean_b, "mean_b"),
+            ("mean difference", c.mean_diff, "mean_diff"),
+            ("t", c.t_test.map(|t| t.t), "t"),
+            ("df", c.t_test.map(|t| t.df), "df"),
+            ("p (t)", c.t_test.map(|t| t.p_value), "p_t"),
+            ("W+", c.wilcoxon.map(|w| w.w_plus), "w_plus"),
+            ("W-", c.wilcoxon.map(|w| w.w_minus), "w_minus"),
+            ("p (W)", c.wilcoxon.map(|w| w.p_value), "p_wilcoxon"),
+            ("p", c.p_value, "p_value"),
+            ("p Holm", c.p_holm, "p_holm"),
+            ("p Bonferroni", c.p_bonferroni, "p_bonferroni"),
+            ("p adjusted", c.p_adjusted, "p_adjusted"),
+            ("d_z", c.d_z, "d_z"),
+            ("g_z", c.g_z, "g_z"),
+            ("rank-biserial", c.rank_biserial, "rank_biserial"),
+        ] {
+            close(&format!("{at} {name}"), got, Some(f(w, key)), TOL);
+        }
+        // A tiny p-value, relative to its size.
+        let (pt, wt) = (c.t_test.unwrap().p_value, f(w, "p_t"));
+        check(&format!("{at} p (t) relative"), pt / wt, 1.0, 1e-7);
+        close(
+            &format!("{at} ci low"),
+            c.mean_diff_ci95.map(|c| c.low),
+            w["ci95"][0].as_f64(),
+            TOL,
+        );
+        close(
+            &format!("{at} ci high"),
+            c.mean_diff_ci95.map(|c| c.high),
+            w["ci95"][1].as_f64(),
+            TOL,
+        );
+    }
+}
+
+fn report_of(
+    study: &Study,
+    ratings: &str,
+    options: &Options,
+) -> juror_core::analysis::report::Report {
+    let context = Context {
+        study: Some((study, "")),
+        key: None,
+        reveal_ids: false,
+    };
+    let inputs = [Input::new("ratings.csv", ratings)];
+    analyze(&inputs, &context, None, options).1
+}
+
+/// Whether one system's outputs diverge more than another's, as the plan asks: every pair of
+/// the first study (two-sided, Holm, 4 prompts); the anchor against each other system and the
+/// pairs of two divergence hypotheses (one-sided, Bonferroni, 9 prompts) in the second, whose
+/// plan asks for the divergence through its hypotheses alone.
+#[test]
+fn the_comparisons_of_divergence_match_scipy() {
+    let study = study();
+    let report = report_of(&study, &fixture("ratings.csv"), &Options::default());
+    check_comparisons("study.json", &report);
+
+    let other = parse_study(&fixture("comparisons-study.json")).expect("valid");
+    assert!(
+        !other.analysis().unwrap().divergence,
+        "asked by hypotheses alone"
+    );
+    let report = report_of(
+        &other,
+        &fixture("comparisons-ratings.csv"),
+        &Options::default(),
+    );
+    let want = reference("divergence");
+    for d in &report.divergence {
+        let w = &want["comparisons_study"][&d.system];
+        check(&format!("{} mean", d.system), d.mean, f(w, "mean"), TOL);
+        assert_eq!(d.prompts as u64, u(w, "prompts"));
+        assert_eq!(d.pairs as u64, u(w, "pairs"));
+    }
+    check_comparisons("comparisons-study.json", &report);
+    let markdown = juror_core::analysis::markdown::render(&report);
+    assert!(
+        markdown.contains("### Comparisons of divergence"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| hare | rag | Divergence above RAG (A > B) | 9 |"));
+    assert!(
+        markdown.contains("Bonferroni correction over these 3 comparison(s)"),
+        "the methods say how"
+    );
+}
+
+/// A hypothesis named the other way round turns the plan's pair round; a margin set at
+/// analysis time is about ratings and leaves the divergences alone; pairs listed in the plan
+/// are the comparisons.
+#[test]
+fn a_divergence_hypothesis_orients_its_pair_and_a_margin_stays_with_the_ratings() {
+    let text = fixture("study.json").replace(
+        "\"analysis\": {\"divergence\": true},",
+        "\"analysis\": {\"hypotheses\": [{\"kind\": \"divergence\", \"a\": \"vanilla\", \
+         \"b\": \"hare\", \"alternative\": \"less\", \"name\": \"Hx\"}]},",
+    );
+    let turned_study = parse_study(&text).expect("valid");
+    let plan = turned_study.analysis().unwrap().clone();
+    let options = Options {
+        plan: Some(AnalysisPlan {
+            margin: Some(0.5),
+            ..plan
+        }),
+        ..Options::default()
+    };
+    let report = report_of(&turned_study, &fixture("ratings.csv"), &options);
+    let pairs: Vec<(&str, &str, Option<&str>)> = report
+        .divergence_comparisons
+        .iter()
+        .map(|c| {
+            (
+                c.system_a.as_str(),
+                c.system_b.as_str(),
+                c.hypothesis.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("hare", "rag", None),
+            ("vanilla", "hare", Some("Hx")),
+            ("rag", "vanilla", None)
+        ]
+    );
+    let turned = &report.divergence_comparisons[1];
+    assert_eq!(
+        turned.alternative,
+        juror_core::analysis::plan::Alternative::Less
+    );
+    let w = &reference("divergence")["comparisons"]["study.json"][1];
+    close(
+        "turned round",
+        turned.mean_diff,
+        Some(-f(w, "mean_diff")),
+        TOL,
+    );
+    assert!(
+        report
+            .divergence_comparisons
+            .iter()
+            .all(|c| c.non_inferiority.is_none())
+    );
+
+    let options = Options {
+        plan: Some(AnalysisPlan {
+            comparisons: Comparisons::Pairs(vec![("rag".into(), "hare".into())]),
+            divergence: true,
+            ..AnalysisPlan::default()
+        }),
+        ..Options::default()
+    };
+    let report = report_of(&study(), &fixture("ratings.csv"), &options);
+    let only: Vec<(&str, &str)> = report
+        .divergence_comparisons
+        .iter()
+        .map(|c| (c.system_a.as_str(), c.system_b.as_str()))
+        .collect();
+    assert_eq!(only, [("rag", "hare")], "the pairs listed, as listed");
+}
+
+/// A divergence hypothesis is checked where it is written: no dimension, no margin, no
+/// `corrected`, a B.
+#[test]
+fn divergence_hypotheses_are_checked_each_at_its_place() {
+    use juror_core::study::analysis_plan::RawAnalysis;
+    let systems = ["hare".to_owned(), "rag".to_owned()];
+    let dimensions = ["quality".to_owned()];
+    let problems = |hypothesis: &str| -> Vec<(String, String)> {
+        let raw: RawAnalysis =
+            serde_json::from_str(&format!("{{\"hypotheses\": [{hypothesis}]}}")).unwrap();
+        match AnalysisPlan::from_raw(&raw, &systems, &dimensions) {
+            Ok(_) => Vec::new(),
+            Err(p) => p.into_iter().map(|(at, what, _)| (at, what)).collect(),
+        }
+    };
+    let ok = r#"{"kind": "divergence", "a": "hare", "b": "rag", "alternative": "greater"}"#;
+    assert_eq!(problems(ok), []);
+    let raw: RawAnalysis = serde_json::from_str(&format!("{{\"hypotheses\": [{ok}]}}")).unwrap();
+    let plan = AnalysisPlan::from_raw(&raw, &systems, &dimensions).unwrap();
+    assert!(plan.wants_divergence() && !plan.divergence);
+    assert!(plan.planned.iter().all(|t| !t.corrected));
+    assert!(!AnalysisPlan::default().wants_divergence());
+    for (hypothesis, at, what) in [
+        (
+            r#"{"kind": "divergence", "a": "hare", "b": "rag", "dimension": "quality"}"#,
+            "hypotheses[0].dimension",
+            "a divergence hypothesis has no dimension",
+        ),
+        (
+            r#"{"kind": "divergence", "a": "hare", "b": "rag", "corrected": true}"#,
+            "hypotheses[0].corrected",
+            "on a comparison",
+        ),
+        (
+            r#"{"kind": "divergence", "a": "hare", "b": "rag", "margin": 0.1}"#,
+            "hypotheses[0].margin",
+            "divergence",
+        ),
+        (
+            r#"{"kind": "divergence", "a": "hare"}"#,
+            "hypotheses[0].b",
+            "no system B",
+        ),
+        (
+            r#"{"kind": "divergence", "a": "hare", "b": "gpt2"}"#,
+            "hypotheses[0].b[0]",
+            "unknown system",
+        ),
+    ] {
+        let found = problems(hypothesis);
+        assert!(
+            found.iter().any(|(a, w)| a == at && w.contains(what)),
+            "{hypothesis}: {found:?}"
+        );
+    }
+}
+
+/// With one shared prompt a comparison has its difference and a Wilcoxon p of 1, and its notes
+/// say why there is no t-test and no effect size, instead of a silent gap.
+#[test]
+fn one_shared_prompt_gives_comparisons_whose_notes_say_what_is_missing() {
+    let text = fixture("study.json")
+        .replace("\"for\": [\"p2\"]", "\"for\": [\"p1\"]")
+        .replace("\"for\": [\"p3\"]", "\"for\": [\"p1\"]")
+        .replace("\"for\": [2]", "\"for\": [\"p1\"]");
+    let study = parse_study(&text).expect("still valid");
+    let report = report_of(&study, &fixture("ratings.csv"), &Options::default());
+    assert!(report.divergence.iter().all(|d| d.prompts == 1));
+    assert_eq!(report.divergence_comparisons.len(), 3);
+    for c in &report.divergence_comparisons {
+        assert_eq!(c.n, 1);
+        assert!(c.mean_diff.is_some() && c.t_test.is_none() && c.d_z.is_none());
+        assert_eq!(c.wilcoxon.map(|w| w.p_value), Some(1.0));
+        let notes = c.notes.join("; ");
+        assert!(
+            notes.contains("t-test") && notes.contains("effect sizes"),
+            "{notes}"
+        );
+    }
 }

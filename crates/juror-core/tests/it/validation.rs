@@ -1122,7 +1122,7 @@ fn slope_and_preference_hypotheses_are_checked_each_at_its_place() {
         (
             json!({"kind": "trend", "a": "hare", "b": "rag"}),
             "analysis.hypotheses[0].kind",
-            "unknown value \"trend\", expected one of \"difference\", \"slope\", \"preference\"",
+            "unknown value \"trend\", expected one of \"difference\", \"slope\", \"preference\", \"divergence\"",
             "use one of the values listed",
         ),
         (

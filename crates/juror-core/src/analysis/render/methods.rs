@@ -247,6 +247,21 @@ fn derived_data(report: &Report) -> Vec<String> {
                 .to_owned(),
         );
     }
+    if !report.divergence_comparisons.is_empty() {
+        let correction = match report.settings.plan.correction {
+            Correction::Holm => "Holm's correction",
+            Correction::Bonferroni => "the Bonferroni correction",
+            Correction::None => "no correction",
+        };
+        parts.push(format!(
+            "Two systems' divergences were compared over the prompts both have: each prompt's \
+             divergence of A minus B, with the plan's paired tests (of Wilcoxon's signed-rank \
+             test and the paired t-test) for the alternative of the plan's divergence hypothesis (else the \
+             plan's), and {correction} over these {} comparison(s), a family apart from the \
+             ratings'.",
+            report.divergence_comparisons.len()
+        ));
+    }
     parts
 }
 

@@ -1,6 +1,6 @@
 //! Output divergence across annotators (`analysis.divergence`, `--divergence`): how different
 //! each system's outputs for the same prompt are from one annotator to another, from the
-//! study's texts alone (no rating enters it).
+//! study's texts alone (no rating enters it), and whether one system diverges more than another.
 //!
 //! - The documents: every output of every item of the study (each system's, personal or not,
 //!   duplicates counted), as written (Markdown source); the TF-IDF vocabulary and idf are
@@ -15,14 +15,24 @@
 //!   two items.
 //! - Per system: each prompt's mean over its pairs, then the mean over prompts with its 95% t
 //!   interval over prompts (none with one prompt); the prompts and pairs it rests on.
+//! - Between systems ([`comparisons`]): the plan's comparisons (every pair, the anchor against
+//!   each other system, or the pairs listed) and the pairs of its divergence hypotheses
+//!   (`"kind": "divergence"`), each paired over the prompts both systems have: the per-prompt
+//!   differences A − B tested as the ratings' comparisons are (the plan's tests, Wilcoxon
+//!   signed-rank and paired t, with the hypothesis's alternative, else the plan's; effect
+//!   sizes), and the p-values of the plan's first test corrected among these comparisons (a
+//!   family of their own) with the plan's correction.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use super::{Options, PairComparison, Testing, compare};
 use crate::analysis::data::Ci;
+use crate::analysis::plan::{AnalysisPlan, Correction, Hypothesis};
 use crate::publish::SealKey;
 use crate::stats::divergence::{Tfidf, Vector, cosine_distance, mean_of_groups};
+use crate::stats::paired;
 use crate::study::{Item, Study, shared_prompts};
 
 /// One system's output divergence across annotators.
@@ -39,13 +49,19 @@ pub struct DivergenceReport {
     pub pairs: usize,
 }
 
+/// Each system's divergence, and its divergence per prompt (by prompt, for the comparisons).
+pub struct Divergences {
+    /// In the study's order of systems.
+    pub reports: Vec<DivergenceReport>,
+    /// Each system's (by its name in the report) mean distance per prompt, the prompts keyed
+    /// in the order of [`shared_prompts`].
+    pub per_prompt: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
 /// Each system's divergence, in the study's order of systems; why there is none when the study
 /// cannot give it (a study published by `juror publish`, whose outputs are under tokens of
 /// each item's own, or no prompt shared by personal items for different annotators).
-pub fn divergence(
-    study: &Study,
-    key: Option<&SealKey>,
-) -> Result<Vec<DivergenceReport>, &'static str> {
+pub fn divergence(study: &Study, key: Option<&SealKey>) -> Result<Divergences, &'static str> {
     if study.design().plans.is_some() {
         return Err(
             "the study given is published (its outputs are under each item's own \
@@ -64,7 +80,10 @@ pub fn divergence(
         .iter()
         .flat_map(|i| i.outputs.values().map(String::as_str));
     let tfidf = Tfidf::fit(corpus);
-    let mut reports = Vec::new();
+    let mut out = Divergences {
+        reports: Vec::new(),
+        per_prompt: BTreeMap::new(),
+    };
     for system in study.systems() {
         // Each output's vector once: an item is in as many pairs as its prompt has annotators.
         let mut vectors: HashMap<String, Vector> = HashMap::new();
@@ -90,7 +109,14 @@ pub fn divergence(
                 .and_then(|k| k.systems.get(system))
                 .unwrap_or(system)
                 .clone();
-            reports.push(DivergenceReport {
+            let per_prompt = groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| !g.is_empty())
+                .map(|(i, g)| (format!("{i:06}"), g.iter().sum::<f64>() / g.len() as f64))
+                .collect();
+            out.per_prompt.insert(name.clone(), per_prompt);
+            out.reports.push(DivergenceReport {
                 system: name,
                 mean: g.mean,
                 ci95: g.ci95.map(Ci::from),
@@ -99,5 +125,93 @@ pub fn divergence(
             });
         }
     }
-    Ok(reports)
+    Ok(out)
+}
+
+/// The comparisons of the systems' divergences: the plan's pairs (among the systems with a
+/// divergence, in byte order) and then its divergence hypotheses' pairs not among them, each
+/// oriented and tested as its hypothesis says (else with the plan's alternative), paired over
+/// the prompts both systems have, with the plan's tests and effect sizes (no non-inferiority
+/// margin); `p_holm`, `p_bonferroni` and `p_adjusted` (the plan's correction) over these
+/// comparisons alone.
+pub fn comparisons(
+    per_prompt: &BTreeMap<String, BTreeMap<String, f64>>,
+    plan: &AnalysisPlan,
+    options: &Options,
+) -> Vec<PairComparison> {
+    let names: Vec<&str> = per_prompt.keys().map(String::as_str).collect();
+    let mut pairs = plan.pairs(&names);
+    for h in plan.divergence_hypotheses() {
+        let Some(b) = &h.b else { continue };
+        let known = names.contains(&h.a.as_str()) && names.contains(&b.as_str());
+        let listed = pairs
+            .iter()
+            .any(|(x, y)| (x == &h.a && y == b) || (x == b && y == &h.a));
+        if known && !listed {
+            pairs.push((h.a.clone(), b.clone()));
+        }
+    }
+    // A margin is about ratings; the comparisons of divergences have none.
+    let plan = AnalysisPlan {
+        margin: None,
+        ..plan.clone()
+    };
+    let mut out: Vec<PairComparison> = pairs
+        .into_iter()
+        .map(|(a, b)| {
+            let found = |x: &str, y: &str| {
+                plan.divergence_hypotheses()
+                    .find(|h| h.a == x && h.b.as_deref() == Some(y))
+            };
+            let (a, b, planned) = match (found(&a, &b), found(&b, &a)) {
+                (Some(h), _) => (a, b, Some(h)),
+                (None, Some(h)) => (b, a, Some(h)),
+                (None, None) => (a, b, None),
+            };
+            let hypothesis = planned.map(|h| Hypothesis {
+                name: h.name.clone(),
+                dimension: None,
+                a: a.clone(),
+                b: b.clone(),
+                alternative: h.alternative,
+                margin: None,
+            });
+            let mut c = compare(
+                &a,
+                &b,
+                &per_prompt[&a],
+                &per_prompt[&b],
+                Testing {
+                    plan: &plan,
+                    options,
+                },
+                hypothesis.as_ref(),
+                false,
+            );
+            if c.n == 0 {
+                c.notes = vec!["no prompt has a divergence of both systems".to_owned()];
+            }
+            c
+        })
+        .collect();
+    correct(&mut out, plan.correction);
+    out
+}
+
+/// Holm and Bonferroni over the comparisons with a p-value; `p_adjusted` as `correction` says.
+fn correct(list: &mut [PairComparison], correction: Correction) {
+    let ps: Vec<f64> = list.iter().filter_map(|c| c.p_value).collect();
+    let (Ok(holm), Ok(bonferroni)) = (paired::holm(&ps), paired::bonferroni(&ps)) else {
+        return;
+    };
+    let tested = list.iter_mut().filter(|c| c.p_value.is_some());
+    for (c, (h, b)) in tested.zip(holm.into_iter().zip(bonferroni)) {
+        c.p_holm = Some(h);
+        c.p_bonferroni = Some(b);
+        c.p_adjusted = match correction {
+            Correction::Holm => Some(h),
+            Correction::Bonferroni => Some(b),
+            Correction::None => c.p_value,
+        };
+    }
 }

@@ -71,7 +71,8 @@ pub struct HypothesisTest {
     pub notes: Vec<String>,
 }
 
-/// Each planned test of `plan`, in order; a slope with no dimension gives one per dimension in
+/// Each planned test of slopes and preferences of `plan`, in order (those about divergence are
+/// tested with it); a slope with no dimension gives one per dimension in
 /// `dimensions` (the report's order).
 pub fn hypotheses(data: &Data, plan: &AnalysisPlan, dimensions: &[String]) -> Vec<HypothesisTest> {
     let mut out = tested(data, plan, dimensions);
@@ -86,7 +87,9 @@ fn tested(data: &Data, plan: &AnalysisPlan, dimensions: &[String]) -> Vec<Hypoth
     for t in &plan.planned {
         match t.kind {
             HypothesisKind::Preference => out.push(preference(data, plan.unit, t)),
-            _ => {
+            // Tested with the divergence, on the prompts (the parent's `divergence`).
+            HypothesisKind::Divergence => {}
+            HypothesisKind::Slope | HypothesisKind::Difference => {
                 let dims: Vec<&String> = match &t.dimension {
                     Some(d) => vec![d],
                     None => dimensions.iter().collect(),

@@ -227,7 +227,8 @@ pub fn report_with_key(
     }
 
     let criteria = thresholds::thresholds(data, &plan);
-    let divergence = divergence_of(study, key, &plan, &mut problems);
+    let (divergence, divergence_comparisons) =
+        divergence_of(study, key, (&plan, options), &mut problems);
     Report {
         diagnostics: diagnostics(all, &names),
         format: REPORT_FORMAT_V1,
@@ -259,6 +260,7 @@ pub fn report_with_key(
         judges: Vec::new(),
         thresholds: criteria,
         divergence,
+        divergence_comparisons,
         hypotheses: planned,
         scope,
     }
@@ -337,16 +339,17 @@ fn cell_context(
     })
 }
 
-/// The systems' output divergence when the plan asks for it; a problem saying why when it
-/// cannot be computed (no study, a published one, no prompt shared by annotators).
+/// The systems' output divergence and its comparisons when the plan asks for it; a problem
+/// saying why when it cannot be computed (no study, a published one, no prompt shared by
+/// annotators).
 fn divergence_of(
     study: Option<&Study>,
     key: Option<&crate::publish::SealKey>,
-    plan: &AnalysisPlan,
+    (plan, options): (&AnalysisPlan, &Options),
     problems: &mut Vec<Problem>,
-) -> Vec<DivergenceReport> {
-    if !plan.divergence {
-        return Vec::new();
+) -> (Vec<DivergenceReport>, Vec<PairComparison>) {
+    if !plan.wants_divergence() {
+        return (Vec::new(), Vec::new());
     }
     let Some(study) = study else {
         problems.push(Problem::new(
@@ -354,12 +357,18 @@ fn divergence_of(
             None,
             "output divergence is computed from the study's texts: give the study (--study)",
         ));
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    divergence::divergence(study, key).unwrap_or_else(|why| {
-        problems.push(Problem::new("divergence", None, why));
-        Vec::new()
-    })
+    match divergence::divergence(study, key) {
+        Ok(d) => {
+            let compared = divergence::comparisons(&d.per_prompt, plan, options);
+            (d.reports, compared)
+        }
+        Err(why) => {
+            problems.push(Problem::new("divergence", None, why));
+            (Vec::new(), Vec::new())
+        }
+    }
 }
 
 /// The study's order for its dimensions, then the others in order of first appearance.

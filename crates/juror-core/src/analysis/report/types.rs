@@ -121,6 +121,11 @@ pub struct Report {
     /// study has prompts shared by personal items of different annotators (omitted otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub divergence: Vec<super::DivergenceReport>,
+    /// The comparisons of the systems' divergences, paired over prompts: the plan's
+    /// comparisons and its divergence hypotheses, corrected among themselves (omitted without
+    /// a divergence).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub divergence_comparisons: Vec<PairComparison>,
     /// The plan's hypotheses about slopes over rounds and about preferences, tested and
     /// corrected with its comparisons (omitted when it has none).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -205,10 +205,15 @@ pub fn rounds_tables(name: &str, rounds: &crate::analysis::rounds::Rounds) -> Ve
     doc.0
 }
 
-/// The output divergence's section alone.
-pub fn divergence_tables(divergence: &[crate::analysis::report::DivergenceReport]) -> Vec<Section> {
+/// The output divergence's section alone (each system's, and the comparisons).
+pub fn divergence_tables(report: &Report) -> Vec<Section> {
     let mut doc = Doc::default();
-    others::divergence(&mut doc, divergence);
+    others::divergence(
+        &mut doc,
+        &report.divergence,
+        &report.divergence_comparisons,
+        report.settings.plan.correction,
+    );
     doc.0
 }
 
@@ -252,7 +257,12 @@ pub fn tables(report: &Report) -> Vec<Section> {
         others::thresholds(&mut doc, &report.thresholds);
     }
     if !report.divergence.is_empty() {
-        others::divergence(&mut doc, &report.divergence);
+        others::divergence(
+            &mut doc,
+            &report.divergence,
+            &report.divergence_comparisons,
+            s.plan.correction,
+        );
     }
     if !report.hypotheses.is_empty() {
         others::hypotheses(&mut doc, &report.hypotheses);

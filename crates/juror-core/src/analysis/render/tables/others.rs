@@ -5,9 +5,10 @@ use super::super::fmt::{DASH, ci, num, number, p_value};
 use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::choices::ChoiceReport;
 use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
+use crate::analysis::plan::Correction;
 use crate::analysis::report::{
-    BradleyTerryReport, DimensionReport, DivergenceReport, HypothesisTest, PreferenceReport,
-    ThresholdReport,
+    BradleyTerryReport, DimensionReport, DivergenceReport, HypothesisTest, PairComparison,
+    PreferenceReport, ThresholdReport,
 };
 use crate::study::analysis_plan::HypothesisKind;
 
@@ -485,8 +486,13 @@ pub(super) fn thresholds_table(doc: &mut Doc, thresholds: &[ThresholdReport]) {
     doc.table(table);
 }
 
-/// Each system's output divergence across annotators.
-pub(super) fn divergence(doc: &mut Doc, divergence: &[DivergenceReport]) {
+/// Each system's output divergence across annotators, and the comparisons of the divergences.
+pub(super) fn divergence(
+    doc: &mut Doc,
+    divergence: &[DivergenceReport],
+    comparisons: &[PairComparison],
+    correction: Correction,
+) {
     doc.section(2, "Output divergence across annotators");
     doc.paragraph(
         "For personal items that share a prompt, the cosine distance between the TF-IDF vectors \
@@ -514,6 +520,86 @@ pub(super) fn divergence(doc: &mut Doc, divergence: &[DivergenceReport]) {
         ]);
     }
     doc.table(table);
+    divergence_comparisons(doc, comparisons, correction);
+}
+
+/// Whether one system's outputs diverge more than another's: the per-prompt differences,
+/// tested as the plan says, with their notes.
+fn divergence_comparisons(doc: &mut Doc, list: &[PairComparison], correction: Correction) {
+    if list.is_empty() {
+        return;
+    }
+    doc.section(3, "Comparisons of divergence");
+    doc.paragraph(
+        "Per prompt both systems have, A's divergence minus B's; the plan's paired tests for \
+         the hypothesis's alternative (else the plan's), corrected among these comparisons.",
+    );
+    let adjusted = match correction {
+        Correction::Holm => "p (Holm)",
+        Correction::Bonferroni => "p (Bonferroni)",
+        Correction::None => "p (unadjusted)",
+    };
+    let mut table = Table::new(
+        "Comparisons of output divergence",
+        vec![
+            text("A"),
+            text("B"),
+            text("Hypothesis"),
+            numbers("Prompts"),
+            numbers("Divergence A"),
+            numbers("Divergence B"),
+            numbers("A − B"),
+            text("95% CI"),
+            numbers("t (df)"),
+            numbers("p (t)"),
+            numbers("W"),
+            numbers("p (W)"),
+            numbers(adjusted),
+            numbers("d_z"),
+            numbers("r (rank-biserial)"),
+        ],
+    );
+    for c in list {
+        let relation = format!("A {} B", c.alternative.relation());
+        let hypothesis = match &c.hypothesis {
+            Some(name) => Text::input(name).and(format!(" ({relation})")),
+            None => Text::plain(relation),
+        };
+        table.rows.push(vec![
+            Text::input(&c.system_a),
+            Text::input(&c.system_b),
+            hypothesis,
+            c.n.to_string().into(),
+            num(c.mean_a, 3).into(),
+            num(c.mean_b, 3).into(),
+            num(c.mean_diff, 3).into(),
+            ci(c.mean_diff_ci95, 3).into(),
+            c.t_test
+                .map_or(DASH.to_owned(), |t| format!("{:.2} ({})", t.t + 0.0, t.df))
+                .into(),
+            p_value(c.t_test.map(|t| t.p_value)).into(),
+            num(c.wilcoxon.map(|w| w.statistic), 1).into(),
+            p_value(c.wilcoxon.map(|w| w.p_value)).into(),
+            p_value(c.p_adjusted).into(),
+            num(c.d_z, 2).into(),
+            num(c.rank_biserial, 2).into(),
+        ]);
+    }
+    doc.table(table);
+    let notes: Vec<Text> = list
+        .iter()
+        .filter(|c| !c.notes.is_empty())
+        .map(|c| {
+            Text::input(&c.system_a)
+                .and(" vs ")
+                .and_input(&c.system_b)
+                .and(": ")
+                .and_input(c.notes.join("; "))
+        })
+        .collect();
+    if !notes.is_empty() {
+        doc.push(super::Block::List(notes));
+    }
 }
 
 /// The plan's hypotheses about slopes over rounds and preferences.
