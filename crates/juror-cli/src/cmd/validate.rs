@@ -206,8 +206,9 @@ fn warning_text(warning: &Warning) -> String {
              \"estimated_minutes\": 15 at the top level, your own measure of one annotator's \
              time (docs/study-format.md, \"estimated_minutes\")"
             .to_owned(),
-        Warning::DivergenceWithoutSharedPrompts => "analysis.divergence asks for the output \
-             divergence across annotators, and no prompt is shared by personal items (\"for\") \
+        Warning::DivergenceWithoutSharedPrompts => "the analysis plan asks for the output \
+             divergence across annotators (analysis.divergence, or a hypothesis of kind \
+             \"divergence\"), and no prompt is shared by personal items (\"for\") \
              of different annotators, so the report will have none; give the items of one \
              prompt the same prompt text (and round), one item per annotator \
              (docs/analysis.md, \"Output divergence\")"
