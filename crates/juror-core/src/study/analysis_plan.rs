@@ -588,7 +588,7 @@ pub type PlanProblem = (String, String, String);
 impl AnalysisPlan {
     /// Checks `raw` against the study's `systems` and `dimensions`; every problem is returned
     /// with its path below `analysis` and a fix.
-    pub fn from_raw(
+    pub(crate) fn from_raw(
         raw: &RawAnalysis,
         systems: &[String],
         dimensions: &[String],

@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use juror_core::analysis::plan_reader::parse_study;
 use juror_core::analysis::report::{UNIT_SEPARATOR, item_means};
 use juror_core::analysis::{
     Adjudication, Context, Input, InputKind, Options, Report, analyze, markdown, read, report,
@@ -33,7 +34,7 @@ use juror_core::stats::preference::{
     BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
 };
 use juror_core::study::raw::RawStudy;
-use juror_core::study::{PreferenceKind, Study, parse_study};
+use juror_core::study::{PreferenceKind, Study};
 
 use crate::support::{self, bless, example, tol};
 

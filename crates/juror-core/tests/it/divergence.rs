@@ -5,9 +5,10 @@
 //! counts exactly.
 
 use juror_core::analysis::plan::AnalysisPlan;
+use juror_core::analysis::plan_reader::parse_study;
 use juror_core::analysis::{Context, Input, Options, analyze};
 use juror_core::stats::divergence::{Tfidf, cosine_distance, words};
-use juror_core::study::{Study, parse_study};
+use juror_core::study::Study;
 
 use crate::support::{check, close, f, read, reference, tol, u};
 
