@@ -67,6 +67,13 @@ pub struct RawAnalysis {
     /// e.g. `"role"`): the annotators who gave each answer, uncorrected (a breakdown).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by_intake: Option<String>,
+    /// `true`: the flagged cells (sample SD above the flagging threshold) that have no
+    /// adjudicated score yet are set aside from the system summaries, the comparisons and the
+    /// slopes, as an adjudication protocol may pre-register (`juror analyze
+    /// --exclude-unadjudicated` without the flag; agreement keeps every rating). Default
+    /// `false`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exclude_unadjudicated: bool,
     /// How automatic judges' verdicts are compared with the human ratings (`juror analyze
     /// --judges`; `docs/judges.md`), fixed before the data like the rest of the plan; the
     /// command's flags override it.
@@ -538,6 +545,9 @@ pub struct AnalysisPlan {
     /// Also report each dimension per answer to this intake question.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_intake: Option<String>,
+    /// Set aside the flagged cells not yet adjudicated, as the study pre-registers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exclude_unadjudicated: bool,
     /// A non-inferiority margin for every comparison without a hypothesis of its own (set at
     /// analysis time: `--margin`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -573,6 +583,7 @@ impl Default for AnalysisPlan {
             contrasts: Vec::new(),
             by_group: false,
             by_intake: None,
+            exclude_unadjudicated: false,
             margin: None,
             judges: None,
             thresholds: Vec::new(),
@@ -704,6 +715,7 @@ impl AnalysisPlan {
             contrasts,
             by_group: raw.by_group,
             by_intake: raw.by_intake.clone(),
+            exclude_unadjudicated: raw.exclude_unadjudicated,
             margin: None,
             judges: raw.judges,
             thresholds: raw.thresholds.clone(),

@@ -655,7 +655,7 @@ const OPTIONS: Options = Options {
         min_humans: None,
         min_instances: None,
     },
-    exclude_unadjudicated: false,
+    exclude_unadjudicated: None,
 };
 
 fn key() -> SealKey {
@@ -1230,7 +1230,7 @@ fn unadjudicated_flagged_cells_can_be_set_aside() {
         ),
     );
     let options = Options {
-        exclude_unadjudicated: true,
+        exclude_unadjudicated: Some(true),
         ..OPTIONS
     };
     let (_, after) = analyze(&files, &Context::default(), Some(&adjudication), &options);
@@ -1265,6 +1265,37 @@ fn unadjudicated_flagged_cells_can_be_set_aside() {
     let (_, kept) = analyze(&files, &Context::default(), Some(&adjudication), &OPTIONS);
     assert_eq!(kept.dimensions[0].set_aside, 0);
     assert_ne!(kept.dimensions[0].systems, d.systems);
+
+    // Pre-registered in the plan, the same cells are set aside without the option, and the
+    // methods paragraph says where the choice came from; the option asked off keeps them.
+    let planned = Options {
+        plan: Some(juror_core::analysis::plan::AnalysisPlan {
+            exclude_unadjudicated: true,
+            ..Default::default()
+        }),
+        ..OPTIONS
+    };
+    let (_, by_plan) = analyze(&files, &Context::default(), Some(&adjudication), &planned);
+    assert_eq!(by_plan.dimensions[0].set_aside, flags.len() - 1);
+    assert_eq!(by_plan.dimensions[0].systems, d.systems);
+    assert!(by_plan.settings.exclude_unadjudicated);
+    let methods = juror_core::analysis::render::methods::methods(&by_plan);
+    assert!(
+        methods.contains("as the analysis plan pre-registers, flagged cells"),
+        "{methods}"
+    );
+    let off = Options {
+        exclude_unadjudicated: Some(false),
+        ..planned
+    };
+    let (_, kept) = analyze(&files, &Context::default(), Some(&adjudication), &off);
+    assert_eq!(kept.dimensions[0].set_aside, 0);
+    assert!(!kept.settings.exclude_unadjudicated);
+    let methods = juror_core::analysis::render::methods::methods(&kept);
+    assert!(
+        methods.contains("although the analysis plan pre-registers"),
+        "{methods}"
+    );
 }
 
 #[test]
