@@ -141,7 +141,7 @@ pub fn parse_study_with(text: &str, plan: Option<&PlanReader>) -> Result<Study, 
     let mut problems = question_key_problems(&value);
     // The plan's mistake of shape, which serde would meet first (fields are read in the order
     // of their names, and `analysis` comes first but for `$schema`).
-    let plan_shape = plan.and_then(|r| Some((r.shape)(object.get("analysis")?)?));
+    let plan_shape = plan.and_then(|r| (r.shape)(object.get("analysis")?));
     match deserialize::<RawStudy>(&value, "") {
         Ok(raw) => {
             problems.extend(plan_shape);
