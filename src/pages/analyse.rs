@@ -158,7 +158,9 @@ fn AdjudicationFile(
         >
             " From the systems' summaries, the comparisons and the slopes, as "
             <code>"juror analyze --exclude-unadjudicated"</code>
-            " does (agreement keeps every rating); the methods paragraph says so."
+            " does (agreement keeps every rating); checked at first when the study's plan pre-registers it ("
+            <code>"exclude_unadjudicated"</code>
+            "); the methods paragraph says so."
         </Switch>
     }
 }
@@ -247,9 +249,14 @@ pub fn Analyse() -> impl IntoView {
     let overrides: RwSignal<Overrides> = RwSignal::new(Overrides::default());
     // Platform participants' ids: pseudonymised unless the researcher asks to see them.
     let reveal_ids = RwSignal::new(false);
-    // Flagged cells without a resolved score: kept unless the researcher sets them aside.
+    // Flagged cells without a resolved score: kept unless the researcher sets them aside, or
+    // the study's plan pre-registers it (`analysis.exclude_unadjudicated`), which the switch
+    // starts from again for each study.
     let exclude_unadjudicated = RwSignal::new(false);
     let context = Memo::new(move |_| plan_context(study.get().as_ref(), key.get().as_ref()));
+    Effect::new(move |_| {
+        exclude_unadjudicated.set(context.with(|c| c.base.exclude_unadjudicated));
+    });
 
     // The report, computed once per change of the files, the plan or the ids' choice (the
     // bootstrap is the costly part), after the page has painted "Analysing…": a change while
@@ -284,7 +291,7 @@ pub fn Analyse() -> impl IntoView {
                 &overrides,
                 Options {
                     reveal_ids,
-                    exclude_unadjudicated,
+                    exclude_unadjudicated: Some(exclude_unadjudicated),
                     ..Options::default()
                 },
             );

@@ -278,3 +278,22 @@ test('an item\'s image shows in the form once the expert chooses the study\'s me
   expect(requests.filter((u) => u.includes('bar-chart-sales'))).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test("the switch starts checked when the study's plan pre-registers setting those cells aside", async ({ page, errors }, testInfo) => {
+  const trajectories = path.join(root, 'assets/studies/reasoning-trajectories.json');
+  const slots = ['trajectories-slot1.json', 'trajectories-slot2.json', 'trajectories-slot3.json'];
+  await page.goto('analyse.html');
+  await page.getByLabel('Choose the study file').setInputFiles(trajectories);
+  await page.getByLabel('Choose ratings files or CSVs').setInputFiles(slots.map((f) => path.join(dir, f)));
+  const toggle = page.getByRole('checkbox', { name: 'Set aside flagged cells not yet adjudicated' });
+  await expect(toggle).toBeChecked();
+  const methods = page.getByRole('region', { name: 'Methods' });
+  await expect(methods).toContainText('as the analysis plan pre-registers, flagged cells without an adjudicated score were set aside');
+  const report = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
+  expect(report.settings.exclude_unadjudicated).toBe(true);
+  expect(differences(normalise(report), normalise(JSON.parse(cli(['--study', trajectories, ...slots]))))).toEqual([]);
+
+  await toggle.uncheck();
+  await expect(methods).toContainText('although the analysis plan pre-registers setting them aside');
+  expect(errors).toEqual([]);
+});

@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use juror_core::analysis::plan_reader::open;
 use juror_core::analysis::run::FileText;
-use juror_core::open::{Opened, open};
+use juror_core::open::Opened;
 use juror_core::study::raw::RawStudy;
 use juror_core::study::{Problems, Study};
 
@@ -32,7 +33,8 @@ pub fn load_opened(file: &Path) -> Result<Opened, ExitCode> {
     open_study(file, &text)
 }
 
-/// Opens a study's text through the core's front door, or prints its problems (exit 1).
+/// Opens a study's text through the core's front door, its analysis plan read and checked
+/// (`analysis::plan_reader`), or prints its problems (exit 1).
 pub fn open_study(file: &Path, text: &str) -> Result<Opened, ExitCode> {
     open(text).map_err(|problems| {
         for p in problems.iter() {

@@ -2,7 +2,9 @@
 //!
 //! The types that matter:
 //! - [`study::RawStudy`], the study file as written (`juror.study/1`), and [`study::Study`],
-//!   the validated model built from it by [`study::parse_study`];
+//!   the validated model built from it by [`study::parse_study`] (to be played: its `analysis`
+//!   section kept as written) or [`analysis::plan_reader::parse_study`] (the researcher's, with
+//!   the pre-registered plan read and checked);
 //! - [`study::Problem`], one thing wrong with a study file, with where and what to do;
 //! - [`markdown::to_html`], the one Markdown renderer, safe for untrusted outputs;
 //! - [`plan::plan`], the counterbalanced, blinded plan of one annotator;

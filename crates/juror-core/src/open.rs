@@ -6,7 +6,7 @@
 use crate::digest::sha256_hex;
 use crate::plan::check_slots;
 use crate::study::raw::RawStudy;
-use crate::study::{Problems, Study, parse_study, validate};
+use crate::study::{PlanReader, Problems, Study, parse_study_with, validate_with};
 
 /// A study opened from its text.
 #[derive(Debug, Clone)]
@@ -20,10 +20,20 @@ pub struct Opened {
 /// Reads, validates and checks a study file's text.
 ///
 /// # Errors
-/// Every problem [`parse_study`] finds; or, for a study otherwise valid, the slots that would
+/// Every problem [`crate::study::parse_study`] finds; or, for a study otherwise valid, the slots that would
 /// have nothing to rate ([`check_slots`]).
 pub fn open(text: &str) -> Result<Opened, Problems> {
-    let study = parse_study(text)?;
+    open_with(text, None)
+}
+
+/// [`open`], with the study's `analysis` section read by `plan` when given (the researcher's
+/// code: `analysis::plan_reader::open`); without, the section is kept as written and not read, as the
+/// annotator's page needs.
+///
+/// # Errors
+/// As [`open`], the plan's problems included.
+pub fn open_with(text: &str, plan: Option<&PlanReader>) -> Result<Opened, Problems> {
+    let study = parse_study_with(text, plan)?;
     check_slots(&study).map_err(|p| Problems(vec![p]))?;
     Ok(Opened {
         study,
@@ -31,13 +41,13 @@ pub fn open(text: &str) -> Result<Opened, Problems> {
     })
 }
 
-/// Validates and checks a study built in memory (prepared, sealed or published), as [`open`]
-/// does a text.
+/// Validates and checks a study built in memory (prepared, sealed or published), as
+/// [`open_with`] does a text.
 ///
 /// # Errors
 /// As [`open`].
-pub fn open_raw(raw: &RawStudy) -> Result<Study, Problems> {
-    let study = validate(raw)?;
+pub fn open_raw(raw: &RawStudy, plan: Option<&PlanReader>) -> Result<Study, Problems> {
+    let study = validate_with(raw, plan)?;
     check_slots(&study).map_err(|p| Problems(vec![p]))?;
     Ok(study)
 }

@@ -257,7 +257,8 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
 
 /// Builds a study: the template's text, rubric and design, with `n` items sampled from `items`
 /// among those that have an output for every one of the template's systems (or, when the
-/// template lists none, of every system seen in the outputs).
+/// template lists none, of every system seen in the outputs). The built study is validated, its
+/// `analysis` section read by `plan` when given (the researcher's `analysis::plan_reader::READER`).
 ///
 /// # Errors
 /// No eligible item, or the built study does not validate (with the template's paths).
@@ -265,6 +266,7 @@ pub fn build(
     template: &RawStudy,
     items: Vec<RawItem>,
     options: &Options,
+    plan: Option<&crate::study::PlanReader>,
 ) -> Result<(RawStudy, Summary), Problems> {
     let mut study = template.clone();
     if study.systems.is_empty() {
@@ -302,7 +304,7 @@ pub fn build(
         sampled: chosen.len(),
     };
     study.items = chosen.into_iter().map(|i| eligible[i].clone()).collect();
-    open_raw(&study)?;
+    open_raw(&study, plan)?;
     Ok((study, summary))
 }
 

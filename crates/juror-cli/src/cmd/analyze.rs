@@ -212,7 +212,7 @@ pub fn run(args: Args) -> ExitCode {
             reference: args.reference.clone(),
             plan: None,
             reveal_ids: args.reveal_ids,
-            exclude_unadjudicated: args.exclude_unadjudicated,
+            exclude_unadjudicated: args.exclude_unadjudicated.then_some(true),
             judges: JudgeSettings {
                 epsilon: args.epsilon,
                 fdr: args.fdr,

@@ -80,7 +80,12 @@ pub fn run(args: Args) -> ExitCode {
         Ok(items) => items,
         Err(problems) => return report(outputs, &problems),
     };
-    match build(&template, items, &options) {
+    match build(
+        &template,
+        items,
+        &options,
+        Some(&juror_core::analysis::plan_reader::READER),
+    ) {
         Ok((study, summary)) => {
             if let Err(code) = write_atomically(out, &pretty(&study)) {
                 return code;

@@ -110,7 +110,7 @@ fn prepare(
     platform: Option<Platform>,
 ) -> Result<(bool, Option<Publication>), ExitCode> {
     let raw = load_raw(source)?;
-    let Ok(original) = juror_core::study::validate(&raw) else {
+    let Ok(original) = juror_core::analysis::plan_reader::validate(&raw) else {
         return Err(ExitCode::FAILURE);
     };
     warn_about_platform(source, &original, platform);
@@ -169,7 +169,7 @@ fn prepare(
         }
     };
     let (sealed, key) = publish::publish(&raw, &original, &secret, slots, &annotators);
-    let study = match juror_core::study::validate(&sealed) {
+    let study = match juror_core::analysis::plan_reader::validate(&sealed) {
         Ok(study) => study,
         Err(problems) => return Err(report(source, &problems)),
     };

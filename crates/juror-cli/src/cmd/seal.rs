@@ -43,7 +43,7 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     }
     let (sealed, key) = juror_core::publish::seal(&raw, &secret);
-    if let Err(problems) = juror_core::study::validate(&sealed) {
+    if let Err(problems) = juror_core::analysis::plan_reader::validate(&sealed) {
         return report(file, &problems);
     }
     for (path, system) in juror_core::publish::mentions(&raw) {

@@ -1834,3 +1834,51 @@ fn divergence_comparisons_follow_the_plan_and_its_overrides() {
     assert!(report.get("divergence_comparisons").is_none());
     assert!(stderr(&out).contains("give the study"), "{}", stderr(&out));
 }
+
+/// The reasoning-trajectories study's plan pre-registers setting aside the flagged cells not yet
+/// adjudicated (`analysis.exclude_unadjudicated`, as its disagreement-resolution protocol asks):
+/// `--study` alone sets them aside, the report records where the choice came from, and the
+/// methods paragraph says it; without the study (the default plan) nothing is set aside.
+#[test]
+fn the_plan_pre_registers_setting_unadjudicated_cells_aside() {
+    let files: Vec<String> = (1..=3)
+        .map(|s| fixture(&format!("trajectories-slot{s}.json")))
+        .collect();
+    let study = root().join("assets/studies/reasoning-trajectories.json");
+    let study = study.display().to_string();
+    let head = ["--flag-sd", "0.5"];
+    let planned = json(&juror(&args(
+        &[&head[..], &["--study", &study]].concat(),
+        &files,
+    )));
+    assert_eq!(planned["settings"]["plan_source"], "study");
+    assert_eq!(planned["settings"]["exclude_unadjudicated"], true);
+    assert_eq!(planned["settings"]["plan"]["exclude_unadjudicated"], true);
+    let mut flagged = 0;
+    for d in planned["dimensions"].as_array().unwrap() {
+        let flags = d["flags"].as_array().unwrap().len();
+        flagged += flags;
+        assert_eq!(
+            d["set_aside"].as_u64().unwrap_or(0),
+            flags as u64,
+            "{}",
+            d["dimension"]
+        );
+    }
+    assert!(flagged > 0, "the fixture has flagged cells at SD 0.5");
+    let md = juror(&args(
+        &[&head[..], &["--study", &study, "--format", "md"]].concat(),
+        &files,
+    ));
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(
+        md.contains("as the analysis plan pre-registers, flagged cells without an adjudicated score were set aside"),
+        "{md}"
+    );
+
+    let default = json(&juror(&args(&head, &files)));
+    assert_eq!(default["settings"].get("exclude_unadjudicated"), None);
+    for d in default["dimensions"].as_array().unwrap() {
+        assert!(d.get("set_aside").is_none(), "{}", d["dimension"]);
+    }
+}

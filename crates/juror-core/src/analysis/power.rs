@@ -442,7 +442,7 @@ impl PowerReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::parse_study;
+    use crate::analysis::plan_reader::parse_study;
 
     fn hare() -> Study {
         let path = format!(

@@ -13,10 +13,10 @@
 use std::collections::BTreeMap;
 
 use super::plan::{AnalysisPlan, Overrides};
+use super::plan_reader::open;
 use super::read::{base_name, published, read, read_judges};
 use super::report::resolve_plan;
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
-use crate::open::open;
 use crate::publish::{KEY_FORMAT_V1, SealKey};
 use crate::study::Study;
 

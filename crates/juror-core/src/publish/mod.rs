@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::plan::{Annotator, Planner};
+use crate::study::analysis_plan::RawAnalysis;
 use crate::study::raw::{RawAnnotatorRef, RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
 use crate::study::{Study, participant_code};
 
@@ -50,7 +51,7 @@ pub struct SealKey {
     /// The analysis plan of a study written by [`publish`] (it names systems, so the published
     /// study leaves it out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<crate::study::analysis_plan::RawAnalysis>,
+    pub analysis: Option<RawAnalysis>,
     /// The secret that platform participants' pseudonyms are keyed with
     /// ([`crate::pseudonym`]); keys written before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -173,7 +174,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         systems: map.into_iter().map(|(id, t)| (t, id)).collect(),
         attention_checks: Vec::new(),
         // The plan names systems: it goes with the key, which the analysis reads it from.
-        analysis: sealed.analysis.take(),
+        analysis: key_plan(sealed.analysis.take()),
         ids_secret: Some(crate::pseudonym::ids_secret(secret)),
         metadata: sealed.metadata.take(),
     };
@@ -278,11 +279,18 @@ pub fn publish(
         study: raw.id.clone(),
         systems,
         attention_checks: raw.design.attention_checks.clone(),
-        analysis: raw.analysis.clone(),
+        analysis: key_plan(raw.analysis.clone()),
         ids_secret: Some(crate::pseudonym::ids_secret(secret)),
         metadata: raw.metadata.clone(),
     };
     (published, key)
+}
+
+/// The study's `analysis` section as the key keeps it. The study was validated with its plan
+/// (`analysis::plan_reader::validate`, as `juror seal` and `juror publish` open it), so the
+/// section reads.
+fn key_plan(section: Option<serde_json::Value>) -> Option<RawAnalysis> {
+    section.and_then(|v| serde_json::from_value(v).ok())
 }
 
 /// Whether an item of `raw` is `for` the annotator id `id` (compared as

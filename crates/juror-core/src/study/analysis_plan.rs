@@ -69,6 +69,13 @@ pub struct RawAnalysis {
     /// e.g. `"role"`): the annotators who gave each answer, uncorrected (a breakdown).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by_intake: Option<String>,
+    /// `true`: the flagged cells (sample SD above the flagging threshold) that have no
+    /// adjudicated score yet are set aside from the system summaries, the comparisons and the
+    /// slopes, as an adjudication protocol may pre-register (`juror analyze
+    /// --exclude-unadjudicated` without the flag; agreement keeps every rating). Default
+    /// `false`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exclude_unadjudicated: bool,
     /// How automatic judges' verdicts are compared with the human ratings (`juror analyze
     /// --judges`; `docs/judges.md`), fixed before the data like the rest of the plan; the
     /// command's flags override it.
@@ -661,6 +668,9 @@ pub struct AnalysisPlan {
     /// Also report each dimension per answer to this intake question.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_intake: Option<String>,
+    /// Set aside the flagged cells not yet adjudicated, as the study pre-registers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exclude_unadjudicated: bool,
     /// A non-inferiority margin for every comparison without a hypothesis of its own (set at
     /// analysis time: `--margin`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -699,6 +709,7 @@ impl Default for AnalysisPlan {
             contrasts: Vec::new(),
             by_group: false,
             by_intake: None,
+            exclude_unadjudicated: false,
             margin: None,
             judges: None,
             thresholds: Vec::new(),
@@ -715,7 +726,7 @@ pub type PlanProblem = (String, String, String);
 impl AnalysisPlan {
     /// Checks `raw` against the study's `systems` and `dimensions`; every problem is returned
     /// with its path below `analysis` and a fix.
-    pub fn from_raw(
+    pub(crate) fn from_raw(
         raw: &RawAnalysis,
         systems: &[String],
         dimensions: &[String],
@@ -832,6 +843,7 @@ impl AnalysisPlan {
             contrasts,
             by_group: raw.by_group,
             by_intake: raw.by_intake.clone(),
+            exclude_unadjudicated: raw.exclude_unadjudicated,
             margin: None,
             judges: raw.judges,
             thresholds: raw.thresholds.clone(),

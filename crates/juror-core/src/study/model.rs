@@ -176,7 +176,10 @@ impl Study {
             _ => self.systems.len(),
         }
     }
-    /// The pre-registered analysis plan, when the study has one.
+    /// The pre-registered analysis plan, when the study has one and was read with it (by the
+    /// researcher's code, `analysis::plan_reader::parse_study`); a study read to be played
+    /// ([`crate::study::parse_study`], the annotator's page) has none: its `analysis` section is
+    /// kept as written and never read.
     pub fn analysis(&self) -> Option<&super::analysis_plan::AnalysisPlan> {
         self.analysis.as_ref()
     }

@@ -77,8 +77,12 @@ pub struct RawStudy {
     pub items: Vec<RawItem>,
     /// The pre-registered analysis plan (`docs/study-format.md`, "Analysis"); absent: every
     /// pair of systems on item means, two-sided, Holm over the whole report.
+    // Kept as written: the study's own reader never reads it, so that the annotator's page,
+    // which has no use for the plan, carries no reader of it. The researcher's code reads and
+    // checks it (`analysis::plan_reader::READER`); the schema is the plan's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<super::analysis_plan::RawAnalysis>,
+    #[schemars(with = "Option<super::analysis_plan::RawAnalysis>")]
+    pub analysis: Option<serde_json::Value>,
     /// Free-form notes for the researcher, in any shape: model checkpoints, dates, data
     /// sources (`{"systems": {"hare": {"checkpoint": "…"}}}`). Kept in the file, never shown to
     /// annotators; `juror publish` and `juror seal` move it to the key (it may name systems).

@@ -17,6 +17,7 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::analysis_plan::AnalysisPlan;
 use super::model::*;
 use super::raw::*;
 use crate::number::Num;
@@ -71,11 +72,37 @@ impl fmt::Display for Problems {
 
 impl std::error::Error for Problems {}
 
-/// Reads and validates a study file.
+/// What reads a study's `analysis` section into its plan. The study's own reader keeps the
+/// section as written (a JSON value) and never reads it, so that the annotator's page, which
+/// plays a study and has no use for its plan, carries no reader of it: the researcher's code
+/// (`juror validate`, `juror analyze`, the Analyse page, `juror publish`) passes the analysis
+/// floor's reader (`analysis::plan_reader::READER`) to [`parse_study_with`] and [`validate_with`],
+/// which report the plan's problems where and in the order [`parse_study`] reports the rest.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanReader {
+    /// The section's first mistake of shape (a wrong type, an unknown field), placed as the
+    /// rest of the file's are (`analysis.tests[0]`).
+    pub shape: fn(&Value) -> Option<Problem>,
+    /// The plan, checked against the study's systems, dimensions and intake questions; or
+    /// every problem, each placed below `analysis`.
+    pub read: fn(&Value, &RawStudy) -> Result<AnalysisPlan, Vec<Problem>>,
+}
+
+/// Reads and validates a study file to be played: everything but its `analysis` section, which
+/// is kept as written and not read (see [`PlanReader`]; a study whose plan is wrong is still
+/// played, and `juror validate` and the Analyse page say what is wrong with the plan).
 ///
 /// # Errors
 /// Every problem found, each with where it is and what to do.
 pub fn parse_study(text: &str) -> Result<Study, Problems> {
+    parse_study_with(text, None)
+}
+
+/// [`parse_study`], and the `analysis` section read into the study's plan by `plan`, when given.
+///
+/// # Errors
+/// Every problem found, the plan's included, each with where it is and what to do.
+pub fn parse_study_with(text: &str, plan: Option<&PlanReader>) -> Result<Study, Problems> {
     let value: Value = serde_json::from_str(text).map_err(|e| Problems(vec![syntax(&e)]))?;
     let Some(object) = value.as_object() else {
         return Err(one(
@@ -112,15 +139,19 @@ pub fn parse_study(text: &str) -> Result<Study, Problems> {
     }
 
     let mut problems = question_key_problems(&value);
+    // The plan's mistake of shape, which serde would meet first (fields are read in the order
+    // of their names, and `analysis` comes first but for `$schema`).
+    let plan_shape = plan.and_then(|r| (r.shape)(object.get("analysis")?));
     match deserialize::<RawStudy>(&value, "") {
         Ok(raw) => {
+            problems.extend(plan_shape);
             if !problems.is_empty() {
                 return Err(Problems(problems));
             }
-            validate(&raw)
+            validate_with(&raw, plan)
         }
         Err(first) => {
-            let mut found = vec![first];
+            let mut found = vec![plan_shape.unwrap_or(first)];
             found.extend(section_problems(object));
             // A question's `type` of the wrong kind is said at it, more precisely than serde can.
             found.retain(|p| !problems.iter().any(|q| q.at == format!("{}.type", p.at)));
@@ -167,6 +198,15 @@ fn join_path(prefix: &str, inner: &str) -> String {
         (false, false) if inner.starts_with('[') => format!("{prefix}{inner}"),
         (false, false) => format!("{prefix}.{inner}"),
     }
+}
+
+/// Reads `value` as a `T`, or gives its first mistake of shape placed below `prefix` and said
+/// without Rust's type names, as every mistake of shape in a study file is.
+///
+/// # Errors
+/// The first value that does not fit, with its place and a fix.
+pub fn read_placed<T: DeserializeOwned>(value: &Value, prefix: &str) -> Result<T, Problem> {
+    deserialize(value, prefix)
 }
 
 fn deserialize<T: DeserializeOwned>(value: &Value, prefix: &str) -> Result<T, Problem> {
@@ -896,6 +936,15 @@ impl Checker {
 /// # Errors
 /// Every rule broken, each with its JSON path and a fix.
 pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
+    validate_with(raw, None)
+}
+
+/// [`validate`], and the `analysis` section read into the study's plan by `plan`, when given
+/// (its problems between the surveys' and the published plans', in the file's order).
+///
+/// # Errors
+/// Every rule broken, the plan's included, each with its JSON path and a fix.
+pub fn validate_with(raw: &RawStudy, plan: Option<&PlanReader>) -> Result<Study, Problems> {
     // First the counts that drive planning: a study over a cap gets that one message, at once.
     let over = super::limits::check(raw);
     if !over.is_empty() {
@@ -915,7 +964,7 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
     };
     let mut design = c.design(raw, &known, &rubric.dimensions);
     let (intake, exit) = c.surveys(raw);
-    let analysis = c.analysis(raw);
+    let analysis = c.analysis(raw, plan);
     design.plans = raw
         .design
         .plans
@@ -1598,47 +1647,13 @@ impl Checker {
         (intake, exit)
     }
 
-    /// `analysis`: the pre-registered plan, checked against the systems, the dimensions and
-    /// the intake questions.
-    fn analysis(&mut self, raw: &RawStudy) -> Option<super::analysis_plan::AnalysisPlan> {
-        if let Some(q) = raw.analysis.as_ref().and_then(|a| a.by_intake.as_ref()) {
-            let intake: Vec<&str> = raw.surveys.intake.iter().map(|x| x.id.as_str()).collect();
-            if !intake.contains(&q.as_str()) {
-                self.error(
-                    "analysis.by_intake",
-                    format!("no intake question \"{q}\""),
-                    if intake.is_empty() {
-                        "the study has no intake survey: remove by_intake or add the question"
-                            .to_owned()
-                    } else {
-                        format!("use one of: {}", intake.join(", "))
-                    },
-                );
-            }
-        }
-        if let Some(c) = raw.analysis.as_ref().and_then(|a| a.confirmatory.as_ref()) {
-            let items = raw.items.iter().map(|i| (i.group.as_deref(), &i.groups));
-            for (at, message, fix) in c.item_problems(items) {
-                self.error(format!("analysis.{at}"), message, fix);
-            }
-        }
-        raw.analysis.as_ref().and_then(|a| {
-            let mut dims: Vec<String> =
-                raw.rubric.dimensions.iter().map(|d| d.id.clone()).collect();
-            // A study that asks for error spans has their MQM scores as a dimension to compare.
-            if raw.design.tasks.iter().any(|t| t.spans.is_some())
-                && !dims.iter().any(|d| d == "mqm")
-            {
-                dims.push("mqm".to_owned());
-            }
-            super::analysis_plan::AnalysisPlan::from_raw(a, &raw.systems, &dims)
-                .map_err(|problems| {
-                    for (at, message, fix) in problems {
-                        self.error(format!("analysis.{at}"), message, fix);
-                    }
-                })
-                .ok()
-        })
+    /// `analysis`: the pre-registered plan, read by the researcher's reader when one is given
+    /// (see [`PlanReader`]), else kept as written.
+    fn analysis(&mut self, raw: &RawStudy, plan: Option<&PlanReader>) -> Option<AnalysisPlan> {
+        let (section, reader) = (raw.analysis.as_ref()?, plan?);
+        (reader.read)(section, raw)
+            .map_err(|problems| self.problems.extend(problems))
+            .ok()
     }
 }
 

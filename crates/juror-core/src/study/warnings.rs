@@ -210,61 +210,6 @@ mod tests {
         assert_eq!(warnings(&study(three, list)), []);
     }
 
-    /// A plan that asks for output divergence is warned about when no prompt is shared by
-    /// personal items of different annotators (here both items are p1's), not when one is.
-    #[test]
-    fn divergence_without_a_shared_prompt_is_warned_about() {
-        let study = |second: &str| {
-            let text = format!(
-                r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
-                "estimated_minutes": 5, "systems": ["x", "y"],
-                "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
-                  "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
-                  {{"value": 2, "label": "Yes"}}]}}}}]}},
-                "design": {{"tasks": [{{"id": "r", "presentation": "single"}}]}},
-                "analysis": {{"divergence": true}},
-                "items": [{{"id": "a", "prompt": "?", "for": ["p1"], "outputs": {{"x": "1", "y": "2"}}}},
-                          {{"id": "b", "prompt": " ? ", "for": [{second}], "outputs": {{"x": "1", "y": "2"}}}}]}}"#
-            );
-            crate::study::parse_study(&text).unwrap_or_else(|p| panic!("{p}"))
-        };
-        assert_eq!(
-            warnings(&study(r#""P1""#)),
-            [Warning::DivergenceWithoutSharedPrompts]
-        );
-        assert_eq!(warnings(&study(r#""p2""#)), []);
-        assert_eq!(warnings(&study("3")), [], "a slot is another annotator");
-    }
-
-    /// A slope hypothesis in a study whose items have no round is warned about (by its name,
-    /// else its system), once per hypothesis; with a round on an item, it is not.
-    #[test]
-    fn slope_hypotheses_without_rounds_are_warned_about() {
-        let study = |round: &str| {
-            let text = format!(
-                r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
-                "estimated_minutes": 5, "systems": ["x", "y", "z"],
-                "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
-                  "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
-                  {{"value": 2, "label": "Yes"}}]}}}}]}},
-                "design": {{"tasks": [{{"id": "r", "presentation": "single"}}]}},
-                "analysis": {{"hypotheses": [
-                  {{"name": "H3", "kind": "slope", "a": "x", "b": ["y", "z"]}},
-                  {{"kind": "slope", "a": "y"}},
-                  {{"kind": "preference", "a": "x", "b": "y"}}]}},
-                "items": [{{"id": "a", "prompt": "?", {round} "outputs": {{"x": "1", "y": "2", "z": "3"}}}}]}}"#
-            );
-            crate::study::parse_study(&text).unwrap_or_else(|p| panic!("{p}"))
-        };
-        assert_eq!(
-            warnings(&study("")),
-            [Warning::SlopeWithoutRounds {
-                hypotheses: vec!["H3".into(), "the slope of \"y\"".into()]
-            }]
-        );
-        assert_eq!(warnings(&study(r#""round": 1,"#)), []);
-    }
-
     #[test]
     fn words_are_matched_at_their_start() {
         assert!(has_word("answers are sent.", "sent"));

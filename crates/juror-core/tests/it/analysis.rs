@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use juror_core::analysis::plan_reader::parse_study;
 use juror_core::analysis::report::{UNIT_SEPARATOR, item_means};
 use juror_core::analysis::{
     Adjudication, Context, Input, InputKind, Options, Report, analyze, markdown, read, report,
@@ -33,7 +34,7 @@ use juror_core::stats::preference::{
     BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
 };
 use juror_core::study::raw::RawStudy;
-use juror_core::study::{PreferenceKind, Study, parse_study};
+use juror_core::study::{PreferenceKind, Study};
 
 use crate::support::{self, bless, example, tol};
 
@@ -654,7 +655,7 @@ const OPTIONS: Options = Options {
         min_humans: None,
         min_instances: None,
     },
-    exclude_unadjudicated: false,
+    exclude_unadjudicated: None,
 };
 
 fn key() -> SealKey {
@@ -1229,7 +1230,7 @@ fn unadjudicated_flagged_cells_can_be_set_aside() {
         ),
     );
     let options = Options {
-        exclude_unadjudicated: true,
+        exclude_unadjudicated: Some(true),
         ..OPTIONS
     };
     let (_, after) = analyze(&files, &Context::default(), Some(&adjudication), &options);
@@ -1264,6 +1265,37 @@ fn unadjudicated_flagged_cells_can_be_set_aside() {
     let (_, kept) = analyze(&files, &Context::default(), Some(&adjudication), &OPTIONS);
     assert_eq!(kept.dimensions[0].set_aside, 0);
     assert_ne!(kept.dimensions[0].systems, d.systems);
+
+    // Pre-registered in the plan, the same cells are set aside without the option, and the
+    // methods paragraph says where the choice came from; the option asked off keeps them.
+    let planned = Options {
+        plan: Some(juror_core::analysis::plan::AnalysisPlan {
+            exclude_unadjudicated: true,
+            ..Default::default()
+        }),
+        ..OPTIONS
+    };
+    let (_, by_plan) = analyze(&files, &Context::default(), Some(&adjudication), &planned);
+    assert_eq!(by_plan.dimensions[0].set_aside, flags.len() - 1);
+    assert_eq!(by_plan.dimensions[0].systems, d.systems);
+    assert!(by_plan.settings.exclude_unadjudicated);
+    let methods = juror_core::analysis::render::methods::methods(&by_plan);
+    assert!(
+        methods.contains("as the analysis plan pre-registers, flagged cells"),
+        "{methods}"
+    );
+    let off = Options {
+        exclude_unadjudicated: Some(false),
+        ..planned
+    };
+    let (_, kept) = analyze(&files, &Context::default(), Some(&adjudication), &off);
+    assert_eq!(kept.dimensions[0].set_aside, 0);
+    assert!(!kept.settings.exclude_unadjudicated);
+    let methods = juror_core::analysis::render::methods::methods(&kept);
+    assert!(
+        methods.contains("although the analysis plan pre-registers"),
+        "{methods}"
+    );
 }
 
 #[test]

@@ -5,9 +5,10 @@
 //! counts exactly.
 
 use juror_core::analysis::plan::{AnalysisPlan, Comparisons};
+use juror_core::analysis::plan_reader::parse_study;
 use juror_core::analysis::{Context, Input, Options, analyze};
 use juror_core::stats::divergence::{Tfidf, cosine_distance, words};
-use juror_core::study::{Study, parse_study};
+use juror_core::study::Study;
 
 use crate::support::{check, close, f, read, reference, tol, u};
 
@@ -378,21 +379,35 @@ fn a_divergence_hypothesis_orients_its_pair_and_a_margin_stays_with_the_ratings(
 /// `corrected`, a B.
 #[test]
 fn divergence_hypotheses_are_checked_each_at_its_place() {
-    use juror_core::study::analysis_plan::RawAnalysis;
-    let systems = ["hare".to_owned(), "rag".to_owned()];
-    let dimensions = ["quality".to_owned()];
+    // A two-system study whose plan holds the hypothesis, read by the researcher's reader.
+    let read = |hypothesis: &str| {
+        parse_study(&format!(
+            r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
+            "systems": ["hare", "rag"],
+            "rubric": {{"dimensions": [{{"id": "quality", "label": "Q", "question": "?",
+              "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
+              {{"value": 2, "label": "Yes"}}]}}}}]}},
+            "design": {{"tasks": [{{"id": "r", "presentation": "single"}}]}},
+            "analysis": {{"hypotheses": [{hypothesis}]}},
+            "items": [{{"id": "a", "prompt": "?", "outputs": {{"hare": "1", "rag": "2"}}}}]}}"#
+        ))
+    };
     let problems = |hypothesis: &str| -> Vec<(String, String)> {
-        let raw: RawAnalysis =
-            serde_json::from_str(&format!("{{\"hypotheses\": [{hypothesis}]}}")).unwrap();
-        match AnalysisPlan::from_raw(&raw, &systems, &dimensions) {
+        match read(hypothesis) {
             Ok(_) => Vec::new(),
-            Err(p) => p.into_iter().map(|(at, what, _)| (at, what)).collect(),
+            Err(p) => p
+                .iter()
+                .map(|p| {
+                    let at = p.at.strip_prefix("analysis.").unwrap_or(&p.at).to_owned();
+                    (at, p.message.clone())
+                })
+                .collect(),
         }
     };
     let ok = r#"{"kind": "divergence", "a": "hare", "b": "rag", "alternative": "greater"}"#;
     assert_eq!(problems(ok), []);
-    let raw: RawAnalysis = serde_json::from_str(&format!("{{\"hypotheses\": [{ok}]}}")).unwrap();
-    let plan = AnalysisPlan::from_raw(&raw, &systems, &dimensions).unwrap();
+    let study = read(ok).unwrap();
+    let plan = study.analysis().unwrap();
     assert!(plan.wants_divergence() && !plan.divergence);
     assert!(plan.planned.iter().all(|t| !t.corrected));
     assert!(!AnalysisPlan::default().wants_divergence());

@@ -61,6 +61,7 @@ const STAGES: &[(&str, &[(&str, u32)])] = &[
             ("data", 1),
             ("name", 1),
             ("plan", 1),
+            ("plan_reader", 1),
             ("read", 2),
             ("adjudication", 3),
             ("answers", 3),
@@ -475,4 +476,34 @@ fn the_reader_sees_grouped_inline_and_super_paths() {
         .filter_map(offence)
         .collect();
     assert_eq!(up.len(), 5, "{up:#?}");
+}
+
+/// The analysis plan is read from a study only by the analysis (`analysis::plan_reader`, and the
+/// key's plan in the report): `study` keeps its `analysis` section as written, so that the
+/// annotator's page, which reaches studies through `study` and `open`, carries no reader of the
+/// plan. `AnalysisPlan::from_raw` is `pub(crate)`, so no other crate calls it; this holds the
+/// core's own modules to it.
+#[test]
+fn only_the_analysis_reads_the_plan() {
+    let root = src();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let offences: Vec<String> = files
+        .iter()
+        .filter(|path| {
+            let relative = path.strip_prefix(&root).unwrap_or(path);
+            !relative.starts_with("analysis") && relative != Path::new("study/analysis_plan.rs")
+        })
+        .filter(|path| {
+            let text = fs::read_to_string(path).unwrap_or_default();
+            text.lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .any(|l| l.contains("from_raw(") || l.contains("plan_reader"))
+        })
+        .map(|path| path.display().to_string())
+        .collect();
+    assert!(
+        offences.is_empty(),
+        "these files read the analysis plan outside the analysis: {offences:?}"
+    );
 }

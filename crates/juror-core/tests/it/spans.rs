@@ -5,13 +5,14 @@
 //! the ESA example ("no errors" is a row, an output not answered is none), through `--format
 //! csv` and back, and the study's checks of a table.
 
+use juror_core::analysis::plan_reader::parse_study;
 use juror_core::analysis::report::Report;
 use juror_core::analysis::{Context, Data, Input, InputKind, Options, analyze, to_csv};
 use juror_core::plan::Annotator;
 use juror_core::session::answers::ErrorSpan;
 use juror_core::session::ratings::export;
 use juror_core::session::{Msg, Phase, Session, update};
-use juror_core::study::{Severity, Study, parse_study};
+use juror_core::study::{Severity, Study};
 
 use crate::support::{check, close, example, f, read as read_file, reference, tol, u};
 

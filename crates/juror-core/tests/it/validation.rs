@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use juror_core::study::{Problems, parse_study};
+use juror_core::analysis::plan_reader::parse_study;
+use juror_core::study::{Problems, warnings};
 
 use crate::support;
 
@@ -1275,5 +1276,123 @@ fn the_confirmatory_scope_is_checked_against_the_items() {
         assert_eq!(got_at, at, "{confirmatory}");
         assert_eq!(got_message, message, "{confirmatory}");
         assert!(got_fix.contains(fix), "{confirmatory}: {got_fix}");
+    }
+}
+
+/// `juror validate` warns about a plan that asks for output divergence when no prompt is shared by
+/// personal items of different annotators (here both items are p1's), not when one is.
+#[test]
+fn divergence_without_a_shared_prompt_is_warned_about() {
+    let study = |second: &str| {
+        let text = format!(
+            r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
+            "estimated_minutes": 5, "systems": ["x", "y"],
+            "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
+              "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
+              {{"value": 2, "label": "Yes"}}]}}}}]}},
+            "design": {{"tasks": [{{"id": "r", "presentation": "single"}}]}},
+            "analysis": {{"divergence": true}},
+            "items": [{{"id": "a", "prompt": "?", "for": ["p1"], "outputs": {{"x": "1", "y": "2"}}}},
+                      {{"id": "b", "prompt": " ? ", "for": [{second}], "outputs": {{"x": "1", "y": "2"}}}}]}}"#
+        );
+        parse_study(&text).unwrap_or_else(|p| panic!("{p}"))
+    };
+    assert_eq!(
+        warnings::warnings(&study(r#""P1""#)),
+        [warnings::Warning::DivergenceWithoutSharedPrompts]
+    );
+    assert_eq!(warnings::warnings(&study(r#""p2""#)), []);
+    assert_eq!(
+        warnings::warnings(&study("3")),
+        [],
+        "a slot is another annotator"
+    );
+}
+
+/// `juror validate` warns about a slope hypothesis in a study whose items have no round (by its name,
+/// else its system), once per hypothesis; with a round on an item, it is not.
+#[test]
+fn slope_hypotheses_without_rounds_are_warned_about() {
+    let study = |round: &str| {
+        let text = format!(
+            r#"{{"format": "juror.study/1", "id": "s", "title": "t", "seed": 1,
+            "estimated_minutes": 5, "systems": ["x", "y", "z"],
+            "rubric": {{"dimensions": [{{"id": "d", "label": "D", "question": "?",
+              "scale": {{"min": 1, "max": 2, "points": [{{"value": 1, "label": "No"}},
+              {{"value": 2, "label": "Yes"}}]}}}}]}},
+            "design": {{"tasks": [{{"id": "r", "presentation": "single"}}]}},
+            "analysis": {{"hypotheses": [
+              {{"name": "H3", "kind": "slope", "a": "x", "b": ["y", "z"]}},
+              {{"kind": "slope", "a": "y"}},
+              {{"kind": "preference", "a": "x", "b": "y"}}]}},
+            "items": [{{"id": "a", "prompt": "?", {round} "outputs": {{"x": "1", "y": "2", "z": "3"}}}}]}}"#
+        );
+        parse_study(&text).unwrap_or_else(|p| panic!("{p}"))
+    };
+    assert_eq!(
+        warnings::warnings(&study("")),
+        [warnings::Warning::SlopeWithoutRounds {
+            hypotheses: vec!["H3".into(), "the slope of \"y\"".into()]
+        }]
+    );
+    assert_eq!(warnings::warnings(&study(r#""round": 1,"#)), []);
+}
+
+/// The annotator's page plays a study whatever its `analysis` section says (its reader keeps the
+/// section as written and never reads it), while the researcher's reader reports the plan's
+/// mistakes, of meaning and of shape, at their places, first among the file's other problems as
+/// serde meets them.
+#[test]
+fn a_wrong_plan_is_played_and_the_researchers_reader_places_it() {
+    let text = std::fs::read_to_string(fixtures().join("invalid/bad-analysis-plan.json")).unwrap();
+    let played = juror_core::open::open(&text).unwrap_or_else(|p| panic!("{p}"));
+    assert!(played.study.analysis().is_none());
+    let problems = juror_core::analysis::plan_reader::open(&text)
+        .err()
+        .unwrap_or_else(|| {
+            panic!("the researcher's reader accepted a wrong plan");
+        });
+    assert_eq!(
+        problems.0[0].at, "analysis.hypotheses[0].b[0]",
+        "{problems}"
+    );
+
+    let minimal = std::fs::read_to_string(fixtures().join("valid/minimal.json")).unwrap();
+    let mut raw: serde_json::Value = serde_json::from_str(&minimal).unwrap();
+    for (section, at, message) in [
+        (
+            serde_json::json!("yes"),
+            "analysis",
+            "expected an object like",
+        ),
+        (
+            serde_json::json!({"tests": "t"}),
+            "analysis.tests",
+            "expected a list in square brackets",
+        ),
+        (
+            serde_json::json!({"tset": ["t"]}),
+            "analysis.tset",
+            "unknown field \"tset\"",
+        ),
+    ] {
+        raw["analysis"] = section.clone();
+        let text = raw.to_string();
+        assert!(juror_core::study::parse_study(&text).is_ok(), "{section}");
+        let problems = parse_study(&text).unwrap_err();
+        assert_eq!(problems.0[0].at, at, "{section}: {problems}");
+        assert!(
+            problems.0[0].message.starts_with(message),
+            "{section}: {problems}"
+        );
+        // With another mistake in the file, the plan's comes first, and the other is said too.
+        raw["items"][0]["outputs"] = serde_json::json!([]);
+        let problems = parse_study(&raw.to_string()).unwrap_err();
+        assert_eq!(problems.0[0].at, at, "{section}: {problems}");
+        assert!(
+            problems.iter().any(|p| p.at == "items[0].outputs"),
+            "{section}: {problems}"
+        );
+        raw = serde_json::from_str(&minimal).unwrap();
     }
 }

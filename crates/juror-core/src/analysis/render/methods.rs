@@ -68,11 +68,21 @@ pub fn methods(report: &Report) -> String {
             } else {
                 ""
             },
-            aside = if s.exclude_unadjudicated {
-                "; flagged cells without an adjudicated score were set aside from the system \
-                 summaries, the comparisons and the slopes (agreement keeps every raw rating)"
-            } else {
-                ""
+            aside = match (s.exclude_unadjudicated, s.plan.exclude_unadjudicated) {
+                (true, true) => {
+                    "; as the analysis plan pre-registers, flagged cells without an adjudicated \
+                     score were set aside from the system summaries, the comparisons and the \
+                     slopes (agreement keeps every raw rating)"
+                }
+                (true, false) => {
+                    "; flagged cells without an adjudicated score were set aside from the system \
+                     summaries, the comparisons and the slopes (agreement keeps every raw rating)"
+                }
+                (false, true) => {
+                    "; flagged cells without an adjudicated score were kept, although the \
+                     analysis plan pre-registers setting them aside (an exploratory choice)"
+                }
+                (false, false) => "",
             },
         ));
     }

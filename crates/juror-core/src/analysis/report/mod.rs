@@ -177,7 +177,7 @@ pub fn report_with_key(
             let preferred = study.map(Study::systems).unwrap_or_default();
             // An MQM score is not a rating to adjudicate, so none is set aside.
             let mqm_options = Options {
-                exclude_unadjudicated: false,
+                exclude_unadjudicated: Some(false),
                 ..options.clone()
             };
             let mut mqm = dimension_report(
@@ -240,7 +240,9 @@ pub fn report_with_key(
             level: LEVEL,
             study: study.map(|s| s.id().to_owned()),
             adjudication: summary.as_ref().map(|a| a.file.clone()),
-            exclude_unadjudicated: options.exclude_unadjudicated,
+            exclude_unadjudicated: options
+                .exclude_unadjudicated
+                .unwrap_or(plan.exclude_unadjudicated),
             ratings: all.ratings.len(),
             preferences: all.preferences.len(),
             plan,
@@ -498,7 +500,10 @@ fn dimension_report(
     let raw = rows;
     let pending: HashSet<(&str, &str)> = flags
         .iter()
-        .filter(|f| options.exclude_unadjudicated && f.adjudicated.is_none())
+        .filter(|f| {
+            let aside = options.exclude_unadjudicated;
+            aside.unwrap_or(plan.exclude_unadjudicated) && f.adjudicated.is_none()
+        })
         .map(|f| (f.item.as_str(), f.system.as_str()))
         .collect();
     let kept: Vec<&RatingRow> = raw

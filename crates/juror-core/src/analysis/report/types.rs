@@ -51,8 +51,10 @@ pub struct Options {
     pub judges: JudgeSettings,
     /// Set aside from the system summaries, the comparisons and every test on the ratings the
     /// flagged cells (sample SD above `flag_sd`) that have no adjudicated score yet, as a
-    /// disagreement-resolution protocol asks; agreement stays on every raw rating. Default off.
-    pub exclude_unadjudicated: bool,
+    /// disagreement-resolution protocol asks; agreement stays on every raw rating. `None` (the
+    /// default): as the plan says (`analysis.exclude_unadjudicated`, else not); `Some` as asked
+    /// at analysis time (`--exclude-unadjudicated`, the Analyse page's switch).
+    pub exclude_unadjudicated: Option<bool>,
 }
 
 impl Default for Options {
@@ -70,7 +72,7 @@ impl Default for Options {
                 min_humans: None,
                 min_instances: None,
             },
-            exclude_unadjudicated: false,
+            exclude_unadjudicated: None,
         }
     }
 }
@@ -155,7 +157,7 @@ pub struct Settings {
     /// The adjudication file, if any.
     pub adjudication: Option<String>,
     /// Whether flagged cells without an adjudicated score were set aside
-    /// (`--exclude-unadjudicated`).
+    /// (`--exclude-unadjudicated`, or the plan's `exclude_unadjudicated`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exclude_unadjudicated: bool,
     /// Ratings kept, over all dimensions.
