@@ -487,6 +487,10 @@ fn ReportView(
         <section class="report" aria-labelledby="report-heading">
             <h2 id="report-heading">"Report"</h2>
             <p>{summary}</p>
+            {report.scope.as_ref().map(|scope| {
+                let text = sections::words(&analysis::render::tables::scope_summary(scope));
+                view! { <p class="scope">{text}</p> }
+            })}
             {adjudication_summary.map(|s| view! { <p class="adjudication-summary">{s}</p> })}
             <div class="actions">
                 <button type="button" on:click=json>"Download report (JSON)"</button>
@@ -545,6 +549,7 @@ fn ReportView(
                 let sections = analysis::render::tables::divergence_tables(report);
                 view! { <sections::Sections sections below=0 /> }
             })}
+            <sections::Secondary analyses=analysis::render::tables::secondary_tables(report) />
             <JudgesView judges=report.judges.clone() scales files=judge_files />
             <section class="methods" aria-labelledby="methods-heading">
                 <h3 id="methods-heading">"Methods"</h3>

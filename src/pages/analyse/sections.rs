@@ -123,6 +123,27 @@ pub fn Sections(sections: Vec<Section>, below: u8) -> impl IntoView {
         .collect_view()
 }
 
+/// The secondary analyses of a plan's confirmatory scope, each a region named by its heading
+/// ("Secondary analysis: items with domain study-plans"), its tables as the Markdown has them:
+/// exploratory and not corrected, as its first paragraph says.
+#[component]
+pub fn Secondary(analyses: Vec<Vec<Section>>) -> impl IntoView {
+    analyses
+        .into_iter()
+        .map(|sections| {
+            let name = sections
+                .first()
+                .map(|s| words(&s.heading))
+                .unwrap_or_default();
+            view! {
+                <section class="secondary-analysis" aria-label=name>
+                    <Sections sections below=0 />
+                </section>
+            }
+        })
+        .collect_view()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

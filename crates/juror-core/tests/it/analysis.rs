@@ -3457,3 +3457,56 @@ fn a_confirmatory_scope_keeps_the_other_domain_apart() {
     assert_eq!(d.items, 6);
     near(pair(&d, "rag").p_value, 0.015625);
 }
+
+/// The Analyse page shows the scope and the secondary analyses from the same table model as the
+/// Markdown: the scope's sentence is the end of the report's first paragraph, and each secondary
+/// analysis is the Markdown's sections from its heading to the next of the top level.
+#[test]
+fn the_page_shows_the_scope_and_secondary_sections_of_the_markdown() {
+    use juror_core::analysis::render::tables::{Block, scope_summary, secondary_tables, tables};
+    let text = example("two-domains");
+    let study = parse_study(&text).unwrap();
+    let hash = sha256_hex(&text);
+    let csv = std::fs::read_to_string(fixtures().join("two-domains-ratings.csv")).unwrap();
+    let report = analyze(
+        &[Input::new("two-domains-ratings.csv", csv)],
+        &Context {
+            study: Some((&study, &hash)),
+            key: None,
+            reveal_ids: false,
+        },
+        None,
+        &OPTIONS,
+    )
+    .1;
+    let scope = report.scope.as_ref().expect("the plan's scope");
+    let sentence = scope_summary(scope).as_string();
+    assert!(
+        sentence
+            .starts_with("The confirmatory analysis is on the 3 item(s) with domain claude-skills")
+            && sentence.contains("(study-plans) are reported apart"),
+        "{sentence}"
+    );
+    let all = tables(&report);
+    let Some(Block::Paragraph(first)) = all[0].blocks.first() else {
+        panic!("{:?}", all[0]);
+    };
+    assert!(
+        first.as_string().ends_with(&format!(" {sentence}")),
+        "{first:?}"
+    );
+
+    let page = secondary_tables(&report);
+    assert_eq!(page.len(), 1);
+    let heading = page[0][0].heading.as_string();
+    assert_eq!(heading, "Secondary analysis: items with domain study-plans");
+    let start = all
+        .iter()
+        .position(|s| s.heading.as_string() == heading)
+        .expect("the Markdown's secondary section");
+    assert_eq!(page[0].as_slice(), &all[start..start + page[0].len()]);
+    // Everything up to the next section of the Markdown's top level.
+    let next = &all[start + page[0].len()];
+    assert!(next.level <= 2, "{:?}", next.heading);
+    assert!(page[0][1..].iter().all(|s| s.level > 2));
+}

@@ -217,6 +217,57 @@ pub fn divergence_tables(report: &Report) -> Vec<Section> {
     doc.0
 }
 
+/// The confirmatory scope in a sentence or two: which items the confirmatory analysis is on,
+/// which values are reported apart as secondary analyses, and the items in neither (the report's
+/// summary says it; the Analyse page shows it near the top).
+pub fn scope_summary(scope: &crate::analysis::report::ScopeReport) -> Text {
+    let mut text = Text::plain(format!(
+        "The confirmatory analysis is on the {} item(s) with ",
+        scope.items
+    ))
+    .and_input(&scope.grouping)
+    .and(" ")
+    .and_input(&scope.group)
+    .and(format!(" ({} rating(s))", scope.ratings));
+    text = if scope.secondary.is_empty() {
+        text.and(".")
+    } else {
+        let mut t = text.and("; the items of the other value(s) (");
+        for (i, s) in scope.secondary.iter().enumerate() {
+            if i > 0 {
+                t = t.and(", ");
+            }
+            t = t.and_input(&s.group);
+        }
+        t.and(") are reported apart, each as a secondary analysis (exploratory, not corrected).")
+    };
+    if scope.ungrouped > 0 {
+        text = text
+            .and(format!(" {} item(s) without a value of ", scope.ungrouped))
+            .and_input(&scope.grouping)
+            .and(" are in neither.");
+    }
+    text
+}
+
+/// The secondary analyses alone, one list of sections per other value of the scope's grouping,
+/// each opening with its "Secondary analysis: items with …" heading (the Analyse page shows
+/// each as a region of its own); empty without a scope.
+pub fn secondary_tables(report: &Report) -> Vec<Vec<Section>> {
+    let Some(scope) = &report.scope else {
+        return Vec::new();
+    };
+    scope
+        .secondary
+        .iter()
+        .map(|s| {
+            let mut doc = Doc::default();
+            secondary::one(&mut doc, scope, s, &report.settings.plan);
+            doc.0
+        })
+        .collect()
+}
+
 /// The answers' sections alone.
 pub fn answer_tables(a: &crate::analysis::answers::AnswersReport) -> Vec<Section> {
     let mut doc = Doc::default();
@@ -298,35 +349,8 @@ fn summary(report: &Report) -> Text {
             .and("`.");
     }
     if let Some(scope) = &report.scope {
-        text = text
-            .and(format!(
-                " The confirmatory analysis is on the {} item(s) with ",
-                scope.items
-            ))
-            .and_input(&scope.grouping)
-            .and(" ")
-            .and_input(&scope.group)
-            .and(format!(" ({} rating(s))", scope.ratings));
-        text = if scope.secondary.is_empty() {
-            text.and(".")
-        } else {
-            let mut t = text.and("; the items of the other value(s) (");
-            for (i, s) in scope.secondary.iter().enumerate() {
-                if i > 0 {
-                    t = t.and(", ");
-                }
-                t = t.and_input(&s.group);
-            }
-            t.and(
-                ") are reported apart, each as a secondary analysis (exploratory, not corrected).",
-            )
-        };
-        if scope.ungrouped > 0 {
-            text = text
-                .and(format!(" {} item(s) without a value of ", scope.ungrouped))
-                .and_input(&scope.grouping)
-                .and(" are in neither.");
-        }
+        text.0.push(Span::Plain(" ".to_owned()));
+        text.0.extend(scope_summary(scope).0);
     }
     let superseded = report
         .inputs

@@ -21,7 +21,7 @@ fn value(scope: &ScopeReport, group: &str) -> Text {
     Text::input(&scope.grouping).and(" ").and_input(group)
 }
 
-fn one(doc: &mut Doc, scope: &ScopeReport, s: &SecondaryReport, plan: &AnalysisPlan) {
+pub(super) fn one(doc: &mut Doc, scope: &ScopeReport, s: &SecondaryReport, plan: &AnalysisPlan) {
     let on = value(scope, &s.group);
     doc.section(
         2,
