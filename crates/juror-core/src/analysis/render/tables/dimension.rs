@@ -256,11 +256,7 @@ pub(super) fn comparisons(
         Unit::Item => "Items",
         Unit::Annotator => "Annotators",
     };
-    let adjusted = match plan.correction {
-        Correction::Holm => "p (Holm)",
-        Correction::Bonferroni => "p (Bonferroni)",
-        Correction::None => "p (unadjusted)",
-    };
+    let adjusted = adjusted_header(plan.correction);
     let mut table = Table::new(
         caption,
         vec![
@@ -284,32 +280,13 @@ pub(super) fn comparisons(
         ],
     );
     for c in list {
-        let relation = format!("A {} B", c.alternative.relation());
-        let hypothesis = match &c.hypothesis {
-            Some(name) => Text::input(name).and(format!(" ({relation})")),
-            None => Text::plain(relation),
-        };
-        table.rows.push(vec![
-            Text::input(&c.system_a),
-            Text::input(&c.system_b),
-            hypothesis,
-            c.n.to_string().into(),
-            num(c.mean_a, 2).into(),
-            num(c.mean_b, 2).into(),
-            num(c.mean_diff, 2).into(),
-            ci(c.mean_diff_ci95, 2).into(),
-            c.t_test
-                .map_or(DASH.to_owned(), |t| format!("{:.2} ({})", t.t + 0.0, t.df))
-                .into(),
-            p_value(c.t_test.map(|t| t.p_value)).into(),
-            num(c.wilcoxon.map(|w| w.statistic), 1).into(),
-            p_value(c.wilcoxon.map(|w| w.p_value)).into(),
-            p_value(c.p_adjusted).into(),
-            num(c.d_z, 2).into(),
+        let mut row = comparison_cells(c, 2);
+        row.extend([
             ci(c.d_z_ci95, 2).into(),
             num(c.g_z, 2).into(),
             num(c.rank_biserial, 2).into(),
         ]);
+        table.rows.push(row);
     }
     doc.table(table);
     let mut notes: Vec<Text> = list
@@ -495,4 +472,42 @@ fn flags(doc: &mut Doc, d: &DimensionReport, flag_sd: f64) {
         table.rows.push(row);
     }
     doc.table(table);
+}
+
+/// The header of the corrected p-value's column.
+pub(super) fn adjusted_header(correction: Correction) -> &'static str {
+    match correction {
+        Correction::Holm => "p (Holm)",
+        Correction::Bonferroni => "p (Bonferroni)",
+        Correction::None => "p (unadjusted)",
+    }
+}
+
+/// The cells every table of paired comparisons starts with, means to `digits` places: A, B,
+/// the hypothesis (its name and relation), n, the means and their difference with its interval,
+/// the t-test, the Wilcoxon test, the corrected p and d_z.
+pub(super) fn comparison_cells(c: &PairComparison, digits: usize) -> Vec<Text> {
+    let relation = format!("A {} B", c.alternative.relation());
+    let hypothesis = match &c.hypothesis {
+        Some(name) => Text::input(name).and(format!(" ({relation})")),
+        None => Text::plain(relation),
+    };
+    vec![
+        Text::input(&c.system_a),
+        Text::input(&c.system_b),
+        hypothesis,
+        c.n.to_string().into(),
+        num(c.mean_a, digits).into(),
+        num(c.mean_b, digits).into(),
+        num(c.mean_diff, digits).into(),
+        ci(c.mean_diff_ci95, digits).into(),
+        c.t_test
+            .map_or(DASH.to_owned(), |t| format!("{:.2} ({})", t.t + 0.0, t.df))
+            .into(),
+        p_value(c.t_test.map(|t| t.p_value)).into(),
+        num(c.wilcoxon.map(|w| w.statistic), 1).into(),
+        p_value(c.wilcoxon.map(|w| w.p_value)).into(),
+        p_value(c.p_adjusted).into(),
+        num(c.d_z, 2).into(),
+    ]
 }

@@ -534,11 +534,7 @@ fn divergence_comparisons(doc: &mut Doc, list: &[PairComparison], correction: Co
         "Per prompt both systems have, A's divergence minus B's; the plan's paired tests for \
          the hypothesis's alternative (else the plan's), corrected among these comparisons.",
     );
-    let adjusted = match correction {
-        Correction::Holm => "p (Holm)",
-        Correction::Bonferroni => "p (Bonferroni)",
-        Correction::None => "p (unadjusted)",
-    };
+    let adjusted = super::dimension::adjusted_header(correction);
     let mut table = Table::new(
         "Comparisons of output divergence",
         vec![
@@ -560,30 +556,9 @@ fn divergence_comparisons(doc: &mut Doc, list: &[PairComparison], correction: Co
         ],
     );
     for c in list {
-        let relation = format!("A {} B", c.alternative.relation());
-        let hypothesis = match &c.hypothesis {
-            Some(name) => Text::input(name).and(format!(" ({relation})")),
-            None => Text::plain(relation),
-        };
-        table.rows.push(vec![
-            Text::input(&c.system_a),
-            Text::input(&c.system_b),
-            hypothesis,
-            c.n.to_string().into(),
-            num(c.mean_a, 3).into(),
-            num(c.mean_b, 3).into(),
-            num(c.mean_diff, 3).into(),
-            ci(c.mean_diff_ci95, 3).into(),
-            c.t_test
-                .map_or(DASH.to_owned(), |t| format!("{:.2} ({})", t.t + 0.0, t.df))
-                .into(),
-            p_value(c.t_test.map(|t| t.p_value)).into(),
-            num(c.wilcoxon.map(|w| w.statistic), 1).into(),
-            p_value(c.wilcoxon.map(|w| w.p_value)).into(),
-            p_value(c.p_adjusted).into(),
-            num(c.d_z, 2).into(),
-            num(c.rank_biserial, 2).into(),
-        ]);
+        let mut row = super::dimension::comparison_cells(c, 3);
+        row.push(num(c.rank_biserial, 2).into());
+        table.rows.push(row);
     }
     doc.table(table);
     let notes: Vec<Text> = list
