@@ -3,7 +3,7 @@
 //! adjudicate.
 
 use super::super::fmt::{DASH, ci, num, number, p_value};
-use super::{Block, Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
+use super::{Block, Column, Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::data::Ci;
 use crate::analysis::plan::{AnalysisPlan, Correction, Unit};
 use crate::analysis::report::{
@@ -259,25 +259,14 @@ pub(super) fn comparisons(
     let adjusted = adjusted_header(plan.correction);
     let mut table = Table::new(
         caption,
-        vec![
-            text("A"),
-            text("B"),
-            text("Hypothesis"),
-            numbers(unit),
-            numbers("Mean A"),
-            numbers("Mean B"),
-            numbers("A − B"),
-            text("95% CI"),
-            numbers("t (df)"),
-            numbers("p (t)"),
-            numbers("W"),
-            numbers("p (W)"),
-            numbers(adjusted),
-            numbers("d_z"),
-            text("d_z 95% CI"),
-            numbers("g_z"),
-            numbers("r (rank-biserial)"),
-        ],
+        comparison_columns([unit, "Mean A", "Mean B"], adjusted)
+            .into_iter()
+            .chain([
+                text("d_z 95% CI"),
+                numbers("g_z"),
+                numbers("r (rank-biserial)"),
+            ])
+            .collect(),
     );
     for c in list {
         let mut row = comparison_cells(c, 2);
@@ -481,6 +470,27 @@ pub(super) fn adjusted_header(correction: Correction) -> &'static str {
         Correction::Bonferroni => "p (Bonferroni)",
         Correction::None => "p (unadjusted)",
     }
+}
+
+/// The columns of [`comparison_cells`]: `n`, `a` and `b` name the unit counted and the two
+/// means compared.
+pub(super) fn comparison_columns([n, a, b]: [&str; 3], adjusted: &str) -> Vec<Column> {
+    vec![
+        text("A"),
+        text("B"),
+        text("Hypothesis"),
+        numbers(n),
+        numbers(a),
+        numbers(b),
+        numbers("A − B"),
+        text("95% CI"),
+        numbers("t (df)"),
+        numbers("p (t)"),
+        numbers("W"),
+        numbers("p (W)"),
+        numbers(adjusted),
+        numbers("d_z"),
+    ]
 }
 
 /// The cells every table of paired comparisons starts with, means to `digits` places: A, B,

@@ -537,23 +537,10 @@ fn divergence_comparisons(doc: &mut Doc, list: &[PairComparison], correction: Co
     let adjusted = super::dimension::adjusted_header(correction);
     let mut table = Table::new(
         "Comparisons of output divergence",
-        vec![
-            text("A"),
-            text("B"),
-            text("Hypothesis"),
-            numbers("Prompts"),
-            numbers("Divergence A"),
-            numbers("Divergence B"),
-            numbers("A − B"),
-            text("95% CI"),
-            numbers("t (df)"),
-            numbers("p (t)"),
-            numbers("W"),
-            numbers("p (W)"),
-            numbers(adjusted),
-            numbers("d_z"),
-            numbers("r (rank-biserial)"),
-        ],
+        super::dimension::comparison_columns(["Prompts", "Divergence A", "Divergence B"], adjusted)
+            .into_iter()
+            .chain([numbers("r (rank-biserial)")])
+            .collect(),
     );
     for c in list {
         let mut row = super::dimension::comparison_cells(c, 3);
