@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use juror_core::open::{Opened, open};
+use juror_core::study::Problems;
 use juror_core::plan::{
     Annotator, ID_PARAMETERS, mturk_preview, platform_visit, resolve_annotator,
 };
@@ -40,12 +41,16 @@ pub enum Load {
     Ready(Arc<Study>, String, String),
 }
 
+/// How a page reads a study's text into a study it can play, with the SHA-256 that names its
+/// saved answers and ratings files.
+pub type Opener = fn(&str) -> Result<Opened, Problems>;
+
 impl Load {
-    /// The state after reading `source`: the text, or why it could not be read.
-    pub fn from_text(source: String, text: Result<String, String>) -> Load {
+    /// The state after reading `source` with `opener`: the text, or why it could not be read.
+    pub fn from_text(source: String, text: Result<String, String>, opener: Opener) -> Load {
         match text {
             Err(message) => Load::Unreachable { source, message },
-            Ok(text) => match open(&text) {
+            Ok(text) => match opener(&text) {
                 Ok(Opened { study, sha256 }) => {
                     let base = media_base(&source);
                     Load::Ready(Arc::new(study), sha256, base)
@@ -91,14 +96,20 @@ fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
     )
 }
 
-/// The researcher's page (`analyse.html`, its own wasm): no study to load, no annotator.
+/// The researcher's page (`analyse.html`, its own wasm): the analysis; or, with `?study=`, the
+/// study played as an annotator plays it (`&slot=1&preview` shows each output's system), by the
+/// researcher's own reader, which keeps every check and message.
 #[component]
 pub fn AnalyseApp() -> impl IntoView {
+    if location::query_param("study").is_some() {
+        return view! { <Player opener=open /> }.into_any();
+    }
     view! {
         <main id="main">
             <Analyse />
         </main>
     }
+    .into_any()
 }
 
 /// The annotator's app (`index.html`).
@@ -116,6 +127,13 @@ pub fn App() -> impl IntoView {
         }
         .into_any();
     }
+    view! { <Player opener=open /> }.into_any()
+}
+
+/// A study named by the address (`?study=`) or opened from the computer, read by `opener`, then
+/// played: the pages of loading, of a study that cannot be opened, and of the session.
+#[component]
+fn Player(opener: Opener) -> impl IntoView {
     let initial = match location::query_param("study") {
         Some(url) => Load::Loading(url),
         None => Load::Choose,
@@ -124,7 +142,7 @@ pub fn App() -> impl IntoView {
     if let Load::Loading(url) = initial {
         spawn_local(async move {
             let text = study_source::fetch_text(&url).await;
-            load.set(Load::from_text(url, text));
+            load.set(Load::from_text(url, text, opener));
         });
     }
     let open_file = Callback::new(move |file: web_sys::File| {
@@ -132,7 +150,7 @@ pub fn App() -> impl IntoView {
         load.set(Load::Loading(name.clone()));
         spawn_local(async move {
             let text = study_source::read_file(file).await;
-            load.set(Load::from_text(name, text));
+            load.set(Load::from_text(name, text, opener));
         });
     });
 
@@ -182,7 +200,6 @@ pub fn App() -> impl IntoView {
             }}
         </main>
     }
-    .into_any()
 }
 
 /// A valid study: find out who the annotator is, then run their session.
@@ -264,15 +281,16 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::Load;
+    use juror_core::open::open;
 
     #[test]
     fn text_becomes_ready_invalid_or_unreachable() {
-        let bad = Load::from_text("a.json".into(), Ok("{".into()));
+        let bad = Load::from_text("a.json".into(), Ok("{".into()), open);
         assert!(matches!(bad, Load::Invalid { ref problems, .. } if problems.len() == 1));
-        let gone = Load::from_text("a.json".into(), Err("404".into()));
+        let gone = Load::from_text("a.json".into(), Err("404".into()), open);
         assert!(matches!(gone, Load::Unreachable { .. }));
         let text = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
-        let ok = Load::from_text("a.json".into(), Ok(text.into()));
+        let ok = Load::from_text("a.json".into(), Ok(text.into()), open);
         assert!(matches!(ok, Load::Ready(_, ref hash, _) if hash.len() == 64));
     }
 

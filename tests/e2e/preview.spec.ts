@@ -123,3 +123,18 @@ test('a preview of a published study shows tokens, and names the systems from th
   expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror')))).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('the researcher\'s page plays a study file as annotators see it, and shows a broken one\'s problems in full', async ({ page, errors }) => {
+  await page.goto('analyse.html?study=studies/kitchen-qa.json&slot=1&preview');
+  await expect(page.getByRole('status').filter({ hasText: 'Preview.' })).toContainText('nothing you answer is saved');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('.preview-system code').first()).toBeVisible();
+
+  await page.route('**/studies/broken.json', (route) => route.fulfill({ body: '{"format": "juror.study/1", "id": "x"}', contentType: 'application/json' }));
+  await page.goto('analyse.html?study=studies/broken.json');
+  const problems = page.getByRole('list', { name: 'Problems' }).getByRole('listitem');
+  await expect(problems.first()).toBeVisible();
+  await expect(problems.filter({ hasText: 'title' }).first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
