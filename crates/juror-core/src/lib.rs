@@ -26,6 +26,7 @@ pub mod json_path;
 pub mod markdown;
 pub mod number;
 pub mod pseudonym;
+pub mod rich;
 pub mod rng;
 pub mod url;
 pub mod visible;

@@ -5,6 +5,7 @@
 //! with tables and strikethrough. Headings are moved down a level or more, so that the page's
 //! own `<h1>` stays the only one (a study's `# Title` becomes an `<h2>`).
 
+use crate::rich::{is_remote, is_safe_link};
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
 /// Renders Markdown to HTML that is safe to insert into the page, headings one level down.
@@ -54,7 +55,7 @@ pub fn to_html_below(markdown: &str, shift: usize) -> String {
             title,
             id,
         }) => {
-            let remote = has_scheme(&dest_url);
+            let remote = is_remote(&dest_url);
             images_as_links.push(remote);
             if remote {
                 Event::Start(Tag::Link {
@@ -91,44 +92,8 @@ pub fn to_html_below(markdown: &str, shift: usize) -> String {
     )
 }
 
-/// A URL as a browser reads it, for deciding where it goes: trimmed, lower case, without the
-/// ASCII tabs and line breaks the URL parser drops, and with `\` read as `/` (as it is in
-/// http(s) URLs, so `/\host` is `//host`).
-fn as_parsed(url: &str) -> String {
-    url.trim()
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .map(|c| {
-            if c == '\\' {
-                '/'
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect()
-}
-
-/// Whether a URL names a scheme (`https:`, `javascript:`, ...) or another host (`//host`)
-/// rather than a path on this site.
-fn has_scheme(url: &str) -> bool {
-    let lower = as_parsed(url);
-    // Another host, whatever follows (`//host:8080/x`, `//host/x?a:b`): checked first.
-    if lower.starts_with("//") {
-        return true;
-    }
-    let scheme_end = lower.find(':');
-    let path_start = lower.find(['/', '?', '#']);
-    match (scheme_end, path_start) {
-        (Some(c), Some(p)) => c < p,
-        (Some(_), None) => true,
-        _ => false,
-    }
-}
-
 fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
-    let lower = as_parsed(&url);
-    let allowed = ["http:", "https:", "mailto:", "//"];
-    if has_scheme(&url) && !allowed.iter().any(|s| lower.starts_with(s)) {
+    if !is_safe_link(&url) {
         CowStr::Borrowed("#")
     } else {
         url
