@@ -222,11 +222,12 @@ fn check_attr(tag: Tag, attr: Attr, value: &str) -> Result<(), Refusal> {
     }
 }
 
-/// A URL as a browser reads it, for deciding where it goes: trimmed, lower case, without the
-/// ASCII tabs and line breaks the URL parser drops, and with `\` read as `/` (as it is in
-/// http(s) URLs, so `/\host` is `//host`).
+/// A URL as a browser reads it, for deciding where it goes: trimmed of the control characters
+/// and spaces the URL parser drops at either end (and of other white space), lower case,
+/// without the ASCII tabs and line breaks the parser drops, and with `\` read as `/` (as it is
+/// in http(s) URLs, so `/\host` is `//host`).
 fn as_parsed(url: &str) -> String {
-    url.trim()
+    url.trim_matches(|c: char| c <= ' ' || c.is_whitespace())
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .map(|c| {
@@ -697,6 +698,8 @@ mod tests {
             "//evil.example/p.png?a:b",
             "/\\evil.example/p.png",
             "\t//evil.example/p.png",
+            "\u{1}//evil.example/p.png",
+            "\u{1f}javascript:x",
             "JAVASCRIPT:x",
         ] {
             assert!(is_remote(url), "{url}");
