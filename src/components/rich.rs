@@ -2,20 +2,20 @@
 //! by `services::dom` (never through an HTML string).
 
 use juror_core::markdown;
-use juror_core::rich::{self, Node, Text};
+use juror_core::rich::{Node, Text};
 use leptos::prelude::*;
 
 use crate::services::dom;
 
-/// The tree to show for `text`. A compiled study's tree is shown as it is (checked again,
-/// whoever built it: a tree that fails is shown as its plain text). Markdown as written is
-/// rendered here, its headings `shift` levels down, for now: the annotator's page will receive
-/// only compiled text, and the researcher's page renders what it previews.
-pub fn tree(text: &Text, shift: usize) -> Vec<Node> {
+/// The tree to show for `text`. A compiled study's tree is shown as it is: it was checked when
+/// the study was read (`rich`'s reader refuses any element, attribute or address off its
+/// lists). Markdown as written is rendered here, its headings `shift` levels down, for now: the
+/// annotator's page will receive only compiled text, and the researcher's page renders what it
+/// previews.
+pub fn tree(text: &Text, shift: usize) -> std::borrow::Cow<'_, [Node]> {
     match text {
-        Text::Source(source) => markdown::to_rich(source, shift),
-        Text::Rich(nodes) if rich::check(nodes).is_ok() => nodes.clone(),
-        Text::Rich(nodes) => vec![Node::Text(rich::plain(nodes))],
+        Text::Source(source) => markdown::to_rich(source, shift).into(),
+        Text::Rich(nodes) => nodes.as_slice().into(),
     }
 }
 

@@ -286,10 +286,12 @@ fn append_rich(document: &web_sys::Document, parent: &web_sys::Node, nodes: &[ri
                     continue;
                 };
                 for (attr, value) in &e.attrs {
-                    let _ = match attr {
-                        rich::Attr::Align => {
-                            element.set_attribute("class", &format!("align-{value}"))
+                    let _ = match (attr, value.as_str()) {
+                        (rich::Attr::Align, "left") => element.set_attribute("class", "align-left"),
+                        (rich::Attr::Align, "center") => {
+                            element.set_attribute("class", "align-center")
                         }
+                        (rich::Attr::Align, _) => element.set_attribute("class", "align-right"),
                         _ => element.set_attribute(attr.name(), value),
                     };
                 }

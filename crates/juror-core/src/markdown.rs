@@ -220,11 +220,11 @@ impl Tree {
                 title,
                 ..
             } => {
-                let href = if link_type == LinkType::Email {
-                    format!("mailto:{dest_url}")
-                } else {
-                    dest_url.into_string()
-                };
+                let mut href = String::new();
+                if link_type == LinkType::Email {
+                    href.push_str("mailto:");
+                }
+                href.push_str(&dest_url);
                 self.open(link(href, title.into_string()));
             }
             Tag::Image {
