@@ -1,5 +1,6 @@
 //! The end: the ratings file, by download, clipboard, share sheet or e-mail.
 
+use juror_core::rich::Text;
 use juror_core::session::{Msg, Overlay, completion, submit};
 use leptos::prelude::*;
 
@@ -12,7 +13,7 @@ use crate::session::use_session;
 /// The study's debriefing (Markdown, rendered as rich text), shown once `shown`
 /// holds: until the annotator has saved their ratings file, a line says that it will appear.
 #[component]
-pub fn Debrief(text: String, #[prop(into)] shown: Signal<bool>) -> impl IntoView {
+pub fn Debrief(#[prop(into)] text: Text, #[prop(into)] shown: Signal<bool>) -> impl IntoView {
     move || {
         if shown.get() {
             view! {
