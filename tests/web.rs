@@ -8,7 +8,9 @@
 
 use std::sync::Arc;
 
+use juror::components::rich::RichText;
 use juror::pages::{Debrief, PointCaption, StudyProblems, Welcome};
+use juror_core::rich::Text;
 use juror_core::study::parse_study;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -280,6 +282,83 @@ async fn a_judges_section_is_the_table_model_with_a_plot_per_dimension() {
             .unwrap()
             .length()
             > 0
+    );
+    drop(handle);
+}
+
+/// Hostile Markdown becomes DOM nodes: raw HTML as text nodes (no script, no image with a
+/// handler), links opening apart without opener or referrer, a `javascript:` link going nowhere,
+/// an image from another site a link, a column's alignment a class; and a compiled study's tree
+/// is built as it was read.
+#[wasm_bindgen_test]
+async fn rich_text_builds_dom_nodes_and_nothing_that_runs() {
+    let markdown = "# Title\n\nhello <script>window.pwned = 1</script> <img src=x onerror=alert(1)>\n\n\
+        [site](https://example.org) [bad](javascript:alert(1)) ![far](https://cdn.example.org/x.png) \
+        ![near](media/x.png)\n\n| a | b |\n|:-:|--:|\n| 1 | 2 |\n";
+    let compiled: Text = serde_json::from_str(r#"[["p",["em","x"],"<b>"]]"#).unwrap();
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <RichText text=markdown shift=2 />
+            <RichText text=compiled class="compiled" />
+        }
+    });
+    leptos::task::tick().await;
+
+    let md = root.query_selector(".markdown").unwrap().unwrap();
+    assert_eq!(
+        md.query_selector("h3")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "Title"
+    );
+    assert!(md.query_selector("script").unwrap().is_none());
+    assert!(md.query_selector("[onerror]").unwrap().is_none());
+    let text = md.text_content().unwrap();
+    assert!(text.contains("<script>window.pwned = 1</script>"), "{text}");
+    assert!(text.contains("<img src=x onerror=alert(1)>"), "{text}");
+    let links = md.query_selector_all("a").unwrap();
+    assert_eq!(links.length(), 3);
+    for i in 0..links.length() {
+        let a: web_sys::Element = links.item(i).unwrap().unchecked_into();
+        assert_eq!(a.get_attribute("target").as_deref(), Some("_blank"));
+        assert_eq!(
+            a.get_attribute("rel").as_deref(),
+            Some("noopener noreferrer")
+        );
+    }
+    let hrefs: Vec<String> = (0..links.length())
+        .map(|i| {
+            links
+                .item(i)
+                .unwrap()
+                .unchecked_into::<web_sys::Element>()
+                .get_attribute("href")
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        hrefs,
+        ["https://example.org", "#", "https://cdn.example.org/x.png"]
+    );
+    let images = md.query_selector_all("img").unwrap();
+    assert_eq!(images.length(), 1);
+    let img: web_sys::Element = images.item(0).unwrap().unchecked_into();
+    assert_eq!(img.get_attribute("src").as_deref(), Some("media/x.png"));
+    assert_eq!(img.get_attribute("alt").as_deref(), Some("near"));
+    assert!(md.query_selector("th.align-center").unwrap().is_some());
+    assert!(md.query_selector("td.align-right").unwrap().is_some());
+    assert!(md.query_selector("[style]").unwrap().is_none());
+
+    // A compiled study's tree, as its reader gives it.
+    let compiled = root.query_selector(".markdown.compiled").unwrap().unwrap();
+    assert_eq!(compiled.inner_html(), "<p><em>x</em>&lt;b&gt;</p>");
+    assert!(
+        js_sys::Reflect::get(&web_sys::window().unwrap(), &"pwned".into())
+            .unwrap()
+            .is_undefined()
     );
     drop(handle);
 }

@@ -1,6 +1,9 @@
-//! Widgets the researcher's pages share: picking files (a button, a drop zone, one optional
-//! file with a way to remove it) and a data table. They read files through
+//! Widgets the pages share: rich text (the study's Markdown, as the core's tree, built into DOM
+//! nodes; in [`rich`]), and for the researcher's pages, picking files (a button, a drop zone, one
+//! optional file with a way to remove it) and a data table. They read files through
 //! `services::study_source` and hand them on as the core's [`FileText`]; they take no decision.
+
+pub mod rich;
 
 use juror_core::analysis::run::FileText;
 use leptos::ev::{DragEvent, Event};

@@ -1,25 +1,25 @@
 //! The end: the ratings file, by download, clipboard, share sheet or e-mail.
 
-use juror_core::markdown;
+use juror_core::rich::Text;
 use juror_core::session::{Msg, Overlay, completion, submit};
 use leptos::prelude::*;
 
 use super::welcome::Contact;
+use crate::components::rich::RichText;
 use crate::services::submit as submit_service;
 use crate::services::{download, location};
 use crate::session::use_session;
 
-/// The study's debriefing (Markdown, rendered by the core's renderer), shown once `shown`
+/// The study's debriefing (Markdown, rendered as rich text), shown once `shown`
 /// holds: until the annotator has saved their ratings file, a line says that it will appear.
 #[component]
-pub fn Debrief(text: String, #[prop(into)] shown: Signal<bool>) -> impl IntoView {
-    let html = markdown::to_html(&text);
+pub fn Debrief(#[prop(into)] text: Text, #[prop(into)] shown: Signal<bool>) -> impl IntoView {
     move || {
         if shown.get() {
             view! {
                 <section class="debrief" aria-labelledby="debrief-heading">
                     <h2 id="debrief-heading">"About this study"</h2>
-                    <div class="markdown" inner_html=html.clone()></div>
+                    <RichText text=text.clone() />
                 </section>
             }
             .into_any()

@@ -1,7 +1,6 @@
 //! The annotator's journey: one page per phase of the core's session, with the banners,
 //! overlays and keyboard shortcuts that hold for all of them.
 
-use juror_core::markdown;
 use juror_core::session::ratings;
 use juror_core::session::{Msg, Overlay, Phase, Survey, Target, durability, keys};
 use leptos::prelude::*;
@@ -11,6 +10,7 @@ use super::instructions::{Instructions, RubricTable};
 use super::survey::SurveyPage;
 use super::trial::{TrialList, TrialPage};
 use super::{FilePicker, Welcome};
+use crate::components::rich::RichText;
 use crate::services::{dom, download};
 use crate::session::{SessionHandle, use_session};
 
@@ -62,7 +62,7 @@ pub fn StudyFlow() -> impl IntoView {
 fn Screened() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
-    let message = markdown::to_html(study.screened_message());
+    let message = study.screened_message().to_owned();
     let end = study
         .completion()
         .is_some()
@@ -73,7 +73,7 @@ fn Screened() -> impl IntoView {
     view! {
         <section aria-labelledby="screened-heading">
             <h1 id="screened-heading">"Thank you"</h1>
-            <div class="markdown" inner_html=message></div>
+            <RichText text=message />
             {code.map(|c| view! {
                 <p>"Give this code to the study platform: " <code class="completion-code">{c}</code></p>
             })}
@@ -283,7 +283,7 @@ fn Consent() -> impl IntoView {
     view! {
         <section class="consent" aria-labelledby="consent-heading">
             <h1 id="consent-heading">"Consent"</h1>
-            <div class="markdown" inner_html=markdown::to_html(&consent.text)></div>
+            <RichText text=consent.text.clone() />
             <div class="actions">
                 <button
                     type="button"

@@ -1,10 +1,11 @@
 //! The guidelines: instructions, the rubric with every scale point, worked examples.
 
-use juror_core::markdown;
+use juror_core::rich::Text;
 use juror_core::session::{Msg, durability};
 use leptos::prelude::*;
 
 use super::trial::MediaFigure;
+use crate::components::rich::{RichText, rich_text};
 use crate::session::use_session;
 
 /// The instructions page, before the first trial.
@@ -22,7 +23,7 @@ pub fn Instructions() -> impl IntoView {
             <h1 id="instructions-heading">"Instructions"</h1>
             {study
                 .instructions()
-                .map(|md| view! { <div class="markdown" inner_html=markdown::to_html(md)></div> })}
+                .map(|md| view! { <RichText text=md.to_owned() /> })}
             <h2>"Rubric"</h2>
             <RubricTable />
             {move || match (handle.backups.persisted.get(), handle.risk()) {
@@ -104,12 +105,12 @@ pub fn RubricTable() -> impl IntoView {
             {(!rubric.look_for.is_empty())
                 .then(|| view! {
                     <h3>"Look for (rate higher)"</h3>
-                    <ul>{rubric.look_for.iter().map(|x| view! { <li inner_html=markdown::to_html(x)></li> }).collect_view()}</ul>
+                    <ul>{rubric.look_for.iter().map(|x| view! { <li use:rich_text=(Text::from(x.clone()), 1)></li> }).collect_view()}</ul>
                 })}
             {(!rubric.avoid.is_empty())
                 .then(|| view! {
                     <h3>"Watch out for (rate lower)"</h3>
-                    <ul>{rubric.avoid.iter().map(|x| view! { <li inner_html=markdown::to_html(x)></li> }).collect_view()}</ul>
+                    <ul>{rubric.avoid.iter().map(|x| view! { <li use:rich_text=(Text::from(x.clone()), 1)></li> }).collect_view()}</ul>
                 })}
             {(!examples.is_empty())
                 .then(|| {
@@ -139,16 +140,16 @@ pub fn RubricTable() -> impl IntoView {
                                     <article class="example">
                                         <h4>{e.title.clone().unwrap_or_else(|| format!("Example {}", i + 1))}</h4>
                                         // Labelled as the trials label them.
-                                        {e.prompt.as_deref().map(|p| view! {
+                                        {e.prompt.clone().map(|p| view! {
                                             <div class="prompt">
                                                 <h5>"Prompt"</h5>
-                                                <div class="markdown" inner_html=markdown::to_html(p)></div>
+                                                <RichText text=p />
                                             </div>
                                         })}
                                         {media}
                                         <div class="output">
                                             <h5>"Output"</h5>
-                                            <div class="markdown" inner_html=markdown::to_html(&e.output)></div>
+                                            <RichText text=e.output.clone() />
                                         </div>
                                         <p class="scores"><strong>"Scores: "</strong>{scores.join(", ")}</p>
                                         <p class="why"><strong>"Why: "</strong>{e.why.clone()}</p>

@@ -1,7 +1,6 @@
 //! A trial: the prompt, the blinded outputs, the questions about each, the preference, notes,
 //! and the way on. Everything shown comes from the core's `TrialView`, which has no system ids.
 
-use juror_core::markdown;
 use juror_core::plan::view::{OutputView, TrialView};
 use juror_core::session::{
     Answer, Msg, Overlay, Preference, Target, TrialAnswers, TrialStatus, current_view, progress,
@@ -17,6 +16,7 @@ use super::survey::{
     MissingList, NeededNote, PointCaption, QuestionControl, described_by, invalid, missing_count,
     needed, radio,
 };
+use crate::components::rich::RichText;
 use crate::session::{SessionHandle, use_session};
 
 /// The trial on screen, with its header and navigation.
@@ -145,7 +145,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
                         {title.unwrap_or_else(|| "About this part".to_owned())}
                         {time}
                     </summary>
-                    {md.map(|md| view! { <div class="markdown" inner_html=markdown::to_html(&md)></div> })}
+                    {md.map(|md| view! { <RichText text=md /> })}
                 </details>
             }
         })
@@ -196,11 +196,11 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
             {task_intro}
             <div class="prompt">
                 <h2>"Prompt"</h2>
-                <div class="markdown" inner_html=view.prompt_html.clone()></div>
-                {view.context_html.clone().map(|html| view! {
+                <RichText text=view.prompt.clone() shift=2 />
+                {view.context.clone().map(|text| view! {
                     <details class="context" open>
                         <summary>"Context"</summary>
-                        <div class="markdown" inner_html=html></div>
+                        <RichText text shift=2 />
                     </details>
                 })}
                 {media}
@@ -374,7 +374,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                 (Some(text), Some(spans)) => view! { <SpansQuestion index position label=label.clone() text spans /> }.into_any(),
                 // Plain text (the task's `plain_text`): as written, whitespace kept.
                 (Some(text), None) => view! { <div class="output-text plain-text">{text}</div> }.into_any(),
-                _ => view! { <div class="markdown output-text" inner_html=output.html.clone()></div> }.into_any(),
+                _ => view! { <RichText text=output.body.clone().unwrap_or_else(|| "".into()) shift=2 class="output-text" /> }.into_any(),
             }}
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>

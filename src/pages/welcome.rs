@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
-use juror_core::markdown;
 use juror_core::study::Study;
 use leptos::prelude::*;
+
+use crate::components::rich::RichText;
 
 /// Title, description, and the facts an annotator wants before starting. With `on_code`, the
 /// link named no annotator: a form asks for the participant code. `children` are the actions
@@ -19,7 +20,7 @@ pub fn Welcome(
     trials: Option<usize>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    let description = study.description().map(markdown::to_html);
+    let description = study.description().map(ToOwned::to_owned);
     let trials = trials.unwrap_or_else(|| study.trials_per_annotator());
     let minutes = study.estimated_minutes();
     let consent = study.consent().is_some();
@@ -27,7 +28,7 @@ pub fn Welcome(
     view! {
         <section class="welcome" aria-labelledby="study-title">
             <h1 id="study-title">{study.title().to_owned()}</h1>
-            {description.map(|html| view! { <div class="markdown" inner_html=html></div> })}
+            {description.map(|text| view! { <RichText text /> })}
             <dl class="facts">
                 <div>
                     <dt>"Pages to judge"</dt>

@@ -1,5 +1,6 @@
-//! Focus, scrolling and page-wide listeners.
+//! Focus, scrolling, page-wide listeners, and rich text built into DOM nodes.
 
+use juror_core::rich;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
@@ -261,5 +262,47 @@ fn point(root: &web_sys::Element, node: &web_sys::Node, offset: usize) -> Option
             Err(_) => point(root, &child, 0),
         },
         None => piece(&element, true),
+    }
+}
+
+/// Replaces what `parent` holds with a rich tree's nodes, built as DOM nodes: text always as
+/// text nodes (never parsed as markup), elements and attributes only from the tree's
+/// whitelists. Every link opens apart (`target="_blank"`) and gives the other site neither the
+/// opener nor the referrer; a table cell's alignment becomes a class (`align-center`), since
+/// the page's content security policy refuses inline styles.
+pub fn fill_rich(parent: &web_sys::Element, nodes: &[rich::Node]) {
+    parent.set_text_content(None);
+    if let Some(document) = document() {
+        append_rich(&document, parent, nodes);
+    }
+}
+
+fn append_rich(document: &web_sys::Document, parent: &web_sys::Node, nodes: &[rich::Node]) {
+    for node in nodes {
+        let built: web_sys::Node = match node {
+            rich::Node::Text(text) => document.create_text_node(text).into(),
+            rich::Node::Element(e) => {
+                let Ok(element) = document.create_element(e.tag.name()) else {
+                    continue;
+                };
+                for (attr, value) in &e.attrs {
+                    let _ = match (attr, value.as_str()) {
+                        (rich::Attr::Align, "left") => element.set_attribute("class", "align-left"),
+                        (rich::Attr::Align, "center") => {
+                            element.set_attribute("class", "align-center")
+                        }
+                        (rich::Attr::Align, _) => element.set_attribute("class", "align-right"),
+                        _ => element.set_attribute(attr.name(), value),
+                    };
+                }
+                if e.tag == rich::Tag::A {
+                    let _ = element.set_attribute("target", "_blank");
+                    let _ = element.set_attribute("rel", "noopener noreferrer");
+                }
+                append_rich(document, &element, &e.children);
+                element.into()
+            }
+        };
+        let _ = parent.append_child(&built);
     }
 }

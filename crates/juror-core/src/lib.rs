@@ -6,7 +6,8 @@
 //!   section kept as written) or [`analysis::plan_reader::parse_study`] (the researcher's, with
 //!   the pre-registered plan read and checked);
 //! - [`study::Problem`], one thing wrong with a study file, with where and what to do;
-//! - [`markdown::to_html`], the one Markdown renderer, safe for untrusted outputs;
+//! - [`markdown::to_rich`], the one Markdown renderer, into [`rich`]'s whitelisted tree, safe for
+//!   untrusted outputs;
 //! - [`plan::plan`], the counterbalanced, blinded plan of one annotator;
 //! - [`session::update`] and [`session::Session`], the annotator's session reducer, and
 //!   [`session::ratings::RatingsFile`], the file it produces;
@@ -26,6 +27,7 @@ pub mod json_path;
 pub mod markdown;
 pub mod number;
 pub mod pseudonym;
+pub mod rich;
 pub mod rng;
 pub mod url;
 pub mod visible;

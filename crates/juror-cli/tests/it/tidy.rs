@@ -195,3 +195,28 @@ fn each_crate_has_at_most_three_test_binaries() {
         );
     }
 }
+
+/// Where the web shell may set HTML from a string (`inner_html`, `set_inner_html`): nowhere.
+/// Study text reaches the page as the core's rich tree, built into DOM nodes by
+/// `services::dom::fill_rich`; a page that needs an HTML string is named here, with why.
+const INNER_HTML_ALLOWED: &[&str] = &[];
+
+#[test]
+fn no_page_sets_html_from_a_string() {
+    let root = root();
+    let mut found = Vec::new();
+    for path in rust_files(&root.join("src")) {
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.contains("inner_html") && !INNER_HTML_ALLOWED.contains(&name.as_str()) {
+                found.push(format!("{name}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "show study text with `components::rich::RichText` (a DOM tree, never an HTML string):\n{}",
+        found.join("\n")
+    );
+}

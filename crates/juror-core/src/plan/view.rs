@@ -1,11 +1,11 @@
 //! What a rater is shown for a trial. Built from a plan's [`Trial`] and the study, it holds
-//! blinded labels and rendered outputs, and by construction no system identifier: there is no
-//! field a system id could go into.
+//! blinded labels and the texts to show (the page renders them), and by construction no
+//! system identifier: there is no field a system id could go into.
 
 use serde::Serialize;
 
 use super::{Plan, Trial};
-use crate::markdown;
+use crate::rich::Text;
 use crate::study::{LabelScheme, MediaKind, PreferenceKind, Requirement, Severity, Study};
 
 /// One trial as the rater sees it.
@@ -21,10 +21,10 @@ pub struct TrialView {
     pub task_title: Option<String>,
     /// The item's id (study content, not a system).
     pub item_id: String,
-    /// The prompt, rendered.
-    pub prompt_html: String,
-    /// Extra context, rendered.
-    pub context_html: Option<String>,
+    /// The prompt, to render under the trial's heading.
+    pub prompt: Text,
+    /// Extra context, to render likewise.
+    pub context: Option<Text>,
     /// Image or video.
     pub media: Option<MediaView>,
     /// The outputs in position order.
@@ -68,8 +68,8 @@ pub struct OutputView {
     /// letter stands for the system throughout the study (the exit survey may ask about it),
     /// so it is always shown.
     pub heading: String,
-    /// The output, rendered.
-    pub html: String,
+    /// The output, to render as Markdown; none when the task shows it as plain text (`text`).
+    pub body: Option<Text>,
     /// The output's text as the study holds it, when the task shows plain text (`plain_text`,
     /// or error spans asked): the page then shows it as is, whitespace kept, and span offsets
     /// count its characters.
@@ -131,11 +131,7 @@ impl TrialView {
                     },
                     // Shown as plain text (spans marked, or formatting to be ignored): no
                     // Markdown to render.
-                    html: if task.plain_text {
-                        String::new()
-                    } else {
-                        markdown::to_html_below(text, 2)
-                    },
+                    body: (!task.plain_text).then(|| Text::from(text)),
                     text: task.plain_text.then(|| text.to_owned()),
                 }
             })
@@ -146,11 +142,8 @@ impl TrialView {
             task_id: task.id.clone(),
             task_title: task.title.clone(),
             item_id: item.id.clone(),
-            prompt_html: markdown::to_html_below(&item.prompt, 2),
-            context_html: item
-                .context
-                .as_deref()
-                .map(|c| markdown::to_html_below(c, 2)),
+            prompt: item.prompt.clone().into(),
+            context: item.context.clone().map(Into::into),
             media: item.media.as_ref().map(|m| MediaView {
                 kind: m.kind,
                 src: m.src.clone(),

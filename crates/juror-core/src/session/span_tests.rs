@@ -257,7 +257,7 @@ fn the_trial_view_gives_the_plain_text_and_the_spans_asked() {
     assert!(spans.whole_output);
     let text = crate::plan::view::shown_text(&study, &s.plan.trials[0], 0);
     assert_eq!(view.outputs[0].text.as_deref(), Some(text));
-    assert!(view.outputs[0].html.is_empty(), "no Markdown is rendered");
+    assert!(view.outputs[0].body.is_none(), "no Markdown is rendered");
     // Without spans, Markdown as before.
     let (plain, t) = into_trials("summeval");
     let view = current_view(&plain, &t).unwrap();
@@ -282,7 +282,7 @@ fn a_plain_text_task_gives_the_text_without_spans() {
     let trial = &s.plan.trials[0];
     let view = crate::plan::view::TrialView::new(&plain, &s.plan, 0, trial);
     assert!(view.spans.is_none());
-    assert!(view.outputs[0].html.is_empty());
+    assert!(view.outputs[0].body.is_none());
     assert_eq!(
         view.outputs[0].text.as_deref(),
         Some(crate::plan::view::shown_text(&study, trial, 0))
