@@ -62,7 +62,7 @@ pub fn StudyFlow() -> impl IntoView {
 fn Screened() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
-    let message = markdown::to_html(study.screened_message());
+    let message = markdown::to_html(&study.screened_message().plain());
     let end = study
         .completion()
         .is_some()
@@ -283,7 +283,7 @@ fn Consent() -> impl IntoView {
     view! {
         <section class="consent" aria-labelledby="consent-heading">
             <h1 id="consent-heading">"Consent"</h1>
-            <div class="markdown" inner_html=markdown::to_html(&consent.text)></div>
+            <div class="markdown" inner_html=markdown::to_html(&consent.text.plain())></div>
             <div class="actions">
                 <button
                     type="button"

@@ -22,7 +22,7 @@ pub fn Instructions() -> impl IntoView {
             <h1 id="instructions-heading">"Instructions"</h1>
             {study
                 .instructions()
-                .map(|md| view! { <div class="markdown" inner_html=markdown::to_html(md)></div> })}
+                .map(|md| view! { <div class="markdown" inner_html=markdown::to_html(&md.plain())></div> })}
             <h2>"Rubric"</h2>
             <RubricTable />
             {move || match (handle.backups.persisted.get(), handle.risk()) {
@@ -104,12 +104,12 @@ pub fn RubricTable() -> impl IntoView {
             {(!rubric.look_for.is_empty())
                 .then(|| view! {
                     <h3>"Look for (rate higher)"</h3>
-                    <ul>{rubric.look_for.iter().map(|x| view! { <li inner_html=markdown::to_html(x)></li> }).collect_view()}</ul>
+                    <ul>{rubric.look_for.iter().map(|x| view! { <li inner_html=markdown::to_html(&x.plain())></li> }).collect_view()}</ul>
                 })}
             {(!rubric.avoid.is_empty())
                 .then(|| view! {
                     <h3>"Watch out for (rate lower)"</h3>
-                    <ul>{rubric.avoid.iter().map(|x| view! { <li inner_html=markdown::to_html(x)></li> }).collect_view()}</ul>
+                    <ul>{rubric.avoid.iter().map(|x| view! { <li inner_html=markdown::to_html(&x.plain())></li> }).collect_view()}</ul>
                 })}
             {(!examples.is_empty())
                 .then(|| {
@@ -139,16 +139,16 @@ pub fn RubricTable() -> impl IntoView {
                                     <article class="example">
                                         <h4>{e.title.clone().unwrap_or_else(|| format!("Example {}", i + 1))}</h4>
                                         // Labelled as the trials label them.
-                                        {e.prompt.as_deref().map(|p| view! {
+                                        {e.prompt.as_ref().map(|p| view! {
                                             <div class="prompt">
                                                 <h5>"Prompt"</h5>
-                                                <div class="markdown" inner_html=markdown::to_html(p)></div>
+                                                <div class="markdown" inner_html=markdown::to_html(&p.plain())></div>
                                             </div>
                                         })}
                                         {media}
                                         <div class="output">
                                             <h5>"Output"</h5>
-                                            <div class="markdown" inner_html=markdown::to_html(&e.output)></div>
+                                            <div class="markdown" inner_html=markdown::to_html(&e.output.plain())></div>
                                         </div>
                                         <p class="scores"><strong>"Scores: "</strong>{scores.join(", ")}</p>
                                         <p class="why"><strong>"Why: "</strong>{e.why.clone()}</p>

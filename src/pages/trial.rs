@@ -145,7 +145,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
                         {title.unwrap_or_else(|| "About this part".to_owned())}
                         {time}
                     </summary>
-                    {md.map(|md| view! { <div class="markdown" inner_html=markdown::to_html(&md)></div> })}
+                    {md.map(|md| view! { <div class="markdown" inner_html=markdown::to_html(&md.plain())></div> })}
                 </details>
             }
         })

@@ -19,7 +19,7 @@ pub fn Welcome(
     trials: Option<usize>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    let description = study.description().map(markdown::to_html);
+    let description = study.description().map(|d| markdown::to_html(&d.plain()));
     let trials = trials.unwrap_or_else(|| study.trials_per_annotator());
     let minutes = study.estimated_minutes();
     let consent = study.consent().is_some();

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Plan, Trial};
 use crate::markdown;
-use crate::study::{LabelScheme, MediaKind, PreferenceKind, Requirement, Severity, Study};
+use crate::study::{LabelScheme, MediaKind, PreferenceKind, Requirement, Severity, Study, Text};
 
 /// One trial as the rater sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -121,7 +121,8 @@ impl TrialView {
                 let text = item
                     .outputs
                     .get(&systems[s.system])
-                    .map_or("", String::as_str);
+                    .map(Text::plain)
+                    .unwrap_or_default();
                 OutputView {
                     label: s.label.clone(),
                     heading: if letter_means_nothing {
@@ -134,9 +135,9 @@ impl TrialView {
                     html: if task.plain_text {
                         String::new()
                     } else {
-                        markdown::to_html_below(text, 2)
+                        markdown::to_html_below(&text, 2)
                     },
-                    text: task.plain_text.then(|| text.to_owned()),
+                    text: task.plain_text.then(|| text.into_owned()),
                 }
             })
             .collect();
@@ -146,11 +147,11 @@ impl TrialView {
             task_id: task.id.clone(),
             task_title: task.title.clone(),
             item_id: item.id.clone(),
-            prompt_html: markdown::to_html_below(&item.prompt, 2),
+            prompt_html: markdown::to_html_below(&item.prompt.plain(), 2),
             context_html: item
                 .context
-                .as_deref()
-                .map(|c| markdown::to_html_below(c, 2)),
+                .as_ref()
+                .map(|c| markdown::to_html_below(&c.plain(), 2)),
             media: item.media.as_ref().map(|m| MediaView {
                 kind: m.kind,
                 src: m.src.clone(),
@@ -194,7 +195,8 @@ pub fn shown_text<'a>(study: &'a Study, trial: &Trial, position: usize) -> &'a s
                 .outputs
                 .get(study.systems().get(s.system)?)
         })
-        .map_or("", String::as_str)
+        .and_then(Text::verbatim)
+        .unwrap_or("")
 }
 
 impl Plan {
