@@ -226,8 +226,12 @@ fn plain_items(study: &Study) -> Vec<usize> {
     items
 }
 
+/// What [`each_text`] calls on each Markdown field: the field, its heading shift, and its place
+/// (made only when asked).
+type OnText<'a> = dyn FnMut(&mut Text, usize, &dyn Fn() -> String) + 'a;
+
 /// Calls `f` on every Markdown field of `study` with its heading shift and its place.
-fn each_text(study: &mut Study, f: &mut dyn FnMut(&mut Text, usize, &dyn Fn() -> String)) {
+fn each_text(study: &mut Study, f: &mut OnText<'_>) {
     if let Some(t) = &mut study.description {
         f(t, 1, &|| "study.description".to_owned());
     }
