@@ -95,6 +95,8 @@ pub const OUTPUT: &str = "compiled.output";
 pub const SHOWN: &str = "compiled.shown";
 /// A Markdown field was left as written, unrendered.
 pub const SOURCE: &str = "compiled.source";
+/// A count the page plans with is outside what a study allows.
+pub const COUNT: &str = "compiled.count";
 
 /// Every code [`read`] can give, with its full explanation (what [`explain`] returns).
 pub const CODES: &[(&str, &str)] = &[
@@ -148,6 +150,12 @@ pub const CODES: &[(&str, &str)] = &[
         "A text the page shows as formatted (a description, instructions, a prompt, an output) \
          is Markdown as written, not rendered: the annotator's page has no Markdown renderer. \
          Compile the study again.",
+    ),
+    (
+        COUNT,
+        "A count the page plans with is outside what a study allows: a best–worst tuple size \
+         from 3 to the number of systems, an assignment's slots (1 or more) with 1 to that many \
+         annotators per item, a personal item's slots within them. Compile the study again.",
     ),
 ];
 
@@ -381,6 +389,7 @@ fn structure(study: &mut Study) -> Vec<Problem> {
             }
         }
     }
+    counts(study, &mut push);
     for (c, check) in study.design.attention_checks.iter().enumerate() {
         if study.item(check.item()).is_none() {
             push(
@@ -442,6 +451,50 @@ fn structure(study: &mut Study) -> Vec<Problem> {
         }
     });
     out
+}
+
+/// The counts the planner relies on, as validation bounds them.
+fn counts(study: &Study, push: &mut dyn FnMut(String, &'static str, String)) {
+    let systems = study.systems.len();
+    for (t, task) in study.design.tasks.iter().enumerate() {
+        let Some(p) = &task.preference else {
+            continue;
+        };
+        let size = p.tuple_size;
+        let bad = match p.kind {
+            crate::study::PreferenceKind::BestWorst => !(3..=systems).contains(&size),
+            _ => size != 0,
+        };
+        if bad {
+            push(
+                format!("study.design.tasks[{t}].preference.tuple_size"),
+                COUNT,
+                format!("{size} of {systems} systems"),
+            );
+        }
+    }
+    let Some(a) = study.design.assignment else {
+        return;
+    };
+    if a.slots == 0 || a.annotators_per_item == 0 || a.annotators_per_item > a.slots {
+        push(
+            "study.design.assignment".to_owned(),
+            COUNT,
+            format!(
+                "{} annotators per item of {} slots",
+                a.annotators_per_item, a.slots
+            ),
+        );
+    }
+    for (i, item) in study.items.iter().enumerate() {
+        if item.for_slots.iter().any(|&s| s == 0 || s > a.slots) {
+            push(
+                format!("study.items[{i}].for_slots"),
+                COUNT,
+                format!("a slot outside 1 to {}", a.slots),
+            );
+        }
+    }
 }
 
 /// Checks a stored plan's trials at `at`.
