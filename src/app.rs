@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use juror_core::open::{Opened, open};
-use juror_core::study::Problems;
 use juror_core::plan::{
     Annotator, ID_PARAMETERS, mturk_preview, platform_visit, resolve_annotator,
 };
 use juror_core::session::store;
+use juror_core::study::Problems;
 use juror_core::study::{Problem, Study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

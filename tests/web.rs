@@ -132,7 +132,7 @@ async fn the_debrief_appears_once_the_ratings_are_saved() {
     let study = parse_study(HARE).unwrap();
     let text = format!(
         "{} <script>window.pwned = 1</script>",
-        study.debrief().unwrap()
+        study.debrief().unwrap().plain()
     );
     let saved = RwSignal::new(false);
     let root = container();

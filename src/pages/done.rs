@@ -68,7 +68,7 @@ pub fn Finished() -> impl IntoView {
         .then(|| completion_block(saved));
     let debrief = study
         .debrief()
-        .map(|text| view! { <Debrief text=text.to_owned() shown=saved /> });
+        .map(|text| view! { <Debrief text=text.plain().into_owned() shown=saved /> });
     view! {
         <section class="finished" aria-labelledby="finished-heading">
             <h1 id="finished-heading">"Thank you — you have finished"</h1>

@@ -36,7 +36,9 @@ pub mod visible;
 pub mod study;
 
 // Floor 3: plans of a study, and what needs them to accept a study: the front door for a
-// study's text, and building a study from model outputs.
+// study's text, the compiled study (written from what the front door opened), and building a
+// study from model outputs.
+pub mod compiled;
 pub mod open;
 pub mod plan;
 pub mod prepare;

@@ -333,6 +333,19 @@ impl Text {
         }
     }
 
+    /// The text as written, when the field holds it so: the source, or a tree of one text node
+    /// (what a compiled study holds for outputs shown as plain text, whose characters span
+    /// offsets count).
+    pub fn verbatim(&self) -> Option<&str> {
+        match self {
+            Text::Source(s) => Some(s),
+            Text::Rich(nodes) => match nodes.as_slice() {
+                [Node::Text(s)] => Some(s),
+                _ => None,
+            },
+        }
+    }
+
     /// The text without markup: the source as written, or the tree's [`plain`] text.
     pub fn plain(&self) -> std::borrow::Cow<'_, str> {
         match self {

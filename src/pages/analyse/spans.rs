@@ -125,7 +125,7 @@ fn output_view(k: usize, o: &OutputAgreement, rows: &[SpanRow], study: &Study) -
     );
     let lines = by
         .into_iter()
-        .map(|(annotator, marks)| line(annotator, &text, &marks))
+        .map(|(annotator, marks)| line(annotator, &text.plain(), &marks))
         .collect_view();
     Some(
         view! {

@@ -4,6 +4,7 @@
 //! usage error or a file that cannot be read or written.
 
 pub mod analyze;
+pub mod compile;
 pub mod links;
 pub mod payments;
 pub mod plan;

@@ -1,7 +1,9 @@
 //! `juror validate`: the one-line summary of a valid study, or every problem of an invalid one,
 //! and the warnings a researcher needs before serving it (a submit origin the site's build
 //! must allow, systems named in the open, a consent text that does not say answers are sent);
-//! with `--published`, whether it is what `juror publish` writes.
+//! with `--published`, whether it is what `juror publish` writes. A compiled study
+//! (`juror compile`) is read as the annotator's page reads it, each problem with its code and
+//! the code's full explanation.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -12,7 +14,9 @@ use juror_core::study::warnings::{BACKUP_WORDS, SENDING_WORDS, Warning};
 
 use crate::files::{open_study, read};
 
-/// Check a study file and list every problem with its JSON path and a fix.
+/// Check a study file and list every problem with its JSON path and a fix; or check a compiled
+/// study (juror.compiled/1) as the annotator's page reads it, each problem with its code and
+/// what the code means.
 #[derive(clap::Args)]
 pub struct Args {
     /// The study file (juror.study/1 JSON).
@@ -39,6 +43,9 @@ pub fn run(args: Args) -> ExitCode {
         Ok(text) => text,
         Err(code) => return code,
     };
+    if juror_core::compiled::is_compiled(&text) {
+        return compiled(file, &text, args.published);
+    }
     let study = match open_study(file, &text) {
         Ok(opened) => opened.study,
         Err(code) => return code,
@@ -94,6 +101,49 @@ pub fn run(args: Args) -> ExitCode {
             file.display()
         );
     }
+    ExitCode::SUCCESS
+}
+
+/// A compiled study read with the annotator's page's reader: its one-line summary, or each
+/// problem with its place, its code and the code's full explanation (exit 1). With
+/// `published`, it must also carry plans and name no system.
+fn compiled(file: &Path, text: &str, published: bool) -> ExitCode {
+    use juror_core::compiled::{FORMAT, explain, read};
+    let compiled = match read(text) {
+        Ok(compiled) => compiled,
+        Err(problems) => {
+            for p in &problems.0 {
+                outln!("{}: {}: {} [{}]", file.display(), p.at, p.detail, p.code);
+                outln!("  {}", explain(p.code));
+            }
+            errln!(
+                "{}: {} problem(s); the compiled study is not valid",
+                file.display(),
+                problems.0.len()
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let study = &compiled.study;
+    let sealed = juror_core::publish::is_sealed(study.systems());
+    if published && (study.design().plans.is_none() || !sealed) {
+        outln!(
+            "{}: not published: compiled from a study as written (no plans, or systems \
+             named); compile what `juror publish` writes (README, \"Hosting a study\")",
+            file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    outln!(
+        "{}: valid {FORMAT} study \"{}\": {} items, {} systems, {} task(s); compiled from the \
+         study file whose SHA-256 is {}",
+        file.display(),
+        study.id(),
+        study.items().len(),
+        study.system_count(),
+        study.design().tasks.len(),
+        compiled.sha256
+    );
     ExitCode::SUCCESS
 }
 

@@ -12,6 +12,7 @@ mod support;
 mod analyze;
 mod analyze_published;
 mod cli;
+mod compile;
 mod crowd;
 mod links;
 mod power;

@@ -866,7 +866,7 @@ fn preference_section(
 /// The length in characters of `system`'s output for `item`, when the study gives it.
 fn length(study: Option<&Study>, item: &str, system: &str) -> Option<f64> {
     let item = study?.items().iter().find(|i| i.id == item)?;
-    Some(item.outputs.get(system)?.chars().count() as f64)
+    Some(item.outputs.get(system)?.plain().chars().count() as f64)
 }
 
 fn bias(

@@ -299,7 +299,7 @@ fn judge_trial(study: &Study, trial: &Trial, id: TrialId) -> JudgeTrial {
                 .systems()
                 .get(s)
                 .and_then(|system| item.outputs.get(system))
-                .cloned()
+                .map(|t| t.plain().into_owned())
                 .unwrap_or_default(),
         })
         .collect();
@@ -310,10 +310,10 @@ fn judge_trial(study: &Study, trial: &Trial, id: TrialId) -> JudgeTrial {
         swapped: id.swapped,
         task_id: task.id.clone(),
         task_title: task.title.clone(),
-        instructions: task.instructions.clone(),
+        instructions: task.instructions.as_ref().map(|t| t.plain().into_owned()),
         item_id: item.id.clone(),
-        prompt: item.prompt.clone(),
-        context: item.context.clone(),
+        prompt: item.prompt.plain().into_owned(),
+        context: item.context.as_ref().map(|t| t.plain().into_owned()),
         media: item.media.as_ref().map(|m| JudgeMedia {
             kind: m.kind,
             src: m.src.clone(),

@@ -118,10 +118,7 @@ impl TrialView {
             .shown
             .iter()
             .map(|s| {
-                let text = item
-                    .outputs
-                    .get(&systems[s.system])
-                    .map_or("", String::as_str);
+                let output = item.outputs.get(&systems[s.system]);
                 OutputView {
                     label: s.label.clone(),
                     heading: if letter_means_nothing {
@@ -131,8 +128,11 @@ impl TrialView {
                     },
                     // Shown as plain text (spans marked, or formatting to be ignored): no
                     // Markdown to render.
-                    body: (!task.plain_text).then(|| Text::from(text)),
-                    text: task.plain_text.then(|| text.to_owned()),
+                    body: (!task.plain_text)
+                        .then(|| output.cloned().unwrap_or_else(|| Text::from(""))),
+                    text: task
+                        .plain_text
+                        .then(|| output.map(|t| t.plain().into_owned()).unwrap_or_default()),
                 }
             })
             .collect();
@@ -142,8 +142,8 @@ impl TrialView {
             task_id: task.id.clone(),
             task_title: task.title.clone(),
             item_id: item.id.clone(),
-            prompt: item.prompt.clone().into(),
-            context: item.context.clone().map(Into::into),
+            prompt: item.prompt.clone(),
+            context: item.context.clone(),
             media: item.media.as_ref().map(|m| MediaView {
                 kind: m.kind,
                 src: m.src.clone(),
@@ -187,7 +187,8 @@ pub fn shown_text<'a>(study: &'a Study, trial: &Trial, position: usize) -> &'a s
                 .outputs
                 .get(study.systems().get(s.system)?)
         })
-        .map_or("", String::as_str)
+        .and_then(Text::verbatim)
+        .unwrap_or("")
 }
 
 impl Plan {

@@ -220,8 +220,12 @@ pub fn write(study: &Study, plan: &Plan) -> String {
                 Column::Trial => (i + 1).to_string(),
                 Column::Task => study.design().tasks[trial.task].id.clone(),
                 Column::Item => item.id.clone(),
-                Column::Prompt => item.prompt.clone(),
-                Column::Context => item.context.clone().unwrap_or_default(),
+                Column::Prompt => item.prompt.plain().into_owned(),
+                Column::Context => item
+                    .context
+                    .as_ref()
+                    .map(|c| c.plain().into_owned())
+                    .unwrap_or_default(),
                 Column::Media => item
                     .media
                     .as_ref()
@@ -233,7 +237,7 @@ pub fn write(study: &Study, plan: &Plan) -> String {
                     .position(|x| x == l)
                     .and_then(|p| systems.get(trial.shown[p].system))
                     .and_then(|s| item.outputs.get(s))
-                    .cloned()
+                    .map(|o| o.plain().into_owned())
                     .unwrap_or_default(),
                 _ => String::new(),
             })

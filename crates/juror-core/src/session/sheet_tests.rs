@@ -109,14 +109,14 @@ fn a_sheet_has_a_row_per_trial_and_the_wide_table_s_columns() {
         let item = &study.items()[trial.item];
         assert_eq!(table.get(i, "trial"), (i + 1).to_string());
         assert_eq!(table.get(i, "item_id"), item.id);
-        assert_eq!(table.get(i, "prompt"), item.prompt);
+        assert_eq!(table.get(i, "prompt"), item.prompt.plain());
         assert_eq!(table.get(i, "labels"), "A B C D");
         // Each letter's text is the output the page shows under that letter.
         for (pos, shown) in trial.shown.iter().enumerate() {
             let letter = ["A", "B", "C", "D"][pos];
             assert_eq!(shown.label, format!("System {letter}"));
             let text = &item.outputs[&study.systems()[shown.system]];
-            assert_eq!(table.get(i, &format!("output-{letter}")), text);
+            assert_eq!(table.get(i, &format!("output-{letter}")), text.plain());
         }
         assert_eq!(table.get(i, "relevance-A"), "");
     }

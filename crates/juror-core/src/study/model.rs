@@ -5,8 +5,18 @@
 //! life: ids are unique, every item has one output per system, every scale has a point per
 //! value with both ends labelled, every id a task or check names exists. Defaults are resolved
 //! here, so later code never asks "was this field given?".
+//!
+//! The other way in is a compiled study's reader (`compiled::read`): the model is serialisable
+//! both ways (its analysis plan left out), and that reader checks again what the page relies
+//! on. Markdown fields are [`Text`]: the source as written (as validation makes them), or the
+//! rendered tree (as a compiled study holds them); the researcher's code reads them with
+//! [`Text::plain`].
 
 use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::rich::Text;
 
 pub use super::raw::{
     RawLabels as LabelScheme, RawMediaKind as MediaKind, RawOrder as Order,
@@ -14,17 +24,22 @@ pub use super::raw::{
     RawRequirement as Requirement, Severity,
 };
 
+/// What a participant screened out by an intake answer reads when the study gives no
+/// `surveys.screened_message`.
+pub const SCREENED_MESSAGE: &str = "Thank you for your time. From your answers, this study is not \
+     a fit for you, so it ends here: nothing more is asked.";
+
 /// A validated study.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Study {
     pub(crate) id: String,
     pub(crate) title: String,
-    pub(crate) description: Option<String>,
-    pub(crate) instructions: Option<String>,
+    pub(crate) description: Option<Text>,
+    pub(crate) instructions: Option<Text>,
     pub(crate) consent: Option<Consent>,
     pub(crate) estimated_minutes: Option<u32>,
     pub(crate) contact: Option<String>,
-    pub(crate) debrief: Option<String>,
+    pub(crate) debrief: Option<Text>,
     pub(crate) completion: Option<super::raw::RawCompletion>,
     pub(crate) submit: Option<super::raw::RawSubmit>,
     pub(crate) seed: u64,
@@ -35,8 +50,10 @@ pub struct Study {
     pub(crate) exit: Vec<Question>,
     pub(crate) intake_minutes: Option<u32>,
     pub(crate) exit_minutes: Option<u32>,
-    pub(crate) screened_message: Option<String>,
+    pub(crate) screened_message: Text,
     pub(crate) items: Vec<Item>,
+    /// Never carried by a compiled study.
+    #[serde(skip)]
     pub(crate) analysis: Option<super::analysis_plan::AnalysisPlan>,
 }
 
@@ -50,12 +67,12 @@ impl Study {
         &self.title
     }
     /// The welcome page's description (Markdown).
-    pub fn description(&self) -> Option<&str> {
-        self.description.as_deref()
+    pub fn description(&self) -> Option<&Text> {
+        self.description.as_ref()
     }
     /// The annotator guidelines (Markdown).
-    pub fn instructions(&self) -> Option<&str> {
-        self.instructions.as_deref()
+    pub fn instructions(&self) -> Option<&Text> {
+        self.instructions.as_ref()
     }
     /// The consent form, when the study has one.
     pub fn consent(&self) -> Option<&Consent> {
@@ -73,12 +90,10 @@ impl Study {
                 .reduce(u32::saturating_add)
         })
     }
-    /// What a participant screened out by an intake answer reads (Markdown).
-    pub fn screened_message(&self) -> &str {
-        self.screened_message.as_deref().unwrap_or(
-            "Thank you for your time. From your answers, this study is not a fit for you, so it \
-             ends here: nothing more is asked.",
-        )
+    /// What a participant screened out by an intake answer reads (Markdown): the study's own
+    /// message, else [`SCREENED_MESSAGE`].
+    pub fn screened_message(&self) -> &Text {
+        &self.screened_message
     }
     /// How long the intake survey takes, in minutes, if the study says.
     pub fn intake_minutes(&self) -> Option<u32> {
@@ -116,8 +131,8 @@ impl Study {
     }
 
     /// The debriefing (Markdown), shown once the annotator has saved their ratings file.
-    pub fn debrief(&self) -> Option<&str> {
-        self.debrief.as_deref()
+    pub fn debrief(&self) -> Option<&Text> {
+        self.debrief.as_ref()
     }
     /// The counterbalancing seed.
     pub fn seed(&self) -> u64 {
@@ -203,10 +218,10 @@ impl Study {
 }
 
 /// Consent text and button labels.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Consent {
     /// The form (Markdown).
-    pub text: String,
+    pub text: Text,
     /// Agree button label.
     pub agree_label: String,
     /// Decline button label.
@@ -214,7 +229,7 @@ pub struct Consent {
 }
 
 /// The rubric.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rubric {
     /// Rated dimensions.
     pub dimensions: Vec<Dimension>,
@@ -222,14 +237,14 @@ pub struct Rubric {
     pub output_questions: Vec<Question>,
     /// Worked examples.
     pub examples: Vec<Example>,
-    /// What to look for.
-    pub look_for: Vec<String>,
-    /// What to avoid.
-    pub avoid: Vec<String>,
+    /// What to look for (Markdown, each).
+    pub look_for: Vec<Text>,
+    /// What to avoid (Markdown, each).
+    pub avoid: Vec<Text>,
 }
 
 /// A Likert dimension.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Dimension {
     /// Identifier.
     pub id: String,
@@ -247,7 +262,7 @@ pub struct Dimension {
 
 /// A scale whose points run from `min` to `max`; its two ends are labelled, and every point
 /// between unless the study wrote `labels: "anchors"`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scale {
     /// Points in ascending order of value, one per integer from min to max (labelled or not);
     /// a slider's, one per step.
@@ -259,7 +274,7 @@ pub struct Scale {
 }
 
 /// How a scale is answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ScaleKind {
     /// One choice per point (shown as a slider past 11 points).
     Likert,
@@ -290,7 +305,7 @@ impl Scale {
 }
 
 /// A point of a scale.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScalePoint {
     /// The score.
     pub value: i32,
@@ -302,14 +317,14 @@ pub struct ScalePoint {
 }
 
 /// A worked example.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Example {
     /// Heading.
     pub title: Option<String>,
     /// The prompt (Markdown).
-    pub prompt: Option<String>,
+    pub prompt: Option<Text>,
     /// The output (Markdown).
-    pub output: String,
+    pub output: Text,
     /// Scores by dimension id.
     pub scores: BTreeMap<String, i32>,
     /// Why.
@@ -319,7 +334,7 @@ pub struct Example {
 }
 
 /// A survey or per-output question.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Question {
     /// Identifier.
     pub id: String,
@@ -338,7 +353,7 @@ pub struct Question {
 }
 
 /// Kinds of question.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum QuestionKind {
     /// A labelled scale.
     Likert(Scale),
@@ -377,7 +392,7 @@ pub enum QuestionKind {
 }
 
 /// What a rank question orders.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum RankOptions {
     /// Fixed options.
     Fixed(Vec<String>),
@@ -386,7 +401,7 @@ pub enum RankOptions {
 }
 
 /// The design.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Design {
     /// Label scheme.
     pub labels: LabelScheme,
@@ -428,7 +443,7 @@ pub fn letter(index: usize) -> String {
 }
 
 /// Slots and annotators per item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Assignment {
     /// Number of annotator slots.
     pub slots: u32,
@@ -437,7 +452,7 @@ pub struct Assignment {
 }
 
 /// An attention check.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum AttentionCheck {
     /// A rating must be one of `accept`.
     Rating {
@@ -501,14 +516,14 @@ impl AttentionCheck {
 }
 
 /// A task.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Task {
     /// Identifier.
     pub id: String,
     /// Heading.
     pub title: Option<String>,
     /// Task instructions (Markdown).
-    pub instructions: Option<String>,
+    pub instructions: Option<Text>,
     /// Presentation.
     pub presentation: Presentation,
     /// With pairs, which pairs are compared; [`PairSet::All`] for other presentations.
@@ -541,7 +556,7 @@ pub struct Task {
 }
 
 /// The error spans a task asks for (`spans`), with defaults resolved.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Spans {
     /// The severities offered, in order, at least one, none twice.
     pub severities: Vec<Severity>,
@@ -592,7 +607,7 @@ impl Task {
 /// Which pairs of systems a `pairs` task compares. Systems are indices into
 /// [`Study::systems`]; validation has checked that they exist, that no pair pairs a system with
 /// itself and that no pair is listed twice (in either order).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PairSet {
     /// Every pair of systems (`pairs` absent).
     #[default]
@@ -631,7 +646,7 @@ impl PairSet {
 }
 
 /// A preference question.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Preference {
     /// Kind.
     pub kind: PreferenceKind,
@@ -672,7 +687,7 @@ pub fn default_grades(points: u32) -> Vec<String> {
 }
 
 /// An item.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Item {
     /// Identifier.
     pub id: String,
@@ -683,13 +698,14 @@ pub struct Item {
     /// Round.
     pub round: Option<u32>,
     /// Prompt (Markdown).
-    pub prompt: String,
+    pub prompt: Text,
     /// Extra context (Markdown).
-    pub context: Option<String>,
+    pub context: Option<Text>,
     /// Media.
     pub media: Option<Media>,
-    /// Output by system id; exactly the study's systems.
-    pub outputs: BTreeMap<String, String>,
+    /// Output by system id; exactly the study's systems (Markdown, unless the tasks show
+    /// outputs as plain text).
+    pub outputs: BTreeMap<String, Text>,
     /// A personal item's slots (`for`); empty with `for_ids` empty: for everyone.
     pub for_slots: Vec<u32>,
     /// A personal item's annotator ids (`for`).
@@ -764,11 +780,11 @@ impl Item {
 /// pair, in the order of their text then round.
 pub fn shared_prompts(items: &[Item]) -> Vec<Vec<(&Item, &Item)>> {
     /// A prompt: its trimmed text and its round.
-    type Prompt<'a> = (&'a str, Option<u32>);
-    let mut by_prompt: BTreeMap<Prompt<'_>, Vec<(&Item, Vec<String>)>> = BTreeMap::new();
+    type Prompt = (String, Option<u32>);
+    let mut by_prompt: BTreeMap<Prompt, Vec<(&Item, Vec<String>)>> = BTreeMap::new();
     for item in items.iter().filter(|i| i.is_personal()) {
         by_prompt
-            .entry((item.prompt.trim(), item.round))
+            .entry((item.prompt.plain().trim().to_owned(), item.round))
             .or_default()
             .push((item, item.annotators()));
     }
@@ -790,7 +806,7 @@ pub fn shared_prompts(items: &[Item]) -> Vec<Vec<(&Item, &Item)>> {
 }
 
 /// Image or video.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Media {
     /// Kind.
     pub kind: MediaKind,

@@ -978,16 +978,16 @@ pub fn validate_with(raw: &RawStudy, plan: Option<&PlanReader>) -> Result<Study,
     Ok(Study {
         id: raw.id.clone(),
         title: raw.title.clone(),
-        description: raw.description.clone(),
-        instructions: raw.instructions.clone(),
+        description: raw.description.clone().map(Text::Source),
+        instructions: raw.instructions.clone().map(Text::Source),
         consent: raw.consent.as_ref().map(|k| Consent {
-            text: k.text.clone(),
+            text: Text::Source(k.text.clone()),
             agree_label: k.agree_label.clone(),
             decline_label: k.decline_label.clone(),
         }),
         estimated_minutes: raw.estimated_minutes,
         contact: raw.contact.clone(),
-        debrief: raw.debrief.clone(),
+        debrief: raw.debrief.clone().map(Text::Source),
         completion: raw.completion.clone(),
         submit: raw.submit.clone(),
         seed: raw.seed,
@@ -998,7 +998,12 @@ pub fn validate_with(raw: &RawStudy, plan: Option<&PlanReader>) -> Result<Study,
         exit,
         intake_minutes: raw.surveys.intake_minutes,
         exit_minutes: raw.surveys.exit_minutes,
-        screened_message: raw.surveys.screened_message.clone(),
+        screened_message: Text::Source(
+            raw.surveys
+                .screened_message
+                .clone()
+                .unwrap_or_else(|| super::model::SCREENED_MESSAGE.to_owned()),
+        ),
         items,
         analysis,
     })
@@ -1230,8 +1235,8 @@ impl Checker {
                 .iter()
                 .map(|e| Example {
                     title: e.title.clone(),
-                    prompt: e.prompt.clone(),
-                    output: e.output.clone(),
+                    prompt: e.prompt.clone().map(Text::Source),
+                    output: Text::Source(e.output.clone()),
                     scores: e.scores.clone(),
                     why: e.why.clone(),
                     media: e.media.as_ref().map(|m| Media {
@@ -1241,8 +1246,18 @@ impl Checker {
                     }),
                 })
                 .collect(),
-            look_for: raw.rubric.look_for.clone(),
-            avoid: raw.rubric.avoid.clone(),
+            look_for: raw
+                .rubric
+                .look_for
+                .iter()
+                .map(|x| Text::from(x.as_str()))
+                .collect(),
+            avoid: raw
+                .rubric
+                .avoid
+                .iter()
+                .map(|x| Text::from(x.as_str()))
+                .collect(),
         };
         (rubric, dims, question_ids)
     }
@@ -1320,10 +1335,14 @@ impl Checker {
                     group: it.group.clone(),
                     groups: it.groups.clone(),
                     round: it.round,
-                    prompt: it.prompt.clone(),
-                    context: it.context.clone(),
+                    prompt: Text::Source(it.prompt.clone()),
+                    context: it.context.clone().map(Text::Source),
                     media,
-                    outputs: it.outputs.clone(),
+                    outputs: it
+                        .outputs
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Text::from(v.as_str())))
+                        .collect(),
                     for_slots: it
                         .for_annotators
                         .iter()
@@ -1700,7 +1719,7 @@ fn task(c: &mut Checker, at: &str, t: &RawTask, raw: &RawStudy, ids: &Known<'_>)
     Task {
         id: t.id.clone(),
         title: t.title.clone(),
-        instructions: t.instructions.clone(),
+        instructions: t.instructions.clone().map(Text::Source),
         presentation: t.presentation,
         pairs,
         spread,

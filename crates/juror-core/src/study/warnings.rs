@@ -58,7 +58,7 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
     let mut found = Vec::new();
     if let (Some(submit), Some(consent)) = (study.submit(), study.consent()) {
         let host = host(&submit.url);
-        let text = consent.text.to_lowercase();
+        let text = consent.text.plain().to_lowercase();
         let sending = SENDING_WORDS.iter().any(|w| has_word_starting(&text, w))
             || has_word(&text, "sent")
             || (!host.is_empty() && text.contains(&host));

@@ -31,7 +31,7 @@ fn fitted(study: &Study) -> Tfidf {
         study
             .items()
             .iter()
-            .flat_map(|i| i.outputs.values().map(String::as_str)),
+            .flat_map(|i| i.outputs.values().filter_map(|o| o.source())),
     )
 }
 
@@ -82,7 +82,7 @@ fn the_idf_and_the_pairs_distances_match_scikit_learn() {
             .unwrap();
         for (pair, distance) in pairs {
             let (a, b) = pair.split_once('|').unwrap();
-            let text = |id: &str| study.item(id).unwrap().outputs[system].clone();
+            let text = |id: &str| study.item(id).unwrap().outputs[system].plain().into_owned();
             let got = cosine_distance(&tfidf.vector(&text(a)), &tfidf.vector(&text(b)));
             check(
                 &format!("{system} {pair}"),

@@ -32,6 +32,7 @@ const FLOORS: &[(&str, u32)] = &[
     // 3. Plans, and what needs the planner to accept a study.
     ("plan", 3),
     ("open", 3),
+    ("compiled", 3),
     ("prepare", 3),
     // 4. The annotator's session, the statistics, publishing.
     ("session", 4),
@@ -48,6 +49,9 @@ const SAME_FLOOR: &[(&str, &str)] = &[
     ("markdown", "rich"),
     // The front door checks slots with the planner.
     ("open", "plan"),
+    // A study is compiled from what the front door opened (its model and its text's hash);
+    // reading a compiled study needs only the study's model, so it stands below the session.
+    ("compiled", "open"),
     // A prepared study passes the front door's checks.
     ("prepare", "open"),
 ];

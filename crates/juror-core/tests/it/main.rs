@@ -21,6 +21,7 @@ mod analysis;
 mod answers;
 mod cannot_judge;
 mod choices;
+mod compiled;
 mod divergence;
 mod fuzz;
 mod graded;

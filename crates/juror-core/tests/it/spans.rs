@@ -368,7 +368,7 @@ fn the_plan_sets_the_mqm_weights_and_may_test_the_mqm_dimension() {
         let i = &study.items()[0];
         (i.id.clone(), "M8", "M22")
     };
-    let length = |s: &str| study.items()[0].outputs[s].chars().count();
+    let length = |s: &str| study.items()[0].outputs[s].plain().chars().count();
     let table = format!(
         "item_id,system_id,annotator_id,start,end,severity,category,length\n\
          {item},{a},p1,0,2,major,,{}\n{item},{a},p1,,,minor,,{}\n{item},{b},p1,,,,,{}\n",

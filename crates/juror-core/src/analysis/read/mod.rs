@@ -360,7 +360,7 @@ fn check_spans(study: &Study, data: &mut Data) {
         .flat_map(|i| {
             i.outputs
                 .iter()
-                .map(move |(s, text)| ((i.id.as_str(), s.as_str()), text.chars().count()))
+                .map(move |(s, text)| ((i.id.as_str(), s.as_str()), text.plain().chars().count()))
         })
         .collect();
     let mut problems = Vec::new();

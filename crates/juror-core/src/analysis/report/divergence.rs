@@ -78,8 +78,9 @@ pub fn divergence(study: &Study, key: Option<&SealKey>) -> Result<Divergences, &
     let corpus = study
         .items()
         .iter()
-        .flat_map(|i| i.outputs.values().map(String::as_str));
-    let tfidf = Tfidf::fit(corpus);
+        .flat_map(|i| i.outputs.values().map(|o| o.plain()))
+        .collect::<Vec<_>>();
+    let tfidf = Tfidf::fit(corpus.iter().map(|o| o.as_ref()));
     let mut out = Divergences {
         reports: Vec::new(),
         per_prompt: BTreeMap::new(),
@@ -91,7 +92,13 @@ pub fn divergence(study: &Study, key: Option<&SealKey>) -> Result<Divergences, &
             vectors
                 .entry(item.id.clone())
                 .or_insert_with(|| {
-                    tfidf.vector(item.outputs.get(system).map_or("", String::as_str))
+                    tfidf.vector(
+                        &item
+                            .outputs
+                            .get(system)
+                            .map(|o| o.plain())
+                            .unwrap_or_default(),
+                    )
                 })
                 .clone()
         };

@@ -334,10 +334,10 @@ fn cell_context(
             .map(|(_, text)| text)
     });
     Some(CellContext {
-        prompt: found.prompt.clone(),
-        context: found.context.clone(),
+        prompt: found.prompt.plain().into_owned(),
+        context: found.context.as_ref().map(|c| c.plain().into_owned()),
         media: found.media.clone(),
-        output: output.cloned(),
+        output: output.map(|o| o.plain().into_owned()),
     })
 }
 
@@ -1256,8 +1256,8 @@ mod context_tests {
         let (token, text) = item.outputs.iter().next().unwrap();
         let system = &key.systems[token];
         let c = super::cell_context(&study, Some(&key), &item.id, system).unwrap();
-        assert_eq!(c.output.as_deref(), Some(text.as_str()));
-        assert_eq!(c.prompt, item.prompt);
+        assert_eq!(c.output.as_deref(), Some(&*text.plain()));
+        assert_eq!(c.prompt, item.prompt.plain());
         let without_key = super::cell_context(&study, None, &item.id, system).unwrap();
         assert_eq!(without_key.output, None, "the study names tokens only");
         assert!(super::cell_context(&study, Some(&key), "no-such-item", system).is_none());

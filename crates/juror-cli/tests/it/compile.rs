@@ -1,0 +1,136 @@
+//! `juror compile` and `juror validate` on a compiled study: a valid study is written compiled
+//! beside it (or where `--out` says) and reads back with the page's reader; an invalid one has
+//! its problems listed and nothing written; a changed compiled study is refused with its code
+//! and the code's full explanation; a published study compiles without naming a system.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use juror_core::compiled::{self, explain, read};
+use juror_core::digest::sha256_hex;
+use juror_core::study::raw::RawStudy;
+
+use super::support::{self, root, s, stdout};
+
+fn example(name: &str) -> PathBuf {
+    root().join(format!("assets/studies/{name}.json"))
+}
+
+fn run(args: &[&str]) -> Output {
+    support::juror().args(args).output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", stdout(out), support::stderr(out))
+}
+
+/// A copy of the example `name` in a fresh folder.
+fn copied(test: &str, name: &str) -> (PathBuf, PathBuf) {
+    let dir = support::scratch(&format!("compile-{test}"));
+    let study = dir.join(format!("{name}.json"));
+    std::fs::copy(example(name), &study).unwrap();
+    (dir, study)
+}
+
+#[test]
+fn a_study_compiles_beside_itself_and_validates_as_compiled() {
+    let (dir, study) = copied("beside", "summeval-esa");
+    let out = run(&["compile", s(&study)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let written = dir.join("summeval-esa.compiled.json");
+    assert!(stdout(&out).contains(s(&written)), "{}", text(&out));
+    let compiled_text = std::fs::read_to_string(&written).unwrap();
+    let back = read(&compiled_text).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(
+        back.sha256,
+        sha256_hex(&std::fs::read_to_string(&study).unwrap())
+    );
+    assert!(back.study.analysis().is_none());
+
+    let out = run(&["validate", s(&written)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        stdout(&out).contains("valid juror.compiled/1 study \"summeval-esa\""),
+        "{}",
+        text(&out)
+    );
+    assert!(stdout(&out).contains(&back.sha256), "{}", text(&out));
+    // Compiled from a study as written, it is not what a site serves.
+    let out = run(&["validate", "--published", s(&written)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(stdout(&out).contains("not published"), "{}", text(&out));
+
+    // --out writes where it says, the same text.
+    let elsewhere = dir.join("served.json");
+    let out = run(&["compile", s(&study), "--out", s(&elsewhere)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), compiled_text);
+    let out = run(&["compile", s(&study), "--out", s(&study)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+#[test]
+fn an_invalid_study_has_every_problem_listed_and_nothing_written() {
+    let (dir, study) = copied("invalid", "kitchen-qa");
+    let mut raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&study).unwrap()).unwrap();
+    raw["systems"] = serde_json::json!([]);
+    raw["title"] = serde_json::json!(" ");
+    std::fs::write(&study, raw.to_string()).unwrap();
+    let out = run(&["compile", s(&study)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(stdout(&out).contains("systems"), "{}", text(&out));
+    assert!(stdout(&out).contains("title"), "{}", text(&out));
+    assert!(!dir.join("kitchen-qa.compiled.json").exists());
+}
+
+#[test]
+fn a_changed_compiled_study_is_refused_with_its_code_and_explanation() {
+    let (dir, study) = copied("changed", "kitchen-qa");
+    let out = run(&["compile", s(&study)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let written = dir.join("kitchen-qa.compiled.json");
+    let compiled_text = std::fs::read_to_string(&written).unwrap();
+    std::fs::write(
+        &written,
+        compiled_text.replacen("Kitchen questions", "Kitchen question", 1),
+    )
+    .unwrap();
+    let out = run(&["validate", s(&written)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = stdout(&out);
+    assert!(said.contains("[compiled.checksum]"), "{said}");
+    assert!(said.contains(explain(compiled::CHECKSUM)), "{said}");
+}
+
+#[test]
+fn a_published_study_compiles_without_naming_a_system() {
+    let dir = support::scratch("compile-published");
+    let (site, keys) = (dir.join("site"), dir.join("keys"));
+    let original = example("reasoning-trajectories");
+    let out = run(&[
+        "publish",
+        s(&original),
+        "--site",
+        s(&site),
+        "--keys",
+        s(&keys),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let served = site.join("studies/reasoning-trajectories.json");
+    let compiled_path: &Path = &dir.join("reasoning-trajectories.compiled.json");
+    let out = run(&["compile", s(&served), "--out", s(compiled_path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let compiled_text = std::fs::read_to_string(compiled_path).unwrap();
+    let raw: RawStudy = serde_json::from_str(&std::fs::read_to_string(&original).unwrap()).unwrap();
+    for system in &raw.systems {
+        assert!(
+            !compiled_text.contains(&format!("\"{system}\"")),
+            "names {system}"
+        );
+    }
+    let back = read(&compiled_text).unwrap_or_else(|p| panic!("{p}"));
+    assert!(back.study.design().plans.is_some());
+    let out = run(&["validate", "--published", s(compiled_path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}

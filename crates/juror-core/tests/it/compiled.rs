@@ -1,0 +1,487 @@
+//! The compiled study: every example compiles and reads back as it was written; a changed,
+//! foreign or broken file is refused with placed codes and never a panic; a published study
+//! compiles without naming a system; the lean reader needs neither the validator, the Markdown
+//! renderer nor the planner.
+
+use std::path::Path;
+
+use juror_core::compiled::{self, CODES, Problems, compile, explain, read};
+use juror_core::digest::sha256_hex;
+use juror_core::open::{Opened, open};
+use juror_core::plan::Annotator;
+use juror_core::plan::view::TrialView;
+use juror_core::rich::{Element, Node, Tag, Text};
+use juror_core::study::RawStudy;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use crate::support::{example, root};
+
+/// A stand-in for the Markdown renderer: one paragraph holding `shift:markdown`, so that a
+/// test sees which shift each field was rendered with.
+fn render(md: &str, shift: usize) -> Vec<Node> {
+    vec![Node::Element(Element::new(
+        Tag::P,
+        vec![Node::Text(format!("{shift}:{md}"))],
+    ))]
+}
+
+fn examples() -> Vec<(String, String)> {
+    let dir = root().join("assets/studies");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".json").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "{names:?}");
+    names
+        .into_iter()
+        .map(|n| {
+            let text = example(&n);
+            (n, text)
+        })
+        .collect()
+}
+
+fn opened(text: &str) -> Opened {
+    open(text).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// `text` with its study replaced by `edit(study)` and the checksum made right again: what a
+/// hand edit that also recomputed the checksum gives.
+fn edited(text: &str, edit: impl FnOnce(&mut Value)) -> String {
+    let mut whole: Value = serde_json::from_str(text).unwrap();
+    edit(&mut whole["study"]);
+    let payload = serde_json::to_string(&whole["study"]).unwrap();
+    whole["checksum"] = json!(sha256_hex(&payload));
+    serde_json::to_string(&whole).unwrap()
+}
+
+fn codes(problems: &Problems) -> Vec<(&str, &str)> {
+    problems.0.iter().map(|p| (p.at.as_str(), p.code)).collect()
+}
+
+fn plain(text: &Text) -> String {
+    text.plain().into_owned()
+}
+
+#[test]
+fn every_example_compiles_and_reads_back_as_it_was_written() {
+    for (name, text) in examples() {
+        let opened = opened(&text);
+        let compiled = compile(&opened, render);
+        assert!(compiled.starts_with(r#"{"format":"juror.compiled/1","source_sha256":""#));
+        assert!(compiled.ends_with("}\n"), "{name}");
+        let back = read(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
+        assert_eq!(back.sha256, sha256_hex(&text), "{name}");
+        // The model read is the model written: compiled again, it gives the same text.
+        let again = Opened {
+            study: back.study.clone(),
+            sha256: back.sha256.clone(),
+        };
+        assert_eq!(
+            compile(&again, |_, _| panic!("nothing left to render")),
+            compiled,
+            "{name}"
+        );
+        // Every field kept its text, rendered at its shift.
+        let (want, got) = (&opened.study, &back.study);
+        assert_eq!(got.id(), want.id());
+        assert_eq!(got.systems(), want.systems());
+        assert_eq!(got.seed(), want.seed());
+        assert_eq!(got.design().plans, want.design().plans);
+        assert_eq!(got.design().assignment, want.design().assignment);
+        assert_eq!(got.intake(), want.intake());
+        assert!(got.analysis().is_none());
+        let rendered = |t: Option<&Text>, shift: usize| t.map(|t| format!("{shift}:{}", plain(t)));
+        assert_eq!(
+            got.description().map(plain),
+            rendered(want.description(), 1)
+        );
+        assert_eq!(
+            got.instructions().map(plain),
+            rendered(want.instructions(), 1)
+        );
+        assert_eq!(got.debrief().map(plain), rendered(want.debrief(), 1));
+        assert_eq!(
+            plain(got.screened_message()),
+            format!("1:{}", plain(want.screened_message()))
+        );
+        for (a, b) in got.design().tasks.iter().zip(&want.design().tasks) {
+            assert_eq!(
+                a.instructions.as_ref().map(plain),
+                rendered(b.instructions.as_ref(), 1)
+            );
+            assert_eq!(a.items, b.items);
+        }
+        let plain_items: Vec<usize> = want
+            .design()
+            .tasks
+            .iter()
+            .filter(|t| t.plain_text)
+            .flat_map(|t| t.items.clone())
+            .collect();
+        for (i, (a, b)) in got.items().iter().zip(want.items()).enumerate() {
+            assert_eq!(a.id, b.id);
+            assert_eq!(plain(&a.prompt), format!("2:{}", plain(&b.prompt)));
+            assert_eq!(
+                a.context.as_ref().map(plain),
+                rendered(b.context.as_ref(), 2)
+            );
+            for (system, output) in &b.outputs {
+                let source = output.source().unwrap();
+                if plain_items.contains(&i) {
+                    assert_eq!(
+                        a.outputs[system],
+                        Text::Rich(vec![Node::Text(source.to_owned())]),
+                        "{name}: a plain-text output is one text node"
+                    );
+                    assert_eq!(a.outputs[system].verbatim(), Some(source));
+                } else {
+                    assert_eq!(plain(&a.outputs[system]), format!("2:{source}"));
+                }
+            }
+        }
+        let (rg, rw) = (got.rubric(), want.rubric());
+        assert_eq!(rg.dimensions, rw.dimensions);
+        for (a, b) in rg
+            .look_for
+            .iter()
+            .chain(&rg.avoid)
+            .zip(rw.look_for.iter().chain(&rw.avoid))
+        {
+            assert_eq!(plain(a), format!("1:{}", plain(b)));
+        }
+        for (a, b) in rg.examples.iter().zip(&rw.examples) {
+            assert_eq!(plain(&a.output), format!("1:{}", plain(&b.output)));
+            assert_eq!(a.prompt.as_ref().map(plain), rendered(b.prompt.as_ref(), 1));
+            assert_eq!(a.why, b.why);
+        }
+        assert_eq!(
+            got.consent().map(|c| plain(&c.text)),
+            rendered(want.consent().map(|c| &c.text), 1)
+        );
+    }
+}
+
+#[test]
+fn compiling_is_deterministic() {
+    for (name, text) in examples() {
+        let a = compile(&opened(&text), render);
+        let b = compile(&opened(&text), render);
+        assert_eq!(a, b, "{name}");
+    }
+}
+
+#[test]
+fn a_changed_study_is_refused_by_its_checksum() {
+    let compiled = compile(&opened(&example("kitchen-qa")), render);
+    let tampered = compiled.replacen("\"seed\":", "\"seed\": ", 1);
+    assert_ne!(tampered, compiled);
+    let problems = read(&tampered).unwrap_err();
+    assert_eq!(codes(&problems), [("study", "compiled.checksum")]);
+    // A study that changed its systems' order is refused the same way.
+    let swapped = compiled.replacen("\"seed\":", "\"seed\" :", 1);
+    assert_eq!(read(&swapped).unwrap_err().0[0].code, compiled::CHECKSUM);
+}
+
+#[test]
+fn a_file_that_is_not_a_compiled_study_of_this_format_is_refused() {
+    let text = example("kitchen-qa");
+    let problems = read(&text).unwrap_err();
+    assert_eq!(codes(&problems), [("format", "compiled.format")]);
+    assert!(problems.0[0].detail.contains("juror.study/1"), "{problems}");
+    let compiled = compile(&opened(&text), render);
+    let later = compiled.replacen("juror.compiled/1", "juror.compiled/2", 1);
+    assert_eq!(
+        codes(&read(&later).unwrap_err()),
+        [("format", "compiled.format")]
+    );
+    for broken in ["", "[]", "{", "not json", "{\"format\": 3}"] {
+        let code = read(broken).unwrap_err().0[0].code;
+        assert!(
+            code == compiled::ENVELOPE || code == compiled::FORMAT_CODE,
+            "{broken}: {code}"
+        );
+    }
+    let no_study = r#"{"format":"juror.compiled/1","source_sha256":"a","checksum":"b"}"#;
+    assert_eq!(
+        codes(&read(no_study).unwrap_err()),
+        [("(top level)", "compiled.envelope")]
+    );
+    assert!(compiled::is_compiled(&compiled));
+    assert!(compiled::is_compiled(&later));
+    assert!(!compiled::is_compiled(&text));
+    assert!(!compiled::is_compiled("not json"));
+}
+
+#[test]
+fn indices_out_of_range_are_placed_and_never_panic() {
+    let compiled = compile(&opened(&example("kitchen-qa")), render);
+    let bad = edited(&compiled, |s| {
+        s["design"]["tasks"][0]["items"][1] = json!(99);
+        s["design"]["tasks"][0]["pairs"] = json!({"Anchor": 7});
+    });
+    let problems = read(&bad).unwrap_err();
+    assert_eq!(
+        codes(&problems),
+        [
+            ("study.design.tasks[0].items[1]", "compiled.index"),
+            ("study.design.tasks[0].pairs", "compiled.index"),
+        ],
+        "{problems}"
+    );
+    let bad = edited(&compiled, |s| {
+        s["design"]["tasks"][0]["dimensions"] = json!(["nowhere"]);
+        let first = s["items"][0]["outputs"].as_object_mut().unwrap();
+        let system = first.keys().next().unwrap().clone();
+        first.remove(&system);
+        s["description"] = json!("**Markdown**");
+    });
+    let problems = read(&bad).unwrap_err();
+    assert_eq!(
+        codes(&problems),
+        [
+            ("study.design.tasks[0].dimensions", "compiled.unknown"),
+            ("study.items[0].outputs", "compiled.output"),
+            ("study.description", "compiled.source"),
+        ],
+        "{problems}"
+    );
+}
+
+/// A published study: its plans carry task, item and system indices.
+fn published(name: &str) -> (String, Vec<String>) {
+    let text = example(name);
+    let raw: RawStudy = serde_json::from_str(&text).unwrap();
+    let study = opened(&text).study;
+    let systems = study.systems().to_vec();
+    let (published, _key) = juror_core::publish::publish(&raw, &study, &[5; 32], 3, &[]);
+    (serde_json::to_string_pretty(&published).unwrap(), systems)
+}
+
+/// Every string of a JSON value, keys included.
+fn strings_of(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings_of(x, out)),
+        Value::Object(o) => {
+            for (k, x) in o {
+                out.push(k.clone());
+                strings_of(x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn a_compiled_published_study_names_no_system_and_its_plans_are_checked() {
+    for name in ["kitchen-qa", "pandalm", "summeval-esa"] {
+        let (text, systems) = published(name);
+        let compiled = compile(&opened(&text), render);
+        let named = |text: &str| {
+            let mut strings = Vec::new();
+            strings_of(&serde_json::from_str(text).unwrap(), &mut strings);
+            systems
+                .iter()
+                .filter(|s| strings.iter().any(|x| x.eq_ignore_ascii_case(s)))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(named(&compiled), Vec::<String>::new(), "{name}");
+        // The original study, compiled, names them all (as keys of the outputs).
+        let original = compile(&opened(&example(name)), render);
+        assert_eq!(named(&original), systems, "{name}");
+        let back = read(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
+        assert_eq!(back.study.design().plans.as_ref().map(Vec::len), Some(3));
+    }
+    let (text, _) = published("pandalm");
+    let compiled = compile(&opened(&text), render);
+    let bad = edited(&compiled, |s| {
+        let trial = &mut s["design"]["plans"][1][0];
+        trial["shown"][0]["system"] = json!(500);
+        trial["shown"][0]["label"] = trial["shown"][1]["label"].clone();
+        s["design"]["plans"][2][0]["item"] = json!(1000);
+        s["design"]["plans"][2][1]["shown"] = json!([]);
+    });
+    let problems = read(&bad).unwrap_err();
+    assert_eq!(
+        codes(&problems),
+        [
+            ("study.design.plans[1][0].shown[0].system", "compiled.index"),
+            ("study.design.plans[1][0].shown[1].label", "compiled.shown"),
+            ("study.design.plans[2][0]", "compiled.index"),
+            ("study.design.plans[2][1].shown", "compiled.shown"),
+        ],
+        "{problems}"
+    );
+}
+
+#[test]
+fn a_rendered_text_with_an_element_not_allowed_is_refused() {
+    let compiled = compile(&opened(&example("kitchen-qa")), render);
+    let bad = edited(&compiled, |s| {
+        s["description"] = json!([["script", "alert(1)"]]);
+    });
+    let problems = read(&bad).unwrap_err();
+    assert_eq!(codes(&problems), [("study", "compiled.study")]);
+    assert!(problems.0[0].detail.contains("`script`"), "{problems}");
+}
+
+#[test]
+fn every_code_has_its_full_explanation() {
+    let mut seen = Vec::new();
+    for (code, text) in CODES {
+        assert!(code.starts_with("compiled."), "{code}");
+        assert!(!seen.contains(code), "{code} twice");
+        seen.push(*code);
+        assert_eq!(explain(code), *text);
+        assert!(text.len() > 60, "{code}: {text}");
+    }
+    for code in [
+        compiled::ENVELOPE,
+        compiled::FORMAT_CODE,
+        compiled::CHECKSUM,
+        compiled::SHAPE,
+        compiled::INDEX,
+        compiled::UNKNOWN,
+        compiled::OUTPUT,
+        compiled::SHOWN,
+        compiled::SOURCE,
+        compiled::COUNT,
+    ] {
+        assert!(seen.contains(&code), "{code} has no explanation");
+    }
+    assert!(explain("compiled.nothing").contains("does not know"));
+    // docs/compiled.md's table says each code's explanation word for word.
+    let docs = crate::support::read(&root().join("docs/compiled.md"));
+    for (code, text) in CODES {
+        let row = format!("| `{code}` | {text} |");
+        assert!(docs.contains(&row), "docs/compiled.md lacks the row\n{row}");
+    }
+}
+
+/// The lean reader is what the annotator's page carries: it must not reach the full validator,
+/// the Markdown renderer or the planner (comments aside).
+#[test]
+fn the_compiled_module_needs_no_validator_renderer_or_planner() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/compiled.rs");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let code: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect();
+    assert!(code.len() > 100, "only {} lines of code", code.len());
+    for word in ["validate", "markdown", "Planner", "plan::", "pulldown"] {
+        let found: Vec<&&str> = code.iter().filter(|l| l.contains(word)).collect();
+        assert!(found.is_empty(), "compiled.rs names {word}: {found:?}");
+    }
+}
+
+/// Every number of a compiled study, a published one with plans, set to a value proptest picks
+/// (the checksum made right again): reading never panics, and what it accepts it can compile
+/// again.
+fn numbers(v: &Value, here: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Number(_) => out.push(here.to_owned()),
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                numbers(x, &format!("{here}/{i}"), out);
+            }
+        }
+        Value::Object(o) => {
+            for (k, x) in o {
+                numbers(
+                    x,
+                    &format!("{here}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A value proptest puts in place of a number: the ends, the wrong kinds, small counts.
+fn number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(0)),
+        Just(json!(1)),
+        Just(json!(2)),
+        Just(json!(-1)),
+        Just(json!(u64::MAX)),
+        Just(json!(1e300)),
+        Just(json!(0.5)),
+        (0u64..50).prop_map(|n| json!(n)),
+    ]
+}
+
+/// `compiled` with the numbers at `picks` replaced, its checksum made right again.
+fn with_numbers(compiled: &str, picks: &[(prop::sample::Index, Value)]) -> String {
+    let mut whole: Value = serde_json::from_str(compiled).unwrap();
+    let mut paths = Vec::new();
+    numbers(&whole["study"], "", &mut paths);
+    for (at, value) in picks {
+        let path = &paths[at.index(paths.len())];
+        *whole["study"].pointer_mut(path).unwrap() = value.clone();
+    }
+    let payload = serde_json::to_string(&whole["study"]).unwrap();
+    whole["checksum"] = json!(sha256_hex(&payload));
+    serde_json::to_string(&whole).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// A study compiled as written (the page plans it): what the reader accepts, the planner
+    /// plans and every trial is viewed, for the first slots, without a panic.
+    #[test]
+    fn planning_a_compiled_study_with_numbers_changed_never_panics(
+        which in 0usize..3,
+        picks in proptest::collection::vec((any::<prop::sample::Index>(), number()), 1..6)
+    ) {
+        let name = ["summeval-best-worst", "reasoning-trajectories", "kitchen-qa"][which];
+        let compiled = compile(&opened(&example(name)), render);
+        if let Ok(back) = read(&with_numbers(&compiled, &picks)) {
+            for slot in 1..=3 {
+                let plan = juror_core::plan::plan(&back.study, &Annotator::slot(slot));
+                for (i, trial) in plan.trials.iter().enumerate() {
+                    let _ = TrialView::new(&back.study, &plan, i, trial);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reading_a_compiled_study_with_numbers_changed_never_panics(
+        picks in proptest::collection::vec((any::<prop::sample::Index>(), number()), 1..6)
+    ) {
+        let (text, _) = published("summeval-esa");
+        let compiled = compile(&opened(&text), render);
+        let mut whole: Value = serde_json::from_str(&compiled).unwrap();
+        let mut paths = Vec::new();
+        numbers(&whole["study"], "", &mut paths);
+        for (at, value) in &picks {
+            let path = &paths[at.index(paths.len())];
+            *whole["study"].pointer_mut(path).unwrap() = value.clone();
+        }
+        let payload = serde_json::to_string(&whole["study"]).unwrap();
+        whole["checksum"] = json!(sha256_hex(&payload));
+        let edited = serde_json::to_string(&whole).unwrap();
+        if let Ok(back) = read(&edited) {
+            // What the page does with it: each slot's plan, each trial's view.
+            let slots = back.study.design().plans.as_ref().map_or(0, Vec::len);
+            for slot in 1..=slots as u32 {
+                let plan = juror_core::plan::plan(&back.study, &Annotator::slot(slot));
+                for (i, trial) in plan.trials.iter().enumerate() {
+                    let _ = TrialView::new(&back.study, &plan, i, trial);
+                }
+            }
+            let again = Opened { study: back.study, sha256: back.sha256 };
+            prop_assert!(read(&compile(&again, render)).is_ok());
+        }
+    }
+}
