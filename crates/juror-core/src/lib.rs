@@ -25,6 +25,7 @@ pub mod fast_hash;
 pub mod json_path;
 pub mod markdown;
 pub mod number;
+pub mod order;
 pub mod pseudonym;
 pub mod rng;
 pub mod url;

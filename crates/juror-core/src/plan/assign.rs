@@ -49,15 +49,10 @@ pub fn spread_factor(study: &Study) -> usize {
 
 /// Indices of the study's attention-check items, sorted.
 pub fn check_items(study: &Study) -> BTreeSet<usize> {
-    let checked: BTreeSet<&str> = study
-        .design()
-        .attention_checks
-        .iter()
-        .map(|c| c.item())
-        .collect();
-    (0..study.items().len())
-        .filter(|&i| checked.contains(study.items()[i].id.as_str()))
-        .collect()
+    let checked = crate::order::set(study.design().attention_checks.iter().map(|c| c.item()));
+    crate::order::set(
+        (0..study.items().len()).filter(|&i| checked.contains(study.items()[i].id.as_str())),
+    )
 }
 
 /// How many items each pair of slots shares: `n²` counts in one block, zeroed lazily by the
@@ -237,7 +232,7 @@ impl Assignment {
             }
         }
         for items in &mut per_slot {
-            items.sort_unstable();
+            crate::order::sort(items);
         }
         let pairs = (factor > 1).then(|| {
             let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
@@ -247,7 +242,7 @@ impl Assignment {
                 }
             }
             for list in &mut pairs {
-                list.sort_unstable();
+                crate::order::sort(list);
             }
             pairs
         });
@@ -285,7 +280,7 @@ impl Assignment {
                 .map(|(i, _, _)| *i),
         );
         if items.len() > before {
-            items.sort_unstable();
+            crate::order::sort(&mut items);
         }
         items
     }

@@ -268,7 +268,7 @@ fn without_overlaps(
             .unwrap_or(0)
     };
     let json = |s: &ErrorSpan| serde_json::to_string(s).unwrap_or_default();
-    spans.sort_by_key(|s| std::cmp::Reverse((stamp(s), json(s))));
+    crate::order::sort_by_key(&mut spans, |s| std::cmp::Reverse((stamp(s), json(s))));
     let mut kept: Vec<ErrorSpan> = Vec::with_capacity(spans.len());
     for s in spans {
         if !kept.iter().any(|k| k.overlaps(&s)) {
@@ -298,7 +298,7 @@ pub(super) fn merge_survey(
             .filter_map(|k| k.strip_prefix(prefix)?.strip_prefix('/').map(str::to_owned))
             .collect::<Vec<_>>()
     };
-    let mut questions: BTreeSet<String> = ours.0.keys().cloned().collect();
+    let mut questions: BTreeSet<String> = crate::order::set(ours.0.keys().cloned());
     questions.extend(other.0.keys().cloned());
     questions.extend(stamped(ours.1));
     questions.extend(stamped(other.1));

@@ -180,7 +180,7 @@ pub fn quarantine_plan(text: &str, existing: &[(String, String)]) -> Option<Vec<
             (at, k.as_str())
         })
         .collect();
-    keys.sort_by_key(|k| k.0);
+    crate::order::sort_by_key(&mut keys, |k| k.0);
     let excess = (keys.len() + 1).saturating_sub(QUARANTINE_LIMIT);
     Some(
         keys[..excess]
@@ -351,7 +351,7 @@ pub fn offered(entries: Vec<(String, String)>, ids: &[String]) -> Vec<(Saved, St
             None => file_of(&s.key).is_some_and(|sha| files.contains(&sha)),
         })
         .collect();
-    out.sort_by(|a, b| {
+    crate::order::sort_by(&mut out, |a, b| {
         b.0.saved_at
             .unwrap_or(0.0)
             .total_cmp(&a.0.saved_at.unwrap_or(0.0))
