@@ -26,6 +26,7 @@ pub mod fast_hash;
 pub mod json_path;
 pub mod markdown;
 pub mod number;
+pub mod order;
 pub mod pseudonym;
 pub mod rich;
 pub mod rng;

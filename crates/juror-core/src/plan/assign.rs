@@ -15,8 +15,6 @@
 //! Validation bounds the work (`study::limits`): at most `MAX_SLOTS` slots, so the table of
 //! shared items has at most `MAX_SLOTS²` counts, and items × slots per item × slots steps.
 
-use std::collections::BTreeSet;
-
 use crate::rng::Stream;
 use crate::study::Study;
 
@@ -47,17 +45,32 @@ pub fn spread_factor(study: &Study) -> usize {
         .max(1)
 }
 
-/// Indices of the study's attention-check items, sorted.
-pub fn check_items(study: &Study) -> BTreeSet<usize> {
-    let checked: BTreeSet<&str> = study
-        .design()
-        .attention_checks
-        .iter()
-        .map(|c| c.item())
-        .collect();
-    (0..study.items().len())
-        .filter(|&i| checked.contains(study.items()[i].id.as_str()))
-        .collect()
+/// Which of the study's items are attention checks.
+pub fn check_items(study: &Study) -> CheckItems {
+    let checked = crate::order::set(study.design().attention_checks.iter().map(|c| c.item()));
+    CheckItems(
+        study
+            .items()
+            .iter()
+            .map(|item| checked.contains(item.id.as_str()))
+            .collect(),
+    )
+}
+
+/// The study's attention-check items: whether each item (by index) is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckItems(Vec<bool>);
+
+impl CheckItems {
+    /// Whether item `i` is an attention check.
+    pub fn contains(&self, i: &usize) -> bool {
+        self.0.get(*i).copied().unwrap_or(false)
+    }
+
+    /// The indices of the attention-check items, in order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.0.len()).filter(|&i| self.0[i])
+    }
 }
 
 /// How many items each pair of slots shares: `n²` counts in one block, zeroed lazily by the
@@ -230,14 +243,14 @@ impl Assignment {
         }
         even_out(&mut raters, &mut shared, &mut stream);
 
-        let mut per_slot: Vec<Vec<usize>> = vec![checks.iter().copied().collect(); n];
+        let mut per_slot: Vec<Vec<usize>> = vec![checks.iter().collect(); n];
         for (&item, slots) in order.iter().zip(&raters) {
             for &s in slots {
                 per_slot[s].push(item);
             }
         }
         for items in &mut per_slot {
-            items.sort_unstable();
+            crate::order::sort(items);
         }
         let pairs = (factor > 1).then(|| {
             let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
@@ -247,7 +260,7 @@ impl Assignment {
                 }
             }
             for list in &mut pairs {
-                list.sort_unstable();
+                crate::order::sort(list);
             }
             pairs
         });
@@ -285,7 +298,7 @@ impl Assignment {
                 .map(|(i, _, _)| *i),
         );
         if items.len() > before {
-            items.sort_unstable();
+            crate::order::sort(&mut items);
         }
         items
     }

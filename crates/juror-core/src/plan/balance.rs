@@ -258,7 +258,7 @@ pub fn check_plans(study: &Study, plans: &[Plan]) -> Report {
 /// is a violation for any item but an attention check.
 fn anchor_bounds(
     study: &Study,
-    checks: &BTreeSet<usize>,
+    checks: &assign::CheckItems,
     plan: &Plan,
     recurring: &mut [usize],
     violations: &mut Vec<String>,
@@ -302,7 +302,7 @@ fn anchor_bounds(
 fn slot_bounds(
     study: &Study,
     assignment: &assign::Assignment,
-    checks: &BTreeSet<usize>,
+    checks: &assign::CheckItems,
     plan: &Plan,
     positions: &mut [TaskPositions],
     violations: &mut Vec<String>,
@@ -506,7 +506,7 @@ fn assignment_bounds(
     study: &Study,
     plans: &[Plan],
     named_plans: &[Plan],
-    checks: &BTreeSet<usize>,
+    checks: &assign::CheckItems,
     violations: &mut Vec<String>,
 ) -> (Vec<Vec<usize>>, Vec<usize>, Vec<usize>) {
     let tasks = &study.design().tasks;

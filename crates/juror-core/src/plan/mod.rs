@@ -426,7 +426,7 @@ fn task_trials(
             };
             let round = |item: usize| study.items()[item].round.unwrap_or(0);
             // Stable: file order breaks ties within a round.
-            units.sort_by_key(|u| (block_of(u.systems[0]), round(u.item)));
+            crate::order::sort_by_key(&mut units, |u| (block_of(u.systems[0]), round(u.item)));
         }
     }
     if task.order != Order::SystemBlocks {
@@ -759,11 +759,16 @@ fn orient_pairs(
     };
 
     // The units of each pair, in plan order.
-    let index: std::collections::BTreeMap<(usize, usize), usize> =
-        pairs.iter().enumerate().map(|(k, &p)| (p, k)).collect();
+    // The pair of each ordered couple of systems, by `a * n + b` (the last of a repeated pair).
+    let mut index: Vec<Option<usize>> = vec![None; n * n];
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        if let Some(slot) = index.get_mut(a * n + b) {
+            *slot = Some(k);
+        }
+    }
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); pairs.len()];
     for (i, u) in units.iter().enumerate() {
-        if let Some(&k) = index.get(&(u.systems[0], u.systems[1])) {
+        if let Some(&Some(k)) = index.get(u.systems[0] * n + u.systems[1]) {
             members[k].push(i);
         }
     }

@@ -70,7 +70,7 @@ fn block_spread(n: usize, block: &[usize]) -> (usize, usize) {
 fn periodic(n: usize, block: &[usize]) -> bool {
     (1..n).any(|d| {
         let mut shifted: Vec<usize> = block.iter().map(|b| (b + d) % n).collect();
-        shifted.sort_unstable();
+        crate::order::sort(&mut shifted);
         shifted == block
     })
 }
@@ -110,7 +110,7 @@ pub fn base_block(seed: u64, t: usize, n: usize, k: usize) -> Vec<usize> {
             let mut block: Vec<usize> = std::iter::once(0)
                 .chain(stream.permutation(n - 1)[..k - 1].iter().map(|x| x + 1))
                 .collect();
-            block.sort_unstable();
+            crate::order::sort(&mut block);
             consider(block);
         }
     }

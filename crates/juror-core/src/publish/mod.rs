@@ -96,13 +96,14 @@ pub fn preview_names(text: &str, study: &Study) -> Result<BTreeMap<String, Strin
             study.id()
         ));
     }
-    let names: BTreeMap<String, String> = value
-        .get("systems")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(token, name)| Some((token.clone(), name.as_str()?.to_owned())))
-        .collect();
+    let names: BTreeMap<String, String> = crate::order::map(
+        value
+            .get("systems")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(token, name)| Some((token.clone(), name.as_str()?.to_owned()))),
+    );
     let missing = study
         .systems()
         .iter()

@@ -101,9 +101,9 @@ impl Answer {
                     RankOptions::Systems => labels.to_vec(),
                 };
                 let mut got = order.clone();
-                got.sort();
+                crate::order::sort(&mut got);
                 let mut all = want.clone();
-                all.sort();
+                crate::order::sort(&mut all);
                 if got == all {
                     Ok(())
                 } else {
@@ -261,7 +261,7 @@ impl OutputAnswers {
                 self.ratings.remove(dimension);
                 if !self.skipped(dimension) {
                     self.cannot_judge.push(dimension.to_owned());
-                    self.cannot_judge.sort();
+                    crate::order::sort(&mut self.cannot_judge);
                 }
             }
         }
@@ -363,7 +363,7 @@ pub fn place_span(spans: &mut Vec<ErrorSpan>, span: ErrorSpan) -> bool {
 
 /// Text order: spans by start, then errors of the whole output by category.
 pub fn sort_spans(spans: &mut [ErrorSpan]) {
-    spans.sort_by(|a, b| {
+    crate::order::sort_by(spans, |a, b| {
         (a.start.is_none(), a.start, &a.category).cmp(&(b.start.is_none(), b.start, &b.category))
     });
 }

@@ -664,7 +664,7 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
                 (None, _) => Some("choose an output".to_owned()),
                 (Some(Preference::Rank { order }), Some(PreferenceKind::Rank)) => {
                     let mut sorted = order.clone();
-                    sorted.sort_unstable();
+                    crate::order::sort(&mut sorted);
                     (sorted != (0..n).collect::<Vec<_>>()).then(|| "rank every output".to_owned())
                 }
                 (Some(Preference::BestWorst { best, worst }), _) => match (best, worst) {
@@ -1020,7 +1020,7 @@ pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), Strin
             Some(Preference::Best { position } | Preference::Choice { position }) => *position < n,
             Some(Preference::Rank { order }) => {
                 let mut sorted = order.clone();
-                sorted.sort_unstable();
+                crate::order::sort(&mut sorted);
                 sorted.dedup();
                 sorted.len() == order.len() && order.iter().all(|&p| p < n)
             }
@@ -1504,7 +1504,7 @@ pub fn progress(session: &Session) -> ProgressView {
         .map(|t| t.active_ms)
         .collect();
     let done = times.len();
-    times.sort_unstable();
+    crate::order::sort(&mut times);
     let median = match times.len() {
         0 => None,
         n if n % 2 == 1 => Some(times[n / 2] as f64),

@@ -13,7 +13,7 @@
 //! A stamp with no value is a cleared answer, which beats an older value. A value with no stamp
 //! (saved before stamps existed, or restored from a ratings file) has stamp 0.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -186,18 +186,29 @@ fn set(t: &mut TrialAnswers, field: &Field, value: Option<Value>) {
     }
 }
 
-/// Every field a trial has a value or a stamp for.
-fn fields(t: &TrialAnswers, into: &mut BTreeSet<Field>) {
+/// Every field the trials `ts` have a value or a stamp for, in order, each once.
+fn all_fields(ts: &[&TrialAnswers]) -> Vec<Field> {
+    let mut all = Vec::new();
+    for t in ts {
+        fields(t, &mut all);
+    }
+    crate::order::sort(&mut all);
+    all.dedup();
+    all
+}
+
+/// Every field a trial has a value or a stamp for (some more than once).
+fn fields(t: &TrialAnswers, into: &mut Vec<Field>) {
     for (p, o) in t.outputs.iter().enumerate() {
         into.extend(o.ratings.keys().map(|d| Field::Rating(p, d.clone())));
         into.extend(o.cannot_judge.iter().map(|d| Field::Rating(p, d.clone())));
         into.extend(o.answers.keys().map(|q| Field::Answer(p, q.clone())));
         if o.flagged {
-            into.insert(Field::Flag(p));
+            into.push(Field::Flag(p));
         }
         into.extend(o.spans.iter().map(|s| Field::Span(p, s.key())));
         if o.no_errors {
-            into.insert(Field::NoErrors(p));
+            into.push(Field::NoErrors(p));
         }
     }
     for (f, present) in [
@@ -206,7 +217,7 @@ fn fields(t: &TrialAnswers, into: &mut BTreeSet<Field>) {
         (Field::Notes, !t.notes.is_empty()),
     ] {
         if present {
-            into.insert(f);
+            into.push(f);
         }
     }
     into.extend(t.stamps.keys().filter_map(|k| Field::parse(k)));
@@ -229,10 +240,7 @@ fn later<T: Serialize>(a: (u64, Option<T>), b: (u64, Option<T>)) -> (u64, Option
 /// caller's).
 pub(super) fn merge_answers(ours: &TrialAnswers, other: &TrialAnswers) -> TrialAnswers {
     let mut out = ours.clone();
-    let mut all = BTreeSet::new();
-    fields(ours, &mut all);
-    fields(other, &mut all);
-    for field in &all {
+    for field in &all_fields(&[ours, other]) {
         let key = field.key();
         let stamp = |t: &TrialAnswers| t.stamps.get(&key).copied().unwrap_or(0);
         let (s, value) = later(
@@ -268,7 +276,7 @@ fn without_overlaps(
             .unwrap_or(0)
     };
     let json = |s: &ErrorSpan| serde_json::to_string(s).unwrap_or_default();
-    spans.sort_by_key(|s| std::cmp::Reverse((stamp(s), json(s))));
+    crate::order::sort_by_key(&mut spans, |s| std::cmp::Reverse((stamp(s), json(s))));
     let mut kept: Vec<ErrorSpan> = Vec::with_capacity(spans.len());
     for s in spans {
         if !kept.iter().any(|k| k.overlaps(&s)) {
@@ -298,10 +306,12 @@ pub(super) fn merge_survey(
             .filter_map(|k| k.strip_prefix(prefix)?.strip_prefix('/').map(str::to_owned))
             .collect::<Vec<_>>()
     };
-    let mut questions: BTreeSet<String> = ours.0.keys().cloned().collect();
+    let mut questions: Vec<String> = ours.0.keys().cloned().collect();
     questions.extend(other.0.keys().cloned());
     questions.extend(stamped(ours.1));
     questions.extend(stamped(other.1));
+    crate::order::sort(&mut questions);
+    questions.dedup();
     let mut out = BTreeMap::new();
     for q in questions {
         let key = format!("{prefix}/{q}");
@@ -336,9 +346,7 @@ impl Progress {
     pub fn stamp_all(&mut self, now: f64) {
         let stamp = self.tick(now);
         for t in &mut self.trials {
-            let mut all = BTreeSet::new();
-            fields(t, &mut all);
-            for f in all {
+            for f in all_fields(&[t]) {
                 t.stamps.insert(f.key(), stamp);
             }
         }

@@ -180,7 +180,7 @@ pub fn quarantine_plan(text: &str, existing: &[(String, String)]) -> Option<Vec<
             (at, k.as_str())
         })
         .collect();
-    keys.sort_by_key(|k| k.0);
+    crate::order::sort_by_key(&mut keys, |k| k.0);
     let excess = (keys.len() + 1).saturating_sub(QUARANTINE_LIMIT);
     Some(
         keys[..excess]
@@ -351,7 +351,7 @@ pub fn offered(entries: Vec<(String, String)>, ids: &[String]) -> Vec<(Saved, St
             None => file_of(&s.key).is_some_and(|sha| files.contains(&sha)),
         })
         .collect();
-    out.sort_by(|a, b| {
+    crate::order::sort_by(&mut out, |a, b| {
         b.0.saved_at
             .unwrap_or(0.0)
             .total_cmp(&a.0.saved_at.unwrap_or(0.0))
@@ -373,21 +373,36 @@ pub enum Unreadable {
 /// # Errors
 /// A corrupt or future envelope: the caller keeps the raw text aside and starts fresh.
 pub fn read(text: &str) -> Result<Envelope, Unreadable> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| Unreadable::Corrupt(e.to_string()))?;
-    let version = value
-        .get("schema_version")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| Unreadable::Corrupt("no schema_version".to_owned()))?;
+    let corrupt = |e: serde_json::Error| Unreadable::Corrupt(e.to_string());
+    let version = if text.trim_start().starts_with('{') {
+        // Only the version is read here: the rest of the text is skipped, not built.
+        let v: Version = serde_json::from_str(text).map_err(corrupt)?;
+        v.schema_version.as_ref().and_then(Value::as_u64)
+    } else {
+        // Not an object: damaged text, or JSON that is not an envelope.
+        serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(corrupt)?;
+        None
+    };
+    let version = version.ok_or_else(|| Unreadable::Corrupt("no schema_version".to_owned()))?;
     let version = u32::try_from(version).unwrap_or(u32::MAX);
     if version > SCHEMA_VERSION {
         return Err(Unreadable::Future(version));
     }
-    let mut value = value;
     if version < 2 {
-        value = migrate_1_to_2(value);
+        // Migrated as a value, then read from its text like every other envelope: the page
+        // reads envelopes from text only, so serde_json's reader of values is not in it.
+        let value: Value = serde_json::from_str(text).map_err(corrupt)?;
+        let migrated = serde_json::to_string(&migrate_1_to_2(value)).map_err(corrupt)?;
+        return serde_json::from_str(&migrated).map_err(corrupt);
     }
-    serde_json::from_value(value).map_err(|e| Unreadable::Corrupt(e.to_string()))
+    serde_json::from_str(text).map_err(corrupt)
+}
+
+/// The version of a stored envelope, read before the rest.
+#[derive(Deserialize)]
+struct Version {
+    #[serde(default)]
+    schema_version: Option<Value>,
 }
 
 fn migrate_1_to_2(mut value: Value) -> Value {
@@ -596,6 +611,43 @@ mod tests {
         let borrowed = write(&envelope(&progress)).unwrap();
         assert_eq!(borrowed, write(&envelope(progress.clone())).unwrap());
         assert_eq!(read(&borrowed).unwrap(), envelope(progress));
+    }
+
+    #[test]
+    fn an_envelope_is_read_from_its_text_and_what_is_not_one_is_corrupt() {
+        let corrupt = |text: &str, why: &str| {
+            assert_eq!(
+                read(text).unwrap_err(),
+                Unreadable::Corrupt(why.to_owned()),
+                "{text}"
+            );
+        };
+        // JSON that is not an envelope, or has no version, says so.
+        for text in [
+            "[]",
+            "[2]",
+            "\"x\"",
+            "3",
+            "null",
+            " {}",
+            "{\"schema_version\":\"2\"}",
+        ] {
+            corrupt(text, "no schema_version");
+        }
+        // Text that is not JSON says where it breaks, object or not.
+        for text in ["{not json", "[1,", "{\"schema_version\":2,}"] {
+            let e = serde_json::from_str::<Value>(text).unwrap_err().to_string();
+            corrupt(text, &e);
+        }
+        // An envelope of this version with a field missing names it.
+        assert!(matches!(
+            read("{\"schema_version\":2}"),
+            Err(Unreadable::Corrupt(why)) if why.contains("study_id")
+        ));
+        assert_eq!(
+            read("{\"schema_version\":3}").unwrap_err(),
+            Unreadable::Future(3)
+        );
     }
 
     #[test]

@@ -209,7 +209,7 @@ fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
     let d = &raw.design;
     let factor = spread_factor(raw);
     let n = raw.systems.len() as u64;
-    let ids: std::collections::BTreeSet<&str> = raw.items.iter().map(|i| i.id.as_str()).collect();
+    let ids = crate::order::set(raw.items.iter().map(|i| i.id.as_str()));
     let checks =
         d.attention_checks
             .iter()
@@ -228,10 +228,8 @@ fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
         let in_task = match &t.items {
             None => raw.items.len() as u64,
             Some(filter) => {
-                let ids: std::collections::BTreeSet<&str> =
-                    filter.ids.iter().map(String::as_str).collect();
-                let groups: std::collections::BTreeSet<&str> =
-                    filter.groups.iter().map(String::as_str).collect();
+                let ids = crate::order::set(filter.ids.iter().map(String::as_str));
+                let groups = crate::order::set(filter.groups.iter().map(String::as_str));
                 raw.items
                     .iter()
                     .filter(|it| {

@@ -112,20 +112,21 @@ fn published_plan(
     at_plan: &str,
     plan: &[RawPlannedTrial],
 ) -> Vec<Trial> {
-    let index: BTreeMap<&str, usize> = raw
-        .systems
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.as_str(), i))
-        .rev()
-        .collect();
-    let items: BTreeMap<&str, usize> = raw
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| (it.id.as_str(), i))
-        .rev()
-        .collect();
+    // Reversed: the first of two equal ids is kept.
+    let index: BTreeMap<&str, usize> = crate::order::map(
+        raw.systems
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .rev(),
+    );
+    let items: BTreeMap<&str, usize> = crate::order::map(
+        raw.items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| (it.id.as_str(), i))
+            .rev(),
+    );
     let mut trials = Vec::with_capacity(plan.len());
     for (t, trial) in plan.iter().enumerate() {
         let at = format!("{at_plan}[{t}]");

@@ -561,7 +561,7 @@ impl Checker {
                 first.insert(id, at);
             }
         }
-        first.into_keys().collect()
+        crate::order::set(first.into_keys())
     }
 
     fn scale(&mut self, at: &str, raw: &RawScale) -> Scale {
@@ -1191,12 +1191,8 @@ impl Checker {
                 );
             }
         }
-        let question_ids: BTreeSet<&str> = raw
-            .rubric
-            .output_questions
-            .iter()
-            .map(|q| q.id.as_str())
-            .collect();
+        let question_ids: BTreeSet<&str> =
+            crate::order::set(raw.rubric.output_questions.iter().map(|q| q.id.as_str()));
 
         for (i, ex) in raw.rubric.examples.iter().enumerate() {
             let at = format!("rubric.examples[{i}]");
@@ -1283,11 +1279,8 @@ impl Checker {
                 .enumerate()
                 .map(|(i, it)| (format!("items[{i}].id"), it.id.as_str())),
         );
-        let groups: BTreeSet<&str> = raw
-            .items
-            .iter()
-            .filter_map(|it| it.group.as_deref())
-            .collect();
+        let groups: BTreeSet<&str> =
+            crate::order::set(raw.items.iter().filter_map(|it| it.group.as_deref()));
         let items: Vec<Item> = raw
             .items
             .iter()
@@ -1459,14 +1452,11 @@ impl Checker {
     /// Personal items: slots the study has; never an attention check (checks go to everyone).
     fn personal_items(&mut self, raw: &RawStudy, assignment: Option<&Assignment>) {
         let d = &raw.design;
-        let checked: BTreeSet<&str> = d
-            .attention_checks
-            .iter()
-            .map(|ch| match ch {
+        let checked: BTreeSet<&str> =
+            crate::order::set(d.attention_checks.iter().map(|ch| match ch {
                 RawAttentionCheck::Rating { item, .. }
                 | RawAttentionCheck::Preference { item, .. } => item.as_str(),
-            })
-            .collect();
+            }));
         for (i, it) in raw.items.iter().enumerate() {
             for (j, a) in it.for_annotators.iter().enumerate() {
                 if let (RawAnnotatorRef::Slot(s), Some(a)) = (a, assignment)
@@ -1647,13 +1637,13 @@ impl Checker {
         }
         let intake = self.questions("surveys.intake", &raw.surveys.intake, d.labels);
         let exit = self.questions("surveys.exit", &raw.surveys.exit, d.labels);
-        let intake_ids: BTreeMap<&str, usize> = raw
-            .surveys
-            .intake
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (q.id.as_str(), i))
-            .collect();
+        let intake_ids: BTreeMap<&str, usize> = crate::order::map(
+            raw.surveys
+                .intake
+                .iter()
+                .enumerate()
+                .map(|(i, q)| (q.id.as_str(), i)),
+        );
         for (j, q) in raw.surveys.exit.iter().enumerate() {
             if let Some(i) = intake_ids.get(q.id.as_str()) {
                 self.error(
@@ -2001,8 +1991,9 @@ fn task_items(
                     );
                 }
             }
-            let wanted: BTreeSet<&str> = filter.ids.iter().map(String::as_str).collect();
-            let wanted_groups: BTreeSet<&str> = filter.groups.iter().map(String::as_str).collect();
+            let wanted: BTreeSet<&str> = crate::order::set(filter.ids.iter().map(String::as_str));
+            let wanted_groups: BTreeSet<&str> =
+                crate::order::set(filter.groups.iter().map(String::as_str));
             let chosen: Vec<usize> = raw
                 .items
                 .iter()

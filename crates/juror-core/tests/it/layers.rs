@@ -22,6 +22,7 @@ const FLOORS: &[(&str, u32)] = &[
     ("json_path", 1),
     ("markdown", 1),
     ("number", 1),
+    ("order", 1),
     ("pseudonym", 1),
     ("rich", 1),
     ("rng", 1),
