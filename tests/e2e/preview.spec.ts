@@ -128,8 +128,8 @@ test('the researcher\'s page plays a study file as annotators see it, and shows 
   await page.goto('analyse.html?study=studies/kitchen-qa.json&slot=1&preview');
   await expect(page.getByRole('status').filter({ hasText: 'Preview.' })).toContainText('nothing you answer is saved');
   await page.getByRole('button', { name: 'Start' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.locator('.preview-system code').first()).toBeVisible();
+  await page.getByRole('button', { name: 'I agree and want to take part' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
 
   await page.route('**/studies/broken.json', (route) => route.fulfill({ body: '{"format": "juror.study/1", "id": "x"}', contentType: 'application/json' }));
   await page.goto('analyse.html?study=studies/broken.json');
