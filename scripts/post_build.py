@@ -15,6 +15,11 @@
    install refuses an index.html that is not this build's) and the Analyse page's bundle name
    (older ones are pruned from the runtime cache).
 
+4. The studies: every `.json` file under studies/ is compiled over itself
+   (`juror compile --in-place`, docs/compiled.md), because the annotator's page plays compiled
+   studies only; a file already compiled is checked and kept. The command is $JUROR, else
+   `cargo run -q --locked -p juror-cli --` (native, in the workspace's target folder).
+
 Runs in Trunk's staging directory (TRUNK_STAGING_DIR); uses only the standard library.
 """
 import base64
@@ -22,6 +27,7 @@ import hashlib
 import json
 import os
 import re
+import subprocess
 import sys
 
 staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
@@ -140,6 +146,23 @@ if os.path.isfile(not_found_path):
     page = page.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1)
     write(not_found_path, page)
 
+# 4. The studies the site serves, compiled for the annotator's page (before the build's version
+# is hashed: the compiled files are what is served).
+studies = os.path.join(staging, "studies")
+study_files = sorted(
+    os.path.join(d, n) for d, _, names in os.walk(studies) for n in names if n.endswith(".json")
+)
+if study_files:
+    juror = os.environ.get("JUROR")
+    command = [juror] if juror else ["cargo", "run", "-q", "--locked", "-p", "juror-cli", "--"]
+    # The native CLI, whatever Trunk set for the wasm build.
+    env = {k: v for k, v in os.environ.items() if k not in ("RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_ENCODED_RUSTFLAGS")}
+    done = subprocess.run(
+        command + ["compile", "--in-place", *study_files], cwd=root, env=env, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        sys.exit(f"post_build: compiling the studies failed:\n{done.stdout}{done.stderr}")
+
 # The app shell: everything at the top of the build but the service worker itself, plus the
 # icons. Studies, their media and the schemas are cached when first fetched instead.
 shell = ["./", "index.html"]
@@ -179,5 +202,5 @@ with open(os.path.join(staging, "sw.js"), "w", encoding="utf-8") as f:
     f.write(sw)
 print(
     f"post_build: CSP sha256-{digest} (index.html), sha256-{analyse_digest} (analyse.html, "
-    f"{stem}); sw.js version {version}, {len(shell)} shell files"
+    f"{stem}); sw.js version {version}, {len(shell)} shell files; {len(study_files)} studies compiled"
 )

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use juror_core::compiled;
 use juror_core::open::{Opened, open};
 use juror_core::plan::{
     Annotator, ID_PARAMETERS, mturk_preview, platform_visit, resolve_annotator,
@@ -39,17 +40,61 @@ pub enum Load {
     },
     /// A valid study, with the SHA-256 of its text and the address its media are relative to.
     Ready(Arc<Study>, String, String),
+    /// A study as written (not compiled), which the annotator's page does not play: one named
+    /// by the address opens on the researcher's page, which plays it with every check; one
+    /// opened from the computer is sent there.
+    AsWritten { source: String, from_file: bool },
 }
 
 /// How a page reads a study's text into a study it can play, with the SHA-256 that names its
-/// saved answers and ratings files.
+/// saved answers and ratings files: [`read_compiled`] (the annotator's page) or [`open_any`]
+/// (the researcher's).
 pub type Opener = fn(&str) -> Result<Opened, Problems>;
+
+/// The annotator's reader: compiled studies only ([`compiled::read`]), each problem with its
+/// place and code (the code's full text is the researcher's: `juror validate`).
+///
+/// # Errors
+/// The compiled study's problems.
+pub fn read_compiled(text: &str) -> Result<Opened, Problems> {
+    compiled::read(text)
+        .map(compiled::Compiled::opened)
+        .map_err(|p| p.short())
+}
+
+/// The researcher's reader: a compiled study as the annotator's page reads it, each problem
+/// explained in full; a study as written opened with every check and message, its Markdown
+/// rendered as compiling would.
+///
+/// # Errors
+/// Every problem found.
+pub fn open_any(text: &str) -> Result<Opened, Problems> {
+    if compiled::is_compiled(text) {
+        return compiled::read(text)
+            .map(compiled::Compiled::opened)
+            .map_err(|p| p.explained());
+    }
+    let mut opened = open(text)?;
+    compiled::render_texts(&mut opened.study, juror_core::markdown::to_rich);
+    Ok(opened)
+}
 
 impl Load {
     /// The state after reading `source` with `opener`: the text, or why it could not be read.
-    pub fn from_text(source: String, text: Result<String, String>, opener: Opener) -> Load {
+    /// With `compiled_only` (the annotator's page), a text that is not a compiled study is
+    /// [`Load::AsWritten`].
+    pub fn from_text(
+        source: String,
+        text: Result<String, String>,
+        opener: Opener,
+        compiled_only: bool,
+        from_file: bool,
+    ) -> Load {
         match text {
             Err(message) => Load::Unreachable { source, message },
+            Ok(text) if compiled_only && !compiled::is_compiled(&text) => {
+                Load::AsWritten { source, from_file }
+            }
             Ok(text) => match opener(&text) {
                 Ok(Opened { study, sha256 }) => {
                     let base = media_base(&source);
@@ -101,8 +146,8 @@ fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
 /// researcher's own reader, which keeps every check and message.
 #[component]
 pub fn AnalyseApp() -> impl IntoView {
-    if location::query_param("study").is_some() {
-        return view! { <Player opener=open /> }.into_any();
+    if location::query_param("study").is_some() || location::has_param("open") {
+        return view! { <Player opener=open_any compiled_only=false /> }.into_any();
     }
     view! {
         <main id="main">
@@ -127,13 +172,14 @@ pub fn App() -> impl IntoView {
         }
         .into_any();
     }
-    view! { <Player opener=open /> }.into_any()
+    view! { <Player opener=read_compiled compiled_only=true /> }.into_any()
 }
 
 /// A study named by the address (`?study=`) or opened from the computer, read by `opener`, then
-/// played: the pages of loading, of a study that cannot be opened, and of the session.
+/// played: the pages of loading, of a study that cannot be opened, and of the session. With
+/// `compiled_only`, a study as written goes to the researcher's page.
 #[component]
-fn Player(opener: Opener) -> impl IntoView {
+fn Player(opener: Opener, compiled_only: bool) -> impl IntoView {
     let initial = match location::query_param("study") {
         Some(url) => Load::Loading(url),
         None => Load::Choose,
@@ -142,7 +188,7 @@ fn Player(opener: Opener) -> impl IntoView {
     if let Load::Loading(url) = initial {
         spawn_local(async move {
             let text = study_source::fetch_text(&url).await;
-            load.set(Load::from_text(url, text, opener));
+            load.set(Load::from_text(url, text, opener, compiled_only, false));
         });
     }
     let open_file = Callback::new(move |file: web_sys::File| {
@@ -150,7 +196,7 @@ fn Player(opener: Opener) -> impl IntoView {
         load.set(Load::Loading(name.clone()));
         spawn_local(async move {
             let text = study_source::read_file(file).await;
-            load.set(Load::from_text(name, text, opener));
+            load.set(Load::from_text(name, text, opener, compiled_only, true));
         });
     });
 
@@ -197,8 +243,38 @@ fn Player(opener: Opener) -> impl IntoView {
                     .into_any()
                 }
                 Load::Ready(study, sha256, base) => view! { <Ready study sha256 base /> }.into_any(),
+                Load::AsWritten { source, from_file } => view! { <AsWritten source from_file /> }.into_any(),
             }}
         </main>
+    }
+}
+
+/// A study as written, on the annotator's page: named by the address, it opens at once on the
+/// researcher's page with the same parameters (which plays it as an annotator would, with every
+/// check); opened from the computer, the page says where to open it.
+#[component]
+fn AsWritten(source: String, from_file: bool) -> impl IntoView {
+    let target = if from_file {
+        "analyse.html?open".to_owned()
+    } else {
+        format!("analyse.html{}", location::search_and_hash())
+    };
+    if !from_file {
+        location::replace(&target);
+    }
+    view! {
+        <section class="study-problems" role="status">
+            <h1>"This study opens on the researcher's page"</h1>
+            <p class="source">"Study: " <code>{source}</code></p>
+            <p>
+                "This file is a study as written, not compiled for annotators. The researcher's "
+                "page checks it and plays it as an annotator would; a study for annotators is "
+                "compiled first ("<code>"juror compile"</code>" or "<code>"juror publish"</code>")."
+            </p>
+            <p>
+                <a href=target.clone()>"Open it on the researcher's page"</a>
+            </p>
+        </section>
     }
 }
 
@@ -280,18 +356,67 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::Load;
+    use super::{Load, open_any, read_compiled};
     use juror_core::open::open;
+    use juror_core::{compiled, markdown};
+
+    const MINIMAL: &str = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
 
     #[test]
     fn text_becomes_ready_invalid_or_unreachable() {
-        let bad = Load::from_text("a.json".into(), Ok("{".into()), open);
+        let bad = Load::from_text("a.json".into(), Ok("{".into()), open_any, false, false);
         assert!(matches!(bad, Load::Invalid { ref problems, .. } if problems.len() == 1));
-        let gone = Load::from_text("a.json".into(), Err("404".into()), open);
+        let gone = Load::from_text("a.json".into(), Err("404".into()), open_any, false, false);
         assert!(matches!(gone, Load::Unreachable { .. }));
-        let text = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
-        let ok = Load::from_text("a.json".into(), Ok(text.into()), open);
+        let ok = Load::from_text("a.json".into(), Ok(MINIMAL.into()), open_any, false, false);
         assert!(matches!(ok, Load::Ready(_, ref hash, _) if hash.len() == 64));
+    }
+
+    #[test]
+    fn the_annotators_page_plays_compiled_studies_and_sends_others_on() {
+        let text = compiled::compile(&open(MINIMAL).unwrap(), markdown::to_rich);
+        let load = |text: &str, from_file| {
+            Load::from_text(
+                "s.json".into(),
+                Ok(text.into()),
+                read_compiled,
+                true,
+                from_file,
+            )
+        };
+        let Load::Ready(study, hash, _) = load(&text, false) else {
+            panic!("a compiled study plays");
+        };
+        // The same study and the same saved answers as the study as written.
+        let written = open_any(MINIMAL).unwrap();
+        assert_eq!(hash, written.sha256);
+        assert_eq!(*study, written.study);
+        assert!(matches!(
+            load(MINIMAL, false),
+            Load::AsWritten {
+                from_file: false,
+                ..
+            }
+        ));
+        assert!(matches!(
+            load(MINIMAL, true),
+            Load::AsWritten {
+                from_file: true,
+                ..
+            }
+        ));
+        assert!(matches!(load("not json", false), Load::AsWritten { .. }));
+        // A damaged compiled study: placed and coded, on either page.
+        let damaged = text.replacen("\"items\"", "\"itemz\"", 1);
+        let Load::Invalid { problems, .. } = load(&damaged, false) else {
+            panic!("a damaged compiled study is refused");
+        };
+        assert!(
+            problems[0].message.contains("[compiled.checksum]"),
+            "{problems:?}"
+        );
+        let full = open_any(&damaged).unwrap_err();
+        assert!(full.0[0].fix.contains("never edited by hand"), "{full:?}");
     }
 
     #[test]

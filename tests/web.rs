@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use juror::components::rich::RichText;
 use juror::pages::{Debrief, PointCaption, StudyProblems, Welcome};
+use juror_core::markdown;
 use juror_core::rich::Text;
 use juror_core::study::parse_study;
 use leptos::prelude::*;
@@ -299,7 +300,8 @@ async fn rich_text_builds_dom_nodes_and_nothing_that_runs() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), move || {
         view! {
-            <RichText text=markdown shift=2 />
+            <RichText text=Text::Rich(markdown::to_rich(markdown, 2)) />
+            <RichText text=Text::from("*as* <b>typed</b>") class="as-written" />
             <RichText text=compiled class="compiled" />
         }
     });
@@ -351,6 +353,13 @@ async fn rich_text_builds_dom_nodes_and_nothing_that_runs() {
     assert!(md.query_selector("th.align-center").unwrap().is_some());
     assert!(md.query_selector("td.align-right").unwrap().is_some());
     assert!(md.query_selector("[style]").unwrap().is_none());
+
+    // A text left as written is shown as typed: no page renders Markdown itself.
+    let written = root.query_selector(".as-written").unwrap().unwrap();
+    assert_eq!(
+        written.inner_html().replace("<!---->", ""),
+        "*as* &lt;b&gt;typed&lt;/b&gt;"
+    );
 
     // A compiled study's tree, as its reader gives it.
     let compiled = root.query_selector(".markdown.compiled").unwrap().unwrap();

@@ -1,7 +1,6 @@
 //! Rich text: one of the study's texts shown as the core's whitelisted tree, built into DOM nodes
 //! by `services::dom` (never through an HTML string).
 
-use juror_core::markdown;
 use juror_core::rich::{Node, Text};
 use leptos::prelude::*;
 
@@ -9,28 +8,27 @@ use crate::services::dom;
 
 /// The tree to show for `text`. A compiled study's tree is shown as it is: it was checked when
 /// the study was read (`rich`'s reader refuses any element, attribute or address off its
-/// lists). Markdown as written is rendered here, its headings `shift` levels down, for now: the
-/// annotator's page will receive only compiled text, and the researcher's page renders what it
-/// previews.
-pub fn tree(text: &Text, shift: usize) -> std::borrow::Cow<'_, [Node]> {
+/// lists). Neither page renders Markdown here: the annotator's page plays compiled studies
+/// only, and the researcher's renders a study as written when it opens it
+/// (`compiled::render_texts`); a text left as written shows as plain text, as typed.
+pub fn tree(text: &Text) -> std::borrow::Cow<'_, [Node]> {
     match text {
-        Text::Source(source) => markdown::to_rich(source, shift).into(),
+        Text::Source(source) => vec![Node::Text(source.clone())].into(),
         Text::Rich(nodes) => nodes.as_slice().into(),
     }
 }
 
-/// A directive, `use:rich_text=(text, shift)`, that fills its element with `text`'s tree (for
-/// an element other than [`RichText`]'s `div`, such as a list item).
-pub fn rich_text(element: web_sys::Element, (text, shift): (Text, usize)) {
-    dom::fill_rich(&element, &tree(&text, shift));
+/// A directive, `use:rich_text=text`, that fills its element with `text`'s tree (for an element
+/// other than [`RichText`]'s `div`, such as a list item).
+pub fn rich_text(element: web_sys::Element, text: Text) {
+    dom::fill_rich(&element, &tree(&text));
 }
 
-/// A study's text (Markdown as written, or a compiled tree) in a `<div class="markdown">`, its
-/// headings `shift` levels down (1: `#` is an `<h2>`, under the page's `<h1>`).
+/// A study's text (a rendered tree, its headings already moved under the page's: see
+/// `compiled::compile`) in a `<div class="markdown">`.
 #[component]
 pub fn RichText(
     #[prop(into)] text: Text,
-    #[prop(default = 1)] shift: usize,
     /// Classes besides `markdown`.
     #[prop(optional)]
     class: &'static str,
@@ -40,5 +38,5 @@ pub fn RichText(
     } else {
         format!("markdown {class}")
     };
-    view! { <div class=class use:rich_text=(text, shift)></div> }
+    view! { <div class=class use:rich_text=text></div> }
 }

@@ -1,6 +1,5 @@
 //! The guidelines: instructions, the rubric with every scale point, worked examples.
 
-use juror_core::rich::Text;
 use juror_core::session::{Msg, durability};
 use leptos::prelude::*;
 
@@ -105,12 +104,12 @@ pub fn RubricTable() -> impl IntoView {
             {(!rubric.look_for.is_empty())
                 .then(|| view! {
                     <h3>"Look for (rate higher)"</h3>
-                    <ul>{rubric.look_for.iter().map(|x| view! { <li use:rich_text=(Text::from(x.clone()), 1)></li> }).collect_view()}</ul>
+                    <ul>{rubric.look_for.iter().map(|x| view! { <li use:rich_text=x.clone()></li> }).collect_view()}</ul>
                 })}
             {(!rubric.avoid.is_empty())
                 .then(|| view! {
                     <h3>"Watch out for (rate lower)"</h3>
-                    <ul>{rubric.avoid.iter().map(|x| view! { <li use:rich_text=(Text::from(x.clone()), 1)></li> }).collect_view()}</ul>
+                    <ul>{rubric.avoid.iter().map(|x| view! { <li use:rich_text=x.clone()></li> }).collect_view()}</ul>
                 })}
             {(!examples.is_empty())
                 .then(|| {

@@ -196,11 +196,11 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
             {task_intro}
             <div class="prompt">
                 <h2>"Prompt"</h2>
-                <RichText text=view.prompt.clone() shift=2 />
+                <RichText text=view.prompt.clone() />
                 {view.context.clone().map(|text| view! {
                     <details class="context" open>
                         <summary>"Context"</summary>
-                        <RichText text shift=2 />
+                        <RichText text />
                     </details>
                 })}
                 {media}
@@ -374,7 +374,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                 (Some(text), Some(spans)) => view! { <SpansQuestion index position label=label.clone() text spans /> }.into_any(),
                 // Plain text (the task's `plain_text`): as written, whitespace kept.
                 (Some(text), None) => view! { <div class="output-text plain-text">{text}</div> }.into_any(),
-                _ => view! { <RichText text=output.body.clone().unwrap_or_else(|| "".into()) shift=2 class="output-text" /> }.into_any(),
+                _ => view! { <RichText text=output.body.clone().unwrap_or_else(|| "".into()) class="output-text" /> }.into_any(),
             }}
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>

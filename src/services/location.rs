@@ -34,6 +34,17 @@ pub fn param_names() -> Vec<String> {
         .collect()
 }
 
+/// The page address's query and fragment as written (`?study=a.json&slot=1#x`), for sending the
+/// same parameters to another page.
+pub fn search_and_hash() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    let search = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    format!("{search}{hash}")
+}
+
 /// Goes to `url` (relative to the page) without leaving the current address in the history.
 pub fn replace(url: &str) {
     if let Some(window) = web_sys::window() {

@@ -61,9 +61,56 @@ impl fmt::Display for Problem {
     }
 }
 
+impl Problem {
+    /// The problem as the annotator's page lists it: the place, the detail and the code, and
+    /// what to do (the code's full text is the researcher's: [`explain`]).
+    pub fn short(&self) -> crate::study::Problem {
+        crate::study::Problem {
+            at: self.at.clone(),
+            message: format!("{} [{}]", self.detail, self.code),
+            fix: format!(
+                "tell the researcher: `juror validate` explains {} in full",
+                self.code
+            ),
+        }
+    }
+
+    /// The problem with its code's full text as the fix, for the researcher ([`explain`]).
+    pub fn explained(&self) -> crate::study::Problem {
+        crate::study::Problem {
+            at: self.at.clone(),
+            message: format!("{} [{}]", self.detail, self.code),
+            fix: explain(self.code).to_owned(),
+        }
+    }
+}
+
 /// Every problem found in a compiled study.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problems(pub Vec<Problem>);
+
+impl Problems {
+    /// Each problem as the annotator's page lists it ([`Problem::short`]).
+    pub fn short(&self) -> crate::study::Problems {
+        crate::study::Problems(self.0.iter().map(Problem::short).collect())
+    }
+
+    /// Each problem with its code's full text ([`Problem::explained`]).
+    pub fn explained(&self) -> crate::study::Problems {
+        crate::study::Problems(self.0.iter().map(Problem::explained).collect())
+    }
+}
+
+impl Compiled {
+    /// The study as every reader of a study file gives it: the model, and the SHA-256 that
+    /// names its saved answers and ratings files (the source's).
+    pub fn opened(self) -> Opened {
+        Opened {
+            study: self.study,
+            sha256: self.sha256,
+        }
+    }
+}
 
 impl fmt::Display for Problems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -192,7 +239,22 @@ pub fn is_compiled(text: &str) -> bool {
 pub fn compile(opened: &Opened, render: impl Fn(&str, usize) -> Vec<Node>) -> String {
     let mut study = opened.study.clone();
     study.analysis = None;
-    for item in plain_items(&study) {
+    render_texts(&mut study, render);
+    let payload = serde_json::to_string(&study).unwrap_or_default();
+    // The payload exactly as hashed (both hashes are hex: nothing to escape).
+    format!(
+        "{{\"format\":\"{FORMAT}\",\"source_sha256\":\"{}\",\"checksum\":\"{}\",\"study\":{payload}}}\n",
+        opened.sha256,
+        sha256_hex(&payload)
+    )
+}
+
+/// Renders every Markdown field of `study` that is still as written, as [`compile`] does: by
+/// `render(markdown, shift)`, the outputs of items a task shows as plain text as one text node
+/// each. The researcher's page plays a study as written this way, so that what it shows is what
+/// the compiled study shows.
+pub fn render_texts(study: &mut Study, render: impl Fn(&str, usize) -> Vec<Node>) {
+    for item in plain_items(study) {
         if let Some(item) = study.items.get_mut(item) {
             for text in item.outputs.values_mut() {
                 if let Text::Source(s) = text {
@@ -201,18 +263,11 @@ pub fn compile(opened: &Opened, render: impl Fn(&str, usize) -> Vec<Node>) -> St
             }
         }
     }
-    each_text(&mut study, &mut |text, shift, _| {
+    each_text(study, &mut |text, shift, _| {
         if let Text::Source(s) = text {
             *text = Text::Rich(render(s, shift));
         }
     });
-    let payload = serde_json::to_string(&study).unwrap_or_default();
-    // The payload exactly as hashed (both hashes are hex: nothing to escape).
-    format!(
-        "{{\"format\":\"{FORMAT}\",\"source_sha256\":\"{}\",\"checksum\":\"{}\",\"study\":{payload}}}\n",
-        opened.sha256,
-        sha256_hex(&payload)
-    )
 }
 
 /// The items whose outputs a task shows as plain text, by index.

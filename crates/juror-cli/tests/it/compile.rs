@@ -134,3 +134,50 @@ fn a_published_study_compiles_without_naming_a_system() {
     let out = run(&["validate", "--published", s(compiled_path)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 }
+
+/// `--in-place` compiles each study over itself, as a site's build does to the studies it
+/// serves: a file already compiled is checked and kept; a broken one is listed and left, the
+/// others compiled all the same, and the exit code is the worst.
+#[test]
+fn in_place_compiles_every_study_over_itself_and_keeps_compiled_ones() {
+    let (dir, kitchen) = copied("in-place", "kitchen-qa");
+    let pandalm = dir.join("pandalm.json");
+    std::fs::copy(example("pandalm"), &pandalm).unwrap();
+    let source = std::fs::read_to_string(&kitchen).unwrap();
+    let out = run(&["compile", "--in-place", s(&kitchen), s(&pandalm)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let compiled_text = std::fs::read_to_string(&kitchen).unwrap();
+    let back = read(&compiled_text).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(back.sha256, sha256_hex(&source));
+    assert!(read(&std::fs::read_to_string(&pandalm).unwrap()).is_ok());
+
+    // Again: both are compiled already, and kept byte for byte.
+    let out = run(&["compile", "--in-place", s(&kitchen), s(&pandalm)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(stdout(&out).contains("already compiled"), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(&kitchen).unwrap(), compiled_text);
+
+    // A changed compiled study and a broken study: each listed, neither rewritten.
+    let changed = compiled_text.replacen("Kitchen questions", "Kitchen question", 1);
+    std::fs::write(&kitchen, &changed).unwrap();
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{\"format\": \"juror.study/1\"}").unwrap();
+    let out = run(&["compile", "--in-place", s(&kitchen), s(&broken)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stdout(&out).contains("[compiled.checksum]"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&kitchen).unwrap(), changed);
+    assert_eq!(
+        std::fs::read_to_string(&broken).unwrap(),
+        "{\"format\": \"juror.study/1\"}"
+    );
+
+    // --out and --in-place do not go together; several files need --in-place.
+    let out = run(&["compile", "--in-place", s(&pandalm), "--out", s(&broken)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let out = run(&["compile", s(&pandalm), s(&kitchen)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}

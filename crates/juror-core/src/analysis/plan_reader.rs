@@ -37,11 +37,19 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
     crate::study::validate_with(raw, Some(&READER))
 }
 
-/// The front door ([`crate::open::open`]) with the analysis plan read.
+/// The front door ([`crate::open::open`]) with the analysis plan read; a compiled study
+/// (`juror publish`'s, or `juror compile`'s) read as the annotator's page reads it, with its
+/// source's SHA-256 (the one its ratings files carry) and no plan (compiling leaves it out).
 ///
 /// # Errors
-/// As [`crate::open::open`], the plan's problems included.
+/// As [`crate::open::open`], the plan's problems included; a compiled study's problems each
+/// with its code explained in full.
 pub fn open(text: &str) -> Result<Opened, Problems> {
+    if crate::compiled::is_compiled(text) {
+        return crate::compiled::read(text)
+            .map(crate::compiled::Compiled::opened)
+            .map_err(|p| p.explained());
+    }
     crate::open::open_with(text, Some(&READER))
 }
 

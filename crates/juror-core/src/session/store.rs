@@ -310,7 +310,11 @@ pub fn failed_study_ids(source: &str, text: Option<&str>) -> Vec<String> {
     }
     let claimed = text
         .and_then(|t| serde_json::from_str::<Value>(t).ok())
-        .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_owned));
+        .and_then(|v| {
+            study_field(&v, "id")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
     if let Some(id) = claimed.filter(|id| !id.is_empty() && !ids.contains(id)) {
         ids.push(id);
     }
@@ -320,13 +324,20 @@ pub fn failed_study_ids(source: &str, text: Option<&str>) -> Vec<String> {
 /// The contact line (`contact`) that the text of a study the page could not open names, if it
 /// reads as JSON: the problems page gives it, so that an annotator knows whom to tell.
 pub fn failed_study_contact(text: &str) -> Option<String> {
-    serde_json::from_str::<Value>(text)
-        .ok()?
-        .get("contact")?
+    let value = serde_json::from_str::<Value>(text).ok()?;
+    study_field(&value, "contact")?
         .as_str()
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .map(str::to_owned)
+}
+
+/// A field of a study's text as JSON: the study file's own, or a compiled study's (under
+/// `study`).
+fn study_field<'a>(value: &'a Value, name: &str) -> Option<&'a Value> {
+    value
+        .get(name)
+        .or_else(|| value.get("study").and_then(|s| s.get(name)))
 }
 
 /// The saved answers the page that could not open a study offers for download, of every
@@ -800,6 +811,15 @@ mod tests {
             failed_study_ids("a/", Some(r#"{"id": 3}"#)),
             Vec::<String>::new()
         );
+        // A compiled study says whose it is under `study`, and whom to tell.
+        let compiled =
+            r#"{"format": "juror.compiled/1", "study": {"id": "pilot-3", "contact": " a@b.org "}}"#;
+        assert_eq!(
+            failed_study_ids("s/x.json", Some(compiled)),
+            ["x", "pilot-3"]
+        );
+        assert_eq!(failed_study_contact(compiled).as_deref(), Some("a@b.org"));
+        assert_eq!(failed_study_contact(r#"{"contact": ""}"#), None);
     }
 
     #[test]
