@@ -21,6 +21,8 @@ test('ratings of a published study: refused without the key, analysed once the s
     encoding: 'utf8',
   });
   const studyPath = path.join(site, 'studies/pandalm.json');
+  // Served compiled, as a site's build compiles it; the researcher gives the file served.
+  execFileSync(juror, ['compile', '--in-place', studyPath], { encoding: 'utf8' });
   const keyPath = path.join(keys, 'pandalm.key.json');
 
   // An annotator completes slot 1 and downloads the ratings file.

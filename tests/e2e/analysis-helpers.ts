@@ -72,8 +72,9 @@ export function differences(a: any, b: any, at = '$'): string[] {
 
 /**
  * Publishes a study the README's way (`juror publish STUDY --site DIR --keys DIR ARGS`) into
- * dist/e2e-published/<name>/, which the e2e server serves with the app; the keys go to a
- * temporary folder. Returns the served study's URL for the page (without the annotator), its
+ * dist/e2e-published/<name>/, which the e2e server serves with the app, and compiles it there
+ * as the build does (the researcher analyses with the file served, as with the sealed file it
+ * was compiled from); the keys go to a temporary folder. Returns the served study's URL for the page (without the annotator), its
  * path, and the key's path.
  */
 export function publishStudy(
@@ -86,6 +87,8 @@ export function publishStudy(
   const keys = fs.mkdtempSync(path.join(os.tmpdir(), `juror-keys-${name}-`));
   fs.rmSync(site, { recursive: true, force: true });
   execFileSync(juror, ['publish', studyPath, '--site', site, '--keys', keys, ...args], { encoding: 'utf8' });
+  // Compiled as a site's build compiles the studies it serves.
+  execFileSync(juror, ['compile', '--in-place', path.join(site, 'studies', file)], { encoding: 'utf8' });
   return {
     url: `index.html?study=e2e-published/${name}/studies/${file}`,
     studyPath: path.join(site, 'studies', file),

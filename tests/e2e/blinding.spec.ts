@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, root } from './fixtures';
+import { compiled } from './compile';
 
 type Study = {
   title: string;
@@ -130,7 +131,7 @@ async function throughOverlay(page: Page, button: string, dialog: string, check:
 /** Goes through the whole study as the annotator of slot 1, calling `leak` on every page. */
 async function walkStudy(page: Page, file: string, study: Study, body: string, leak: Leak) {
   const consoleMessages = listen(page);
-  await page.route(`**/studies/${file}`, (route) => route.fulfill({ body, contentType: 'application/json' }));
+  await page.route(`**/studies/${file}`, (route) => route.fulfill({ body: compiled(body), contentType: 'application/json' }));
   // Media are not what this spec is about. The page asks for an item's image relative to the page
   // (/media/x.svg) rather than to the study file (/studies/media/x.svg, as docs/study-format.md
   // says), a 404 that would fail the test for the wrong reason; serve the file at either address.

@@ -2,6 +2,7 @@
 // is told exactly what is wrong, never shown a blank page.
 import * as fs from 'node:fs';
 import { test, expect, fixture } from './fixtures';
+import { compiled } from './compile';
 import { completeStudy } from './session';
 
 test('a study with several problems lists each with its path and a fix', async ({ page, errors }) => {
@@ -59,7 +60,7 @@ test('a wrong study address in a fresh browser tells the annotator what to do, a
 
 test('with answers saved for the study, the page that cannot open it says they are kept and offers them', async ({ page }) => {
   const study = fs.readFileSync(fixture('valid/minimal.json'), 'utf8');
-  await page.route('**/studies/minimal.json', (route) => route.fulfill({ body: study, contentType: 'application/json' }));
+  await page.route('**/studies/minimal.json', (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/minimal.json&slot=1');
   await completeStudy(page);
   // The study has moved: the old link's address no longer answers.

@@ -7,6 +7,7 @@
 // options, which clears them) the answer is `"cannot_judge"`.
 import * as fs from 'node:fs';
 import { test, expect } from './fixtures';
+import { compiled } from './compile';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 
 const study = {
@@ -75,7 +76,7 @@ type Output = { ratings: Record<string, number>; cannot_judge?: string[] };
 
 async function open(page: Page) {
   const body = JSON.stringify(study);
-  await page.route('**/studies/skip-kitchen.json', (route) => route.fulfill({ body, contentType: 'application/json' }));
+  await page.route('**/studies/skip-kitchen.json', (route) => route.fulfill({ body: compiled(body), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/skip-kitchen.json&slot=1');
   await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
 }
@@ -236,7 +237,7 @@ test('"Cannot judge" answers survey questions and a per-output multiple choice, 
       }],
     },
   };
-  await page.route('**/studies/skip-questions.json', (route) => route.fulfill({ body: JSON.stringify(withQuestions), contentType: 'application/json' }));
+  await page.route('**/studies/skip-questions.json', (route) => route.fulfill({ body: compiled(withQuestions), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/skip-questions.json&slot=1');
   await page.getByRole('button', { name: 'Start' }).click();
   await page.locator('.instructions .actions button.primary').click();

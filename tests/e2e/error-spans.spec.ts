@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { test, expect, root } from './fixtures';
+import { compiled } from './compile';
 import type { Locator, Page } from '@playwright/test';
 import { finishStudy } from './session';
 
@@ -72,7 +73,7 @@ const study = {
 
 async function openTrial(page: Page) {
   const body = JSON.stringify(study);
-  await page.route('**/studies/spans-cafe.json', (route) => route.fulfill({ body, contentType: 'application/json' }));
+  await page.route('**/studies/spans-cafe.json', (route) => route.fulfill({ body: compiled(body), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/spans-cafe.json&slot=1');
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Begin' }).click();

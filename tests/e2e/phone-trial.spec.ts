@@ -3,6 +3,7 @@
 // scale point's description without it covering another control, and reads rubric tables whose
 // words never break in the middle, with the points in the trial's order.
 import { test, expect } from './fixtures';
+import { compiled } from './compile';
 import type { Locator, Page } from '@playwright/test';
 
 const phone = { width: 375, height: 812 };
@@ -91,7 +92,7 @@ const study = {
 async function instructions(page: Page, viewport: { width: number; height: number }) {
   await page.setViewportSize(viewport);
   const body = JSON.stringify(study);
-  await page.route('**/studies/phone-kitchen.json', (route) => route.fulfill({ body, contentType: 'application/json' }));
+  await page.route('**/studies/phone-kitchen.json', (route) => route.fulfill({ body: compiled(body), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/phone-kitchen.json&slot=1');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();

@@ -2,6 +2,7 @@
 // `plain_text`) shows each output exactly as written: its Markdown is not rendered, its
 // whitespace is kept.
 import { test, expect } from './fixtures';
+import { compiled } from './compile';
 
 const study = {
   format: 'juror.study/1',
@@ -32,7 +33,7 @@ const study = {
 
 test('a plain-text task shows the outputs as written, Markdown unrendered and spaces kept', async ({ page, errors }) => {
   const body = JSON.stringify(study);
-  await page.route('**/studies/plain-answers.json', (route) => route.fulfill({ body, contentType: 'application/json' }));
+  await page.route('**/studies/plain-answers.json', (route) => route.fulfill({ body: compiled(body), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/plain-answers.json&slot=1');
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Begin' }).click();

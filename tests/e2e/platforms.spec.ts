@@ -3,6 +3,7 @@
 // task not yet accepted shows the welcome page only. The completion code (or the failing code,
 // after a failed attention check) appears only once the ratings file is saved.
 import { test, expect, root } from './fixtures';
+import { compiled } from './compile';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { completeStudy } from './session';
@@ -44,7 +45,7 @@ async function withCompletion(page: import('@playwright/test').Page) {
     code: 'C1A2B3',
     redirect: 'https://app.prolific.com/submissions/complete?cc={code}&pid={pid}',
   };
-  await page.route('**/studies/pandalm-prolific.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.route('**/studies/pandalm-prolific.json', (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
 }
 
 test('a Prolific participant gets the completion code and the way back only once the ratings file is saved', async ({ page, errors }) => {
@@ -92,7 +93,7 @@ test('a participant who fails the attention check gets the failing code, not the
     fail_code: 'FAIL9876',
     redirect: 'https://app.prolific.com/submissions/complete?cc={code}',
   };
-  await page.route('**/studies/pandalm-checked.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.route('**/studies/pandalm-checked.json', (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/pandalm-checked.json&slot=1&PROLIFIC_PID=5f0c1e2d3b4a59687766a1b3&STUDY_ID=S&SESSION_ID=Y');
   await completeStudy(page, async () => {
     await page.getByRole('radio', { name: 'Tie (no preference)' }).check();
@@ -191,7 +192,7 @@ test('a participant screened out by an intake answer is thanked and given the sc
     screened_code: 'SCR00N',
     redirect: 'https://app.prolific.com/submissions/complete?cc={code}',
   };
-  await page.route('**/studies/pandalm-screen.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.route('**/studies/pandalm-screen.json', (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/pandalm-screen.json&slot=1&PROLIFIC_PID=5f0c1e2d3b4a59687766a1b9');
   await page.getByRole('button', { name: 'Start' }).click();
   await page.locator('.instructions .actions button.primary').click();

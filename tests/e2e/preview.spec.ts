@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, expect, root } from './fixtures';
+import { compiled } from './compile';
 import { completeStudy } from './session';
 
 test('a preview names each output\'s system, says it is a preview, and saves nothing', async ({ page, errors }) => {
@@ -49,7 +50,7 @@ test('a preview of a study with a service sends nothing, keeps no record, offers
   const receiver = 'http://127.0.0.1:8474';
   const study = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/financial-analysis.json'), 'utf8'));
   study.submit = { url: `${receiver}/in`, backups: true };
-  await page.route('**/studies/financial-analysis-sent.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.route('**/studies/financial-analysis-sent.json', (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
   // A build that allows the receiver and MTurk's sandbox.
   await page.route(/\/index\.html\?/, async (route) => {
     const response = await route.fetch();
@@ -93,6 +94,8 @@ test('a preview of a published study shows tokens, and names the systems from th
   execFileSync(path.join(root, 'target/debug/juror'), ['publish', original, '--site', site, '--keys', keys, '--allow-named'], { encoding: 'utf8' });
   const systems: string[] = JSON.parse(fs.readFileSync(original, 'utf8')).systems;
   const study = JSON.parse(fs.readFileSync(path.join(site, 'studies/financial-analysis.json'), 'utf8'));
+  // Served compiled, as a site's build compiles it.
+  execFileSync(path.join(root, 'target/debug/juror'), ['compile', '--in-place', path.join(site, 'studies/financial-analysis.json')], { encoding: 'utf8' });
 
   await page.goto('index.html?study=e2e-published/preview-key/studies/financial-analysis.json&slot=1&preview');
   const banner = page.getByRole('status').filter({ hasText: 'Preview of a published study.' });

@@ -2,6 +2,7 @@
 // with or without the service worker; and the page runs under a Content-Security-Policy that
 // lets only the app's own files run.
 import { test, expect, root } from './fixtures';
+import { compiled } from './compile';
 import { completeStudy, openStudy } from './session';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -158,7 +159,7 @@ test.describe('remote media named by a study', () => {
       }
     });
     expect(withMedia.length).toBeGreaterThan(0);
-    await page.route('**/studies/remote-media.json', (route) => route.fulfill({ json: study }));
+    await page.route('**/studies/remote-media.json', (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
     let reachedNetwork = 0;
     await context.route('https://media.example.org/**', (route) => {
       reachedNetwork++;

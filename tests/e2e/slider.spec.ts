@@ -5,6 +5,7 @@
 // given.
 import * as fs from 'node:fs';
 import { test, expect } from './fixtures';
+import { compiled } from './compile';
 import type { Locator, Page } from '@playwright/test';
 import { finishStudy } from './session';
 
@@ -46,7 +47,7 @@ const study = {
 
 async function openTrial(page: Page) {
   const body = JSON.stringify(study);
-  await page.route('**/studies/slider-da.json', (route) => route.fulfill({ body, contentType: 'application/json' }));
+  await page.route('**/studies/slider-da.json', (route) => route.fulfill({ body: compiled(body), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/slider-da.json&slot=1');
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Begin' }).click();

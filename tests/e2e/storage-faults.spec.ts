@@ -1,6 +1,7 @@
 // Intent: whatever goes wrong with the browser's storage, the annotator is told in plain words,
 // is offered a file that keeps their answers, and nothing already saved is destroyed.
 import { test, expect } from './fixtures';
+import { compiled } from './compile';
 import { answerEverything, completeStudy, openStudy } from './session';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -194,7 +195,7 @@ test('answers saved for an earlier version of the study file are kept apart and 
   expect(keyA).not.toBe(keyB);
 
   // Version A is served for a while; the annotator does two trials and half of the third.
-  await page.route(`**/studies/${file}`, (route) => route.fulfill({ body: versionA, contentType: 'application/json' }));
+  await page.route(`**/studies/${file}`, (route) => route.fulfill({ body: compiled(versionA), contentType: 'application/json' }));
   await openStudy(page, file, 1);
   await expect(page.getByText('Version A, before the researcher fixed a typo.')).toBeVisible();
   await page.getByRole('button', { name: 'Start' }).click();

@@ -6,6 +6,7 @@
 // cannot answer), a redirect after the POST counts as delivered, and the finish page tells
 // offline, refused and an error answer apart.
 import { test, expect, root } from './fixtures';
+import { compiled } from './compile';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,7 +52,7 @@ async function setUp(page: Page, allowed: boolean, from = 'pandalm', submit: obj
 async function serveStudy(page: Page, allowed: string | undefined, from: string, submit: object) {
   const study = JSON.parse(fs.readFileSync(path.join(root, `assets/studies/${from}.json`), 'utf8'));
   study.submit = submit;
-  await page.route(`**/studies/${from}-sent.json`, (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
+  await page.route(`**/studies/${from}-sent.json`, (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
   if (allowed) {
     await page.route(/\/index\.html\?/, async (route) => {
       const response = await route.fetch();

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect, fixture } from './fixtures';
+import { compiled } from './compile';
 import { completeStudy } from './session';
 
 /** The minimal study (two items, one pair each) with a contact and a debriefing, served at `name`. */
@@ -16,7 +17,7 @@ async function serve(page: Page, name: string, extra: Record<string, unknown> = 
     ...extra,
   });
   await page.route(`**/studies/${name}`, (route) =>
-    route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }),
+    route.fulfill({ body: compiled(study), contentType: 'application/json' }),
   );
 }
 

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect, fixture } from './fixtures';
+import { compiled } from './compile';
 
 const SCRIPT = '<script>window.__pwned=1</script>';
 const IMG = '<img src=x onerror="window.__pwned=1">';
@@ -152,7 +153,7 @@ test('hostile payloads in a study are shown as text and never run', async ({ pag
   });
   const body = xssStudy();
   await page.route('**/studies/xss.json', (route) =>
-    route.fulfill({ body, contentType: 'application/json' }),
+    route.fulfill({ body: compiled(body), contentType: 'application/json' }),
   );
   await page.goto('index.html?study=studies/xss.json&slot=1');
 

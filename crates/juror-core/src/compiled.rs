@@ -69,7 +69,8 @@ impl Problem {
             at: self.at.clone(),
             message: format!("{} [{}]", self.detail, self.code),
             fix: format!(
-                "tell the researcher: `juror validate` explains {} in full",
+                "tell the researcher who sent the link, with the code {} (their checker says \
+                 what it means)",
                 self.code
             ),
         }

@@ -5,17 +5,19 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use juror_core::compiled;
 use juror_core::plan::{Platform, platform_links};
 use juror_core::publish::{self, Candidate, Problem, SITE_FOLDER, SealKey, Severity, SlotsProblem};
 use juror_core::study::Study;
 use juror_core::study::raw::RawStudy;
 
 use super::links::{platform, warn_about_platform};
-use crate::files::{load_raw, pretty, report, write_atomically};
+use crate::files::{load_raw, open_study, pretty, report, write_atomically};
 
 /// Publish studies for annotators, blinded: each study is sealed (system ids become tokens,
 /// attention-check answers move to the key) and written with its media under
-/// SITE/studies/; the keys go only to KEYS. With --base-url, one link per annotator slot is
+/// SITE/studies/ (compiled, juror.compiled/1, when SITE is a built site: it holds index.html);
+/// the keys go only to KEYS. With --base-url, one link per annotator slot is
 /// printed and written to KEYS/links.csv. Refuses a study whose text names a system or whose
 /// completion has a fail_code, and a KEYS folder inside SITE; never overwrites a key.
 #[derive(clap::Args)]
@@ -363,11 +365,28 @@ fn write(
             return Err(ExitCode::from(2));
         }
     }
+    // A built site (its index.html beside): the studies go in compiled, as its build would
+    // have compiled them, since the annotator's page plays compiled studies only.
+    let built = args.site.join("index.html").is_file();
     let mut links = String::from("study,slot,url\n");
     for p in publications {
         write_atomically(&p.key_path, &pretty(&p.key))?;
         let out = studies_dir.join(&p.file_name);
-        write_atomically(&out, &pretty(&p.sealed))?;
+        let sealed = pretty(&p.sealed);
+        let served = if built {
+            let opened = open_study(&out, &sealed)?;
+            compiled::compile(&opened, super::compile::render)
+        } else {
+            sealed
+        };
+        write_atomically(&out, &served)?;
+        if built {
+            outln!(
+                "{}: compiled for the built site ({})",
+                out.display(),
+                compiled::FORMAT
+            );
+        }
         copy_media(p, &studies_dir)?;
         outln!(
             "{}: published as {} ({} slots' plans, {} systems under {} output tokens, {} media file(s)); key: {} (keep it private)",

@@ -181,3 +181,45 @@ fn in_place_compiles_every_study_over_itself_and_keeps_compiled_ones() {
     let out = run(&["compile", s(&pandalm), s(&kitchen)]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
+
+/// Publishing into a built site (one with its index.html) writes the study compiled, as the
+/// site's build would have: it reads back with the page's reader, names no system, passes
+/// `juror validate --published`, and its analysis reads it (`juror links` reads it too).
+#[test]
+fn a_study_published_into_a_built_site_is_served_compiled() {
+    let dir = support::scratch("compile-built-site");
+    let (site, keys) = (dir.join("dist"), dir.join("keys"));
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(site.join("index.html"), "<!doctype html>").unwrap();
+    let original = example("reasoning-trajectories");
+    let out = run(&[
+        "publish",
+        s(&original),
+        "--site",
+        s(&site),
+        "--keys",
+        s(&keys),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        stdout(&out).contains("compiled for the built site"),
+        "{}",
+        text(&out)
+    );
+    let served = site.join("studies/reasoning-trajectories.json");
+    let served_text = std::fs::read_to_string(&served).unwrap();
+    let back = read(&served_text).unwrap_or_else(|p| panic!("{p}"));
+    assert!(back.study.design().plans.is_some());
+    let raw: RawStudy = serde_json::from_str(&std::fs::read_to_string(&original).unwrap()).unwrap();
+    for system in &raw.systems {
+        assert!(
+            !served_text.contains(&format!("\"{system}\"")),
+            "names {system}"
+        );
+    }
+    let out = run(&["validate", "--published", s(&served)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = run(&["links", s(&served), "--base-url", "https://x.org/j/"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(stdout(&out).contains("slot=1"), "{}", text(&out));
+}

@@ -485,3 +485,43 @@ proptest! {
         }
     }
 }
+
+/// The researcher's reader (`analysis::plan_reader::open`, which the analysis, the CLI and the
+/// Analyse page use) reads a compiled study as the page does: the same study, under its
+/// source's SHA-256 (so that its ratings files match); a damaged one has each code explained.
+/// A study as written rendered in place (`render_texts`, the researcher's page) is the study
+/// compiled.
+#[test]
+fn the_researchers_reader_reads_compiled_studies_under_their_sources_hash() {
+    use juror_core::analysis::plan_reader;
+    for name in ["hare-personalization", "kitchen-qa", "summeval-esa"] {
+        let text = example(name);
+        let compiled_text = compile(&opened(&text), render);
+        let by_page = read(&compiled_text).unwrap().opened();
+        let by_researcher = plan_reader::open(&compiled_text).unwrap_or_else(|p| panic!("{p}"));
+        assert_eq!(by_researcher.sha256, sha256_hex(&text), "{name}");
+        assert_eq!(by_researcher.study, by_page.study, "{name}");
+        assert!(by_researcher.study.analysis().is_none(), "{name}");
+
+        let mut rendered = opened(&text).study;
+        compiled::render_texts(&mut rendered, render);
+        let mut without_plan: Value = serde_json::to_value(&rendered).unwrap();
+        let page: Value = serde_json::to_value(&by_page.study).unwrap();
+        without_plan.as_object_mut().unwrap().remove("analysis");
+        assert_eq!(without_plan, page, "{name}");
+    }
+    let damaged =
+        compile(&opened(&example("kitchen-qa")), render).replacen("\"seed\":", "\"seed\": ", 1);
+    let problems = plan_reader::open(&damaged).unwrap_err();
+    assert_eq!(problems.0[0].at, "study");
+    assert!(
+        problems.0[0].message.ends_with("[compiled.checksum]"),
+        "{problems:?}"
+    );
+    assert_eq!(problems.0[0].fix, explain(compiled::CHECKSUM));
+    let short = read(&damaged).unwrap_err().short();
+    assert!(
+        short.0[0].fix.contains("the code compiled.checksum"),
+        "{short:?}"
+    );
+}
