@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Trunk post-build hook: finishes dist/ for offline, sub-path and CSP use.
 
-1. The Analyse page: Trunk builds its wasm (`juror-analyse`, the second `rel="rust"` link of
+1. The Analyse page (and the annotator's reader of ratings files, `juror-ratings`, hashed the
+   same way, its name written into index.html as `<meta name="juror-ratings">`): Trunk builds its wasm (`juror-analyse`, the second `rel="rust"` link of
    index.html) but loads it nowhere. This renames its two files with a hash of their content
    (so a new deployment is never mixed with a cached old one) and writes analyse.html from
    assets/analyse.template.html, with index.html's stylesheet and icon.
@@ -35,6 +36,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 index_path = os.path.join(staging, "index.html")
 analyse_path = os.path.join(staging, "analyse.html")
 ANALYSE = "juror-analyse"
+RATINGS = "juror-ratings"
 
 
 def read(path):
@@ -120,7 +122,21 @@ if '<meta http-equiv="Content-Security-Policy"' not in page:
     sys.exit("post_build: analyse.html has no Content-Security-Policy (is <meta charset> missing?)")
 write(analyse_path, page)
 
-# 2. The annotator's page.
+# 2. The annotator's page, told the hashed name of its reader of ratings files (which Trunk
+# writes as juror-ratings.js and juror-ratings_bg.wasm, unhashed, and loads nowhere).
+js, wasm = os.path.join(staging, f"{RATINGS}.js"), os.path.join(staging, f"{RATINGS}_bg.wasm")
+if not (os.path.isfile(js) and os.path.isfile(wasm)):
+    sys.exit(f"post_build: {RATINGS}.js and {RATINGS}_bg.wasm are missing from {staging}")
+h = hashlib.sha256()
+for path in (js, wasm):
+    with open(path, "rb") as f:
+        h.update(f.read())
+ratings_stem = f"{RATINGS}-{h.hexdigest()[:16]}"
+os.replace(js, os.path.join(staging, f"{ratings_stem}.js"))
+os.replace(wasm, os.path.join(staging, f"{ratings_stem}_bg.wasm"))
+meta = f'<meta name="juror-ratings" content="{ratings_stem}" />'
+html = re.sub(r'\s*<meta name="juror-ratings"[^>]*>', "", html)
+html = html.replace("<title>", meta + "\n    <title>", 1)
 html, digest = with_policy(html, "index.html", submit_origins())
 write(index_path, html)
 

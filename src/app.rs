@@ -18,8 +18,8 @@ use crate::pages::{
     Analyse, BrokenLink, Contact, OpenStudy, PreviewBanner, PreviewNames, StudyFlow, StudyProblems,
     Welcome,
 };
-use crate::services::{location, study_source};
-use crate::session::SessionHandle;
+use crate::services::{location, ratings_reader, study_source};
+use crate::session::{RatingsReader, SessionHandle, Source, read_ratings_here};
 
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
@@ -38,8 +38,9 @@ pub enum Load {
         ids: Vec<String>,
         contact: Option<String>,
     },
-    /// A valid study, with the SHA-256 of its text and the address its media are relative to.
-    Ready(Arc<Study>, String, String),
+    /// A valid study, with the SHA-256 of its text, the address its media are relative to, and
+    /// its text (for reading a ratings file against it).
+    Ready(Arc<Study>, String, String, Arc<str>),
     /// A study as written (not compiled), which the annotator's page does not play: one named
     /// by the address opens on the researcher's page, which plays it with every check; one
     /// opened from the computer is sent there.
@@ -98,7 +99,7 @@ impl Load {
             Ok(text) => match opener(&text) {
                 Ok(Opened { study, sha256 }) => {
                     let base = media_base(&source);
-                    Load::Ready(Arc::new(study), sha256, base)
+                    Load::Ready(Arc::new(study), sha256, base, text.into())
                 }
                 Err(problems) => Load::Invalid {
                     ids: store::failed_study_ids(&source, Some(&text)),
@@ -147,7 +148,8 @@ fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
 #[component]
 pub fn AnalyseApp() -> impl IntoView {
     if location::query_param("study").is_some() || location::has_param("open") {
-        return view! { <Player opener=open_any compiled_only=false /> }.into_any();
+        return view! { <Player opener=open_any compiled_only=false ratings=read_ratings_here /> }
+            .into_any();
     }
     view! {
         <main id="main">
@@ -172,14 +174,20 @@ pub fn App() -> impl IntoView {
         }
         .into_any();
     }
-    view! { <Player opener=read_compiled compiled_only=true /> }.into_any()
+    view! { <Player opener=read_compiled compiled_only=true ratings=ratings_reader::read_apart /> }
+        .into_any()
 }
 
 /// A study named by the address (`?study=`) or opened from the computer, read by `opener`, then
 /// played: the pages of loading, of a study that cannot be opened, and of the session. With
 /// `compiled_only`, a study as written goes to the researcher's page.
 #[component]
-fn Player(opener: Opener, compiled_only: bool) -> impl IntoView {
+fn Player(
+    opener: Opener,
+    compiled_only: bool,
+    /// How the page reads a ratings file to continue from.
+    ratings: RatingsReader,
+) -> impl IntoView {
     let initial = match location::query_param("study") {
         Some(url) => Load::Loading(url),
         None => Load::Choose,
@@ -242,7 +250,10 @@ fn Player(opener: Opener, compiled_only: bool) -> impl IntoView {
                     }
                     .into_any()
                 }
-                Load::Ready(study, sha256, base) => view! { <Ready study sha256 base /> }.into_any(),
+                Load::Ready(study, sha256, base, text) => {
+                    let source = Source { text, reader: ratings };
+                    view! { <Ready study sha256 base source /> }.into_any()
+                }
                 Load::AsWritten { source, from_file } => view! { <AsWritten source from_file /> }.into_any(),
             }}
         </main>
@@ -280,7 +291,7 @@ fn AsWritten(source: String, from_file: bool) -> impl IntoView {
 
 /// A valid study: find out who the annotator is, then run their session.
 #[component]
-fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
+fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> impl IntoView {
     let chosen: RwSignal<Option<Result<Annotator, Problem>>> =
         RwSignal::new(annotator_from_address(&study));
     let study_for_code = study.clone();
@@ -330,6 +341,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String) -> impl IntoView {
                 base.clone(),
                 annotator,
                 preview,
+                source.clone(),
             );
             provide_context(handle);
             if preview {
@@ -369,7 +381,7 @@ mod tests {
         let gone = Load::from_text("a.json".into(), Err("404".into()), open_any, false, false);
         assert!(matches!(gone, Load::Unreachable { .. }));
         let ok = Load::from_text("a.json".into(), Ok(MINIMAL.into()), open_any, false, false);
-        assert!(matches!(ok, Load::Ready(_, ref hash, _) if hash.len() == 64));
+        assert!(matches!(ok, Load::Ready(_, ref hash, _, _) if hash.len() == 64));
     }
 
     #[test]
@@ -384,7 +396,7 @@ mod tests {
                 from_file,
             )
         };
-        let Load::Ready(study, hash, _) = load(&text, false) else {
+        let Load::Ready(study, hash, _, _) = load(&text, false) else {
             panic!("a compiled study plays");
         };
         // The same study and the same saved answers as the study as written.

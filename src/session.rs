@@ -16,6 +16,8 @@ use juror_core::session::store;
 use juror_core::session::{Cmd, Msg, Session, submit, update};
 use juror_core::study::Study;
 use leptos::prelude::*;
+use std::future::Future;
+use std::pin::Pin;
 
 use crate::services::{clock, dom, storage};
 
@@ -51,6 +53,48 @@ pub struct SessionHandle {
     /// The researcher's preview (`&preview`): each output shows its system, nothing is read
     /// from or written to storage.
     pub preview: bool,
+    /// The study's text and the page's reader of ratings files.
+    source: StoredValue<Source>,
+}
+
+/// What a [`RatingsReader`] is given: the study as the page opened it (its text too, for a
+/// reader in a wasm of its own) and the ratings file's text.
+pub struct Restore {
+    /// The study.
+    pub study: Arc<Study>,
+    /// The SHA-256 the study's saved answers and ratings files carry.
+    pub study_sha256: String,
+    /// The study's text, as the page read it.
+    pub study_text: Arc<str>,
+    /// The ratings file's text.
+    pub ratings: String,
+    /// Now, in milliseconds since the epoch.
+    pub now: f64,
+}
+
+/// The answer of a [`RatingsReader`]: the session to continue as a stored envelope's text
+/// (`open::restore_stored`), or why the file cannot be used.
+pub type Restored = Pin<Box<dyn Future<Output = Result<String, String>>>>;
+
+/// How a page reads a ratings file to continue from: the annotator's page loads the reader
+/// only when asked (`services::ratings_reader::read_apart`: the ratings file's reader is not
+/// in its first download); the researcher's page has it at hand ([`read_ratings_here`]).
+pub type RatingsReader = fn(Restore) -> Restored;
+
+/// The researcher's page's [`RatingsReader`]: the core's, in this wasm.
+pub fn read_ratings_here(r: Restore) -> Restored {
+    Box::pin(async move {
+        open::restore_stored(&r.study, &r.study_sha256, &r.ratings, r.now, APP_VERSION)
+    })
+}
+
+/// Where the page's study came from, for reading a ratings file against it.
+#[derive(Clone)]
+pub struct Source {
+    /// The study's text, as the page read it.
+    pub text: Arc<str>,
+    /// The page's reader of ratings files.
+    pub reader: RatingsReader,
 }
 
 /// The session handle of the page.
@@ -67,6 +111,7 @@ impl SessionHandle {
         media_base: String,
         annotator: Annotator,
         preview: bool,
+        source: Source,
     ) -> SessionHandle {
         let now = clock::now();
         let key = store::key(&study_sha256, annotator.slot, annotator.id.as_deref());
@@ -99,6 +144,7 @@ impl SessionHandle {
             notice: RwSignal::new(opened.notice),
             backups: Backups::new(opened.done, opened.away_days),
             preview,
+            source: StoredValue::new(source),
         };
         // Another tab of the same study and annotator saved: take its answers in, and save the
         // union if this tab had answers that tab lacked; a copy that does not fit is held on,
@@ -198,17 +244,31 @@ impl SessionHandle {
         })
     }
 
-    /// Continues from a ratings file ([`open::restore`], then [`Msg::Restore`]), and saves.
+    /// The session a ratings file holds, read by the page's reader ([`RatingsReader`]) and
+    /// checked against the study ([`open::restored`]); nothing changes until
+    /// [`SessionHandle::restore`]. Whose answers they are is `session.annotator()`.
     ///
     /// # Errors
     /// Why the file cannot be used.
-    pub fn restore(&self, text: &str) -> Result<(), String> {
+    pub async fn read_ratings(&self, ratings: String) -> Result<Session, String> {
         let study = self.study.get_value();
-        let sha = self.study_sha256.get_value();
-        let restored = open::restore(&study, &sha, text, clock::now())?;
+        let Source { text, reader } = self.source.get_value();
+        let stored = reader(Restore {
+            study: study.clone(),
+            study_sha256: self.study_sha256.get_value(),
+            study_text: text,
+            ratings,
+            now: clock::now(),
+        })
+        .await?;
+        open::restored(&study, &stored, clock::now())
+    }
+
+    /// Continues from the session a ratings file held ([`SessionHandle::read_ratings`]):
+    /// [`Msg::Restore`], and saves.
+    pub fn restore(&self, restored: Session) {
         let plan = restored.plan().fingerprint();
         self.saving.plan_fingerprint.set_value(plan);
         self.dispatch(Msg::Restore(Box::new(restored)));
-        Ok(())
     }
 }

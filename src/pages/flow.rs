@@ -1,8 +1,7 @@
 //! The annotator's journey: one page per phase of the core's session, with the banners,
 //! overlays and keyboard shortcuts that hold for all of them.
 
-use juror_core::session::ratings;
-use juror_core::session::{Msg, Overlay, Phase, Survey, Target, durability, keys};
+use juror_core::session::{Msg, Overlay, Phase, Session, Survey, Target, durability, keys};
 use leptos::prelude::*;
 
 use super::done::Finished;
@@ -183,31 +182,34 @@ fn Start() -> impl IntoView {
     let study = handle.study.get_value();
     let restore_error = RwSignal::new(None::<String>);
     // A backup of another annotator, waiting for the annotator to say it is theirs.
-    let other = RwSignal::new(None::<(String, String)>);
-    let restore = move |text: String| match handle.restore(&text) {
-        Ok(()) => {
-            restore_error.set(None);
-            other.set(None);
-            let (slot, id) =
-                handle.with_untracked(|s| (s.annotator().slot, s.annotator().id.clone()));
-            crate::services::location::set_annotator(slot, id.as_deref());
-        }
-        Err(e) => restore_error.set(Some(e)),
+    let other = RwSignal::new(None::<(Session, String)>);
+    // Reading the file (the annotator's page first loads its reader of ratings files).
+    let reading = RwSignal::new(false);
+    let restore = move |session: Session| {
+        restore_error.set(None);
+        other.set(None);
+        let (slot, id) = (session.annotator().slot, session.annotator().id.clone());
+        handle.restore(session);
+        crate::services::location::set_annotator(slot, id.as_deref());
     };
     let on_file = Callback::new(move |file: web_sys::File| {
         leptos::task::spawn_local(async move {
-            match crate::services::study_source::read_file(file).await {
-                Ok(text) => {
+            reading.set(true);
+            let read = match crate::services::study_source::read_file(file).await {
+                Ok(text) => handle.read_ratings(text).await,
+                Err(e) => Err(e),
+            };
+            reading.set(false);
+            match read {
+                Ok(session) => {
                     let mine = handle.with_untracked(|s| s.annotator().clone());
+                    let theirs = session.annotator();
                     // Someone else's backup on a shared device: ask before switching.
-                    match ratings::parse(&text) {
-                        Ok(f) if f.annotator.slot != mine.slot || f.annotator.id != mine.id => {
-                            other.set(Some((
-                                text,
-                                who(f.annotator.slot, f.annotator.id.as_deref()),
-                            )));
-                        }
-                        _ => restore(text),
+                    if theirs.slot != mine.slot || theirs.id != mine.id {
+                        let them = who(theirs.slot, theirs.id.as_deref());
+                        other.set(Some((session, them)));
+                    } else {
+                        restore(session);
                     }
                 }
                 Err(e) => restore_error.set(Some(e)),
@@ -239,14 +241,19 @@ fn Start() -> impl IntoView {
                     "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
                 </p>
                 <FilePicker on_file label="Restore from file" />
-                {move || other.get().map(|(text, them)| view! {
+                {move || reading.get().then(|| view! { <p role="status">"Reading the file…"</p> })}
+                {move || other.with(|o| o.as_ref().map(|(_, them)| them.clone())).map(|them| view! {
                     <div class="confirm" role="group" aria-label="Whose answers are these?">
                         <p>
                             {format!(
                                 "This file holds the answers of {them}, not of {me} (this link). Continue as {them}? Only do this if these are your own answers."
                             )}
                         </p>
-                        <button type="button" class="primary" on:click=move |_| restore(text.clone())>
+                        <button type="button" class="primary" on:click=move |_| {
+                            if let Some((session, _)) = other.get_untracked() {
+                                restore(session);
+                            }
+                        }>
                             {format!("Continue as {them}")}
                         </button>
                         <button type="button" class="secondary" on:click=move |_| other.set(None)>

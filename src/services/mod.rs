@@ -7,6 +7,7 @@ pub mod dom;
 pub mod download;
 pub mod location;
 pub mod offline;
+pub mod ratings_reader;
 pub mod storage;
 pub mod study_source;
 pub mod submit;

@@ -2,7 +2,6 @@
 // with or without the service worker; and the page runs under a Content-Security-Policy that
 // lets only the app's own files run.
 import { test, expect, root } from './fixtures';
-import { compiled } from './compile';
 import { completeStudy, openStudy } from './session';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -159,7 +158,9 @@ test.describe('remote media named by a study', () => {
       }
     });
     expect(withMedia.length).toBeGreaterThan(0);
-    await page.route('**/studies/remote-media.json', (route) => route.fulfill({ body: compiled(study), contentType: 'application/json' }));
+    // Served as written (it cannot be compiled): the link opens it on the researcher's page,
+    // which checks it fully.
+    await page.route('**/studies/remote-media.json', (route) => route.fulfill({ body: JSON.stringify(study), contentType: 'application/json' }));
     let reachedNetwork = 0;
     await context.route('https://media.example.org/**', (route) => {
       reachedNetwork++;

@@ -330,3 +330,41 @@ pub fn restore(study: &Study, study_sha256: &str, text: &str, now: f64) -> Resul
     progress.stamp_all(now);
     Session::resume_on(study, plan, progress, now)
 }
+
+/// [`restore`] for a page that keeps the ratings file's reader out of its first download (the
+/// annotator's page loads it only when asked): the session to continue as the text of a stored
+/// envelope (revision 0, saved `now` by `app_version`), which [`restored`] reads back into the
+/// session [`restore`] gives.
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_stored(
+    study: &Study,
+    study_sha256: &str,
+    text: &str,
+    now: f64,
+    app_version: &str,
+) -> Result<String, String> {
+    let session = restore(study, study_sha256, text, now)?;
+    store::write(&store::Envelope {
+        schema_version: store::SCHEMA_VERSION,
+        study_id: study.id().to_owned(),
+        study_sha256: study_sha256.to_owned(),
+        saved_at: now,
+        revision: 0,
+        app_version: app_version.to_owned(),
+        plan: Some(session.plan.fingerprint()),
+        progress: session.progress,
+    })
+}
+
+/// The session [`restore_stored`] wrote, read back: whose answers they are
+/// (`session.annotator()`) and where they stand.
+///
+/// # Errors
+/// Why the text cannot be used (it was not written by [`restore_stored`] for this study).
+pub fn restored(study: &Study, text: &str, now: f64) -> Result<Session, String> {
+    let envelope =
+        store::read(text).map_err(|_| "the restored answers could not be read".to_owned())?;
+    store::resume(study, envelope, now)
+}

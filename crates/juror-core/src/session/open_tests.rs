@@ -2,7 +2,9 @@
 //! plan, storage full while setting aside, an earlier study file, storage unavailable, another
 //! tab's save and a restored file. The sentences are the ones the end-to-end specs read.
 
-use super::open::{Absorb, NoticeKind, Stored, Tab, absorb, open, restore};
+use super::open::{
+    Absorb, NoticeKind, Stored, Tab, absorb, open, restore, restore_stored, restored,
+};
 use super::ratings::export;
 use super::tests::{answer_trial, example, into_trials, slot};
 use super::*;
@@ -444,4 +446,29 @@ fn a_restored_file_reaches_the_session_as_a_message_and_is_saved() {
     let (other, other_sha, o, _) = saved("pandalm", 1);
     let theirs = export(&other, &other_sha, &o, "test", NOW).to_json();
     assert!(restore(&study, &sha, &theirs, NOW).is_err());
+}
+
+/// The annotator's page reads ratings files in a module of their own, which hands the session
+/// back as a stored envelope's text: read back, it is the session [`restore`] gives, on
+/// examples of several designs; a refusal says the same.
+#[test]
+fn a_restore_handed_over_as_stored_text_is_the_same_session() {
+    for name in ["work-intake", "pandalm", "summeval-esa", "kitchen-qa"] {
+        let (study, sha, session, _) = saved(name, 1);
+        let file = export(&study, &sha, &session, "test", NOW).to_json();
+        let direct = restore(&study, &sha, &file, NOW).unwrap();
+        let text = restore_stored(&study, &sha, &file, NOW, "test").unwrap();
+        let back = restored(&study, &text, NOW).unwrap();
+        assert_eq!(back.plan.fingerprint(), direct.plan.fingerprint(), "{name}");
+        assert_eq!(back.progress, direct.progress, "{name}");
+        assert_eq!(back.annotator(), direct.annotator(), "{name}");
+    }
+    let (study, sha, _, _) = saved("work-intake", 1);
+    let (other, other_sha, o, _) = saved("pandalm", 1);
+    let theirs = export(&other, &other_sha, &o, "test", NOW).to_json();
+    assert_eq!(
+        restore_stored(&study, &sha, &theirs, NOW, "test").unwrap_err(),
+        restore(&study, &sha, &theirs, NOW).unwrap_err()
+    );
+    assert!(restored(&study, "{oops", NOW).is_err());
 }
