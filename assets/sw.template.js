@@ -30,6 +30,9 @@ const RUNTIME = 'juror-runtime';
 const PRECACHE = __PRECACHE__;
 const INDEX_SHA256 = '__INDEX_SHA256__';
 const ANALYSE_BUNDLE = '__ANALYSE_BUNDLE__';
+// The annotator's reader of ratings files, loaded only when asked: like the Analyse page's
+// bundle, network first and kept in the runtime cache, other builds' pruned.
+const RATINGS_BUNDLE = '__RATINGS_BUNDLE__';
 const RUNTIME_LIMIT = 500;
 // At most this much of a file not yet cached is streamed for one ranged request: the browser
 // asks again from where the answer ended, and the stream to the page (whose bytes the tee holds
@@ -62,7 +65,7 @@ self.addEventListener('install', (event) => {
   );
 });
 
-/** The runtime cache without other builds' Analyse bundles, and at most RUNTIME_LIMIT entries. */
+/** The runtime cache without other builds' Analyse and ratings bundles, and at most RUNTIME_LIMIT entries. */
 async function pruneRuntime() {
   const cache = await caches.open(RUNTIME);
   const scope = new URL(self.registration.scope).pathname;
@@ -70,7 +73,10 @@ async function pruneRuntime() {
   const stale = keys.filter((request) => {
     const path = new URL(request.url).pathname;
     const name = path.startsWith(scope) ? path.slice(scope.length) : path;
-    return name.startsWith('juror-analyse-') && !name.startsWith(ANALYSE_BUNDLE);
+    return (
+      (name.startsWith('juror-analyse-') && !name.startsWith(ANALYSE_BUNDLE)) ||
+      (name.startsWith('juror-ratings-') && !name.startsWith(RATINGS_BUNDLE))
+    );
   });
   // Keys come oldest first (each put goes to the end): beyond the limit the oldest go.
   const kept = keys.filter((request) => !stale.includes(request));

@@ -185,7 +185,9 @@ shell = ["./", "index.html"]
 for name in sorted(os.listdir(staging)):
     path = os.path.join(staging, name)
     annotators = name not in ("sw.js", "index.html", "404.html", "analyse.html")
-    if os.path.isfile(path) and annotators and not name.startswith(ANALYSE):
+    # The reader of ratings files is not precached: annotators who never continue from a file
+    # never download it (the runtime cache keeps it once loaded).
+    if os.path.isfile(path) and annotators and not name.startswith((ANALYSE, RATINGS)):
         shell.append(name)
 icons = os.path.join(staging, "icons")
 if os.path.isdir(icons):
@@ -211,8 +213,9 @@ sw = (
     .replace("__PRECACHE__", json.dumps(shell))
     .replace("'__INDEX_SHA256__'", json.dumps(index_sha256))
     .replace("'__ANALYSE_BUNDLE__'", json.dumps(stem))
+    .replace("'__RATINGS_BUNDLE__'", json.dumps(ratings_stem))
 )
-if re.search(r"__(VERSION|PRECACHE|INDEX_SHA256|ANALYSE_BUNDLE)__", sw):
+if re.search(r"__(VERSION|PRECACHE|INDEX_SHA256|ANALYSE_BUNDLE|RATINGS_BUNDLE)__", sw):
     sys.exit("post_build: sw.js still has a placeholder")
 with open(os.path.join(staging, "sw.js"), "w", encoding="utf-8") as f:
     f.write(sw)

@@ -63,7 +63,8 @@ async fn load() -> Option<Object> {
         .ok()?
         .dyn_into()
         .ok()?;
-    let module: Object = JsFuture::from(promise).await.ok()?.dyn_into().ok()?;
+    // A module namespace has no prototype, so it is not an `instanceof Object`: taken as is.
+    let module: Object = JsFuture::from(promise).await.ok()?.unchecked_into();
     let init: Function = Reflect::get(&module, &JsValue::from_str("default"))
         .ok()?
         .dyn_into()

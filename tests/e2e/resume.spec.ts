@@ -36,6 +36,12 @@ test('reloading mid-study returns to the same trial with every answer', async ({
 });
 
 test('a backup file restores the session in a fresh browser', async ({ page, browser, errors }, testInfo) => {
+  // The reader of ratings files is a wasm of its own, loaded only when a file is given.
+  const readerRequests: string[] = [];
+  const reader = /\/juror-ratings-[0-9a-f]+(\.js|_bg\.wasm)$/;
+  page.on('request', (r) => {
+    if (reader.test(r.url())) readerRequests.push(r.url());
+  });
   await openStudy(page, 'financial-analysis.json', 2);
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Begin' }).click();
@@ -57,13 +63,18 @@ test('a backup file restores the session in a fresh browser', async ({ page, bro
   // A new browser profile: nothing in storage.
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
+  other.on('request', (r) => {
+    if (reader.test(r.url())) readerRequests.push(r.url());
+  });
   await other.goto('index.html?study=studies/financial-analysis.json&slot=3');
+  expect(readerRequests).toEqual([]);
   await other.getByText('Continue from a downloaded ratings file').click();
   await other.getByLabel('Restore from file').setInputFiles(backupPath);
   // The backup is slot 2's and this link is slot 3's: the page asks before switching (on a
   // shared device it could be someone else's).
   const whose = other.getByRole('group', { name: 'Whose answers are these?' });
   await expect(whose).toContainText('This file holds the answers of slot 2, not of slot 3 (this link).');
+  expect(readerRequests.map((u) => u.replace(/.*\/juror-ratings-[0-9a-f]+/, ''))).toEqual(['.js', '_bg.wasm']);
   await whose.getByRole('button', { name: 'Continue as slot 2' }).click();
   await expect(other.getByRole('heading', { level: 1 })).toHaveText('Trial 4');
   await expect(other).toHaveURL(/slot=2/);
