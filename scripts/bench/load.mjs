@@ -10,7 +10,7 @@
 //   4g-cpu4     9 Mbit/s down, 1.5 Mbit/s up, 60 ms latency, the CPU slowed 4 times
 //
 // For the smallest and the largest example study and a generated 10,000-item study (about
-// 20 MB) it prints the median of REPS loads of:
+// 20 MB, compiled as the build compiles the studies it serves) it prints the median of REPS loads of:
 //   welcome      ms from navigation start to the welcome page's Start button in the DOM
 //   first trial  welcome + the app's own time for each step to Trial 1 (from each click to the
 //                next page's heading; the harness's time between steps is not counted)
@@ -23,6 +23,7 @@
 // Usage: scripts/bench/load [--reps N]   (builds what is missing first)
 //        node scripts/bench/load.mjs [--dist DIR] [--floor DIR] [--reps N] [--json FILE]
 //                                    [--conditions none,fast-3g,4g-cpu4]
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
@@ -69,7 +70,17 @@ function bigStudy() {
     prompt: `Rewrite the sentence to make it clearer.\n\n**Input:**\n\n> ${text(60)}`,
     outputs: { [a]: text(130), [b]: text(130) },
   }));
-  fs.writeFileSync(file, JSON.stringify(template));
+  // Written as a study, then compiled as a site's build compiles the studies it serves (the
+  // annotator's page plays compiled studies only): $JUROR, else target/debug/juror, else cargo.
+  const source = path.join(work, 'bench-10000.source.json');
+  fs.writeFileSync(source, JSON.stringify(template));
+  const built = path.join(root, 'target/debug/juror');
+  const [command, ...pre] = process.env.JUROR
+    ? [process.env.JUROR]
+    : fs.existsSync(built)
+      ? [built]
+      : ['cargo', 'run', '-q', '--locked', '-p', 'juror-cli', '--'];
+  execFileSync(command, [...pre, 'compile', source, '--out', file], { cwd: root, stdio: 'inherit' });
   return file;
 }
 const big = bigStudy();
