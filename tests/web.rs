@@ -30,12 +30,20 @@ fn container() -> web_sys::HtmlElement {
     div.unchecked_into()
 }
 
+/// A study as the pages get it: read, its Markdown rendered as compiling renders it (the pages
+/// render no Markdown themselves).
+fn rendered(text: &str) -> juror_core::study::Study {
+    let mut study = parse_study(text).unwrap();
+    juror_core::compiled::render_texts(&mut study, markdown::to_rich);
+    study
+}
+
 #[wasm_bindgen_test]
 async fn welcome_shows_title_counts_and_safe_markdown() {
     let mut raw: serde_json::Value = serde_json::from_str(MINIMAL).unwrap();
     raw["description"] = "A **bold** claim <script>window.pwned = 1</script>".into();
     raw["estimated_minutes"] = 90.into();
-    let study = Arc::new(parse_study(&raw.to_string()).unwrap());
+    let study = Arc::new(rendered(&raw.to_string()));
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), move || view! { <Welcome study /> });
     leptos::task::tick().await;
@@ -131,10 +139,11 @@ async fn an_unlabelled_scale_point_shows_its_number_once() {
 #[wasm_bindgen_test]
 async fn the_debrief_appears_once_the_ratings_are_saved() {
     let study = parse_study(HARE).unwrap();
-    let text = format!(
+    let written = format!(
         "{} <script>window.pwned = 1</script>",
         study.debrief().unwrap().plain()
     );
+    let text = Text::Rich(markdown::to_rich(&written, 1));
     let saved = RwSignal::new(false);
     let root = container();
     let handle =

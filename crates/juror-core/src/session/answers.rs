@@ -116,7 +116,11 @@ impl Answer {
 }
 
 /// The preference given in a trial, by position (0 is the first output shown).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+///
+/// Written as an object tagged by `kind` (`{"kind": "choice", "position": 1}`); read through
+/// one flat struct ([`Preference`]'s `Deserialize`), not serde's internally tagged enums,
+/// which buffer every object into a generic tree first and bring that code into the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Preference {
     /// The best output.
@@ -154,6 +158,58 @@ pub enum Preference {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         worst: Option<usize>,
     },
+}
+
+impl<'de> Deserialize<'de> for Preference {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        enum Kind {
+            Best,
+            Choice,
+            Tie,
+            Rank,
+            Graded,
+            CannotJudge,
+            BestWorst,
+        }
+        /// Every field any kind has; each kind takes its own.
+        #[derive(Deserialize)]
+        struct Flat {
+            kind: Kind,
+            position: Option<usize>,
+            order: Option<Vec<usize>>,
+            grade: Option<i32>,
+            best: Option<usize>,
+            worst: Option<usize>,
+        }
+        let flat = Flat::deserialize(deserializer)?;
+        let position = || {
+            flat.position
+                .ok_or_else(|| D::Error::missing_field("position"))
+        };
+        Ok(match flat.kind {
+            Kind::Best => Preference::Best {
+                position: position()?,
+            },
+            Kind::Choice => Preference::Choice {
+                position: position()?,
+            },
+            Kind::Tie => Preference::Tie,
+            Kind::Rank => Preference::Rank {
+                order: flat.order.ok_or_else(|| D::Error::missing_field("order"))?,
+            },
+            Kind::Graded => Preference::Graded {
+                grade: flat.grade.ok_or_else(|| D::Error::missing_field("grade"))?,
+            },
+            Kind::CannotJudge => Preference::CannotJudge,
+            Kind::BestWorst => Preference::BestWorst {
+                best: flat.best,
+                worst: flat.worst,
+            },
+        })
+    }
 }
 
 impl Preference {
@@ -413,6 +469,81 @@ fn is_zero(n: &u64) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// The tagged enum as serde derives it, to hold [`super::Preference`]'s own reader to.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Derived {
+        Best {
+            position: usize,
+        },
+        Choice {
+            position: usize,
+        },
+        Tie,
+        Rank {
+            order: Vec<usize>,
+        },
+        Graded {
+            grade: i32,
+        },
+        CannotJudge,
+        BestWorst {
+            #[serde(default)]
+            best: Option<usize>,
+            #[serde(default)]
+            worst: Option<usize>,
+        },
+    }
+
+    /// The flat reader reads what the derived tagged reader reads, refuses what it refuses,
+    /// and reads back what the writer writes.
+    #[test]
+    fn preferences_read_as_the_tagged_enum_reads_them() {
+        use super::Preference;
+        let texts = [
+            r#"{"kind":"best","position":2}"#,
+            r#"{"position":1,"kind":"choice"}"#,
+            r#"{"kind":"tie"}"#,
+            r#"{"kind":"rank","order":[2,0,1]}"#,
+            r#"{"kind":"graded","grade":-2}"#,
+            r#"{"kind":"cannot_judge"}"#,
+            r#"{"kind":"best_worst"}"#,
+            r#"{"kind":"best_worst","best":0,"worst":3}"#,
+            r#"{"kind":"best_worst","worst":1}"#,
+            r#"{"kind":"choice","position":1,"note":"ignored"}"#,
+            r#"{"kind":"choice"}"#,
+            r#"{"kind":"rank"}"#,
+            r#"{"kind":"graded","grade":"2"}"#,
+            r#"{"kind":"choice","position":-1}"#,
+            r#"{"kind":"favourite","position":1}"#,
+            r#"{"position":1}"#,
+            r#"[1]"#,
+            r#""tie""#,
+        ];
+        for text in texts {
+            let ours = serde_json::from_str::<Preference>(text);
+            let derived = serde_json::from_str::<Derived>(text);
+            assert_eq!(
+                ours.is_ok(),
+                derived.is_ok(),
+                "{text}: {ours:?} / {derived:?}"
+            );
+            if let Ok(p) = ours {
+                let written = serde_json::to_string(&p).unwrap();
+                assert_eq!(
+                    serde_json::from_str::<Preference>(&written).unwrap(),
+                    p,
+                    "{text}"
+                );
+                assert_eq!(
+                    serde_json::from_str::<Derived>(&written).unwrap(),
+                    derived.unwrap(),
+                    "{text}"
+                );
+            }
+        }
+    }
+
     use super::*;
 
     /// Storage holds what was given only: an untouched trial of a pair is 19 characters (a
