@@ -101,19 +101,27 @@ def with_policy(html, name, connect=()):
     return html.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1), digest
 
 
+def hashed(name):
+    """Renames Trunk's unhashed NAME.js and NAME_bg.wasm (a "worker" link, loaded nowhere) with
+    a hash of their content, so that a new deployment is never mixed with a cached old one;
+    returns the new stem."""
+    js, wasm = os.path.join(staging, f"{name}.js"), os.path.join(staging, f"{name}_bg.wasm")
+    if not (os.path.isfile(js) and os.path.isfile(wasm)):
+        sys.exit(f"post_build: {name}.js and {name}_bg.wasm are missing from {staging}")
+    h = hashlib.sha256()
+    for path in (js, wasm):
+        with open(path, "rb") as f:
+            h.update(f.read())
+    stem = f"{name}-{h.hexdigest()[:16]}"
+    os.replace(js, os.path.join(staging, f"{stem}.js"))
+    os.replace(wasm, os.path.join(staging, f"{stem}_bg.wasm"))
+    return stem
+
+
 html = read(index_path)
 
-# 1. The Analyse page. Trunk writes juror-analyse.js and juror-analyse_bg.wasm, unhashed.
-js, wasm = os.path.join(staging, f"{ANALYSE}.js"), os.path.join(staging, f"{ANALYSE}_bg.wasm")
-if not (os.path.isfile(js) and os.path.isfile(wasm)):
-    sys.exit(f"post_build: {ANALYSE}.js and {ANALYSE}_bg.wasm are missing from {staging}")
-h = hashlib.sha256()
-for path in (js, wasm):
-    with open(path, "rb") as f:
-        h.update(f.read())
-stem = f"{ANALYSE}-{h.hexdigest()[:16]}"
-os.replace(js, os.path.join(staging, f"{stem}.js"))
-os.replace(wasm, os.path.join(staging, f"{stem}_bg.wasm"))
+# 1. The Analyse page.
+stem = hashed(ANALYSE)
 links = "\n    ".join(re.findall(r'<link rel="(?:stylesheet|icon)"[^>]*>', html))
 page = read(os.path.join(root, "assets", "analyse.template.html"))
 page = page.replace("__LINKS__", links).replace("__STEM__", stem)
@@ -122,18 +130,8 @@ if '<meta http-equiv="Content-Security-Policy"' not in page:
     sys.exit("post_build: analyse.html has no Content-Security-Policy (is <meta charset> missing?)")
 write(analyse_path, page)
 
-# 2. The annotator's page, told the hashed name of its reader of ratings files (which Trunk
-# writes as juror-ratings.js and juror-ratings_bg.wasm, unhashed, and loads nowhere).
-js, wasm = os.path.join(staging, f"{RATINGS}.js"), os.path.join(staging, f"{RATINGS}_bg.wasm")
-if not (os.path.isfile(js) and os.path.isfile(wasm)):
-    sys.exit(f"post_build: {RATINGS}.js and {RATINGS}_bg.wasm are missing from {staging}")
-h = hashlib.sha256()
-for path in (js, wasm):
-    with open(path, "rb") as f:
-        h.update(f.read())
-ratings_stem = f"{RATINGS}-{h.hexdigest()[:16]}"
-os.replace(js, os.path.join(staging, f"{ratings_stem}.js"))
-os.replace(wasm, os.path.join(staging, f"{ratings_stem}_bg.wasm"))
+# 2. The annotator's page, told the hashed name of its reader of ratings files.
+ratings_stem = hashed(RATINGS)
 meta = f'<meta name="juror-ratings" content="{ratings_stem}" />'
 html = re.sub(r'\s*<meta name="juror-ratings"[^>]*>', "", html)
 html = html.replace("<title>", meta + "\n    <title>", 1)

@@ -283,7 +283,16 @@ fn AsWritten(source: String, from_file: bool) -> impl IntoView {
                 "compiled first ("<code>"juror compile"</code>" or "<code>"juror publish"</code>")."
             </p>
             <p>
+                {if from_file {
+                    "There, choose the file again: "
+                } else {
+                    "Opening it there… "
+                }}
                 <a href=target.clone()>"Open it on the researcher's page"</a>
+            </p>
+            <p class="hint">
+                "If you were sent this file to take part in a study, ask the researcher for the "
+                "study's link instead."
             </p>
         </section>
     }

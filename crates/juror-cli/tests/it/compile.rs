@@ -103,10 +103,16 @@ fn a_changed_compiled_study_is_refused_with_its_code_and_explanation() {
     assert!(said.contains(explain(compiled::CHECKSUM)), "{said}");
 }
 
-#[test]
-fn a_published_study_compiles_without_naming_a_system() {
-    let dir = support::scratch("compile-published");
+/// The reasoning-trajectories example published (`juror publish`) into a fresh folder's
+/// `site` (a built site, its `index.html` there, with `built`): the command's output and the
+/// path of the study it serves.
+fn publish_trajectories(test: &str, built: bool) -> (PathBuf, Output, PathBuf) {
+    let dir = support::scratch(test);
     let (site, keys) = (dir.join("site"), dir.join("keys"));
+    if built {
+        std::fs::create_dir_all(&site).unwrap();
+        std::fs::write(site.join("index.html"), "<!doctype html>").unwrap();
+    }
     let original = example("reasoning-trajectories");
     let out = run(&[
         "publish",
@@ -117,22 +123,36 @@ fn a_published_study_compiles_without_naming_a_system() {
         s(&keys),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let served = site.join("studies/reasoning-trajectories.json");
-    let compiled_path: &Path = &dir.join("reasoning-trajectories.compiled.json");
-    let out = run(&["compile", s(&served), "--out", s(compiled_path)]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let compiled_text = std::fs::read_to_string(compiled_path).unwrap();
-    let raw: RawStudy = serde_json::from_str(&std::fs::read_to_string(&original).unwrap()).unwrap();
+    (dir, out, site.join("studies/reasoning-trajectories.json"))
+}
+
+/// A compiled study's text that names none of the example's systems as an id, read back with
+/// its plans, and passing `juror validate --published` at `path`.
+fn published_blind(compiled_text: &str, path: &Path) {
+    let original = std::fs::read_to_string(example("reasoning-trajectories")).unwrap();
+    let raw: RawStudy = serde_json::from_str(&original).unwrap();
     for system in &raw.systems {
         assert!(
             !compiled_text.contains(&format!("\"{system}\"")),
             "names {system}"
         );
     }
-    let back = read(&compiled_text).unwrap_or_else(|p| panic!("{p}"));
+    let back = read(compiled_text).unwrap_or_else(|p| panic!("{p}"));
     assert!(back.study.design().plans.is_some());
-    let out = run(&["validate", "--published", s(compiled_path)]);
+    let out = run(&["validate", "--published", s(path)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+#[test]
+fn a_published_study_compiles_without_naming_a_system() {
+    let (dir, _, served) = publish_trajectories("compile-published", false);
+    let compiled_path: &Path = &dir.join("reasoning-trajectories.compiled.json");
+    let out = run(&["compile", s(&served), "--out", s(compiled_path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    published_blind(
+        &std::fs::read_to_string(compiled_path).unwrap(),
+        compiled_path,
+    );
 }
 
 /// `--in-place` compiles each study over itself, as a site's build does to the studies it
@@ -187,38 +207,13 @@ fn in_place_compiles_every_study_over_itself_and_keeps_compiled_ones() {
 /// `juror validate --published`, and its analysis reads it (`juror links` reads it too).
 #[test]
 fn a_study_published_into_a_built_site_is_served_compiled() {
-    let dir = support::scratch("compile-built-site");
-    let (site, keys) = (dir.join("dist"), dir.join("keys"));
-    std::fs::create_dir_all(&site).unwrap();
-    std::fs::write(site.join("index.html"), "<!doctype html>").unwrap();
-    let original = example("reasoning-trajectories");
-    let out = run(&[
-        "publish",
-        s(&original),
-        "--site",
-        s(&site),
-        "--keys",
-        s(&keys),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (_, out, served) = publish_trajectories("compile-built-site", true);
     assert!(
         stdout(&out).contains("compiled for the built site"),
         "{}",
         text(&out)
     );
-    let served = site.join("studies/reasoning-trajectories.json");
-    let served_text = std::fs::read_to_string(&served).unwrap();
-    let back = read(&served_text).unwrap_or_else(|p| panic!("{p}"));
-    assert!(back.study.design().plans.is_some());
-    let raw: RawStudy = serde_json::from_str(&std::fs::read_to_string(&original).unwrap()).unwrap();
-    for system in &raw.systems {
-        assert!(
-            !served_text.contains(&format!("\"{system}\"")),
-            "names {system}"
-        );
-    }
-    let out = run(&["validate", "--published", s(&served)]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    published_blind(&std::fs::read_to_string(&served).unwrap(), &served);
     let out = run(&["links", s(&served), "--base-url", "https://x.org/j/"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(stdout(&out).contains("slot=1"), "{}", text(&out));
