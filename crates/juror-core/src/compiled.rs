@@ -29,7 +29,7 @@ use crate::digest::sha256_hex;
 use crate::open::Opened;
 use crate::rich::{Node, Text};
 use crate::study::published::Trial;
-use crate::study::{AttentionCheck, PairSet, Presentation, Study};
+use crate::study::{AttentionCheck, PairSet, Presentation, Study, from_json};
 
 /// The `format` of compiled studies.
 pub const FORMAT: &str = "juror.compiled/1";
@@ -388,8 +388,10 @@ pub fn read(text: &str) -> Result<Compiled, Problems> {
             "the study's SHA-256 is not its checksum".to_owned(),
         ));
     }
-    let mut study: Study =
+    let value =
         serde_json::from_str(payload.get()).map_err(|e| one("study", SHAPE, e.to_string()))?;
+    let mut study =
+        from_json::study(value).map_err(|e| one(&e.place("study"), SHAPE, e.what().to_owned()))?;
     let problems = structure(&mut study);
     if problems.is_empty() {
         Ok(Compiled { study, sha256 })

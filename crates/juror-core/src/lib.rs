@@ -23,6 +23,7 @@
 pub mod csv;
 pub mod digest;
 pub mod fast_hash;
+pub mod json;
 pub mod json_path;
 pub mod markdown;
 pub mod number;

@@ -15,9 +15,10 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
-use serde::{Deserialize, Serialize};
+
+use crate::json::{Read, Value, Wrong};
 
 /// How deeply elements may nest in a tree that is read (Markdown's own lists and quotes rarely
 /// pass 10): deeper is refused rather than risking the page's stack.
@@ -37,7 +38,8 @@ pub enum Node {
 pub struct Element {
     /// Which element.
     pub tag: Tag,
-    /// Its attributes, each at most once, in the order written.
+    /// Its attributes, each at most once, in the order of their names (as a compiled study's
+    /// reader finds them: [`Element::set`] keeps that order).
     pub attrs: Vec<(Attr, String)>,
     /// Its children (none for [`Tag::is_void`] elements).
     pub children: Vec<Node>,
@@ -196,8 +198,10 @@ impl Element {
     /// The [`Refusal`] of an attribute this element may not carry or of an unsafe value.
     pub fn set(&mut self, attr: Attr, value: String) -> Result<(), Refusal> {
         check_attr(self.tag, attr, &value)?;
-        match self.attrs.iter_mut().find(|(a, _)| *a == attr) {
-            Some(slot) => slot.1 = value,
+        let name = attr.name();
+        match self.attrs.iter().position(|(a, _)| a.name() >= name) {
+            Some(at) if self.attrs[at].0 == attr => self.attrs[at].1 = value,
+            Some(at) => self.attrs.insert(at, (attr, value)),
             None => self.attrs.push((attr, value)),
         }
         Ok(())
@@ -410,159 +414,83 @@ impl Serialize for Text {
     }
 }
 
-/// Reads nodes at a depth, checking each element as it is read.
-struct NodeSeed {
-    depth: usize,
-}
-
-impl<'de> de::DeserializeSeed<'de> for NodeSeed {
-    type Value = Node;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
-        deserializer.deserialize_any(NodeVisitor { depth: self.depth })
+/// Reads a [`Text`] out of a parsed value (a compiled study's field): a string is the source
+/// as written, a list a rendered tree, each element checked as it is read.
+///
+/// # Errors
+/// What is not a text, or a tree with a [`Refusal`], placed within the value.
+pub fn read_text(value: Value) -> Read<Text> {
+    match value {
+        Value::String(s) => Ok(Text::Source(s)),
+        Value::Array(values) => read_nodes(values, 0).map(Text::Rich),
+        _ => Err(Wrong::new("expected text, or a list of rendered nodes")),
     }
 }
 
-struct NodeVisitor {
-    depth: usize,
+/// Reads the nodes of `values`, at `depth`.
+fn read_nodes(values: Vec<Value>, depth: usize) -> Read<Vec<Node>> {
+    let mut nodes = Vec::with_capacity(values.len());
+    for (i, value) in values.into_iter().enumerate() {
+        nodes.push(read_node(value, depth).map_err(|e| e.in_index(i))?);
+    }
+    Ok(nodes)
 }
 
-impl<'de> Visitor<'de> for NodeVisitor {
-    type Value = Node;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("text, or an element as [tag, {attributes}, children...]")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
-        Ok(Node::Text(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
-        Ok(Node::Text(v))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-        if self.depth >= MAX_DEPTH {
-            return Err(de::Error::custom(Refusal::TooDeep));
-        }
-        let name: String = seq
-            .next_element()?
-            .ok_or_else(|| de::Error::custom("an element needs its tag first"))?;
-        let tag = Tag::from_name(&name)
-            .ok_or_else(|| de::Error::custom(Refusal::UnknownElement(name)))?;
-        let mut element = Element::new(tag, Vec::new());
-        let mut first = true;
-        while let Some(item) = seq.next_element_seed(ChildOrAttrs {
-            depth: self.depth + 1,
-            attrs_allowed: first,
-        })? {
-            first = false;
-            match item {
-                ChildOrAttrsValue::Attrs(attrs) => {
-                    for (name, value) in attrs {
-                        let attr = Attr::from_name(&name).ok_or_else(|| {
-                            de::Error::custom(Refusal::UnknownAttribute(tag, name.clone()))
-                        })?;
-                        element.set(attr, value).map_err(de::Error::custom)?;
-                    }
-                }
-                ChildOrAttrsValue::Child(child) => {
-                    if tag.is_void() {
-                        return Err(de::Error::custom(Refusal::ChildrenInVoid(tag)));
-                    }
-                    element.children.push(child);
-                }
-            }
-        }
-        Ok(Node::Element(element))
-    }
-}
-
-struct ChildOrAttrs {
-    depth: usize,
-    attrs_allowed: bool,
-}
-
-enum ChildOrAttrsValue {
-    Attrs(Vec<(String, String)>),
-    Child(Node),
-}
-
-impl<'de> de::DeserializeSeed<'de> for ChildOrAttrs {
-    type Value = ChildOrAttrsValue;
-    fn deserialize<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<ChildOrAttrsValue, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ChildOrAttrs {
-    type Value = ChildOrAttrsValue;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("text, an element, or (second) the element's attributes")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<ChildOrAttrsValue, E> {
-        Ok(ChildOrAttrsValue::Child(Node::Text(v.to_owned())))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<ChildOrAttrsValue, E> {
-        Ok(ChildOrAttrsValue::Child(Node::Text(v)))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ChildOrAttrsValue, A::Error> {
-        NodeVisitor { depth: self.depth }
-            .visit_seq(seq)
-            .map(ChildOrAttrsValue::Child)
-    }
-
-    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<ChildOrAttrsValue, A::Error> {
-        if !self.attrs_allowed {
-            return Err(de::Error::custom(
-                "an element's attributes come right after its tag",
+/// Reads one node: text, or an element as `[tag, {attributes}?, children…]`.
+fn read_node(value: Value, depth: usize) -> Read<Node> {
+    let values = match value {
+        Value::String(s) => return Ok(Node::Text(s)),
+        Value::Array(values) => values,
+        _ => {
+            return Err(Wrong::new(
+                "expected text, or an element as [tag, {attributes}, children...]",
             ));
         }
-        let mut attrs = Vec::new();
-        while let Some(entry) = map.next_entry::<String, String>()? {
-            attrs.push(entry);
-        }
-        Ok(ChildOrAttrsValue::Attrs(attrs))
+    };
+    if depth >= MAX_DEPTH {
+        return Err(Wrong::new(Refusal::TooDeep.to_string()));
     }
-}
-
-impl<'de> Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Node, D::Error> {
-        de::DeserializeSeed::deserialize(NodeSeed { depth: 0 }, deserializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
-        struct TextVisitor;
-        impl<'de> Visitor<'de> for TextVisitor {
-            type Value = Text;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("text, or a list of rendered nodes")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
-                Ok(Text::Source(v.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Text, E> {
-                Ok(Text::Source(v))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Text, A::Error> {
-                let mut nodes = Vec::new();
-                while let Some(node) = seq.next_element_seed(NodeSeed { depth: 0 })? {
-                    nodes.push(node);
+    let mut values = values.into_iter();
+    let tag = match values.next() {
+        Some(Value::String(name)) => Tag::from_name(&name)
+            .ok_or_else(|| Wrong::new(Refusal::UnknownElement(name).to_string()))?,
+        _ => return Err(Wrong::new("an element needs its tag first")),
+    };
+    let mut element = Element::new(tag, Vec::new());
+    for (i, value) in values.enumerate() {
+        let at = |e: Wrong| e.in_index(i + 1);
+        match value {
+            Value::Object(attrs) if i == 0 => {
+                for (name, value) in attrs {
+                    let Value::String(value) = value else {
+                        return Err(at(Wrong::new("an attribute's value is text").in_key(&name)));
+                    };
+                    let attr = Attr::from_name(&name).ok_or_else(|| {
+                        at(Wrong::new(
+                            Refusal::UnknownAttribute(tag, name.clone()).to_string(),
+                        ))
+                    })?;
+                    element
+                        .set(attr, value)
+                        .map_err(|r| at(Wrong::new(r.to_string()).in_key(&name)))?;
                 }
-                Ok(Text::Rich(nodes))
+            }
+            Value::Object(_) => {
+                return Err(at(Wrong::new(
+                    "an element's attributes come right after its tag",
+                )));
+            }
+            child => {
+                if tag.is_void() {
+                    return Err(at(Wrong::new(Refusal::ChildrenInVoid(tag).to_string())));
+                }
+                element
+                    .children
+                    .push(read_node(child, depth + 1).map_err(at)?);
             }
         }
-        deserializer.deserialize_any(TextVisitor)
     }
+    Ok(Node::Element(element))
 }
 
 #[cfg(test)]
@@ -571,6 +499,12 @@ mod tests {
 
     fn text(t: &str) -> Node {
         Node::Text(t.to_owned())
+    }
+
+    /// Reads a text from JSON as a compiled study's reader does.
+    fn read(json: &str) -> Result<Text, String> {
+        let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        read_text(value).map_err(|e| e.to_string())
     }
 
     fn el(tag: Tag, children: Vec<Node>) -> Node {
@@ -598,9 +532,9 @@ mod tests {
             json,
             r#"[["p",["strong","Hi"]," ",["a",{"href":"https://example.org"},"there"]]]"#
         );
-        assert_eq!(serde_json::from_str::<Text>(&json).unwrap(), tree);
+        assert_eq!(read(&json).unwrap(), tree);
         assert_eq!(tree.plain(), "Hi there");
-        let source: Text = serde_json::from_str(r#""**Hi**""#).unwrap();
+        let source = read(r#""**Hi**""#).unwrap();
         assert_eq!(source, Text::Source("**Hi**".to_owned()));
         assert_eq!(serde_json::to_string(&source).unwrap(), r#""**Hi**""#);
     }
@@ -663,22 +597,31 @@ mod tests {
             (r#"[["ol",{"start":"1e9"}]]"#, "not a value of `start`"),
             (r#"[["p","x",{"title":"late"}]]"#, "right after its tag"),
             (r#"[[]]"#, "tag first"),
-            (r#"[[1]]"#, "invalid type"),
+            (r#"[[1]]"#, "tag first"),
+            (
+                r#"[["a",{"href":1},"x"]]"#,
+                "[0][1].href: an attribute's value is text",
+            ),
+            (
+                r#"[["p",["em",["strong",{"onclick":"x"}]]]]"#,
+                "[0][1][1][1]: attribute `onclick`",
+            ),
+            (r#"{"p":"x"}"#, "expected text"),
         ] {
-            let err = serde_json::from_str::<Text>(json).unwrap_err().to_string();
+            let err = read(json).unwrap_err();
             assert!(err.contains(why), "{json}: {err}");
         }
         let deep = format!("[{}\"x\"{}]", "[\"em\",".repeat(70), "]".repeat(70));
-        let err = serde_json::from_str::<Text>(&deep).unwrap_err().to_string();
+        let err = read(&deep).unwrap_err();
         assert!(err.contains("deeper than 64"), "{err}");
         let ok = format!("[{}\"x\"{}]", "[\"em\",".repeat(60), "]".repeat(60));
-        assert!(serde_json::from_str::<Text>(&ok).is_ok());
+        assert!(read(&ok).is_ok());
     }
 
     #[test]
     fn safe_links_and_local_images_are_kept() {
-        let json = r#"[["p",["a",{"href":"https://example.org/a:b","title":"t"},"x"],["a",{"href":"docs/a.md"},"y"],["a",{"href":"mailto:a@b.c"},"z"],["img",{"src":"media/a:b.png","alt":"chart"}]],["ol",{"start":"3"},["li","one"]],["table",["tr",["td",{"align":"center"},"1"]]]]"#;
-        let tree: Text = serde_json::from_str(json).unwrap();
+        let json = r#"[["p",["a",{"href":"https://example.org/a:b","title":"t"},"x"],["a",{"href":"docs/a.md"},"y"],["a",{"href":"mailto:a@b.c"},"z"],["img",{"alt":"chart","src":"media/a:b.png"}]],["ol",{"start":"3"},["li","one"]],["table",["tr",["td",{"align":"center"},"1"]]]]"#;
+        let tree = read(json).unwrap();
         assert_eq!(serde_json::to_string(&tree).unwrap(), json);
         let Text::Rich(nodes) = &tree else {
             panic!("a tree")

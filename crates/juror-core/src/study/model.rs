@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use crate::rich::Text;
 
@@ -30,7 +30,7 @@ pub const SCREENED_MESSAGE: &str = "Thank you for your time. From your answers, 
      a fit for you, so it ends here: nothing more is asked.";
 
 /// A validated study.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Study {
     pub(crate) id: String,
     pub(crate) title: String,
@@ -218,7 +218,7 @@ impl Study {
 }
 
 /// Consent text and button labels.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Consent {
     /// The form (Markdown).
     pub text: Text,
@@ -229,7 +229,7 @@ pub struct Consent {
 }
 
 /// The rubric.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rubric {
     /// Rated dimensions.
     pub dimensions: Vec<Dimension>,
@@ -244,7 +244,7 @@ pub struct Rubric {
 }
 
 /// A Likert dimension.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Dimension {
     /// Identifier.
     pub id: String,
@@ -262,7 +262,7 @@ pub struct Dimension {
 
 /// A scale whose points run from `min` to `max`; its two ends are labelled, and every point
 /// between unless the study wrote `labels: "anchors"`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Scale {
     /// Points in ascending order of value, one per integer from min to max (labelled or not);
     /// a slider's, one per step.
@@ -274,7 +274,7 @@ pub struct Scale {
 }
 
 /// How a scale is answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum ScaleKind {
     /// One choice per point (shown as a slider past 11 points).
     Likert,
@@ -305,7 +305,7 @@ impl Scale {
 }
 
 /// A point of a scale.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScalePoint {
     /// The score.
     pub value: i32,
@@ -317,7 +317,7 @@ pub struct ScalePoint {
 }
 
 /// A worked example.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Example {
     /// Heading.
     pub title: Option<String>,
@@ -334,7 +334,7 @@ pub struct Example {
 }
 
 /// A survey or per-output question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Question {
     /// Identifier.
     pub id: String,
@@ -353,7 +353,7 @@ pub struct Question {
 }
 
 /// Kinds of question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum QuestionKind {
     /// A labelled scale.
     Likert(Scale),
@@ -392,7 +392,7 @@ pub enum QuestionKind {
 }
 
 /// What a rank question orders.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum RankOptions {
     /// Fixed options.
     Fixed(Vec<String>),
@@ -401,7 +401,7 @@ pub enum RankOptions {
 }
 
 /// The design.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Design {
     /// Label scheme.
     pub labels: LabelScheme,
@@ -443,7 +443,7 @@ pub fn letter(index: usize) -> String {
 }
 
 /// Slots and annotators per item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Assignment {
     /// Number of annotator slots.
     pub slots: u32,
@@ -452,7 +452,7 @@ pub struct Assignment {
 }
 
 /// An attention check.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum AttentionCheck {
     /// A rating must be one of `accept`.
     Rating {
@@ -516,7 +516,7 @@ impl AttentionCheck {
 }
 
 /// A task.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Task {
     /// Identifier.
     pub id: String,
@@ -556,7 +556,7 @@ pub struct Task {
 }
 
 /// The error spans a task asks for (`spans`), with defaults resolved.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Spans {
     /// The severities offered, in order, at least one, none twice.
     pub severities: Vec<Severity>,
@@ -607,7 +607,7 @@ impl Task {
 /// Which pairs of systems a `pairs` task compares. Systems are indices into
 /// [`Study::systems`]; validation has checked that they exist, that no pair pairs a system with
 /// itself and that no pair is listed twice (in either order).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub enum PairSet {
     /// Every pair of systems (`pairs` absent).
     #[default]
@@ -646,7 +646,7 @@ impl PairSet {
 }
 
 /// A preference question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Preference {
     /// Kind.
     pub kind: PreferenceKind,
@@ -687,7 +687,7 @@ pub fn default_grades(points: u32) -> Vec<String> {
 }
 
 /// An item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Item {
     /// Identifier.
     pub id: String,
@@ -806,7 +806,7 @@ pub fn shared_prompts(items: &[Item]) -> Vec<Vec<(&Item, &Item)>> {
 }
 
 /// Image or video.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Media {
     /// Kind.
     pub kind: MediaKind,

@@ -6,14 +6,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::model::{Presentation, Task, participant_code};
 use super::raw::{RawAnnotatorRef, RawPlannedTrial, RawStudy};
 use super::validate::Checker;
 
 /// One trial of a plan (researcher-side: it names systems; `plan::view` is what raters see).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Trial {
     /// Index of the task in `design.tasks`.
     pub task: usize,
@@ -26,7 +26,7 @@ pub struct Trial {
 }
 
 /// One output shown in a trial.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Shown {
     /// Index of the system in the study's systems.
     pub system: usize,

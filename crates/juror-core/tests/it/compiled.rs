@@ -328,7 +328,10 @@ fn a_rendered_text_with_an_element_not_allowed_is_refused() {
         s["description"] = json!([["script", "alert(1)"]]);
     });
     let problems = read(&bad).unwrap_err();
-    assert_eq!(codes(&problems), [("study", "compiled.study")]);
+    assert_eq!(
+        codes(&problems),
+        [("study.description[0]", "compiled.study")]
+    );
     assert!(problems.0[0].detail.contains("`script`"), "{problems}");
 }
 

@@ -19,6 +19,7 @@ const FLOORS: &[(&str, u32)] = &[
     ("csv", 1),
     ("digest", 1),
     ("fast_hash", 1),
+    ("json", 1),
     ("json_path", 1),
     ("markdown", 1),
     ("number", 1),
@@ -48,6 +49,8 @@ const FLOORS: &[(&str, u32)] = &[
 const SAME_FLOOR: &[(&str, &str)] = &[
     // Markdown is rendered into rich text's trees, with its rules for links and images.
     ("markdown", "rich"),
+    // Rich trees are read out of parsed JSON with the hand-written readers' helpers.
+    ("rich", "json"),
     // The front door checks slots with the planner.
     ("open", "plan"),
     // A study is compiled from what the front door opened (its model and its text's hash);
