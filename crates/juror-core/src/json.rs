@@ -284,13 +284,11 @@ pub fn number(value: Value) -> Read<f64> {
 #[inline(never)]
 pub fn list<T>(value: Value, read: fn(Value) -> Read<T>) -> Read<Vec<T>> {
     match value {
-        Value::Array(values) => {
-            let mut out = Vec::with_capacity(values.len());
-            for (i, v) in values.into_iter().enumerate() {
-                out.push(read(v).map_err(|e| e.in_index(i))?);
-            }
-            Ok(out)
-        }
+        Value::Array(values) => values
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| read(v).map_err(|e| e.in_index(i)))
+            .collect(),
         other => expected("a list", &other),
     }
 }
