@@ -202,6 +202,19 @@ impl Fields {
             Some(wrong) => Err(wrong),
         }
     }
+
+    /// As [`Fields::done`], and every field of the object was taken: for types that refuse a
+    /// field they do not know (serde's `deny_unknown_fields`).
+    ///
+    /// # Errors
+    /// The first field missing or wrong, else the first field not taken.
+    pub fn done_exactly<T>(self, value: T) -> Read<T> {
+        match (self.wrong, self.map.keys().next()) {
+            (Some(wrong), _) => Err(wrong),
+            (None, Some(key)) => Err(Wrong::new(format!("unknown field `{key}`"))),
+            (None, None) => Ok(value),
+        }
+    }
 }
 
 /// A string.

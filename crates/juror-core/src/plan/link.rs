@@ -14,7 +14,7 @@ use crate::study::{Problem, Study, participant_code};
 use crate::url::percent_encode;
 
 /// Who is annotating: a slot (1-based), and the id they came with, if any.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Annotator {
     /// The slot, from 1.
     pub slot: u32,
@@ -47,16 +47,7 @@ impl Annotator {
 /// platform). Recorded in the ratings file so that the researcher can match a file to a
 /// submission and pay it.
 #[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
+    Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema,
 )]
 #[serde(deny_unknown_fields)]
 pub struct PlatformVisit {

@@ -5,13 +5,13 @@
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::number::Num;
 use crate::study::{Question, QuestionKind, RankOptions, Severity};
 
 /// An answer to a survey or per-output question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Answer {
     /// A point of a Likert scale.
@@ -117,9 +117,9 @@ impl Answer {
 
 /// The preference given in a trial, by position (0 is the first output shown).
 ///
-/// Written as an object tagged by `kind` (`{"kind": "choice", "position": 1}`); read through
-/// one flat struct ([`Preference`]'s `Deserialize`), not serde's internally tagged enums,
-/// which buffer every object into a generic tree first and bring that code into the page.
+/// Written as an object tagged by `kind` (`{"kind": "choice", "position": 1}`); read by hand
+/// (`session::from_json::preference`), not by serde's internally tagged enums, which buffer
+/// every object into a generic tree first and bring that code into the page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Preference {
@@ -158,58 +158,6 @@ pub enum Preference {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         worst: Option<usize>,
     },
-}
-
-impl<'de> Deserialize<'de> for Preference {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        #[derive(Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        enum Kind {
-            Best,
-            Choice,
-            Tie,
-            Rank,
-            Graded,
-            CannotJudge,
-            BestWorst,
-        }
-        /// Every field any kind has; each kind takes its own.
-        #[derive(Deserialize)]
-        struct Flat {
-            kind: Kind,
-            position: Option<usize>,
-            order: Option<Vec<usize>>,
-            grade: Option<i32>,
-            best: Option<usize>,
-            worst: Option<usize>,
-        }
-        let flat = Flat::deserialize(deserializer)?;
-        let position = || {
-            flat.position
-                .ok_or_else(|| D::Error::missing_field("position"))
-        };
-        Ok(match flat.kind {
-            Kind::Best => Preference::Best {
-                position: position()?,
-            },
-            Kind::Choice => Preference::Choice {
-                position: position()?,
-            },
-            Kind::Tie => Preference::Tie,
-            Kind::Rank => Preference::Rank {
-                order: flat.order.ok_or_else(|| D::Error::missing_field("order"))?,
-            },
-            Kind::Graded => Preference::Graded {
-                grade: flat.grade.ok_or_else(|| D::Error::missing_field("grade"))?,
-            },
-            Kind::CannotJudge => Preference::CannotJudge,
-            Kind::BestWorst => Preference::BestWorst {
-                best: flat.best,
-                worst: flat.worst,
-            },
-        })
-    }
 }
 
 impl Preference {
@@ -269,7 +217,7 @@ pub fn parse_grade(text: &str) -> Option<i32> {
 
 /// Answers about one shown output. Stored with what was given only (empty fields are left
 /// out), so that a long plan's untouched trials cost a few bytes each in storage.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 pub struct OutputAnswers {
     /// Score by dimension id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -335,7 +283,7 @@ impl OutputAnswers {
 /// Offsets count Unicode code points of the output's text as the study holds it, from 0;
 /// `end` is one past the last character, so the span's text is `chars().skip(start).take(end -
 /// start)`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorSpan {
     /// The first character, counted from 0; absent for an error of the whole output.
@@ -426,7 +374,7 @@ pub fn sort_spans(spans: &mut [ErrorSpan]) {
 
 /// Everything given in one trial, with its timing. Stored with what was given only: an
 /// untouched trial is `{"outputs":[{},{}]}`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 pub struct TrialAnswers {
     /// Per shown output, in position order.
     #[serde(default)]
@@ -497,9 +445,14 @@ mod tests {
 
     /// The flat reader reads what the derived tagged reader reads, refuses what it refuses,
     /// and reads back what the writer writes.
+    /// Reads a preference as a stored session's reader does.
+    fn read(text: &str) -> Result<super::Preference, String> {
+        let value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        super::super::from_json::preference(value).map_err(|e| e.to_string())
+    }
+
     #[test]
     fn preferences_read_as_the_tagged_enum_reads_them() {
-        use super::Preference;
         let texts = [
             r#"{"kind":"best","position":2}"#,
             r#"{"position":1,"kind":"choice"}"#,
@@ -521,7 +474,7 @@ mod tests {
             r#""tie""#,
         ];
         for text in texts {
-            let ours = serde_json::from_str::<Preference>(text);
+            let ours = read(text);
             let derived = serde_json::from_str::<Derived>(text);
             assert_eq!(
                 ours.is_ok(),
@@ -530,11 +483,7 @@ mod tests {
             );
             if let Ok(p) = ours {
                 let written = serde_json::to_string(&p).unwrap();
-                assert_eq!(
-                    serde_json::from_str::<Preference>(&written).unwrap(),
-                    p,
-                    "{text}"
-                );
+                assert_eq!(read(&written).unwrap(), p, "{text}");
                 assert_eq!(
                     serde_json::from_str::<Derived>(&written).unwrap(),
                     derived.unwrap(),
@@ -556,7 +505,8 @@ mod tests {
         };
         let text = serde_json::to_string(&untouched).unwrap_or_default();
         assert_eq!(text, r#"{"outputs":[{},{}]}"#);
-        let back: TrialAnswers = serde_json::from_str(&text).unwrap_or_default();
+        let back =
+            super::super::from_json::trial_answers(serde_json::from_str(&text).unwrap()).unwrap();
         assert_eq!(back, untouched);
 
         let mut given = untouched.clone();
@@ -572,7 +522,8 @@ mod tests {
             text,
             r#"{"outputs":[{"flagged":true},{"ratings":{"quality":4}}],"preference":{"kind":"tie"},"notes":"n","active_ms":1500,"first_shown":1.0,"done":true}"#
         );
-        let back: TrialAnswers = serde_json::from_str(&text).unwrap_or_default();
+        let back =
+            super::super::from_json::trial_answers(serde_json::from_str(&text).unwrap()).unwrap();
         assert_eq!(back, given);
     }
 }

@@ -18,6 +18,7 @@
 pub mod answers;
 pub mod completion;
 pub mod durability;
+pub mod from_json;
 pub mod keys;
 pub mod open;
 pub mod ratings;
@@ -30,7 +31,7 @@ pub mod time;
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use answers::{
     Answer, CANNOT_JUDGE, ErrorSpan, OutputAnswers, Preference, TrialAnswers, grade_name,
@@ -43,7 +44,7 @@ use crate::plan::{Annotator, Plan, plan};
 use crate::study::{PreferenceKind, Question, Requirement, Study};
 
 /// Where the annotator is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The study's welcome page.
@@ -77,7 +78,7 @@ pub enum Survey {
 }
 
 /// The persisted part of a session: everything given, nothing derivable.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Progress {
     /// Who.
     pub annotator: Annotator,

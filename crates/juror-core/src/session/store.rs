@@ -15,7 +15,7 @@
 //!   file was saved or sent (the finish page's debriefing shows again on return); optional in
 //!   the same way.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::{Progress, stamps};
@@ -26,7 +26,7 @@ pub const SCHEMA_VERSION: u32 = 2;
 /// What is stored under [`key`]. The page writes an `Envelope<&Progress>`, which borrows the
 /// session's progress rather than copying it for every save (a copy of a 10,000-trial session
 /// is 10,000 allocations per answer); everything read is an `Envelope<Progress>`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Envelope<P = Progress> {
     /// Version of this envelope's shape.
     pub schema_version: u32,
@@ -384,36 +384,20 @@ pub enum Unreadable {
 /// # Errors
 /// A corrupt or future envelope: the caller keeps the raw text aside and starts fresh.
 pub fn read(text: &str) -> Result<Envelope, Unreadable> {
-    let corrupt = |e: serde_json::Error| Unreadable::Corrupt(e.to_string());
-    let version = if text.trim_start().starts_with('{') {
-        // Only the version is read here: the rest of the text is skipped, not built.
-        let v: Version = serde_json::from_str(text).map_err(corrupt)?;
-        v.schema_version.as_ref().and_then(Value::as_u64)
-    } else {
-        // Not an object: damaged text, or JSON that is not an envelope.
-        serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(corrupt)?;
-        None
-    };
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| Unreadable::Corrupt(e.to_string()))?;
+    let version = value.get("schema_version").and_then(Value::as_u64);
     let version = version.ok_or_else(|| Unreadable::Corrupt("no schema_version".to_owned()))?;
     let version = u32::try_from(version).unwrap_or(u32::MAX);
     if version > SCHEMA_VERSION {
         return Err(Unreadable::Future(version));
     }
-    if version < 2 {
-        // Migrated as a value, then read from its text like every other envelope: the page
-        // reads envelopes from text only, so serde_json's reader of values is not in it.
-        let value: Value = serde_json::from_str(text).map_err(corrupt)?;
-        let migrated = serde_json::to_string(&migrate_1_to_2(value)).map_err(corrupt)?;
-        return serde_json::from_str(&migrated).map_err(corrupt);
-    }
-    serde_json::from_str(text).map_err(corrupt)
-}
-
-/// The version of a stored envelope, read before the rest.
-#[derive(Deserialize)]
-struct Version {
-    #[serde(default)]
-    schema_version: Option<Value>,
+    let value = if version < 2 {
+        migrate_1_to_2(value)
+    } else {
+        value
+    };
+    super::from_json::envelope(value).map_err(|e| Unreadable::Corrupt(e.to_string()))
 }
 
 fn migrate_1_to_2(mut value: Value) -> Value {
@@ -602,7 +586,7 @@ mod tests {
 
     #[test]
     fn a_borrowed_progress_is_written_as_the_owned_one_and_reads_back() {
-        let progress: Progress = serde_json::from_value(serde_json::json!({
+        let progress = super::super::from_json::progress(serde_json::json!({
             "annotator": {"slot": 2}, "phase": "trials", "current": 0,
             "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}, {"outputs": [{}, {}]}]
         }))
@@ -664,7 +648,7 @@ mod tests {
     #[test]
     fn saved_answers_are_described_for_the_list_and_other_keys_are_not() {
         let k = key(SHA, 3, Some("P 17"));
-        let mut progress: Progress = serde_json::from_value(serde_json::json!({
+        let mut progress = super::super::from_json::progress(serde_json::json!({
             "annotator": {"slot": 3, "id": "P 17"}, "phase": "trials", "current": 1,
             "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}, {"outputs": [{}, {}]}]
         }))
@@ -702,7 +686,7 @@ mod tests {
     fn the_entries_removed_for_an_annotator_are_theirs_only() {
         let other_sha = "f".repeat(64);
         let envelope = |study_id: &str, sha: &str, slot: u32, id: &str| {
-            let progress: Progress = serde_json::from_value(serde_json::json!({
+            let progress = super::super::from_json::progress(serde_json::json!({
                 "annotator": {"slot": slot, "id": id}, "phase": "done", "current": 0,
                 "trials": [{"outputs": [{}]}]
             }))
@@ -773,7 +757,7 @@ mod tests {
     }
 
     fn envelope_of(study_id: &str, sha: &str, slot: u32, id: &str, saved_at: f64) -> String {
-        let progress: Progress = serde_json::from_value(serde_json::json!({
+        let progress = super::super::from_json::progress(serde_json::json!({
             "annotator": {"slot": slot, "id": id}, "phase": "trials", "current": 0,
             "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}]
         }))

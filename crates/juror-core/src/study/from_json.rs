@@ -394,23 +394,21 @@ fn task(value: Value) -> Read<Task> {
 fn spans(value: Value) -> Read<Spans> {
     let mut f = fields(value)?;
     let value = Spans {
-        severities: f.take("severities", |v| {
-            list(v, |v| {
-                word(
-                    v,
-                    &[
-                        ("minor", Severity::Minor),
-                        ("major", Severity::Major),
-                        ("critical", Severity::Critical),
-                    ],
-                )
-            })
-        }),
+        severities: f.take("severities", |v| list(v, severity)),
         categories: f.take("categories", strings),
         whole_output: f.take("whole_output", boolean),
         question: f.take("question", string),
     };
     f.done(value)
+}
+
+/// A severity by its word (`minor`, `major`, `critical`).
+///
+/// # Errors
+/// Anything else.
+pub fn severity(value: Value) -> Read<Severity> {
+    let word = string(value)?;
+    Severity::parse(&word).ok_or_else(|| unknown_variant(&word, &["minor", "major", "critical"]))
 }
 
 fn pair_set(value: Value) -> Read<PairSet> {
@@ -490,6 +488,7 @@ macro_rules! blank {
 
 blank! {
     Text => Text::Source(String::new()),
+    Severity => Severity::Minor,
     ScaleKind => ScaleKind::Likert,
     MediaKind => MediaKind::Image,
     Presentation => Presentation::Single,
