@@ -305,9 +305,10 @@ async fn rich_text_builds_dom_nodes_and_nothing_that_runs() {
     let markdown = "# Title\n\nhello <script>window.pwned = 1</script> <img src=x onerror=alert(1)>\n\n\
         [site](https://example.org) [bad](javascript:alert(1)) ![far](https://cdn.example.org/x.png) \
         ![near](media/x.png)\n\n| a | b |\n|:-:|--:|\n| 1 | 2 |\n";
-    let compiled =
-        juror_core::rich::read_text(serde_json::from_str(r#"[["p",["em","x"],"<b>"]]"#).unwrap())
-            .unwrap();
+    let compiled = juror_core::rich::read_text(
+        &serde_json::from_str::<serde_json::Value>(r#"[["p",["em","x"],"<b>"]]"#).unwrap(),
+    )
+    .unwrap();
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), move || {
         view! {

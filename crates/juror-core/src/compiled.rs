@@ -388,10 +388,12 @@ pub fn read(text: &str) -> Result<Compiled, Problems> {
             "the study's SHA-256 is not its checksum".to_owned(),
         ));
     }
-    let value =
+    let value: serde_json::Value =
         serde_json::from_str(payload.get()).map_err(|e| one("study", SHAPE, e.to_string()))?;
-    let mut study =
-        from_json::study(value).map_err(|e| one(&e.place("study"), SHAPE, e.what().to_owned()))?;
+    let study = from_json::study(&value);
+    // The parsed tree is freed in one piece here, before anything else is allocated.
+    drop(value);
+    let mut study = study.map_err(|e| one(&e.place("study"), SHAPE, e.what().to_owned()))?;
     let problems = structure(&mut study);
     if problems.is_empty() {
         Ok(Compiled { study, sha256 })

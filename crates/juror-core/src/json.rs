@@ -4,11 +4,14 @@
 //! per JSON reader it meets, with the reader's parsing inlined into it, which made the compiled
 //! study's model the largest single part of the annotator's wasm (docs/benchmarks.md,
 //! "Size"). Here the text is parsed once into a [`Value`] (serde_json's own, already in every
-//! page), and each type is read out of it by a plain function (`fn(Value) -> Read<T>`) built
+//! page), and each type is read out of it by a plain function (`fn(&Value) -> Read<T>`) built
 //! from the few helpers below: one copy of each, whatever the type.
 //!
-//! Values are taken by value, so strings move out of the tree rather than being copied. An
-//! error carries its place, gathered on the way out ([`Wrong::place`]: `items[3].prompt`), and
+//! Strings are copied out of the tree, not moved: what is read is then allocated after the
+//! whole tree, which is freed in one piece once read, so what is allocated later (a session's
+//! 10,000 trials) lies together rather than in the gaps a moved string would leave in it
+//! (answering a trial in a 10,000-item study was 2 ms slower with strings moved). An error
+//! carries its place, gathered on the way out ([`Wrong::place`]: `items[3].prompt`), and
 //! what was expected there. Like serde's derived readers, unknown fields are ignored and a
 //! missing or `null` optional field is `None`; every other field is required.
 
@@ -134,8 +137,8 @@ fn expected<T>(what: &str, value: &Value) -> Read<T> {
 /// stands: no early return between fields, whose every exit would drop the fields read so far
 /// (one drop more per field, which made a type of twenty fields 20 KB of wasm).
 #[derive(Debug)]
-pub struct Fields {
-    map: Map<String, Value>,
+pub struct Fields<'v> {
+    map: &'v Map<String, Value>,
     wrong: Option<Wrong>,
 }
 
@@ -156,18 +159,18 @@ impl<T: Default> Blank for T {
 ///
 /// # Errors
 /// Anything but an object.
-pub fn fields(value: Value) -> Read<Fields> {
+pub fn fields(value: &Value) -> Read<Fields<'_>> {
     match value {
         Value::Object(map) => Ok(Fields { map, wrong: None }),
-        other => expected("an object", &other),
+        other => expected("an object", other),
     }
 }
 
-impl Fields {
+impl Fields<'_> {
     /// The field `key`, read by `read`; a blank if it is missing or wrong (noted).
     #[inline(never)]
-    pub fn take<T: Blank>(&mut self, key: &str, read: fn(Value) -> Read<T>) -> T {
-        let read = match self.map.remove(key) {
+    pub fn take<T: Blank>(&mut self, key: &str, read: fn(&Value) -> Read<T>) -> T {
+        let read = match self.map.get(key) {
             Some(value) => read(value),
             None => Err(Wrong::new("missing")),
         };
@@ -176,8 +179,8 @@ impl Fields {
 
     /// The field `key`, read by `read`; `None` when it is missing or `null`, or wrong (noted).
     #[inline(never)]
-    pub fn maybe<T>(&mut self, key: &str, read: fn(Value) -> Read<T>) -> Option<T> {
-        match self.map.remove(key) {
+    pub fn maybe<T>(&mut self, key: &str, read: fn(&Value) -> Read<T>) -> Option<T> {
+        match self.map.get(key) {
             None | Some(Value::Null) => None,
             Some(value) => self.unwrap(key, read(value).map(Some)),
         }
@@ -203,13 +206,14 @@ impl Fields {
         }
     }
 
-    /// As [`Fields::done`], and every field of the object was taken: for types that refuse a
-    /// field they do not know (serde's `deny_unknown_fields`).
+    /// As [`Fields::done`], and the object has no field but those `known`: for types that
+    /// refuse a field they do not know (serde's `deny_unknown_fields`).
     ///
     /// # Errors
-    /// The first field missing or wrong, else the first field not taken.
-    pub fn done_exactly<T>(self, value: T) -> Read<T> {
-        match (self.wrong, self.map.keys().next()) {
+    /// The first field missing or wrong, else the first field not known.
+    pub fn done_exactly<T>(self, value: T, known: &[&str]) -> Read<T> {
+        let unknown = self.map.keys().find(|k| !known.contains(&k.as_str()));
+        match (self.wrong, unknown) {
             (Some(wrong), _) => Err(wrong),
             (None, Some(key)) => Err(Wrong::new(format!("unknown field `{key}`"))),
             (None, None) => Ok(value),
@@ -221,10 +225,10 @@ impl Fields {
 ///
 /// # Errors
 /// Anything else.
-pub fn string(value: Value) -> Read<String> {
+pub fn string(value: &Value) -> Read<String> {
     match value {
-        Value::String(s) => Ok(s),
-        other => expected("a string", &other),
+        Value::String(s) => Ok(s.clone()),
+        other => expected("a string", other),
     }
 }
 
@@ -232,10 +236,10 @@ pub fn string(value: Value) -> Read<String> {
 ///
 /// # Errors
 /// Anything else.
-pub fn boolean(value: Value) -> Read<bool> {
+pub fn boolean(value: &Value) -> Read<bool> {
     match value {
-        Value::Bool(b) => Ok(b),
-        other => expected("true or false", &other),
+        Value::Bool(b) => Ok(*b),
+        other => expected("true or false", other),
     }
 }
 
@@ -243,10 +247,10 @@ pub fn boolean(value: Value) -> Read<bool> {
 ///
 /// # Errors
 /// Anything else.
-pub fn whole(value: Value) -> Read<u64> {
+pub fn whole(value: &Value) -> Read<u64> {
     match value.as_u64() {
         Some(n) => Ok(n),
-        None => expected("a whole number from 0", &value),
+        None => expected("a whole number from 0", value),
     }
 }
 
@@ -254,7 +258,7 @@ pub fn whole(value: Value) -> Read<u64> {
 ///
 /// # Errors
 /// Anything else.
-pub fn count(value: Value) -> Read<u32> {
+pub fn count(value: &Value) -> Read<u32> {
     let n = whole(value)?;
     u32::try_from(n).map_err(|_| Wrong::new(format!("{n} is too large")))
 }
@@ -263,7 +267,7 @@ pub fn count(value: Value) -> Read<u32> {
 ///
 /// # Errors
 /// Anything else.
-pub fn index(value: Value) -> Read<usize> {
+pub fn index(value: &Value) -> Read<usize> {
     let n = whole(value)?;
     usize::try_from(n).map_err(|_| Wrong::new(format!("{n} is too large")))
 }
@@ -272,10 +276,10 @@ pub fn index(value: Value) -> Read<usize> {
 ///
 /// # Errors
 /// Anything else.
-pub fn integer(value: Value) -> Read<i32> {
+pub fn integer(value: &Value) -> Read<i32> {
     match value.as_i64().and_then(|n| i32::try_from(n).ok()) {
         Some(n) => Ok(n),
-        None => expected("a whole number", &value),
+        None => expected("a whole number", value),
     }
 }
 
@@ -283,10 +287,10 @@ pub fn integer(value: Value) -> Read<i32> {
 ///
 /// # Errors
 /// Anything else.
-pub fn number(value: Value) -> Read<f64> {
+pub fn number(value: &Value) -> Read<f64> {
     match value.as_f64() {
         Some(n) => Ok(n),
-        None => expected("a number", &value),
+        None => expected("a number", value),
     }
 }
 
@@ -295,14 +299,14 @@ pub fn number(value: Value) -> Read<f64> {
 /// # Errors
 /// Anything but a list, or what `read` finds wrong in an element (placed at its index).
 #[inline(never)]
-pub fn list<T>(value: Value, read: fn(Value) -> Read<T>) -> Read<Vec<T>> {
+pub fn list<T>(value: &Value, read: fn(&Value) -> Read<T>) -> Read<Vec<T>> {
     match value {
         Value::Array(values) => values
-            .into_iter()
+            .iter()
             .enumerate()
             .map(|(i, v)| read(v).map_err(|e| e.in_index(i)))
             .collect(),
-        other => expected("a list", &other),
+        other => expected("a list", other),
     }
 }
 
@@ -311,7 +315,7 @@ pub fn list<T>(value: Value, read: fn(Value) -> Read<T>) -> Read<Vec<T>> {
 /// # Errors
 /// Anything but an object, or what `read` finds wrong in a value (placed under its name).
 #[inline(never)]
-pub fn map<T>(value: Value, read: fn(Value) -> Read<T>) -> Read<BTreeMap<String, T>> {
+pub fn map<T>(value: &Value, read: fn(&Value) -> Read<T>) -> Read<BTreeMap<String, T>> {
     match value {
         Value::Object(values) => {
             // Inserted one by one: collecting into a map sorts first (a sort the page has no
@@ -319,13 +323,13 @@ pub fn map<T>(value: Value, read: fn(Value) -> Read<T>) -> Read<BTreeMap<String,
             let mut out = BTreeMap::new();
             for (k, v) in values {
                 match read(v) {
-                    Ok(t) => out.insert(k, t),
-                    Err(e) => return Err(e.in_key(&k)),
+                    Ok(t) => out.insert(k.clone(), t),
+                    Err(e) => return Err(e.in_key(k)),
                 };
             }
             Ok(out)
         }
-        other => expected("an object", &other),
+        other => expected("an object", other),
     }
 }
 
@@ -334,8 +338,11 @@ pub fn map<T>(value: Value, read: fn(Value) -> Read<T>) -> Read<BTreeMap<String,
 /// # Errors
 /// Anything but a string, or a word the table does not have.
 #[inline(never)]
-pub fn word<T: Copy>(value: Value, table: &[(&str, T)]) -> Read<T> {
-    let text = string(value)?;
+pub fn word<T: Copy>(value: &Value, table: &[(&str, T)]) -> Read<T> {
+    let text = match value {
+        Value::String(text) => text,
+        other => return expected("a string", other),
+    };
     match table.iter().find(|(w, _)| *w == text) {
         Some(&(_, t)) => Ok(t),
         None => {
@@ -353,14 +360,15 @@ pub fn word<T: Copy>(value: Value, table: &[(&str, T)]) -> Read<T> {
 ///
 /// # Errors
 /// Anything else.
-pub fn variant(value: Value) -> Read<(String, Value)> {
+pub fn variant(value: &Value) -> Read<(&str, &Value)> {
+    static NULL: Value = Value::Null;
     match value {
-        Value::String(name) => Ok((name, Value::Null)),
-        Value::Object(map) if map.len() == 1 => match map.into_iter().next() {
-            Some(pair) => Ok(pair),
+        Value::String(name) => Ok((name, &NULL)),
+        Value::Object(map) if map.len() == 1 => match map.iter().next() {
+            Some((name, content)) => Ok((name, content)),
             None => Err(Wrong::new("expected a variant")),
         },
-        other => expected("a name, or an object of one field", &other),
+        other => expected("a name, or an object of one field", other),
     }
 }
 
@@ -374,23 +382,26 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn obj(value: Value) -> Fields {
+    fn obj(value: &Value) -> Fields<'_> {
         fields(value).unwrap()
     }
 
     #[test]
     fn fields_are_taken_required_or_optional() {
-        let mut f = obj(json!({"a": "x", "b": null, "n": 3}));
+        let v = json!({"a": "x", "b": null, "n": 3});
+        let mut f = obj(&v);
         assert_eq!(f.take("a", string), "x");
         assert_eq!(f.maybe("b", string), None);
         assert_eq!(f.maybe("c", string), None);
         assert_eq!(f.maybe("n", count), Some(3));
         assert_eq!(f.done(()), Ok(()));
-        let mut f = obj(json!({"n": 3, "m": 4}));
+        let v = json!({"n": 3, "m": 4});
+        let mut f = obj(&v);
         assert_eq!(f.take("z", string), "");
         assert_eq!(f.take("m", count), 4);
         assert_eq!(f.done(()).unwrap_err().to_string(), "z: missing");
-        let mut f = obj(json!({"n": 3}));
+        let v = json!({"n": 3});
+        let mut f = obj(&v);
         assert_eq!(f.maybe("n", string), None);
         assert_eq!(f.take("z", string), "");
         let e = f.done(()).unwrap_err();
@@ -399,51 +410,49 @@ mod tests {
 
     #[test]
     fn places_are_gathered_on_the_way_out() {
-        fn inner(v: Value) -> Read<Vec<u32>> {
+        fn inner(v: &Value) -> Read<Vec<u32>> {
             let mut f = fields(v)?;
             let xs = f.take("xs", |v| list(v, count));
             f.done(xs)
         }
-        let mut f = obj(json!({"items": [{"xs": [1]}, {"xs": [1, -2]}]}));
+        let v = json!({"items": [{"xs": [1]}, {"xs": [1, -2]}]});
+        let mut f = obj(&v);
         f.take("items", |v| list(v, inner));
         let e = f.done(()).unwrap_err();
         assert_eq!(e.place("study"), "study.items[1].xs[1]");
         assert_eq!(e.what(), "expected a whole number from 0, found a number");
-        let e = map(json!({"a b": 1, "c": "x"}), count).unwrap_err();
+        let e = map(&json!({"a b": 1, "c": "x"}), count).unwrap_err();
         assert_eq!(e.place("outputs"), "outputs.c");
-        let e = map(json!({"a \"b\"": "x"}), count).unwrap_err();
+        let e = map(&json!({"a \"b\"": "x"}), count).unwrap_err();
         assert_eq!(e.place("outputs"), "outputs[\"a \\\"b\\\"\"]");
         assert_eq!(e.place(""), "[\"a \\\"b\\\"\"]");
     }
 
     #[test]
     fn numbers_are_held_to_their_range() {
-        assert_eq!(whole(json!(u64::MAX)), Ok(u64::MAX));
-        assert!(whole(json!(1.5)).is_err());
-        assert!(whole(json!(-1)).is_err());
-        assert!(count(json!(u64::from(u32::MAX) + 1)).is_err());
-        assert_eq!(integer(json!(-7)), Ok(-7));
-        assert!(integer(json!(i64::from(i32::MAX) + 1)).is_err());
-        assert!(integer(json!(2.0)).is_err());
-        assert_eq!(number(json!(2)), Ok(2.0));
-        assert_eq!(number(json!(-0.25)), Ok(-0.25));
-        assert!(number(json!("2")).is_err());
-        assert_eq!(index(json!(4)), Ok(4));
+        assert_eq!(whole(&json!(u64::MAX)), Ok(u64::MAX));
+        assert!(whole(&json!(1.5)).is_err());
+        assert!(whole(&json!(-1)).is_err());
+        assert!(count(&json!(u64::from(u32::MAX) + 1)).is_err());
+        assert_eq!(integer(&json!(-7)), Ok(-7));
+        assert!(integer(&json!(i64::from(i32::MAX) + 1)).is_err());
+        assert!(integer(&json!(2.0)).is_err());
+        assert_eq!(number(&json!(2)), Ok(2.0));
+        assert_eq!(number(&json!(-0.25)), Ok(-0.25));
+        assert!(number(&json!("2")).is_err());
+        assert_eq!(index(&json!(4)), Ok(4));
     }
 
     #[test]
     fn words_and_variants_read_as_serde_writes_them() {
         let table = [("single", 1), ("pairs", 2)];
-        assert_eq!(word(json!("pairs"), &table), Ok(2));
-        let e = word(json!("trios"), &table).unwrap_err();
+        assert_eq!(word(&json!("pairs"), &table), Ok(2));
+        let e = word(&json!("trios"), &table).unwrap_err();
         assert_eq!(e.what(), "\"trios\" is not one of single, pairs");
-        assert_eq!(variant(json!("All")), Ok(("All".to_owned(), Value::Null)));
-        assert_eq!(
-            variant(json!({"Anchor": 0})),
-            Ok(("Anchor".to_owned(), json!(0)))
-        );
-        assert!(variant(json!({"A": 0, "B": 1})).is_err());
-        assert!(variant(json!({})).is_err());
-        assert!(variant(json!([1])).is_err());
+        assert_eq!(variant(&json!("All")), Ok(("All", &Value::Null)));
+        assert_eq!(variant(&json!({"Anchor": 0})), Ok(("Anchor", &json!(0))));
+        assert!(variant(&json!({"A": 0, "B": 1})).is_err());
+        assert!(variant(&json!({})).is_err());
+        assert!(variant(&json!([1])).is_err());
     }
 }

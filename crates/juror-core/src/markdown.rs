@@ -633,7 +633,7 @@ mod tests {
         assert_eq!(rich::plain(&tree), "x y z\nw");
         let json = serde_json::to_string(&tree).unwrap();
         assert_eq!(
-            rich::read_text(serde_json::from_str(&json).unwrap()).unwrap(),
+            rich::read_text(&serde_json::from_str::<serde_json::Value>(&json).unwrap()).unwrap(),
             rich::Text::Rich(tree)
         );
     }
@@ -651,7 +651,7 @@ mod tests {
             same(&markdown, 1);
             let tree = to_rich(&markdown, 1);
             let json = serde_json::to_string(&tree).unwrap();
-            prop_assert_eq!(rich::read_text(serde_json::from_str(&json).unwrap()).unwrap(), rich::Text::Rich(tree));
+            prop_assert_eq!(rich::read_text(&serde_json::from_str::<serde_json::Value>(&json).unwrap()).unwrap(), rich::Text::Rich(tree));
         }
     }
 }

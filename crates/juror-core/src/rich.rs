@@ -419,27 +419,27 @@ impl Serialize for Text {
 ///
 /// # Errors
 /// What is not a text, or a tree with a [`Refusal`], placed within the value.
-pub fn read_text(value: Value) -> Read<Text> {
+pub fn read_text(value: &Value) -> Read<Text> {
     match value {
-        Value::String(s) => Ok(Text::Source(s)),
+        Value::String(s) => Ok(Text::Source(s.clone())),
         Value::Array(values) => read_nodes(values, 0).map(Text::Rich),
         _ => Err(Wrong::new("expected text, or a list of rendered nodes")),
     }
 }
 
 /// Reads the nodes of `values`, at `depth`.
-fn read_nodes(values: Vec<Value>, depth: usize) -> Read<Vec<Node>> {
+fn read_nodes(values: &[Value], depth: usize) -> Read<Vec<Node>> {
     let mut nodes = Vec::with_capacity(values.len());
-    for (i, value) in values.into_iter().enumerate() {
+    for (i, value) in values.iter().enumerate() {
         nodes.push(read_node(value, depth).map_err(|e| e.in_index(i))?);
     }
     Ok(nodes)
 }
 
 /// Reads one node: text, or an element as `[tag, {attributes}?, children…]`.
-fn read_node(value: Value, depth: usize) -> Read<Node> {
+fn read_node(value: &Value, depth: usize) -> Read<Node> {
     let values = match value {
-        Value::String(s) => return Ok(Node::Text(s)),
+        Value::String(s) => return Ok(Node::Text(s.clone())),
         Value::Array(values) => values,
         _ => {
             return Err(Wrong::new(
@@ -450,29 +450,28 @@ fn read_node(value: Value, depth: usize) -> Read<Node> {
     if depth >= MAX_DEPTH {
         return Err(Wrong::new(Refusal::TooDeep.to_string()));
     }
-    let mut values = values.into_iter();
-    let tag = match values.next() {
-        Some(Value::String(name)) => Tag::from_name(&name)
-            .ok_or_else(|| Wrong::new(Refusal::UnknownElement(name).to_string()))?,
+    let tag = match values.first() {
+        Some(Value::String(name)) => Tag::from_name(name)
+            .ok_or_else(|| Wrong::new(Refusal::UnknownElement(name.clone()).to_string()))?,
         _ => return Err(Wrong::new("an element needs its tag first")),
     };
     let mut element = Element::new(tag, Vec::new());
-    for (i, value) in values.enumerate() {
-        let at = |e: Wrong| e.in_index(i + 1);
+    for (i, value) in values.iter().enumerate().skip(1) {
+        let at = |e: Wrong| e.in_index(i);
         match value {
-            Value::Object(attrs) if i == 0 => {
+            Value::Object(attrs) if i == 1 => {
                 for (name, value) in attrs {
                     let Value::String(value) = value else {
-                        return Err(at(Wrong::new("an attribute's value is text").in_key(&name)));
+                        return Err(at(Wrong::new("an attribute's value is text").in_key(name)));
                     };
-                    let attr = Attr::from_name(&name).ok_or_else(|| {
+                    let attr = Attr::from_name(name).ok_or_else(|| {
                         at(Wrong::new(
                             Refusal::UnknownAttribute(tag, name.clone()).to_string(),
                         ))
                     })?;
                     element
-                        .set(attr, value)
-                        .map_err(|r| at(Wrong::new(r.to_string()).in_key(&name)))?;
+                        .set(attr, value.clone())
+                        .map_err(|r| at(Wrong::new(r.to_string()).in_key(name)))?;
                 }
             }
             Value::Object(_) => {
@@ -504,7 +503,7 @@ mod tests {
     /// Reads a text from JSON as a compiled study's reader does.
     fn read(json: &str) -> Result<Text, String> {
         let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        read_text(value).map_err(|e| e.to_string())
+        read_text(&value).map_err(|e| e.to_string())
     }
 
     fn el(tag: Tag, children: Vec<Node>) -> Node {

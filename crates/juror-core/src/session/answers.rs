@@ -447,8 +447,8 @@ mod tests {
     /// and reads back what the writer writes.
     /// Reads a preference as a stored session's reader does.
     fn read(text: &str) -> Result<super::Preference, String> {
-        let value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        super::super::from_json::preference(value).map_err(|e| e.to_string())
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        super::super::from_json::preference(&value).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -506,7 +506,7 @@ mod tests {
         let text = serde_json::to_string(&untouched).unwrap_or_default();
         assert_eq!(text, r#"{"outputs":[{},{}]}"#);
         let back =
-            super::super::from_json::trial_answers(serde_json::from_str(&text).unwrap()).unwrap();
+            super::super::from_json::trial_answers(&serde_json::from_str(&text).unwrap()).unwrap();
         assert_eq!(back, untouched);
 
         let mut given = untouched.clone();
@@ -523,7 +523,7 @@ mod tests {
             r#"{"outputs":[{"flagged":true},{"ratings":{"quality":4}}],"preference":{"kind":"tie"},"notes":"n","active_ms":1500,"first_shown":1.0,"done":true}"#
         );
         let back =
-            super::super::from_json::trial_answers(serde_json::from_str(&text).unwrap()).unwrap();
+            super::super::from_json::trial_answers(&serde_json::from_str(&text).unwrap()).unwrap();
         assert_eq!(back, given);
     }
 }

@@ -24,7 +24,7 @@ use crate::study::from_json::severity;
 ///
 /// # Errors
 /// The first thing found wrong, placed from the envelope down (`progress.trials[3].done`).
-pub fn envelope(value: Value) -> Read<Envelope> {
+pub fn envelope(value: &Value) -> Read<Envelope> {
     let mut f = fields(value)?;
     let envelope = Envelope {
         schema_version: f.take("schema_version", count),
@@ -43,7 +43,7 @@ pub fn envelope(value: Value) -> Read<Envelope> {
 ///
 /// # Errors
 /// The first thing found wrong, placed from the progress down.
-pub fn progress(value: Value) -> Read<Progress> {
+pub fn progress(value: &Value) -> Read<Progress> {
     let mut f = fields(value)?;
     let progress = Progress {
         annotator: f.take("annotator", annotator),
@@ -62,11 +62,11 @@ pub fn progress(value: Value) -> Read<Progress> {
     f.done(progress)
 }
 
-fn answers(value: Value) -> Read<std::collections::BTreeMap<String, Answer>> {
+fn answers(value: &Value) -> Read<std::collections::BTreeMap<String, Answer>> {
     map(value, answer)
 }
 
-fn stamps(value: Value) -> Read<std::collections::BTreeMap<String, u64>> {
+fn stamps(value: &Value) -> Read<std::collections::BTreeMap<String, u64>> {
     map(value, whole)
 }
 
@@ -74,7 +74,7 @@ fn stamps(value: Value) -> Read<std::collections::BTreeMap<String, u64>> {
 ///
 /// # Errors
 /// The first field missing or wrong.
-pub fn annotator(value: Value) -> Read<Annotator> {
+pub fn annotator(value: &Value) -> Read<Annotator> {
     let mut f = fields(value)?;
     let annotator = Annotator {
         slot: f.take("slot", count),
@@ -88,7 +88,7 @@ pub fn annotator(value: Value) -> Read<Annotator> {
 ///
 /// # Errors
 /// The first field missing or wrong, or a field it does not know.
-pub fn platform_visit(value: Value) -> Read<PlatformVisit> {
+pub fn platform_visit(value: &Value) -> Read<PlatformVisit> {
     let mut f = fields(value)?;
     let visit = PlatformVisit {
         name: f.take("name", string),
@@ -97,14 +97,17 @@ pub fn platform_visit(value: Value) -> Read<PlatformVisit> {
         assignment_id: f.maybe("assignmentId", string),
         hit_id: f.maybe("hitId", string),
     };
-    f.done_exactly(visit)
+    f.done_exactly(
+        visit,
+        &["name", "STUDY_ID", "SESSION_ID", "assignmentId", "hitId"],
+    )
 }
 
 /// Where the annotator is, by its word (`trials`).
 ///
 /// # Errors
 /// Anything but one of the words.
-pub fn phase(value: Value) -> Read<Phase> {
+pub fn phase(value: &Value) -> Read<Phase> {
     word(
         value,
         &[
@@ -125,7 +128,7 @@ pub fn phase(value: Value) -> Read<Phase> {
 ///
 /// # Errors
 /// The first thing found wrong, placed from the trial down.
-pub fn trial_answers(value: Value) -> Read<TrialAnswers> {
+pub fn trial_answers(value: &Value) -> Read<TrialAnswers> {
     let mut f = fields(value)?;
     let trial = TrialAnswers {
         outputs: f
@@ -147,7 +150,7 @@ pub fn trial_answers(value: Value) -> Read<TrialAnswers> {
 ///
 /// # Errors
 /// The first thing found wrong, placed from the output down.
-pub fn output_answers(value: Value) -> Read<OutputAnswers> {
+pub fn output_answers(value: &Value) -> Read<OutputAnswers> {
     let mut f = fields(value)?;
     let output = OutputAnswers {
         ratings: f.maybe("ratings", |v| map(v, integer)).unwrap_or_default(),
@@ -168,7 +171,7 @@ pub fn output_answers(value: Value) -> Read<OutputAnswers> {
 ///
 /// # Errors
 /// An unknown kind, or a field the kind needs missing or wrong.
-pub fn preference(value: Value) -> Read<Preference> {
+pub fn preference(value: &Value) -> Read<Preference> {
     let mut f = fields(value)?;
     let kind = f.take("kind", string);
     let preference = match kind.as_str() {
@@ -213,9 +216,9 @@ const PREFERENCE_KINDS: [&str; 7] = [
 ///
 /// # Errors
 /// An unknown kind, or content of the wrong type.
-pub fn answer(value: Value) -> Read<Answer> {
+pub fn answer(value: &Value) -> Read<Answer> {
     let (name, content) = variant(value)?;
-    let answer = match name.as_str() {
+    let answer = match name {
         "scale" => integer(content).map(Answer::Scale),
         "choice" => string(content).map(Answer::Choice),
         "choices" => list(content, string).map(Answer::Choices),
@@ -225,7 +228,7 @@ pub fn answer(value: Value) -> Read<Answer> {
         "cannot_judge" if content.is_null() => Ok(Answer::CannotJudge),
         _ => {
             return Err(unknown_variant(
-                &name,
+                name,
                 &[
                     "scale",
                     "choice",
@@ -238,14 +241,14 @@ pub fn answer(value: Value) -> Read<Answer> {
             ));
         }
     };
-    answer.map_err(|e| e.in_key(&name))
+    answer.map_err(|e| e.in_key(name))
 }
 
 /// An error span: its offsets (none for the whole output), severity and category.
 ///
 /// # Errors
 /// The first field missing or wrong, or a field it does not know.
-pub fn error_span(value: Value) -> Read<ErrorSpan> {
+pub fn error_span(value: &Value) -> Read<ErrorSpan> {
     let mut f = fields(value)?;
     let span = ErrorSpan {
         start: f.maybe("start", count),
@@ -253,7 +256,7 @@ pub fn error_span(value: Value) -> Read<ErrorSpan> {
         severity: f.take("severity", severity),
         category: f.maybe("category", string),
     };
-    f.done_exactly(span)
+    f.done_exactly(span, &["start", "end", "severity", "category"])
 }
 
 /// The `Deserialize` of a type read by one of the functions above: the value first, then the
@@ -263,7 +266,7 @@ macro_rules! deserialize_with {
         $(impl<'de> Deserialize<'de> for $ty {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$ty, D::Error> {
                 let value = Value::deserialize(deserializer)?;
-                $read(value).map_err(serde::de::Error::custom)
+                $read(&value).map_err(serde::de::Error::custom)
             }
         })*
     };
@@ -418,7 +421,7 @@ mod tests {
             progress.trials = trials;
             progress.intake = BTreeMap::from([("age".to_owned(), Answer::Scale(3))]);
             let written = serde_json::to_value(&progress).unwrap();
-            prop_assert_eq!(super::progress(written).unwrap(), progress);
+            prop_assert_eq!(super::progress(&written).unwrap(), progress);
         }
     }
 
@@ -448,7 +451,7 @@ mod tests {
                 | Phase::Screened => {}
             }
             assert_eq!(
-                super::phase(serde_json::to_value(phase).unwrap()),
+                super::phase(&serde_json::to_value(phase).unwrap()),
                 Ok(phase)
             );
         }
@@ -465,33 +468,33 @@ mod tests {
         };
         let written = serde_json::to_value(&annotator).unwrap();
         assert_eq!(written["platform"]["STUDY_ID"], "S");
-        assert_eq!(super::annotator(written), Ok(annotator));
+        assert_eq!(super::annotator(&written), Ok(annotator));
     }
 
     #[test]
     fn what_a_type_does_not_know_is_refused_where_serde_refused_it() {
         let span = json!({"severity": "major", "colour": "red"});
         assert_eq!(
-            error_span(span).unwrap_err().to_string(),
+            error_span(&span).unwrap_err().to_string(),
             "unknown field `colour`"
         );
         let visit = json!({"name": "prolific", "study_id": "S"});
-        assert!(platform_visit(visit).is_err());
+        assert!(platform_visit(&visit).is_err());
         // Elsewhere unknown fields are skipped, as the derived readers skipped them.
         let trial = json!({"outputs": [{}], "later": 1});
-        assert_eq!(trial_answers(trial).unwrap().outputs.len(), 1);
-        let wrong = answer(json!({"scale": "4"})).unwrap_err();
+        assert_eq!(trial_answers(&trial).unwrap().outputs.len(), 1);
+        let wrong = answer(&json!({"scale": "4"})).unwrap_err();
         assert_eq!(
             wrong.to_string(),
             "scale: expected a whole number, found a string"
         );
-        let wrong = answer(json!({"stars": 4})).unwrap_err();
+        let wrong = answer(&json!({"stars": 4})).unwrap_err();
         assert!(
             wrong.what().starts_with("\"stars\" is not one of scale"),
             "{wrong}"
         );
         let wrong = progress(
-            json!({"annotator": {"slot": 1}, "phase": "trials", "current": 0,
+            &json!({"annotator": {"slot": 1}, "phase": "trials", "current": 0,
             "trials": [{"outputs": [{"spans": [{"severity": "huge"}]}]}]}),
         )
         .unwrap_err();

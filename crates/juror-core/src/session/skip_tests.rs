@@ -56,7 +56,7 @@ fn score(dimension: &str, value: i32) -> Msg {
 fn a_session_saved_before_cannot_judge_existed_still_opens() {
     // An output's answers as stored before: no `cannot_judge` member.
     let old =
-        super::from_json::output_answers(serde_json::json!({"ratings": {"correct": 2}})).unwrap();
+        super::from_json::output_answers(&serde_json::json!({"ratings": {"correct": 2}})).unwrap();
     assert!(old.cannot_judge.is_empty());
     assert_eq!(old.ratings.get("correct"), Some(&2));
     // Without a "Cannot judge", the stored text is as it was (no new member), and opens.

@@ -397,7 +397,7 @@ pub fn read(text: &str) -> Result<Envelope, Unreadable> {
     } else {
         value
     };
-    super::from_json::envelope(value).map_err(|e| Unreadable::Corrupt(e.to_string()))
+    super::from_json::envelope(&value).map_err(|e| Unreadable::Corrupt(e.to_string()))
 }
 
 fn migrate_1_to_2(mut value: Value) -> Value {
@@ -586,7 +586,7 @@ mod tests {
 
     #[test]
     fn a_borrowed_progress_is_written_as_the_owned_one_and_reads_back() {
-        let progress = super::super::from_json::progress(serde_json::json!({
+        let progress = super::super::from_json::progress(&serde_json::json!({
             "annotator": {"slot": 2}, "phase": "trials", "current": 0,
             "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}, {"outputs": [{}, {}]}]
         }))
@@ -648,7 +648,7 @@ mod tests {
     #[test]
     fn saved_answers_are_described_for_the_list_and_other_keys_are_not() {
         let k = key(SHA, 3, Some("P 17"));
-        let mut progress = super::super::from_json::progress(serde_json::json!({
+        let mut progress = super::super::from_json::progress(&serde_json::json!({
             "annotator": {"slot": 3, "id": "P 17"}, "phase": "trials", "current": 1,
             "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}, {"outputs": [{}, {}]}]
         }))
@@ -686,7 +686,7 @@ mod tests {
     fn the_entries_removed_for_an_annotator_are_theirs_only() {
         let other_sha = "f".repeat(64);
         let envelope = |study_id: &str, sha: &str, slot: u32, id: &str| {
-            let progress = super::super::from_json::progress(serde_json::json!({
+            let progress = super::super::from_json::progress(&serde_json::json!({
                 "annotator": {"slot": slot, "id": id}, "phase": "done", "current": 0,
                 "trials": [{"outputs": [{}]}]
             }))
@@ -757,7 +757,7 @@ mod tests {
     }
 
     fn envelope_of(study_id: &str, sha: &str, slot: u32, id: &str, saved_at: f64) -> String {
-        let progress = super::super::from_json::progress(serde_json::json!({
+        let progress = super::super::from_json::progress(&serde_json::json!({
             "annotator": {"slot": slot, "id": id}, "phase": "trials", "current": 0,
             "trials": [{"outputs": [{"ratings": {"q": 4}}, {}]}]
         }))

@@ -25,7 +25,7 @@ use super::raw::{RawCompletion, RawSubmit};
 ///
 /// # Errors
 /// The first thing found wrong, placed from the study down (`items[3].prompt`).
-pub fn study(value: Value) -> Read<Study> {
+pub fn study(value: &Value) -> Read<Study> {
     let mut f = fields(value)?;
     let value = Study {
         id: f.take("id", string),
@@ -53,19 +53,19 @@ pub fn study(value: Value) -> Read<Study> {
     f.done(value)
 }
 
-fn text(value: Value) -> Read<Text> {
+fn text(value: &Value) -> Read<Text> {
     crate::rich::read_text(value)
 }
 
-fn strings(value: Value) -> Read<Vec<String>> {
+fn strings(value: &Value) -> Read<Vec<String>> {
     list(value, string)
 }
 
-fn texts(value: Value) -> Read<Vec<Text>> {
+fn texts(value: &Value) -> Read<Vec<Text>> {
     list(value, text)
 }
 
-fn consent(value: Value) -> Read<Consent> {
+fn consent(value: &Value) -> Read<Consent> {
     let mut f = fields(value)?;
     let value = Consent {
         text: f.take("text", text),
@@ -75,7 +75,7 @@ fn consent(value: Value) -> Read<Consent> {
     f.done(value)
 }
 
-fn completion(value: Value) -> Read<RawCompletion> {
+fn completion(value: &Value) -> Read<RawCompletion> {
     let mut f = fields(value)?;
     let value = RawCompletion {
         code: f.maybe("code", string),
@@ -86,7 +86,7 @@ fn completion(value: Value) -> Read<RawCompletion> {
     f.done(value)
 }
 
-fn submit(value: Value) -> Read<RawSubmit> {
+fn submit(value: &Value) -> Read<RawSubmit> {
     let mut f = fields(value)?;
     let value = RawSubmit {
         url: f.take("url", string),
@@ -99,7 +99,7 @@ fn submit(value: Value) -> Read<RawSubmit> {
     f.done(value)
 }
 
-fn rubric(value: Value) -> Read<Rubric> {
+fn rubric(value: &Value) -> Read<Rubric> {
     let mut f = fields(value)?;
     let value = Rubric {
         dimensions: f.take("dimensions", |v| list(v, dimension)),
@@ -111,7 +111,7 @@ fn rubric(value: Value) -> Read<Rubric> {
     f.done(value)
 }
 
-fn dimension(value: Value) -> Read<Dimension> {
+fn dimension(value: &Value) -> Read<Dimension> {
     let mut f = fields(value)?;
     let value = Dimension {
         id: f.take("id", string),
@@ -124,7 +124,7 @@ fn dimension(value: Value) -> Read<Dimension> {
     f.done(value)
 }
 
-fn scale(value: Value) -> Read<Scale> {
+fn scale(value: &Value) -> Read<Scale> {
     let mut f = fields(value)?;
     let value = Scale {
         points: f.take("points", |v| list(v, scale_point)),
@@ -139,7 +139,7 @@ fn scale(value: Value) -> Read<Scale> {
     f.done(value)
 }
 
-fn scale_point(value: Value) -> Read<ScalePoint> {
+fn scale_point(value: &Value) -> Read<ScalePoint> {
     let mut f = fields(value)?;
     let value = ScalePoint {
         value: f.take("value", integer),
@@ -149,7 +149,7 @@ fn scale_point(value: Value) -> Read<ScalePoint> {
     f.done(value)
 }
 
-fn example(value: Value) -> Read<Example> {
+fn example(value: &Value) -> Read<Example> {
     let mut f = fields(value)?;
     let value = Example {
         title: f.maybe("title", string),
@@ -162,7 +162,7 @@ fn example(value: Value) -> Read<Example> {
     f.done(value)
 }
 
-fn media(value: Value) -> Read<Media> {
+fn media(value: &Value) -> Read<Media> {
     let mut f = fields(value)?;
     let value = Media {
         kind: f.take("kind", |v| {
@@ -177,11 +177,11 @@ fn media(value: Value) -> Read<Media> {
     f.done(value)
 }
 
-fn questions(value: Value) -> Read<Vec<Question>> {
+fn questions(value: &Value) -> Read<Vec<Question>> {
     list(value, question)
 }
 
-fn question(value: Value) -> Read<Question> {
+fn question(value: &Value) -> Read<Question> {
     let mut f = fields(value)?;
     let value = Question {
         id: f.take("id", string),
@@ -195,10 +195,10 @@ fn question(value: Value) -> Read<Question> {
     f.done(value)
 }
 
-fn question_kind(value: Value) -> Read<QuestionKind> {
+fn question_kind(value: &Value) -> Read<QuestionKind> {
     let (name, content) = variant(value)?;
-    let inner = |wrong: Wrong| wrong.in_key(&name);
-    let kind = match name.as_str() {
+    let inner = |wrong: Wrong| wrong.in_key(name);
+    let kind = match name {
         "Likert" => scale(content).map(QuestionKind::Likert),
         "SingleChoice" => strings(content).map(QuestionKind::SingleChoice),
         "MultipleChoice" => fields(content).and_then(|mut f| {
@@ -232,7 +232,7 @@ fn question_kind(value: Value) -> Read<QuestionKind> {
         "Rank" => rank_options(content).map(QuestionKind::Rank),
         _ => {
             return Err(unknown_variant(
-                &name,
+                name,
                 &[
                     "Likert",
                     "SingleChoice",
@@ -248,18 +248,18 @@ fn question_kind(value: Value) -> Read<QuestionKind> {
     kind.map_err(inner)
 }
 
-fn rank_options(value: Value) -> Read<RankOptions> {
+fn rank_options(value: &Value) -> Read<RankOptions> {
     let (name, content) = variant(value)?;
-    match name.as_str() {
+    match name {
         "Systems" => Ok(RankOptions::Systems),
         "Fixed" => strings(content)
             .map(RankOptions::Fixed)
             .map_err(|e| e.in_key("Fixed")),
-        _ => Err(unknown_variant(&name, &["Fixed", "Systems"])),
+        _ => Err(unknown_variant(name, &["Fixed", "Systems"])),
     }
 }
 
-fn design(value: Value) -> Read<Design> {
+fn design(value: &Value) -> Read<Design> {
     let mut f = fields(value)?;
     let value = Design {
         labels: f.take("labels", |v| {
@@ -281,7 +281,7 @@ fn design(value: Value) -> Read<Design> {
     f.done(value)
 }
 
-fn assignment(value: Value) -> Read<Assignment> {
+fn assignment(value: &Value) -> Read<Assignment> {
     let mut f = fields(value)?;
     let value = Assignment {
         slots: f.take("slots", count),
@@ -290,9 +290,9 @@ fn assignment(value: Value) -> Read<Assignment> {
     f.done(value)
 }
 
-fn attention_check(value: Value) -> Read<AttentionCheck> {
+fn attention_check(value: &Value) -> Read<AttentionCheck> {
     let (name, content) = variant(value)?;
-    let check = match name.as_str() {
+    let check = match name {
         "Rating" => fields(content).and_then(|mut f| {
             let value = AttentionCheck::Rating {
                 item: f.take("item", string),
@@ -309,16 +309,16 @@ fn attention_check(value: Value) -> Read<AttentionCheck> {
             };
             f.done(value)
         }),
-        _ => return Err(unknown_variant(&name, &["Rating", "Preference"])),
+        _ => return Err(unknown_variant(name, &["Rating", "Preference"])),
     };
-    check.map_err(|e| e.in_key(&name))
+    check.map_err(|e| e.in_key(name))
 }
 
-fn trials(value: Value) -> Read<Vec<Trial>> {
+fn trials(value: &Value) -> Read<Vec<Trial>> {
     list(value, trial)
 }
 
-fn trial(value: Value) -> Read<Trial> {
+fn trial(value: &Value) -> Read<Trial> {
     let mut f = fields(value)?;
     let value = Trial {
         task: f.take("task", index),
@@ -329,7 +329,7 @@ fn trial(value: Value) -> Read<Trial> {
     f.done(value)
 }
 
-fn shown(value: Value) -> Read<Shown> {
+fn shown(value: &Value) -> Read<Shown> {
     let mut f = fields(value)?;
     let value = Shown {
         system: f.take("system", index),
@@ -338,7 +338,7 @@ fn shown(value: Value) -> Read<Shown> {
     f.done(value)
 }
 
-fn requirement(value: Value) -> Read<Requirement> {
+fn requirement(value: &Value) -> Read<Requirement> {
     word(
         value,
         &[
@@ -349,7 +349,7 @@ fn requirement(value: Value) -> Read<Requirement> {
     )
 }
 
-fn task(value: Value) -> Read<Task> {
+fn task(value: &Value) -> Read<Task> {
     let mut f = fields(value)?;
     let value = Task {
         id: f.take("id", string),
@@ -391,7 +391,7 @@ fn task(value: Value) -> Read<Task> {
     f.done(value)
 }
 
-fn spans(value: Value) -> Read<Spans> {
+fn spans(value: &Value) -> Read<Spans> {
     let mut f = fields(value)?;
     let value = Spans {
         severities: f.take("severities", |v| list(v, severity)),
@@ -406,23 +406,23 @@ fn spans(value: Value) -> Read<Spans> {
 ///
 /// # Errors
 /// Anything else.
-pub fn severity(value: Value) -> Read<Severity> {
+pub fn severity(value: &Value) -> Read<Severity> {
     let word = string(value)?;
     Severity::parse(&word).ok_or_else(|| unknown_variant(&word, &["minor", "major", "critical"]))
 }
 
-fn pair_set(value: Value) -> Read<PairSet> {
+fn pair_set(value: &Value) -> Read<PairSet> {
     let (name, content) = variant(value)?;
-    match name.as_str() {
+    match name {
         "All" => Ok(PairSet::All),
         "Anchor" => index(content).map(PairSet::Anchor),
         "List" => list(content, pair).map(PairSet::List),
-        _ => return Err(unknown_variant(&name, &["All", "Anchor", "List"])),
+        _ => return Err(unknown_variant(name, &["All", "Anchor", "List"])),
     }
-    .map_err(|e| e.in_key(&name))
+    .map_err(|e| e.in_key(name))
 }
 
-fn pair(value: Value) -> Read<(usize, usize)> {
+fn pair(value: &Value) -> Read<(usize, usize)> {
     match list(value, index)?.as_slice() {
         &[a, b] => Ok((a, b)),
         other => Err(Wrong::new(format!(
@@ -432,7 +432,7 @@ fn pair(value: Value) -> Read<(usize, usize)> {
     }
 }
 
-fn preference(value: Value) -> Read<Preference> {
+fn preference(value: &Value) -> Read<Preference> {
     let mut f = fields(value)?;
     let value = Preference {
         kind: f.take("kind", |v| {
@@ -457,7 +457,7 @@ fn preference(value: Value) -> Read<Preference> {
     f.done(value)
 }
 
-fn item(value: Value) -> Read<Item> {
+fn item(value: &Value) -> Read<Item> {
     let mut f = fields(value)?;
     let value = Item {
         id: f.take("id", string),
@@ -519,9 +519,9 @@ mod tests {
     use serde::Serialize;
 
     /// `read` gives back what the model's `Serialize` wrote.
-    fn same<T: Serialize + PartialEq + std::fmt::Debug>(value: &T, read: fn(Value) -> Read<T>) {
+    fn same<T: Serialize + PartialEq + std::fmt::Debug>(value: &T, read: fn(&Value) -> Read<T>) {
         let written = serde_json::to_value(value).unwrap();
-        assert_eq!(read(written.clone()).as_ref(), Ok(value), "{written}");
+        assert_eq!(read(&written).as_ref(), Ok(value), "{written}");
     }
 
     #[test]
@@ -649,15 +649,15 @@ mod tests {
     fn a_wrong_field_is_placed_and_named() {
         let mut t = serde_json::to_value(Task::blank_with(Presentation::Pairs)).unwrap();
         t["pairs"] = serde_json::json!({"List": [[0, 1], [2]]});
-        let wrong = task(t.clone()).unwrap_err();
+        let wrong = task(&t).unwrap_err();
         assert_eq!(wrong.place("task"), "task.pairs.List[1]");
         assert_eq!(wrong.what(), "expected a pair, found 1 numbers");
         t["pairs"] = serde_json::json!("Some");
-        let wrong = task(t.clone()).unwrap_err();
+        let wrong = task(&t).unwrap_err();
         assert_eq!(wrong.what(), "\"Some\" is not one of All, Anchor, List");
         t.as_object_mut().unwrap().remove("presentation");
         t["order"] = serde_json::json!("random");
-        let wrong = task(t).unwrap_err();
+        let wrong = task(&t).unwrap_err();
         // The first field the reader takes that is wrong.
         assert_eq!(wrong.place(""), "presentation");
         assert_eq!(wrong.what(), "missing");

@@ -371,7 +371,7 @@ fn check_markdown(text: &str) {
     let tree = to_rich(text, 1);
     assert_eq!(rich::check(&tree), Ok(()), "{text:?}");
     let json = serde_json::to_string(&tree).unwrap();
-    let back = rich::read_text(serde_json::from_str(&json).unwrap()).unwrap();
+    let back = rich::read_text(&serde_json::from_str::<serde_json::Value>(&json).unwrap()).unwrap();
     assert_eq!(back, rich::Text::Rich(tree), "{text:?}");
 }
 
