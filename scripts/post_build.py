@@ -16,6 +16,16 @@
    install refuses an index.html that is not this build's) and the Analyse page's bundle name
    (older ones are pruned from the runtime cache).
 
+0. The annotator's wasm, split (first, since it changes files index.html names): Trunk builds
+   `juror-app` with the `split` feature, linked with its relocations; this splits that wasm
+   (`wasm-split-cli`) into the main module, which the welcome page needs, and the later pages
+   (src/pages/later.rs), loaded while the annotator reads it; runs wasm-bindgen on the main
+   module again (keeping the exports the later module links to) and wasm-opt on both, as Trunk
+   does; and writes them over Trunk's files, under Trunk's hashed name (a function of the same
+   build), with the loader `NAME_split.js` and the pages `NAME_later.wasm` beside them, and the
+   `integrity` of index.html's preloads updated. In a release build, the two scripts are
+   minified (terser) and the stylesheet and index.html lose their comments.
+
 4. The studies: every `.json` file under studies/ is compiled over itself
    (`juror compile --in-place`, docs/compiled.md), because the annotator's page plays compiled
    studies only; a file already compiled is checked and kept. The command is $JUROR, else
@@ -28,13 +38,17 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+import tomllib
 
 staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 index_path = os.path.join(staging, "index.html")
 analyse_path = os.path.join(staging, "analyse.html")
+APP = "juror-app"
 ANALYSE = "juror-analyse"
 RATINGS = "juror-ratings"
 
@@ -118,7 +132,126 @@ def hashed(name):
     return stem
 
 
+def tool(name):
+    """A pinned tool: npm's (wasm-opt) first, then PATH (Trunk's own lookup)."""
+    local = os.path.join(root, "node_modules", ".bin", name)
+    found = local if os.path.isfile(local) else shutil.which(name)
+    if not found:
+        sys.exit(f"post_build: {name} is missing: run scripts/setup")
+    return found
+
+
+def run(command):
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"post_build: {' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+
+
+def sri(path):
+    """The integrity value Trunk writes for a file (SHA-384)."""
+    with open(path, "rb") as f:
+        return "sha384-" + base64.b64encode(hashlib.sha384(f.read()).digest()).decode("ascii")
+
+
+def cargo_wasm(bin_name):
+    """The wasm cargo linked for BIN_NAME in this build (before wasm-bindgen)."""
+    target = os.environ.get("CARGO_TARGET_DIR")
+    if not target:
+        meta = subprocess.run(
+            ["cargo", "metadata", "--format-version", "1", "--no-deps", "--offline"],
+            cwd=root, capture_output=True, text=True,
+        )
+        if meta.returncode != 0:
+            sys.exit(f"post_build: cargo metadata failed:\n{meta.stderr}")
+        target = json.loads(meta.stdout)["target_directory"]
+    # Trunk.toml's cargo_profile (Trunk passes it to every build, release or not), else cargo's.
+    with open(os.path.join(root, "Trunk.toml"), "rb") as f:
+        profile = tomllib.load(f).get("build", {}).get("cargo_profile")
+    if not profile:
+        profile = "release" if os.environ.get("TRUNK_PROFILE") == "release" else "debug"
+    path = os.path.join(target, "wasm32-unknown-unknown", profile, f"{bin_name}.wasm")
+    if not os.path.isfile(path):
+        sys.exit(f"post_build: {path} is missing (Trunk should have built it)")
+    return path
+
+
+def split_app(html):
+    """Step 0: the annotator's wasm split in two; returns index.html with the new integrity."""
+    found = [n for n in os.listdir(staging) if re.fullmatch(rf"{APP}-[0-9a-f]+_bg\.wasm", n)]
+    if len(found) != 1:
+        sys.exit(f"post_build: expected one {APP}-*_bg.wasm in {staging}, found {found}")
+    stem = found[0][: -len("_bg.wasm")]
+    release = os.environ.get("TRUNK_PROFILE") == "release"
+    with tempfile.TemporaryDirectory() as work:
+        parts, bound = os.path.join(work, "split"), os.path.join(work, "bindgen")
+        run([tool("wasm-split-cli"), "--out-name", stem, cargo_wasm(APP), parts])
+        run([tool("wasm-bindgen"), "--target", "web", "--no-typescript", "--keep-lld-exports",
+             "--no-demangle", "--out-name", stem, "--out-dir", bound, os.path.join(parts, f"{stem}.wasm")])
+        # The main module imports its loader of the later pages by this build's name.
+        js = read(os.path.join(bound, f"{stem}.js"))
+        specifier = 'from "./__wasm_split.js"'
+        if js.count(specifier) != 1:
+            sys.exit(f"post_build: {stem}.js does not import ./__wasm_split.js once")
+        write(os.path.join(staging, f"{stem}.js"), js.replace(specifier, f'from "./{stem}_split.js"'))
+        loader = read(os.path.join(parts, "__wasm_split.js"))
+        modules = [(os.path.join(bound, f"{stem}_bg.wasm"), f"{stem}_bg.wasm")]
+        for name in sorted(os.listdir(parts)):
+            if name.endswith(".wasm") and name != f"{stem}.wasm":
+                # split_juror_later.wasm -> NAME_later.wasm (chunk_N.wasm, code two splits share,
+                # -> NAME_chunk_N.wasm)
+                new = f"{stem}_{re.sub(r'^split_juror_', '', name)}"
+                if loader.count(f'"./{name}"') != 1:
+                    sys.exit(f"post_build: the loader does not name {name} once")
+                loader = loader.replace(f'"./{name}"', f'"./{new}"')
+                modules.append((os.path.join(parts, name), new))
+        if len(modules) < 2:
+            sys.exit("post_build: the annotator's wasm was not split (is the `split` feature on?)")
+        write(os.path.join(staging, f"{stem}_split.js"), loader)
+        if release:
+            # The two scripts every annotator downloads, minified (names the page calls from
+            # outside, its exports, are kept: they are an ES module's).
+            for name in (f"{stem}.js", f"{stem}_split.js"):
+                path = os.path.join(staging, name)
+                run([tool("terser"), path, "--module", "--compress", "--mangle", "--output", path])
+        for source, name in modules:
+            out = os.path.join(staging, name)
+            if release:
+                run([tool("wasm-opt"), "-O1", f"--output={out}", source])
+            else:
+                shutil.copyfile(source, out)
+    return with_integrity(html, (f"{stem}.js", f"{stem}_bg.wasm"))
+
+
+def with_integrity(html, names):
+    """index.html with the `integrity` of its links to NAMES (rewritten here) recomputed."""
+    for name in names:
+        link = re.compile(rf'(<link [^>]*href="\./{re.escape(name)}"[^>]*integrity=")[^"]*(")')
+        html, n = link.subn(lambda m: m.group(1) + sri(os.path.join(staging, name)) + m.group(2), html)
+        if n != 1:
+            sys.exit(f"post_build: index.html has no link to {name} with an integrity")
+    return html
+
+
+def lean_css(html):
+    """The stylesheet without its comments and indentation (what an annotator downloads; the
+    source keeps them); returns index.html with the stylesheet's new integrity."""
+    found = [n for n in os.listdir(staging) if re.fullmatch(r"main-[0-9a-f]+\.css", n)]
+    if len(found) != 1:
+        sys.exit(f"post_build: expected one main-*.css in {staging}, found {found}")
+    path = os.path.join(staging, found[0])
+    css = re.sub(r"/\*.*?\*/", "", read(path), flags=re.S)
+    write(path, re.sub(r"\n\s*", "\n", css).strip() + "\n")
+    return with_integrity(html, found)
+
+
 html = read(index_path)
+
+# 0. The annotator's wasm, split; its stylesheet and its page without comments (in release).
+html = split_app(html)
+if os.environ.get("TRUNK_PROFILE") == "release":
+    html = lean_css(html)
+    # HTML comments (the source's notes; none is inside a script).
+    html = re.sub(r"\n?[ \t]*<!--.*?-->", "", html, flags=re.S)
 
 # 1. The Analyse page.
 stem = hashed(ANALYSE)

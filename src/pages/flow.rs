@@ -4,10 +4,7 @@
 use juror_core::session::{Msg, Overlay, Phase, Session, Survey, Target, durability, keys};
 use leptos::prelude::*;
 
-use super::done::Finished;
-use super::instructions::{Instructions, RubricTable};
-use super::survey::SurveyPage;
-use super::trial::{TrialList, TrialPage};
+use super::later::{self as pages, Later, Loaded, later};
 use super::{FilePicker, Welcome};
 use crate::components::rich::RichText;
 use crate::services::{dom, download};
@@ -29,12 +26,18 @@ pub fn StudyFlow() -> impl IntoView {
     dom::on_page_hide(move || handle.flush());
     handle.check_storage();
     dom::on_keydown(move |ev| keyboard(handle, ev));
+    let loaded = RwSignal::new(Loaded::Loading);
+    leptos::task::spawn_local(async move {
+        loaded.set(match pages::load().await {
+            Ok(()) => Loaded::Ready,
+            Err(_) => Loaded::Failed,
+        });
+    });
 
     view! {
         <Banners />
         {move || match phase.get() {
-            Phase::Welcome => view! { <Start /> }.into_any(),
-            Phase::Consent => view! { <Consent /> }.into_any(),
+            Phase::Welcome => view! { <Start loaded /> }.into_any(),
             Phase::Declined => view! {
                 <section aria-labelledby="declined-heading">
                     <h1 id="declined-heading">"Thank you"</h1>
@@ -44,14 +47,15 @@ pub fn StudyFlow() -> impl IntoView {
                 </section>
             }
             .into_any(),
-            Phase::Instructions => view! { <Instructions /> }.into_any(),
-            Phase::Intake => view! { <SurveyPage survey=Survey::Intake /> }.into_any(),
-            Phase::Trials => view! { <TrialPage /> }.into_any(),
-            Phase::Exit => view! { <SurveyPage survey=Survey::Exit /> }.into_any(),
-            Phase::Done => view! { <Finished /> }.into_any(),
             Phase::Screened => view! { <Screened /> }.into_any(),
+            Phase::Consent => later(loaded, Later::Consent),
+            Phase::Instructions => later(loaded, Later::Instructions),
+            Phase::Intake => later(loaded, Later::Survey(Survey::Intake)),
+            Phase::Trials => later(loaded, Later::Trials),
+            Phase::Exit => later(loaded, Later::Survey(Survey::Exit)),
+            Phase::Done => later(loaded, Later::Done),
         }}
-        <Overlays />
+        <Overlays loaded />
     }
 }
 
@@ -177,9 +181,44 @@ fn Banners() -> impl IntoView {
 
 /// The welcome page inside a session: start, or continue, or restore from a file.
 #[component]
-fn Start() -> impl IntoView {
+fn Start(loaded: RwSignal<Loaded>) -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
+    let trials = handle.with_untracked(|s| s.plan().trials.len());
+    view! {
+        <Welcome study trials>
+            <div class="actions">
+                <button
+                    type="button"
+                    class="primary"
+                    on:click=move |_| {
+                        handle.dispatch(Msg::Start);
+                        // Ask the browser not to clear this site's storage when it runs short.
+                        leptos::task::spawn_local(async move {
+                            handle.backups.persisted.set(crate::services::offline::persist().await);
+                        });
+                    }
+                >
+                    "Start"
+                </button>
+            </div>
+            <details class="restore">
+                <summary>"Continue from a downloaded ratings file"</summary>
+                <p>
+                    "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
+                </p>
+                // With the later pages: few annotators ever open this.
+                {move || later(loaded, Later::Restore)}
+            </details>
+        </Welcome>
+    }
+}
+
+/// Continuing from a downloaded ratings file: the file, whose answers they are, and the
+/// session restored.
+#[component]
+pub(super) fn Restore() -> impl IntoView {
+    let handle = use_session();
     let restore_error = RwSignal::new(None::<String>);
     // A backup of another annotator, waiting for the annotator to say it is theirs.
     let other = RwSignal::new(None::<(Session, String)>);
@@ -217,57 +256,33 @@ fn Start() -> impl IntoView {
         });
     });
     let me = handle.with_untracked(|s| who(s.annotator().slot, s.annotator().id.as_deref()));
-    let trials = handle.with_untracked(|s| s.plan().trials.len());
     view! {
-        <Welcome study trials>
-            <div class="actions">
-                <button
-                    type="button"
-                    class="primary"
-                    on:click=move |_| {
-                        handle.dispatch(Msg::Start);
-                        // Ask the browser not to clear this site's storage when it runs short.
-                        leptos::task::spawn_local(async move {
-                            handle.backups.persisted.set(crate::services::offline::persist().await);
-                        });
+        <FilePicker on_file label="Restore from file" />
+        {move || reading.get().then(|| view! { <p role="status">"Reading the file…"</p> })}
+        {move || other.with(|o| o.as_ref().map(|(_, them)| them.clone())).map(|them| view! {
+            <div class="confirm" role="group" aria-label="Whose answers are these?">
+                <p>
+                    {format!(
+                        "This file holds the answers of {them}, not of {me} (this link). Continue as {them}? Only do this if these are your own answers."
+                    )}
+                </p>
+                <button type="button" class="primary" on:click=move |_| {
+                    if let Some((session, _)) = other.get_untracked() {
+                        restore(session);
                     }
-                >
-                    "Start"
+                }>
+                    {format!("Continue as {them}")}
+                </button>
+                <button type="button" class="secondary" on:click=move |_| other.set(None)>
+                    "Cancel"
                 </button>
             </div>
-            <details class="restore">
-                <summary>"Continue from a downloaded ratings file"</summary>
-                <p>
-                    "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
-                </p>
-                <FilePicker on_file label="Restore from file" />
-                {move || reading.get().then(|| view! { <p role="status">"Reading the file…"</p> })}
-                {move || other.with(|o| o.as_ref().map(|(_, them)| them.clone())).map(|them| view! {
-                    <div class="confirm" role="group" aria-label="Whose answers are these?">
-                        <p>
-                            {format!(
-                                "This file holds the answers of {them}, not of {me} (this link). Continue as {them}? Only do this if these are your own answers."
-                            )}
-                        </p>
-                        <button type="button" class="primary" on:click=move |_| {
-                            if let Some((session, _)) = other.get_untracked() {
-                                restore(session);
-                            }
-                        }>
-                            {format!("Continue as {them}")}
-                        </button>
-                        <button type="button" class="secondary" on:click=move |_| other.set(None)>
-                            "Cancel"
-                        </button>
-                    </div>
-                })}
-                {move || {
-                    restore_error
-                        .get()
-                        .map(|e| view! { <p class="error" role="alert">{format!("This file cannot be used: {e}")}</p> })
-                }}
-            </details>
-        </Welcome>
+        })}
+        {move || {
+            restore_error
+                .get()
+                .map(|e| view! { <p class="error" role="alert">{format!("This file cannot be used: {e}")}</p> })
+        }}
     }
 }
 
@@ -281,7 +296,7 @@ fn who(slot: u32, id: Option<&str>) -> String {
 
 /// The consent form.
 #[component]
-fn Consent() -> impl IntoView {
+pub(super) fn Consent() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let Some(consent) = study.consent().cloned() else {
@@ -310,18 +325,20 @@ fn Consent() -> impl IntoView {
 
 /// The rubric, the shortcut list and the trial list, over any page.
 #[component]
-fn Overlays() -> impl IntoView {
+fn Overlays(loaded: RwSignal<Loaded>) -> impl IntoView {
     let handle = use_session();
     let overlay = Memo::new(move |_| handle.with(|s| s.overlay()));
     let close = move |_| handle.dispatch(Msg::Overlay(Overlay::None));
     view! {
         {move || {
-            let (title, body) = match overlay.get() {
+            let shown = overlay.get();
+            let title = match shown {
                 Overlay::None => return None,
-                Overlay::Rubric => ("Rubric", view! { <RubricTable /> }.into_any()),
-                Overlay::Shortcuts => ("Keyboard shortcuts", view! { <Shortcuts /> }.into_any()),
-                Overlay::TrialList => ("All trials", view! { <TrialList /> }.into_any()),
+                Overlay::Rubric => "Rubric",
+                Overlay::Shortcuts => "Keyboard shortcuts",
+                Overlay::TrialList => "All trials",
             };
+            let body = later(loaded, Later::Overlay(shown));
             Some(
                 view! {
                     <div class="overlay-backdrop">
@@ -342,7 +359,7 @@ fn Overlays() -> impl IntoView {
 }
 
 #[component]
-fn Shortcuts() -> impl IntoView {
+pub(super) fn Shortcuts() -> impl IntoView {
     let rows = [
         (
             "1 – 9",

@@ -4,6 +4,7 @@ mod analyse;
 mod done;
 mod flow;
 mod instructions;
+mod later;
 mod open;
 mod preview;
 mod problems;

@@ -77,7 +77,8 @@ pub fn apply_update() {
     });
 }
 
-fn reload() {
+/// Reloads the page.
+pub fn reload() {
     if let Some(w) = web_sys::window() {
         let _ = w.location().reload();
     }

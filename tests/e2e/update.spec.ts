@@ -173,10 +173,24 @@ async function toFirstTrial(page: Page, origin: string, slot: number) {
 function deployNewBundles(site: string, oldVersion: string, missing = false): { newVersion: string; bundle: string } {
   const old = fs.readdirSync(site).find((f) => /^juror-app-[0-9a-f]+\.js$/.test(f))!.replace(/\.js$/, '');
   const bundle = `${old}0next`;
-  for (const f of fs.readdirSync(site).filter((f) => f.startsWith(old))) {
+  const files = fs.readdirSync(site).filter((f) => f.startsWith(old));
+  for (const f of files) {
     fs.renameSync(path.join(site, f), path.join(site, f.replace(old, bundle)));
   }
+  // The bundle's scripts name each other's files (the app's glue its loader of the later
+  // pages, the loader the glue and the pages' wasm): a new build's by their new names. (Only
+  // file names: the name the wasm imports its glue by stays as the wasm has it.)
+  const integrity: Record<string, string> = {};
+  for (const f of fs.readdirSync(site).filter((f) => f.startsWith(bundle) && f.endsWith('.js'))) {
+    let text = fs.readFileSync(path.join(site, f), 'utf8');
+    for (const name of files) text = text.replaceAll(`./${name}`, `./${name.replace(old, bundle)}`);
+    fs.writeFileSync(path.join(site, f), text);
+    integrity[f] = `sha384-${createHash('sha384').update(text, 'utf8').digest('base64')}`;
+  }
   let index = fs.readFileSync(path.join(site, 'index.html'), 'utf8').replaceAll(old, bundle);
+  for (const [f, sri] of Object.entries(integrity)) {
+    index = index.replace(new RegExp(`(<link [^>]*href="\\./${f.replaceAll('.', '\\.')}"[^>]*integrity=")[^"]*"`), `$1${sri}"`);
+  }
   const script = index.match(/<script type="module">([\s\S]*?)<\/script>/)![1];
   const digest = createHash('sha256').update(script, 'utf8').digest('base64');
   index = index.replace(/'sha256-[A-Za-z0-9+/=]+'/, `'sha256-${digest}'`);

@@ -124,10 +124,12 @@ fn kind(value: &Value) -> &'static str {
 }
 
 fn expected<T>(what: &str, value: &Value) -> Read<T> {
-    Err(Wrong::new(format!(
-        "expected {what}, found {}",
-        kind(value)
-    )))
+    Err(unexpected(what, value))
+}
+
+#[inline(never)]
+fn unexpected(what: &str, value: &Value) -> Wrong {
+    Wrong::new(format!("expected {what}, found {}", kind(value)))
 }
 
 /// An object's fields, taken out one by one.
@@ -166,33 +168,57 @@ pub fn fields(value: &Value) -> Read<Fields<'_>> {
     }
 }
 
-impl Fields<'_> {
+impl<'v> Fields<'v> {
     /// The field `key`, read by `read`; a blank if it is missing or wrong (noted).
     #[inline(never)]
     pub fn take<T: Blank>(&mut self, key: &str, read: fn(&Value) -> Read<T>) -> T {
-        let read = match self.map.get(key) {
-            Some(value) => read(value),
-            None => Err(Wrong::new("missing")),
-        };
-        self.unwrap(key, read)
+        match self.field(key, true).map(read) {
+            Some(Ok(value)) => value,
+            Some(Err(wrong)) => {
+                self.note(key, wrong);
+                T::blank()
+            }
+            None => T::blank(),
+        }
     }
 
     /// The field `key`, read by `read`; `None` when it is missing or `null`, or wrong (noted).
     #[inline(never)]
     pub fn maybe<T>(&mut self, key: &str, read: fn(&Value) -> Read<T>) -> Option<T> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => None,
-            Some(value) => self.unwrap(key, read(value).map(Some)),
+        match self.field(key, false).map(read) {
+            Some(Ok(value)) => Some(value),
+            Some(Err(wrong)) => {
+                self.note(key, wrong);
+                None
+            }
+            None => None,
         }
     }
 
-    fn unwrap<T: Blank>(&mut self, key: &str, read: Read<T>) -> T {
-        read.unwrap_or_else(|wrong| {
-            if self.wrong.is_none() {
-                self.wrong = Some(wrong.in_key(key));
+    // The generic readers above are one per type read: what they share is kept out of them.
+
+    /// The field's value; `None` when it is missing (noted if it is `required`) or, for an
+    /// optional field, `null`.
+    #[inline(never)]
+    fn field(&mut self, key: &str, required: bool) -> Option<&'v Value> {
+        match self.map.get(key) {
+            Some(Value::Null) if !required => None,
+            Some(value) => Some(value),
+            None => {
+                if required {
+                    self.note(key, Wrong::new("missing"));
+                }
+                None
             }
-            T::blank()
-        })
+        }
+    }
+
+    /// Notes the first field that could not be read.
+    #[inline(never)]
+    fn note(&mut self, key: &str, wrong: Wrong) {
+        if self.wrong.is_none() {
+            self.wrong = Some(wrong.in_key(key));
+        }
     }
 
     /// `value`, built from these fields, if every one of them was read.

@@ -297,10 +297,11 @@ pub fn unknown_parameters<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<U
         if LINK_PARAMETERS.contains(&name) || out.iter().any(|u| u.name == name) {
             continue;
         }
-        let lower = name.to_lowercase();
+        // The known names are ASCII: ASCII case is all there is to ignore.
+        let lower = name.to_ascii_lowercase();
         let nearest = LINK_PARAMETERS
             .iter()
-            .map(|known| (edit_distance(&lower, &known.to_lowercase()), *known))
+            .map(|known| (edit_distance(&lower, &known.to_ascii_lowercase()), *known))
             .filter(|&(d, _)| d <= 2 && d < lower.chars().count())
             .min_by_key(|&(d, _)| d)
             .map(|(_, known)| known);

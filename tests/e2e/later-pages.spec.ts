@@ -1,0 +1,37 @@
+// Intent: the welcome page arrives without the pages that follow it (their wasm loads while the
+// annotator reads it); an annotator who starts before those pages are in waits for them, and an
+// annotator whose connection fails just then is told what to do and loses nothing.
+import { test, expect } from './fixtures';
+import { openStudy } from './session';
+
+const later = /\/juror-app-[0-9a-f]+_later\.wasm$/;
+
+test('the welcome page is ready before the later pages arrive, and Start waits for them', async ({ page, errors }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(later, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openStudy(page, 'pandalm.json');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  await expect(page.getByText('Loading…')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('when the later pages cannot be fetched, the annotator is asked to reload, and the start is kept', async ({ page }) => {
+  await page.route(later, (route) => route.abort('internetdisconnected'));
+  await openStudy(page, 'pandalm.json');
+  await page.getByRole('button', { name: 'Start' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText('Your answers are saved in this browser');
+  // Back online: Reload continues where the annotator was, past the welcome page.
+  await page.unroute(later);
+  await alert.getByRole('button', { name: 'Reload' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+});
