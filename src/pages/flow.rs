@@ -26,13 +26,16 @@ pub fn StudyFlow() -> impl IntoView {
     dom::on_page_hide(move || handle.flush());
     handle.check_storage();
     dom::on_keydown(move |ev| keyboard(handle, ev));
-    let loaded = RwSignal::new(Loaded::Loading);
-    leptos::task::spawn_local(async move {
-        loaded.set(match pages::load().await {
-            Ok(()) => Loaded::Ready,
-            Err(_) => Loaded::Failed,
+    // The pages after the welcome page, fetched while it is read (pages/later.rs).
+    let loaded = RwSignal::new(pages::at_start());
+    if loaded.get_untracked() == Loaded::Loading {
+        leptos::task::spawn_local(async move {
+            loaded.set(match pages::load().await {
+                Ok(()) => Loaded::Ready,
+                Err(_) => Loaded::Failed,
+            });
         });
-    });
+    }
 
     view! {
         <Banners />

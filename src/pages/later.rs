@@ -43,6 +43,16 @@ pub enum Loaded {
     Failed,
 }
 
+/// Whether the later pages are in when the session's pages are first shown: only a split
+/// build has anything to wait for.
+pub fn at_start() -> Loaded {
+    if cfg!(feature = "split") {
+        Loaded::Loading
+    } else {
+        Loaded::Ready
+    }
+}
+
 /// Fetches the later pages' wasm (nothing to do in a build that is not split).
 pub async fn load() -> Result<(), SplitLoaderError> {
     load_pages().await
