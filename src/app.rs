@@ -14,12 +14,10 @@ use juror_core::study::{Problem, Study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::pages::{
-    Analyse, BrokenLink, Contact, OpenStudy, PreviewBanner, PreviewNames, StudyFlow, StudyProblems,
-    Welcome,
-};
+use crate::pages::later::{self, Loaded, SessionStart, session};
+use crate::pages::{Analyse, BrokenLink, Contact, OpenStudy, StudyProblems, Welcome};
 use crate::services::{location, ratings_reader, study_source};
-use crate::session::{RatingsReader, SessionHandle, Source, read_ratings_here};
+use crate::session::{RatingsReader, Source, media_src, read_ratings_here};
 
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
@@ -311,6 +309,19 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
         }
         chosen.set(Some(result));
     });
+    // The session's code, fetched while the welcome page is read (pages/later.rs): once the
+    // page is on screen, so that its compiling does not hold the first paint back.
+    let loaded = RwSignal::new(later::at_start());
+    if loaded.get_untracked() == Loaded::Loading {
+        crate::services::dom::after_paint(move || {
+            spawn_local(async move {
+                loaded.set(match later::load().await {
+                    Ok(()) => Loaded::Ready,
+                    Err(_) => Loaded::Failed,
+                });
+            });
+        });
+    }
     // MTurk shows the task before the worker accepts it: the welcome page only.
     let mturk_preview = mturk_preview(location::query_param("assignmentId").as_deref());
     move || {
@@ -344,32 +355,23 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
         .into_any(),
         Some(Ok(annotator)) => {
             let preview = location::has_param("preview");
-            let handle = SessionHandle::start(
-                study.clone(),
-                sha256.clone(),
-                base.clone(),
-                annotator,
-                preview,
-                source.clone(),
-            );
-            provide_context(handle);
-            if preview {
-                let names = PreviewNames::default();
-                provide_context(names);
-                return view! {
-                    <PreviewBanner study=study.clone() names />
-                    <StudyFlow />
-                }
-                .into_any();
-            }
             // The study and its media, for reloading offline even after this first visit.
-            if let Some(url) = location::query_param("study") {
+            if let (false, Some(url)) = (preview, location::query_param("study")) {
                 let media = study.items().iter().filter_map(|i| i.media.as_ref());
                 let mut urls = vec![url];
-                urls.extend(media.map(|m| handle.media_src(&m.src)));
+                urls.extend(media.map(|m| media_src(&base, &m.src)));
                 crate::services::offline::keep_for_offline(urls);
             }
-            view! { <StudyFlow /> }.into_any()
+            let begin = SessionStart {
+                study: study.clone(),
+                sha256: sha256.clone(),
+                base: base.clone(),
+                annotator,
+                preview,
+                source: source.clone(),
+                started: RwSignal::new(false),
+            };
+            view! { {move || session(loaded, begin.clone())} }.into_any()
         }
     }
     }

@@ -97,6 +97,17 @@ pub struct Source {
     pub reader: RatingsReader,
 }
 
+/// The address of a study's media file: as given when absolute, else relative to the study's
+/// folder, `base`.
+pub fn media_src(base: &str, src: &str) -> String {
+    let absolute = src.starts_with('/') || src.contains("://") || src.starts_with("data:");
+    if absolute {
+        src.to_owned()
+    } else {
+        format!("{base}{src}")
+    }
+}
+
 /// The session handle of the page.
 pub fn use_session() -> SessionHandle {
     expect_context::<SessionHandle>()
@@ -204,14 +215,9 @@ impl SessionHandle {
         })
     }
 
-    /// The address of a study's media file: as given when absolute, else relative to the study.
+    /// The address of a study's media file ([`media_src`]).
     pub fn media_src(&self, src: &str) -> String {
-        let absolute = src.starts_with('/') || src.contains("://") || src.starts_with("data:");
-        if absolute {
-            src.to_owned()
-        } else {
-            format!("{}{src}", self.media_base.get_value())
-        }
+        media_src(&self.media_base.get_value(), src)
     }
 
     /// The ratings file as of now.

@@ -4,8 +4,11 @@
 use juror_core::session::{Msg, Overlay, Phase, Session, Survey, Target, durability, keys};
 use leptos::prelude::*;
 
-use super::later::{self as pages, Later, Loaded, later};
-use super::{FilePicker, Welcome};
+use super::done::Finished;
+use super::instructions::{Instructions, RubricTable};
+use super::survey::SurveyPage;
+use super::trial::{TrialList, TrialPage};
+use super::{FilePicker, StartActions, Welcome};
 use crate::components::rich::RichText;
 use crate::services::{dom, download};
 use crate::session::{SessionHandle, use_session};
@@ -26,21 +29,10 @@ pub fn StudyFlow() -> impl IntoView {
     dom::on_page_hide(move || handle.flush());
     handle.check_storage();
     dom::on_keydown(move |ev| keyboard(handle, ev));
-    // The pages after the welcome page, fetched while it is read (pages/later.rs).
-    let loaded = RwSignal::new(pages::at_start());
-    if loaded.get_untracked() == Loaded::Loading {
-        leptos::task::spawn_local(async move {
-            loaded.set(match pages::load().await {
-                Ok(()) => Loaded::Ready,
-                Err(_) => Loaded::Failed,
-            });
-        });
-    }
-
     view! {
         <Banners />
         {move || match phase.get() {
-            Phase::Welcome => view! { <Start loaded /> }.into_any(),
+            Phase::Welcome => view! { <Start /> }.into_any(),
             Phase::Declined => view! {
                 <section aria-labelledby="declined-heading">
                     <h1 id="declined-heading">"Thank you"</h1>
@@ -51,14 +43,14 @@ pub fn StudyFlow() -> impl IntoView {
             }
             .into_any(),
             Phase::Screened => view! { <Screened /> }.into_any(),
-            Phase::Consent => later(loaded, Later::Consent),
-            Phase::Instructions => later(loaded, Later::Instructions),
-            Phase::Intake => later(loaded, Later::Survey(Survey::Intake)),
-            Phase::Trials => later(loaded, Later::Trials),
-            Phase::Exit => later(loaded, Later::Survey(Survey::Exit)),
-            Phase::Done => later(loaded, Later::Done),
+            Phase::Consent => view! { <Consent /> }.into_any(),
+            Phase::Instructions => view! { <Instructions /> }.into_any(),
+            Phase::Intake => view! { <SurveyPage survey=Survey::Intake /> }.into_any(),
+            Phase::Trials => view! { <TrialPage /> }.into_any(),
+            Phase::Exit => view! { <SurveyPage survey=Survey::Exit /> }.into_any(),
+            Phase::Done => view! { <Finished /> }.into_any(),
         }}
-        <Overlays loaded />
+        <Overlays />
     }
 }
 
@@ -184,43 +176,35 @@ fn Banners() -> impl IntoView {
 
 /// The welcome page inside a session: start, or continue, or restore from a file.
 #[component]
-fn Start(loaded: RwSignal<Loaded>) -> impl IntoView {
+fn Start() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let trials = handle.with_untracked(|s| s.plan().trials.len());
     view! {
         <Welcome study trials>
-            <div class="actions">
-                <button
-                    type="button"
-                    class="primary"
-                    on:click=move |_| {
-                        handle.dispatch(Msg::Start);
-                        // Ask the browser not to clear this site's storage when it runs short.
-                        leptos::task::spawn_local(async move {
-                            handle.backups.persisted.set(crate::services::offline::persist().await);
-                        });
-                    }
-                >
-                    "Start"
-                </button>
-            </div>
-            <details class="restore">
-                <summary>"Continue from a downloaded ratings file"</summary>
-                <p>
-                    "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
-                </p>
-                // With the later pages: few annotators ever open this.
-                {move || later(loaded, Later::Restore)}
-            </details>
+            <StartActions on_start=Callback::new(move |()| start(handle))>
+                <Restore />
+            </StartActions>
         </Welcome>
     }
+}
+
+/// The welcome page's Start: the session begins, and the browser is asked not to clear this
+/// site's storage when it runs short.
+pub(super) fn start(handle: SessionHandle) {
+    handle.dispatch(Msg::Start);
+    leptos::task::spawn_local(async move {
+        handle
+            .backups
+            .persisted
+            .set(crate::services::offline::persist().await);
+    });
 }
 
 /// Continuing from a downloaded ratings file: the file, whose answers they are, and the
 /// session restored.
 #[component]
-pub(super) fn Restore() -> impl IntoView {
+fn Restore() -> impl IntoView {
     let handle = use_session();
     let restore_error = RwSignal::new(None::<String>);
     // A backup of another annotator, waiting for the annotator to say it is theirs.
@@ -299,7 +283,7 @@ fn who(slot: u32, id: Option<&str>) -> String {
 
 /// The consent form.
 #[component]
-pub(super) fn Consent() -> impl IntoView {
+fn Consent() -> impl IntoView {
     let handle = use_session();
     let study = handle.study.get_value();
     let Some(consent) = study.consent().cloned() else {
@@ -328,20 +312,18 @@ pub(super) fn Consent() -> impl IntoView {
 
 /// The rubric, the shortcut list and the trial list, over any page.
 #[component]
-fn Overlays(loaded: RwSignal<Loaded>) -> impl IntoView {
+fn Overlays() -> impl IntoView {
     let handle = use_session();
     let overlay = Memo::new(move |_| handle.with(|s| s.overlay()));
     let close = move |_| handle.dispatch(Msg::Overlay(Overlay::None));
     view! {
         {move || {
-            let shown = overlay.get();
-            let title = match shown {
+            let (title, body) = match overlay.get() {
                 Overlay::None => return None,
-                Overlay::Rubric => "Rubric",
-                Overlay::Shortcuts => "Keyboard shortcuts",
-                Overlay::TrialList => "All trials",
+                Overlay::Rubric => ("Rubric", view! { <RubricTable /> }.into_any()),
+                Overlay::Shortcuts => ("Keyboard shortcuts", view! { <Shortcuts /> }.into_any()),
+                Overlay::TrialList => ("All trials", view! { <TrialList /> }.into_any()),
             };
-            let body = later(loaded, Later::Overlay(shown));
             Some(
                 view! {
                     <div class="overlay-backdrop">
@@ -362,7 +344,7 @@ fn Overlays(loaded: RwSignal<Loaded>) -> impl IntoView {
 }
 
 #[component]
-pub(super) fn Shortcuts() -> impl IntoView {
+fn Shortcuts() -> impl IntoView {
     let rows = [
         (
             "1 – 9",

@@ -1,40 +1,32 @@
-//! The pages after the welcome page (consent, instructions, surveys, trials, the end), the
-//! overlays and the welcome page's restoring from a file, behind one call, [`page`], that the annotator's release build puts in a wasm of its
-//! own: the welcome page arrives without them, and they load while the annotator reads it.
+//! The session, behind one call, [`session`], that the annotator's release build puts in a wasm
+//! of its own: opening the saved answers, the plan, the reducer, saving, every page from the
+//! welcome page's Start on (consent, instructions, surveys, trials, the end), the overlays and
+//! restoring from a file. The first download carries only what shows the study's welcome page
+//! (the study's reader and [`Waiting`]); the session loads while the annotator reads it.
 //!
 //! The split is made by `scripts/post_build.py` from the `split` feature's build
 //! (`#[wasm_split]` marks the call; without the feature, as in the Analyse page's preview and
-//! the tests, the call is an ordinary one). [`load`] fetches the pages' wasm; once it is in, [`later`] renders
-//! them at once, as if they had never been apart.
+//! the tests, the call is an ordinary one). [`load`] fetches the session's wasm; once it is in,
+//! [`session`] renders it at once, as if it had never been apart.
 
 use std::future::Future;
 use std::pin::pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use juror_core::session::{Overlay, Survey};
+use juror_core::plan::{self, Annotator};
+use juror_core::session::{Phase, store};
+use juror_core::study::Study;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
-use super::done::Finished;
-use super::flow::{Consent, Restore, Shortcuts};
-use super::instructions::{Instructions, RubricTable};
-use super::survey::SurveyPage;
-use super::trial::{TrialList, TrialPage};
+use super::flow::{StudyFlow, start};
+use super::preview::{PreviewBanner, PreviewNames};
+use super::{StartActions, Welcome};
+use crate::services::storage;
+use crate::session::{SessionHandle, Source};
 
-/// A page (or an overlay's body) of the later part of the session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Later {
-    Consent,
-    Instructions,
-    Survey(Survey),
-    Trials,
-    Done,
-    Overlay(Overlay),
-    /// The welcome page's "Continue from a downloaded ratings file".
-    Restore,
-}
-
-/// Whether the later pages' code is in.
+/// Whether the session's code is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loaded {
     Loading,
@@ -43,8 +35,8 @@ pub enum Loaded {
     Failed,
 }
 
-/// Whether the later pages are in when the session's pages are first shown: only a split
-/// build has anything to wait for.
+/// Whether the session's code is in when the study is first shown: only a split build has
+/// anything to wait for.
 pub fn at_start() -> Loaded {
     if cfg!(feature = "split") {
         Loaded::Loading
@@ -53,19 +45,40 @@ pub fn at_start() -> Loaded {
     }
 }
 
-/// Fetches the later pages' wasm (nothing to do in a build that is not split).
+/// Fetches the session's wasm (nothing to do in a build that is not split).
 pub async fn load() -> Result<(), SplitLoaderError> {
-    load_pages().await
+    load_session().await
 }
 
-/// The page, once its code is in; until then, a note that it is loading (or could not be).
-pub fn later(loaded: RwSignal<Loaded>, page: Later) -> AnyView {
+/// What a session starts from: the study as the page read it and who the annotator is.
+#[derive(Clone)]
+pub struct SessionStart {
+    pub study: Arc<Study>,
+    /// SHA-256 of the study's text.
+    pub sha256: String,
+    /// The folder the study's media are relative to.
+    pub base: String,
+    pub annotator: Annotator,
+    /// The researcher's preview (`&preview`): nothing read from or written to storage.
+    pub preview: bool,
+    /// The study's text and the page's reader of ratings files.
+    pub source: Source,
+    /// Start was pressed on the welcome page before the session's code was in: the session
+    /// starts as it opens.
+    pub started: RwSignal<bool>,
+}
+
+/// The session, once its code is in; until then, the study's welcome page (or, for an
+/// annotator with saved answers, who may be past it, a note that the page is loading), or a
+/// note that it could not be loaded.
+pub fn session(loaded: RwSignal<Loaded>, begin: SessionStart) -> AnyView {
     match loaded.get() {
-        Loaded::Ready => match now(pages(page)) {
+        Loaded::Ready => match now(open(begin)) {
             Some(Ok(view)) => view,
             _ => loading(),
         },
-        Loaded::Loading => loading(),
+        Loaded::Loading if begin.started.get() || has_saved(&begin) => loading(),
+        Loaded::Loading => view! { <Waiting begin /> }.into_any(),
         Loaded::Failed => view! {
             <section class="load-failed" role="alert">
                 <h1>"This page could not be loaded"</h1>
@@ -78,6 +91,30 @@ pub fn later(loaded: RwSignal<Loaded>, page: Later) -> AnyView {
             </section>
         }
         .into_any(),
+    }
+}
+
+/// Whether this browser holds a session of this annotator (read as text only: what to make of
+/// it is the session's).
+fn has_saved(begin: &SessionStart) -> bool {
+    let a = &begin.annotator;
+    let key = store::key(&begin.sha256, a.slot, a.id.as_deref());
+    !begin.preview && matches!(storage::read(&key), Ok(Some(_)))
+}
+
+/// The welcome page as the study shows it before the session is in: the same page, its Start
+/// remembered until the session can begin.
+#[component]
+fn Waiting(begin: SessionStart) -> impl IntoView {
+    let trials = plan::published(&begin.study, &begin.annotator)
+        .map_or_else(|| begin.study.trials_per_annotator(), Vec::len);
+    let started = begin.started;
+    view! {
+        <Welcome study=begin.study trials>
+            <StartActions on_start=Callback::new(move |()| started.set(true))>
+                {loading()}
+            </StartActions>
+        </Welcome>
     }
 }
 
@@ -98,19 +135,33 @@ fn now<T>(future: impl Future<Output = T>) -> Option<T> {
     }
 }
 
-fn render(page: Later) -> AnyView {
-    match page {
-        Later::Consent => view! { <Consent /> }.into_any(),
-        Later::Instructions => view! { <Instructions /> }.into_any(),
-        Later::Survey(survey) => view! { <SurveyPage survey /> }.into_any(),
-        Later::Trials => view! { <TrialPage /> }.into_any(),
-        Later::Done => view! { <Finished /> }.into_any(),
-        Later::Overlay(Overlay::Rubric) => view! { <RubricTable /> }.into_any(),
-        Later::Overlay(Overlay::Shortcuts) => view! { <Shortcuts /> }.into_any(),
-        Later::Overlay(Overlay::TrialList) => view! { <TrialList /> }.into_any(),
-        Later::Overlay(Overlay::None) => ().into_any(),
-        Later::Restore => view! { <Restore /> }.into_any(),
+/// Opens the session (resumes it, or starts it when Start was pressed while it loaded) and
+/// renders its pages.
+fn render(begin: SessionStart) -> AnyView {
+    let SessionStart {
+        study,
+        sha256,
+        base,
+        annotator,
+        preview,
+        source,
+        started,
+    } = begin;
+    let handle = SessionHandle::start(study.clone(), sha256, base, annotator, preview, source);
+    provide_context(handle);
+    if started.get_untracked() && handle.with_untracked(|s| s.phase() == Phase::Welcome) {
+        start(handle);
     }
+    if preview {
+        let names = PreviewNames::default();
+        provide_context(names);
+        return view! {
+            <PreviewBanner study names />
+            <StudyFlow />
+        }
+        .into_any();
+    }
+    view! { <StudyFlow /> }.into_any()
 }
 
 #[cfg(feature = "split")]
@@ -119,18 +170,18 @@ fn render(page: Later) -> AnyView {
     juror_later,
     wasm_split_path = ::leptos::wasm_split,
     fallible,
-    preload(load_pages)
+    preload(load_session)
 )]
-fn pages(page: Later) -> Result<AnyView, SplitLoaderError> {
-    Ok(render(page))
+fn open(begin: SessionStart) -> Result<AnyView, SplitLoaderError> {
+    Ok(render(begin))
 }
 
 #[cfg(not(feature = "split"))]
-async fn pages(page: Later) -> Result<AnyView, SplitLoaderError> {
-    Ok(render(page))
+async fn open(begin: SessionStart) -> Result<AnyView, SplitLoaderError> {
+    Ok(render(begin))
 }
 
 #[cfg(not(feature = "split"))]
-async fn load_pages() -> Result<(), SplitLoaderError> {
+async fn load_session() -> Result<(), SplitLoaderError> {
     Ok(())
 }

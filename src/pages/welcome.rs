@@ -57,6 +57,26 @@ pub fn Welcome(
     }
 }
 
+/// The welcome page's actions: Start, and continuing from a downloaded ratings file (its form
+/// is `children`).
+#[component]
+pub fn StartActions(on_start: Callback<()>, children: Children) -> impl IntoView {
+    view! {
+        <div class="actions">
+            <button type="button" class="primary" on:click=move |_| on_start.run(())>
+                "Start"
+            </button>
+        </div>
+        <details class="restore">
+            <summary>"Continue from a downloaded ratings file"</summary>
+            <p>
+                "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
+            </p>
+            {children()}
+        </details>
+    }
+}
+
 /// The study's contact line, its e-mail address (if it has one) a `mailto:` link, with `subject`
 /// and `body` filled in when given: every page that shows the contact shows it this way.
 #[component]

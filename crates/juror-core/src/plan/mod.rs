@@ -178,19 +178,10 @@ impl<'a> Planner<'a> {
         #[cfg(debug_assertions)]
         PLANS_MADE.with(|n| n.set(n.get() + 1));
         let study = self.study;
-        if let Some(plans) = &study.design().plans {
-            // An annotator with personal items does the plan published for their id.
-            let personal = annotator
-                .id
-                .as_deref()
-                .and_then(|id| study.design().personal_plans.get(&participant_code(id)));
-            let slot = annotator.slot.max(1) as usize;
+        if study.design().plans.is_some() {
             return Plan {
                 annotator: annotator.clone(),
-                trials: personal
-                    .or_else(|| plans.get((slot - 1) % plans.len().max(1)))
-                    .cloned()
-                    .unwrap_or_default(),
+                trials: published(study, annotator).cloned().unwrap_or_default(),
             };
         }
         let assignment = &self.assignment;
@@ -206,6 +197,19 @@ impl<'a> Planner<'a> {
             trials,
         }
     }
+}
+
+/// The trials a published study carries for `annotator` (their personal plan, else their
+/// slot's), or `None` when the study carries no plans (or none for them).
+pub fn published<'s>(study: &'s Study, annotator: &Annotator) -> Option<&'s Vec<Trial>> {
+    let plans = study.design().plans.as_ref()?;
+    // An annotator with personal items does the plan published for their id.
+    let personal = annotator
+        .id
+        .as_deref()
+        .and_then(|id| study.design().personal_plans.get(&participant_code(id)));
+    let slot = annotator.slot.max(1) as usize;
+    personal.or_else(|| plans.get((slot - 1) % plans.len().max(1)))
 }
 
 /// The plan for one annotator: [`Planner::plan`] of a planner made for this one plan.
