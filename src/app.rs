@@ -309,19 +309,9 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
         }
         chosen.set(Some(result));
     });
-    // The session's code, fetched while the welcome page is read (pages/later.rs): once the
-    // page is on screen, so that its compiling does not hold the first paint back.
+    // The session's code (pages/later.rs), fetched once the annotator is known.
     let loaded = RwSignal::new(later::at_start());
-    if loaded.get_untracked() == Loaded::Loading {
-        crate::services::dom::after_paint(move || {
-            spawn_local(async move {
-                loaded.set(match later::load().await {
-                    Ok(()) => Loaded::Ready,
-                    Err(_) => Loaded::Failed,
-                });
-            });
-        });
-    }
+    let fetching = StoredValue::new(false);
     // MTurk shows the task before the worker accepts it: the welcome page only.
     let mturk_preview = mturk_preview(location::query_param("assignmentId").as_deref());
     move || {
@@ -361,6 +351,19 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
                 let mut urls = vec![url];
                 urls.extend(media.map(|m| media_src(&base, &m.src)));
                 crate::services::offline::keep_for_offline(urls);
+            }
+            // While the welcome page is read: once it is on screen, so that compiling the
+            // session's code does not hold the first paint back.
+            if loaded.get_untracked() == Loaded::Loading && !fetching.get_value() {
+                fetching.set_value(true);
+                crate::services::dom::after_paint(move || {
+                    spawn_local(async move {
+                        loaded.set(match later::load().await {
+                            Ok(()) => Loaded::Ready,
+                            Err(_) => Loaded::Failed,
+                        });
+                    });
+                });
             }
             let begin = SessionStart {
                 study: study.clone(),

@@ -68,17 +68,21 @@ pub struct SessionStart {
     pub started: RwSignal<bool>,
 }
 
-/// The session, once its code is in; until then, the study's welcome page (or, for an
-/// annotator with saved answers, who may be past it, a note that the page is loading), or a
-/// note that it could not be loaded.
+/// The session, once its code is in. Until then, the study's welcome page; once Start is
+/// pressed (or for an annotator with saved answers, who may be past the welcome page), a note
+/// that the page is loading, or that it could not be loaded.
 pub fn session(loaded: RwSignal<Loaded>, begin: SessionStart) -> AnyView {
-    match loaded.get() {
-        Loaded::Ready => match now(open(begin)) {
+    let state = loaded.get();
+    if state == Loaded::Ready {
+        return match now(open(begin)) {
             Some(Ok(view)) => view,
             _ => loading(),
-        },
-        Loaded::Loading if begin.started.get() || has_saved(&begin) => loading(),
-        Loaded::Loading => view! { <Waiting begin /> }.into_any(),
+        };
+    }
+    if !begin.started.get() && !has_saved(&begin) {
+        return view! { <Waiting begin /> }.into_any();
+    }
+    match state {
         Loaded::Failed => view! {
             <section class="load-failed" role="alert">
                 <h1>"This page could not be loaded"</h1>
@@ -91,6 +95,7 @@ pub fn session(loaded: RwSignal<Loaded>, begin: SessionStart) -> AnyView {
             </section>
         }
         .into_any(),
+        _ => loading(),
     }
 }
 
@@ -109,6 +114,7 @@ fn Waiting(begin: SessionStart) -> impl IntoView {
     let trials = plan::published(&begin.study, &begin.annotator)
         .map_or_else(|| begin.study.trials_per_annotator(), Vec::len);
     let started = begin.started;
+    crate::services::dom::set_title(&format!("{} — Juror", begin.study.title()));
     view! {
         <Welcome study=begin.study trials>
             <StartActions on_start=Callback::new(move |()| started.set(true))>

@@ -1,6 +1,7 @@
-// Intent: the welcome page arrives without the pages that follow it (their wasm loads while the
-// annotator reads it); an annotator who starts before those pages are in waits for them, and an
-// annotator whose connection fails just then is told what to do and loses nothing.
+// Intent: the welcome page arrives without the session (its wasm, with every page after the
+// welcome page, loads while the annotator reads it); an annotator who starts before it is in
+// waits for it, and an annotator whose connection fails just then is told what to do and loses
+// nothing; one who comes back with saved answers waits for the session, not on the welcome page.
 import { test, expect } from './fixtures';
 import { openStudy } from './session';
 
@@ -22,16 +23,34 @@ test('the welcome page is ready before the later pages arrive, and Start waits f
   expect(errors).toEqual([]);
 });
 
-test('when the later pages cannot be fetched, the annotator is asked to reload, and the start is kept', async ({ page }) => {
+test('when the session cannot be fetched, the annotator is asked to reload, and can start then', async ({ page }) => {
   await page.route(later, (route) => route.abort('internetdisconnected'));
   await openStudy(page, 'pandalm.json');
   await page.getByRole('button', { name: 'Start' }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
   await expect(alert).toBeVisible();
   await expect(alert).toContainText('Your answers are saved in this browser');
-  // Back online: Reload continues where the annotator was, past the welcome page.
+  // Back online: Reload, and Start goes on.
   await page.unroute(later);
   await alert.getByRole('button', { name: 'Reload' }).click();
+  await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+});
+
+test('an annotator with saved answers waits for the session, not on the welcome page', async ({ page, errors }) => {
+  await openStudy(page, 'pandalm.json');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(later, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  expect(errors).toEqual([]);
 });
