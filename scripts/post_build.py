@@ -213,10 +213,12 @@ def split_app(html):
             for name in (f"{stem}.js", f"{stem}_split.js"):
                 path = os.path.join(staging, name)
                 run([tool("terser"), path, "--module", "--compress", "--mangle", "--output", path])
+        # JUROR_WASM_NAMES=1 keeps the functions' names (for a profiler: docs/benchmarks.md).
+        names = ["--debuginfo"] if os.environ.get("JUROR_WASM_NAMES") else []
         for source, name in modules:
             out = os.path.join(staging, name)
             if release:
-                run([tool("wasm-opt"), "-O1", f"--output={out}", source])
+                run([tool("wasm-opt"), "-O1", *names, f"--output={out}", source])
             else:
                 shutil.copyfile(source, out)
     # The loader is imported by the glue: preloaded beside it, it costs no round trip of its own
