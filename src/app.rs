@@ -17,7 +17,7 @@ use leptos::task::spawn_local;
 use crate::pages::later::{self, Loaded, SessionStart, session};
 use crate::pages::{Analyse, BrokenLink, Contact, OpenStudy, StudyProblems, Welcome};
 use crate::services::{location, ratings_reader, study_source};
-use crate::session::{RatingsReader, Source, media_src, read_ratings_here};
+use crate::session::{RatingsReader, Source, media_src, read_ratings_here, write_store};
 
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
@@ -372,6 +372,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
                 annotator,
                 preview,
                 source: source.clone(),
+                write: write_store,
                 started: RwSignal::new(false),
             };
             view! { {move || session(loaded, begin.clone())} }.into_any()

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use juror_core::plan::Annotator;
 use juror_core::session::open::{self, Notice, Stored};
 use juror_core::session::ratings::{self, RatingsFile};
-use juror_core::session::store;
-use juror_core::session::{Cmd, Msg, Session, submit, update};
+use juror_core::session::store::{self, Envelope};
+use juror_core::session::{Cmd, Msg, Progress, Session, submit, update};
 use juror_core::study::Study;
 use leptos::prelude::*;
 use std::future::Future;
@@ -55,6 +55,24 @@ pub struct SessionHandle {
     pub preview: bool,
     /// The study's text and the page's reader of ratings files.
     source: StoredValue<Source>,
+    /// How a save's text is written ([`StoreWriter`]).
+    write: StoreWriter,
+}
+
+/// How the page writes the text of a save: `store::write`, named where the page starts the
+/// session (`app.rs`), so that the writer is compiled into the page's first wasm module with
+/// the helpers it calls hundreds of thousands of times per save of a large study. Named only
+/// inside the session's own module (`pages/later.rs`), it would call each of them across the
+/// modules' boundary (an indirect call the browser cannot inline: answering in the
+/// 10,000-item study was 20% slower, docs/benchmarks.md).
+pub type StoreWriter = fn(&Envelope<&Progress>) -> Result<String, String>;
+
+/// The page's [`StoreWriter`]: the core's `store::write`.
+///
+/// # Errors
+/// As `store::write`'s.
+pub fn write_store(envelope: &Envelope<&Progress>) -> Result<String, String> {
+    store::write(envelope)
 }
 
 /// What a [`RatingsReader`] is given: the study as the page opened it (its text too, for a
@@ -123,6 +141,7 @@ impl SessionHandle {
         annotator: Annotator,
         preview: bool,
         source: Source,
+        write: StoreWriter,
     ) -> SessionHandle {
         let now = clock::now();
         let key = store::key(&study_sha256, annotator.slot, annotator.id.as_deref());
@@ -156,6 +175,7 @@ impl SessionHandle {
             backups: Backups::new(opened.done, opened.away_days),
             preview,
             source: StoredValue::new(source),
+            write,
         };
         // Another tab of the same study and annotator saved: take its answers in, and save the
         // union if this tab had answers that tab lacked; a copy that does not fit is held on,

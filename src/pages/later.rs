@@ -24,7 +24,7 @@ use super::flow::{StudyFlow, start};
 use super::preview::{PreviewBanner, PreviewNames};
 use super::{StartActions, Welcome};
 use crate::services::storage;
-use crate::session::{SessionHandle, Source};
+use crate::session::{SessionHandle, Source, StoreWriter};
 
 /// Whether the session's code is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,8 @@ pub struct SessionStart {
     pub preview: bool,
     /// The study's text and the page's reader of ratings files.
     pub source: Source,
+    /// How a save's text is written (`session::write_store`: see [`StoreWriter`]).
+    pub write: StoreWriter,
     /// Start was pressed on the welcome page before the session's code was in: the session
     /// starts as it opens.
     pub started: RwSignal<bool>,
@@ -151,9 +153,18 @@ fn render(begin: SessionStart) -> AnyView {
         annotator,
         preview,
         source,
+        write,
         started,
     } = begin;
-    let handle = SessionHandle::start(study.clone(), sha256, base, annotator, preview, source);
+    let handle = SessionHandle::start(
+        study.clone(),
+        sha256,
+        base,
+        annotator,
+        preview,
+        source,
+        write,
+    );
     provide_context(handle);
     if started.get_untracked() && handle.with_untracked(|s| s.phase() == Phase::Welcome) {
         start(handle);

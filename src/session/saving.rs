@@ -178,7 +178,7 @@ impl SessionHandle {
         }
         let revision = self.saving.revision.get_value() + 1;
         let text = self.session.with_untracked(|s| {
-            store::write(&Envelope {
+            (self.write)(&Envelope {
                 schema_version: store::SCHEMA_VERSION,
                 study_id: self.study.with_value(|study| study.id().to_owned()),
                 study_sha256: self.study_sha256.get_value(),
