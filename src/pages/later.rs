@@ -156,6 +156,10 @@ fn render(begin: SessionStart) -> AnyView {
         write,
         started,
     } = begin;
+    // The session's welcome page replaces the study's (still on the page while this runs): a
+    // keyboard user's focus on Start, or an open "Continue from a downloaded ratings file",
+    // stays where it was.
+    let carried = crate::services::dom::carry();
     let handle = SessionHandle::start(
         study.clone(),
         sha256,
@@ -169,6 +173,7 @@ fn render(begin: SessionStart) -> AnyView {
     if started.get_untracked() && handle.with_untracked(|s| s.phase() == Phase::Welcome) {
         start(handle);
     }
+    crate::services::dom::carry_over(carried);
     if preview {
         let names = PreviewNames::default();
         provide_context(names);

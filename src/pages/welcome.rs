@@ -63,11 +63,13 @@ pub fn Welcome(
 pub fn StartActions(on_start: Callback<()>, children: Children) -> impl IntoView {
     view! {
         <div class="actions">
-            <button type="button" class="primary" on:click=move |_| on_start.run(())>
+            <button type="button" id="start" class="primary" on:click=move |_| on_start.run(())>
                 "Start"
             </button>
         </div>
-        <details class="restore">
+        // The ids carry the focus and the open state over when the session's welcome page
+        // replaces the study's (pages/later.rs).
+        <details class="restore" id="restore">
             <summary>"Continue from a downloaded ratings file"</summary>
             <p>
                 "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."

@@ -29,6 +29,59 @@ pub fn focus(id: String) {
     });
 }
 
+/// What a page rendered again in place of the same page (the welcome page, once the session is
+/// in) must not lose: the id of the focused element and of each open `<details>`.
+#[derive(Default)]
+pub struct Carried {
+    focused: Option<String>,
+    open: Vec<String>,
+}
+
+/// The page's [`Carried`] state, before it is rendered again.
+pub fn carry() -> Carried {
+    let Some(document) = document() else {
+        return Carried::default();
+    };
+    let focused = document
+        .active_element()
+        .map(|e| e.id())
+        .filter(|id| !id.is_empty());
+    let mut open = Vec::new();
+    if let Ok(list) = document.query_selector_all("details[open][id]") {
+        for i in 0..list.length() {
+            if let Some(element) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                open.push(element.id());
+            }
+        }
+    }
+    Carried { focused, open }
+}
+
+/// Gives the page rendered since [`carry`] the same focus and open `<details>`, once it is
+/// mounted (before the next key press reaches the page).
+pub fn carry_over(carried: Carried) {
+    if carried.focused.is_none() && carried.open.is_empty() {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        leptos::task::tick().await;
+        let Some(document) = document() else {
+            return;
+        };
+        for id in &carried.open {
+            if let Some(element) = document.get_element_by_id(id) {
+                let _ = element.set_attribute("open", "");
+            }
+        }
+        if let Some(id) = carried.focused {
+            focus_now(&id);
+        }
+    });
+}
+
 fn focus_now(id: &str) -> bool {
     let Some(element) = document().and_then(|d| d.get_element_by_id(id)) else {
         return false;

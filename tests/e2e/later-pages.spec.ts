@@ -54,3 +54,24 @@ test('an annotator with saved answers waits for the session, not on the welcome 
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('a keyboard user on Start, with the restore form open, keeps both when the session arrives', async ({ page, errors }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(later, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openStudy(page, 'pandalm.json');
+  await page.getByText('Continue from a downloaded ratings file').click();
+  const start = page.getByRole('button', { name: 'Start' });
+  await start.focus();
+  release();
+  // The session's welcome page is in once its restore form is.
+  await expect(page.getByLabel('Restore from file')).toBeAttached();
+  await expect(start).toBeFocused();
+  await expect(page.locator('details.restore')).toHaveAttribute('open', '');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
