@@ -146,28 +146,19 @@ fn now<T>(future: impl Future<Output = T>) -> Option<T> {
 /// Opens the session (resumes it, or starts it when Start was pressed while it loaded) and
 /// renders its pages.
 fn render(begin: SessionStart) -> AnyView {
-    let SessionStart {
-        study,
-        sha256,
-        base,
-        annotator,
-        preview,
-        source,
-        write,
-        started,
-    } = begin;
     // The session's welcome page replaces the study's (still on the page while this runs): a
     // keyboard user's focus on Start, or an open "Continue from a downloaded ratings file",
     // stays where it was.
     let carried = crate::services::dom::carry();
+    let (study, preview, started) = (begin.study.clone(), begin.preview, begin.started);
     let handle = SessionHandle::start(
-        study.clone(),
-        sha256,
-        base,
-        annotator,
+        begin.study,
+        begin.sha256,
+        begin.base,
+        begin.annotator,
         preview,
-        source,
-        write,
+        begin.source,
+        begin.write,
     );
     provide_context(handle);
     if started.get_untracked() && handle.with_untracked(|s| s.phase() == Phase::Welcome) {

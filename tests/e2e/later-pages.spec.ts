@@ -2,18 +2,25 @@
 // welcome page, loads while the annotator reads it); an annotator who starts before it is in
 // waits for it, and an annotator whose connection fails just then is told what to do and loses
 // nothing; one who comes back with saved answers waits for the session, not on the welcome page.
+import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { openStudy } from './session';
 
 const later = /\/juror-app-[0-9a-f]+_later\.wasm$/;
 
-test('the welcome page is ready before the later pages arrive, and Start waits for them', async ({ page, errors }) => {
+/** Holds the session's wasm back until the returned function is called. */
+async function holdSession(page: Page): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(later, async (route) => {
     await held;
     await route.continue();
   });
+  return release;
+}
+
+test('the welcome page is ready before the session arrives, and Start waits for it', async ({ page, errors }) => {
+  const release = await holdSession(page);
   await openStudy(page, 'pandalm.json');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
@@ -41,12 +48,7 @@ test('an annotator with saved answers waits for the session, not on the welcome 
   await openStudy(page, 'pandalm.json');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(later, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdSession(page);
   await page.reload();
   await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
@@ -56,12 +58,7 @@ test('an annotator with saved answers waits for the session, not on the welcome 
 });
 
 test('a keyboard user on Start, with the restore form open, keeps both when the session arrives', async ({ page, errors }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(later, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdSession(page);
   await openStudy(page, 'pandalm.json');
   await page.getByText('Continue from a downloaded ratings file').click();
   const start = page.getByRole('button', { name: 'Start' });
