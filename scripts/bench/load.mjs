@@ -16,6 +16,8 @@
 //                next page's heading; the harness's time between steps is not counted)
 //   bytes        bytes transferred (compressed) until the welcome page
 //   × floor      welcome as a multiple of the floor page's (its Start button) in the same run
+//   paired       the median over repetitions of welcome / that repetition's floor load
+// Each repetition loads the floor page and then each study in turn (interleaved).
 // then, for the 10,000-item study without throttling, the script time (Chrome's
 // ScriptDuration) of answering a trial and of moving to the next one over 20 trials (median,
 // max), and the size of what the session stores.
@@ -206,28 +208,36 @@ const median = (xs) => {
 const studies = [['smallest example', 'pandalm.json'], ['largest example', 'financial-analysis.json'], ['generated 10,000 items', BIG]];
 const results = { reps, conditions: {}, large: null };
 for (const [name, condition] of Object.entries(conditions).filter(([n]) => only.includes(n))) {
+  // Interleaved: each repetition loads the floor page, then each study, so that the floor and
+  // the pages it is compared with see the same moments of a shared machine (measured in blocks,
+  // the floor's median swung 302–784 ms between runs and the ratio with it).
   const floorRuns = [];
-  for (let i = 0; i < reps; i++) floorRuns.push(await floorLoad(condition));
+  const runs = studies.map(() => []);
+  for (let i = 0; i < reps; i++) {
+    floorRuns.push(await floorLoad(condition));
+    for (const [s, [, study]] of studies.entries()) runs[s].push(await studyLoad(condition, study));
+  }
   const floorWelcome = median(floorRuns.map((r) => r.welcome));
-  const rows = [{ page: 'floor (minimal Leptos page)', welcome: floorWelcome, firstTrial: null, bytes: null, ratio: 1 }];
-  for (const [label, study] of studies) {
-    const runs = [];
-    for (let i = 0; i < reps; i++) runs.push(await studyLoad(condition, study));
-    const welcome = median(runs.map((r) => r.welcome));
+  const rows = [{ page: 'floor (minimal Leptos page)', welcome: floorWelcome, firstTrial: null, bytes: null, ratio: 1, paired: 1 }];
+  for (const [s, [label, study]] of studies.entries()) {
+    const welcome = median(runs[s].map((r) => r.welcome));
     rows.push({
       page: `${label} (${study})`,
       welcome,
-      firstTrial: median(runs.map((r) => r.firstTrial)),
-      bytes: median(runs.map((r) => r.bytes)),
+      firstTrial: median(runs[s].map((r) => r.firstTrial)),
+      bytes: median(runs[s].map((r) => r.bytes)),
       ratio: welcome / floorWelcome,
+      // The median of each repetition's page / floor: the same comparison, less swayed by a
+      // repetition in which the machine was busy.
+      paired: median(runs[s].map((r, i) => r.welcome / floorRuns[i].welcome)),
     });
   }
   results.conditions[name] = rows;
-  console.log(`\n${name}: median of ${reps} cold loads`);
-  console.log(`${'page'.padEnd(44)} ${'welcome'.padStart(9)} ${'1st trial'.padStart(10)} ${'bytes'.padStart(10)} ${'× floor'.padStart(8)}`);
+  console.log(`\n${name}: median of ${reps} cold loads, floor and pages in turn`);
+  console.log(`${'page'.padEnd(44)} ${'welcome'.padStart(9)} ${'1st trial'.padStart(10)} ${'bytes'.padStart(10)} ${'× floor'.padStart(8)} ${'paired'.padStart(7)}`);
   for (const r of rows) {
     const ms = (x) => (x === null ? '' : `${Math.round(x)} ms`);
-    console.log(`${r.page.padEnd(44)} ${ms(r.welcome).padStart(9)} ${ms(r.firstTrial).padStart(10)} ${(r.bytes === null ? '' : r.bytes.toLocaleString('en')).padStart(10)} ${r.ratio.toFixed(2).padStart(8)}`);
+    console.log(`${r.page.padEnd(44)} ${ms(r.welcome).padStart(9)} ${ms(r.firstTrial).padStart(10)} ${(r.bytes === null ? '' : r.bytes.toLocaleString('en')).padStart(10)} ${r.ratio.toFixed(2).padStart(8)} ${r.paired.toFixed(2).padStart(7)}`);
   }
 }
 
