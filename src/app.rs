@@ -15,27 +15,17 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::pages::later::{self, Loaded, SessionStart, session};
-use crate::pages::{Analyse, BrokenLink, Contact, OpenStudy, StudyProblems, Welcome};
+use crate::pages::{Analyse, BrokenLink, Contact, NoStudy, NoStudyPage, Welcome};
 use crate::services::{location, ratings_reader, study_source};
 use crate::session::{RatingsReader, Source, media_src, read_ratings_here, write_store};
 
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
 pub enum Load {
-    /// No study named in the address: offer to open one.
-    Choose,
     /// Fetching or reading `source`.
     Loading(String),
-    /// The file could not be had at all.
-    Unreachable { source: String, message: String },
-    /// The file was read but is not a valid study; the study ids whose saved answers the page
-    /// offers (`store::failed_study_ids`), and the contact line the file names, if any.
-    Invalid {
-        source: String,
-        problems: Vec<Problem>,
-        ids: Vec<String>,
-        contact: Option<String>,
-    },
+    /// No study to play: none named, or it could not be had or opened.
+    NoStudy(NoStudy),
     /// A valid study, with the SHA-256 of its text, the address its media are relative to, and
     /// its text (for reading a ratings file against it).
     Ready(Arc<Study>, String, String, Arc<str>),
@@ -90,7 +80,7 @@ impl Load {
         from_file: bool,
     ) -> Load {
         match text {
-            Err(message) => Load::Unreachable { source, message },
+            Err(message) => Load::NoStudy(NoStudy::Unreachable { source, message }),
             Ok(text) if compiled_only && !compiled::is_compiled(&text) => {
                 Load::AsWritten { source, from_file }
             }
@@ -99,12 +89,12 @@ impl Load {
                     let base = media_base(&source);
                     Load::Ready(Arc::new(study), sha256, base, text.into())
                 }
-                Err(problems) => Load::Invalid {
+                Err(problems) => Load::NoStudy(NoStudy::Invalid {
                     ids: store::failed_study_ids(&source, Some(&text)),
                     contact: store::failed_study_contact(&text),
                     source,
                     problems: problems.0,
-                },
+                }),
             },
         }
     }
@@ -187,8 +177,12 @@ fn Player(
     ratings: RatingsReader,
 ) -> impl IntoView {
     let initial = match location::query_param("study") {
-        Some(url) => Load::Loading(url),
-        None => Load::Choose,
+        // Usually in before the wasm: opened at once, with no "Loading…" page in between.
+        Some(url) => match study_source::early_text(&url) {
+            Some(text) => Load::from_text(url, text, opener, compiled_only, false),
+            None => Load::Loading(url),
+        },
+        None => Load::NoStudy(NoStudy::Choose),
     };
     let load = RwSignal::new(initial.clone());
     if let Load::Loading(url) = initial {
@@ -220,7 +214,6 @@ fn Player(
         </Show>
         <main id="main">
             {move || match load.get() {
-                Load::Choose => view! { <OpenStudy on_file=open_file /> }.into_any(),
                 Load::Loading(source) => view! {
                     <section class="loading" aria-busy="true">
                         <h1>"Loading the study…"</h1>
@@ -228,26 +221,7 @@ fn Player(
                     </section>
                 }
                 .into_any(),
-                Load::Unreachable { source, message } => {
-                    let ids = store::failed_study_ids(&source, None);
-                    view! {
-                        <StudyProblems source lead=message problems=Vec::new() on_file=open_file ids contact=None />
-                    }
-                    .into_any()
-                }
-                Load::Invalid { source, problems, ids, contact } => {
-                    view! {
-                        <StudyProblems
-                            source
-                            lead="The study file has problems, so it cannot be opened.".to_owned()
-                            problems
-                            on_file=open_file
-                            ids
-                            contact
-                        />
-                    }
-                    .into_any()
-                }
+                Load::NoStudy(why) => view! { <NoStudyPage why on_file=open_file /> }.into_any(),
                 Load::Ready(study, sha256, base, text) => {
                     let source = Source { text, reader: ratings };
                     view! { <Ready study sha256 base source /> }.into_any()
@@ -383,7 +357,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
 
 #[cfg(test)]
 mod tests {
-    use super::{Load, open_any, read_compiled};
+    use super::{Load, NoStudy, open_any, read_compiled};
     use juror_core::open::open;
     use juror_core::{compiled, markdown};
 
@@ -392,9 +366,11 @@ mod tests {
     #[test]
     fn text_becomes_ready_invalid_or_unreachable() {
         let bad = Load::from_text("a.json".into(), Ok("{".into()), open_any, false, false);
-        assert!(matches!(bad, Load::Invalid { ref problems, .. } if problems.len() == 1));
+        assert!(
+            matches!(bad, Load::NoStudy(NoStudy::Invalid { ref problems, .. }) if problems.len() == 1)
+        );
         let gone = Load::from_text("a.json".into(), Err("404".into()), open_any, false, false);
-        assert!(matches!(gone, Load::Unreachable { .. }));
+        assert!(matches!(gone, Load::NoStudy(NoStudy::Unreachable { .. })));
         let ok = Load::from_text("a.json".into(), Ok(MINIMAL.into()), open_any, false, false);
         assert!(matches!(ok, Load::Ready(_, ref hash, _, _) if hash.len() == 64));
     }
@@ -435,7 +411,7 @@ mod tests {
         assert!(matches!(load("not json", false), Load::AsWritten { .. }));
         // A damaged compiled study: placed and coded, on either page.
         let damaged = text.replacen("\"items\"", "\"itemz\"", 1);
-        let Load::Invalid { problems, .. } = load(&damaged, false) else {
+        let Load::NoStudy(NoStudy::Invalid { problems, .. }) = load(&damaged, false) else {
             panic!("a damaged compiled study is refused");
         };
         assert!(

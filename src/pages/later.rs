@@ -85,20 +85,26 @@ pub fn session(loaded: RwSignal<Loaded>, begin: SessionStart) -> AnyView {
         return view! { <Waiting begin /> }.into_any();
     }
     match state {
-        Loaded::Failed => view! {
-            <section class="load-failed" role="alert">
-                <h1>"This page could not be loaded"</h1>
-                <p>
-                    "Your answers are saved in this browser. Check that you are online, then reload the page to continue."
-                </p>
-                <button type="button" class="primary" on:click=|_| crate::services::offline::reload()>
-                    "Reload"
-                </button>
-            </section>
-        }
-        .into_any(),
+        Loaded::Failed => load_failed(),
         _ => loading(),
     }
+}
+
+/// The page's code could not be fetched (offline before the page had ever been loaded whole):
+/// what to do, and Reload.
+pub fn load_failed() -> AnyView {
+    view! {
+        <section class="load-failed" role="alert">
+            <h1>"This page could not be loaded"</h1>
+            <p>
+                "Check that you are online, then reload the page. Answers already given are kept in this browser."
+            </p>
+            <button type="button" class="primary" on:click=|_| crate::services::offline::reload()>
+                "Reload"
+            </button>
+        </section>
+    }
+    .into_any()
 }
 
 /// Whether this browser holds a session of this annotator (read as text only: what to make of
@@ -126,13 +132,14 @@ fn Waiting(begin: SessionStart) -> impl IntoView {
     }
 }
 
-fn loading() -> AnyView {
+/// "Loading…", while a page's code is on its way.
+pub fn loading() -> AnyView {
     view! { <p class="loading" role="status">"Loading…"</p> }.into_any()
 }
 
 /// The future's value if it is ready at its first poll: the split call, once its code is in,
 /// awaits nothing.
-fn now<T>(future: impl Future<Output = T>) -> Option<T> {
+pub fn now<T>(future: impl Future<Output = T>) -> Option<T> {
     let mut future = pin!(future);
     match future
         .as_mut()

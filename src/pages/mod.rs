@@ -5,6 +5,7 @@ mod done;
 mod flow;
 mod instructions;
 pub mod later;
+mod no_study;
 mod open;
 mod preview;
 mod problems;
@@ -17,6 +18,7 @@ mod welcome;
 
 pub use analyse::{Analyse, JudgesView};
 pub use done::Debrief;
+pub use no_study::{NoStudy, NoStudyPage};
 pub use open::{BrokenLink, FilePicker, OpenStudy};
 pub use problems::StudyProblems;
 pub use saved::{KeptCount, SavedAnswers};

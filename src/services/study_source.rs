@@ -4,60 +4,110 @@
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// Fetches `url` (relative to the page) as text.
+/// Fetches `url` (relative to the page) as text: the request `index.html`'s first script
+/// started for it while the wasm was still downloading, if any (taken once: loading the same
+/// address again fetches it anew).
 ///
 /// # Errors
 /// A sentence saying what failed and what to check.
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window: Juror must run in a browser page")?;
-    let request = early_request(&window, url).unwrap_or_else(|| window.fetch_with_str(url));
-    let response = JsFuture::from(request).await.map_err(|_| {
-        format!("Could not reach \"{url}\". Check your connection and that the address is right.")
-    })?;
+    if let Some(early) = early_for(url) {
+        let read = js_sys::Reflect::get(&early, &JsValue::from_str("read"))
+            .ok()
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+        if let Some(read) = read {
+            forget_early();
+            let got = JsFuture::from(read).await.unwrap_or(JsValue::UNDEFINED);
+            return answered(url, &got);
+        }
+    }
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| unreachable(url))?;
     let response: web_sys::Response = response
         .dyn_into()
         .map_err(|_| "the browser returned something that is not a response".to_owned())?;
-    if !response.ok() {
-        let status = response.status();
+    let text = match response.text() {
+        Ok(promise) => JsFuture::from(promise)
+            .await
+            .ok()
+            .and_then(|t| t.as_string()),
+        Err(_) => None,
+    };
+    let status = response.status();
+    status_and_text(url, response.ok(), status, &response.status_text(), text)
+}
+
+/// The study's text if `index.html`'s first script has already fetched and read it (the usual
+/// case: the study is smaller than the wasm), so that the page can open it without a
+/// "Loading…" page in between; `None` while it is on its way (then [`fetch_text`] waits).
+pub fn early_text(url: &str) -> Option<Result<String, String>> {
+    let early = early_for(url)?;
+    let done = js_sys::Reflect::get(&early, &JsValue::from_str("done")).ok()?;
+    if done.is_undefined() {
+        return None;
+    }
+    forget_early();
+    Some(answered(url, &done))
+}
+
+/// `window.jurorStudy`, if it was started for `url`.
+fn early_for(url: &str) -> Option<JsValue> {
+    let window = web_sys::window()?;
+    let early = js_sys::Reflect::get(&window, &JsValue::from_str("jurorStudy")).ok()?;
+    let started_for = js_sys::Reflect::get(&early, &JsValue::from_str("url")).ok()?;
+    (started_for.as_string().as_deref() == Some(url)).then_some(early)
+}
+
+/// Deletes `window.jurorStudy`: its request is taken.
+fn forget_early() {
+    if let Some(window) = web_sys::window() {
+        let target: &js_sys::Object = window.as_ref();
+        let _ = js_sys::Reflect::delete_property(target, &JsValue::from_str("jurorStudy"));
+    }
+}
+
+/// What the early request came to (`{ok, status, statusText, text}`, or `{failed}` if the
+/// address could not be reached), as [`fetch_text`] says it.
+fn answered(url: &str, got: &JsValue) -> Result<String, String> {
+    let field = |name: &str| js_sys::Reflect::get(got, &JsValue::from_str(name)).ok();
+    let Some(ok) = field("ok").and_then(|v| v.as_bool()) else {
+        return Err(unreachable(url));
+    };
+    let status = field("status").and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let status_text = field("statusText")
+        .and_then(|v| v.as_string())
+        .unwrap_or_default();
+    let text = field("text").and_then(|v| v.as_string());
+    // A status is a whole number from 100 to 599.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    status_and_text(url, ok, status as u16, &status_text, text)
+}
+
+fn unreachable(url: &str) -> String {
+    format!("Could not reach \"{url}\". Check your connection and that the address is right.")
+}
+
+/// The text of a response, or the sentence saying why there is none.
+fn status_and_text(
+    url: &str,
+    ok: bool,
+    status: u16,
+    status_text: &str,
+    text: Option<String>,
+) -> Result<String, String> {
+    if !ok {
         let hint = if status == 404 {
             "No file is at that address: check the study= part of the link."
         } else {
             "The server refused the file."
         };
         return Err(format!(
-            "Could not load \"{url}\": the server answered {status} {}. {hint}",
-            response.status_text()
+            "Could not load \"{url}\": the server answered {status} {status_text}. {hint}"
         ));
     }
-    let promise = response
-        .text()
-        .map_err(|_| format!("Could not read \"{url}\" as text."))?;
-    let text = JsFuture::from(promise)
-        .await
-        .map_err(|_| format!("Could not read \"{url}\" as text."))?;
-    text.as_string()
-        .ok_or_else(|| format!("\"{url}\" is not a text file."))
-}
-
-/// The request for `url` that `index.html`'s first script started while the wasm was still
-/// downloading (`window.jurorStudy`), if it is for this address. Taken once: loading the same
-/// address again fetches it anew.
-fn early_request(window: &web_sys::Window, url: &str) -> Option<js_sys::Promise> {
-    let key = JsValue::from_str("jurorStudy");
-    let early = js_sys::Reflect::get(window, &key).ok()?;
-    if early.is_undefined() || early.is_null() {
-        return None;
-    }
-    let target: &js_sys::Object = window.as_ref();
-    let _ = js_sys::Reflect::delete_property(target, &key);
-    let started_for = js_sys::Reflect::get(&early, &JsValue::from_str("url")).ok()?;
-    if started_for.as_string().as_deref() != Some(url) {
-        return None;
-    }
-    js_sys::Reflect::get(&early, &JsValue::from_str("response"))
-        .ok()?
-        .dyn_into()
-        .ok()
+    text.ok_or_else(|| format!("Could not read \"{url}\" as text."))
 }
 
 /// Reads a picked or dropped file as text.

@@ -98,3 +98,32 @@ test('a misspelt link parameter says the link looks broken and names the paramet
   await expect(page.getByRole('alert')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+// Annotators with a working link never see these pages: their code is a wasm of its own,
+// fetched only when one is shown.
+const problemsWasm = /\/juror-app-[0-9a-f]+_problems\.wasm$/;
+
+test('the page of a study that cannot be opened says it is loading until its code is in', async ({ page, errors }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(problemsWasm, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('index.html?study=studies/no-such-study.json&slot=1');
+  await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
+  await expect(page.getByText('Loading…')).toHaveCount(0);
+  expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+});
+
+test('when that code cannot be fetched, the page asks to reload, and then shows what is wrong', async ({ page }) => {
+  await page.route(problemsWasm, (route) => route.abort('internetdisconnected'));
+  await page.goto('index.html?study=studies/no-such-study.json&slot=1');
+  const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+  await expect(alert).toBeVisible();
+  await page.unroute(problemsWasm);
+  await alert.getByRole('button', { name: 'Reload' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
+});

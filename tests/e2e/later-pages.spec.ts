@@ -36,7 +36,7 @@ test('when the session cannot be fetched, the annotator is asked to reload, and 
   await page.getByRole('button', { name: 'Start' }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
   await expect(alert).toBeVisible();
-  await expect(alert).toContainText('Your answers are saved in this browser');
+  await expect(alert).toContainText('Answers already given are kept in this browser');
   // Back online: Reload, and Start goes on.
   await page.unroute(later);
   await alert.getByRole('button', { name: 'Reload' }).click();

@@ -1,6 +1,7 @@
 // Intent: on a slow connection the annotator's page arrives sooner because the study is
 // requested at once, beside the wasm, instead of after the wasm has downloaded and started;
-// the app then uses that one response and never asks for the study twice.
+// the app then uses that one response and never asks for the study twice, and when the study
+// is in first, opens it at once.
 import { test, expect } from './fixtures';
 import { openStudy } from './session';
 
@@ -40,5 +41,34 @@ test('the study is requested while the wasm is still downloading, and only once'
   expect(studyBeforeWasm, 'the study was requested before the wasm arrived').toBe(true);
   const calls = await page.evaluate(() => (window as unknown as { fetchCalls: string[] }).fetchCalls);
   expect(calls.filter((url) => url.endsWith(`studies/${study}`))).toEqual([`studies/${study}`]);
+  expect(errors).toEqual([]);
+});
+
+test('a study that is in before the wasm opens at once, with no loading page in between', async ({ page, errors }) => {
+  // Every first-level heading the page ever shows, in order.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { headings: string[] }).headings = seen;
+    new MutationObserver(() => {
+      for (const h of document.querySelectorAll('h1')) {
+        const text = h.textContent ?? '';
+        if (seen[seen.length - 1] !== text) seen.push(text);
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  // The wasm is held until the study's response has been received whole.
+  let studyDone!: () => void;
+  const studyIn = new Promise<void>((resolve) => (studyDone = resolve));
+  page.on('requestfinished', (request) => {
+    if (isStudy(request.url())) studyDone();
+  });
+  await page.route(/\/juror-app-[0-9a-f]+_bg\.wasm$/, async (route) => {
+    await studyIn;
+    await route.continue();
+  });
+  await openStudy(page, study, 1);
+  const headings = await page.evaluate(() => (window as unknown as { headings: string[] }).headings);
+  expect(headings.filter((h) => h.startsWith('Loading'))).toEqual([]);
+  expect(headings.length).toBeGreaterThan(0);
   expect(errors).toEqual([]);
 });

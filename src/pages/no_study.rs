@@ -1,0 +1,106 @@
+//! The pages shown when there is no study to play: none named in the address (choose one), one
+//! that could not be had, one with problems (with the answers this browser keeps for it).
+//!
+//! An annotator with a working link never sees them, so the release build puts them in a wasm of
+//! their own, fetched only when one is shown (as the session is: `pages/later.rs`). Until it is
+//! in the page says it is loading; if it cannot be fetched, that it could not be loaded, with
+//! Reload.
+
+use juror_core::study::Problem;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos::wasm_split::SplitLoaderError;
+
+use super::later::{Loaded, at_start, load_failed, loading, now};
+use super::{OpenStudy, StudyProblems};
+use juror_core::session::store;
+
+/// Why there is no study to play.
+#[derive(Clone, Debug)]
+pub enum NoStudy {
+    /// None named in the address: offer to open one.
+    Choose,
+    /// The file could not be had at all.
+    Unreachable { source: String, message: String },
+    /// The file was read but is not a valid study; the study ids whose saved answers the page
+    /// offers (`store::failed_study_ids`), and the contact line the file names, if any.
+    Invalid {
+        source: String,
+        problems: Vec<Problem>,
+        ids: Vec<String>,
+        contact: Option<String>,
+    },
+}
+
+/// The page for `why`, once its code is in; `on_file` opens a study chosen from the computer.
+#[component]
+pub fn NoStudyPage(why: NoStudy, on_file: Callback<web_sys::File>) -> impl IntoView {
+    let loaded = RwSignal::new(at_start());
+    if loaded.get_untracked() == Loaded::Loading {
+        spawn_local(async move {
+            loaded.set(match load_pages().await {
+                Ok(()) => Loaded::Ready,
+                Err(_) => Loaded::Failed,
+            });
+        });
+    }
+    move || match loaded.get() {
+        Loaded::Ready => match now(page(why.clone(), on_file)) {
+            Some(Ok(view)) => view,
+            _ => loading(),
+        },
+        Loaded::Loading => loading(),
+        Loaded::Failed => load_failed(),
+    }
+}
+
+fn render(why: NoStudy, on_file: Callback<web_sys::File>) -> AnyView {
+    match why {
+        NoStudy::Choose => view! { <OpenStudy on_file /> }.into_any(),
+        NoStudy::Unreachable { source, message } => {
+            let ids = store::failed_study_ids(&source, None);
+            view! {
+                <StudyProblems source lead=message problems=Vec::new() on_file ids contact=None />
+            }
+            .into_any()
+        }
+        NoStudy::Invalid {
+            source,
+            problems,
+            ids,
+            contact,
+        } => view! {
+            <StudyProblems
+                source
+                lead="The study file has problems, so it cannot be opened.".to_owned()
+                problems
+                on_file
+                ids
+                contact
+            />
+        }
+        .into_any(),
+    }
+}
+
+#[cfg(feature = "split")]
+#[allow(improper_ctypes_definitions, improper_ctypes)]
+#[leptos::wasm_split::wasm_split(
+    juror_problems,
+    wasm_split_path = ::leptos::wasm_split,
+    fallible,
+    preload(load_pages)
+)]
+fn page(why: NoStudy, on_file: Callback<web_sys::File>) -> Result<AnyView, SplitLoaderError> {
+    Ok(render(why, on_file))
+}
+
+#[cfg(not(feature = "split"))]
+async fn page(why: NoStudy, on_file: Callback<web_sys::File>) -> Result<AnyView, SplitLoaderError> {
+    Ok(render(why, on_file))
+}
+
+#[cfg(not(feature = "split"))]
+async fn load_pages() -> Result<(), SplitLoaderError> {
+    Ok(())
+}
