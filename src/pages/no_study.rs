@@ -6,6 +6,7 @@
 //! in the page says it is loading; if it cannot be fetched, that it could not be loaded, with
 //! Reload.
 
+use juror_core::session::store;
 use juror_core::study::Problem;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -13,7 +14,6 @@ use leptos::wasm_split::SplitLoaderError;
 
 use super::later::{Loaded, at_start, load_failed, loading, now};
 use super::{OpenStudy, StudyProblems};
-use juror_core::session::store;
 
 /// Why there is no study to play.
 #[derive(Clone, Debug)]
