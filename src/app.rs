@@ -331,12 +331,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
             if loaded.get_untracked() == Loaded::Loading && !fetching.get_value() {
                 fetching.set_value(true);
                 crate::services::dom::after_paint(move || {
-                    spawn_local(async move {
-                        loaded.set(match later::load().await {
-                            Ok(()) => Loaded::Ready,
-                            Err(_) => Loaded::Failed,
-                        });
-                    });
+                    later::fetch_code(loaded, later::load());
                 });
             }
             let begin = SessionStart {

@@ -50,6 +50,20 @@ pub async fn load() -> Result<(), SplitLoaderError> {
     load_session().await
 }
 
+/// Fetches a split's code (`load`: [`load`], or the pages for no study's), then says in
+/// `loaded` whether it is in.
+pub fn fetch_code(
+    loaded: RwSignal<Loaded>,
+    load: impl Future<Output = Result<(), SplitLoaderError>> + 'static,
+) {
+    leptos::task::spawn_local(async move {
+        loaded.set(match load.await {
+            Ok(()) => Loaded::Ready,
+            Err(_) => Loaded::Failed,
+        });
+    });
+}
+
 /// What a session starts from: the study as the page read it and who the annotator is.
 #[derive(Clone)]
 pub struct SessionStart {

@@ -9,10 +9,9 @@
 use juror_core::session::store;
 use juror_core::study::Problem;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 
-use super::later::{Loaded, at_start, load_failed, loading, now};
+use super::later::{Loaded, at_start, fetch_code, load_failed, loading, now};
 use super::{OpenStudy, StudyProblems};
 
 /// Why there is no study to play.
@@ -37,12 +36,7 @@ pub enum NoStudy {
 pub fn NoStudyPage(why: NoStudy, on_file: Callback<web_sys::File>) -> impl IntoView {
     let loaded = RwSignal::new(at_start());
     if loaded.get_untracked() == Loaded::Loading {
-        spawn_local(async move {
-            loaded.set(match load_pages().await {
-                Ok(()) => Loaded::Ready,
-                Err(_) => Loaded::Failed,
-            });
-        });
+        fetch_code(loaded, load_pages());
     }
     move || match loaded.get() {
         Loaded::Ready => match now(page(why.clone(), on_file)) {
