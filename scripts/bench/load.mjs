@@ -211,7 +211,10 @@ async function floorLoad(condition) {
 /** Clicks `name` and returns the app's time from the click to a heading starting with `next`. */
 async function step(page, name, next) {
   await page.getByRole('button', { name, exact: true }).click();
-  const done = await when(page, headingIs, next);
+  const done = await when(page, headingIs, next).catch(async (e) => {
+    const shown = await page.evaluate(() => document.querySelector('h1')?.textContent).catch(() => '?');
+    throw new Error(`after ${name}, no heading "${next}…" (the page shows "${shown}" at ${page.url()}): ${e.message}`);
+  });
   const at = await page.evaluate(() => window.__clickAt);
   return done - at;
 }
