@@ -176,6 +176,8 @@ fn Player(
     /// How the page reads a ratings file to continue from.
     ratings: RatingsReader,
 ) -> impl IntoView {
+    // Before anything can be pressed: the session's code waits for a press to end (later.rs).
+    crate::services::dom::watch_presses();
     let initial = match location::query_param("study") {
         // Usually in before the wasm: opened at once, with no "Loading…" page in between.
         Some(url) => match study_source::early_text(&url) {
@@ -226,47 +228,17 @@ fn Player(
                     let source = Source { text, reader: ratings };
                     view! { <Ready study sha256 base source /> }.into_any()
                 }
-                Load::AsWritten { source, from_file } => view! { <AsWritten source from_file /> }.into_any(),
+                // Named by the address: on to the researcher's page at once (the page is
+                // leaving; nothing more to fetch). Opened from the computer: where to open it.
+                Load::AsWritten { source, from_file: true } => {
+                    view! { <NoStudyPage why=NoStudy::AsWritten { source } on_file=open_file /> }.into_any()
+                }
+                Load::AsWritten { from_file: false, .. } => {
+                    location::replace(&format!("analyse.html{}", location::search_and_hash()));
+                    later::loading()
+                }
             }}
         </main>
-    }
-}
-
-/// A study as written, on the annotator's page: named by the address, it opens at once on the
-/// researcher's page with the same parameters (which plays it as an annotator would, with every
-/// check); opened from the computer, the page says where to open it.
-#[component]
-fn AsWritten(source: String, from_file: bool) -> impl IntoView {
-    let target = if from_file {
-        "analyse.html?open".to_owned()
-    } else {
-        format!("analyse.html{}", location::search_and_hash())
-    };
-    if !from_file {
-        location::replace(&target);
-    }
-    view! {
-        <section class="study-problems" role="status">
-            <h1>"This study opens on the researcher's page"</h1>
-            <p class="source">"Study: " <code>{source}</code></p>
-            <p>
-                "This file is a study as written, not compiled for annotators. The researcher's "
-                "page checks it and plays it as an annotator would; a study for annotators is "
-                "compiled first ("<code>"juror compile"</code>" or "<code>"juror publish"</code>")."
-            </p>
-            <p>
-                {if from_file {
-                    "There, choose the file again: "
-                } else {
-                    "Opening it there… "
-                }}
-                <a href=target.clone()>"Open it on the researcher's page"</a>
-            </p>
-            <p class="hint">
-                "If you were sent this file to take part in a study, ask the researcher for the "
-                "study's link instead."
-            </p>
-        </section>
     }
 }
 

@@ -51,17 +51,29 @@ pub async fn load() -> Result<(), SplitLoaderError> {
 }
 
 /// Fetches a split's code (`load`: [`load`], or the pages for no study's), then says in
-/// `loaded` whether it is in.
+/// `loaded` whether it is in, once nothing is pressed: the session's welcome page replaces the
+/// study's, and a Start pressed on one and released on the other would be no click at all.
 pub fn fetch_code(
     loaded: RwSignal<Loaded>,
     load: impl Future<Output = Result<(), SplitLoaderError>> + 'static,
 ) {
     leptos::task::spawn_local(async move {
-        loaded.set(match load.await {
+        let state = match load.await {
             Ok(()) => Loaded::Ready,
             Err(_) => Loaded::Failed,
-        });
+        };
+        settle(loaded, state, 40);
     });
+}
+
+/// Sets `loaded` once nothing is pressed on the page, checking every 50 ms `tries` times at
+/// most (a press held longer, or one whose release the page never sees, does not hold it back).
+fn settle(loaded: RwSignal<Loaded>, state: Loaded, tries: u8) {
+    if tries == 0 || !crate::services::dom::pressed() {
+        loaded.set(state);
+    } else {
+        crate::services::dom::after(50, move || settle(loaded, state, tries - 1));
+    }
 }
 
 /// What a session starts from: the study as the page read it and who the annotator is.

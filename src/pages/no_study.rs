@@ -1,5 +1,6 @@
 //! The pages shown when there is no study to play: none named in the address (choose one), one
-//! that could not be had, one with problems (with the answers this browser keeps for it).
+//! that could not be had, one with problems (with the answers this browser keeps for it), one
+//! written but not compiled (the researcher's page opens it).
 //!
 //! An annotator with a working link never sees them, so the release build puts them in a wasm of
 //! their own, fetched only when one is shown (as the session is: `pages/later.rs`). Until it is
@@ -29,6 +30,9 @@ pub enum NoStudy {
         ids: Vec<String>,
         contact: Option<String>,
     },
+    /// A study as written (not compiled) opened from the computer, which the annotator's page
+    /// does not play (one named by the address goes to the researcher's page at once: `app.rs`).
+    AsWritten { source: String },
 }
 
 /// The page for `why`, once its code is in; `on_file` opens a study chosen from the computer.
@@ -74,6 +78,32 @@ fn render(why: NoStudy, on_file: Callback<web_sys::File>) -> AnyView {
             />
         }
         .into_any(),
+        NoStudy::AsWritten { source } => view! { <AsWritten source /> }.into_any(),
+    }
+}
+
+/// A study as written opened from the computer, on the annotator's page: where to open it (the
+/// researcher's page checks it and plays it as an annotator would, with every check).
+#[component]
+fn AsWritten(source: String) -> impl IntoView {
+    view! {
+        <section class="study-problems" role="status">
+            <h1>"This study opens on the researcher's page"</h1>
+            <p class="source">"Study: " <code>{source}</code></p>
+            <p>
+                "This file is a study as written, not compiled for annotators. The researcher's "
+                "page checks it and plays it as an annotator would; a study for annotators is "
+                "compiled first ("<code>"juror compile"</code>" or "<code>"juror publish"</code>")."
+            </p>
+            <p>
+                "There, choose the file again: "
+                <a href="analyse.html?open">"Open it on the researcher's page"</a>
+            </p>
+            <p class="hint">
+                "If you were sent this file to take part in a study, ask the researcher for the "
+                "study's link instead."
+            </p>
+        </section>
     }
 }
 

@@ -192,6 +192,38 @@ pub fn cancel_timer(id: i32) {
     }
 }
 
+thread_local! {
+    /// Whether a pointer or a key is down on the page ([`watch_presses`]).
+    static PRESSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Notes, for the page's life, whether a pointer or a key is down ([`pressed`]). Once per page.
+pub fn watch_presses() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let press = Closure::<dyn Fn()>::new(|| PRESSED.set(true));
+    let release = Closure::<dyn Fn()>::new(|| PRESSED.set(false));
+    for (name, listener) in [
+        ("pointerdown", &press),
+        ("keydown", &press),
+        ("pointerup", &release),
+        ("pointercancel", &release),
+        ("keyup", &release),
+    ] {
+        let _ = window.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+    }
+    press.forget();
+    release.forget();
+}
+
+/// Whether a pointer or a key is down on the page now: a change that would replace what the
+/// annotator is pressing waits until it is up (a button swapped for its twin between the press
+/// and the release loses the click: the two land on different elements).
+pub fn pressed() -> bool {
+    PRESSED.get()
+}
+
 /// Calls `f` on every key press on the page, for the page's life.
 pub fn on_keydown(f: impl Fn(web_sys::KeyboardEvent) + 'static) {
     let Some(window) = web_sys::window() else {

@@ -1,7 +1,8 @@
 // Intent: the welcome page arrives without the session (its wasm, with every page after the
 // welcome page, loads while the annotator reads it); an annotator who starts before it is in
 // waits for it, and an annotator whose connection fails just then is told what to do and loses
-// nothing; one who comes back with saved answers waits for the session, not on the welcome page.
+// nothing; one who comes back with saved answers waits for the session, not on the welcome page;
+// a click on Start is never lost to the session arriving between its press and its release.
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { openStudy } from './session';
@@ -69,6 +70,29 @@ test('a keyboard user on Start, with the restore form open, keeps both when the 
   await expect(start).toBeFocused();
   await expect(page.locator('details.restore')).toHaveAttribute('open', '');
   await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('a click on Start pressed before the session arrives and released after it still starts', async ({ page, errors }) => {
+  // Notes when the session's wasm is in (instantiated), without changing anything else.
+  await page.addInitScript(() => {
+    const instantiate = WebAssembly.instantiateStreaming;
+    WebAssembly.instantiateStreaming = async function (source, imports) {
+      const made = await instantiate.call(WebAssembly, source, imports);
+      if (/_later\.wasm$/.test((await source).url)) (window as unknown as { sessionIn: boolean }).sessionIn = true;
+      return made;
+    };
+  });
+  const release = await holdSession(page);
+  await openStudy(page, 'pandalm.json');
+  const start = await page.getByRole('button', { name: 'Start' }).boundingBox();
+  if (!start) throw new Error('no Start button');
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  release();
+  await page.waitForFunction(() => (window as unknown as { sessionIn?: boolean }).sessionIn === true);
+  await page.mouse.up();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
   expect(errors).toEqual([]);
 });
