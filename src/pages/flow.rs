@@ -345,6 +345,7 @@ fn Overlays() -> impl IntoView {
 
 #[component]
 fn Shortcuts() -> impl IntoView {
+    let has_rubric = !use_session().study.get_value().rubric().is_empty();
     let rows = [
         (
             "1 – 9",
@@ -395,6 +396,7 @@ fn Shortcuts() -> impl IntoView {
             <tbody>
                 {rows
                     .iter()
+                    .filter(|(k, _)| has_rubric || *k != "R")
                     .map(|(k, what)| view! {
                         <tr>
                             <td><kbd>{*k}</kbd></td>

@@ -17,14 +17,23 @@ pub fn Instructions() -> impl IntoView {
     } else {
         "Continue"
     };
+    let shortcuts_hint = if study.rubric().is_empty() {
+        "Press ? for all keyboard shortcuts."
+    } else {
+        "You can see the rubric again at any time with the Rubric button or the R key; \
+         press ? for all keyboard shortcuts."
+    };
     view! {
         <section class="instructions" aria-labelledby="instructions-heading">
             <h1 id="instructions-heading">"Instructions"</h1>
             {study
                 .instructions()
                 .map(|md| view! { <RichText text=md.to_owned() /> })}
-            <h2>"Rubric"</h2>
-            <RubricTable />
+            // A study that asks only for preferences has no rubric to show.
+            {(!study.rubric().is_empty()).then(|| view! {
+                <h2>"Rubric"</h2>
+                <RubricTable />
+            })}
             {move || match (handle.backups.persisted.get(), handle.risk()) {
                 // A private window is said by its own banner.
                 (_, durability::Risk::PrivateWindow) => None,
@@ -39,10 +48,7 @@ pub fn Instructions() -> impl IntoView {
                 }.into_any()),
                 (None, _) => None,
             }}
-            <p class="hint">
-                "You can see the rubric again at any time with the Rubric button or the R key; "
-                "press ? for all keyboard shortcuts."
-            </p>
+            <p class="hint">{shortcuts_hint}</p>
             <div class="actions">
                 <button
                     type="button"

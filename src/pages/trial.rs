@@ -45,6 +45,7 @@ pub fn TrialPage() -> impl IntoView {
 #[component]
 fn TrialHeader() -> impl IntoView {
     let handle = use_session();
+    let has_rubric = !handle.study.get_value().rubric().is_empty();
     let p = Memo::new(move |_| handle.with(progress));
     // The ratings file so far: it restores on another device or browser.
     let backup = move |_| handle.backup();
@@ -80,9 +81,11 @@ fn TrialHeader() -> impl IntoView {
                     <span class="brief" aria-hidden="true">{short}</span>
                 </p>
                 <div class="tools">
-                    <button type="button" class="secondary small" aria-keyshortcuts="R" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::Rubric))>
-                        {label("Rubric", "Rubric")}
-                    </button>
+                    {has_rubric.then(|| view! {
+                        <button type="button" class="secondary small" aria-keyshortcuts="R" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::Rubric))>
+                            {label("Rubric", "Rubric")}
+                        </button>
+                    })}
                     <button type="button" class="secondary small" aria-keyshortcuts="L" on:click=move |_| handle.dispatch(Msg::Overlay(Overlay::TrialList))>
                         {label("All trials", "Trials")}
                     </button>

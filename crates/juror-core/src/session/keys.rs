@@ -53,7 +53,7 @@ pub fn to_msg(
     let phase = session.progress.phase;
     match key.key {
         "?" => Some(Msg::Overlay(Overlay::Shortcuts)),
-        "r" | "R" => Some(Msg::Overlay(Overlay::Rubric)),
+        "r" | "R" if !study.rubric().is_empty() => Some(Msg::Overlay(Overlay::Rubric)),
         "l" | "L" if phase == Phase::Trials => Some(Msg::Overlay(Overlay::TrialList)),
         _ if session.overlay != Overlay::None || phase != Phase::Trials => None,
         // Enter on a button or link does what the button says.
@@ -222,6 +222,22 @@ mod tests {
             ..key("?")
         };
         assert_eq!(to_msg(&study, &s, modified, None), None);
+    }
+
+    #[test]
+    fn a_study_with_no_rubric_opens_none() {
+        let (study, mut s) = into_trials("pandalm");
+        assert!(study.rubric().is_empty(), "preferences only");
+        assert_eq!(to_msg(&study, &s, key("r"), None), None);
+        assert_eq!(
+            to_msg(&study, &s, key("?"), None),
+            Some(Msg::Overlay(Overlay::Shortcuts))
+        );
+        // Nor does the message, however it comes.
+        update(&study, &mut s, Msg::Overlay(Overlay::Rubric), 1.0);
+        assert_eq!(s.overlay, Overlay::None);
+        let (study, _) = example("work-intake");
+        assert!(!study.rubric().is_empty());
     }
 
     #[test]

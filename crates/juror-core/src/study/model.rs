@@ -243,6 +243,19 @@ pub struct Rubric {
     pub avoid: Vec<Text>,
 }
 
+impl Rubric {
+    /// Nothing to show an annotator as the rubric: no dimension, worked example, or what to look
+    /// for or avoid (a study that asks only for preferences). Its per-output questions are asked
+    /// on each trial, not shown with the rubric. The page then shows no rubric heading, button or
+    /// shortcut.
+    pub fn is_empty(&self) -> bool {
+        self.dimensions.is_empty()
+            && self.examples.is_empty()
+            && self.look_for.is_empty()
+            && self.avoid.is_empty()
+    }
+}
+
 /// A Likert dimension.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Dimension {
