@@ -960,7 +960,6 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
             cmds.push(Cmd::ScrollTop);
             changed(&mut cmds);
         }
-        // A study with no rubric has none to show (its button is not there either).
         Msg::Overlay(Overlay::Rubric) if study.rubric().is_empty() => {}
         Msg::Overlay(overlay) => {
             session.overlay = overlay;

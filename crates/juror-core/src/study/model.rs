@@ -247,7 +247,7 @@ impl Rubric {
     /// Nothing to show an annotator as the rubric: no dimension, worked example, or what to look
     /// for or avoid (a study that asks only for preferences). Its per-output questions are asked
     /// on each trial, not shown with the rubric. The page then shows no rubric heading, button or
-    /// shortcut.
+    /// shortcut, and the session opens no rubric overlay.
     pub fn is_empty(&self) -> bool {
         self.dimensions.is_empty()
             && self.examples.is_empty()
