@@ -5,7 +5,9 @@ import * as path from 'node:path';
 export const root = path.resolve(__dirname, '../..');
 
 /** The example studies shipped in dist/studies/, with what their welcome page must show. */
-export function exampleStudies(): { file: string; title: string; items: number }[] {
+/** Each bundled example: its file, title, number of items, and whether it has a rubric to show
+ * (a study that asks only for preferences has none, and no Rubric button). */
+export function exampleStudies(): { file: string; title: string; items: number; rubric: boolean }[] {
   const dir = path.join(root, 'assets/studies');
   return fs
     .readdirSync(dir)
@@ -13,7 +15,9 @@ export function exampleStudies(): { file: string; title: string; items: number }
     .sort()
     .map((file) => {
       const study = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-      return { file, title: study.title, items: study.items.length };
+      const r = study.rubric ?? {};
+      const rubric = ['dimensions', 'examples', 'look_for', 'avoid'].some((k) => (r[k] ?? []).length > 0);
+      return { file, title: study.title, items: study.items.length, rubric };
     });
 }
 
