@@ -4,10 +4,9 @@
 use std::sync::Arc;
 
 use juror_core::compiled;
+use juror_core::cover::Cover;
 use juror_core::open::{Opened, open};
-use juror_core::plan::{
-    Annotator, ID_PARAMETERS, mturk_preview, platform_visit, resolve_annotator,
-};
+use juror_core::plan::{Annotator, ID_PARAMETERS, mturk_preview, platform_visit};
 use juror_core::session::store;
 use juror_core::study::Problems;
 use juror_core::study::{Problem, Study};
@@ -17,7 +16,7 @@ use leptos::task::spawn_local;
 use crate::pages::later::{self, Loaded, SessionStart, session};
 use crate::pages::{Analyse, BrokenLink, Contact, NoStudy, NoStudyPage, Welcome};
 use crate::services::{location, ratings_reader, study_source};
-use crate::session::{RatingsReader, Source, media_src, read_ratings_here, write_store};
+use crate::session::{RatingsReader, Source, read_ratings_here, write_store};
 
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
@@ -26,46 +25,75 @@ pub enum Load {
     Loading(String),
     /// No study to play: none named, or it could not be had or opened.
     NoStudy(NoStudy),
-    /// A valid study, with the SHA-256 of its text, the address its media are relative to, and
-    /// its text (for reading a ratings file against it).
-    Ready(Arc<Study>, String, String, Arc<str>),
+    /// A study whose welcome page can be shown, the address its media are relative to, and its
+    /// text (read whole by the session, and for reading a ratings file against it).
+    Ready(Front, String, Arc<str>),
     /// A study as written (not compiled), which the annotator's page does not play: one named
     /// by the address opens on the researcher's page, which plays it with every check; one
     /// opened from the computer is sent there.
     AsWritten { source: String, from_file: bool },
 }
 
-/// How a page reads a study's text into a study it can play, with the SHA-256 that names its
-/// saved answers and ratings files: [`read_compiled`] (the annotator's page) or [`open_any`]
-/// (the researcher's).
-pub type Opener = fn(&str) -> Result<Opened, Problems>;
+/// A study as its first page needs it: its cover (the welcome page, the link's annotator), the
+/// SHA-256 that names its saved answers and ratings files, and the study itself when the reader
+/// read it whole (the researcher's page); else the session reads it ([`read_study`]) while the
+/// annotator reads the welcome page.
+#[derive(Clone, Debug)]
+pub struct Front {
+    pub cover: Arc<Cover>,
+    pub sha256: String,
+    pub study: Option<Arc<Study>>,
+}
 
-/// The annotator's reader: compiled studies only ([`compiled::read`]), each problem with its
-/// place and code (the code's full text is the researcher's: `juror validate`).
+/// How a page reads a study's text into what its first page needs: [`read_compiled`] (the
+/// annotator's page) or [`open_any`] (the researcher's).
+pub type Opener = fn(&str) -> Result<Front, Problems>;
+
+/// The annotator's reader: compiled studies only, their cover only ([`compiled::read_cover`]),
+/// each problem with its place and code (the code's full text is the researcher's:
+/// `juror validate`). The session reads the rest ([`read_study`]).
 ///
 /// # Errors
 /// The compiled study's problems.
-pub fn read_compiled(text: &str) -> Result<Opened, Problems> {
-    compiled::read(text)
-        .map(compiled::Compiled::opened)
-        .map_err(|p| p.short())
+pub fn read_compiled(text: &str) -> Result<Front, Problems> {
+    let covered = compiled::read_cover(text).map_err(|p| p.short())?;
+    Ok(Front {
+        cover: Arc::new(covered.cover),
+        sha256: covered.sha256,
+        study: None,
+    })
 }
 
-/// The researcher's reader: a compiled study as the annotator's page reads it, each problem
-/// explained in full; a study as written opened with every check and message, its Markdown
-/// rendered as compiling would.
+/// The whole of a compiled study whose cover [`read_compiled`] read: what the session plays.
+///
+/// # Errors
+/// The compiled study's problems (its structure, its cover not the study's), as
+/// [`read_compiled`] gives them.
+pub fn read_study(text: &str) -> Result<Study, Problems> {
+    compiled::read(text).map(|c| c.study).map_err(|p| p.short())
+}
+
+/// The researcher's reader: a compiled study read whole, each problem explained in full; a
+/// study as written opened with every check and message, its Markdown rendered as compiling
+/// would.
 ///
 /// # Errors
 /// Every problem found.
-pub fn open_any(text: &str) -> Result<Opened, Problems> {
-    if compiled::is_compiled(text) {
-        return compiled::read(text)
+pub fn open_any(text: &str) -> Result<Front, Problems> {
+    let Opened { study, sha256 } = if compiled::is_compiled(text) {
+        compiled::read(text)
             .map(compiled::Compiled::opened)
-            .map_err(|p| p.explained());
-    }
-    let mut opened = open(text)?;
-    compiled::render_texts(&mut opened.study, juror_core::markdown::to_rich);
-    Ok(opened)
+            .map_err(|p| p.explained())?
+    } else {
+        let mut opened = open(text)?;
+        compiled::render_texts(&mut opened.study, juror_core::markdown::to_rich);
+        opened
+    };
+    Ok(Front {
+        cover: Arc::new(Cover::of(&study)),
+        sha256,
+        study: Some(Arc::new(study)),
+    })
 }
 
 impl Load {
@@ -85,10 +113,7 @@ impl Load {
                 Load::AsWritten { source, from_file }
             }
             Ok(text) => match opener(&text) {
-                Ok(Opened { study, sha256 }) => {
-                    let base = media_base(&source);
-                    Load::Ready(Arc::new(study), sha256, base, text.into())
-                }
+                Ok(front) => Load::Ready(front, media_base(&source), text.into()),
                 Err(problems) => Load::NoStudy(NoStudy::Invalid {
                     ids: store::failed_study_ids(&source, Some(&text)),
                     contact: store::failed_study_contact(&text),
@@ -114,7 +139,7 @@ pub fn media_base(source: &str) -> String {
 /// The annotator named by the page's address: `slot`, and an id (`annotator`, Prolific's
 /// `PROLIFIC_PID`, MTurk's `workerId` or SONA's `id`: `plan::ID_PARAMETERS`), with the
 /// platform's other parameters (`plan::platform_visit`), which the ratings file records.
-fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
+fn annotator_from_address(cover: &Cover) -> Option<Result<Annotator, Problem>> {
     let slot = location::query_param("slot");
     let id = ID_PARAMETERS
         .iter()
@@ -123,10 +148,12 @@ fn annotator_from_address(study: &Study) -> Option<Result<Annotator, Problem>> {
         return None;
     }
     Some(
-        resolve_annotator(study, slot.as_deref(), id.as_deref()).map(|annotator| Annotator {
-            platform: platform_visit(location::query_param),
-            ..annotator
-        }),
+        cover
+            .annotator(slot.as_deref(), id.as_deref())
+            .map(|annotator| Annotator {
+                platform: platform_visit(location::query_param),
+                ..annotator
+            }),
     )
 }
 
@@ -224,9 +251,9 @@ fn Player(
                 }
                 .into_any(),
                 Load::NoStudy(why) => view! { <NoStudyPage why on_file=open_file /> }.into_any(),
-                Load::Ready(study, sha256, base, text) => {
+                Load::Ready(front, base, text) => {
                     let source = Source { text, reader: ratings };
-                    view! { <Ready study sha256 base source /> }.into_any()
+                    view! { <Ready front base source /> }.into_any()
                 }
                 // Named by the address: on to the researcher's page at once (the page is
                 // leaving; nothing more to fetch). Opened from the computer: where to open it.
@@ -242,14 +269,16 @@ fn Player(
     }
 }
 
-/// A valid study: find out who the annotator is, then run their session.
+/// A study whose welcome page can be shown: find out who the annotator is, then run their
+/// session.
 #[component]
-fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> impl IntoView {
+fn Ready(front: Front, base: String, source: Source) -> impl IntoView {
+    let cover = front.cover.clone();
     let chosen: RwSignal<Option<Result<Annotator, Problem>>> =
-        RwSignal::new(annotator_from_address(&study));
-    let study_for_code = study.clone();
+        RwSignal::new(annotator_from_address(&cover));
+    let cover_for_code = cover.clone();
     let on_code = Callback::new(move |code: String| {
-        let result = resolve_annotator(&study_for_code, None, Some(&code));
+        let result = cover_for_code.annotator(None, Some(&code));
         if let Ok(a) = &result {
             location::set_annotator(a.slot, a.id.as_deref());
         }
@@ -263,7 +292,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
     move || {
         match chosen.get() {
         _ if mturk_preview => view! {
-            <Welcome study=study.clone()>
+            <Welcome cover=cover.clone()>
                 <p class="hint" role="status">
                     "This is a preview. Accept the task on Mechanical Turk to start; nothing is recorded until then."
                 </p>
@@ -272,7 +301,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
         .into_any(),
         None => view! {
             <BrokenLink />
-            <Welcome study=study.clone() on_code />
+            <Welcome cover=cover.clone() on_code />
         }
         .into_any(),
         Some(Err(problem)) => view! {
@@ -285,19 +314,12 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
                 </p>
                 <p>{format!("Fix: {}.", problem.fix)}</p>
                 <p>"Ask the researcher who sent you the link for a working one."</p>
-                {study.contact().map(|c| view! { <p class="contact">"Contact: " <Contact text=c.to_owned() /></p> })}
+                {cover.contact.clone().map(|text| view! { <p class="contact">"Contact: " <Contact text /></p> })}
             </section>
         }
         .into_any(),
         Some(Ok(annotator)) => {
             let preview = location::has_param("preview");
-            // The study and its media, for reloading offline even after this first visit.
-            if let (false, Some(url)) = (preview, location::query_param("study")) {
-                let media = study.items().iter().filter_map(|i| i.media.as_ref());
-                let mut urls = vec![url];
-                urls.extend(media.map(|m| media_src(&base, &m.src)));
-                crate::services::offline::keep_for_offline(urls);
-            }
             // While the welcome page is read: once it is on screen, so that compiling the
             // session's code does not hold the first paint back.
             if loaded.get_untracked() == Loaded::Loading && !fetching.get_value() {
@@ -307,8 +329,9 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
                 });
             }
             let begin = SessionStart {
-                study: study.clone(),
-                sha256: sha256.clone(),
+                cover: cover.clone(),
+                study: front.study.clone(),
+                sha256: front.sha256.clone(),
                 base: base.clone(),
                 annotator,
                 preview,
@@ -324,7 +347,7 @@ fn Ready(study: Arc<Study>, sha256: String, base: String, source: Source) -> imp
 
 #[cfg(test)]
 mod tests {
-    use super::{Load, NoStudy, open_any, read_compiled};
+    use super::{Load, NoStudy, open_any, read_compiled, read_study};
     use juror_core::open::open;
     use juror_core::{compiled, markdown};
 
@@ -339,7 +362,7 @@ mod tests {
         let gone = Load::from_text("a.json".into(), Err("404".into()), open_any, false, false);
         assert!(matches!(gone, Load::NoStudy(NoStudy::Unreachable { .. })));
         let ok = Load::from_text("a.json".into(), Ok(MINIMAL.into()), open_any, false, false);
-        assert!(matches!(ok, Load::Ready(_, ref hash, _, _) if hash.len() == 64));
+        assert!(matches!(ok, Load::Ready(ref front, _, _) if front.sha256.len() == 64));
     }
 
     #[test]
@@ -354,13 +377,22 @@ mod tests {
                 from_file,
             )
         };
-        let Load::Ready(study, hash, _, _) = load(&text, false) else {
+        let Load::Ready(front, _, read) = load(&text, false) else {
             panic!("a compiled study plays");
         };
-        // The same study and the same saved answers as the study as written.
+        // The same welcome page, study and saved answers as the study as written: the cover
+        // first, the study read whole by the session.
         let written = open_any(MINIMAL).unwrap();
-        assert_eq!(hash, written.sha256);
-        assert_eq!(*study, written.study);
+        assert_eq!(front.sha256, written.sha256);
+        assert_eq!(front.cover, written.cover);
+        assert!(
+            front.study.is_none(),
+            "the annotator's page reads the cover only"
+        );
+        assert_eq!(
+            Some(read_study(&read).unwrap()),
+            written.study.as_deref().cloned()
+        );
         assert!(matches!(
             load(MINIMAL, false),
             Load::AsWritten {

@@ -1,6 +1,9 @@
 //! The annotator's journey: one page per phase of the core's session, with the banners,
 //! overlays and keyboard shortcuts that hold for all of them.
 
+use std::sync::Arc;
+
+use juror_core::cover::Cover;
 use juror_core::session::{Msg, Overlay, Phase, Session, Survey, Target, durability, keys};
 use leptos::prelude::*;
 
@@ -178,10 +181,10 @@ fn Banners() -> impl IntoView {
 #[component]
 fn Start() -> impl IntoView {
     let handle = use_session();
-    let study = handle.study.get_value();
+    let cover = Arc::new(Cover::of(&handle.study.get_value()));
     let trials = handle.with_untracked(|s| s.plan().trials.len());
     view! {
-        <Welcome study trials>
+        <Welcome cover trials>
             <StartActions on_start=Callback::new(move |()| start(handle))>
                 <Restore />
             </StartActions>

@@ -1,8 +1,9 @@
 //! The session, behind one call, [`session`], that the annotator's release build puts in a wasm
 //! of its own: opening the saved answers, the plan, the reducer, saving, every page from the
 //! welcome page's Start on (consent, instructions, surveys, trials, the end), the overlays and
-//! restoring from a file. The first download carries only what shows the study's welcome page
-//! (the study's reader and [`Waiting`]); the session loads while the annotator reads it.
+//! restoring from a file, and reading the compiled study itself. The first download carries
+//! only what shows the study's welcome page (the compiled study's cover and [`Waiting`]); the
+//! session loads while the annotator reads it.
 //!
 //! The split is made by `scripts/post_build.py` from the `split` feature's build
 //! (`#[wasm_split]` marks the call; without the feature, as in the Analyse page's preview and
@@ -14,9 +15,10 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use juror_core::plan::{self, Annotator};
+use juror_core::cover::Cover;
+use juror_core::plan::Annotator;
 use juror_core::session::{Phase, store};
-use juror_core::study::Study;
+use juror_core::study::{Problems, Study};
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
@@ -24,7 +26,7 @@ use super::flow::{StudyFlow, start};
 use super::preview::{PreviewBanner, PreviewNames};
 use super::{StartActions, Welcome};
 use crate::services::storage;
-use crate::session::{SessionHandle, Source, StoreWriter};
+use crate::session::{SessionHandle, Source, StoreWriter, media_src};
 
 /// Whether the session's code is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +81,11 @@ fn settle(loaded: RwSignal<Loaded>, state: Loaded, tries: u8) {
 /// What a session starts from: the study as the page read it and who the annotator is.
 #[derive(Clone)]
 pub struct SessionStart {
-    pub study: Arc<Study>,
+    /// What the welcome page shows.
+    pub cover: Arc<Cover>,
+    /// The study, when the page read it whole (the researcher's page); else the session reads
+    /// it from `source`'s text (`app::read_study`).
+    pub study: Option<Arc<Study>>,
     /// SHA-256 of the study's text.
     pub sha256: String,
     /// The folder the study's media are relative to.
@@ -145,12 +151,11 @@ fn has_saved(begin: &SessionStart) -> bool {
 /// remembered until the session can begin.
 #[component]
 fn Waiting(begin: SessionStart) -> impl IntoView {
-    let trials = plan::published(&begin.study, &begin.annotator)
-        .map_or_else(|| begin.study.trials_per_annotator(), Vec::len);
+    let trials = begin.cover.trials_for(&begin.annotator);
     let started = begin.started;
-    crate::services::dom::set_title(&format!("{} — Juror", begin.study.title()));
+    crate::services::dom::set_title(&format!("{} — Juror", begin.cover.title));
     view! {
-        <Welcome study=begin.study trials>
+        <Welcome cover=begin.cover trials>
             <StartActions on_start=Callback::new(move |()| started.set(true))>
                 {loading()}
             </StartActions>
@@ -183,9 +188,23 @@ fn render(begin: SessionStart) -> AnyView {
     // keyboard user's focus on Start, or an open "Continue from a downloaded ratings file",
     // stays where it was.
     let carried = crate::services::dom::carry();
-    let (study, preview, started) = (begin.study.clone(), begin.preview, begin.started);
+    let study = match begin.study {
+        Some(study) => study,
+        None => match crate::app::read_study(&begin.source.text) {
+            Ok(study) => Arc::new(study),
+            Err(problems) => return unplayable(&problems, &begin.cover),
+        },
+    };
+    let (preview, started) = (begin.preview, begin.started);
+    // The study and its media, for reloading offline even after this first visit.
+    if let (false, Some(url)) = (preview, crate::services::location::query_param("study")) {
+        let media = study.items().iter().filter_map(|i| i.media.as_ref());
+        let mut urls = vec![url];
+        urls.extend(media.map(|m| media_src(&begin.base, &m.src)));
+        crate::services::offline::keep_for_offline(urls);
+    }
     let handle = SessionHandle::start(
-        begin.study,
+        study.clone(),
         begin.sha256,
         begin.base,
         begin.annotator,
@@ -208,6 +227,37 @@ fn render(begin: SessionStart) -> AnyView {
         .into_any();
     }
     view! { <StudyFlow /> }.into_any()
+}
+
+/// A compiled study whose cover read but whose whole does not (a study edited by hand with its
+/// checksum made right, or a compiler's mistake): its problems, each with its place and code,
+/// before anything can be answered.
+fn unplayable(problems: &Problems, cover: &Cover) -> AnyView {
+    let rows = problems
+        .0
+        .iter()
+        .map(|p| {
+            view! {
+                <li>
+                    <code>{p.at.clone()}</code>
+                    ": "
+                    {p.message.clone()}
+                    <br />
+                    {format!("Fix: {}.", p.fix)}
+                </li>
+            }
+        })
+        .collect_view();
+    let contact = cover.contact.clone();
+    view! {
+        <section class="study-problems" role="alert">
+            <h1>"This study cannot be opened"</h1>
+            <p>"The study file has problems, so nothing can be answered yet:"</p>
+            <ul>{rows}</ul>
+            {contact.map(|text| view! { <p class="contact">"Contact: " <super::Contact text /></p> })}
+        </section>
+    }
+    .into_any()
 }
 
 #[cfg(feature = "split")]

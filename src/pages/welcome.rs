@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use juror_core::study::Study;
+use juror_core::cover::Cover;
 use leptos::prelude::*;
 
 use crate::components::rich::RichText;
@@ -13,21 +13,24 @@ use crate::components::rich::RichText;
 /// (start, continue, restore).
 #[component]
 pub fn Welcome(
-    study: Arc<Study>,
+    cover: Arc<Cover>,
     #[prop(optional)] on_code: Option<Callback<String>>,
     /// This annotator's number of trials, once known (else the study's count for everyone).
     #[prop(optional)]
     trials: Option<usize>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    let description = study.description().map(ToOwned::to_owned);
-    let trials = trials.unwrap_or_else(|| study.trials_per_annotator());
-    let minutes = study.estimated_minutes();
-    let consent = study.consent().is_some();
-    let sending = juror_core::session::submit::notice(&study);
+    let description = cover.description.clone();
+    let trials = trials.unwrap_or(cover.trials);
+    let minutes = cover.estimated_minutes;
+    let consent = cover.consent;
+    let sending = cover
+        .submit_host
+        .as_deref()
+        .map(|host| juror_core::session::submit::notice_for(host, cover.submit_backups));
     view! {
         <section class="welcome" aria-labelledby="study-title">
-            <h1 id="study-title">{study.title().to_owned()}</h1>
+            <h1 id="study-title">{cover.title.clone()}</h1>
             {description.map(|text| view! { <RichText text /> })}
             <dl class="facts">
                 <div>
@@ -52,7 +55,7 @@ pub fn Welcome(
             {sending.map(|text| view! { <p class="reassure sending">{text}</p> })}
             {on_code.map(|on_code| view! { <ParticipantCode on_code /> })}
             {children.map(|c| c())}
-            {study.contact().map(|c| view! { <p class="contact">"Questions? " <Contact text=c.to_owned() /></p> })}
+            {cover.contact.clone().map(|text| view! { <p class="contact">"Questions? " <Contact text /></p> })}
         </section>
     }
 }

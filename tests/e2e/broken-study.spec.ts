@@ -1,5 +1,6 @@
 // Intent: a researcher (or an annotator with a bad link) opens a study that cannot be used and
 // is told exactly what is wrong, never shown a blank page.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { test, expect, fixture } from './fixtures';
 import { compiled } from './compile';
@@ -126,4 +127,27 @@ test('when that code cannot be fetched, the page asks to reload, and then shows 
   await page.unroute(problemsWasm);
   await alert.getByRole('button', { name: 'Reload' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
+});
+
+// A compiled study's welcome page is shown from its cover; the study itself is read with the
+// session's code. One whose cover is not its study's (edited by hand with the checksum made
+// right, or a compiler's mistake) shows its problems once that code is in, before anything
+// can be answered.
+test('a compiled study whose cover is not its own shows what is wrong before anything is answered', async ({ page, errors }) => {
+  const text = compiled(fs.readFileSync(fixture('valid/minimal.json'), 'utf8'));
+  const coverAt = text.indexOf('"cover":') + '"cover":'.length;
+  const studyAt = text.indexOf(',"study":');
+  const cover = text.slice(coverAt, studyAt).replace(/"trials":\d+/, '"trials":99');
+  const study = text.slice(studyAt + ',"study":'.length, text.lastIndexOf('}'));
+  const checksum = crypto.createHash('sha256').update(cover + study).digest('hex');
+  const lying = text
+    .slice(0, coverAt)
+    .replace(/"checksum":"[0-9a-f]{64}"/, `"checksum":"${checksum}"`)
+    .concat(cover, ',"study":', study, '}\n');
+  await page.route('**/studies/lying.json', (route) => route.fulfill({ body: lying, contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/lying.json&slot=1');
+  await expect(page.getByRole('heading', { level: 1, name: 'This study cannot be opened' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('[compiled.cover]');
+  await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+  expect(errors).toEqual([]);
 });

@@ -5,34 +5,49 @@
 //! A compiled study is one JSON object, written compactly:
 //!
 //! ```json
-//! {"format":"juror.compiled/1","source_sha256":"…","checksum":"…","study":{…}}
+//! {"format":"juror.compiled/2","source_sha256":"…","checksum":"…","cover":{…},"study":{…}}
 //! ```
 //!
 //! `source_sha256` is the SHA-256 of the study file it was compiled from (the one every ratings
-//! file carries, so that the analysis of the original study matches them); `checksum` is the
-//! SHA-256 of the exact text of `study`, the validated model ([`crate::study::Study`], without
-//! its analysis plan), every Markdown field a [`rich::Text::Rich`] tree (outputs shown as plain
-//! text a tree of one text node).
+//! file carries, so that the analysis of the original study matches them); `study` is the
+//! validated model ([`crate::study::Study`], without its analysis plan), every Markdown field a
+//! [`rich::Text::Rich`] tree (outputs shown as plain text a tree of one text node); `cover` is
+//! what its welcome page needs ([`Cover::of`] the study); `checksum` is the SHA-256 of the exact
+//! text of `cover` followed by the exact text of `study`.
 //!
 //! [`read`] checks the format, the checksum, the model's shape (rich trees are checked again as
 //! they are read: [`crate::rich`]), then the structure the page relies on: every index in
-//! range, every output a plan shows present, no Markdown left unrendered. Each problem is
-//! placed and has a stable code; [`explain`] gives the full text of each code, for the
-//! researcher (`juror validate`, the researcher's page): the page shows the code and place only.
+//! range, every output a plan shows present, no Markdown left unrendered, the cover the
+//! study's. [`read_cover`] checks the format and the checksum and reads the cover only: the
+//! annotator's page shows the welcome page from it and reads the study with [`read`] while the
+//! annotator reads that page. Each problem is placed and has a stable code; [`explain`] gives
+//! the full text of each code, for the researcher (`juror validate`, the researcher's page):
+//! the page shows the code and place only.
 
 use std::fmt;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::digest::sha256_hex;
+use crate::cover::{self, Cover};
+use crate::digest::sha256_hex_of;
 use crate::open::Opened;
 use crate::rich::{Node, Text};
 use crate::study::published::Trial;
 use crate::study::{AttentionCheck, PairSet, Presentation, Study, from_json};
 
 /// The `format` of compiled studies.
-pub const FORMAT: &str = "juror.compiled/1";
+pub const FORMAT: &str = "juror.compiled/2";
+
+/// A compiled study's cover, read and checked against the checksum ([`read_cover`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Covered {
+    /// What the welcome page needs.
+    pub cover: Cover,
+    /// The SHA-256 of the study file it was compiled from, lowercase hex (what ratings files
+    /// carry, and what names the saved answers).
+    pub sha256: String,
+}
 
 /// A compiled study, read and checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,11 +140,11 @@ impl fmt::Display for Problems {
     }
 }
 
-/// The file is not JSON, or lacks `source_sha256`, `checksum` or `study`.
+/// The file is not JSON, or lacks `source_sha256`, `checksum`, `cover` or `study`.
 pub const ENVELOPE: &str = "compiled.envelope";
 /// The `format` is not [`FORMAT`].
 pub const FORMAT_CODE: &str = "compiled.format";
-/// The study's text does not match its checksum.
+/// The cover's and the study's text do not match their checksum.
 pub const CHECKSUM: &str = "compiled.checksum";
 /// The study does not read as a study (a missing field, a wrong type, a refused rich tree).
 pub const SHAPE: &str = "compiled.study";
@@ -145,26 +160,30 @@ pub const SHOWN: &str = "compiled.shown";
 pub const SOURCE: &str = "compiled.source";
 /// A count the page plans with is outside what a study allows.
 pub const COUNT: &str = "compiled.count";
+/// The cover does not read as a cover, or is not the study's.
+pub const COVER: &str = "compiled.cover";
 
 /// Every code [`read`] can give, with its full explanation (what [`explain`] returns).
 pub const CODES: &[(&str, &str)] = &[
     (
         ENVELOPE,
         "The file is not a compiled study: it is not JSON, or it lacks one of the fields \
-         `source_sha256`, `checksum` and `study`. Compile the study again with \
+         `source_sha256`, `checksum`, `cover` and `study`. Compile the study again with \
          `juror compile STUDY` (or `juror publish`) and serve the file it writes.",
     ),
     (
         FORMAT_CODE,
-        "The file's `format` is not `juror.compiled/1`: it is a study file as written (which the \
+        "The file's `format` is not `juror.compiled/2`: it is a study file as written (which the \
          annotator's page does not play: compile it with `juror compile STUDY`), or a compiled \
-         study from another version of Juror. Compile the study again with this version.",
+         study from another version of Juror (`juror.compiled/1` had no cover). Compile the \
+         study again with this version.",
     ),
     (
         CHECKSUM,
-        "The study's text has changed since it was compiled: its SHA-256 is not the `checksum` \
-         written beside it. A compiled study is never edited by hand (an edit could unbalance \
-         the plans or unblind the study): edit the study file and compile it again.",
+        "The study's text has changed since it was compiled: the SHA-256 of its `cover` and \
+         `study` is not the `checksum` written beside them. A compiled study is never edited by \
+         hand (an edit could unbalance the plans or unblind the study): edit the study file and \
+         compile it again.",
     ),
     (
         SHAPE,
@@ -205,6 +224,12 @@ pub const CODES: &[(&str, &str)] = &[
          from 3 to the number of systems, an assignment's slots (1 or more) with 1 to that many \
          annotators per item, a personal item's slots within them. Compile the study again.",
     ),
+    (
+        COVER,
+        "The compiled study's `cover` (what its welcome page shows: title, description, counts, \
+         slots) does not read as a cover, or is not what the study itself says. Compile the \
+         study again with this version of Juror.",
+    ),
 ];
 
 /// The full explanation of a code from [`CODES`] (for the researcher: `juror validate`, the
@@ -241,12 +266,13 @@ pub fn compile(opened: &Opened, render: impl Fn(&str, usize) -> Vec<Node>) -> St
     let mut study = opened.study.clone();
     study.analysis = None;
     render_texts(&mut study, render);
+    let cover = serde_json::to_string(&Cover::of(&study)).unwrap_or_default();
     let payload = serde_json::to_string(&study).unwrap_or_default();
-    // The payload exactly as hashed (both hashes are hex: nothing to escape).
+    // Cover and study exactly as hashed (both hashes are hex: nothing to escape).
     format!(
-        "{{\"format\":\"{FORMAT}\",\"source_sha256\":\"{}\",\"checksum\":\"{}\",\"study\":{payload}}}\n",
+        "{{\"format\":\"{FORMAT}\",\"source_sha256\":\"{}\",\"checksum\":\"{}\",\"cover\":{cover},\"study\":{payload}}}\n",
         opened.sha256,
-        sha256_hex(&payload)
+        checksum(&cover, &payload)
     )
 }
 
@@ -342,29 +368,39 @@ fn each_text(study: &mut Study, f: &mut OnText<'_>) {
     }
 }
 
-/// Reads a compiled study: the format, the checksum over the study's exact text, the study
-/// itself, then its structure (see the module's documentation). Never panics, whatever the
-/// text.
-///
-/// # Errors
-/// Every problem found, each placed and coded; the first stage that fails stops the reading
-/// (a study that does not read is not checked further).
-pub fn read(text: &str) -> Result<Compiled, Problems> {
+/// The parts of a compiled study whose format and checksum hold.
+struct Parts<'a> {
+    sha256: String,
+    cover: &'a RawValue,
+    study: &'a RawValue,
+}
+
+/// One problem.
+fn one(at: &str, code: &'static str, detail: String) -> Problems {
+    Problems(vec![Problem {
+        at: at.to_owned(),
+        code,
+        detail,
+    }])
+}
+
+/// The checksum of a compiled study: the SHA-256 of its cover's text, then its study's.
+fn checksum(cover: &str, study: &str) -> String {
+    sha256_hex_of(&[cover, study])
+}
+
+/// The envelope of a compiled study: its format and its checksum checked.
+fn parts(text: &str) -> Result<Parts<'_>, Problems> {
     #[derive(Deserialize)]
     struct Envelope<'a> {
         format: Option<String>,
         source_sha256: Option<String>,
         checksum: Option<String>,
         #[serde(borrow)]
+        cover: Option<&'a RawValue>,
+        #[serde(borrow)]
         study: Option<&'a RawValue>,
     }
-    let one = |at: &str, code, detail: String| {
-        Problems(vec![Problem {
-            at: at.to_owned(),
-            code,
-            detail,
-        }])
-    };
     let top = "(top level)";
     let envelope: Envelope<'_> =
         serde_json::from_str(text).map_err(|e| one(top, ENVELOPE, e.to_string()))?;
@@ -372,31 +408,83 @@ pub fn read(text: &str) -> Result<Compiled, Problems> {
         let found = envelope.format.unwrap_or_else(|| "none".to_owned());
         return Err(one("format", FORMAT_CODE, format!("{found}, not {FORMAT}")));
     }
-    let (Some(sha256), Some(checksum), Some(payload)) =
-        (envelope.source_sha256, envelope.checksum, envelope.study)
-    else {
+    let (Some(sha256), Some(sum), Some(cover), Some(study)) = (
+        envelope.source_sha256,
+        envelope.checksum,
+        envelope.cover,
+        envelope.study,
+    ) else {
         return Err(one(
             top,
             ENVELOPE,
-            "source_sha256, checksum or study missing".to_owned(),
+            "source_sha256, checksum, cover or study missing".to_owned(),
         ));
     };
-    if sha256_hex(payload.get()) != checksum {
+    if checksum(cover.get(), study.get()) != sum {
         return Err(one(
             "study",
             CHECKSUM,
-            "the study's SHA-256 is not its checksum".to_owned(),
+            "the SHA-256 of the cover and the study is not their checksum".to_owned(),
         ));
     }
+    Ok(Parts {
+        sha256,
+        cover,
+        study,
+    })
+}
+
+/// The cover of a compiled study's parts.
+fn parse_cover(cover: &RawValue) -> Result<Cover, Problems> {
     let value: serde_json::Value =
-        serde_json::from_str(payload.get()).map_err(|e| one("study", SHAPE, e.to_string()))?;
+        serde_json::from_str(cover.get()).map_err(|e| one("cover", COVER, e.to_string()))?;
+    cover::read(&value).map_err(|e| one(&e.place("cover"), COVER, e.what().to_owned()))
+}
+
+/// Reads a compiled study's cover: the format, the checksum over the cover's and the study's
+/// exact text, then the cover (the study itself is not read: [`read`] does, and checks the
+/// cover is the study's). Never panics, whatever the text.
+///
+/// # Errors
+/// The first problem found, placed and coded.
+pub fn read_cover(text: &str) -> Result<Covered, Problems> {
+    let parts = parts(text)?;
+    let cover = parse_cover(parts.cover)?;
+    Ok(Covered {
+        cover,
+        sha256: parts.sha256,
+    })
+}
+
+/// Reads a compiled study: the format, the checksum over the cover's and the study's exact
+/// text, the study itself, then its structure and its cover (see the module's documentation).
+/// Never panics, whatever the text.
+///
+/// # Errors
+/// Every problem found, each placed and coded; the first stage that fails stops the reading
+/// (a study that does not read is not checked further).
+pub fn read(text: &str) -> Result<Compiled, Problems> {
+    let parts = parts(text)?;
+    let cover = parse_cover(parts.cover)?;
+    let value: serde_json::Value =
+        serde_json::from_str(parts.study.get()).map_err(|e| one("study", SHAPE, e.to_string()))?;
     let study = from_json::study(&value);
     // The parsed tree is freed in one piece here, before anything else is allocated.
     drop(value);
     let mut study = study.map_err(|e| one(&e.place("study"), SHAPE, e.what().to_owned()))?;
-    let problems = structure(&mut study);
+    let mut problems = structure(&mut study);
+    if problems.is_empty() && Cover::of(&study) != cover {
+        problems.push(Problem {
+            at: "cover".to_owned(),
+            code: COVER,
+            detail: "not the study's cover".to_owned(),
+        });
+    }
     if problems.is_empty() {
-        Ok(Compiled { study, sha256 })
+        Ok(Compiled {
+            study,
+            sha256: parts.sha256,
+        })
     } else {
         Err(Problems(problems))
     }

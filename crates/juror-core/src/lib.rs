@@ -38,9 +38,10 @@ pub mod visible;
 pub mod study;
 
 // Floor 3: plans of a study, and what needs them to accept a study: the front door for a
-// study's text, the compiled study (written from what the front door opened), and building a
-// study from model outputs.
+// study's text, the compiled study (written from what the front door opened) and its cover
+// (what the welcome page needs), and building a study from model outputs.
 pub mod compiled;
+pub mod cover;
 pub mod open;
 pub mod plan;
 pub mod prepare;

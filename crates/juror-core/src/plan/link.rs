@@ -125,8 +125,22 @@ pub fn resolve_annotator(
     slot: Option<&str>,
     id: Option<&str>,
 ) -> Result<Annotator, Problem> {
+    resolve(slots(study), period(study), slot, id)
+}
+
+/// [`resolve_annotator`] for a study of `slots` slots (`None`: unbounded) and counterbalancing
+/// `period` ([`crate::cover::Cover`] carries both).
+///
+/// # Errors
+/// As [`resolve_annotator`].
+pub fn resolve(
+    slots: Option<u32>,
+    period: u32,
+    slot: Option<&str>,
+    id: Option<&str>,
+) -> Result<Annotator, Problem> {
     let id = id.map(participant_code).filter(|s| !s.is_empty());
-    let range = match slots(study) {
+    let range = match slots {
         Some(n) => format!("1 to {n}"),
         None => "1 or more".to_owned(),
     };
@@ -141,7 +155,7 @@ pub fn resolve_annotator(
                     message: format!("\"{text}\" is not a slot number"),
                     fix: format!("use a link with slot={range}"),
                 })?;
-            if let Some(max) = slots(study)
+            if let Some(max) = slots
                 && n > max
             {
                 return Err(Problem {
@@ -154,7 +168,7 @@ pub fn resolve_annotator(
         }
         None => match &id {
             Some(id) => {
-                let modulus = u64::from(slots(study).unwrap_or_else(|| period(study)).max(1));
+                let modulus = u64::from(slots.unwrap_or(period).max(1));
                 u32::try_from(rng::hash_id(id) % modulus).unwrap_or(0) + 1
             }
             None => {

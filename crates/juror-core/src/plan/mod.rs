@@ -54,7 +54,7 @@ use crate::study::{
 };
 pub use link::{
     Annotator, ID_PARAMETERS, LINK_PARAMETERS, Platform, PlatformVisit, UnknownParameter,
-    broken_link, mturk_preview, mturk_submit_url, platform_links, platform_visit,
+    broken_link, mturk_preview, mturk_submit_url, platform_links, platform_visit, resolve,
     resolve_annotator, slot_links, unknown_parameters,
 };
 

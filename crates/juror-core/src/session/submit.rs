@@ -218,17 +218,15 @@ impl Failure {
 }
 
 /// What the welcome page says about sending, when the study names a service: when answers go,
-/// and to which host.
+/// and to which host ([`notice_for`] of its cover's host).
 pub fn notice(study: &Study) -> Option<String> {
     let submit = study.submit()?;
-    let host = submit
-        .url
-        .split_once("://")
-        .map_or(submit.url.as_str(), |(_, rest)| rest)
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or("");
-    let backups = if submit.backups {
+    Some(notice_for(crate::cover::host(&submit.url), submit.backups))
+}
+
+/// What the welcome page says about sending to `host`, with `backups` or not.
+pub fn notice_for(host: &str, backups: bool) -> String {
+    let backups = if backups {
         format!(
             ", and every {SERVICE_BACKUP_EVERY} trials as a backup (so what you have answered \
              reaches them even if you stop part way)"
@@ -236,9 +234,7 @@ pub fn notice(study: &Study) -> Option<String> {
     } else {
         String::new()
     };
-    Some(format!(
-        "Your answers are sent to the researchers' service ({host}) when you finish{backups}."
-    ))
+    format!("Your answers are sent to the researchers' service ({host}) when you finish{backups}.")
 }
 
 /// What identifies the answers of a ratings file, whenever it was exported: the checksum of the

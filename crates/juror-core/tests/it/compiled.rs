@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use juror_core::compiled::{self, CODES, Problems, compile, explain, read};
-use juror_core::digest::sha256_hex;
+use juror_core::cover::Cover;
+use juror_core::digest::{sha256_hex, sha256_hex_of};
 use juror_core::open::{Opened, open};
 use juror_core::plan::Annotator;
 use juror_core::plan::view::TrialView;
@@ -55,8 +56,14 @@ fn opened(text: &str) -> Opened {
 fn edited(text: &str, edit: impl FnOnce(&mut Value)) -> String {
     let mut whole: Value = serde_json::from_str(text).unwrap();
     edit(&mut whole["study"]);
+    resealed(whole)
+}
+
+/// A compiled study's text with its checksum made right again for its cover and study.
+fn resealed(mut whole: Value) -> String {
+    let cover = serde_json::to_string(&whole["cover"]).unwrap();
     let payload = serde_json::to_string(&whole["study"]).unwrap();
-    whole["checksum"] = json!(sha256_hex(&payload));
+    whole["checksum"] = json!(sha256_hex_of(&[&cover, &payload]));
     serde_json::to_string(&whole).unwrap()
 }
 
@@ -73,7 +80,7 @@ fn every_example_compiles_and_reads_back_as_it_was_written() {
     for (name, text) in examples() {
         let opened = opened(&text);
         let compiled = compile(&opened, render);
-        assert!(compiled.starts_with(r#"{"format":"juror.compiled/1","source_sha256":""#));
+        assert!(compiled.starts_with(r#"{"format":"juror.compiled/2","source_sha256":""#));
         assert!(compiled.ends_with("}\n"), "{name}");
         let back = read(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
         assert_eq!(back.sha256, sha256_hex(&text), "{name}");
@@ -189,13 +196,59 @@ fn a_changed_study_is_refused_by_its_checksum() {
 }
 
 #[test]
+fn the_cover_alone_reads_as_the_whole_study_gives_it() {
+    for (name, text) in examples() {
+        let compiled = compile(&opened(&text), render);
+        let covered = compiled::read_cover(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
+        let whole = read(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
+        assert_eq!(covered.cover, Cover::of(&whole.study), "{name}");
+        assert_eq!(covered.sha256, whole.sha256, "{name}");
+    }
+}
+
+#[test]
+fn a_cover_that_is_not_the_studys_is_refused() {
+    let compiled = compile(&opened(&example("kitchen-qa")), render);
+    // Edited by hand: the checksum refuses it, from the cover alone too.
+    let tampered = compiled.replacen("\"consent\":", "\"consent\": ", 1);
+    assert_ne!(tampered, compiled);
+    assert_eq!(
+        codes(&compiled::read_cover(&tampered).unwrap_err()),
+        [("study", "compiled.checksum")]
+    );
+    // Edited with the checksum made right again: the cover reads (nothing says otherwise
+    // without the study), the whole study does not.
+    let mut whole: Value = serde_json::from_str(&compiled).unwrap();
+    whole["cover"]["trials"] = json!(1);
+    let lying = resealed(whole);
+    assert_eq!(compiled::read_cover(&lying).unwrap().cover.trials, 1);
+    assert_eq!(
+        codes(&read(&lying).unwrap_err()),
+        [("cover", "compiled.cover")]
+    );
+    let mut whole: Value = serde_json::from_str(&compiled).unwrap();
+    whole["cover"]["slots"] = json!("three");
+    let wrong = resealed(whole);
+    assert_eq!(
+        codes(&compiled::read_cover(&wrong).unwrap_err()),
+        [("cover.slots", "compiled.cover")]
+    );
+    assert_eq!(read(&wrong).unwrap_err().0[0].code, compiled::COVER);
+}
+
+#[test]
 fn a_file_that_is_not_a_compiled_study_of_this_format_is_refused() {
     let text = example("kitchen-qa");
     let problems = read(&text).unwrap_err();
     assert_eq!(codes(&problems), [("format", "compiled.format")]);
     assert!(problems.0[0].detail.contains("juror.study/1"), "{problems}");
     let compiled = compile(&opened(&text), render);
-    let later = compiled.replacen("juror.compiled/1", "juror.compiled/2", 1);
+    let later = compiled.replacen("juror.compiled/2", "juror.compiled/3", 1);
+    let earlier = compiled.replacen("juror.compiled/2", "juror.compiled/1", 1);
+    assert_eq!(
+        codes(&read(&earlier).unwrap_err()),
+        [("format", "compiled.format")]
+    );
     assert_eq!(
         codes(&read(&later).unwrap_err()),
         [("format", "compiled.format")]
@@ -207,7 +260,7 @@ fn a_file_that_is_not_a_compiled_study_of_this_format_is_refused() {
             "{broken}: {code}"
         );
     }
-    let no_study = r#"{"format":"juror.compiled/1","source_sha256":"a","checksum":"b"}"#;
+    let no_study = r#"{"format":"juror.compiled/2","source_sha256":"a","checksum":"b"}"#;
     assert_eq!(
         codes(&read(no_study).unwrap_err()),
         [("(top level)", "compiled.envelope")]
@@ -356,6 +409,7 @@ fn every_code_has_its_full_explanation() {
         compiled::SHOWN,
         compiled::SOURCE,
         compiled::COUNT,
+        compiled::COVER,
     ] {
         assert!(seen.contains(&code), "{code} has no explanation");
     }
@@ -432,9 +486,7 @@ fn with_numbers(compiled: &str, picks: &[(prop::sample::Index, Value)]) -> Strin
         let path = &paths[at.index(paths.len())];
         *whole["study"].pointer_mut(path).unwrap() = value.clone();
     }
-    let payload = serde_json::to_string(&whole["study"]).unwrap();
-    whole["checksum"] = json!(sha256_hex(&payload));
-    serde_json::to_string(&whole).unwrap()
+    resealed(whole)
 }
 
 proptest! {
@@ -471,9 +523,7 @@ proptest! {
             let path = &paths[at.index(paths.len())];
             *whole["study"].pointer_mut(path).unwrap() = value.clone();
         }
-        let payload = serde_json::to_string(&whole["study"]).unwrap();
-        whole["checksum"] = json!(sha256_hex(&payload));
-        let edited = serde_json::to_string(&whole).unwrap();
+        let edited = resealed(whole);
         if let Ok(back) = read(&edited) {
             // What the page does with it: each slot's plan, each trial's view.
             let slots = back.study.design().plans.as_ref().map_or(0, Vec::len);

@@ -35,6 +35,7 @@ const FLOORS: &[(&str, u32)] = &[
     ("plan", 3),
     ("open", 3),
     ("compiled", 3),
+    ("cover", 3),
     ("prepare", 3),
     // 4. The annotator's session, the statistics, publishing.
     ("session", 4),
@@ -56,6 +57,10 @@ const SAME_FLOOR: &[(&str, &str)] = &[
     // A study is compiled from what the front door opened (its model and its text's hash);
     // reading a compiled study needs only the study's model, so it stands below the session.
     ("compiled", "open"),
+    // A compiled study carries its cover; the cover finds the link's annotator as the planner
+    // does, from the slots and period it keeps.
+    ("compiled", "cover"),
+    ("cover", "plan"),
     // A prepared study passes the front door's checks.
     ("prepare", "open"),
 ];
