@@ -22,7 +22,8 @@ pub struct Cover {
     pub description: Option<Text>,
     /// Who to ask.
     pub contact: Option<String>,
-    /// The researcher's estimate of the whole study's minutes.
+    /// The researcher's estimate of the whole study's minutes (the study's own, else its tasks'
+    /// and surveys' added up: `Study::estimated_minutes`).
     pub estimated_minutes: Option<u32>,
     /// Whether consent is asked before anything is recorded.
     pub consent: bool,
@@ -52,7 +53,7 @@ impl Cover {
             title: study.title().to_owned(),
             description: study.description().cloned(),
             contact: study.contact().map(ToOwned::to_owned),
-            estimated_minutes: study.estimated_minutes,
+            estimated_minutes: study.estimated_minutes(),
             consent: study.consent().is_some(),
             submit_host: submit.map(|s| host(&s.url).to_owned()),
             submit_backups: submit.is_some_and(|s| s.backups),
@@ -188,6 +189,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_cover_says_what_the_welcome_page_said() {
+        for name in [
+            "pandalm",
+            "financial-analysis",
+            "work-intake",
+            "video-trajectories",
+        ] {
+            let study = study(name);
+            let cover = Cover::of(&study);
+            assert_eq!(cover.title, study.title(), "{name}");
+            assert_eq!(cover.description.as_ref(), study.description(), "{name}");
+            assert_eq!(cover.contact.as_deref(), study.contact(), "{name}");
+            assert_eq!(cover.estimated_minutes, study.estimated_minutes(), "{name}");
+            assert_eq!(cover.consent, study.consent().is_some(), "{name}");
+            assert_eq!(cover.trials, study.trials_per_annotator(), "{name}");
+        }
+        // A study whose minutes are its tasks' added up says so on its cover too.
+        let mut study = study("pandalm");
+        study.estimated_minutes = None;
+        study.design.tasks[0].estimated_minutes = Some(25);
+        assert_eq!(Cover::of(&study).estimated_minutes, Some(25));
     }
 
     #[test]

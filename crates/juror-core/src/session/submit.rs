@@ -438,8 +438,17 @@ mod tests {
         );
         let mut v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let notice_of =
-            |v: &serde_json::Value| notice(&crate::study::parse_study(&v.to_string()).unwrap());
+        // The annotator's welcome page says it from the study's cover: the same words.
+        let notice_of = |v: &serde_json::Value| {
+            let study = crate::study::parse_study(&v.to_string()).unwrap();
+            let cover = crate::cover::Cover::of(&study);
+            let from_cover = cover
+                .submit_host
+                .as_deref()
+                .map(|host| notice_for(host, cover.submit_backups));
+            assert_eq!(from_cover, notice(&study));
+            from_cover
+        };
         assert_eq!(notice_of(&v), None);
         v["submit"] = serde_json::json!({"url": "https://script.google.com/macros/s/X/exec"});
         assert_eq!(
