@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use juror::components::rich::RichText;
 use juror::pages::{Debrief, PointCaption, StudyProblems, Welcome};
+use juror_core::cover::Cover;
 use juror_core::markdown;
 use juror_core::rich::Text;
 use juror_core::study::parse_study;
@@ -43,9 +44,10 @@ async fn welcome_shows_title_counts_and_safe_markdown() {
     let mut raw: serde_json::Value = serde_json::from_str(MINIMAL).unwrap();
     raw["description"] = "A **bold** claim <script>window.pwned = 1</script>".into();
     raw["estimated_minutes"] = 90.into();
-    let study = Arc::new(rendered(&raw.to_string()));
+    // The welcome page is drawn from the study's cover, as a compiled study carries it.
+    let cover = Arc::new(Cover::of(&rendered(&raw.to_string())));
     let root = container();
-    let handle = leptos::mount::mount_to(root.clone(), move || view! { <Welcome study /> });
+    let handle = leptos::mount::mount_to(root.clone(), move || view! { <Welcome cover /> });
     leptos::task::tick().await;
 
     let h1 = root.query_selector("h1").unwrap().unwrap();
