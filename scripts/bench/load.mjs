@@ -60,7 +60,24 @@ for (const [what, p] of [['release build', path.join(dist, 'index.html')], ['flo
 const BIG = 'bench-10000.json';
 function bigStudy() {
   const file = path.join(work, BIG);
-  if (fs.existsSync(file)) return file;
+  // The CLI: $JUROR, else target/debug/juror, else cargo.
+  const built = path.join(root, 'target/debug/juror');
+  const [command, ...pre] = process.env.JUROR
+    ? [process.env.JUROR]
+    : fs.existsSync(built)
+      ? [built]
+      : ['cargo', 'run', '-q', '--locked', '-p', 'juror-cli', '--'];
+  const juror = (...args) => execFileSync(command, [...pre, ...args], { cwd: root, stdio: 'inherit' });
+  // Kept from an earlier run only while this version's page still plays it (a compiled study
+  // of an older format is compiled again).
+  if (fs.existsSync(file)) {
+    try {
+      execFileSync(command, [...pre, 'validate', file], { cwd: root, stdio: 'ignore' });
+      return file;
+    } catch {
+      console.error(`${file}: compiled by another version of Juror; compiling it again`);
+    }
+  }
   const template = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
   let state = 42;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
@@ -75,16 +92,10 @@ function bigStudy() {
     outputs: { [a]: text(130), [b]: text(130) },
   }));
   // Written as a study, then compiled as a site's build compiles the studies it serves (the
-  // annotator's page plays compiled studies only): $JUROR, else target/debug/juror, else cargo.
+  // annotator's page plays compiled studies only).
   const source = path.join(work, 'bench-10000.source.json');
   fs.writeFileSync(source, JSON.stringify(template));
-  const built = path.join(root, 'target/debug/juror');
-  const [command, ...pre] = process.env.JUROR
-    ? [process.env.JUROR]
-    : fs.existsSync(built)
-      ? [built]
-      : ['cargo', 'run', '-q', '--locked', '-p', 'juror-cli', '--'];
-  execFileSync(command, [...pre, 'compile', source, '--out', file], { cwd: root, stdio: 'inherit' });
+  juror('compile', source, '--out', file);
   return file;
 }
 const big = bigStudy();
