@@ -8,8 +8,13 @@
    assets/analyse.template.html, with index.html's stylesheet and icon.
 2. Content-Security-Policy: each page has one inline module script that starts its wasm, and
    index.html one classic script that starts the study's request beside the wasm; their
-   SHA-256s go into the page's CSP meta tag, so that only those scripts and same-origin files
-   run. Right after it come the preloads of the wasm and its scripts, the wasm first.
+   SHA-256s go into the page's policy, so that only those scripts and same-origin files run.
+   analyse.html carries the policy as a meta tag. index.html sets it from its first script
+   instead (before any other script runs, any style applies or the page asks for anything):
+   Chrome's preload scanner stops at a policy in the HTML, and the wasm was then requested only
+   once the main thread had parsed the page, 40–90 ms later on a slowed phone
+   (docs/benchmarks.md). Right after that script come the preloads of the wasm and its scripts,
+   the wasm first.
 3. Service worker: writes sw.js from assets/sw.template.js with the build's version (a hash of
    every file of the build), the list of the annotator's app-shell files to precache (not
    the Analyse page's: annotators never load it), the SHA-256 of index.html (the worker's
@@ -113,6 +118,34 @@ def with_policy(html, name, connect=()):
     if re.search(r'<meta http-equiv="Content-Security-Policy"[^>]*>', html):
         return re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', meta, html), digest
     return html.replace('<meta charset="utf-8" />', '<meta charset="utf-8" />\n    ' + meta, 1), digest
+
+
+def policy_by_script(html):
+    """The page with its CSP meta tag (`with_policy`) replaced by a first script that puts the
+    same tag into <head>. The browser applies a policy meta tag when it is inserted, by the
+    parser or by a script, and from then on: nothing before that script runs or is fetched but
+    the page's own preloads (which the policy allows anyway). A policy written in the HTML
+    turns off Chrome's preload scanner for the whole page, so the wasm's request waited for the
+    main thread to parse the page; without one in the HTML the scanner asks for the wasm while
+    the page is still being committed."""
+    found = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)" />', html)
+    if not found:
+        sys.exit("post_build: index.html has no Content-Security-Policy")
+    policy = found.group(1)
+    if '"' in policy or "<" in policy or "\\" in policy:
+        sys.exit("post_build: the Content-Security-Policy cannot be written into a script")
+    script = (
+        "<script>\n"
+        "      // The page's Content-Security-Policy (scripts/post_build.py), in force from here on.\n"
+        "      document.head.prepend(\n"
+        '        Object.assign(document.createElement("meta"), {\n'
+        '          httpEquiv: "Content-Security-Policy",\n'
+        f'          content: "{policy}",\n'
+        "        })\n"
+        "      );\n"
+        "    </script>"
+    )
+    return html.replace(found.group(0), script, 1)
 
 
 def hashed(name):
@@ -244,17 +277,18 @@ def with_integrity(html, names):
 
 def preloads_first(html):
     """index.html with the preloads of the wasm and its scripts first in <head>, right after the
-    policy (Trunk puts them last): the browser requests them as it meets them, one after the
-    other, and the wasm is the largest file before the welcome page. On 4G with the CPU slowed
-    4×, each request costs the parser 5–12 ms, and the wasm's started 40–50 ms earlier; the
-    welcome page came 50–70 ms sooner over nine interleaved loads (docs/benchmarks.md)."""
+    policy's script (Trunk puts them last): the browser requests them as it meets them, one
+    after the other, and the wasm is the largest file before the welcome page. On 4G with the
+    CPU slowed 4×, each request costs the parser 5–12 ms, and the wasm's started 40–50 ms
+    earlier; the welcome page came 50–70 ms sooner over nine interleaved loads
+    (docs/benchmarks.md)."""
     links = re.findall(r'<link rel="(?:modulepreload|preload)"[^>]*>', html)
     if not any(".wasm" in link for link in links):
         sys.exit("post_build: index.html has no preload of the wasm")
     for link in links:
         html = html.replace(link, "", 1)
     links.sort(key=lambda link: ".wasm" not in link)
-    policy = re.search(r'<meta http-equiv="Content-Security-Policy"[^>]*>', html)
+    policy = re.search(r"<script>\n\s*// The page's Content-Security-Policy.*?</script>", html, flags=re.S)
     if not policy:
         sys.exit("post_build: index.html has no Content-Security-Policy")
     at = policy.end()
@@ -298,7 +332,7 @@ meta = f'<meta name="juror-ratings" content="{ratings_stem}" />'
 html = re.sub(r'\s*<meta name="juror-ratings"[^>]*>', "", html)
 html = html.replace("<title>", meta + "\n    <title>", 1)
 html, digest = with_policy(html, "index.html", submit_origins())
-html = preloads_first(html)
+html = preloads_first(policy_by_script(html))
 write(index_path, html)
 
 # 3. The not-found page GitHub Pages serves for any missing path (assets/404.html): its one
