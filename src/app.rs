@@ -7,7 +7,6 @@ use juror_core::compiled;
 use juror_core::cover::Cover;
 use juror_core::open::{Opened, open};
 use juror_core::plan::{Annotator, ID_PARAMETERS, mturk_preview, platform_visit};
-use juror_core::session::store;
 use juror_core::study::Problems;
 use juror_core::study::{Problem, Study};
 use leptos::prelude::*;
@@ -21,7 +20,10 @@ use crate::session::{RatingsReader, Source, read_ratings_here, write_store};
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
 pub enum Load {
-    /// Fetching or reading `source`.
+    /// Fetching or reading `source`, for less than [`LOADING_SHOWN_AFTER_MS`]: the page stays
+    /// blank (a study in by then opens with no page in between).
+    Awaiting(String),
+    /// Fetching or reading `source`, for longer: "Loading the study…".
     Loading(String),
     /// No study to play: none named, or it could not be had or opened.
     NoStudy(NoStudy),
@@ -44,6 +46,12 @@ pub struct Front {
     pub sha256: String,
     pub study: Option<Arc<Study>>,
 }
+
+/// How long the page stays blank, once the app has started, for a study still on its way
+/// before it says "Loading the study…" ([`Load::Awaiting`]). On a slowed phone, rendering and
+/// laying out that page held the main thread 150–200 ms, while the study, in by then, waited
+/// to be taken (docs/benchmarks.md).
+pub const LOADING_SHOWN_AFTER_MS: i32 = 500;
 
 /// How a page reads a study's text into what its first page needs: [`read_compiled`] (the
 /// annotator's page) or [`open_any`] (the researcher's).
@@ -115,10 +123,9 @@ impl Load {
             Ok(text) => match opener(&text) {
                 Ok(front) => Load::Ready(front, media_base(&source), text.into()),
                 Err(problems) => Load::NoStudy(NoStudy::Invalid {
-                    ids: store::failed_study_ids(&source, Some(&text)),
-                    contact: store::failed_study_contact(&text),
                     source,
                     problems: problems.0,
+                    text: text.into(),
                 }),
             },
         }
@@ -209,12 +216,22 @@ fn Player(
         // Usually in before the wasm: opened at once, with no "Loading…" page in between.
         Some(url) => match study_source::early_text(&url) {
             Some(text) => Load::from_text(url, text, opener, compiled_only, false),
-            None => Load::Loading(url),
+            None => Load::Awaiting(url),
         },
         None => Load::NoStudy(NoStudy::Choose),
     };
     let load = RwSignal::new(initial.clone());
-    if let Load::Loading(url) = initial {
+    // A study still awaited after a moment: say so (and only then: any other change would
+    // render the page again).
+    let say_loading_later = move |source: String| {
+        crate::services::dom::after(LOADING_SHOWN_AFTER_MS, move || {
+            if matches!(load.get_untracked(), Load::Awaiting(_)) {
+                load.set(Load::Loading(source));
+            }
+        });
+    };
+    if let Load::Awaiting(url) = initial {
+        say_loading_later(url.clone());
         spawn_local(async move {
             let text = study_source::fetch_text(&url).await;
             load.set(Load::from_text(url, text, opener, compiled_only, false));
@@ -222,7 +239,8 @@ fn Player(
     }
     let open_file = Callback::new(move |file: web_sys::File| {
         let name = file.name();
-        load.set(Load::Loading(name.clone()));
+        load.set(Load::Awaiting(name.clone()));
+        say_loading_later(name.clone());
         spawn_local(async move {
             let text = study_source::read_file(file).await;
             load.set(Load::from_text(name, text, opener, compiled_only, true));
@@ -243,6 +261,7 @@ fn Player(
         </Show>
         <main id="main">
             {move || match load.get() {
+                Load::Awaiting(_) => ().into_any(),
                 Load::Loading(source) => view! {
                     <section class="loading" aria-busy="true">
                         <h1>"Loading the study…"</h1>

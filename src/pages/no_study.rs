@@ -7,6 +7,8 @@
 //! in the page says it is loading; if it cannot be fetched, that it could not be loaded, with
 //! Reload.
 
+use std::sync::Arc;
+
 use juror_core::session::store;
 use juror_core::study::Problem;
 use leptos::prelude::*;
@@ -22,13 +24,13 @@ pub enum NoStudy {
     Choose,
     /// The file could not be had at all.
     Unreachable { source: String, message: String },
-    /// The file was read but is not a valid study; the study ids whose saved answers the page
-    /// offers (`store::failed_study_ids`), and the contact line the file names, if any.
+    /// The file was read but is not a valid study: its problems, and its text (the page
+    /// offers the saved answers of the study ids it names, `store::failed_study_ids`, and gives
+    /// the contact line it names, if any: read here, with this page's code).
     Invalid {
         source: String,
         problems: Vec<Problem>,
-        ids: Vec<String>,
-        contact: Option<String>,
+        text: Arc<str>,
     },
     /// A study as written (not compiled) opened from the computer, which the annotator's page
     /// does not play (one named by the address goes to the researcher's page at once: `app.rs`).
@@ -65,19 +67,22 @@ fn render(why: NoStudy, on_file: Callback<web_sys::File>) -> AnyView {
         NoStudy::Invalid {
             source,
             problems,
-            ids,
-            contact,
-        } => view! {
-            <StudyProblems
-                source
-                lead="The study file has problems, so it cannot be opened.".to_owned()
-                problems
-                on_file
-                ids
-                contact
-            />
+            text,
+        } => {
+            let ids = store::failed_study_ids(&source, Some(&text));
+            let contact = store::failed_study_contact(&text);
+            view! {
+                <StudyProblems
+                    source
+                    lead="The study file has problems, so it cannot be opened.".to_owned()
+                    problems
+                    on_file
+                    ids
+                    contact
+                />
+            }
+            .into_any()
         }
-        .into_any(),
         NoStudy::AsWritten { source } => view! { <AsWritten source /> }.into_any(),
     }
 }

@@ -1,7 +1,8 @@
 // Intent: on a slow connection the annotator's page arrives sooner because the study is
 // requested at once, beside the wasm, instead of after the wasm has downloaded and started;
 // the app then uses that one response and never asks for the study twice, and when the study
-// is in first, opens it at once.
+// is in first, opens it at once; a study still on its way when the app starts gets a loading
+// page only if it takes longer than a moment.
 import { test, expect } from './fixtures';
 import { openStudy } from './session';
 
@@ -70,5 +71,36 @@ test('a study that is in before the wasm opens at once, with no loading page in 
   const headings = await page.evaluate(() => (window as unknown as { headings: string[] }).headings);
   expect(headings.filter((h) => h.startsWith('Loading'))).toEqual([]);
   expect(headings.length).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+test('a study still on its way when the app starts gets a loading page only after a moment, then opens', async ({ page, errors }) => {
+  // When the page's main region first appears (the app has started) and when a loading
+  // heading first does, by the page's clock.
+  await page.addInitScript(() => {
+    const at: { main?: number; loading?: number } = {};
+    (window as unknown as { seenAt: typeof at }).seenAt = at;
+    new MutationObserver(() => {
+      if (at.main === undefined && document.querySelector('main#main')) at.main = performance.now();
+      const h = document.querySelector('h1');
+      if (at.loading === undefined && h?.textContent?.startsWith('Loading the study')) at.loading = performance.now();
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  // The study is held until the loading page is up.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/studies\/pandalm\.json$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(`index.html?study=studies/${study}&slot=1`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Loading the study…' })).toBeVisible();
+  await expect(page.getByText(`studies/${study}`)).toBeVisible();
+  const at = await page.evaluate(() => (window as unknown as { seenAt: { main: number; loading: number } }).seenAt);
+  // Not at once: the page stays blank for the first half second (a study in by then opens with
+  // no page in between; timers never fire early, so this cannot pass by luck).
+  expect(at.loading - at.main).toBeGreaterThanOrEqual(450);
+  release();
+  await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
   expect(errors).toEqual([]);
 });

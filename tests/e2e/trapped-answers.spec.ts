@@ -45,7 +45,10 @@ test('answers of a study that moved are listed on the problems page, downloaded 
 test('a study made invalid by an update lists its answers, and set-aside copies can be removed once downloaded', async ({ page }) => {
   await openStudy(page, 'work-intake.json', 2);
   await page.getByRole('button', { name: 'Start' }).click();
-  const key = await page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('juror/v1/') && k.endsWith('/2'))!);
+  // The session's key, once the session (loaded after the welcome page) has saved.
+  const sessionKey = () => page.evaluate(() => Object.keys(localStorage).find((k) => k.startsWith('juror/v1/') && k.endsWith('/2')));
+  await expect.poll(sessionKey).toBeDefined();
+  const key = (await sessionKey())!;
   // A damaged copy of the same study file was set aside earlier (it says no study itself).
   await page.evaluate((k) => localStorage.setItem(`juror-quarantine/1795300000000/${k}`, '{damaged'), key);
   // The study file is replaced by one this version cannot open; it still names its id.

@@ -26,11 +26,9 @@
 
 use std::fmt;
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
 use crate::cover::{self, Cover};
 use crate::digest::sha256_hex_of;
+use crate::json;
 use crate::open::Opened;
 use crate::rich::{Node, Text};
 use crate::study::published::Trial;
@@ -244,13 +242,10 @@ pub fn explain(code: &str) -> &'static str {
 /// Whether `text` claims to be a compiled study (its `format` starts with `juror.compiled`),
 /// whatever else is wrong with it: for tools that accept a study file or a compiled study.
 pub fn is_compiled(text: &str) -> bool {
-    #[derive(Deserialize)]
-    struct Head {
-        format: Option<String>,
-    }
-    serde_json::from_str::<Head>(text)
+    envelope(text)
+        .and_then(|e| string_of("format", e.format))
         .ok()
-        .and_then(|h| h.format)
+        .flatten()
         .is_some_and(|f| f.starts_with("juror.compiled"))
 }
 
@@ -368,11 +363,12 @@ fn each_text(study: &mut Study, f: &mut OnText<'_>) {
     }
 }
 
-/// The parts of a compiled study whose format and checksum hold.
+/// The parts of a compiled study whose format and checksum hold: the cover's and the study's
+/// exact text.
 struct Parts<'a> {
     sha256: String,
-    cover: &'a RawValue,
-    study: &'a RawValue,
+    cover: &'a str,
+    study: &'a str,
 }
 
 /// One problem.
@@ -389,38 +385,64 @@ fn checksum(cover: &str, study: &str) -> String {
     sha256_hex_of(&[cover, study])
 }
 
+/// A compiled study's envelope: each member's exact text (`None` if absent or `null`; of a key
+/// given twice, the last). Read by `json::text`, so that the annotator's first download carries
+/// no other JSON parser: the study itself is parsed only by [`read`].
+#[derive(Default)]
+struct Envelope<'a> {
+    format: Option<&'a str>,
+    source_sha256: Option<&'a str>,
+    checksum: Option<&'a str>,
+    cover: Option<&'a str>,
+    study: Option<&'a str>,
+}
+
+fn envelope(text: &str) -> Result<Envelope<'_>, String> {
+    let mut e = Envelope::default();
+    for (key, raw) in json::text::members(text).map_err(|e| e.to_string())? {
+        let member = match key.as_str() {
+            "format" => &mut e.format,
+            "source_sha256" => &mut e.source_sha256,
+            "checksum" => &mut e.checksum,
+            "cover" => &mut e.cover,
+            "study" => &mut e.study,
+            _ => continue,
+        };
+        *member = (raw != "null").then_some(raw);
+    }
+    Ok(e)
+}
+
+/// The string a member's text is.
+fn string_of(name: &str, raw: Option<&str>) -> Result<Option<String>, String> {
+    let Some(raw) = raw else { return Ok(None) };
+    match json::text::value(raw).map_err(|e| e.to_string())? {
+        json::Value::String(s) => Ok(Some(s)),
+        _ => Err(format!("{name}: expected a string")),
+    }
+}
+
 /// The envelope of a compiled study: its format and its checksum checked.
 fn parts(text: &str) -> Result<Parts<'_>, Problems> {
-    #[derive(Deserialize)]
-    struct Envelope<'a> {
-        format: Option<String>,
-        source_sha256: Option<String>,
-        checksum: Option<String>,
-        #[serde(borrow)]
-        cover: Option<&'a RawValue>,
-        #[serde(borrow)]
-        study: Option<&'a RawValue>,
-    }
     let top = "(top level)";
-    let envelope: Envelope<'_> =
-        serde_json::from_str(text).map_err(|e| one(top, ENVELOPE, e.to_string()))?;
-    if envelope.format.as_deref() != Some(FORMAT) {
-        let found = envelope.format.unwrap_or_else(|| "none".to_owned());
+    let shape = |detail: String| one(top, ENVELOPE, detail);
+    let envelope = envelope(text).map_err(shape)?;
+    let format = string_of("format", envelope.format).map_err(shape)?;
+    if format.as_deref() != Some(FORMAT) {
+        let found = format.unwrap_or_else(|| "none".to_owned());
         return Err(one("format", FORMAT_CODE, format!("{found}, not {FORMAT}")));
     }
     let (Some(sha256), Some(sum), Some(cover), Some(study)) = (
-        envelope.source_sha256,
-        envelope.checksum,
+        string_of("source_sha256", envelope.source_sha256).map_err(shape)?,
+        string_of("checksum", envelope.checksum).map_err(shape)?,
         envelope.cover,
         envelope.study,
     ) else {
-        return Err(one(
-            top,
-            ENVELOPE,
+        return Err(shape(
             "source_sha256, checksum, cover or study missing".to_owned(),
         ));
     };
-    if checksum(cover.get(), study.get()) != sum {
+    if checksum(cover, study) != sum {
         return Err(one(
             "study",
             CHECKSUM,
@@ -435,9 +457,8 @@ fn parts(text: &str) -> Result<Parts<'_>, Problems> {
 }
 
 /// The cover of a compiled study's parts.
-fn parse_cover(cover: &RawValue) -> Result<Cover, Problems> {
-    let value: serde_json::Value =
-        serde_json::from_str(cover.get()).map_err(|e| one("cover", COVER, e.to_string()))?;
+fn parse_cover(cover: &str) -> Result<Cover, Problems> {
+    let value = json::text::value(cover).map_err(|e| one("cover", COVER, e.to_string()))?;
     cover::read(&value).map_err(|e| one(&e.place("cover"), COVER, e.what().to_owned()))
 }
 
@@ -467,7 +488,7 @@ pub fn read(text: &str) -> Result<Compiled, Problems> {
     let parts = parts(text)?;
     let cover = parse_cover(parts.cover)?;
     let value: serde_json::Value =
-        serde_json::from_str(parts.study.get()).map_err(|e| one("study", SHAPE, e.to_string()))?;
+        serde_json::from_str(parts.study).map_err(|e| one("study", SHAPE, e.to_string()))?;
     let study = from_json::study(&value);
     // The parsed tree is freed in one piece here, before anything else is allocated.
     drop(value);

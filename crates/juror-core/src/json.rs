@@ -20,6 +20,8 @@ use std::fmt;
 
 pub use serde_json::{Map, Value};
 
+pub mod text;
+
 /// What reading gives: the thing, or what is wrong and where.
 pub type Read<T> = Result<T, Wrong>;
 
