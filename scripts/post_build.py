@@ -7,10 +7,11 @@
    (so a new deployment is never mixed with a cached old one) and writes analyse.html from
    assets/analyse.template.html, with index.html's stylesheet and icon.
 2. Content-Security-Policy: each page has one inline module script that starts its wasm, and
-   index.html one classic script that starts the study's request beside the wasm; their
-   SHA-256s go into the page's policy, so that only those scripts and same-origin files run.
-   analyse.html carries the policy as a meta tag. index.html sets it from its first script
-   instead (before any other script runs, any style applies or the page asks for anything):
+   index.html one classic script that starts the study's request beside the wasm; the module
+   script's SHA-256 goes into the page's policy, so that only it and same-origin files run.
+   analyse.html carries the policy as a meta tag. index.html sets it from its classic script,
+   moved first, before that script asks for the study (and before any other script runs, any
+   style applies or the page asks for anything else):
    Chrome's preload scanner stops at a policy in the HTML, and the wasm was then requested only
    once the main thread had parsed the page, 40–90 ms later on a slowed phone
    (docs/benchmarks.md). Right after that script come the preloads of the wasm and its scripts,
@@ -89,14 +90,15 @@ def sha256_source(text):
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def with_policy(html, name, connect=()):
+def with_policy(html, name, connect=(), classic_run_before=False):
     """The page with a CSP meta tag that allows its one inline module script (the wasm's
-    start-up, first) and its inline classic scripts (index.html's early study request)."""
+    start-up, first) and its inline classic scripts, unless they run before the policy is set
+    (`classic_run_before`: index.html's, `policy_by_script`)."""
     scripts = re.findall(r"<script type=\"module\">(.*?)</script>", html, flags=re.S)
     if len(scripts) != 1:
         sys.exit(f"post_build: expected one inline module script in {name}, found {len(scripts)}")
     digest = sha256_source(scripts[0])[len("'sha256-"):-1]
-    classic = re.findall(r"<script>(.*?)</script>", html, flags=re.S)
+    classic = [] if classic_run_before else re.findall(r"<script>(.*?)</script>", html, flags=re.S)
     sources = " ".join(sha256_source(s) for s in [scripts[0], *classic])
     policy = "; ".join(
         [
@@ -121,19 +123,25 @@ def with_policy(html, name, connect=()):
 
 
 def policy_by_script(html):
-    """The page with its CSP meta tag (`with_policy`) replaced by a first script that puts the
-    same tag into <head>. The browser applies a policy meta tag when it is inserted, by the
-    parser or by a script, and from then on: nothing before that script runs or is fetched but
-    the page's own preloads (which the policy allows anyway). A policy written in the HTML
-    turns off Chrome's preload scanner for the whole page, so the wasm's request waited for the
-    main thread to parse the page; without one in the HTML the scanner asks for the wasm while
-    the page is still being committed."""
+    """The page with its CSP meta tag (`with_policy`) replaced by its first classic script (the
+    early study request), moved there and opened by a statement that puts the same tag into
+    <head>. The browser applies a policy meta tag when it is inserted, by the parser or by a
+    script, and from then on: nothing before it runs or is fetched but the page's own preloads
+    (which the policy allows anyway), and the study's request after it is held to the policy.
+    A policy written in the HTML turns off Chrome's preload scanner for the whole page, so the
+    wasm's request waited for the main thread to parse the page; without one in the HTML the
+    scanner asks for the wasm while the page is still being committed. One script rather than
+    two: each costs the parser 10–15 ms on a slowed phone before the study is asked for."""
     found = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)" />', html)
     if not found:
         sys.exit("post_build: index.html has no Content-Security-Policy")
     policy = found.group(1)
     if '"' in policy or "<" in policy or "\\" in policy:
         sys.exit("post_build: the Content-Security-Policy cannot be written into a script")
+    early = re.search(r"\n?[ \t]*<script>(.*?)</script>", html, flags=re.S)
+    if not early or "fetch(" not in early.group(1):
+        sys.exit("post_build: index.html has no early request for the study")
+    html = html.replace(early.group(0), "", 1)
     script = (
         "<script>\n"
         "      // The page's Content-Security-Policy (scripts/post_build.py), in force from here on.\n"
@@ -142,7 +150,8 @@ def policy_by_script(html):
         '          httpEquiv: "Content-Security-Policy",\n'
         f'          content: "{policy}",\n'
         "        })\n"
-        "      );\n"
+        "      );"
+        f"{early.group(1).rstrip()}\n"
         "    </script>"
     )
     return html.replace(found.group(0), script, 1)
@@ -331,7 +340,7 @@ ratings_stem = hashed(RATINGS)
 meta = f'<meta name="juror-ratings" content="{ratings_stem}" />'
 html = re.sub(r'\s*<meta name="juror-ratings"[^>]*>', "", html)
 html = html.replace("<title>", meta + "\n    <title>", 1)
-html, digest = with_policy(html, "index.html", submit_origins())
+html, digest = with_policy(html, "index.html", submit_origins(), classic_run_before=True)
 html = preloads_first(policy_by_script(html))
 write(index_path, html)
 
