@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { conditions, watchForStart } from './welcome.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -73,20 +74,6 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu'],
 });
 
-// As scripts/bench/load.mjs's watchForStart: the first animation frame after a button named
-// Start is in the DOM, watched from inside the page.
-function watchForStart() {
-  const hasStart = () => [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Start');
-  new MutationObserver((_, observer) => {
-    if (!hasStart()) return;
-    observer.disconnect();
-    requestAnimationFrame(() => {
-      window.__welcomeAt = performance.now();
-      console.debug('juror-bench: welcome');
-    });
-  }).observe(document, { subtree: true, childList: true, characterData: true });
-}
-
 /** One cold load of `url` on 4G with the CPU slowed 4×: ms to the welcome page. */
 async function load(url) {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 800 } });
@@ -94,10 +81,11 @@ async function load(url) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const slow = conditions['4g-cpu4'];
   await cdp.send('Network.emulateNetworkConditions', {
-    offline: false, latency: 60, downloadThroughput: 9_000_000 / 8, uploadThroughput: 1_500_000 / 8,
+    offline: false, latency: slow.latency, downloadThroughput: slow.down, uploadThroughput: slow.up,
   });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slow.cpu });
   await page.addInitScript(watchForStart);
   const shown = page.waitForEvent('console', { predicate: (m) => m.text() === 'juror-bench: welcome', timeout: 60_000 });
   await page.goto(origin + url, { waitUntil: 'commit' });
