@@ -37,10 +37,39 @@ impl fmt::Display for Error {
 /// # Errors
 /// The first thing in `text` that is not JSON, or not one object.
 pub fn members(text: &str) -> Result<Vec<(String, &str)>, Error> {
+    let mut out = Vec::new();
+    walk(text, &mut |key, raw| {
+        out.push((key, raw));
+        true
+    })?;
+    Ok(out)
+}
+
+/// The exact text of the value of the first member named `name` of the object `text` is,
+/// read only as far as that member (what follows it is not checked); `None` if the object,
+/// read whole, has none.
+///
+/// # Errors
+/// The first thing up to that member that is not JSON, or not an object.
+pub fn member<'a>(text: &'a str, name: &str) -> Result<Option<&'a str>, Error> {
+    let mut found = None;
+    walk(text, &mut |key, raw| {
+        let here = key == name;
+        if here {
+            found = Some(raw);
+        }
+        !here
+    })?;
+    Ok(found)
+}
+
+/// Reads the object `text` is member by member, giving `each` every key and its value's exact
+/// text, until `each` says to stop (false): then the rest is not read. (`dyn`: one copy of it
+/// in the annotator's first download, whoever calls it.)
+fn walk<'a>(text: &'a str, each: &mut dyn FnMut(String, &'a str) -> bool) -> Result<(), Error> {
     let mut r = Reader::new(text);
     r.space();
     r.expect(b'{')?;
-    let mut out = Vec::new();
     r.space();
     if !r.eat(b'}') {
         loop {
@@ -51,7 +80,9 @@ pub fn members(text: &str) -> Result<Vec<(String, &str)>, Error> {
             r.space();
             let start = r.at;
             r.skip(0)?;
-            out.push((key, &text[start..r.at]));
+            if !each(key, &text[start..r.at]) {
+                return Ok(());
+            }
             r.space();
             if r.eat(b'}') {
                 break;
@@ -59,8 +90,7 @@ pub fn members(text: &str) -> Result<Vec<(String, &str)>, Error> {
             r.expect(b',')?;
         }
     }
-    r.end()?;
-    Ok(out)
+    r.end()
 }
 
 /// `text` as a [`Value`]. Numbers must be whole (a cover's are): a fraction or an exponent is
@@ -471,6 +501,18 @@ mod tests {
         assert_eq!(raw.cover.get(), got[1].1);
         assert!(members("[1]").is_err());
         assert!(members("{} x").is_err());
+    }
+
+    #[test]
+    fn a_member_is_found_without_reading_what_follows() {
+        let text = "{\"format\": \"juror.compiled/2\", \"study\": [1, 2";
+        assert_eq!(member(text, "format"), Ok(Some("\"juror.compiled/2\"")));
+        assert!(member(text, "study").is_err());
+        assert!(member(text, "other").is_err());
+        assert_eq!(member("{\"a\":1,\"a\":2}", "a"), Ok(Some("1")));
+        assert_eq!(member("{\"a\":1}", "b"), Ok(None));
+        assert!(member("{\"a\":1} x", "b").is_err());
+        assert!(member("[1]", "a").is_err());
     }
 
     #[test]
