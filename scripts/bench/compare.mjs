@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { conditions, watchForStart } from './welcome.mjs';
+import { conditions, freshPage, watchForStart } from './welcome.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -76,16 +76,7 @@ const browser = await chromium.launch({
 
 /** One cold load of `url` on 4G with the CPU slowed 4×: ms to the welcome page. */
 async function load(url) {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 800 } });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  const slow = conditions['4g-cpu4'];
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false, latency: slow.latency, downloadThroughput: slow.down, uploadThroughput: slow.up,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slow.cpu });
+  const { context, page } = await freshPage(browser, conditions['4g-cpu4']);
   await page.addInitScript(watchForStart);
   const shown = page.waitForEvent('console', { predicate: (m) => m.text() === 'juror-bench: welcome', timeout: 60_000 });
   await page.goto(origin + url, { waitUntil: 'commit' });

@@ -34,7 +34,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { conditions, watchForStart } from './welcome.mjs';
+import { conditions, freshPage, watchForStart } from './welcome.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -160,17 +160,7 @@ const headingIs = (prefix) => {
 
 /** A fresh context and page under `condition`, counting the bytes received. */
 async function fresh(condition) {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 800 } });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  if (condition) {
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false, latency: condition.latency, downloadThroughput: condition.down, uploadThroughput: condition.up,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: condition.cpu });
-  }
+  const { context, page, cdp } = await freshPage(browser, condition);
   const counter = { bytes: 0 };
   cdp.on('Network.loadingFinished', (e) => { counter.bytes += e.encodedDataLength; });
   // Each click's time, for the app's own time from a click to the next page.
