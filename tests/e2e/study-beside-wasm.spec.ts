@@ -2,7 +2,8 @@
 // requested at once, beside the wasm, instead of after the wasm has downloaded and started;
 // the app then uses that one response and never asks for the study twice, and when the study
 // is in first, opens it at once; a study still on its way when the app starts gets a loading
-// page only if it takes longer than a moment.
+// page only if it takes longer than a moment; the scripts the welcome page runs are compiled
+// as they download.
 import { test, expect } from './fixtures';
 import { openStudy } from './session';
 
@@ -102,5 +103,18 @@ test('a study still on its way when the app starts gets a loading page only afte
   expect(at.loading - at.main).toBeGreaterThanOrEqual(450);
   release();
   await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("the welcome page's scripts ask Chrome to compile them as they arrive, and still run", async ({ page, errors }) => {
+  // Chrome compiles a script that starts with this comment while it downloads, off the main
+  // thread, instead of function by function on first call (docs/benchmarks.md, "Loading").
+  const scripts: string[] = [];
+  page.on('response', async (response) => {
+    if (/\/juror-app-[0-9a-f]+(_split)?\.js$/.test(response.url())) scripts.push(await response.text());
+  });
+  await openStudy(page, study, 1);
+  await expect.poll(() => scripts.length).toBe(2);
+  for (const text of scripts) expect(text.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
   expect(errors).toEqual([]);
 });
