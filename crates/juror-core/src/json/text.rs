@@ -127,7 +127,8 @@ impl<'a> Reader<'a> {
     fn error(&self, what: &'static str) -> Error {
         let before = &self.bytes[..self.at.min(self.bytes.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = before.iter().rev().take_while(|&&b| b != b'\n').count();
+        // 1-based, at the offending byte (counted in bytes, as serde_json counts).
+        let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
         Error { what, line, column }
     }
 
@@ -527,7 +528,8 @@ mod tests {
     #[test]
     fn an_error_says_where() {
         let e = value("{\n  \"a\": tru\n}").unwrap_err();
-        assert_eq!(e.to_string(), "expected value at line 2 column 7");
+        // `t` is the eighth character of the second line.
+        assert_eq!(e.to_string(), "expected value at line 2 column 8");
     }
 
     fn json_value() -> impl Strategy<Value = Value> {
