@@ -26,8 +26,8 @@
    `juror-app` with the `split` feature, linked with its relocations; this splits that wasm
    (`wasm-split-cli`) into the main module, which the welcome page needs, and the later pages
    (src/pages/later.rs), loaded while the annotator reads it; runs wasm-bindgen on the main
-   module again (keeping the exports the later module links to) and wasm-opt on both, as Trunk
-   does; and writes them over Trunk's files, under Trunk's hashed name (a function of the same
+   module again (keeping the exports the later module links to) and wasm-opt on each (the
+   first at -Os, the others at -O1); and writes them over Trunk's files, under Trunk's hashed name (a function of the same
    build), with the loader `NAME_split.js` and the pages `NAME_later.wasm` beside them, and the
    `integrity` of index.html's preloads updated and the loader preloaded too. In a release build, the two scripts are
    minified (terser) and the stylesheet and index.html lose their comments. Both scripts start
@@ -272,7 +272,12 @@ def split_app(html):
         for source, name in modules:
             out = os.path.join(staging, name)
             if release:
-                run([tool("wasm-opt"), "-O1", *names, f"--output={out}", source])
+                # The first module at -Os: 0.8 KB gzip smaller than at -O1 and 15% fewer
+                # functions (each is compiled on its first call); the later ones gzip larger at
+                # -Os (the session's by 3 KB), so they stay at -O1 (docs/benchmarks.md, "Size").
+                level = "-Os" if name == f"{stem}_bg.wasm" else "-O1"
+                strip = ["--strip-producers", "--strip-target-features"]
+                run([tool("wasm-opt"), level, *strip, *names, f"--output={out}", source])
             else:
                 shutil.copyfile(source, out)
         if release:
