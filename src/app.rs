@@ -130,6 +130,12 @@ impl Load {
             },
         }
     }
+
+    /// Whether the page is still waiting for `source` (and not for another study opened since):
+    /// only then may its "Loading the study…" page be shown.
+    pub fn awaits(&self, source: &str) -> bool {
+        matches!(self, Load::Awaiting(awaited) if awaited == source)
+    }
 }
 
 /// The folder of a study's address, to which its media paths are relative: `studies/` for
@@ -225,7 +231,8 @@ fn Player(
     // render the page again).
     let say_loading_later = move |source: String| {
         crate::services::dom::after(LOADING_SHOWN_AFTER_MS, move || {
-            if matches!(load.get_untracked(), Load::Awaiting(_)) {
+            // (a timer left from a file replaced by another within the moment does nothing)
+            if load.with_untracked(|load| load.awaits(&source)) {
                 load.set(Load::Loading(source));
             }
         });
@@ -382,6 +389,14 @@ mod tests {
         assert!(matches!(gone, Load::NoStudy(NoStudy::Unreachable { .. })));
         let ok = Load::from_text("a.json".into(), Ok(MINIMAL.into()), open_any, false, false);
         assert!(matches!(ok, Load::Ready(ref front, _, _) if front.sha256.len() == 64));
+    }
+
+    #[test]
+    fn only_the_study_still_awaited_gets_a_loading_page() {
+        let waiting = Load::Awaiting("b.json".into());
+        assert!(waiting.awaits("b.json"));
+        assert!(!waiting.awaits("a.json"));
+        assert!(!Load::Loading("b.json".into()).awaits("b.json"));
     }
 
     #[test]
