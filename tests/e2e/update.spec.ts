@@ -34,6 +34,14 @@ function freePort(): Promise<number> {
 async function ownSite(dir: string): Promise<{ origin: string; site: string; server: ChildProcess }> {
   const site = path.join(dir, 'juror');
   fs.cpSync(dist, site, { recursive: true, dereference: true });
+  // Deployed a minute ago, as a real deployment is older than the next one: the server gives
+  // Last-Modified in whole seconds, and the browser checks sw.js for an update with
+  // If-Modified-Since, so a new sw.js written within the same second as the copy would be
+  // answered "304 Not Modified" and never found.
+  const deployed = new Date(Date.now() - 60_000);
+  for (const name of fs.readdirSync(site, { recursive: true }) as string[]) {
+    fs.utimesSync(path.join(site, name), deployed, deployed);
+  }
   const port = await freePort();
   const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], {
     stdio: 'ignore',
