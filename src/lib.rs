@@ -3,7 +3,6 @@
 
 mod app;
 pub mod components;
-pub mod first;
 pub mod pages;
 pub mod services;
 pub mod session;

@@ -5,7 +5,6 @@
 pub mod clock;
 pub mod dom;
 pub mod download;
-pub mod first_page;
 pub mod location;
 pub mod offline;
 pub mod ratings_reader;
