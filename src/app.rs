@@ -152,7 +152,7 @@ pub fn media_base(source: &str) -> String {
 /// The annotator named by the page's address: `slot`, and an id (`annotator`, Prolific's
 /// `PROLIFIC_PID`, MTurk's `workerId` or SONA's `id`: `plan::ID_PARAMETERS`), with the
 /// platform's other parameters (`plan::platform_visit`), which the ratings file records.
-fn annotator_from_address(cover: &Cover) -> Option<Result<Annotator, Problem>> {
+pub(crate) fn annotator_from_address(cover: &Cover) -> Option<Result<Annotator, Problem>> {
     let slot = location::query_param("slot");
     let id = ID_PARAMETERS
         .iter()
@@ -219,6 +219,8 @@ fn Player(
     // Before anything can be pressed: the session's code waits for a press to end (later.rs).
     crate::services::dom::watch_presses();
     let initial = match location::query_param("study") {
+        // Read already, for the welcome page shown before the app was in (first.rs).
+        Some(url) if let Some(load) = crate::first::take(&url) => load,
         // Usually in before the wasm: opened at once, with no "Loading…" page in between.
         Some(url) => match study_source::early_text(&url) {
             Some(text) => Load::from_text(url, text, opener, compiled_only, false),
@@ -363,7 +365,7 @@ fn Ready(front: Front, base: String, source: Source) -> impl IntoView {
                 preview,
                 source: source.clone(),
                 write: write_store,
-                started: RwSignal::new(false),
+                started: RwSignal::new(crate::first::started()),
             };
             view! { {move || session(loaded, begin.clone())} }.into_any()
         }

@@ -3,6 +3,7 @@
 
 mod app;
 pub mod components;
+pub mod first;
 pub mod pages;
 pub mod services;
 pub mod session;

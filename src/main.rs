@@ -1,4 +1,27 @@
+//! The annotator's page (`index.html`): the study's welcome page as soon as it can be shown
+//! (`juror::first`), then the app. In the release build (the `split` feature) the app is a
+//! wasm of its own, fetched once that page is up: the first download carries only the welcome
+//! page.
+
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(juror::App);
+    juror::services::dom::watch_presses();
+    wasm_bindgen_futures::spawn_local(async {
+        juror::first::paint().await;
+        #[cfg(feature = "split")]
+        if app().await.is_err() {
+            juror::first::load_failed();
+        }
+        #[cfg(not(feature = "split"))]
+        juror::first::mount_app(40);
+    });
+}
+
+/// The app, in a wasm of its own (`scripts/post_build.py` makes `NAME_app.wasm`).
+#[cfg(feature = "split")]
+#[allow(improper_ctypes_definitions, improper_ctypes)]
+#[leptos::wasm_split::wasm_split(juror_app, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn app() -> Result<(), leptos::wasm_split::SplitLoaderError> {
+    juror::first::mount_app(40);
+    Ok(())
 }

@@ -17,7 +17,7 @@ use std::task::{Context, Poll, Waker};
 
 use juror_core::cover::Cover;
 use juror_core::plan::Annotator;
-use juror_core::session::{Phase, store};
+use juror_core::session::Phase;
 use juror_core::study::{Problems, Study};
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -25,7 +25,6 @@ use leptos::wasm_split::SplitLoaderError;
 use super::flow::{StudyFlow, start};
 use super::preview::{PreviewBanner, PreviewNames};
 use super::{StartActions, Welcome};
-use crate::services::storage;
 use crate::session::{SessionHandle, Source, StoreWriter, media_src};
 
 /// Whether the session's code is in.
@@ -142,9 +141,7 @@ pub fn load_failed() -> AnyView {
 /// Whether this browser holds a session of this annotator (read as text only: what to make of
 /// it is the session's).
 fn has_saved(begin: &SessionStart) -> bool {
-    let a = &begin.annotator;
-    let key = store::key(&begin.sha256, a.slot, a.id.as_deref());
-    !begin.preview && matches!(storage::read(&key), Ok(Some(_)))
+    !begin.preview && crate::first::has_saved(&begin.sha256, &begin.annotator)
 }
 
 /// The welcome page as the study shows it before the session is in: the same page, its Start

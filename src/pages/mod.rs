@@ -23,4 +23,4 @@ pub use open::{BrokenLink, FilePicker, OpenStudy};
 pub use problems::StudyProblems;
 pub use saved::{KeptCount, SavedAnswers};
 pub use survey::PointCaption;
-pub use welcome::{Contact, StartActions, Welcome};
+pub use welcome::{Contact, StartActions, Welcome, format_minutes};

@@ -195,10 +195,16 @@ pub fn cancel_timer(id: i32) {
 thread_local! {
     /// Whether a pointer or a key is down on the page ([`watch_presses`]).
     static PRESSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Whether [`watch_presses`] has been called.
+    static WATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Notes, for the page's life, whether a pointer or a key is down ([`pressed`]). Once per page.
+/// Notes, for the page's life, whether a pointer or a key is down ([`pressed`]) (from the
+/// first call on: later ones do nothing).
 pub fn watch_presses() {
+    if WATCHING.replace(true) {
+        return;
+    }
     let Some(window) = web_sys::window() else {
         return;
     };

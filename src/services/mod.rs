@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod dom;
 pub mod download;
+pub mod first_page;
 pub mod location;
 pub mod offline;
 pub mod ratings_reader;

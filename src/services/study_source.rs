@@ -52,6 +52,24 @@ pub fn early_text(url: &str) -> Option<Result<String, String>> {
     Some(answered(url, &done))
 }
 
+/// Waits until `index.html`'s first script has read the study at `url` (or failed to), for
+/// `ms` at most, without taking it: at once if it has, or if it started no request for `url`.
+pub async fn early_arrived(url: &str, ms: i32) {
+    let Some(early) = early_for(url) else {
+        return;
+    };
+    let read = js_sys::Reflect::get(&early, &JsValue::from_str("read")).ok();
+    let Some(read) = read.and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) else {
+        return;
+    };
+    let timeout = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&read, &timeout))).await;
+}
+
 /// `window.jurorStudy`, if it was started for `url`.
 fn early_for(url: &str) -> Option<JsValue> {
     let window = web_sys::window()?;

@@ -1,0 +1,117 @@
+//! The study's welcome page before the app's code is in.
+//!
+//! The annotator's release build puts the app itself (Leptos and every page) in a wasm of its
+//! own (`main.rs`: `#[wasm_split]`), fetched as the page starts. What the first download
+//! carries is this: for the usual link (a compiled study whose text is in, the annotator named
+//! by the address, no answers of theirs in this browser) the study's cover is read and its
+//! welcome page built as DOM nodes (`services::first_page`), with the app's own markup; Start
+//! pressed there is remembered. The app then mounts in its place ([`mount_app`]) with the same
+//! page, the same focus and open `<details>`, and the study already read ([`take`]). Any other
+//! page (no study, one that cannot be opened, a link without an annotator, answers to resume)
+//! is the app's alone, once it is in.
+
+use std::cell::RefCell;
+
+use juror_core::plan::mturk_preview;
+use juror_core::session::store;
+
+use crate::app::{LOADING_SHOWN_AFTER_MS, Load, annotator_from_address, read_compiled};
+use crate::services::first_page::{self, Shown};
+use crate::services::{dom, location, storage, study_source};
+
+thread_local! {
+    static FIRST: RefCell<First> = RefCell::new(First::default());
+}
+
+#[derive(Default)]
+struct First {
+    /// The study read before the app was in (its address and what it came to), for the app.
+    read: Option<(String, Load)>,
+    /// Start was pressed on this module's welcome page.
+    started: bool,
+}
+
+/// Shows the study's welcome page once its text is in (`index.html` started fetching it), if
+/// the page would be that welcome page; returns once that is decided, or after
+/// [`LOADING_SHOWN_AFTER_MS`] for a study still on its way (the app then says it is loading).
+/// The app is fetched only then, so that it does not share the network with the study.
+pub async fn paint() {
+    let Some(url) = location::query_param("study") else {
+        return;
+    };
+    let assignment = location::query_param("assignmentId");
+    let others = location::has_param("analyse") || location::has_param("preview");
+    if others || mturk_preview(assignment.as_deref()) {
+        return;
+    }
+    study_source::early_arrived(&url, LOADING_SHOWN_AFTER_MS).await;
+    let Some(text) = study_source::early_text(&url) else {
+        return;
+    };
+    let load = Load::from_text(url.clone(), text, read_compiled, true, false);
+    if let Load::Ready(front, ..) = &load
+        && let Some(Ok(annotator)) = annotator_from_address(&front.cover)
+        && !has_saved(&front.sha256, &annotator)
+    {
+        let cover = &front.cover;
+        let shown = Shown {
+            cover,
+            trials: cover.trials_for(&annotator),
+            minutes: cover.estimated_minutes.map(crate::pages::format_minutes),
+            sending: cover
+                .submit_host
+                .as_deref()
+                .map(|host| juror_core::session::submit::notice_for(host, cover.submit_backups)),
+        };
+        first_page::show(&shown, start);
+    }
+    FIRST.with_borrow_mut(|f| f.read = Some((url, load)));
+}
+
+/// Whether this browser holds answers of `annotator` for the study `sha256` (read as text
+/// only: what to make of them is the session's).
+pub fn has_saved(sha256: &str, annotator: &juror_core::plan::Annotator) -> bool {
+    let key = store::key(sha256, annotator.slot, annotator.id.as_deref());
+    matches!(storage::read(&key), Ok(Some(_)))
+}
+
+fn start() {
+    FIRST.with_borrow_mut(|f| f.started = true);
+    first_page::show_loading();
+}
+
+/// The study this module read for `url`, for the app to show (taken once).
+pub fn take(url: &str) -> Option<Load> {
+    FIRST.with_borrow_mut(|f| match f.read.take() {
+        Some((read, load)) if read == url => Some(load),
+        other => {
+            f.read = other;
+            None
+        }
+    })
+}
+
+/// Whether Start was pressed on this module's welcome page.
+pub fn started() -> bool {
+    FIRST.with_borrow(|f| f.started)
+}
+
+/// Mounts the app in place of this module's page, once no pointer or key is down (a Start
+/// pressed on one page and released on the other would be no click at all), waiting 50 ms at
+/// a time, `tries` times at most.
+pub fn mount_app(tries: u8) {
+    if tries > 0 && dom::pressed() {
+        dom::after(50, move || mount_app(tries - 1));
+        return;
+    }
+    let carried = dom::carry();
+    first_page::remove();
+    leptos::mount::mount_to_body(crate::App);
+    dom::carry_over(carried);
+}
+
+/// The app's code could not be fetched (offline before the page was ever loaded whole): the
+/// page says so and offers Reload.
+pub fn load_failed() {
+    first_page::show_failed();
+}

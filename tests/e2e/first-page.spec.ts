@@ -1,0 +1,89 @@
+// Intent: an annotator with a working link reads the study's welcome page as soon as the study
+// is in, before the app's own code has arrived (the first download carries only that page), and
+// cannot tell when the app takes over: the same page, the same focus, a Start already pressed
+// still counts; when the app's code cannot be fetched, the page says so and offers Reload.
+import type { Page, Route } from '@playwright/test';
+import { test, expect, exampleStudies } from './fixtures';
+
+const appWasm = /\/juror-app-[0-9a-f]+_app\.wasm$/;
+const sessionWasm = /\/juror-app-[0-9a-f]+_later\.wasm$/;
+
+/** Holds every request matching `pattern` until the returned function is called. */
+async function hold(page: Page, pattern: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** The page's `<main>` as a string that ignores what the eye and a screen reader do not see:
+ * comments, the order of attributes, runs of white space, and where text nodes are split. */
+async function canonicalMain(page: Page): Promise<string> {
+  return page.locator('main').evaluate((main) => {
+    const walk = (node: Node): string => {
+      if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+      if (node.nodeType !== Node.ELEMENT_NODE) return '';
+      const el = node as Element;
+      const attrs = [...el.attributes].map((a) => `${a.name}="${a.value}"`).sort().join(' ');
+      const inner = [...el.childNodes].map(walk).join('');
+      return `<${el.tagName.toLowerCase()} ${attrs}>${inner}</${el.tagName.toLowerCase()}>`;
+    };
+    return walk(main).replace(/\s+/g, ' ');
+  });
+}
+
+/** Waits until the app has put its own `<main>` in place of the first page's. */
+async function appMounted(page: Page, first: Awaited<ReturnType<Page['$']>>) {
+  await page.waitForFunction((el) => !el?.isConnected, first);
+}
+
+test("every example's first welcome page is the app's own, title, focus and all", async ({ context }) => {
+  for (const { file, title } of exampleStudies()) {
+    // A page of its own for each study: leaving one while its session's code is held would
+    // abort that fetch, which the page reports as an error.
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
+    await hold(page, sessionWasm);
+    const release = await hold(page, appWasm);
+    await page.goto(`index.html?study=studies/${file}&slot=1`);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    const first = await page.$('main');
+    const before = { main: await canonicalMain(page), title: await page.title() };
+    await page.getByRole('button', { name: 'Start' }).focus();
+    release();
+    await appMounted(page, first);
+    await expect(page.getByRole('button', { name: 'Start' }), file).toBeFocused();
+    expect(await canonicalMain(page), file).toBe(before.main);
+    expect(await page.title(), file).toBe(before.title);
+    expect(errors, file).toEqual([]);
+    await page.close();
+  }
+});
+
+test("Start pressed before the app's code is in starts the session once it is", async ({ page, errors }) => {
+  const release = await hold(page, appWasm);
+  await page.goto('index.html?study=studies/pandalm.json&slot=1');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('status')).toHaveText('Loading…');
+  release();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("when the app's code cannot be fetched, the page says so, and Reload opens the study", async ({ page }) => {
+  await page.route(appWasm, (route) => route.abort('internetdisconnected'));
+  await page.goto('index.html?study=studies/pandalm.json&slot=1');
+  const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+  await expect(alert).toBeVisible();
+  await page.unroute(appWasm);
+  await alert.getByRole('button', { name: 'Reload' }).click();
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+});
