@@ -15,7 +15,7 @@ use leptos::task::spawn_local;
 use crate::pages::later::{self, Loaded, SessionStart, session};
 use crate::pages::{Analyse, BrokenLink, Contact, NoStudy, NoStudyPage, Welcome};
 use crate::services::{location, ratings_reader, study_source};
-use crate::session::{RatingsReader, Source, read_ratings_here, write_store};
+use crate::session::{RatingsReader, Source, read_ratings_here};
 
 /// Where the page is in loading a study.
 #[derive(Clone, Debug)]
@@ -364,7 +364,7 @@ fn Ready(front: Front, base: String, source: Source) -> impl IntoView {
                 annotator,
                 preview,
                 source: source.clone(),
-                write: write_store,
+                write: crate::first::writer(),
                 started: RwSignal::new(crate::first::started()),
             };
             view! { {move || session(loaded, begin.clone())} }.into_any()

@@ -18,6 +18,7 @@ use juror_core::session::store;
 use crate::app::{LOADING_SHOWN_AFTER_MS, Load, annotator_from_address, read_compiled};
 use crate::services::first_page::{self, Shown};
 use crate::services::{dom, location, storage, study_source};
+use crate::session::{StoreWriter, write_store};
 
 thread_local! {
     static FIRST: RefCell<First> = RefCell::new(First::default());
@@ -29,13 +30,19 @@ struct First {
     read: Option<(String, Load)>,
     /// Start was pressed on this module's welcome page.
     started: bool,
+    /// The save's writer, named here (see `session::StoreWriter`).
+    writer: Option<StoreWriter>,
 }
 
 /// Shows the study's welcome page once its text is in (`index.html` started fetching it), if
 /// the page would be that welcome page; returns once that is decided, or after
 /// [`LOADING_SHOWN_AFTER_MS`] for a study still on its way (the app then says it is loading).
 /// The app is fetched only then, so that it does not share the network with the study.
-pub async fn paint() {
+///
+/// `writer` is the session's writer of saves, kept for [`writer`]: named here, it is compiled
+/// into the first module with the helpers it calls (`session::StoreWriter`).
+pub async fn paint(writer: StoreWriter) {
+    FIRST.with_borrow_mut(|f| f.writer = Some(writer));
     let Some(url) = location::query_param("study") else {
         return;
     };
@@ -89,6 +96,12 @@ pub fn take(url: &str) -> Option<Load> {
             None
         }
     })
+}
+
+/// The writer of saves [`paint`] was given; `session::write_store` where it was not called (the
+/// researcher's page).
+pub fn writer() -> StoreWriter {
+    FIRST.with_borrow(|f| f.writer).unwrap_or(write_store)
 }
 
 /// Whether Start was pressed on this module's welcome page.

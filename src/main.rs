@@ -7,7 +7,7 @@ fn main() {
     console_error_panic_hook::set_once();
     juror::services::dom::watch_presses();
     wasm_bindgen_futures::spawn_local(async {
-        juror::first::paint().await;
+        juror::first::paint(juror::session::write_store).await;
         #[cfg(feature = "split")]
         if app().await.is_err() {
             juror::first::load_failed();

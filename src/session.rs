@@ -59,12 +59,13 @@ pub struct SessionHandle {
     write: StoreWriter,
 }
 
-/// How the page writes the text of a save: `store::write`, named where the page starts the
-/// session (`app.rs`), so that the writer is compiled into the page's first wasm module with
-/// the helpers it calls hundreds of thousands of times per save of a large study. Named only
-/// inside the session's own module (`pages/later.rs`), it would call each of them across the
-/// modules' boundary (an indirect call the browser cannot inline: answering in the
-/// 10,000-item study was 20% slower, docs/benchmarks.md).
+/// How the page writes the text of a save: `store::write`, named by the page's first wasm
+/// module (`main.rs` hands it to `first::paint`, and the session gets it from
+/// `first::writer`), so that the writer is compiled into that module with the helpers it calls
+/// hundreds of thousands of times per save of a large study. Named only inside a later module
+/// (the app's or the session's), it would call each of them across the modules' boundary (an
+/// indirect call the browser cannot inline: answering in the 10,000-item study was 20–45%
+/// slower, docs/benchmarks.md).
 pub type StoreWriter = fn(&Envelope<&Progress>) -> Result<String, String>;
 
 /// The page's [`StoreWriter`]: the core's `store::write`.
