@@ -38,24 +38,26 @@ struct First {
 /// the page would be that welcome page; returns once that is decided, or after
 /// [`LOADING_SHOWN_AFTER_MS`] for a study still on its way (the app then says it is loading).
 /// The app is fetched only then, so that it does not share the network with the study.
+/// Returns whether the welcome page was shown (the session's code is then wanted soon).
 ///
 /// `writer` is the session's writer of saves, kept for [`writer`]: named here, it is compiled
 /// into the first module with the helpers it calls (`session::StoreWriter`).
-pub async fn paint(writer: StoreWriter) {
+pub async fn paint(writer: StoreWriter) -> bool {
     FIRST.with_borrow_mut(|f| f.writer = Some(writer));
     let Some(url) = location::query_param("study") else {
-        return;
+        return false;
     };
     let assignment = location::query_param("assignmentId");
     let others = location::has_param("analyse") || location::has_param("preview");
     if others || mturk_preview(assignment.as_deref()) {
-        return;
+        return false;
     }
     study_source::early_arrived(&url, LOADING_SHOWN_AFTER_MS).await;
     let Some(text) = study_source::early_text(&url) else {
-        return;
+        return false;
     };
     let load = Load::from_text(url.clone(), text, read_compiled, true, false);
+    let mut shown_page = false;
     if let Load::Ready(front, ..) = &load
         && let Some(Ok(annotator)) = annotator_from_address(&front.cover)
         && !has_saved(&front.sha256, &annotator)
@@ -71,8 +73,10 @@ pub async fn paint(writer: StoreWriter) {
                 .map(|host| juror_core::session::submit::notice_for(host, cover.submit_backups)),
         };
         first_page::show(&shown, start);
+        shown_page = true;
     }
     FIRST.with_borrow_mut(|f| f.read = Some((url, load)));
+    shown_page
 }
 
 /// Whether this browser holds answers of `annotator` for the study `sha256` (read as text

@@ -1,7 +1,8 @@
 // Intent: an annotator with a working link reads the study's welcome page as soon as the study
 // is in, before the app's own code has arrived (the first download carries only that page), and
 // cannot tell when the app takes over: the same page, the same focus, a Start already pressed
-// still counts; when the app's code cannot be fetched, the page says so and offers Reload.
+// still counts; the session's code comes with the app's, so a connection lost once the page is
+// up loses nothing; when the app's code cannot be fetched, the page says so and offers Reload.
 import type { Page, Route } from '@playwright/test';
 import { test, expect, exampleStudies } from './fixtures';
 
@@ -86,4 +87,20 @@ test("when the app's code cannot be fetched, the page says so, and Reload opens 
   await alert.getByRole('button', { name: 'Reload' }).click();
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+});
+
+test("the session's code is fetched beside the app's, so going offline once the page is up loses nothing", async ({ page, context, errors }) => {
+  const release = await hold(page, appWasm);
+  const sessionIn = page.waitForResponse(sessionWasm);
+  await page.goto('index.html?study=studies/pandalm.json&slot=1');
+  await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+  // Requested while the app's code is still held: not only once the app has mounted.
+  expect((await sessionIn).ok()).toBe(true);
+  const first = await page.$('main');
+  release();
+  await appMounted(page, first);
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
+  expect(errors).toEqual([]);
 });
