@@ -72,6 +72,22 @@ pub fn read_compiled(text: &str) -> Result<Front, Problems> {
     })
 }
 
+/// [`read_compiled`] ahead of the checks: the cover read as far as it goes
+/// ([`compiled::peek_cover`]: no checksum, the study not walked through), for the welcome page
+/// the annotator's page shows before its app is in (`first.rs`), which reads the same text with
+/// [`read_compiled`] before the app opens it.
+///
+/// # Errors
+/// The compiled study's problems up to its cover.
+pub fn peek_compiled(text: &str) -> Result<Front, Problems> {
+    let covered = compiled::peek_cover(text).map_err(|p| p.short())?;
+    Ok(Front {
+        cover: Arc::new(covered.cover),
+        sha256: covered.sha256,
+        study: None,
+    })
+}
+
 /// The whole of a compiled study whose cover [`read_compiled`] read: what the session plays.
 ///
 /// # Errors
@@ -128,6 +144,14 @@ impl Load {
                     text: text.into(),
                 }),
             },
+        }
+    }
+
+    /// The study's text, where it was had and is compiled.
+    pub fn text(&self) -> Option<&Arc<str>> {
+        match self {
+            Load::Ready(_, _, text) | Load::NoStudy(NoStudy::Invalid { text, .. }) => Some(text),
+            _ => None,
         }
     }
 

@@ -15,7 +15,9 @@ use std::cell::RefCell;
 use juror_core::plan::mturk_preview;
 use juror_core::session::store;
 
-use crate::app::{LOADING_SHOWN_AFTER_MS, Load, annotator_from_address, read_compiled};
+use crate::app::{
+    LOADING_SHOWN_AFTER_MS, Load, annotator_from_address, peek_compiled, read_compiled,
+};
 use crate::services::first_page::{self, Shown};
 use crate::services::{dom, location, storage, study_source};
 use crate::session::{StoreWriter, write_store};
@@ -28,6 +30,8 @@ thread_local! {
 struct First {
     /// The study read before the app was in (its address and what it came to), for the app.
     read: Option<(String, Load)>,
+    /// `read` came from its cover read ahead ([`peek_compiled`]) and is yet to be [`check`]ed.
+    unchecked: bool,
     /// Start was pressed on this module's welcome page.
     started: bool,
     /// The save's writer, named here (see `session::StoreWriter`).
@@ -56,7 +60,9 @@ pub async fn paint(writer: StoreWriter) -> bool {
     let Some(text) = study_source::early_text(&url) else {
         return false;
     };
-    let load = Load::from_text(url.clone(), text, read_compiled, true, false);
+    // The cover read ahead: the checksum and the rest of the study are read by [`check`],
+    // once the page is on screen and before the app may open it.
+    let load = Load::from_text(url.clone(), text, peek_compiled, true, false);
     let mut shown_page = false;
     if let Load::Ready(front, ..) = &load
         && let Some(Ok(annotator)) = annotator_from_address(&front.cover)
@@ -75,8 +81,29 @@ pub async fn paint(writer: StoreWriter) -> bool {
         first_page::show(&shown, start);
         shown_page = true;
     }
-    FIRST.with_borrow_mut(|f| f.read = Some((url, load)));
+    FIRST.with_borrow_mut(|f| {
+        f.read = Some((url, load));
+        f.unchecked = true;
+    });
     shown_page
+}
+
+/// Reads the study [`paint`] read ahead as the app reads it ([`read_compiled`]: the format, the
+/// checksum over the cover and the study, the cover), once: a study that fails those checks
+/// is then a study that cannot be opened, whatever its welcome page showed. [`take`] calls it
+/// too, so that the app never opens a study that was not checked.
+pub fn check() {
+    FIRST.with_borrow_mut(|f| {
+        if !std::mem::take(&mut f.unchecked) {
+            return;
+        }
+        let Some((url, load)) = &mut f.read else {
+            return;
+        };
+        if let Some(text) = load.text().map(|text| text.to_string()) {
+            *load = Load::from_text(url.clone(), Ok(text), read_compiled, true, false);
+        }
+    });
 }
 
 /// Whether this browser holds answers of `annotator` for the study `sha256` (read as text
@@ -93,6 +120,7 @@ fn start() {
 
 /// The study this module read for `url`, for the app to show (taken once).
 pub fn take(url: &str) -> Option<Load> {
+    check();
     FIRST.with_borrow_mut(|f| match f.read.take() {
         Some((read, load)) if read == url => Some(load),
         other => {

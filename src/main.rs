@@ -9,18 +9,20 @@ fn main() {
     wasm_bindgen_futures::spawn_local(async {
         let welcome = juror::first::paint(juror::session::write_store).await;
         #[cfg(feature = "split")]
-        {
-            // The session's code is wanted as soon as Start is pressed: fetched beside the
-            // app's (after it, on the link), so that a browser that goes offline once the
-            // welcome page is up still has both.
-            if welcome {
+        if welcome {
+            // The welcome page on screen first. Then the app's code is fetched, and the
+            // session's beside it (after it, on the link), wanted as soon as Start is pressed:
+            // a browser that goes offline once the welcome page is up still has both; the
+            // study is checked while they download.
+            juror::services::dom::after_paint(|| {
+                wasm_bindgen_futures::spawn_local(load_app());
                 wasm_bindgen_futures::spawn_local(async {
                     let _ = juror::pages::later::load().await;
                 });
-            }
-            if app().await.is_err() {
-                juror::first::load_failed();
-            }
+                wasm_bindgen_futures::spawn_local(async { juror::first::check() });
+            });
+        } else {
+            load_app().await;
         }
         #[cfg(not(feature = "split"))]
         {
@@ -28,6 +30,14 @@ fn main() {
             juror::first::mount_app(40);
         }
     });
+}
+
+/// Fetches the app's code and mounts it; says so on the page if it cannot be fetched.
+#[cfg(feature = "split")]
+async fn load_app() {
+    if app().await.is_err() {
+        juror::first::load_failed();
+    }
 }
 
 /// The app, in a wasm of its own (`scripts/post_build.py` makes `NAME_app.wasm`).

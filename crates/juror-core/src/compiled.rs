@@ -429,11 +429,7 @@ fn parts(text: &str) -> Result<Parts<'_>, Problems> {
     let top = "(top level)";
     let shape = |detail: String| one(top, ENVELOPE, detail);
     let envelope = envelope(text).map_err(shape)?;
-    let format = string_of("format", envelope.format).map_err(shape)?;
-    if format.as_deref() != Some(FORMAT) {
-        let found = format.unwrap_or_else(|| "none".to_owned());
-        return Err(one("format", FORMAT_CODE, format!("{found}, not {FORMAT}")));
-    }
+    format_is_ours(envelope.format)?;
     let (Some(sha256), Some(sum), Some(cover), Some(study)) = (
         string_of("source_sha256", envelope.source_sha256).map_err(shape)?,
         string_of("checksum", envelope.checksum).map_err(shape)?,
@@ -458,6 +454,16 @@ fn parts(text: &str) -> Result<Parts<'_>, Problems> {
     })
 }
 
+/// Checks the `format` member's exact text names [`FORMAT`].
+fn format_is_ours(raw: Option<&str>) -> Result<(), Problems> {
+    let format = string_of("format", raw).map_err(|detail| one("(top level)", ENVELOPE, detail))?;
+    if format.as_deref() == Some(FORMAT) {
+        return Ok(());
+    }
+    let found = format.unwrap_or_else(|| "none".to_owned());
+    Err(one("format", FORMAT_CODE, format!("{found}, not {FORMAT}")))
+}
+
 /// The cover of a compiled study's parts.
 fn parse_cover(cover: &str) -> Result<Cover, Problems> {
     let value = json::text::value(cover).map_err(|e| one("cover", COVER, e.to_string()))?;
@@ -476,6 +482,31 @@ pub fn read_cover(text: &str) -> Result<Covered, Problems> {
     Ok(Covered {
         cover,
         sha256: parts.sha256,
+    })
+}
+
+/// Reads a compiled study's cover ahead of [`read_cover`]: the format and the cover only, the
+/// text read only as far as the cover (the writer puts it before the study), so that the
+/// welcome page needs neither the study's text walked through nor its checksum computed. What
+/// it gives is provisional: nothing may be answered before [`read_cover`] (or [`read`]) has
+/// read the same text and agreed (the annotator's page shows the welcome page from it, then
+/// checks while the rest of its code downloads). Never panics, whatever the text.
+///
+/// # Errors
+/// The first problem found up to the cover, placed and coded.
+pub fn peek_cover(text: &str) -> Result<Covered, Problems> {
+    let shape = |detail: String| one("(top level)", ENVELOPE, detail);
+    let [format, sha256, cover] =
+        json::text::first_members(text, ["format", "source_sha256", "cover"])
+            .map_err(|e| shape(e.to_string()))?;
+    format_is_ours(format)?;
+    let (Some(sha256), Some(cover)) = (string_of("source_sha256", sha256).map_err(shape)?, cover)
+    else {
+        return Err(shape("source_sha256 or cover missing".to_owned()));
+    };
+    Ok(Covered {
+        cover: parse_cover(cover)?,
+        sha256,
     })
 }
 

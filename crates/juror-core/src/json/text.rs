@@ -45,20 +45,34 @@ pub fn members(text: &str) -> Result<Vec<(String, &str)>, Error> {
     Ok(out)
 }
 
-/// The exact text of the value of the first member named `name` of the object `text` is,
-/// read only as far as that member (what follows it is not checked); `None` if the object,
-/// read whole, has none.
+/// The exact text of the value of the first member named `name` of the object `text`, read
+/// only as far as that member (what follows it is not checked); `None` if the object, read
+/// whole, has none.
 ///
 /// # Errors
 /// The first thing up to that member that is not JSON, or not an object.
 pub fn member<'a>(text: &'a str, name: &str) -> Result<Option<&'a str>, Error> {
-    let mut found = None;
+    first_members(text, [name]).map(|[found]| found)
+}
+
+/// The exact texts of the values of the first members named `names` of the object `text`, in
+/// that order, read only as far as the last of them to come (what follows is not checked);
+/// `None` for a name the object, read whole, does not have.
+///
+/// # Errors
+/// The first thing up to the last of those members that is not JSON, or not an object.
+pub fn first_members<'a, const N: usize>(
+    text: &'a str,
+    names: [&str; N],
+) -> Result<[Option<&'a str>; N], Error> {
+    let mut found = [None; N];
     walk(text, &mut |key, raw| {
-        let here = key == name;
-        if here {
-            found = Some(raw);
+        if let Some(i) = names.iter().position(|name| *name == key)
+            && found[i].is_none()
+        {
+            found[i] = Some(raw);
         }
-        !here
+        found.iter().any(Option::is_none)
     })?;
     Ok(found)
 }

@@ -207,6 +207,55 @@ fn the_cover_alone_reads_as_the_whole_study_gives_it() {
 }
 
 #[test]
+fn the_cover_read_ahead_is_the_checked_covers_and_reads_no_further() {
+    for (name, text) in examples() {
+        let compiled = compile(&opened(&text), render);
+        let ahead = compiled::peek_cover(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
+        assert_eq!(ahead, compiled::read_cover(&compiled).unwrap(), "{name}");
+        // Read only as far as the cover: the study cut off (or a wrong checksum) is not seen
+        // here; the full reading refuses it.
+        let cut = &compiled[..compiled.find("\"study\":").unwrap() + 12];
+        assert_eq!(compiled::peek_cover(cut).unwrap(), ahead, "{name}");
+        assert_eq!(
+            codes(&compiled::read_cover(cut).unwrap_err()),
+            [("(top level)", "compiled.envelope")],
+            "{name}"
+        );
+    }
+    let kitchen = compile(&opened(&example("kitchen-qa")), render);
+    let tampered = kitchen.replacen("\"consent\":", "\"consent\": ", 1);
+    assert!(compiled::peek_cover(&tampered).is_ok());
+    assert_eq!(
+        codes(&compiled::read_cover(&tampered).unwrap_err()),
+        [("study", "compiled.checksum")]
+    );
+    // What it does check, it places and codes as the full reading does.
+    let later = kitchen.replacen("juror.compiled/2", "juror.compiled/3", 1);
+    assert_eq!(
+        codes(&compiled::peek_cover(&later).unwrap_err()),
+        [("format", "compiled.format")]
+    );
+    let no_sum = kitchen.replacen("\"source_sha256\"", "\"source\"", 1);
+    assert_eq!(
+        codes(&compiled::peek_cover(&no_sum).unwrap_err()),
+        [("(top level)", "compiled.envelope")]
+    );
+    let mut whole: Value = serde_json::from_str(&kitchen).unwrap();
+    whole["cover"]["slots"] = json!("three");
+    assert_eq!(
+        codes(&compiled::peek_cover(&resealed(whole)).unwrap_err()),
+        [("cover.slots", "compiled.cover")]
+    );
+    for broken in ["", "[]", "{", "not json", "{\"format\": 3}"] {
+        let code = compiled::peek_cover(broken).unwrap_err().0[0].code;
+        assert!(
+            [compiled::ENVELOPE, compiled::FORMAT_CODE].contains(&code),
+            "{broken}: {code}"
+        );
+    }
+}
+
+#[test]
 fn a_cover_that_is_not_the_studys_is_refused() {
     let compiled = compile(&opened(&example("kitchen-qa")), render);
     // Edited by hand: the checksum refuses it, from the cover alone too.
@@ -506,6 +555,26 @@ proptest! {
                 for (i, trial) in plan.trials.iter().enumerate() {
                     let _ = TrialView::new(&back.study, &plan, i, trial);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn reading_the_cover_ahead_of_any_cut_or_edit_never_panics_and_agrees_when_both_read(
+        cut in any::<prop::sample::Index>(),
+        at in any::<prop::sample::Index>(),
+        byte in 0x20u8..0x7f,
+    ) {
+        let compiled = compile(&opened(&example("pandalm")), render);
+        let mut edited = compiled.into_bytes();
+        let i = at.index(edited.len());
+        edited[i] = byte;
+        let edited = String::from_utf8(edited).unwrap();
+        let end = cut.index(edited.len() + 1);
+        for text in [&edited[..end], edited.as_str()] {
+            let ahead = compiled::peek_cover(text);
+            if let Ok(checked) = compiled::read_cover(text) {
+                prop_assert_eq!(ahead.ok(), Some(checked));
             }
         }
     }
