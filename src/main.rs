@@ -5,7 +5,6 @@
 
 fn main() {
     console_error_panic_hook::set_once();
-    juror::services::dom::watch_presses();
     wasm_bindgen_futures::spawn_local(async {
         let welcome = juror::first::paint(juror::session::write_store).await;
         #[cfg(feature = "split")]
@@ -15,6 +14,10 @@ fn main() {
             // a browser that goes offline once the welcome page is up still has both; the
             // study is checked while they download.
             juror::services::dom::after_paint(|| {
+                // Presses are watched from the first frame of the page on (`first::mount_app`
+                // waits for one to end before replacing the page), not sooner: installing the
+                // listeners costs the welcome page a few milliseconds on a slow phone.
+                juror::services::dom::watch_presses();
                 wasm_bindgen_futures::spawn_local(load_app());
                 wasm_bindgen_futures::spawn_local(async {
                     let _ = juror::pages::later::load().await;

@@ -1,19 +1,37 @@
 //! The page's address.
 
+use std::cell::RefCell;
+
+thread_local! {
+    /// The address's query as last read and its parameters: parsed once per query, not once
+    /// per parameter looked up (the first page looks up a dozen).
+    static PARSED: RefCell<Option<(String, web_sys::UrlSearchParams)>> = const { RefCell::new(None) };
+}
+
+/// The parameters of the page address's query as it is now.
+fn params() -> Option<web_sys::UrlSearchParams> {
+    let search = web_sys::window()?.location().search().ok()?;
+    PARSED.with_borrow_mut(|parsed| {
+        if let Some((seen, params)) = parsed.as_ref()
+            && *seen == search
+        {
+            return Some(params.clone());
+        }
+        let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+        *parsed = Some((search, params.clone()));
+        Some(params)
+    })
+}
+
 /// The value of the query parameter `name` in the page's address, if present and not empty.
 pub fn query_param(name: &str) -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get(name).filter(|v| !v.trim().is_empty())
+    params()?.get(name).filter(|v| !v.trim().is_empty())
 }
 
 /// Whether the page's address has the query parameter `name`, even without a value
 /// (`?analyse`).
 pub fn has_param(name: &str) -> bool {
-    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
-        return false;
-    };
-    web_sys::UrlSearchParams::new_with_str(&search).is_ok_and(|params| params.has(name))
+    params().is_some_and(|params| params.has(name))
 }
 
 /// The names of the page address's query parameters, in order (`?sutdy=a&slot=1` gives `sutdy`,

@@ -151,3 +151,18 @@ test('a compiled study whose cover is not its own shows what is wrong before any
   await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+// The welcome page is shown from the cover read ahead (no checksum yet); the checksum is
+// checked as soon as that page is painted, before the app, let alone the session, can open
+// the study: a text changed after compiling is refused with its code.
+test('a compiled study changed after compiling cannot be started, whatever its first page showed', async ({ page, errors }) => {
+  const text = compiled(fs.readFileSync(fixture('valid/minimal.json'), 'utf8'));
+  const changed = text.replace(/"study":\{/, '"study":{ ');
+  expect(changed).not.toBe(text);
+  await page.route('**/studies/changed.json', (route) => route.fulfill({ body: changed, contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/changed.json&slot=1');
+  await expect(page.getByRole('heading', { level: 1, name: 'This study has 1 problem' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('[compiled.checksum]');
+  await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -18,9 +18,10 @@
 //! [`read`] checks the format, the checksum, the model's shape (rich trees are checked again as
 //! they are read: [`crate::rich`]), then the structure the page relies on: every index in
 //! range, every output a plan shows present, no Markdown left unrendered, the cover the
-//! study's. [`read_cover`] checks the format and the checksum and reads the cover only: the
-//! annotator's page shows the welcome page from it and reads the study with [`read`] while the
-//! annotator reads that page. Each problem is placed and has a stable code; [`explain`] gives
+//! study's. [`read_cover`] checks the format and the checksum and reads the cover only; the
+//! annotator's page shows the welcome page from [`peek_cover`] (the text read only as far as
+//! the cover, nothing checked beyond it), checks with [`read_cover`] once that page is painted,
+//! and reads the study with [`read`] while the annotator reads that page. Each problem is placed and has a stable code; [`explain`] gives
 //! the full text of each code, for the researcher (`juror validate`, the researcher's page):
 //! the page shows the code and place only.
 
