@@ -1,10 +1,12 @@
 //! The study's welcome page before the app's code is in.
 //!
 //! The annotator's release build puts the app itself (Leptos and every page) in a wasm of its
-//! own (`main.rs`: `#[wasm_split]`), fetched as the page starts. What the first download
+//! own (`main.rs`: `#[wasm_split]`), fetched once this module's welcome page is painted (at
+//! once when it shows none), with the session's beside it. What the first download
 //! carries is this: for the usual link (a compiled study whose text is in, the annotator named
-//! by the address, no answers of theirs in this browser) the study's cover is read and its
-//! welcome page built as DOM nodes (`services::first_page`), with the app's own markup; Start
+//! by the address, no answers of theirs in this browser) the study's cover is read ahead (no
+//! checksum: [`check`] reads the whole text as the app would, after the page is painted and
+//! before the app may open it) and its welcome page built as DOM nodes (`services::first_page`), with the app's own markup; Start
 //! pressed there is remembered. The app then mounts in its place ([`mount_app`]) with the same
 //! page, the same focus and open `<details>`, and the study already read ([`take`]). Any other
 //! page (no study, one that cannot be opened, a link without an annotator, answers to resume)
@@ -88,7 +90,7 @@ pub async fn paint(writer: StoreWriter) -> bool {
     shown_page
 }
 
-/// Reads the study [`paint`] read ahead as the app reads it ([`read_compiled`]: the format, the
+/// Reads the study [`paint`] read ahead as the app reads it (`app::read_compiled`: the format, the
 /// checksum over the cover and the study, the cover), once: a study that fails those checks
 /// is then a study that cannot be opened, whatever its welcome page showed. [`take`] calls it
 /// too, so that the app never opens a study that was not checked.
