@@ -2,6 +2,7 @@
 // is told exactly what is wrong, never shown a blank page.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import type { Page } from '@playwright/test';
 import { test, expect, fixture } from './fixtures';
 import { compiled } from './compile';
 import { completeStudy } from './session';
@@ -129,6 +130,16 @@ test('when that code cannot be fetched, the page asks to reload, and then shows 
   await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
 });
 
+/** Serves `body` as the study, opens it, and expects the page `heading` with `code` in its
+ * alert and no way to start. */
+async function expectRefused(page: Page, body: string, heading: string, code: string) {
+  await page.route('**/studies/refused.json', (route) => route.fulfill({ body, contentType: 'application/json' }));
+  await page.goto('index.html?study=studies/refused.json&slot=1');
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText(code);
+  await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+}
+
 // A compiled study's welcome page is shown from its cover; the study itself is read with the
 // session's code. One whose cover is not its study's (edited by hand with the checksum made
 // right, or a compiler's mistake) shows its problems once that code is in, before anything
@@ -144,11 +155,7 @@ test('a compiled study whose cover is not its own shows what is wrong before any
     .slice(0, coverAt)
     .replace(/"checksum":"[0-9a-f]{64}"/, `"checksum":"${checksum}"`)
     .concat(cover, ',"study":', study, '}\n');
-  await page.route('**/studies/lying.json', (route) => route.fulfill({ body: lying, contentType: 'application/json' }));
-  await page.goto('index.html?study=studies/lying.json&slot=1');
-  await expect(page.getByRole('heading', { level: 1, name: 'This study cannot be opened' })).toBeVisible();
-  await expect(page.getByRole('alert')).toContainText('[compiled.cover]');
-  await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+  await expectRefused(page, lying, 'This study cannot be opened', '[compiled.cover]');
   expect(errors).toEqual([]);
 });
 
@@ -159,10 +166,6 @@ test('a compiled study changed after compiling cannot be started, whatever its f
   const text = compiled(fs.readFileSync(fixture('valid/minimal.json'), 'utf8'));
   const changed = text.replace(/"study":\{/, '"study":{ ');
   expect(changed).not.toBe(text);
-  await page.route('**/studies/changed.json', (route) => route.fulfill({ body: changed, contentType: 'application/json' }));
-  await page.goto('index.html?study=studies/changed.json&slot=1');
-  await expect(page.getByRole('heading', { level: 1, name: 'This study has 1 problem' })).toBeVisible();
-  await expect(page.getByRole('alert')).toContainText('[compiled.checksum]');
-  await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
+  await expectRefused(page, changed, 'This study has 1 problem', '[compiled.checksum]');
   expect(errors).toEqual([]);
 });
