@@ -27,13 +27,13 @@
 // Usage: scripts/bench/load [--reps N]   (builds what is missing first)
 //        node scripts/bench/load.mjs [--dist DIR] [--floor DIR] [--reps N] [--json FILE]
 //                                    [--conditions none,fast-3g,4g-cpu4]
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { answerTrials, bigStudy, median } from './large.mjs';
 import { conditions, freshPage, watchForStart } from './welcome.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -57,49 +57,9 @@ for (const [what, p] of [['release build', path.join(dist, 'index.html')], ['flo
   }
 }
 
-// ---- The generated 10,000-item study: pandalm.json's design, items of about 2 KB each. ----
+// ---- The generated 10,000-item study (large.mjs), served compiled. ----
 const BIG = 'bench-10000.json';
-function bigStudy() {
-  const file = path.join(work, BIG);
-  // The CLI: $JUROR, else target/debug/juror, else cargo.
-  const built = path.join(root, 'target/debug/juror');
-  const [command, ...pre] = process.env.JUROR
-    ? [process.env.JUROR]
-    : fs.existsSync(built)
-      ? [built]
-      : ['cargo', 'run', '-q', '--locked', '-p', 'juror-cli', '--'];
-  const juror = (...args) => execFileSync(command, [...pre, ...args], { cwd: root, stdio: 'inherit' });
-  // Kept from an earlier run only while this version's page still plays it (a compiled study
-  // of an older format is compiled again).
-  if (fs.existsSync(file)) {
-    try {
-      execFileSync(command, [...pre, 'validate', file], { cwd: root, stdio: 'ignore' });
-      return file;
-    } catch {
-      console.error(`${file}: compiled by another version of Juror; compiling it again`);
-    }
-  }
-  const template = JSON.parse(fs.readFileSync(path.join(root, 'assets/studies/pandalm.json'), 'utf8'));
-  let state = 42;
-  const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
-  const words = 'the a response model answer clear concise sentence rewrite instruction follows better input output task writing project scope rate question'.split(' ');
-  const text = (n) => Array.from({ length: n }, () => words[next() % words.length]).join(' ');
-  const [a, b] = template.systems;
-  template.id = 'bench-10000';
-  template.title = 'Load benchmark: 10,000 pairs';
-  template.items = Array.from({ length: 10_000 }, (_, i) => ({
-    id: `bench-${i}`,
-    prompt: `Rewrite the sentence to make it clearer.\n\n**Input:**\n\n> ${text(60)}`,
-    outputs: { [a]: text(130), [b]: text(130) },
-  }));
-  // Written as a study, then compiled as a site's build compiles the studies it serves (the
-  // annotator's page plays compiled studies only).
-  const source = path.join(work, 'bench-10000.source.json');
-  fs.writeFileSync(source, JSON.stringify(template));
-  juror('compile', source, '--out', file);
-  return file;
-}
-const big = bigStudy();
+const big = bigStudy(root, work).compiled;
 const only = option('--conditions', 'none,fast-3g,4g-cpu4').split(',');
 
 // ---- A static server with gzip, like GitHub Pages. ----
@@ -213,11 +173,6 @@ async function studyLoad(condition, study) {
   return { welcome, firstTrial, bytes };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 const studies = [['smallest example', 'pandalm.json'], ['largest example', 'financial-analysis.json'], ['generated 10,000 items', BIG]];
 const results = { reps, conditions: {}, large: null };
 for (const [name, condition] of Object.entries(conditions).filter(([n]) => only.includes(n))) {
@@ -257,26 +212,11 @@ for (const [name, condition] of Object.entries(conditions).filter(([n]) => only.
 // ---- The 10,000-item study in use: answering and moving on, and what is stored. ----
 {
   const { context, page, cdp } = await fresh(null);
-  await cdp.send('Performance.enable');
-  const script = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ScriptDuration').value;
   await page.goto(`http://127.0.0.1:${port}/juror/index.html?study=studies/${BIG}&slot=1`, { waitUntil: 'commit' });
   await when(page, hasButton, 'Start');
   await step(page, 'Start', 'Instructions');
   await step(page, 'Begin', 'Trial 1');
-  const answer = [];
-  const move = [];
-  for (let n = 1; n <= 20; n++) {
-    const group = page.getByRole('radiogroup', { name: 'Which response follows the instruction better?' });
-    let before = await script();
-    await group.getByRole('radio').first().check();
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    answer.push((await script()) - before);
-    before = await script();
-    await page.getByRole('button', { name: 'Next', exact: true }).click();
-    await when(page, headingIs, `Trial ${n + 1}`);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    move.push((await script()) - before);
-  }
+  const { answer, move } = await answerTrials(page, cdp);
   const stored = await page.evaluate(() => {
     let total = 0;
     for (let i = 0; i < localStorage.length; i++) {
@@ -286,7 +226,7 @@ for (const [name, condition] of Object.entries(conditions).filter(([n]) => only.
     return total;
   });
   await context.close();
-  const ms = (xs) => ({ median: median(xs) * 1000, max: Math.max(...xs) * 1000 });
+  const ms = (xs) => ({ median: median(xs), max: Math.max(...xs) });
   results.large = { answer: ms(answer), next: ms(move), storedChars: stored };
   console.log(`\n10,000-item study, no throttling, 20 trials (script time, Chrome's ScriptDuration):`);
   console.log(`  answering a trial (and saving): median ${results.large.answer.median.toFixed(1)} ms, max ${results.large.answer.max.toFixed(1)} ms`);
