@@ -86,7 +86,13 @@ test('a click on Start pressed before the session arrives and released after it 
   });
   const release = await holdSession(page);
   await openStudy(page, 'pandalm.json');
-  const start = await page.getByRole('button', { name: 'Start' }).boundingBox();
+  // The welcome page first shown is replaced by the app's, Start at the same place, as soon as
+  // the app's code is in: a button measured just as it is replaced has no box, so measure again.
+  let start = null as { x: number; y: number; width: number; height: number } | null;
+  await expect(async () => {
+    start = await page.getByRole('button', { name: 'Start' }).boundingBox();
+    expect(start).not.toBeNull();
+  }).toPass();
   if (!start) throw new Error('no Start button');
   await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
   await page.mouse.down();
