@@ -12,13 +12,11 @@
 //            built in a worktree; `=source` serves it the study file rather than the compiled
 //            study (builds from before the annotator's page played compiled studies)
 //   --rounds rounds (default 10)
-import * as http from 'node:http';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { answerTrials, bigStudy, median } from './large.mjs';
+import { inside, launchChromium, serveGzipped } from './serve.mjs';
 import { freshPage } from './welcome.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,42 +36,16 @@ if (builds.length === 0 || rounds < 2 || builds.some((b) => !fs.existsSync(path.
   process.exit(2);
 }
 
-// Gzip-compressed once, as a static host serves it; the study under each build's studies/.
-const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml',
-};
-const compressed = new Map();
-const gzipped = (file) => {
-  if (!compressed.has(file)) compressed.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 6 }));
-  return compressed.get(file);
-};
-for (const b of builds) gzipped(b.study);
-const server = http.createServer((req, res) => {
-  const found = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname).match(/^\/d(\d+)\/(.*)$/);
+// Gzip-compressed once, as a static host serves it (serve.mjs); the study under each build's
+// studies/.
+const { server, origin } = await serveGzipped((pathname) => {
+  const found = pathname.match(/^\/d(\d+)\/(.*)$/);
   const build = found && builds[Number(found[1])];
-  const name = found?.[2] || 'index.html';
-  const file = !build ? null : name === 'studies/bench-10000.json' ? build.study : path.join(build.dir, name);
-  if (!file || (!file.startsWith(build.dir) && file !== build.study) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    res.writeHead(404).end();
-    return;
-  }
-  const body = gzipped(file);
-  res.writeHead(200, {
-    'content-type': types[path.extname(file)] ?? 'application/octet-stream',
-    'content-encoding': 'gzip',
-    'content-length': body.length,
-  });
-  res.end(body);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-});
+  if (!build) return null;
+  const name = found[2] || 'index.html';
+  return name === 'studies/bench-10000.json' ? build.study : inside(build.dir, path.join(build.dir, name));
+}, { ahead: builds.map((b) => b.study) });
+const browser = await launchChromium();
 
 /** One session in build `i`: the medians of answering and of moving on over 20 trials. */
 async function session(i) {

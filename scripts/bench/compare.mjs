@@ -13,11 +13,9 @@
 //   --reps   repetitions (default 11); --studies the example studies to load (default the
 //            smallest and the largest)
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import { launchChromium, serveGzipped } from './serve.mjs';
 import { conditions, freshPage, watchForStart } from './welcome.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,11 +34,7 @@ if (dists.length === 0 || !fs.existsSync(path.join(floor, 'index.html'))) {
   process.exit(2);
 }
 
-// Every file gzip-compressed before the clock runs, as a static host serves it.
-const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml',
-};
+// Every file gzip-compressed before the clock runs, as a static host serves it (serve.mjs).
 const served = new Map();
 for (const [prefix, dir] of [['/floor/', floor], ...dists.map((d, i) => [`/d${i}/`, d])]) {
   for (const name of fs.readdirSync(dir, { recursive: true })) {
@@ -48,31 +42,11 @@ for (const [prefix, dir] of [['/floor/', floor], ...dists.map((d, i) => [`/d${i}
     if (fs.statSync(file).isFile()) served.set(prefix + name.split(path.sep).join('/'), file);
   }
 }
-const compressed = new Map([...served].map(([, file]) => [file, zlib.gzipSync(fs.readFileSync(file), { level: 9 })]));
-const server = http.createServer((req, res) => {
-  let pathname = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
-  if (pathname.endsWith('/')) pathname += 'index.html';
-  const file = served.get(pathname);
-  if (!file) {
-    res.writeHead(404).end();
-    return;
-  }
-  const body = compressed.get(file);
-  res.writeHead(200, {
-    'content-type': types[path.extname(file)] ?? 'application/octet-stream',
-    'content-encoding': 'gzip',
-    'content-length': body.length,
-  });
-  res.end(body);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
-
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const { server, origin } = await serveGzipped(
+  (pathname) => served.get(pathname.endsWith('/') ? `${pathname}index.html` : pathname),
+  { ahead: [...served.values()] },
+);
+const browser = await launchChromium();
 
 /** One cold load of `url` on 4G with the CPU slowed 4×: ms to the welcome page. */
 async function load(url) {

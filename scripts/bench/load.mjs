@@ -28,12 +28,10 @@
 //        node scripts/bench/load.mjs [--dist DIR] [--floor DIR] [--reps N] [--json FILE]
 //                                    [--conditions none,fast-3g,4g-cpu4]
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { answerTrials, bigStudy, median } from './large.mjs';
+import { inside, launchChromium, serveGzipped } from './serve.mjs';
 import { conditions, freshPage, watchForStart } from './welcome.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,47 +60,15 @@ const BIG = 'bench-10000.json';
 const big = bigStudy(root, work).compiled;
 const only = option('--conditions', 'none,fast-3g,4g-cpu4').split(',');
 
-// ---- A static server with gzip, like GitHub Pages. ----
-const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.webmanifest': 'application/manifest+json',
-};
-const compressed = new Map();
-function gzipped(file) {
-  if (!compressed.has(file)) compressed.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
-  return compressed.get(file);
-}
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, `http://127.0.0.1:${port}`);
-  const pathname = decodeURIComponent(url.pathname);
-  let file = null;
-  if (pathname === `/juror/studies/${BIG}`) file = big;
-  else if (pathname.startsWith('/juror/')) file = path.join(dist, pathname.slice(7) || 'index.html');
-  else if (pathname.startsWith('/floor/')) file = path.join(floor, pathname.slice(7) || 'index.html');
-  const inside = file && (file === big || file.startsWith(dist) || file.startsWith(floor));
-  if (!inside || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404).end();
-    return;
-  }
-  const body = gzipped(file);
-  res.writeHead(200, {
-    'content-type': types[path.extname(file)] ?? 'application/octet-stream',
-    'content-encoding': 'gzip',
-    'content-length': body.length,
-    'cache-control': 'max-age=600',
-  });
-  res.end(body);
-});
-gzipped(big); // compressed before the clock runs, as a static host serves it
-await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+// ---- A static server with gzip, like GitHub Pages (serve.mjs). ----
+const { server } = await serveGzipped((pathname) => {
+  if (pathname === `/juror/studies/${BIG}`) return big;
+  if (pathname.startsWith('/juror/')) return inside(dist, path.join(dist, pathname.slice(7) || 'index.html'));
+  if (pathname.startsWith('/floor/')) return inside(floor, path.join(floor, pathname.slice(7) || 'index.html'));
+  return null;
+}, { port, ahead: [big] }); // the study compressed before the clock runs, as a static host serves it
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 
 
 /** The value of `probe(arg)` once truthy, checked every animation frame. */
