@@ -6,11 +6,12 @@
 //! carries is this: for the usual link (a compiled study whose text is in, the annotator named
 //! by the address, no answers of theirs in this browser) the study's cover is read ahead (no
 //! checksum: [`check`] reads the whole text as the app would, after the page is painted and
-//! before the app may open it) and its welcome page built as DOM nodes (`services::first_page`), with the app's own markup; Start
-//! pressed there is remembered. The app then mounts in its place ([`mount_app`]) with the same
-//! page, the same focus and open `<details>`, and the study already read ([`take`]). Any other
-//! page (no study, one that cannot be opened, a link without an annotator, answers to resume)
-//! is the app's alone, once it is in.
+//! before the app may open it) and its welcome page built as DOM nodes
+//! (`services::first_page`), with the app's own markup; Start pressed there is remembered.
+//! The app then mounts in its place ([`mount_app`]) with the same page, the same focus and open
+//! `<details>`, and the study already read ([`take`]). Any other page (no study, one that
+//! cannot be opened, a link without an annotator, answers to resume) is the app's alone, once
+//! it is in.
 
 use std::cell::RefCell;
 
