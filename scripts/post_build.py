@@ -85,7 +85,15 @@ def submit_origins():
         )
         if not ok:
             sys.exit(f"post_build: JUROR_SUBMIT_ORIGINS: {o!r} is not an origin (https://host[:port])")
+    # Google Apps Script answers every POST with a redirect to its echo page on
+    # script.googleusercontent.com, whose body is doPost's answer: the page follows it to read the
+    # receipt that proves delivery (a redirect alone does not: a sign-in wall redirects too).
+    if "https://script.google.com" in origins and APPS_SCRIPT_ECHO not in origins:
+        origins.append(APPS_SCRIPT_ECHO)
     return origins
+
+
+APPS_SCRIPT_ECHO = "https://script.googleusercontent.com"
 
 
 def sha256_source(text):

@@ -163,7 +163,7 @@ impl SessionHandle {
             let kept = storage::quarantine(&key, text, now).is_some();
             opened.set_aside(&study, kept);
         }
-        let saving = Saving::new(&opened);
+        let saving = Saving::new(&opened, now);
         let session = RwSignal::new(opened.session);
         let handle = SessionHandle {
             saving,
@@ -183,8 +183,12 @@ impl SessionHandle {
         // never saved over. (A preview stays on its own.)
         if !preview {
             storage::on_change(move |changed_key, text| {
-                if changed_key == handle.key() {
+                let key = handle.key();
+                if changed_key == key {
                     handle.heard(&text);
+                } else if changed_key == store::removed_key(&key) {
+                    // "Remove my answers" in another tab: this one must not write them back.
+                    handle.removed();
                 }
             });
         }
@@ -257,12 +261,16 @@ impl SessionHandle {
 
     /// Removes this annotator's answers to this study from the browser's storage (the session,
     /// what was sent from it, its set-aside copies: [`store::holds_answers_of`]), for a shared
-    /// computer; a save still waiting is dropped. Returns how many entries went.
+    /// computer; a save still waiting is dropped. First records the removal
+    /// ([`store::removed_key`]), which every tab of the session honours, so that no other tab
+    /// writes the answers back. Returns how many entries went.
     ///
     /// # Errors
     /// When storage cannot be used.
     pub fn forget(&self) -> Result<usize, String> {
         self.cancel_pending_save();
+        storage::write(&store::removed_key(&self.key()), &clock::now().to_string())?;
+        self.saving.removed.set(true);
         let study = self.study.get_value();
         let sha = self.study_sha256.get_value();
         self.session.with_untracked(|s| {

@@ -3,46 +3,86 @@
 //! Only that study's are listed, and the first page only counts them: a shared computer keeps
 //! other participants' answers too. Set-aside copies can be removed once downloaded.
 
-use juror_core::session::store::Saved;
+use juror_core::plan::ID_PARAMETERS;
+use juror_core::session::store::{Claimant, Offer, Saved};
 use juror_core::session::time;
 use leptos::prelude::*;
 
-use crate::services::{download, storage};
+use crate::services::{download, location, storage};
 
-/// The list of the answers saved for the study ids `ids` (`store::failed_study_ids`), or
+/// The list of the answers saved for the study ids `ids` (`store::failed_study_ids`) by the
+/// annotator the page's address names (`store::Claimant`), and a count of the study's others;
 /// nothing when the browser keeps none.
 #[component]
 pub fn SavedAnswers(ids: Vec<String>) -> impl IntoView {
-    let entries = RwSignal::new(storage::saved_answers(&ids));
+    let who = claimant();
+    let entries = RwSignal::new(storage::saved_answers(&ids, who.as_ref()));
     let ids = StoredValue::new(ids);
+    let who = StoredValue::new(who);
     move || {
-        let list = entries.get();
-        (!list.is_empty()).then(|| {
-            view! {
-                <section class="saved-answers" aria-labelledby="saved-heading">
-                    <h2 id="saved-heading">"Answers saved in this browser"</h2>
+        let offer = entries.get();
+        let others = offer.others;
+        (!offer.mine.is_empty() || others > 0).then(|| {
+            let others_line = (others > 0).then(|| {
+                let sessions = match others {
+                    1 => "1 other set of answers".to_owned(),
+                    n => format!("{n} other sets of answers"),
+                };
+                let lead = if offer.mine.is_empty() {
+                    format!("{sessions} to this study are kept in this browser")
+                } else {
+                    format!("This browser also keeps {sessions} to this study")
+                };
+                view! {
+                    <p class="kept-count">
+                        {format!(
+                            "{lead}. They are not shown here, so that no one else using this computer sees them: to download yours, open the link you were given for the study (with your participant code), and this page lists your answers."
+                        )}
+                    </p>
+                }
+            });
+            let mine = (!offer.mine.is_empty()).then(|| {
+                view! {
                     <p>
                         "The answers already given to this study are kept in this browser. Download them and send them to the researcher: they hold every answer given here, and the researcher can turn them into a ratings file with "
                         <code>"juror recover"</code> "."
                     </p>
                     <ul>
-                        {list
+                        {offer
+                            .mine
                             .into_iter()
-                            .map(|(saved, text)| view! { <SavedEntry saved text entries ids /> })
+                            .map(|(saved, text)| view! { <SavedEntry saved text entries ids who /> })
                             .collect_view()}
                     </ul>
+                }
+            });
+            view! {
+                <section class="saved-answers" aria-labelledby="saved-heading">
+                    <h2 id="saved-heading">"Answers saved in this browser"</h2>
+                    {mine}
+                    {others_line}
                 </section>
             }
         })
     }
 }
 
+/// The annotator the page's address names: its `slot` and id (`plan::ID_PARAMETERS`).
+fn claimant() -> Option<Claimant> {
+    let slot = location::query_param("slot");
+    let id = ID_PARAMETERS
+        .iter()
+        .find_map(|name| location::query_param(name));
+    Claimant::from_link(slot.as_deref(), id.as_deref())
+}
+
 #[component]
 fn SavedEntry(
     saved: Saved,
     text: String,
-    entries: RwSignal<Vec<(Saved, String)>>,
+    entries: RwSignal<Offer>,
     ids: StoredValue<Vec<String>>,
+    who: StoredValue<Option<Claimant>>,
 ) -> impl IntoView {
     let downloaded = RwSignal::new(false);
     let status = RwSignal::new(None::<String>);
@@ -74,7 +114,9 @@ fn SavedEntry(
     };
     let on_remove = move |_| {
         storage::remove(&key);
-        entries.set(ids.with_value(|ids| storage::saved_answers(ids)));
+        entries.set(
+            ids.with_value(|ids| who.with_value(|who| storage::saved_answers(ids, who.as_ref()))),
+        );
     };
     view! {
         <li>

@@ -75,14 +75,15 @@ fn entries(storage: &web_sys::Storage) -> impl Iterator<Item = (String, String)>
     })
 }
 
-/// The sessions and set-aside copies of the study ids `ids` this browser keeps, newest first,
-/// with their texts (`store::offered`): what the problems page offers to download when a study
-/// cannot be opened. Never another study's: a shared computer keeps other participants' too.
-pub fn saved_answers(ids: &[String]) -> Vec<(store::Saved, String)> {
+/// The sessions and set-aside copies of the study ids `ids` this browser keeps for the
+/// annotator `who` the address names, newest first, with their texts, and how many others of
+/// the study it keeps (`store::offered`): what the problems page offers to download when a study
+/// cannot be opened. Never another participant's: a shared computer keeps theirs too.
+pub fn saved_answers(ids: &[String], who: Option<&store::Claimant>) -> store::Offer {
     let Ok(storage) = raw() else {
-        return Vec::new();
+        return store::Offer::default();
     };
-    store::offered(entries(&storage).collect(), ids)
+    store::offered(entries(&storage).collect(), ids, who)
 }
 
 /// How many sets of answers Juror keeps in this browser (`store::kept_count`), all the open

@@ -11,14 +11,15 @@ use juror_core::session::submit;
 
 use super::storage;
 
-/// POSTs `request` to its address: not following a redirect (`redirect: "manual"`, so that the
-/// site's policy is never asked about the address a service redirects to), and giving up after
-/// [`submit::TIMEOUT_MS`]. What became of it is the core's to judge ([`submit::outcome`]).
+/// POSTs `request` to its address, following a redirect only where the site's policy
+/// (`connect-src`) and CORS allow the address it leads to, and giving up after
+/// [`submit::TIMEOUT_MS`]. What became of it is the core's to judge ([`submit::outcome`]: a
+/// redirect counts only with a receipt for the file in the final answer's body).
 ///
 /// # Errors
-/// Why it did not arrive.
+/// Why it did not arrive, or why it is not known to have.
 pub async fn post(request: &submit::Request) -> Result<(), submit::Failure> {
-    submit::outcome(attempt(request).await)
+    submit::outcome(attempt(request).await, &request.receipt)
 }
 
 async fn attempt(request: &submit::Request) -> submit::Attempt {
@@ -39,7 +40,6 @@ async fn attempt(request: &submit::Request) -> submit::Attempt {
         &request.content_type.into(),
     );
     init.set_headers(&headers);
-    let _ = Reflect::set(&init, &"redirect".into(), &"manual".into());
     // `AbortSignal.timeout`, where the browser has it (every current one).
     let timeout = Reflect::get(&window, &"AbortSignal".into())
         .and_then(|signal| {
@@ -54,31 +54,41 @@ async fn attempt(request: &submit::Request) -> submit::Attempt {
     let Ok(fetch) = web_sys::Request::new_with_str_and_init(&request.url, &init) else {
         return rejected();
     };
-    match JsFuture::from(window.fetch_with_request(&fetch)).await {
-        Ok(response) => match response.dyn_into::<web_sys::Response>() {
-            Ok(r)
-                if Reflect::get(&r, &"type".into())
-                    .ok()
-                    .and_then(|t| t.as_string())
-                    .as_deref()
-                    == Some("opaqueredirect") =>
-            {
-                submit::Attempt::Redirected
-            }
-            Ok(r) => submit::Attempt::Answered(r.status()),
-            Err(_) => rejected(),
-        },
-        Err(e) => {
-            let name = Reflect::get(&e, &"name".into())
-                .ok()
-                .and_then(|n| n.as_string());
-            if name.as_deref() == Some("TimeoutError") {
-                submit::Attempt::TimedOut
-            } else {
-                rejected()
-            }
-        }
+    let timed_out = |e: &JsValue| {
+        Reflect::get(e, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .as_deref()
+            == Some("TimeoutError")
+    };
+    let response = match JsFuture::from(window.fetch_with_request(&fetch)).await {
+        Ok(response) => response,
+        Err(e) if timed_out(&e) => return submit::Attempt::TimedOut,
+        Err(_) => return rejected(),
+    };
+    let Ok(response) = response.dyn_into::<web_sys::Response>() else {
+        return rejected();
+    };
+    let kind = Reflect::get(&response, &"type".into())
+        .ok()
+        .and_then(|t| t.as_string());
+    if kind.as_deref() == Some("opaqueredirect") {
+        return submit::Attempt::Redirected;
     }
+    let status = response.status();
+    if !response.redirected() {
+        return submit::Attempt::Answered(status);
+    }
+    // Reached through a redirect: the body must hold the receipt.
+    let body = match response.text() {
+        Ok(promise) => match JsFuture::from(promise).await {
+            Ok(text) => text.as_string().unwrap_or_default(),
+            Err(e) if timed_out(&e) => return submit::Attempt::TimedOut,
+            Err(_) => String::new(),
+        },
+        Err(_) => String::new(),
+    };
+    submit::Attempt::Forwarded { status, body }
 }
 
 /// Records what was last sent under `key`: a finished file's answers digest, or the number

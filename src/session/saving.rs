@@ -41,11 +41,18 @@ pub(super) struct Saving {
     let_go: StoredValue<String>,
     /// The digest of the answers this tab last saved its union in reply to.
     replied_to: StoredValue<String>,
+    /// When this tab opened the session: a removal of its answers at or after this time (in
+    /// this tab or another, `store::removed_since`) stops its saves for good.
+    opened_at: f64,
+    /// The answers were removed ("Remove my answers from this browser"): nothing more is saved.
+    pub(super) removed: RwSignal<bool>,
 }
 
 impl Saving {
-    pub(super) fn new(opened: &Opened) -> Saving {
+    pub(super) fn new(opened: &Opened, opened_at: f64) -> Saving {
         Saving {
+            opened_at,
+            removed: RwSignal::new(false),
             revision: StoredValue::new(opened.revision),
             plan_fingerprint: StoredValue::new(opened.session.plan.fingerprint()),
             pending_save: StoredValue::new(None),
@@ -169,6 +176,9 @@ impl SessionHandle {
             return;
         }
         let key = self.key();
+        if self.was_removed(&key) {
+            return;
+        }
         if let Ok(Some(stored)) = storage::read(&key) {
             self.take_in(&stored);
             // Another tab's copy that cannot be taken in is not saved over.
@@ -200,6 +210,32 @@ impl SessionHandle {
             Err(problem) => self.storage_problem.set(Some(problem)),
         }
         self.send_backup_if_due();
+    }
+
+    /// Whether this session's answers were removed from the browser since this tab opened it
+    /// (here or in another tab: `store::removed_since`); then nothing more is saved, so that no
+    /// tab writes them back, and the banner says so.
+    fn was_removed(&self, key: &str) -> bool {
+        if !self.saving.removed.get_untracked() {
+            let record = storage::read(&store::removed_key(key)).ok().flatten();
+            if !store::removed_since(record.as_deref(), self.saving.opened_at) {
+                return false;
+            }
+            self.removed();
+        }
+        true
+    }
+
+    /// The answers were removed from this browser, by this tab or another: stop saving, and say
+    /// so.
+    pub(super) fn removed(&self) {
+        self.cancel_pending_save();
+        if !self.saving.removed.get_untracked() {
+            self.saving.removed.set(true);
+            self.storage_problem.set(Some(
+                "Your answers to this study were removed from this browser (\u{201c}Remove my answers\u{201d}), so this tab no longer saves them. If that was not meant, download your ratings file before closing this tab.".to_owned(),
+            ));
+        }
     }
 
     /// The earlier answers (or another tab's copy held on) were downloaded: saving may go on

@@ -103,9 +103,10 @@ test('the banners and the list of saved answers fit a 320 px screen', async ({ p
   // Saved answers with a long annotator id, listed where a study cannot be opened.
   await page.goto('index.html?study=studies/financial-analysis.json&annotator=participant-with-a-rather-long-identifier-0123456789');
   await page.getByRole('button', { name: 'Start' }).click();
-  // The study's address fails (moved away; published under its id): its answers are listed.
-  await page.goto('index.html?study=studies/moved-away/financial-analysis-2024w10.json');
-  await expect(page.getByRole('region', { name: 'Answers saved in this browser' })).toBeVisible();
+  // The participant's link fails (moved away; published under its id): their answers are listed.
+  await page.goto('index.html?study=studies/moved-away/financial-analysis-2024w10.json&annotator=participant-with-a-rather-long-identifier-0123456789');
+  const list = page.getByRole('region', { name: 'Answers saved in this browser' });
+  await expect(list.getByRole('button', { name: /^Download financial-analysis-2024w10 — slot \d+, participant-with/ })).toBeVisible();
   await expectNoSidewaysScroll(page, 'saved answers on the problems page');
   expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
 });

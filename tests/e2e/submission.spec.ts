@@ -3,8 +3,9 @@
 // back online, with a receipt; the download stays. Only an origin allowed when the site was built
 // (`JUROR_SUBMIT_ORIGINS`, written into the page's policy) can be reached: without it, nothing
 // leaves the site. A generic endpoint gets a CORS-simple request (no preflight, which Apps Script
-// cannot answer), a redirect after the POST counts as delivered, and the finish page tells
-// offline, refused and an error answer apart.
+// cannot answer), a redirect after the POST counts as delivered only with a receipt for the
+// file (never a sign-in page's), and the finish page tells offline, refused, unconfirmed and an
+// error answer apart.
 import { test, expect, root } from './fixtures';
 import { compiled } from './compile';
 import * as fs from 'node:fs';
@@ -64,10 +65,31 @@ async function serveStudy(page: Page, allowed: string | undefined, from: string,
 
 /** A real HTTP server on a free port of 127.0.0.1 that behaves as a Google Apps Script web app:
  * it refuses the CORS preflight (`OPTIONS` gets 405, no CORS headers), takes a POST, and answers
- * it with `redirect` (a 302 to script.googleusercontent.com) or 200, with
- * `Access-Control-Allow-Origin: *`. Not page.route: the browser's own CORS rules decide. */
-async function appsScript(redirect: boolean) {
+ * it as `answer` says, with `Access-Control-Allow-Origin: *`:
+ * - `ok`: 200 at once;
+ * - `receipt`: a 302 to a second server (`echo`, standing for script.googleusercontent.com) whose
+ *   page is doPost's answer, the file's `sha256`;
+ * - `sign-in`: a 302 to the second server's login page (standing for accounts.google.com: a web
+ *   app deployed for "Anyone with a Google account"), a 200 HTML page with no receipt; the POST
+ *   was not run, so nothing is kept.
+ * Not page.route: the browser's own CORS and policy rules decide. */
+async function appsScript(answer: 'ok' | 'receipt' | 'sign-in') {
   const seen: { method: string; type: string; body: string }[] = [];
+  const kept: string[] = [];
+  const echoed: string[] = [];
+  const cors = { 'Access-Control-Allow-Origin': '*' };
+  const echo = http.createServer((req, res) => {
+    echoed.push(req.url ?? '');
+    const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('k'));
+    if (req.url?.startsWith('/macros/echo')) {
+      res.writeHead(200, { ...cors, 'Content-Type': 'text/plain' });
+      return res.end(JSON.parse(kept[n] ?? '{}').sha256 ?? '');
+    }
+    res.writeHead(200, { ...cors, 'Content-Type': 'text/html' });
+    res.end('<html><body>Sign in to continue</body></html>');
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  const echoOrigin = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -77,9 +99,13 @@ async function appsScript(redirect: boolean) {
         res.writeHead(405, { Allow: 'GET, POST' });
         return res.end('Method not allowed');
       }
-      const cors = { 'Access-Control-Allow-Origin': '*' };
-      if (redirect) {
-        res.writeHead(302, { ...cors, Location: 'https://script.googleusercontent.com/macros/echo?user_content_key=x' });
+      if (answer === 'sign-in') {
+        res.writeHead(302, { ...cors, Location: `${echoOrigin}/ServiceLogin?continue=x` });
+        return res.end();
+      }
+      kept.push(body);
+      if (answer === 'receipt') {
+        res.writeHead(302, { ...cors, Location: `${echoOrigin}/macros/echo?k=${kept.length - 1}` });
         return res.end();
       }
       res.writeHead(200, { ...cors, 'Content-Type': 'text/plain' });
@@ -88,7 +114,8 @@ async function appsScript(redirect: boolean) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  const close = () => Promise.all([server, echo].map((s) => new Promise((resolve) => s.close(resolve))));
+  return { origin, echo: echoOrigin, seen, kept, echoed, close };
 }
 
 test('the finished file is sent to the study\'s service, once, with a receipt', async ({ page, errors }) => {
@@ -172,7 +199,7 @@ test('with backups asked for, the answers so far go every ten trials, and one th
 });
 
 test('a receiver that refuses the preflight, as Apps Script does, still receives the file', async ({ page, errors }) => {
-  const script = await appsScript(false);
+  const script = await appsScript('ok');
   try {
     await serveStudy(page, script.origin, 'pandalm', { url: `${script.origin}/macros/s/X/exec` });
     await page.goto('index.html?study=studies/pandalm-sent.json&slot=4');
@@ -189,21 +216,19 @@ test('a receiver that refuses the preflight, as Apps Script does, still receives
 });
 
 test('a receiver that answers with a redirect, as Apps Script does, has the file: delivered, once', async ({ page, errors }) => {
-  const script = await appsScript(true);
+  const script = await appsScript('receipt');
   try {
-    // Only the script's own origin is allowed, not the address it redirects to.
-    await serveStudy(page, script.origin, 'pandalm', { url: `${script.origin}/macros/s/X/exec` });
-    const elsewhere: string[] = [];
-    page.on('request', (r) => {
-      if (r.url().includes('googleusercontent')) elsewhere.push(r.url());
-    });
+    // The script's origin and its echo page's are allowed (the build adds
+    // script.googleusercontent.com beside script.google.com).
+    await serveStudy(page, `${script.origin} ${script.echo}`, 'pandalm', { url: `${script.origin}/macros/s/X/exec` });
     await page.goto('index.html?study=studies/pandalm-sent.json&slot=5');
     await completeStudy(page);
     const status = page.getByRole('region', { name: 'Sending your ratings to the researcher' }).getByRole('status');
     await expect(status).toContainText('Sent to the researcher');
     expect(script.seen.map((r) => r.method)).toEqual(['POST']);
-    // The redirect is not followed, and coming back does not send it again.
-    expect(elsewhere).toEqual([]);
+    // The redirect was followed to the echo page, whose receipt is the file's checksum.
+    expect(script.echoed).toEqual(['/macros/echo?k=0']);
+    // Coming back does not send it again.
     await page.reload();
     await expect(status).toContainText('Sent to the researcher');
     expect(script.seen).toHaveLength(1);
@@ -212,6 +237,40 @@ test('a receiver that answers with a redirect, as Apps Script does, has the file
     await script.close();
   }
 });
+
+// A sign-in page on an allowed origin (a 200 with no receipt), and one the policy refuses.
+for (const [where, echoAllowed, said, slot] of [
+  ['on an allowed origin', true, 'may not have arrived', 7],
+  ['on an origin the site does not allow', false, 'could not reach the researcher', 8],
+] as const) {
+  test(`a redirect to a sign-in page ${where} is not taken for delivery: the answers stay until a download`, async ({ page, errors }) => {
+    const script = await appsScript('sign-in');
+    try {
+      const allowed = echoAllowed ? `${script.origin} ${script.echo}` : script.origin;
+      await serveStudy(page, allowed, 'pandalm', { url: `${script.origin}/macros/s/X/exec` });
+      await page.goto(`index.html?study=studies/pandalm-sent.json&slot=${slot}`);
+      await completeStudy(page);
+      const section = page.getByRole('region', { name: 'Sending your ratings to the researcher' });
+      await expect(section.getByRole('status')).toContainText(said);
+      await expect(section.getByRole('status')).not.toContainText('Sent to the researcher');
+      await expect(section.getByRole('button', { name: 'Send again' })).toBeVisible();
+      // Nothing says the file is safe elsewhere: no removal is offered, and the answers are kept.
+      await expect(page.getByRole('button', { name: 'Remove my answers from this browser' })).toHaveCount(0);
+      const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('juror/v1/')).length);
+      expect(kept).toBeGreaterThan(0);
+      // Once the participant has the file, they may remove it.
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download ratings (JSON)' }).click();
+      await download;
+      await expect(page.getByRole('button', { name: 'Remove my answers from this browser' })).toBeVisible();
+      expect(script.kept).toEqual([]);
+      // The browser logs a redirect its policy refuses (connect-src) to the console.
+      expect(errors.filter((e) => !/Content Security Policy|Failed to fetch|ERR_/.test(e))).toEqual([]);
+    } finally {
+      await script.close();
+    }
+  });
+}
 
 test('a service that answers with an error is said to have refused it, with what to do', async ({ page, errors }) => {
   const { received, state } = await setUp(page, true);

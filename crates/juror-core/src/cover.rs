@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::json::{Read, Value, count, fields, index, list, map, string, whole};
 use crate::plan::{Annotator, period, resolve, slots};
 use crate::rich::Text;
-use crate::study::{Problem, Study, participant_code};
+use crate::study::{Problem, Study, participant_code, personal_key};
 
 /// What the welcome page and the link's annotator need of a study.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,8 +40,13 @@ pub struct Cover {
     pub period: u32,
     /// The length of each published plan, by slot (empty when the study publishes none).
     pub plans: Vec<usize>,
-    /// The length of each personal plan, by participant code.
+    /// The length of each personal plan, by its key in the study's `personal_plans`
+    /// ([`personal_key`], or the participant code in a study published before keys).
     pub personal: BTreeMap<String, usize>,
+    /// What personal plans' keys are made with, the study's id: present only when the study
+    /// has personal plans (so that every other cover is as before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub personal_salt: Option<String>,
 }
 
 impl Cover {
@@ -66,16 +71,23 @@ impl Cover {
                 .iter()
                 .map(|(code, plan)| (code.clone(), plan.len()))
                 .collect(),
+            personal_salt: (!design.personal_plans.is_empty()).then(|| study.id().to_owned()),
         }
     }
 
     /// How many trials `annotator` does: their published plan's (a personal one for their id
     /// first), else [`Cover::trials`], as the session's plan will have.
     pub fn trials_for(&self, annotator: &Annotator) -> usize {
-        let personal = annotator
-            .id
-            .as_deref()
-            .and_then(|id| self.personal.get(&participant_code(id)));
+        let personal = annotator.id.as_deref().and_then(|id| {
+            let code = participant_code(id);
+            let keyed = self
+                .personal_salt
+                .as_deref()
+                .map(|s| personal_key(s, &code));
+            keyed
+                .and_then(|k| self.personal.get(&k))
+                .or_else(|| self.personal.get(&code))
+        });
         let slot = annotator.slot.max(1) as usize;
         personal
             .or_else(|| self.plans.get((slot - 1) % self.plans.len().max(1)))
@@ -123,6 +135,7 @@ pub fn read(value: &Value) -> Read<Cover> {
         }),
         plans: f.take("plans", |v| list(v, index)),
         personal: f.take("personal", |v| map(v, index)),
+        personal_salt: f.maybe("personal_salt", string),
     };
     f.done(value)
 }

@@ -235,6 +235,17 @@ fn message(
             },
             ids.join(", "),
         ),
+        Problem::PersonalContext { items } => format!(
+            "warning: {source}: {items} personal item(s) carry a context; the published study \
+             names no participant (their ids are keyed), but anyone with its address can read \
+             every item: keep anything that identifies a participant out of prompts, contexts \
+             and outputs"
+        ),
+        Problem::NamesParticipant { at } => format!(
+            "warning: {source}: {at} contains the id of an annotator the item is for; the \
+             published study is public, so anyone with its address would read it: rename or \
+             reword it unless the id identifies no one (a lab code such as p01)"
+        ),
         Problem::AlreadySealed => format!(
             "{source}: already sealed (its systems are tokens); publish the original study, so \
              that the key is written"

@@ -33,13 +33,13 @@ pub struct Payment {
     pub session: Option<String>,
     /// The slot, as the link gave it.
     pub slot: u32,
-    /// Every trial and survey finished.
+    /// Every trial and survey finished: the file says so and every trial is finished.
     pub complete: bool,
     pub trials_done: usize,
     pub trials: usize,
-    /// Attention-check items with a finished trial, and of those the ones whose answers were
-    /// accepted and the ones that could not be evaluated (no accepted answers in the study or
-    /// the key).
+    /// Attention-check items of the file's plan (a check not finished counts as failed), and
+    /// of those the ones whose answers were accepted and the ones that could not be evaluated
+    /// (no accepted answers in the study or the key).
     pub checks: usize,
     pub checks_passed: usize,
     pub checks_not_evaluated: usize,
@@ -142,14 +142,21 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
         _ => format!("slot{}", file.annotator.slot),
     };
     let study = context.study.map(|(s, _)| s);
-    // Per check item (an item may be shown in several trials, one per output, and the check
-    // is of one of them): passed when every trial that could be scored passed.
+    // Per check item of the plan (an item may be shown in several trials, one per output, and
+    // the check is of one of them): passed when every trial that could be scored passed; a
+    // check trial not finished fails its item, so that leaving a check undone never hides it.
     let mut items: BTreeMap<&str, Option<bool>> = BTreeMap::new();
-    for trial in file.trials.iter().filter(|t| t.done) {
+    let mut not_done: BTreeMap<&str, ()> = BTreeMap::new();
+    for trial in file.trials.iter() {
         if !is_check(trial, context.key) {
             continue;
         }
-        let scored = study.and_then(|s| check_passed(s, context.key, trial, &opened.rename));
+        let scored = if trial.done {
+            study.and_then(|s| check_passed(s, context.key, trial, &opened.rename))
+        } else {
+            not_done.insert(trial.item.as_str(), ());
+            Some(false)
+        };
         let item = items.entry(trial.item.as_str()).or_default();
         *item = match (*item, scored) {
             (Some(a), Some(b)) => Some(a && b),
@@ -161,8 +168,10 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
     let unknown = items.values().filter(|p| p.is_none()).count();
     let trials_done = file.trials.iter().filter(|t| t.done).count();
     let active_ms: u64 = file.trials.iter().map(|t| t.active_ms).sum();
+    // Complete as the page's rule has it (every trial finished), whatever the file says.
+    let complete = file.complete && trials_done == file.trials.len();
     let mut notes = Vec::new();
-    if !file.complete {
+    if !complete {
         notes.push(format!(
             "not complete ({trials_done} of {} trials finished)",
             file.trials.len()
@@ -170,7 +179,14 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
     }
     let failed = checks - passed - unknown;
     if failed > 0 {
-        notes.push(format!("{failed} of {checks} attention check(s) failed"));
+        let undone = if not_done.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} not done)", not_done.len())
+        };
+        notes.push(format!(
+            "{failed} of {checks} attention check(s) failed{undone}"
+        ));
     }
     if unknown > 0 {
         notes.push(format!(
@@ -183,7 +199,7 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
         platform_study: visit.and_then(|v| v.study_id.clone().or_else(|| v.hit_id.clone())),
         session: visit.and_then(|v| v.session_id.clone().or_else(|| v.assignment_id.clone())),
         slot: file.annotator.slot,
-        complete: file.complete,
+        complete,
         trials_done,
         trials: file.trials.len(),
         checks,
@@ -263,6 +279,7 @@ impl Payments {
             "participant",
             "session",
             "complete",
+            "trials",
             "checks",
             "minutes",
             "slot",
@@ -275,6 +292,7 @@ impl Payments {
                 r.participant.clone(),
                 r.session.clone().unwrap_or_else(|| "-".to_owned()),
                 if r.complete { "yes" } else { "no" }.to_owned(),
+                format!("{}/{}", r.trials_done, r.trials),
                 if r.checks == 0 {
                     "-".to_owned()
                 } else {

@@ -50,7 +50,7 @@ use serde::Serialize;
 use crate::rng::Stream;
 pub use crate::study::published::{Shown, Trial};
 use crate::study::{
-    Item, LabelScheme, Order, Presentation, Problem, Study, Task, participant_code,
+    Item, LabelScheme, Order, Presentation, Problem, Study, Task, participant_code, personal_key,
 };
 pub use link::{
     Annotator, ID_PARAMETERS, LINK_PARAMETERS, Platform, PlatformVisit, UnknownParameter,
@@ -203,11 +203,15 @@ impl<'a> Planner<'a> {
 /// slot's), or `None` when the study carries no plans (or none for them).
 pub fn published<'s>(study: &'s Study, annotator: &Annotator) -> Option<&'s Vec<Trial>> {
     let plans = study.design().plans.as_ref()?;
-    // An annotator with personal items does the plan published for their id.
-    let personal = annotator
-        .id
-        .as_deref()
-        .and_then(|id| study.design().personal_plans.get(&participant_code(id)));
+    // An annotator with personal items does the plan published for their id: under its key
+    // (`personal_key`), or under the id itself in a study published before keys.
+    let personal = annotator.id.as_deref().and_then(|id| {
+        let code = participant_code(id);
+        let plans = &study.design().personal_plans;
+        plans
+            .get(&personal_key(study.id(), &code))
+            .or_else(|| plans.get(&code))
+    });
     let slot = annotator.slot.max(1) as usize;
     personal.or_else(|| plans.get((slot - 1) % plans.len().max(1)))
 }

@@ -65,6 +65,13 @@ pub enum Problem {
     /// These ids of `--annotators` have no item `for` them: they get no plan of their own and
     /// do a slot's plan like anyone (a warning: a typo, or an annotator with nothing personal).
     ListedWithoutItems { ids: Vec<String> },
+    /// Personal items carry a context, which the published study (public to anyone with its
+    /// address) serves to every annotator: a warning, so that nothing identifying goes there.
+    PersonalContext { items: usize },
+    /// A personal item's id, prompt, context or output (at `at`) contains the id of an
+    /// annotator it is for, which the published study would then show to anyone (a warning:
+    /// lab codes such as `p01` identify no one; a platform's id does).
+    NamesParticipant { at: String },
 }
 
 /// How much a [`Problem`] stops.
@@ -82,13 +89,62 @@ impl Problem {
     /// How much this problem stops.
     pub fn severity(&self) -> Severity {
         match self {
-            Problem::NamesSystem { allowed: true, .. } | Problem::ListedWithoutItems { .. } => {
-                Severity::Warning
-            }
+            Problem::NamesSystem { allowed: true, .. }
+            | Problem::ListedWithoutItems { .. }
+            | Problem::PersonalContext { .. }
+            | Problem::NamesParticipant { .. } => Severity::Warning,
             Problem::KeyExists => Severity::Stop,
             _ => Severity::Refusal,
         }
     }
+}
+
+/// What the published study would show of the annotators personal items are for: a warning
+/// for contexts, and one per place that contains an annotator's id (compared without regard to
+/// case or spaces, as ids are kept).
+fn personal_text(raw: &RawStudy) -> Vec<Problem> {
+    let mut with_context = 0;
+    let mut out = Vec::new();
+    for (i, item) in raw.items.iter().enumerate() {
+        let ids: Vec<String> = item
+            .for_annotators
+            .iter()
+            .filter_map(|a| match a {
+                RawAnnotatorRef::Id(id) => Some(participant_code(id)),
+                RawAnnotatorRef::Slot(_) => None,
+            })
+            .filter(|id| !id.is_empty())
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        with_context += usize::from(item.context.is_some());
+        let mut texts: Vec<(String, &str)> = vec![
+            (format!("items[{i}].id"), item.id.as_str()),
+            (format!("items[{i}].prompt"), item.prompt.as_str()),
+        ];
+        if let Some(context) = &item.context {
+            texts.push((format!("items[{i}].context"), context));
+        }
+        for (system, output) in &item.outputs {
+            texts.push((format!("items[{i}].outputs.{system}"), output));
+        }
+        for (at, text) in texts {
+            let text = participant_code(text);
+            if ids.iter().any(|id| text.contains(id.as_str())) {
+                out.push(Problem::NamesParticipant { at });
+            }
+        }
+    }
+    if with_context > 0 {
+        out.insert(
+            0,
+            Problem::PersonalContext {
+                items: with_context,
+            },
+        );
+    }
+    out
 }
 
 /// Every problem of `study`, in the order `juror publish` reports them (up to the first
@@ -137,6 +193,7 @@ pub fn check(study: &Candidate) -> Vec<Problem> {
     if !without.is_empty() {
         problems.push(Problem::ListedWithoutItems { ids: without });
     }
+    problems.extend(personal_text(raw));
     if study.earlier.contains(&study.file_name) {
         problems.push(Problem::SameFileName);
     }
@@ -448,6 +505,42 @@ mod tests {
             ..candidate(&raw, &[])
         });
         assert_eq!(allowed[0].severity(), Severity::Warning);
+    }
+
+    #[test]
+    fn personal_items_warn_of_their_context_and_of_any_id_they_contain() {
+        let raw = example("personal-items");
+        let annotators = ["p01".to_owned(), "p02".to_owned(), "p03".to_owned()];
+        let problems = check(&Candidate {
+            annotators: &annotators,
+            ..candidate(&raw, &[])
+        });
+        assert_eq!(problems[0], Problem::PersonalContext { items: 6 });
+        // The example's item ids name their lab codes (`p01-r1`): each said, as a warning.
+        let named: Vec<&str> = problems
+            .iter()
+            .filter_map(|p| match p {
+                Problem::NamesParticipant { at } => Some(at.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(named.len(), 6, "{named:?}");
+        assert!(named.iter().all(|at| at.ends_with("].id")), "{named:?}");
+        assert!(problems.iter().all(|p| p.severity() == Severity::Warning));
+        // A platform id in a context, in any case, is found.
+        let mut with_pid = raw.clone();
+        with_pid.items[1].for_annotators = vec![RawAnnotatorRef::Id("60F1A2B3".into())];
+        with_pid.items[1].context = Some("Participant 60f1a2b3 said: testing".into());
+        let problems = check(&candidate(&with_pid, &[]));
+        assert!(problems.contains(&Problem::NamesParticipant {
+            at: "items[1].context".into()
+        }));
+        // A study without personal items has neither.
+        let none = check(&candidate(&example("video-trajectories"), &[]));
+        assert!(!none.iter().any(|p| matches!(
+            p,
+            Problem::PersonalContext { .. } | Problem::NamesParticipant { .. }
+        )));
     }
 
     #[test]

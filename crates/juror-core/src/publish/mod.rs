@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::plan::{Annotator, Planner};
 use crate::study::analysis_plan::RawAnalysis;
 use crate::study::raw::{RawAnnotatorRef, RawAttentionCheck, RawPlannedTrial, RawShown, RawStudy};
-use crate::study::{Study, participant_code};
+use crate::study::{Study, participant_code, personal_key};
 
 mod check;
 
@@ -190,6 +190,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
 /// maps every token back and keeps the attention checks, answers and all, as the original
 /// wrote them. Each of `annotators` (ids as items' `for` names them) gets a plan of their own
 /// in `design.personal_plans`, with their personal items: the n-th does slot n's shared items.
+/// Plans and items' `for` name them by [`personal_key`], never by id.
 ///
 /// `study` must be `raw` validated; `secret` must come from a real source of randomness and be
 /// discarded after.
@@ -224,6 +225,14 @@ pub fn publish(
             .collect();
     }
     published.systems = systems.keys().cloned().collect();
+    // Participants are named by key, never by their id: the published study is public.
+    for item in &mut published.items {
+        for who in &mut item.for_annotators {
+            if let RawAnnotatorRef::Id(id) = who {
+                *id = personal_key(&raw.id, &participant_code(id));
+            }
+        }
+    }
     published.design.assignment = None;
     published.design.attention_checks = Vec::new();
     published.analysis = None;
@@ -270,7 +279,7 @@ pub fn publish(
                 id: Some(code.clone()),
                 platform: None,
             };
-            (code, stored(&annotator))
+            (personal_key(&raw.id, &code), stored(&annotator))
         })
         .collect();
     published.design.personal_plans = (!personal.is_empty()).then_some(personal);

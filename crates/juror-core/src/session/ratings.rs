@@ -680,6 +680,24 @@ pub fn parse(text: &str) -> Result<RatingsFile, ImportError> {
             message: "the checksum does not match: the file was changed or damaged after it was written. Ask the annotator for the file as downloaded".into(),
         });
     }
+    // The page marks a file complete only once every trial is finished (the session leaves the
+    // trials only then): a file that says otherwise was edited, and would be paid or analysed
+    // as complete.
+    if file.complete
+        && let Some(t) = file.trials.iter().position(|t| !t.done)
+    {
+        return Err(ImportError {
+            at: format!("trials[{t}].done"),
+            message: format!(
+                "the file says it is complete, but trial {} of {} is not finished (and {} in all): \
+                 the page never writes such a file, so it was edited. Ask the annotator for the \
+                 file as downloaded",
+                t + 1,
+                file.trials.len(),
+                file.trials.iter().filter(|t| !t.done).count()
+            ),
+        });
+    }
     Ok(file)
 }
 

@@ -340,11 +340,62 @@ fn study_field<'a>(value: &'a Value, name: &str) -> Option<&'a Value> {
         .or_else(|| value.get("study").and_then(|s| s.get(name)))
 }
 
-/// The saved answers the page that could not open a study offers for download, of every
-/// stored key and text `entries`, newest first: only the study's (its id among `ids`,
-/// [`failed_study_ids`]), never another participant's of another study. A set-aside copy too
-/// damaged to say its study is the study's when its key names the study file of one of them.
-pub fn offered(entries: Vec<(String, String)>, ids: &[String]) -> Vec<(Saved, String)> {
+/// Who the address of a page that could not open its study names: its `slot` and its id
+/// (`annotator`, `PROLIFIC_PID`, …), as the link gave them. Only that annotator's saved answers
+/// are offered there: a study's id is public, so an address naming a study says nothing of who
+/// is at the computer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimant {
+    /// The link's slot, when it is a whole number.
+    pub slot: Option<u32>,
+    /// The link's id, as [`participant_code`](crate::study::participant_code) keeps ids.
+    pub id: Option<String>,
+}
+
+impl Claimant {
+    /// The annotator a link's `slot` and id parameters name; `None` when it names neither (then
+    /// only a count is shown).
+    pub fn from_link(slot: Option<&str>, id: Option<&str>) -> Option<Claimant> {
+        let id = id
+            .map(crate::study::participant_code)
+            .filter(|id| !id.is_empty());
+        let slot = slot.and_then(|s| s.trim().parse::<u32>().ok());
+        (slot.is_some() || id.is_some()).then_some(Claimant { slot, id })
+    }
+
+    /// Whether the session stored under `key` is this annotator's: the same id (and slot, when
+    /// the link gives both), or for a link with a slot alone, that slot's session with no id.
+    fn owns(&self, key: &Key<'_>) -> bool {
+        let slot = self.slot.is_none_or(|s| s == key.slot);
+        match &self.id {
+            Some(id) => slot && key.id == Some(id.as_str()),
+            None => slot && key.id.is_none(),
+        }
+    }
+}
+
+/// A set of saved answers, described, with its stored text.
+pub type SavedText = (Saved, String);
+
+/// What the page that could not open a study offers: the saved answers of the annotator its
+/// address names, for download, and how many other sets of answers to the study are kept (told
+/// as a count only).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Offer {
+    /// The claimant's sessions and set-aside copies, newest first, with their texts.
+    pub mine: Vec<SavedText>,
+    /// The study's other sessions and set-aside copies kept in this browser.
+    pub others: usize,
+}
+
+/// The saved answers the page that could not open a study offers for download, of every stored
+/// key and text `entries`: only the study's (its id among `ids`, [`failed_study_ids`]), and of
+/// those only the annotator's its address names (`who`, [`Claimant`]), newest first; the
+/// study's others are counted. Another participant's answers are never listed: on a shared
+/// computer the next person could otherwise read them by opening any address of the study. A
+/// set-aside copy too damaged to say its study is the study's when its key names the study file
+/// of one of them.
+pub fn offered(entries: Vec<(String, String)>, ids: &[String], who: Option<&Claimant>) -> Offer {
     let described: Vec<(Saved, String)> = entries
         .into_iter()
         .filter_map(|(k, t)| Some((describe(&k, &t)?, t)))
@@ -355,19 +406,51 @@ pub fn offered(entries: Vec<(String, String)>, ids: &[String]) -> Vec<(Saved, St
         .filter(|(s, _)| s.study_id.as_ref().is_some_and(|id| ids.contains(id)))
         .filter_map(|(s, _)| file_of(&s.key))
         .collect();
-    let mut out: Vec<(Saved, String)> = described
+    let (mut mine, others): (Vec<SavedText>, Vec<SavedText>) = described
         .into_iter()
         .filter(|(s, _)| match &s.study_id {
             Some(id) => ids.contains(id),
             None => file_of(&s.key).is_some_and(|sha| files.contains(&sha)),
         })
-        .collect();
-    crate::order::sort_by(&mut out, |a, b| {
+        .partition(|(s, _)| {
+            let key = parse_key(session_key(&s.key).0);
+            who.zip(key).is_some_and(|(who, key)| who.owns(&key))
+        });
+    crate::order::sort_by(&mut mine, |a, b| {
         b.0.saved_at
             .unwrap_or(0.0)
             .total_cmp(&a.0.saved_at.unwrap_or(0.0))
     });
-    out
+    Offer {
+        mine,
+        others: others.len(),
+    }
+}
+
+/// The prefix of the keys that record "Remove my answers from this browser": `juror-removed/`
+/// and the session's key, holding when (ms since the Unix epoch). Every tab that opened the
+/// session before that time honours it ([`removed_since`]): it no longer saves, so a second tab
+/// cannot write the answers back.
+pub const REMOVED_PREFIX: &str = "juror-removed/";
+
+/// The key recording that the answers under the session key `key` were removed.
+pub fn removed_key(key: &str) -> String {
+    format!("{REMOVED_PREFIX}{key}")
+}
+
+/// Whether a tab that opened its session at `opened_at` must stop saving it, given what is
+/// stored under its [`removed_key`] (`record`, if anything): the answers were removed at or
+/// after the tab opened them (in this tab or another). A tab opened afterwards starts afresh and
+/// saves as usual. An unreadable record counts as a removal: saving nothing is the safe side of
+/// a removal the participant asked for, and the tab offers a download instead.
+pub fn removed_since(record: Option<&str>, opened_at: f64) -> bool {
+    match record {
+        None => false,
+        Some(text) => text
+            .trim()
+            .parse::<f64>()
+            .map_or(true, |at| at.is_nan() || at >= opened_at),
+    }
 }
 
 /// Why a stored envelope cannot be used.
@@ -829,19 +912,68 @@ mod tests {
             4,
             "every session and set-aside copy, no other key"
         );
-        let listed = |ids: &[&str]| {
+        let p81234 = Claimant::from_link(None, Some(" 81234 "));
+        let listed = |ids: &[&str], who: Option<&Claimant>| {
             let ids: Vec<String> = ids.iter().map(|s| (*s).to_owned()).collect();
-            offered(entries.clone(), &ids)
+            let offer = offered(entries.clone(), &ids, who);
+            let keys = offer
+                .mine
                 .into_iter()
                 .map(|(s, _)| s.key)
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            (keys, offer.others)
         };
+        let who = p81234.as_ref();
         // The study's session, and the damaged copy set aside from the same study file.
-        assert_eq!(listed(&["pilot"]), [mine.clone(), damaged.clone()]);
-        assert_eq!(listed(&["x", "pilot"]), [mine, damaged]);
+        assert_eq!(
+            listed(&["pilot"], who),
+            (vec![mine.clone(), damaged.clone()], 0)
+        );
+        assert_eq!(
+            listed(&["x", "pilot"], who),
+            (vec![mine.clone(), damaged.clone()], 0)
+        );
         // An unrelated failing address lists nothing of either participant.
-        assert_eq!(listed(&["x"]), Vec::<String>::new());
-        assert_eq!(listed(&[]), Vec::<String>::new());
-        assert_eq!(listed(&["unrelated"]), [theirs, foreign_damage]);
+        assert_eq!(listed(&["x"], who), (vec![], 0));
+        assert_eq!(listed(&[], who), (vec![], 0));
+        // Another participant's answers to a study are counted, never listed.
+        assert_eq!(listed(&["unrelated"], who), (vec![], 2));
+        let p2 = Claimant::from_link(Some("1"), Some("P2"));
+        assert_eq!(
+            listed(&["unrelated"], p2.as_ref()),
+            (vec![theirs, foreign_damage], 0)
+        );
+        // An address that names no one (the study's address alone, or a file chosen on the
+        // first page): a count only.
+        assert_eq!(Claimant::from_link(None, Some("  ")), None);
+        assert_eq!(listed(&["pilot"], None), (vec![], 2));
+        // The same id in another slot than the link's, or the slot alone: not theirs.
+        let other_slot = Claimant::from_link(Some("4"), Some("81234"));
+        assert_eq!(listed(&["pilot"], other_slot.as_ref()), (vec![], 2));
+        let slot_only = Claimant::from_link(Some("3"), None);
+        assert_eq!(listed(&["pilot"], slot_only.as_ref()), (vec![], 2));
+        let slot_and_id = Claimant::from_link(Some("3"), Some("81234"));
+        assert_eq!(listed(&["pilot"], slot_and_id.as_ref()).0.len(), 2);
+    }
+
+    #[test]
+    fn a_removal_stops_every_tab_opened_before_it_and_none_opened_after() {
+        assert_eq!(removed_key("juror/v1/x/1"), "juror-removed/juror/v1/x/1");
+        assert!(!removed_since(None, 100.0));
+        assert!(
+            removed_since(Some("150"), 100.0),
+            "removed after the tab opened"
+        );
+        assert!(removed_since(Some("100"), 100.0), "in the same millisecond");
+        assert!(
+            !removed_since(Some("99"), 100.0),
+            "a tab opened after the removal saves"
+        );
+        assert!(
+            removed_since(Some("damaged"), 100.0),
+            "unreadable: the safe side"
+        );
+        // A removal record is no session: the first page does not count it.
+        assert_eq!(kept_count([removed_key(&key(SHA, 1, None)).as_str()]), 0);
     }
 }

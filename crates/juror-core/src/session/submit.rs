@@ -14,6 +14,14 @@
 //! (`juror-<study>-<annotator>-<date>-<hhmmss>.json`), so that a changed answer sent again is a
 //! new file (DataPipe refuses a name it already holds). Backups start `juror-backup-` and say
 //! after how many trials they were taken.
+//!
+//! # Delivered
+//! A file counts as delivered (the digest recorded so it is not sent again, the completion code
+//! and "Remove my answers" unlocked) only on a `2xx` answered by the study's address itself, or
+//! on a `2xx` reached through redirects whose body holds the file's checksum (a receipt: Google
+//! Apps Script answers every POST with a `302` to `script.googleusercontent.com`, whose page is
+//! what `doPost` returned). A redirect is never proof: a sign-in wall answers with one too,
+//! before the service has run ([`outcome`]).
 
 use super::ratings::RatingsFile;
 use crate::study::Study;
@@ -27,6 +35,8 @@ pub struct Request {
     pub body: String,
     /// Its `Content-Type`: [`SIMPLE_CONTENT_TYPE`], or `application/json` for DataPipe.
     pub content_type: &'static str,
+    /// The receipt that proves delivery through a redirect: the file's checksum (`sha256`).
+    pub receipt: String,
 }
 
 /// The content type of a ratings file sent to a generic endpoint: one a browser sends without a
@@ -135,18 +145,24 @@ fn request_named(study: &Study, file: &RatingsFile, name: String) -> Option<Requ
         url: submit.url.clone(),
         body,
         content_type,
+        receipt: file.sha256.clone(),
     })
 }
 
 /// What the browser made of one POST, as the shell saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Attempt {
-    /// The service answered with this HTTP status.
+    /// The study's address itself answered with this HTTP status.
     Answered(u16),
-    /// The service answered with a redirect, not followed (`redirect: "manual"`: an opaque
-    /// redirect). The request went to the study's address, which the site's policy allows, and
-    /// a service that redirects after a POST (Google Apps Script answers `302` to
-    /// `script.googleusercontent.com`) has received the body.
+    /// The answer came after the browser followed one or more redirects (allowed by the site's
+    /// policy and CORS): its status and body.
+    Forwarded {
+        /// The final answer's HTTP status.
+        status: u16,
+        /// The final answer's body.
+        body: String,
+    },
+    /// An opaque redirect, not followed (`redirect: "manual"`): nothing says where it led.
     Redirected,
     /// The request failed before any answer, while the browser said it was online (`online`).
     Rejected {
@@ -169,17 +185,33 @@ pub enum Failure {
     Status(u16),
     /// No answer in time.
     TimedOut,
+    /// The service sent the browser elsewhere (a sign-in page, say) without a receipt for the
+    /// file: it may not have arrived.
+    Unconfirmed,
 }
 
-/// Whether `attempt` delivered the file: a `2xx` answer or a redirect did.
+/// Whether `attempt` delivered the file whose receipt (checksum) is `receipt`: a `2xx` from the
+/// study's address did, and a `2xx` reached through redirects did only when its body holds the
+/// receipt. A redirect alone never did: a sign-in wall (an Apps Script deployed for "Anyone
+/// with a Google account", single sign-on) answers with one before the service has run.
 ///
 /// # Errors
-/// Why it did not.
-pub fn outcome(attempt: Attempt) -> Result<(), Failure> {
+/// Why it did not, or why it is not known to have.
+pub fn outcome(attempt: Attempt, receipt: &str) -> Result<(), Failure> {
+    let ok = |status: u16| (200..300).contains(&status);
     match attempt {
-        Attempt::Answered(status) if (200..300).contains(&status) => Ok(()),
-        Attempt::Redirected => Ok(()),
-        Attempt::Answered(status) => Err(Failure::Status(status)),
+        Attempt::Answered(status) if ok(status) => Ok(()),
+        Attempt::Forwarded { status, body } if ok(status) => {
+            if !receipt.is_empty() && body.contains(receipt) {
+                Ok(())
+            } else {
+                Err(Failure::Unconfirmed)
+            }
+        }
+        Attempt::Answered(status) | Attempt::Forwarded { status, .. } => {
+            Err(Failure::Status(status))
+        }
+        Attempt::Redirected => Err(Failure::Unconfirmed),
         Attempt::Rejected { online: false } => Err(Failure::Offline),
         Attempt::Rejected { online: true } => Err(Failure::Refused),
         Attempt::TimedOut => Err(Failure::TimedOut),
@@ -213,6 +245,11 @@ impl Failure {
                  it to the researcher yourself.",
                 TIMEOUT_MS / 1000
             ),
+            Failure::Unconfirmed => "The researcher's service sent this browser to another page \
+                 (a sign-in page, perhaps) instead of confirming that it received your file, so it \
+                 may not have arrived. Download it below and send it to the researcher yourself, and \
+                 tell them that sending it did not work."
+                .to_owned(),
         }
     }
 }
@@ -296,6 +333,7 @@ mod tests {
                 url: "https://x.org/in".into(),
                 body: file.to_json(),
                 content_type: "text/plain;charset=utf-8",
+                receipt: file.sha256.clone(),
             })
         );
         v["submit"] = serde_json::json!({
@@ -394,9 +432,41 @@ mod tests {
     /// Each way a POST can end, and what the finish page then says.
     #[test]
     fn an_attempt_is_delivered_offline_refused_answered_with_an_error_or_timed_out() {
+        let sha = "5f".repeat(32);
+        let outcome = |a: Attempt| outcome(a, &sha);
         assert_eq!(outcome(Attempt::Answered(200)), Ok(()));
         assert_eq!(outcome(Attempt::Answered(201)), Ok(()));
-        assert_eq!(outcome(Attempt::Redirected), Ok(()), "Apps Script's 302");
+        // Apps Script: a 302 to its echo page, whose body is what doPost returned.
+        let forwarded = |status: u16, body: &str| Attempt::Forwarded {
+            status,
+            body: body.to_owned(),
+        };
+        assert_eq!(outcome(forwarded(200, &sha)), Ok(()), "a receipt");
+        assert_eq!(
+            outcome(forwarded(200, &format!("{{\"received\":\"{sha}\"}}"))),
+            Ok(()),
+            "a receipt inside JSON"
+        );
+        // A sign-in page reached through the redirect, or a receipt for another file.
+        assert_eq!(
+            outcome(forwarded(200, "<html>Sign in</html>")),
+            Err(Failure::Unconfirmed)
+        );
+        assert_eq!(
+            outcome(forwarded(200, &"ab".repeat(32))),
+            Err(Failure::Unconfirmed)
+        );
+        assert_eq!(outcome(forwarded(404, &sha)), Err(Failure::Status(404)));
+        assert_eq!(
+            outcome(Attempt::Redirected),
+            Err(Failure::Unconfirmed),
+            "a redirect not followed says nothing of where it led"
+        );
+        assert_eq!(
+            super::outcome(forwarded(200, ""), ""),
+            Err(Failure::Unconfirmed),
+            "no receipt to look for"
+        );
         assert_eq!(outcome(Attempt::Answered(400)), Err(Failure::Status(400)));
         assert_eq!(
             outcome(Attempt::Answered(302)),
@@ -412,6 +482,11 @@ mod tests {
             Err(Failure::Refused)
         );
         assert_eq!(outcome(Attempt::TimedOut), Err(Failure::TimedOut));
+        assert!(
+            Failure::Unconfirmed
+                .message()
+                .contains("may not have arrived")
+        );
         assert!(
             Failure::Offline
                 .message()

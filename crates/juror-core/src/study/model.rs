@@ -747,6 +747,16 @@ pub fn participant_code(raw: &str) -> String {
         .collect()
 }
 
+/// The key under which a published study keeps the personal plan of the participant whose code
+/// ([`participant_code`]) is `code`, and names them in its items' `for`: `h-` and the SHA-256 of
+/// the study's id and the code. A published study is public to anyone with its address: its
+/// participants' platform ids are not in it, and the same participant has unrelated keys in two
+/// studies. (A short code such as `p07` is easily guessed from its key; a platform's id is not.)
+pub fn personal_key(study_id: &str, code: &str) -> String {
+    let digest = crate::digest::sha256_hex(&format!("juror.personal/1\u{0}{study_id}\u{0}{code}"));
+    format!("h-{digest}")
+}
+
 /// The name of the grouping an item's `group` makes.
 pub const GROUP: &str = "group";
 

@@ -31,6 +31,7 @@ mod layers;
 mod mixed;
 mod nominal;
 mod paired;
+mod payments;
 mod plan;
 mod preference;
 mod ratings;

@@ -763,17 +763,57 @@ fn personal_plans_are_checked_against_the_items_for_their_ids() {
     let study = parse_study(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
     let (published, _) = juror_core::publish::publish(&raw, &study, &[7; 32], 2, &["p07".into()]);
     let mut p: Value = serde_json::to_value(&published).unwrap();
-    assert!(p["design"]["personal_plans"]["p07"].is_array());
-    parse_study(&p.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    // The published study, public to anyone with its address, names the annotator by key only.
+    let key = juror_core::study::personal_key("kitchen-qa", "p07");
+    assert!(key.starts_with("h-") && key.len() == 66, "{key}");
+    assert!(p["design"]["personal_plans"][&key].is_array());
+    assert_eq!(
+        p["items"].as_array().unwrap().last().unwrap()["for"],
+        json!([key])
+    );
+    assert!(
+        !p.to_string().to_lowercase().contains("p07"),
+        "the id is served"
+    );
+    assert_ne!(
+        juror_core::study::personal_key("another-study", "p07"),
+        key,
+        "keys of one participant in two studies are unrelated"
+    );
+    let again = parse_study(&p.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    // The link's id, in any case or spacing, finds its plan; the cover agrees.
+    let who = |id: &str| juror_core::plan::Annotator {
+        slot: 1,
+        id: Some(juror_core::study::participant_code(id)),
+        platform: None,
+    };
+    let mine = juror_core::plan::published(&again, &who(" P07")).unwrap();
+    assert!(mine.iter().any(|t| again.items()[t.item].id == "own"));
+    let cover = juror_core::cover::Cover::of(&again);
+    assert_eq!(cover.trials_for(&who("p07")), mine.len());
+    assert_ne!(cover.trials_for(&who("p08")), mine.len());
+    // A study published before keys (plans under the id itself) still plays.
+    let mut old = p.clone();
+    let plan = old["design"]["personal_plans"][&key].take();
+    old["design"]["personal_plans"] = json!({ "p07": plan });
+    old["items"].as_array_mut().unwrap().last_mut().unwrap()["for"] = json!(["p07"]);
+    let old = parse_study(&old.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        juror_core::plan::published(&old, &who("p07")).map(Vec::len),
+        Some(mine.len())
+    );
 
-    let plan = p["design"]["personal_plans"]["p07"].clone();
+    let plan = p["design"]["personal_plans"][&key].clone();
     p["design"]["personal_plans"]["q11"] = plan.clone();
-    p["design"]["personal_plans"]["p07"][0]["item"] = json!("nowhere");
+    p["design"]["personal_plans"][&key][0]["item"] = json!("nowhere");
     let problems = parse_study(&p.to_string()).unwrap_err();
     let at: Vec<&str> = problems.iter().map(|x| x.at.as_str()).collect();
     assert_eq!(
         at,
-        ["design.personal_plans.p07[0]", "design.personal_plans.q11"],
+        [
+            format!("design.personal_plans.{key}[0]").as_str(),
+            "design.personal_plans.q11"
+        ],
         "{problems}"
     );
     p["design"]["plans"] = Value::Null;
