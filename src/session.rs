@@ -269,7 +269,10 @@ impl SessionHandle {
     /// When storage cannot be used.
     pub fn forget(&self) -> Result<usize, String> {
         self.cancel_pending_save();
-        storage::write(&store::removed_key(&self.key()), &clock::now().to_string())?;
+        storage::write(
+            &store::removed_key(&self.key()),
+            &store::removal_record(clock::now()),
+        )?;
         self.saving.removed.set(true);
         let study = self.study.get_value();
         let sha = self.study_sha256.get_value();

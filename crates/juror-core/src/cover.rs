@@ -88,9 +88,18 @@ impl Cover {
                 .and_then(|k| self.personal.get(&k))
                 .or_else(|| self.personal.get(&code))
         });
-        let slot = annotator.slot.max(1) as usize;
         personal
-            .or_else(|| self.plans.get((slot - 1) % self.plans.len().max(1)))
+            .copied()
+            .unwrap_or_else(|| self.shared_trials_for(annotator))
+    }
+
+    /// How many trials `annotator` does in a study without personal plans: their slot's
+    /// published plan's, else [`Cover::trials`] ([`Cover::trials_for`] without the personal
+    /// plans, for the page's first module, which does not carry their hashing).
+    pub fn shared_trials_for(&self, annotator: &Annotator) -> usize {
+        let slot = annotator.slot.max(1) as usize;
+        self.plans
+            .get((slot - 1) % self.plans.len().max(1))
             .copied()
             .unwrap_or(self.trials)
     }

@@ -444,13 +444,21 @@ pub fn removed_key(key: &str) -> String {
 /// saves as usual. An unreadable record counts as a removal: saving nothing is the safe side of
 /// a removal the participant asked for, and the tab offers a download instead.
 pub fn removed_since(record: Option<&str>, opened_at: f64) -> bool {
+    // Whole milliseconds, as [`removal_record`] writes them: the page carries no float parser.
     match record {
         None => false,
         Some(text) => text
             .trim()
-            .parse::<f64>()
-            .map_or(true, |at| at.is_nan() || at >= opened_at),
+            .parse::<u64>()
+            .map_or(true, |at| at as f64 >= opened_at),
     }
+}
+
+/// What is stored under a [`removed_key`]: the time of the removal, `now` in whole
+/// milliseconds since the Unix epoch (the page prints no floats).
+pub fn removal_record(now: f64) -> String {
+    // Saturating: a clock before 1970 or beyond u64 still writes a number.
+    (now.max(0.0) as u64).to_string()
 }
 
 /// Why a stored envelope cannot be used.
@@ -959,6 +967,8 @@ mod tests {
     #[test]
     fn a_removal_stops_every_tab_opened_before_it_and_none_opened_after() {
         assert_eq!(removed_key("juror/v1/x/1"), "juror-removed/juror/v1/x/1");
+        assert_eq!(removal_record(1_795_300_000_123.0), "1795300000123");
+        assert!(removed_since(Some(&removal_record(150.0)), 100.0));
         assert!(!removed_since(None, 100.0));
         assert!(
             removed_since(Some("150"), 100.0),

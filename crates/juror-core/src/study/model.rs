@@ -753,8 +753,14 @@ pub fn participant_code(raw: &str) -> String {
 /// participants' platform ids are not in it, and the same participant has unrelated keys in two
 /// studies. (A short code such as `p07` is easily guessed from its key; a platform's id is not.)
 pub fn personal_key(study_id: &str, code: &str) -> String {
-    let digest = crate::digest::sha256_hex(&format!("juror.personal/1\u{0}{study_id}\u{0}{code}"));
-    format!("h-{digest}")
+    let mut key = String::from("h-");
+    key.push_str(&crate::digest::sha256_hex_of(&[
+        "juror.personal/1\u{0}",
+        study_id,
+        "\u{0}",
+        code,
+    ]));
+    key
 }
 
 /// The name of the grouping an item's `group` makes.
