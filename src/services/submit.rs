@@ -4,7 +4,6 @@
 //! `JUROR_SUBMIT_ORIGINS`) is what lets the request leave the site's origin at all.
 
 use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::Closure;
 use wasm_bindgen_futures::JsFuture;
 
 use juror_core::session::submit;
@@ -102,36 +101,30 @@ pub fn last_sent(key: &str) -> Option<String> {
     storage::read(key).ok().flatten()
 }
 
-/// Calls `f` each time the browser comes back online, for the page's life.
+/// Calls `f` each time the browser comes back online, while the component that calls this is
+/// mounted: the listener is removed when its owner is cleaned up (the finish page left for a
+/// trial), so it never reads that page's disposed state.
 pub fn on_online(f: impl Fn() + 'static) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let closure = Closure::<dyn Fn()>::new(f);
-    let _ = window.add_event_listener_with_callback("online", closure.as_ref().unchecked_ref());
-    closure.forget();
+    while_mounted("online", move |_| f());
 }
 
 /// Calls `f` once the site's policy blocks a form from being sent (`securitypolicyviolation` for
-/// `form-action`), for the page's life: MTurk's "Submit the task" on a build without MTurk's
-/// hosts.
+/// `form-action`, which bubbles from the form to the window), while the calling component is
+/// mounted: MTurk's "Submit the task" on a build without MTurk's hosts.
 pub fn on_form_blocked(f: impl Fn() + 'static) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let closure =
-        Closure::<dyn Fn(wasm_bindgen::JsValue)>::new(move |ev: wasm_bindgen::JsValue| {
-            let directive = js_sys::Reflect::get(&ev, &"effectiveDirective".into())
-                .ok()
-                .and_then(|d| d.as_string())
-                .unwrap_or_default();
-            if directive.starts_with("form-action") {
-                f();
-            }
-        });
-    let _ = document.add_event_listener_with_callback(
-        "securitypolicyviolation",
-        closure.as_ref().unchecked_ref(),
-    );
-    closure.forget();
+    while_mounted("securitypolicyviolation", move |ev| {
+        let directive = js_sys::Reflect::get(&ev, &"effectiveDirective".into())
+            .ok()
+            .and_then(|d| d.as_string())
+            .unwrap_or_default();
+        if directive.starts_with("form-action") {
+            f();
+        }
+    });
+}
+
+/// A window listener for `event`, removed when the current reactive owner is cleaned up.
+fn while_mounted(event: &str, f: impl Fn(web_sys::Event) + 'static) {
+    let handle = leptos::prelude::window_event_listener_untyped(event, f);
+    leptos::prelude::on_cleanup(move || handle.remove());
 }

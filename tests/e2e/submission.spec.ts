@@ -13,7 +13,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Page } from '@playwright/test';
-import { completeStudy } from './session';
+import { completeStudy, finishStudy } from './session';
 
 const receiver = 'http://127.0.0.1:8473';
 
@@ -159,6 +159,38 @@ test('offline, the file waits and is sent when the browser is back online', asyn
   await expect(status).toContainText('Sent to the researcher');
   expect(received).toHaveLength(1);
   // The one console error is the browser's own line about the request that failed offline.
+  expect(errors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
+});
+
+test('going back from the finish page to change an answer leaves no listener behind: back online, the page goes on and sends once', async ({ page, context, errors }) => {
+  const { received, state } = await setUp(page, true);
+  await page.goto('index.html?study=studies/pandalm-sent.json&slot=2');
+  await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+  await context.setOffline(true);
+  state.down = true;
+  await completeStudy(page);
+  const status = page.getByRole('region', { name: 'Sending your ratings to the researcher' }).getByRole('status');
+  await expect(status).toContainText('this browser is offline');
+  // Review: the finish page leaves the screen for the last trial.
+  await page.getByRole('button', { name: 'Review or change an answer' }).click();
+  const list = page.getByRole('dialog', { name: 'All trials' });
+  const last = list.getByRole('button', { name: /^Trial \d+$/ }).last();
+  const name = (await last.textContent()) ?? '';
+  await last.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(new RegExp(`^${name}\\b`));
+  // Back online on a trial: the finish page, gone, must not react (it read its disposed state).
+  state.down = false;
+  await context.setOffline(false);
+  await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(true);
+  expect(received).toHaveLength(0);
+  // The page still answers, and the finish page, shown again, sends the file once.
+  await finishStudy(page);
+  await expect(status).toContainText('Sent to the researcher');
+  await page.getByRole('button', { name: 'Review or change an answer' }).click();
+  await list.getByRole('button', { name, exact: true }).click();
+  await finishStudy(page);
+  await expect(status).toContainText('Sent to the researcher');
+  expect(received).toHaveLength(1);
   expect(errors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
 });
 
