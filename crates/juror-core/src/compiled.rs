@@ -16,14 +16,16 @@
 //! text of `cover` followed by the exact text of `study`.
 //!
 //! [`read`] checks the format, the checksum, the model's shape (rich trees are checked again as
-//! they are read: [`crate::rich`]), then the structure the page relies on: every index in
-//! range, every output a plan shows present, no Markdown left unrendered, the cover the
-//! study's. [`read_cover`] checks the format and the checksum and reads the cover only; the
-//! annotator's page shows the welcome page from [`peek_cover`] (the text read only as far as
-//! the cover, nothing checked beyond it), checks with [`read_cover`] once that page is painted,
-//! and reads the study with [`read`] while the annotator reads that page. Each problem is placed and has a stable code; [`explain`] gives
-//! the full text of each code, for the researcher (`juror validate`, the researcher's page):
-//! the page shows the code and place only.
+//! they are read: [`crate::rich`]), every count within the caps a study as written is held to
+//! ([`crate::study::limits`]), then the structure the page relies on: every index in range,
+//! every output a plan shows present, no Markdown left unrendered, the cover the study's.
+//! [`read_cover`] checks the format and the checksum and reads the cover only; the annotator's
+//! page shows the welcome page from [`peek_cover`] (the envelope and the cover, neither the
+//! checksum computed nor the study read), checks with [`read_cover`] once that page is painted,
+//! and reads the study with [`read`] while the annotator reads that page. Each problem is
+//! placed and has a stable code; [`explain`] gives the full text of each code, for the
+//! researcher (`juror validate`, the researcher's page): the page shows the code and place
+//! only.
 
 use std::fmt;
 
@@ -388,9 +390,10 @@ fn checksum(cover: &str, study: &str) -> String {
     sha256_hex_of(&[cover, study])
 }
 
-/// A compiled study's envelope: each member's exact text (`None` if absent or `null`; of a key
-/// given twice, the last). Read by `json::text`, so that the annotator's first download carries
-/// no other JSON parser: the study itself is parsed only by [`read`].
+/// A compiled study's envelope: each member's exact text (`None` if absent or `null`; a member
+/// given twice is refused, so that every reader reads the same cover and study). Read by
+/// `json::text`, so that the annotator's first download carries no other JSON parser: the
+/// study itself is parsed only by [`read`].
 #[derive(Default)]
 struct Envelope<'a> {
     format: Option<&'a str>,
@@ -402,15 +405,20 @@ struct Envelope<'a> {
 
 fn envelope(text: &str) -> Result<Envelope<'_>, String> {
     let mut e = Envelope::default();
+    let mut seen = 0u8;
     for (key, raw) in json::text::members(text).map_err(|e| e.to_string())? {
-        let member = match key.as_str() {
-            "format" => &mut e.format,
-            "source_sha256" => &mut e.source_sha256,
-            "checksum" => &mut e.checksum,
-            "cover" => &mut e.cover,
-            "study" => &mut e.study,
+        let (bit, member) = match key.as_str() {
+            "format" => (1, &mut e.format),
+            "source_sha256" => (2, &mut e.source_sha256),
+            "checksum" => (4, &mut e.checksum),
+            "cover" => (8, &mut e.cover),
+            "study" => (16, &mut e.study),
             _ => continue,
         };
+        if seen & bit != 0 {
+            return Err(format!("{key} given twice"));
+        }
+        seen |= bit;
         *member = (raw != "null").then_some(raw);
     }
     Ok(e)
@@ -425,13 +433,13 @@ fn string_of(name: &str, raw: Option<&str>) -> Result<Option<String>, String> {
     }
 }
 
-/// The envelope of a compiled study: its format and its checksum checked.
-fn parts(text: &str) -> Result<Parts<'_>, Problems> {
+/// The envelope of a compiled study: its format checked, and its checksum when `sum`.
+fn parts(text: &str, sum: bool) -> Result<Parts<'_>, Problems> {
     let top = "(top level)";
     let shape = |detail: String| one(top, ENVELOPE, detail);
     let envelope = envelope(text).map_err(shape)?;
     format_is_ours(envelope.format)?;
-    let (Some(sha256), Some(sum), Some(cover), Some(study)) = (
+    let (Some(sha256), Some(written), Some(cover), Some(study)) = (
         string_of("source_sha256", envelope.source_sha256).map_err(shape)?,
         string_of("checksum", envelope.checksum).map_err(shape)?,
         envelope.cover,
@@ -441,7 +449,7 @@ fn parts(text: &str) -> Result<Parts<'_>, Problems> {
             "source_sha256, checksum, cover or study missing".to_owned(),
         ));
     };
-    if checksum(cover, study) != sum {
+    if sum && checksum(cover, study) != written {
         return Err(one(
             "study",
             CHECKSUM,
@@ -478,36 +486,27 @@ fn parse_cover(cover: &str) -> Result<Cover, Problems> {
 /// # Errors
 /// The first problem found, placed and coded.
 pub fn read_cover(text: &str) -> Result<Covered, Problems> {
-    let parts = parts(text)?;
-    let cover = parse_cover(parts.cover)?;
-    Ok(Covered {
-        cover,
-        sha256: parts.sha256,
-    })
+    covered(parts(text, true)?)
 }
 
-/// Reads a compiled study's cover ahead of [`read_cover`]: the format and the cover only, the
-/// text read only as far as the cover (the writer puts it before the study), so that the
-/// welcome page needs neither the study's text walked through nor its checksum computed. What
-/// it gives is provisional: nothing may be answered before [`read_cover`] (or [`read`]) has
-/// read the same text and agreed (the annotator's page shows the welcome page from it, then
-/// checks while the rest of its code downloads). Never panics, whatever the text.
+/// Reads a compiled study's cover ahead of [`read_cover`]: the envelope and the cover as
+/// [`read_cover`] reads them (a member given twice refused alike, so that both give the same
+/// cover), but neither the checksum computed nor the study read, so that the welcome page waits
+/// for neither. What it gives is provisional: nothing may be answered before [`read_cover`] (or
+/// [`read`]) has read the same text and agreed (the annotator's page shows the welcome page
+/// from it, then checks while the rest of its code downloads). Never panics, whatever the text.
 ///
 /// # Errors
-/// The first problem found up to the cover, placed and coded.
+/// The first problem found in the envelope or the cover, placed and coded.
 pub fn peek_cover(text: &str) -> Result<Covered, Problems> {
-    let shape = |detail: String| one("(top level)", ENVELOPE, detail);
-    let [format, sha256, cover] =
-        json::text::first_members(text, ["format", "source_sha256", "cover"])
-            .map_err(|e| shape(e.to_string()))?;
-    format_is_ours(format)?;
-    let (Some(sha256), Some(cover)) = (string_of("source_sha256", sha256).map_err(shape)?, cover)
-    else {
-        return Err(shape("source_sha256 or cover missing".to_owned()));
-    };
+    covered(parts(text, false)?)
+}
+
+/// The cover of a compiled study's parts, and its source's SHA-256.
+fn covered(parts: Parts<'_>) -> Result<Covered, Problems> {
     Ok(Covered {
-        cover: parse_cover(cover)?,
-        sha256,
+        cover: parse_cover(parts.cover)?,
+        sha256: parts.sha256,
     })
 }
 
@@ -519,7 +518,7 @@ pub fn peek_cover(text: &str) -> Result<Covered, Problems> {
 /// Every problem found, each placed and coded; the first stage that fails stops the reading
 /// (a study that does not read is not checked further).
 pub fn read(text: &str) -> Result<Compiled, Problems> {
-    let parts = parts(text)?;
+    let parts = parts(text, true)?;
     let cover = parse_cover(parts.cover)?;
     let value: serde_json::Value =
         serde_json::from_str(parts.study).map_err(|e| one("study", SHAPE, e.to_string()))?;
@@ -527,6 +526,16 @@ pub fn read(text: &str) -> Result<Compiled, Problems> {
     // The parsed tree is freed in one piece here, before anything else is allocated.
     drop(value);
     let mut study = study.map_err(|e| one(&e.place("study"), SHAPE, e.what().to_owned()))?;
+    // First the caps a study as written is held to, alone, as validation gives them.
+    let over = crate::study::limits::check_model(&study);
+    if !over.is_empty() {
+        let placed = over.into_iter().map(|p| Problem {
+            at: format!("study.{}", p.at),
+            code: COUNT,
+            detail: p.message,
+        });
+        return Err(Problems(placed.collect()));
+    }
     let mut problems = structure(&mut study);
     if problems.is_empty() && Cover::of(&study) != cover {
         problems.push(Problem {

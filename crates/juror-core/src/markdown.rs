@@ -38,13 +38,21 @@ enum Open {
 struct Frame {
     open: Open,
     children: Vec<Node>,
+    /// Elements opened past the depth limit while this frame was the innermost, not yet
+    /// closed: no frame of their own, their children come here (as a [`Open::Through`]'s would).
+    skipped: usize,
 }
 
-/// The tree being built: a stack of open frames above the finished top level.
+/// The tree being built: a stack of open frames above the finished top level, with running
+/// counts, so that deep nesting costs no walk of the stack.
 #[derive(Default)]
 struct Tree {
     top: Vec<Node>,
     stack: Vec<Frame>,
+    /// Frames on the stack that are not [`Open::Through`]: the depth a new element would have.
+    depth: usize,
+    /// Frames on the stack that are [`Open::Image`].
+    images: usize,
     /// The current table's column alignments, whether its head is open, and the next cell.
     alignments: Vec<Alignment>,
     in_head: bool,
@@ -67,14 +75,6 @@ fn push(children: &mut Vec<Node>, node: Node) {
 }
 
 impl Tree {
-    /// Elements open (the depth a new element would have).
-    fn depth(&self) -> usize {
-        self.stack
-            .iter()
-            .filter(|f| !matches!(f.open, Open::Through))
-            .count()
-    }
-
     fn children(&mut self) -> &mut Vec<Node> {
         match self.stack.last_mut() {
             Some(frame) => &mut frame.children,
@@ -89,7 +89,7 @@ impl Tree {
     /// Adds an element with no nested elements (`br`, `hr`, `img`, inline `code`), or, past
     /// the depth limit, its text.
     fn leaf(&mut self, e: Element) {
-        let node = if self.depth() < MAX_DEPTH {
+        let node = if self.depth < MAX_DEPTH {
             Node::Element(e)
         } else {
             Node::Text(leaf_text(&e))
@@ -98,13 +98,23 @@ impl Tree {
     }
 
     fn open(&mut self, open: Open) {
-        let open = match open {
-            Open::Element(_) if self.depth() >= MAX_DEPTH => Open::Through,
-            other => other,
-        };
+        match (&open, self.stack.last_mut()) {
+            // Past the depth limit an element is left out, its children kept.
+            (Open::Element(_), Some(frame)) if self.depth >= MAX_DEPTH => {
+                frame.skipped += 1;
+                return;
+            }
+            (Open::Through, _) => {}
+            (Open::Image { .. }, _) => {
+                self.images += 1;
+                self.depth += 1;
+            }
+            (Open::Element(_), _) => self.depth += 1,
+        }
         self.stack.push(Frame {
             open,
             children: Vec::new(),
+            skipped: 0,
         });
     }
 
@@ -113,15 +123,24 @@ impl Tree {
     }
 
     fn close(&mut self) {
-        let Some(Frame { open, children }) = self.stack.pop() else {
+        if let Some(frame) = self.stack.last_mut()
+            && frame.skipped > 0
+        {
+            frame.skipped -= 1;
+            return;
+        }
+        let Some(Frame { open, children, .. }) = self.stack.pop() else {
             return;
         };
         match open {
             Open::Element(mut e) => {
+                self.depth -= 1;
                 e.children = children;
                 push(self.children(), Node::Element(e));
             }
             Open::Image { src, title } => {
+                self.depth -= 1;
+                self.images -= 1;
                 let mut img = Element::new(rich::Tag::Img, Vec::new());
                 // In name order, as every element's attributes are (`rich::Element::attrs`).
                 img.attrs.push((Attr::Alt, rich::plain(&children)));
@@ -139,12 +158,6 @@ impl Tree {
         }
     }
 
-    fn in_image(&self) -> bool {
-        self.stack
-            .iter()
-            .any(|f| matches!(f.open, Open::Image { .. }))
-    }
-
     fn event(&mut self, event: Event<'_>, shift: usize) {
         match event {
             Event::Start(tag) => self.start(tag, shift),
@@ -156,7 +169,7 @@ impl Tree {
                 self.leaf(Element::new(rich::Tag::Code, code));
             }
             // In an image's `alt`, a line break is a space.
-            Event::SoftBreak | Event::HardBreak if self.in_image() => self.text(" "),
+            Event::SoftBreak | Event::HardBreak if self.images > 0 => self.text(" "),
             Event::SoftBreak => self.text("\n"),
             Event::HardBreak => self.leaf(Element::new(rich::Tag::Br, Vec::new())),
             Event::Rule => self.leaf(Element::new(rich::Tag::Hr, Vec::new())),
@@ -321,8 +334,8 @@ mod tests {
     use crate::rich::{self, Attr, Node, Tag};
     use proptest::prelude::*;
 
-    /// The tree as HTML, the way the HTML renderer this tree replaced wrote it (attributes
-    /// escaped alike, an alignment as the `style` it wrote): for comparing the two.
+    /// The tree as HTML, the way the reference renderer writes it (attributes escaped alike, an
+    /// alignment as the `style` it writes): for comparing the two.
     fn html(nodes: &[Node]) -> String {
         fn walk(nodes: &[Node], out: &mut String) {
             for node in nodes {
@@ -370,9 +383,9 @@ mod tests {
         out
     }
 
-    /// The HTML renderer the tree replaced (pulldown-cmark's writer, with the same rules),
-    /// without what the page now adds itself (links' `target` and `rel`) or drops (a code
-    /// block's language class).
+    /// The reference renderer: pulldown-cmark's HTML writer with the same rules, without what
+    /// the page adds itself (links' `target` and `rel`) or drops (a code block's language
+    /// class).
     fn reference(markdown: &str, shift: usize) -> String {
         use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
         let lower = |level: HeadingLevel| {
@@ -504,7 +517,7 @@ mod tests {
         parts.concat()
     }
 
-    /// `to_rich` and the renderer it replaced agree on `markdown`.
+    /// `to_rich` and the reference renderer agree on `markdown`.
     fn same(markdown: &str, shift: usize) {
         let tree = to_rich(markdown, shift);
         assert_eq!(rich::check(&tree), Ok(()), "{markdown:?}");
@@ -638,12 +651,53 @@ mod tests {
         );
     }
 
+    /// The elements of a tree, and its depth.
+    fn size(nodes: &[Node]) -> (usize, usize) {
+        let (mut count, mut depth) = (0, 0);
+        for node in nodes {
+            if let Node::Element(e) = node {
+                let (c, d) = size(&e.children);
+                count += 1 + c;
+                depth = depth.max(1 + d);
+            }
+        }
+        (count, depth)
+    }
+
+    /// A model's output stuck repeating a list marker or a quote nests tens of thousands deep:
+    /// the builder never holds more open frames than the depth limit (past it, elements get no
+    /// frame of their own), so that rendering stays linear, and the tree is that deep at most,
+    /// its text kept.
+    #[test]
+    fn deep_nesting_keeps_the_builder_and_the_tree_within_the_depth_limit() {
+        use pulldown_cmark::{Options, Parser};
+        let lists = "1. ".repeat(40_000);
+        let quotes = format!("{}deep ![an *image*\nof it](i.png)", "> ".repeat(20_000));
+        for markdown in [lists.as_str(), &quotes] {
+            let mut tree = super::Tree::default();
+            let mut frames = 0;
+            let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+            for event in Parser::new_ext(markdown, options) {
+                tree.event(event, 1);
+                frames = frames.max(tree.stack.len());
+            }
+            assert!(frames <= rich::MAX_DEPTH + 1, "{frames} frames open");
+            let nodes = tree.finish();
+            assert_eq!(nodes, to_rich(markdown, 1));
+            assert_eq!(rich::check(&nodes), Ok(()));
+            let (elements, depth) = size(&nodes);
+            assert!(depth <= rich::MAX_DEPTH, "{depth} deep");
+            assert!(elements <= 2 * rich::MAX_DEPTH, "{elements} elements");
+        }
+        assert!(rich::plain(&to_rich(&quotes, 1)).starts_with("deep"));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
 
         /// Markdown-ish text of every construct, raw HTML and entities included: the tree
-        /// passes `check`, reads back from its JSON, and shows what the renderer it replaced
-        /// showed.
+        /// passes `check`, reads back from its JSON, and shows what the reference renderer
+        /// shows.
         #[test]
         fn any_markdown_makes_a_safe_tree_that_renders_as_before(
             markdown in "([a-c0-9 *_`#>|:!~()\\[\\]<>&;./\\\\\n-]|javascript:|https://x/|\t|1\\. |- |\\| --- |```){0,40}"

@@ -95,7 +95,7 @@ pub fn run(args: Args) -> ExitCode {
         errln!(
             "warning: {}: the study names its systems ({}); an annotator who opens the study \
              file reads them next to their outputs. Publish it sealed: juror publish {} --site \
-             assets --keys private/keys (README, \"Hosting a study\").",
+             assets --keys private/keys (docs/hosting.md, \"Hosting a study\").",
             file.display(),
             study.systems().join(", "),
             file.display()
@@ -106,7 +106,9 @@ pub fn run(args: Args) -> ExitCode {
 
 /// A compiled study read with the annotator's page's reader: its one-line summary, or each
 /// problem with its place, its code and the code's full explanation (exit 1). With
-/// `published`, it must also carry plans and name no system.
+/// `published`, it must also be what compiling a study `juror publish` wrote gives: the same
+/// checks as on a study as written (plans, sealed systems, no attention checks, no token shared
+/// by two items).
 fn compiled(file: &Path, text: &str, published: bool) -> ExitCode {
     use juror_core::compiled::{FORMAT, explain, read};
     let compiled = match read(text) {
@@ -125,14 +127,24 @@ fn compiled(file: &Path, text: &str, published: bool) -> ExitCode {
         }
     };
     let study = &compiled.study;
-    let sealed = juror_core::publish::is_sealed(study.systems());
-    if published && (study.design().plans.is_none() || !sealed) {
-        outln!(
-            "{}: not published: compiled from a study as written (no plans, or systems \
-             named); compile what `juror publish` writes (README, \"Hosting a study\")",
-            file.display()
-        );
-        return ExitCode::FAILURE;
+    if published {
+        let found = juror_core::publish::compiled_not_published(study);
+        for why in &found {
+            outln!(
+                "{}: not published: {}",
+                file.display(),
+                not_published_text(why)
+            );
+        }
+        if !found.is_empty() {
+            outln!(
+                "{}: a site must serve only what `juror publish ORIGINAL --site DIR --keys DIR` \
+                 writes from the original study, compiled as it is (docs/hosting.md, \"Hosting \
+                 a study\")",
+                file.display()
+            );
+            return ExitCode::FAILURE;
+        }
     }
     outln!(
         "{}: valid {FORMAT} study \"{}\": {} items, {} systems, {} task(s); compiled from the \
@@ -180,7 +192,7 @@ fn published(file: &Path, text: &str) -> bool {
     if !found.is_empty() {
         outln!(
             "{}: a site must serve only what `juror publish ORIGINAL --site DIR --keys DIR` \
-             writes from the original study (README, \"Hosting a study\")",
+             writes from the original study (docs/hosting.md, \"Hosting a study\")",
             file.display()
         );
     }
@@ -298,7 +310,7 @@ fn warn_about_submit_origin(file: &Path, study: &juror_core::study::Study) {
     if !allowed.split_whitespace().any(|o| o == origin) {
         errln!(
             "warning: {}: the study sends ratings files to {origin}, which the site's build must \
-             allow: build with JUROR_SUBMIT_ORIGINS=\"{origin}\" (README, \"Sending files \
+             allow: build with JUROR_SUBMIT_ORIGINS=\"{origin}\" (docs/hosting.md, \"Sending files \
              to a service\"), or the browser refuses to send them.",
             file.display()
         );

@@ -1,14 +1,17 @@
 //! `juror compile` and `juror validate` on a compiled study: a valid study is written compiled
 //! beside it (or where `--out` says) and reads back with the page's reader; an invalid one has
 //! its problems listed and nothing written; a changed compiled study is refused with its code
-//! and the code's full explanation; a published study compiles without naming a system.
+//! and the code's full explanation; a published study compiles without naming a system; a
+//! compiled study is held to the checks of a published one and to the caps of a study as
+//! written.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use juror_core::compiled::{self, explain, read};
-use juror_core::digest::sha256_hex;
+use juror_core::digest::{sha256_hex, sha256_hex_of};
 use juror_core::study::raw::RawStudy;
+use serde_json::{Value, json};
 
 use super::support::{self, root, s, stdout};
 
@@ -217,4 +220,115 @@ fn a_study_published_into_a_built_site_is_served_compiled() {
     let out = run(&["links", s(&served), "--base-url", "https://x.org/j/"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(stdout(&out).contains("slot=1"), "{}", text(&out));
+}
+
+/// A compiled study's text edited by `edit` (the whole envelope) with its checksum made right
+/// again: a hand edit by someone who knows how the checksum is made.
+fn edited_compiled(compiled_text: &str, edit: impl FnOnce(&mut Value)) -> String {
+    let mut whole: Value = serde_json::from_str(compiled_text).unwrap();
+    edit(&mut whole);
+    let cover = serde_json::to_string(&whole["cover"]).unwrap();
+    let study = serde_json::to_string(&whole["study"]).unwrap();
+    whole["checksum"] = json!(sha256_hex_of(&[&cover, &study]));
+    serde_json::to_string(&whole).unwrap()
+}
+
+/// A site's build serves its studies compiled (`juror compile --in-place`), and the check
+/// before deploying runs `juror validate --published` on them: a compiled study is held to the
+/// checks of a published one, so that attention checks put back with their accepted answers,
+/// or one output token over two items, are refused as in a study as written.
+#[test]
+fn a_compiled_study_is_held_to_the_checks_of_a_published_one() {
+    let (dir, _, served) = publish_trajectories("compile-not-published", false);
+    let blind_path = dir.join("blind.json");
+    let out = run(&["compile", s(&served), "--out", s(&blind_path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let blind = std::fs::read_to_string(&blind_path).unwrap();
+    let out = run(&["validate", "--published", s(&blind_path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // The original's attention checks, accepted answers and all, as compiling it gives them.
+    let original = dir.join("original.compiled.json");
+    let out = run(&[
+        "compile",
+        s(&example("reasoning-trajectories")),
+        "--out",
+        s(&original),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let original: Value =
+        serde_json::from_str(&std::fs::read_to_string(&original).unwrap()).unwrap();
+    let checks = original["study"]["design"]["attention_checks"].clone();
+    assert!(checks.to_string().contains("\"accept\":[1]"), "{checks}");
+    let with_checks = edited_compiled(&blind, |w| {
+        w["study"]["design"]["attention_checks"] = checks;
+    });
+
+    // One item's output put under another item's token as well.
+    let shared = edited_compiled(&blind, |w| {
+        let items = &mut w["study"]["items"];
+        let (token, output) = items[0]["outputs"]
+            .as_object()
+            .and_then(|o| o.iter().next())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .unwrap();
+        items[2]["outputs"][token] = output;
+    });
+    for (name, edited, why) in [
+        (
+            "checks.json",
+            with_checks,
+            "not published: design.attention_checks is served with their accepted answers",
+        ),
+        (
+            "shared.json",
+            shared,
+            "items[0] and items[2] share the output token",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, edited).unwrap();
+        // A valid compiled study, and a blind one no longer.
+        let out = run(&["validate", s(&path)]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out));
+        let out = run(&["validate", "--published", s(&path)]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out));
+        assert!(stdout(&out).contains(why), "{name}: {}", text(&out));
+        assert!(
+            !stdout(&out).contains("valid juror.compiled"),
+            "{}",
+            text(&out)
+        );
+    }
+}
+
+/// A compiled study whose counts are past the caps of a study as written (200,000 slots, the
+/// checksum made right again) is refused by `juror plan` and `juror validate` with the
+/// validator's message, placed, instead of aborting on the memory planning it would ask for.
+#[test]
+fn a_compiled_study_past_the_caps_is_refused_not_planned() {
+    let (dir, study) = copied("caps", "reasoning-trajectories");
+    let out = run(&["compile", s(&study)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let written = dir.join("reasoning-trajectories.compiled.json");
+    let compiled_text = std::fs::read_to_string(&written).unwrap();
+    let edited = edited_compiled(&compiled_text, |w| {
+        w["study"]["design"]["assignment"]["slots"] = json!(200_000);
+        w["cover"]["slots"] = json!(200_000);
+    });
+    std::fs::write(&written, edited).unwrap();
+    for args in [
+        ["plan", s(&written), "--slot", "1"].as_slice(),
+        ["validate", s(&written)].as_slice(),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out));
+        assert!(
+            stdout(&out).contains(
+                "study.design.assignment.slots: 200000 slots, more than Juror plans (2000)"
+            ),
+            "{args:?}: {}",
+            text(&out)
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! compiled study's envelope (its members, each value as its exact text) and its cover (whole
 //! numbers only). Everything else is read by serde_json's parser, which then stays out of the
 //! page's first download (about 11 KB gzip: its number parsing, its errors and its readers
-//! generic over the input; docs/benchmarks.md, "Size").
+//! generic over the input; docs/decisions.md, "No serde_json parser before the welcome page").
 //!
 //! Strict JSON (RFC 8259), as serde_json reads it: no trailing commas, comments or leading
 //! zeros; a string's control characters escaped; `\u` escapes paired where they must be;
@@ -47,32 +47,18 @@ pub fn members(text: &str) -> Result<Vec<(String, &str)>, Error> {
 
 /// The exact text of the value of the first member named `name` of the object `text`, read
 /// only as far as that member (what follows it is not checked); `None` if the object, read
-/// whole, has none.
+/// whole, has none. (A compiled study's envelope, where a member given twice is refused, is read
+/// whole: [`members`].)
 ///
 /// # Errors
 /// The first thing up to that member that is not JSON, or not an object.
 pub fn member<'a>(text: &'a str, name: &str) -> Result<Option<&'a str>, Error> {
-    first_members(text, [name]).map(|[found]| found)
-}
-
-/// The exact texts of the values of the first members named `names` of the object `text`, in
-/// that order, read only as far as the last of them to come (what follows is not checked);
-/// `None` for a name the object, read whole, does not have.
-///
-/// # Errors
-/// The first thing up to the last of those members that is not JSON, or not an object.
-pub fn first_members<'a, const N: usize>(
-    text: &'a str,
-    names: [&str; N],
-) -> Result<[Option<&'a str>; N], Error> {
-    let mut found = [None; N];
+    let mut found = None;
     walk(text, &mut |key, raw| {
-        if let Some(i) = names.iter().position(|name| *name == key)
-            && found[i].is_none()
-        {
-            found[i] = Some(raw);
+        if key == name {
+            found = Some(raw);
         }
-        found.iter().any(Option::is_none)
+        found.is_none()
     })?;
     Ok(found)
 }

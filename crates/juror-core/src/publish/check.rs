@@ -240,12 +240,53 @@ pub enum NotPublished {
 /// section (both in the key), and each item's outputs under tokens of their own. Empty for a
 /// published study.
 pub fn not_published(raw: &RawStudy) -> Vec<NotPublished> {
+    let served = [
+        (
+            !raw.design.attention_checks.is_empty(),
+            NotPublished::AttentionChecks,
+        ),
+        (raw.analysis.is_some(), NotPublished::Analysis),
+        (raw.metadata.is_some(), NotPublished::Metadata),
+    ];
+    not_blind(
+        raw.design.plans.is_some(),
+        &raw.systems,
+        served,
+        raw.items.iter().map(|i| i.outputs.keys()),
+    )
+}
+
+/// [`not_published`] of a compiled study's model (`juror validate --published` on what a
+/// site's build compiled): the same checks, in the same order. A compiled study never carries
+/// the analysis plan or the metadata section.
+pub fn compiled_not_published(study: &Study) -> Vec<NotPublished> {
+    let d = &study.design;
+    let served = [(
+        !d.attention_checks.is_empty(),
+        NotPublished::AttentionChecks,
+    )];
+    not_blind(
+        d.plans.is_some(),
+        &study.systems,
+        served,
+        study.items.iter().map(|i| i.outputs.keys()),
+    )
+}
+
+/// What [`not_published`] finds, from the study's parts: whether it has plans, its systems,
+/// what it serves that belongs in the key (each with whether it is there), and each item's
+/// output tokens.
+fn not_blind<'a, K: Iterator<Item = &'a String>, const N: usize>(
+    plans: bool,
+    systems: &[String],
+    served: [(bool, NotPublished); N],
+    items: impl Iterator<Item = K>,
+) -> Vec<NotPublished> {
     let mut found = Vec::new();
-    if raw.design.plans.is_none() {
+    if !plans {
         found.push(NotPublished::NoPlans);
     }
-    let named: Vec<String> = raw
-        .systems
+    let named: Vec<String> = systems
         .iter()
         .filter(|s| !is_sealed(std::slice::from_ref(*s)))
         .cloned()
@@ -253,18 +294,15 @@ pub fn not_published(raw: &RawStudy) -> Vec<NotPublished> {
     if !named.is_empty() {
         found.push(NotPublished::NamedSystems(named));
     }
-    if !raw.design.attention_checks.is_empty() {
-        found.push(NotPublished::AttentionChecks);
-    }
-    if raw.analysis.is_some() {
-        found.push(NotPublished::Analysis);
-    }
-    if raw.metadata.is_some() {
-        found.push(NotPublished::Metadata);
-    }
+    found.extend(
+        served
+            .into_iter()
+            .filter(|(there, _)| *there)
+            .map(|(_, why)| why),
+    );
     let mut owner: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for (i, item) in raw.items.iter().enumerate() {
-        for token in item.outputs.keys() {
+    for (i, tokens) in items.enumerate() {
+        for token in tokens {
             match owner.get(token.as_str()) {
                 Some(&first) if first != i => {
                     found.push(NotPublished::SharedToken {
@@ -591,6 +629,12 @@ mod tests {
         );
         assert!(as_written.contains(&NotPublished::AttentionChecks));
         assert!(as_written.contains(&NotPublished::Analysis));
+        // A compiled study's model is held to the same checks (it never has an analysis plan).
+        let model = validate(&published).unwrap_or_else(|p| panic!("{p}"));
+        assert_eq!(compiled_not_published(&model), []);
+        let mut without = as_written.clone();
+        without.retain(|why| *why != NotPublished::Analysis);
+        assert_eq!(compiled_not_published(&study), without);
 
         // A system id put back in place of one item's token.
         let mut back = published.clone();

@@ -27,8 +27,8 @@ mod check;
 
 pub use check::{
     Candidate, Media, NotPublished, Problem, SITE_FOLDER, Severity, SlotsProblem, check,
-    default_slots, inside_folder, key_file_name, media, media_files, not_published, site_path,
-    slots,
+    compiled_not_published, default_slots, inside_folder, key_file_name, media, media_files,
+    not_published, site_path, slots,
 };
 
 /// The `format` of key files.

@@ -38,36 +38,149 @@ fn problem(at: &str, message: String, fix: &str) -> Problem {
     }
 }
 
+/// The counts the caps bound, from a study as written ([`check`]) or from a compiled study's
+/// model ([`check_model`]): both are held to the same caps, placed alike.
+struct Sizes {
+    /// A published study (it has plans) lists every item's own tokens as its systems: there
+    /// the cap is on the outputs of an item.
+    published: bool,
+    systems: usize,
+    /// The first item with more outputs than [`MAX_SYSTEMS`], and how many it has.
+    outputs: Option<(usize, usize)>,
+    items: usize,
+    tasks: usize,
+    checks: usize,
+    /// Slots, and annotators per item.
+    assignment: Option<(u32, u32)>,
+    /// How many slots an item goes to per annotator it asks for ([`spread_factor`]).
+    factor: u64,
+    /// A published study's plans: how many, and the first longer than
+    /// [`MAX_TRIALS_PER_ANNOTATOR`] with its length.
+    plans: Option<(usize, Option<(usize, usize)>)>,
+    /// Each task's listed pairs (`pairs.list`; 0 without).
+    listed: Vec<usize>,
+}
+
+/// What one task gives an annotator: the items it shows, the trials each item makes, and
+/// whether it spreads an anchor's pairs over annotators.
+struct TaskSize {
+    items: u64,
+    per_item: u64,
+    spreads: bool,
+}
+
+/// One annotator's tasks, the attention checks every annotator gets, and personal items:
+/// what [`trials`] counts an annotator's trials from.
+type Tasks = (Vec<TaskSize>, u64, u64);
+
+/// The first of `lens` over `cap`: its index and length.
+fn first_over(lens: impl Iterator<Item = usize>, cap: usize) -> Option<(usize, usize)> {
+    lens.enumerate().find(|&(_, n)| n > cap)
+}
+
 /// Every count of `raw` over its cap, each as one problem; empty when the study is within
 /// bounds. Linear in the size of the file (item filters are counted with a set).
 pub fn check(raw: &RawStudy) -> Vec<Problem> {
-    let mut out = Vec::new();
     let d = &raw.design;
-    let systems = raw.systems.len();
-    let items = raw.items.len();
-    // A published study lists every item's own tokens as its systems: there the cap is on the
-    // outputs of an item.
-    let published = d.plans.is_some();
-    if !published && systems > MAX_SYSTEMS {
+    let sizes = Sizes {
+        published: d.plans.is_some(),
+        systems: raw.systems.len(),
+        outputs: first_over(raw.items.iter().map(|i| i.outputs.len()), MAX_SYSTEMS),
+        items: raw.items.len(),
+        tasks: d.tasks.len(),
+        checks: d.attention_checks.len(),
+        assignment: d
+            .assignment
+            .as_ref()
+            .map(|a| (a.slots, a.annotators_per_item)),
+        factor: spread_factor(raw),
+        plans: d.plans.as_ref().map(|p| {
+            let lens = p.iter().map(Vec::len);
+            (p.len(), first_over(lens, MAX_TRIALS_PER_ANNOTATOR as usize))
+        }),
+        listed: d
+            .tasks
+            .iter()
+            .map(|t| {
+                t.pairs
+                    .as_ref()
+                    .and_then(|p| p.list.as_ref())
+                    .map_or(0, Vec::len)
+            })
+            .collect(),
+    };
+    over(&sizes, &|| raw_tasks(raw))
+}
+
+/// [`check`] on a compiled study's model, which `compiled::read` reads without the validator:
+/// the same caps, at the same places (under `study`).
+pub fn check_model(study: &super::Study) -> Vec<Problem> {
+    use super::{PairSet, Presentation};
+    let d = &study.design;
+    let n = study.systems.len() as u64;
+    // `PairSet::count`, in 64 bits whatever the system count.
+    let pairs = |p: &PairSet| match p {
+        PairSet::All => n.saturating_mul(n.saturating_sub(1)) / 2,
+        PairSet::Anchor(_) => n.saturating_sub(1),
+        PairSet::List(list) => list.len() as u64,
+    };
+    let spread = d.tasks.iter().filter(|t| t.spread).map(|t| pairs(&t.pairs));
+    let sizes = Sizes {
+        published: d.plans.is_some(),
+        systems: study.systems.len(),
+        outputs: first_over(study.items.iter().map(|i| i.outputs.len()), MAX_SYSTEMS),
+        items: study.items.len(),
+        tasks: d.tasks.len(),
+        checks: d.attention_checks.len(),
+        assignment: d.assignment.map(|a| (a.slots, a.annotators_per_item)),
+        factor: spread.max().map_or(1, |f| f.max(1)),
+        plans: d.plans.as_ref().map(|p| {
+            let lens = p.iter().map(Vec::len);
+            (p.len(), first_over(lens, MAX_TRIALS_PER_ANNOTATOR as usize))
+        }),
+        listed: (d.tasks.iter())
+            .map(|t| match &t.pairs {
+                PairSet::List(list) => list.len(),
+                _ => 0,
+            })
+            .collect(),
+    };
+    over(&sizes, &|| {
+        // Every check (a check on no item is refused after this, with its place).
+        let checks = d.attention_checks.len() as u64;
+        let personal = study.items.iter();
+        let personal = personal.filter(|i| !(i.for_slots.is_empty() && i.for_ids.is_empty()));
+        let tasks = d.tasks.iter().map(|t| TaskSize {
+            items: t.items.len() as u64,
+            per_item: match t.presentation {
+                Presentation::Single => n,
+                Presentation::SideBySide => 1,
+                Presentation::Pairs => pairs(&t.pairs),
+            },
+            spreads: t.spread,
+        });
+        (tasks.collect(), checks, personal.count() as u64)
+    })
+}
+
+/// Every count of `s` over its cap, each as one problem; then, when none is, the pairs listed
+/// and (without plans) the trials of one annotator, from `tasks` (`dyn`: one copy of this for
+/// both callers).
+fn over(s: &Sizes, tasks: &dyn Fn() -> Tasks) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let (systems, items) = (s.systems, s.items);
+    if !s.published && systems > MAX_SYSTEMS {
         out.push(problem(
             "systems",
             format!("{systems} systems, more than Juror compares in one study ({MAX_SYSTEMS})"),
             "compare at most 64 systems; for more, split them over several studies that share a baseline",
         ));
     }
-    if published {
-        if let Some((i, it)) = raw
-            .items
-            .iter()
-            .enumerate()
-            .find(|(_, it)| it.outputs.len() > MAX_SYSTEMS)
-        {
+    if s.published {
+        if let Some((i, outputs)) = s.outputs {
             out.push(problem(
                 &format!("items[{i}].outputs"),
-                format!(
-                    "{} outputs, more than Juror compares in one study ({MAX_SYSTEMS})",
-                    it.outputs.len()
-                ),
+                format!("{outputs} outputs, more than Juror compares in one study ({MAX_SYSTEMS})"),
                 "publish the original study again with juror publish",
             ));
         }
@@ -86,69 +199,60 @@ pub fn check(raw: &RawStudy) -> Vec<Problem> {
             "split the items over several studies, or sample the items to rate",
         ));
     }
-    if d.tasks.len() > MAX_TASKS {
+    if s.tasks > MAX_TASKS {
         out.push(problem(
             "design.tasks",
-            format!("{} tasks, more than {MAX_TASKS}", d.tasks.len()),
+            format!("{} tasks, more than {MAX_TASKS}", s.tasks),
             "merge tasks that present and ask the same, or split the study",
         ));
     }
-    if d.attention_checks.len() > MAX_ATTENTION_CHECKS {
+    if s.checks > MAX_ATTENTION_CHECKS {
         out.push(problem(
             "design.attention_checks",
             format!(
                 "{} attention checks, more than {MAX_ATTENTION_CHECKS}",
-                d.attention_checks.len()
+                s.checks
             ),
             "keep a few checks: every annotator gets every check item",
         ));
     }
-    let factor = spread_factor(raw);
-    if let Some(a) = &d.assignment {
-        if a.slots > MAX_SLOTS {
+    if let Some((slots, per_item)) = s.assignment {
+        if slots > MAX_SLOTS {
             out.push(problem(
                 "design.assignment.slots",
-                format!("{} slots, more than Juror plans ({MAX_SLOTS})", a.slots),
+                format!("{slots} slots, more than Juror plans ({MAX_SLOTS})"),
                 "use at most 2000 slots: links by annotator id (?annotator=ID, Prolific's ids) share the slots, so more annotators than slots can take part",
             ));
         } else {
-            let per_item = u64::from(a.annotators_per_item)
-                .saturating_mul(factor)
-                .min(u64::from(a.slots));
+            let per_item = u64::from(per_item)
+                .saturating_mul(s.factor)
+                .min(u64::from(slots));
             let steps = (items as u64)
                 .saturating_mul(per_item)
-                .saturating_mul(u64::from(a.slots));
+                .saturating_mul(u64::from(slots));
             if steps > MAX_ASSIGNMENT_STEPS && items <= MAX_ITEMS {
                 out.push(problem(
                     "design.assignment",
                     format!(
-                        "{items} items × {per_item} annotators per item × {} slots is {steps} steps of assignment, more than Juror takes ({MAX_ASSIGNMENT_STEPS}): the page would freeze when it opens the study",
-                        a.slots
+                        "{items} items × {per_item} annotators per item × {slots} slots is {steps} steps of assignment, more than Juror takes ({MAX_ASSIGNMENT_STEPS}): the page would freeze when it opens the study"
                     ),
                     "use fewer slots (links by annotator id share them), fewer annotators per item, or fewer items per study",
                 ));
             }
         }
     }
-    if let Some(plans) = &d.plans {
-        if plans.len() > MAX_SLOTS as usize {
+    if let Some((plans, longest)) = s.plans {
+        if plans > MAX_SLOTS as usize {
             out.push(problem(
                 "design.plans",
-                format!("{} plans, more than Juror plans ({MAX_SLOTS})", plans.len()),
+                format!("{plans} plans, more than Juror plans ({MAX_SLOTS})"),
                 "publish the original study again with juror publish, with at most 2000 slots",
             ));
         }
-        if let Some((s, p)) = plans
-            .iter()
-            .enumerate()
-            .find(|(_, p)| p.len() as u64 > MAX_TRIALS_PER_ANNOTATOR)
-        {
+        if let Some((p, trials)) = longest {
             out.push(problem(
-                &format!("design.plans[{s}]"),
-                format!(
-                    "{} trials in one plan, more than {MAX_TRIALS_PER_ANNOTATOR}",
-                    p.len()
-                ),
+                &format!("design.plans[{p}]"),
+                format!("{trials} trials in one plan, more than {MAX_TRIALS_PER_ANNOTATOR}"),
                 "publish the original study again with juror publish",
             ));
         }
@@ -156,9 +260,9 @@ pub fn check(raw: &RawStudy) -> Vec<Problem> {
     if !out.is_empty() {
         return out;
     }
-    pair_lists(raw, &mut out);
-    if out.is_empty() && d.plans.is_none() {
-        trials(raw, &mut out);
+    pair_lists(s, &mut out);
+    if out.is_empty() && !s.published {
+        trials(s, tasks(), &mut out);
     }
     out
 }
@@ -184,15 +288,10 @@ pub const MAX_PAIRS_LISTED: usize = MAX_SYSTEMS * (MAX_SYSTEMS - 1) / 2;
 
 /// `pairs.list`: at most [`MAX_PAIRS_LISTED`] pairs (a shorter list's repeats are reported one
 /// by one, with their places).
-fn pair_lists(raw: &RawStudy, out: &mut Vec<Problem>) {
-    let n = raw.systems.len();
+fn pair_lists(s: &Sizes, out: &mut Vec<Problem>) {
+    let n = s.systems;
     let distinct = n * n.saturating_sub(1) / 2;
-    for (i, t) in raw.design.tasks.iter().enumerate() {
-        let listed = t
-            .pairs
-            .as_ref()
-            .and_then(|p| p.list.as_ref())
-            .map_or(0, Vec::len);
+    for (i, &listed) in s.listed.iter().enumerate() {
         if listed > MAX_PAIRS_LISTED {
             out.push(problem(
                 &format!("design.tasks[{i}].pairs.list"),
@@ -203,11 +302,10 @@ fn pair_lists(raw: &RawStudy, out: &mut Vec<Problem>) {
     }
 }
 
-/// The trials of one annotator, at most: per task, its items (those an assignment may give one
-/// slot, with every check and personal item) times the trials an item makes.
-fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
+/// What each task of `raw` gives an annotator, its attention checks on items of the study,
+/// and its personal items ([`Tasks`]).
+fn raw_tasks(raw: &RawStudy) -> Tasks {
     let d = &raw.design;
-    let factor = spread_factor(raw);
     let n = raw.systems.len() as u64;
     let ids = crate::order::set(raw.items.iter().map(|i| i.id.as_str()));
     let checks =
@@ -223,9 +321,8 @@ fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
         .iter()
         .filter(|i| !i.for_annotators.is_empty())
         .count() as u64;
-    let mut total: u64 = 0;
-    for t in &d.tasks {
-        let in_task = match &t.items {
+    let tasks = d.tasks.iter().map(|t| {
+        let items = match &t.items {
             None => raw.items.len() as u64,
             Some(filter) => {
                 let ids = crate::order::set(filter.ids.iter().map(String::as_str));
@@ -237,14 +334,6 @@ fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
                             || it.group.as_deref().is_some_and(|g| groups.contains(g))
                     })
                     .count() as u64
-            }
-        };
-        let per_slot = match &d.assignment {
-            None => in_task,
-            Some(a) => {
-                let share = (in_task * u64::from(a.annotators_per_item) * factor)
-                    .div_ceil(u64::from(a.slots.max(1)));
-                in_task.min(share + checks + personal)
             }
         };
         let per_item = match t.presentation {
@@ -260,11 +349,35 @@ fn trials(raw: &RawStudy, out: &mut Vec<Problem>) {
             .pairs
             .as_ref()
             .is_some_and(|p| p.spread && p.anchor.is_some());
-        let trials = if spreads {
+        TaskSize {
+            items,
+            per_item,
+            spreads,
+        }
+    });
+    (tasks.collect(), checks, personal)
+}
+
+/// The trials of one annotator, at most: per task, its items (those an assignment may give one
+/// slot, with every check and personal item) times the trials an item makes.
+fn trials(s: &Sizes, (tasks, checks, personal): Tasks, out: &mut Vec<Problem>) {
+    let mut total: u64 = 0;
+    for t in tasks {
+        let per_slot = match s.assignment {
+            None => t.items,
+            Some((slots, per_item)) => {
+                let asked = t
+                    .items
+                    .saturating_mul(u64::from(per_item).saturating_mul(s.factor));
+                let share = asked.div_ceil(u64::from(slots.max(1)));
+                t.items.min(share.saturating_add(checks + personal))
+            }
+        };
+        let trials = if t.spreads {
             // One pair of each assigned item; every pair of the checks.
-            per_slot.saturating_add(checks.saturating_mul(per_item))
+            per_slot.saturating_add(checks.saturating_mul(t.per_item))
         } else {
-            per_slot.saturating_mul(per_item)
+            per_slot.saturating_mul(t.per_item)
         };
         total = total.saturating_add(trials);
     }

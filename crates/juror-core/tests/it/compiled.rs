@@ -207,21 +207,27 @@ fn the_cover_alone_reads_as_the_whole_study_gives_it() {
 }
 
 #[test]
-fn the_cover_read_ahead_is_the_checked_covers_and_reads_no_further() {
+fn the_cover_read_ahead_is_the_checked_covers_without_the_checksum() {
     for (name, text) in examples() {
         let compiled = compile(&opened(&text), render);
         let ahead = compiled::peek_cover(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
         assert_eq!(ahead, compiled::read_cover(&compiled).unwrap(), "{name}");
-        // Read only as far as the cover: the study cut off (or a wrong checksum) is not seen
-        // here; the full reading refuses it.
+        // The envelope is read whole (so that a member given twice is seen), the checksum not
+        // computed: a text cut short is refused by both readers alike.
         let cut = &compiled[..compiled.find("\"study\":").unwrap() + 12];
-        assert_eq!(compiled::peek_cover(cut).unwrap(), ahead, "{name}");
-        assert_eq!(
-            codes(&compiled::read_cover(cut).unwrap_err()),
-            [("(top level)", "compiled.envelope")],
-            "{name}"
-        );
+        for problems in [
+            compiled::peek_cover(cut).unwrap_err(),
+            compiled::read_cover(cut).unwrap_err(),
+        ] {
+            assert_eq!(
+                codes(&problems),
+                [("(top level)", "compiled.envelope")],
+                "{name}"
+            );
+        }
     }
+    // A study changed after compiling (a wrong checksum) is not seen ahead; the check refuses
+    // it.
     let kitchen = compile(&opened(&example("kitchen-qa")), render);
     let tampered = kitchen.replacen("\"consent\":", "\"consent\": ", 1);
     assert!(compiled::peek_cover(&tampered).is_ok());
@@ -471,6 +477,149 @@ fn every_code_has_its_full_explanation() {
     }
 }
 
+/// A compiled study's envelope as its members, each key with its value's exact text.
+fn members(text: &str) -> Vec<(String, String)> {
+    let members = juror_core::json::text::members(text).unwrap();
+    members
+        .into_iter()
+        .map(|(k, v)| (k, v.to_owned()))
+        .collect()
+}
+
+/// The envelope of `members`, written back.
+fn envelope(members: &[(String, String)]) -> String {
+    let each: Vec<String> = members
+        .iter()
+        .map(|(k, v)| format!("\"{k}\":{v}"))
+        .collect();
+    format!("{{{}}}", each.join(","))
+}
+
+/// `cover`'s text with another title.
+fn retitled(cover: &str, title: &str) -> String {
+    let mut cover: Value = serde_json::from_str(cover).unwrap();
+    cover["title"] = json!(title);
+    serde_json::to_string(&cover).unwrap()
+}
+
+/// A member of the envelope given twice (a second cover, whose checksum no one computed,
+/// before or after the real one; a second study, format or checksum) is refused by every
+/// reader, the cover read ahead included, naming the member: the welcome page is never shown
+/// from a cover that the checks do not read.
+#[test]
+fn a_member_given_twice_is_refused_by_every_reader_naming_it() {
+    let kitchen = compile(&opened(&example("kitchen-qa")), render);
+    let written = members(&kitchen);
+    let keys: Vec<&str> = written.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["format", "source_sha256", "checksum", "cover", "study"]
+    );
+    let fake = retitled(&written[3].1, "A DIFFERENT TITLE");
+    for (at, key, value) in [
+        (3, "cover", fake.clone()),
+        (4, "cover", fake.clone()),
+        (5, "cover", fake.clone()),
+        (5, "cover", written[3].1.clone()),
+        (5, "study", written[4].1.clone()),
+        (0, "format", written[0].1.clone()),
+        (3, "checksum", written[2].1.clone()),
+        (5, "source_sha256", "null".to_owned()),
+    ] {
+        let mut twice = written.clone();
+        twice.insert(at, (key.to_owned(), value));
+        let text = envelope(&twice);
+        for problems in [
+            compiled::peek_cover(&text).unwrap_err(),
+            compiled::read_cover(&text).unwrap_err(),
+            read(&text).unwrap_err(),
+        ] {
+            assert_eq!(
+                codes(&problems),
+                [("(top level)", "compiled.envelope")],
+                "{key}"
+            );
+            assert_eq!(problems.0[0].detail, format!("{key} given twice"));
+        }
+    }
+    // Written back once each, the same members read as before.
+    assert_eq!(read(&envelope(&written)), read(&kitchen));
+}
+
+/// A study's counts past the caps a study as written is held to (`study::limits`: slots from
+/// 2,001 to a million, the assignment's steps, trials per annotator, tasks, plans and a plan's
+/// trials) are refused as validation refuses them, placed under `study`, before anything is
+/// planned: the page and the CLI never allocate for them.
+#[test]
+fn counts_past_the_caps_of_a_study_as_written_are_refused_before_anything_is_planned() {
+    let trajectories = compile(&opened(&example("reasoning-trajectories")), render);
+    let refused = |text: &str, at: &str| {
+        let problems = read(text).unwrap_err();
+        assert_eq!(codes(&problems), [(at, compiled::COUNT)], "{problems}");
+        problems.0[0].detail.clone()
+    };
+    for slots in [2_001u64, 20_000, 40_000, 200_000, 1_000_000] {
+        let bad = edited(&trajectories, |s| {
+            s["design"]["assignment"]["slots"] = json!(slots);
+        });
+        assert_eq!(
+            refused(&bad, "study.design.assignment.slots"),
+            format!("{slots} slots, more than Juror plans (2000)")
+        );
+    }
+    let bad = edited(&trajectories, |s| {
+        s["design"]["assignment"] = json!({"slots": 2000, "annotators_per_item": 2000});
+    });
+    let detail = refused(&bad, "study.design.assignment");
+    assert!(detail.contains("steps of assignment"), "{detail}");
+    let mut within: Value = serde_json::from_str(&trajectories).unwrap();
+    within["study"]["design"]["assignment"] = json!({"slots": 2000, "annotators_per_item": 1});
+    within["cover"]["slots"] = json!(2000);
+    let within = read(&resealed(within)).unwrap_or_else(|p| panic!("{p}"));
+    let plan = juror_core::plan::plan(&within.study, &Annotator::slot(2000));
+    assert!(!plan.trials.is_empty());
+
+    let kitchen = compile(&opened(&example("kitchen-qa")), render);
+    let bad = edited(&kitchen, |s| {
+        let items = s["design"]["tasks"][0]["items"].as_array().unwrap().clone();
+        let again: Vec<Value> = items
+            .iter()
+            .cycle()
+            .take(10_000 * items.len())
+            .cloned()
+            .collect();
+        s["design"]["tasks"][0]["items"] = json!(again);
+    });
+    let detail = refused(&bad, "study.design.tasks");
+    assert!(detail.contains("more than Juror plans (20000)"), "{detail}");
+    let bad = edited(&kitchen, |s| {
+        let task = s["design"]["tasks"][0].clone();
+        s["design"]["tasks"] = json!(vec![task; 101]);
+    });
+    assert_eq!(
+        refused(&bad, "study.design.tasks"),
+        "101 tasks, more than 100"
+    );
+
+    let (text, _) = published("pandalm");
+    let pandalm = compile(&opened(&text), render);
+    let bad = edited(&pandalm, |s| {
+        s["design"]["plans"] = json!(vec![json!([]); 2_001]);
+    });
+    assert_eq!(
+        refused(&bad, "study.design.plans"),
+        "2001 plans, more than Juror plans (2000)"
+    );
+    let bad = edited(&pandalm, |s| {
+        let trial = s["design"]["plans"][1][0].clone();
+        s["design"]["plans"][1] = json!(vec![trial; 20_001]);
+    });
+    assert_eq!(
+        refused(&bad, "study.design.plans[1]"),
+        "20001 trials in one plan, more than 20000"
+    );
+}
+
 /// The lean reader is what the annotator's page carries: it must not reach the full validator,
 /// the Markdown renderer or the planner (comments aside).
 #[test]
@@ -523,6 +672,8 @@ fn number() -> impl Strategy<Value = Value> {
         Just(json!(1e300)),
         Just(json!(0.5)),
         (0u64..50).prop_map(|n| json!(n)),
+        // Past the caps a study as written is held to (2,000 slots, 20,000 trials, …).
+        (2_001u64..=1_000_000).prop_map(|n| json!(n)),
     ]
 }
 
@@ -577,6 +728,29 @@ proptest! {
                 prop_assert_eq!(ahead.ok(), Some(checked));
             }
         }
+    }
+
+    /// A member of the envelope given again anywhere among the members, as it is or (a
+    /// cover) retitled: what single-byte edits cannot make. Neither the cover read ahead nor
+    /// the checked one is given, so that the two never disagree.
+    #[test]
+    fn a_member_given_again_anywhere_is_neither_read_ahead_nor_checked(
+        which in 0usize..5,
+        place in any::<prop::sample::Index>(),
+        title in "[A-Za-z ]{0,12}",
+    ) {
+        let compiled = compile(&opened(&example("pandalm")), render);
+        let mut twice = members(&compiled);
+        let (key, mut value) = twice[which].clone();
+        if key == "cover" && !title.is_empty() {
+            value = retitled(&value, &title);
+        }
+        twice.insert(place.index(twice.len() + 1), (key, value));
+        let text = envelope(&twice);
+        let ahead = compiled::peek_cover(&text);
+        let checked = compiled::read_cover(&text);
+        prop_assert!(ahead.is_err() && checked.is_err() && read(&text).is_err());
+        prop_assert_eq!(ahead.unwrap_err().0[0].code, compiled::ENVELOPE);
     }
 
     #[test]
