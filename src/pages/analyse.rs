@@ -390,60 +390,11 @@ fn ReportView(
         .map(|d| (d.dimension.clone(), d.scale.clone()))
         .collect();
     let judge_files = judges.with_untracked(Vec::len);
-    let stem = report
-        .settings
-        .study
-        .as_ref()
-        .map_or_else(|| "juror".to_owned(), |id| format!("juror-{id}"));
+    let stem = file_stem(report);
     let offer = move |name: String, mime: &'static str, text: String| {
         download_error.set(download::download(&name, mime, &text).err());
     };
-    let json = {
-        let (a, stem) = (analysis.clone(), stem.clone());
-        move |_| {
-            offer(
-                format!("{stem}-report.json"),
-                "application/json",
-                a.report.to_json(),
-            )
-        }
-    };
-    let markdown = {
-        let (a, stem) = (analysis.clone(), stem.clone());
-        move |_| {
-            let text = analysis::markdown::render(&a.report);
-            offer(format!("{stem}-report.md"), "text/markdown", text);
-        }
-    };
-    let csv = {
-        let (a, stem) = (analysis.clone(), stem.clone());
-        move |_| {
-            offer(
-                format!("{stem}-data.csv"),
-                "text/csv",
-                analysis::to_csv(&a.data),
-            )
-        }
-    };
-    let has_answers = !analysis.data.answers.is_empty();
-    let answers_csv = {
-        let (a, stem) = (analysis.clone(), stem.clone());
-        move |_| {
-            offer(
-                format!("{stem}-answers.csv"),
-                "text/csv",
-                analysis::answers::to_csv(&a.data.answers),
-            )
-        }
-    };
     let has_flags = report.dimensions.iter().any(|d| !d.flags.is_empty());
-    let sheet = {
-        let (a, stem) = (analysis.clone(), stem.clone());
-        move |_| {
-            let text = a.report.adjudication_sheet();
-            offer(format!("{stem}-adjudication.csv"), "text/csv", text);
-        }
-    };
     // The adjudication file of the form: downloaded, or applied under the same name, so that the
     // report applied here equals the one from that file dropped in again.
     let adjudicated_name = format!("{stem}-adjudicated.csv");
@@ -492,17 +443,7 @@ fn ReportView(
                 view! { <p class="scope">{text}</p> }
             })}
             {adjudication_summary.map(|s| view! { <p class="adjudication-summary">{s}</p> })}
-            <div class="actions">
-                <button type="button" on:click=json>"Download report (JSON)"</button>
-                <button type="button" on:click=markdown>"Download report (Markdown)"</button>
-                <button type="button" on:click=csv>"Download merged data (CSV)"</button>
-                <Show when=move || has_answers>
-                    <button type="button" on:click=answers_csv.clone()>"Download answers (CSV)"</button>
-                </Show>
-                <Show when=move || has_flags>
-                    <button type="button" on:click=sheet.clone()>"Download adjudication sheet"</button>
-                </Show>
-            </div>
+            <ReportDownloads analysis=analysis.clone() download_error />
             {move || download_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <InputsTable report=report.clone() />
             <ProblemsTable problems=report.problems.clone() />
@@ -556,6 +497,91 @@ fn ReportView(
                 <p>{analysis::markdown::methods(report)}</p>
             </section>
         </section>
+    }
+}
+
+/// The start of a downloaded file's name: `juror-<study id>`, or `juror`.
+fn file_stem(report: &analysis::Report) -> String {
+    report
+        .settings
+        .study
+        .as_ref()
+        .map_or_else(|| "juror".to_owned(), |id| format!("juror-{id}"))
+}
+
+/// The report's downloads: JSON, Markdown, the merged data, the answers and the adjudication
+/// sheet (the last two where there is something in them).
+#[component]
+fn ReportDownloads(
+    analysis: Arc<Analysis>,
+    download_error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let stem = file_stem(&analysis.report);
+    let offer = move |name: String, mime: &'static str, text: String| {
+        download_error.set(download::download(&name, mime, &text).err());
+    };
+    let json = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            offer(
+                format!("{stem}-report.json"),
+                "application/json",
+                a.report.to_json(),
+            )
+        }
+    };
+    let markdown = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            let text = analysis::markdown::render(&a.report);
+            offer(format!("{stem}-report.md"), "text/markdown", text);
+        }
+    };
+    let csv = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            offer(
+                format!("{stem}-data.csv"),
+                "text/csv",
+                analysis::to_csv(&a.data),
+            )
+        }
+    };
+    let has_answers = !analysis.data.answers.is_empty();
+    let answers_csv = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            offer(
+                format!("{stem}-answers.csv"),
+                "text/csv",
+                analysis::answers::to_csv(&a.data.answers),
+            )
+        }
+    };
+    let has_flags = analysis
+        .report
+        .dimensions
+        .iter()
+        .any(|d| !d.flags.is_empty());
+    let sheet = {
+        let (a, stem) = (analysis.clone(), stem.clone());
+        move |_| {
+            let text = a.report.adjudication_sheet();
+            offer(format!("{stem}-adjudication.csv"), "text/csv", text);
+        }
+    };
+    view! {
+        <div class="actions">
+            <button type="button" on:click=json>"Download report (JSON)"</button>
+            <button type="button" on:click=markdown>"Download report (Markdown)"</button>
+            <button type="button" on:click=csv>"Download merged data (CSV)"</button>
+            <Show when=move || has_answers>
+                <button type="button" on:click=answers_csv.clone()>"Download answers (CSV)"</button>
+            </Show>
+            <Show when=move || has_flags>
+                <button type="button" on:click=sheet.clone()>"Download adjudication sheet"</button>
+            </Show>
+        </div>
     }
 }
 

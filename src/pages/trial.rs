@@ -6,7 +6,7 @@ use juror_core::session::{
     Answer, Msg, Overlay, Preference, Target, TrialAnswers, TrialStatus, current_view, progress,
     trial_statuses, with_label,
 };
-use juror_core::study::{MediaKind, PreferenceKind, Requirement};
+use juror_core::study::{Dimension, MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
 
 use super::preview::PreviewSystem;
@@ -249,87 +249,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
         .dimensions
         .iter()
         .filter_map(|d| study.dimension(d).cloned())
-        .map(|d| {
-            if d.scale.slider() {
-                return view! { <SliderScale index position dimension=d label=label.clone() /> }.into_any();
-            }
-            let target = Target::Rating { position, dimension: d.id.clone() };
-            let dom_id = target.dom_id();
-            let name = with_label(&d.label, &label);
-            let dim = d.id.clone();
-            let dim2 = d.id.clone();
-            let group = dom_id.clone();
-            let reason = needed(&dom_id);
-            let skip = d.allow_skip.then(|| {
-                let (dim, dim2) = (d.id.clone(), d.id.clone());
-                radio(
-                    group.clone(),
-                    "option skip",
-                    Signal::derive(move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.cannot_judge.contains(&dim)))),
-                    Callback::new(move |()| handle.dispatch(Msg::CannotRate { position, dimension: dim2.clone(), on: true, advance: false })),
-                    "Cannot judge".to_owned(),
-                )
-            });
-            view! {
-                <fieldset
-                    class="question scale"
-                    id=dom_id.clone()
-                    role="radiogroup"
-                    aria-label=name
-                    aria-invalid=invalid(reason)
-                    aria-describedby=described_by(&dom_id, None, reason)
-                    data-rate=d.id.clone()
-                    data-position=position
-                >
-                    <legend>
-                        <strong>{d.label.clone()}</strong>
-                        {(!d.required).then(|| view! { <span class="optional">" (optional)"</span> })}
-                        <span class="question-text">{d.question.clone()}</span>
-                    </legend>
-                    <NeededNote dom_id=dom_id.clone() reason />
-                    // Each point's description follows it; the stylesheet shows the hovered,
-                    // else focused, else chosen point's on its own line under the points (in
-                    // the flow: it never covers another control).
-                    <div class="points">
-                        {d.scale
-                            .points
-                            .iter()
-                            .map(|p| {
-                                let v = p.value;
-                                let dim = dim.clone();
-                                let dim2 = dim2.clone();
-                                let desc_id = format!("{group}-d{v}");
-                                let described_by = p.description.as_ref().map(|_| desc_id.clone());
-                                let desc = p.description.clone().map(|text| view! { <span class="desc" id=desc_id>{text}</span> });
-                                view! {
-                                    <label class="point">
-                                        <input
-                                            type="radio"
-                                            name=group.clone()
-                                            value=v
-                                            aria-describedby=described_by
-                                            prop:checked=move || given(handle, index, |t| {
-                                                t.outputs.get(position).is_some_and(|o| o.ratings.get(&dim) == Some(&v))
-                                            })
-                                            on:change=move |_| handle.dispatch(Msg::Rate {
-                                                position,
-                                                dimension: dim2.clone(),
-                                                value: v,
-                                                advance: false,
-                                            })
-                                        />
-                                        <PointCaption value=v label=p.label.clone() />
-                                    </label>
-                                    {desc}
-                                }
-                            })
-                            .collect_view()}
-                        {skip}
-                    </div>
-                </fieldset>
-            }
-            .into_any()
-        })
+        .map(|d| scale_question(handle, index, position, d, &label))
         .collect_view();
     let labels = handle.with_untracked(|s| s.system_labels(&study));
     let questions = view
@@ -382,6 +302,113 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
             <div class="output-questions">{dimensions} {questions} {flag}</div>
         </article>
     }
+}
+
+/// One dimension's question on an output card: its slider, or its labelled points (each with its
+/// description) and, where the dimension allows it, "Cannot judge".
+fn scale_question(
+    handle: SessionHandle,
+    index: usize,
+    position: usize,
+    d: Dimension,
+    label: &str,
+) -> AnyView {
+    if d.scale.slider() {
+        return view! { <SliderScale index position dimension=d label=label.to_owned() /> }
+            .into_any();
+    }
+    let target = Target::Rating {
+        position,
+        dimension: d.id.clone(),
+    };
+    let dom_id = target.dom_id();
+    let name = with_label(&d.label, label);
+    let dim = d.id.clone();
+    let dim2 = d.id.clone();
+    let group = dom_id.clone();
+    let reason = needed(&dom_id);
+    let skip = d.allow_skip.then(|| {
+        let (dim, dim2) = (d.id.clone(), d.id.clone());
+        radio(
+            group.clone(),
+            "option skip",
+            Signal::derive(move || {
+                given(handle, index, |t| {
+                    t.outputs
+                        .get(position)
+                        .is_some_and(|o| o.cannot_judge.contains(&dim))
+                })
+            }),
+            Callback::new(move |()| {
+                handle.dispatch(Msg::CannotRate {
+                    position,
+                    dimension: dim2.clone(),
+                    on: true,
+                    advance: false,
+                })
+            }),
+            "Cannot judge".to_owned(),
+        )
+    });
+    view! {
+        <fieldset
+            class="question scale"
+            id=dom_id.clone()
+            role="radiogroup"
+            aria-label=name
+            aria-invalid=invalid(reason)
+            aria-describedby=described_by(&dom_id, None, reason)
+            data-rate=d.id.clone()
+            data-position=position
+        >
+            <legend>
+                <strong>{d.label.clone()}</strong>
+                {(!d.required).then(|| view! { <span class="optional">" (optional)"</span> })}
+                <span class="question-text">{d.question.clone()}</span>
+            </legend>
+            <NeededNote dom_id=dom_id.clone() reason />
+            // Each point's description follows it; the stylesheet shows the hovered,
+            // else focused, else chosen point's on its own line under the points (in
+            // the flow: it never covers another control).
+            <div class="points">
+                {d.scale
+                    .points
+                    .iter()
+                    .map(|p| {
+                        let v = p.value;
+                        let dim = dim.clone();
+                        let dim2 = dim2.clone();
+                        let desc_id = format!("{group}-d{v}");
+                        let described_by = p.description.as_ref().map(|_| desc_id.clone());
+                        let desc = p.description.clone().map(|text| view! { <span class="desc" id=desc_id>{text}</span> });
+                        view! {
+                            <label class="point">
+                                <input
+                                    type="radio"
+                                    name=group.clone()
+                                    value=v
+                                    aria-describedby=described_by
+                                    prop:checked=move || given(handle, index, |t| {
+                                        t.outputs.get(position).is_some_and(|o| o.ratings.get(&dim) == Some(&v))
+                                    })
+                                    on:change=move |_| handle.dispatch(Msg::Rate {
+                                        position,
+                                        dimension: dim2.clone(),
+                                        value: v,
+                                        advance: false,
+                                    })
+                                />
+                                <PointCaption value=v label=p.label.clone() />
+                            </label>
+                            {desc}
+                        }
+                    })
+                    .collect_view()}
+                {skip}
+            </div>
+        </fieldset>
+    }
+    .into_any()
 }
 
 /// Best of the outputs, a pair choice (with tie when allowed), or a full ranking.

@@ -111,136 +111,19 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
             }
             continue;
         }
-        let text_of = |v: &Value| match v {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
+        let LongLine { item, system, text } = match long_line(number, &value, options) {
+            Ok(line) => line,
+            Err(p) => {
+                problems.push(p);
+                continue;
+            }
         };
-        let (Some(item_id), Some(system)) =
-            (text_of(&value["item_id"]), text_of(&value["system_id"]))
-        else {
-            problems.push(problem(
-                number,
-                "item_id and system_id must be strings or numbers",
-                "fix the line",
-            ));
-            continue;
-        };
-        let Some(text) = value.get(&options.text_field).and_then(Value::as_str) else {
-            problems.push(problem(
-                number,
-                format!("no text field \"{}\"", options.text_field),
-                "name the field holding the output with --text-field",
-            ));
-            continue;
-        };
-        let prompt = value
-            .get("prompt")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .or_else(|| options.prompt.clone());
-        let Some(prompt) = prompt else {
-            problems.push(problem(
-                number,
-                "no prompt in the line",
-                "add a \"prompt\" field or give one for all items with --prompt",
-            ));
-            continue;
-        };
-        let context = options
-            .context_field
-            .as_ref()
-            .and_then(|f| value.get(f))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let group = value.get("group").and_then(text_of);
-        let groups: BTreeMap<String, String> = match value.get("groups") {
-            None | Some(Value::Null) => BTreeMap::new(),
-            Some(v) => match serde_json::from_value(v.clone()) {
-                Ok(g) => g,
-                Err(_) => {
-                    problems.push(problem(
-                        number,
-                        "\"groups\" is not an object of names and groups",
-                        "give groups as {\"task_type\": \"routing\", \"repository\": \"airflow\"}",
-                    ));
-                    continue;
-                }
-            },
-        };
-        // The item fields a long line may carry too: its round and its image or video.
-        let round = match value.get("round") {
-            None | Some(Value::Null) => None,
-            Some(v) => match v.as_u64().and_then(|r| u32::try_from(r).ok()) {
-                Some(r) => Some(r),
-                None => {
-                    problems.push(problem(
-                        number,
-                        format!("round {v} is not a whole number ≥ 0"),
-                        "give the round as a number like 2",
-                    ));
-                    continue;
-                }
-            },
-        };
-        let media = match value.get("media") {
-            None | Some(Value::Null) => None,
-            Some(v) => match serde_json::from_value::<RawMedia>(v.clone()) {
-                Ok(m) => Some(m),
-                Err(e) => {
-                    problems.push(problem(
-                        number,
-                        format!("not a media object: {e}"),
-                        "give media as {\"type\": \"image\", \"src\": \"media/x.png\", \"alt\": \"…\"}",
-                    ));
-                    continue;
-                }
-            },
-        };
-        let participant = match &options.participant_field {
-            None => None,
-            Some(field) => match value.get(field).and_then(text_of) {
-                Some(p) if !p.trim().is_empty() => Some(p),
-                _ => {
-                    problems.push(problem(
-                        number,
-                        format!("no participant in field \"{field}\""),
-                        "give every line the participant its output was generated for",
-                    ));
-                    continue;
-                }
-            },
-        };
-        let for_annotators: Vec<RawAnnotatorRef> = participant
-            .iter()
-            .map(|p| match p.parse::<u32>() {
-                Ok(slot) => RawAnnotatorRef::Slot(slot),
-                Err(_) => RawAnnotatorRef::Id(p.clone()),
-            })
-            .collect();
-        let item_id = match &participant {
-            Some(p) => format!("{item_id}-{p}"),
-            None => item_id,
-        };
+        let item_id = item.id.clone();
         let k = *index.entry(item_id.clone()).or_insert_with(|| {
-            items.push(RawItem {
-                id: item_id.clone(),
-                group,
-                groups,
-                round,
-                prompt,
-                context,
-                media,
-                outputs: BTreeMap::new(),
-                for_annotators,
-            });
+            items.push(item);
             items.len() - 1
         });
-        if items[k]
-            .outputs
-            .insert(system.clone(), text.to_owned())
-            .is_some()
-        {
+        if items[k].outputs.insert(system.clone(), text).is_some() {
             problems.push(problem(
                 number,
                 format!("a second output of system \"{system}\" for item \"{item_id}\""),
@@ -253,6 +136,136 @@ pub fn read_items(jsonl: &str, options: &Options) -> Result<Vec<RawItem>, Proble
     } else {
         Err(Problems(problems))
     }
+}
+
+/// A long line's output: the item it belongs to (its outputs left empty; the first line of an
+/// item gives its fields), the system and the text.
+struct LongLine {
+    item: RawItem,
+    system: String,
+    text: String,
+}
+
+/// Reads a long line (`item_id`, `system_id`, the text field, ...), or says its first problem.
+fn long_line(number: usize, value: &Value, options: &Options) -> Result<LongLine, Problem> {
+    let text_of = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    let (Some(item_id), Some(system)) = (text_of(&value["item_id"]), text_of(&value["system_id"]))
+    else {
+        return Err(problem(
+            number,
+            "item_id and system_id must be strings or numbers",
+            "fix the line",
+        ));
+    };
+    let Some(text) = value.get(&options.text_field).and_then(Value::as_str) else {
+        return Err(problem(
+            number,
+            format!("no text field \"{}\"", options.text_field),
+            "name the field holding the output with --text-field",
+        ));
+    };
+    let prompt = value
+        .get("prompt")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| options.prompt.clone());
+    let Some(prompt) = prompt else {
+        return Err(problem(
+            number,
+            "no prompt in the line",
+            "add a \"prompt\" field or give one for all items with --prompt",
+        ));
+    };
+    let context = options
+        .context_field
+        .as_ref()
+        .and_then(|f| value.get(f))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let group = value.get("group").and_then(text_of);
+    let groups: BTreeMap<String, String> = match value.get("groups") {
+        None | Some(Value::Null) => BTreeMap::new(),
+        Some(v) => match serde_json::from_value(v.clone()) {
+            Ok(g) => g,
+            Err(_) => {
+                return Err(problem(
+                    number,
+                    "\"groups\" is not an object of names and groups",
+                    "give groups as {\"task_type\": \"routing\", \"repository\": \"airflow\"}",
+                ));
+            }
+        },
+    };
+    // The item fields a long line may carry too: its round and its image or video.
+    let round = match value.get("round") {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_u64().and_then(|r| u32::try_from(r).ok()) {
+            Some(r) => Some(r),
+            None => {
+                return Err(problem(
+                    number,
+                    format!("round {v} is not a whole number ≥ 0"),
+                    "give the round as a number like 2",
+                ));
+            }
+        },
+    };
+    let media = match value.get("media") {
+        None | Some(Value::Null) => None,
+        Some(v) => match serde_json::from_value::<RawMedia>(v.clone()) {
+            Ok(m) => Some(m),
+            Err(e) => {
+                return Err(problem(
+                    number,
+                    format!("not a media object: {e}"),
+                    "give media as {\"type\": \"image\", \"src\": \"media/x.png\", \"alt\": \"…\"}",
+                ));
+            }
+        },
+    };
+    let participant = match &options.participant_field {
+        None => None,
+        Some(field) => match value.get(field).and_then(text_of) {
+            Some(p) if !p.trim().is_empty() => Some(p),
+            _ => {
+                return Err(problem(
+                    number,
+                    format!("no participant in field \"{field}\""),
+                    "give every line the participant its output was generated for",
+                ));
+            }
+        },
+    };
+    let for_annotators: Vec<RawAnnotatorRef> = participant
+        .iter()
+        .map(|p| match p.parse::<u32>() {
+            Ok(slot) => RawAnnotatorRef::Slot(slot),
+            Err(_) => RawAnnotatorRef::Id(p.clone()),
+        })
+        .collect();
+    let item_id = match &participant {
+        Some(p) => format!("{item_id}-{p}"),
+        None => item_id,
+    };
+    Ok(LongLine {
+        item: RawItem {
+            id: item_id,
+            group,
+            groups,
+            round,
+            prompt,
+            context,
+            media,
+            outputs: BTreeMap::new(),
+            for_annotators,
+        },
+        system,
+        text: text.to_owned(),
+    })
 }
 
 /// Builds a study: the template's text, rubric and design, with `n` items sampled from `items`

@@ -167,107 +167,7 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
                 <h3>{title}</h3>
                 {list
                     .into_iter()
-                    .map(|q| {
-                        // A survey's answers have no system: no System column then.
-                        let per_system = q.options.iter().any(|o| o.system.is_some())
-                            || q.numbers.iter().any(|n| n.system.is_some());
-                        let system_cell = |s: &Option<String>| s.clone().into_iter();
-                        let options: Vec<Vec<String>> = q
-                            .options
-                            .iter()
-                            .map(|o| {
-                                system_cell(&o.system)
-                                    .chain([
-                                        o.option.clone(),
-                                        format!("{} of {}", o.count, o.of),
-                                        fmt::percent(o.share),
-                                        fmt::ci(o.wilson, 3),
-                                    ])
-                                    .collect()
-                            })
-                            .collect();
-                        let numbers: Vec<Vec<String>> = q
-                            .numbers
-                            .iter()
-                            .map(|n| {
-                                system_cell(&n.system)
-                                    .chain([
-                                        n.n.to_string(),
-                                        fmt::num(Some(n.mean), 3),
-                                        fmt::num(n.sd, 3),
-                                        fmt::num(Some(n.median), 3),
-                                    ])
-                                    .collect()
-                            })
-                            .collect();
-                        let ranks: Vec<Vec<String>> = q
-                            .ranking
-                            .iter()
-                            .flat_map(|r| r.systems.iter())
-                            .map(|s| vec![s.system.clone(), s.n.to_string(), format!("{:.2}", s.mean_rank)])
-                            .collect();
-                        let test = q.paired_test.as_ref().map(|t| {
-                            format!(
-                                "Share of \"{}\" across systems, paired on {} cells: {} {}, p {}.{}",
-                                t.option,
-                                t.blocks,
-                                if t.test == "mcnemar" { "exact McNemar" } else { "Cochran's Q" },
-                                fmt::num(t.statistic, 3),
-                                fmt::p_value(t.p_value),
-                                t.note.as_ref().map_or(String::new(), |n| format!(" {n}."))
-                            )
-                        });
-                        let friedman = q.ranking.as_ref().and_then(|r| r.friedman).map(|f| {
-                            format!(
-                                "Friedman chi-square {:.2} (df {}), p {}; Kendall's W {:.3}.",
-                                f.statistic,
-                                f.df,
-                                fmt::p_value(Some(f.p_value)),
-                                f.kendall_w
-                            )
-                        });
-                        let name = q.question.clone();
-                        view! {
-                            {(!options.is_empty()).then(|| view! {
-                                <DataTable
-                                    caption=format!("{name}: answers per option")
-                                    columns=if per_system {
-                                        &["System", "Option", "Count", "Share", "95% CI (Wilson)"]
-                                    } else {
-                                        &["Option", "Count", "Share", "95% CI (Wilson)"]
-                                    }
-                                    rows=options
-                                />
-                            })}
-                            {(!numbers.is_empty()).then(|| view! {
-                                <DataTable
-                                    caption=format!("{}: numbers", q.question)
-                                    columns=if per_system {
-                                        &["System", "n", "Mean", "SD", "Median"]
-                                    } else {
-                                        &["n", "Mean", "SD", "Median"]
-                                    }
-                                    rows=numbers
-                                />
-                            })}
-                            {(!ranks.is_empty()).then(|| view! {
-                                <DataTable
-                                    caption=format!("{}: mean rank per system, 1 the best", q.question)
-                                    columns=&["System", "Rankings", "Mean rank"]
-                                    rows=ranks
-                                    header=1
-                                />
-                            })}
-                            {(q.kind == "text").then(|| view! {
-                                <p>{format!("{}: {} written answers (in the answers CSV).", q.question, q.answers)}</p>
-                            })}
-                            {(q.cannot_judge > 0).then(|| view! {
-                                <p>{format!("{}: {} “Cannot judge” (in no share or mean).", q.question, q.cannot_judge)}</p>
-                            })}
-                            {test.map(|t| view! { <p>{t}</p> })}
-                            {friedman.map(|f| view! { <p>{f}</p> })}
-                        }
-                    })
+                    .map(question_view)
                     .collect_view()}
             }
         })
@@ -327,5 +227,119 @@ pub fn AnswersView(answers: AnswersReport) -> impl IntoView {
             {questions("Exit survey", answers.exit)}
             {texts.map(|t| view! { <p>{t}</p> })}
         </section>
+    }
+}
+
+/// One question's summary: its options' shares, its numbers, its mean ranks, what was written,
+/// "Cannot judge", and its tests.
+fn question_view(q: QuestionSummary) -> impl IntoView {
+    // A survey's answers have no system: no System column then.
+    let per_system = q.options.iter().any(|o| o.system.is_some())
+        || q.numbers.iter().any(|n| n.system.is_some());
+    let system_cell = |s: &Option<String>| s.clone().into_iter();
+    let options: Vec<Vec<String>> = q
+        .options
+        .iter()
+        .map(|o| {
+            system_cell(&o.system)
+                .chain([
+                    o.option.clone(),
+                    format!("{} of {}", o.count, o.of),
+                    fmt::percent(o.share),
+                    fmt::ci(o.wilson, 3),
+                ])
+                .collect()
+        })
+        .collect();
+    let numbers: Vec<Vec<String>> = q
+        .numbers
+        .iter()
+        .map(|n| {
+            system_cell(&n.system)
+                .chain([
+                    n.n.to_string(),
+                    fmt::num(Some(n.mean), 3),
+                    fmt::num(n.sd, 3),
+                    fmt::num(Some(n.median), 3),
+                ])
+                .collect()
+        })
+        .collect();
+    let ranks: Vec<Vec<String>> = q
+        .ranking
+        .iter()
+        .flat_map(|r| r.systems.iter())
+        .map(|s| {
+            vec![
+                s.system.clone(),
+                s.n.to_string(),
+                format!("{:.2}", s.mean_rank),
+            ]
+        })
+        .collect();
+    let test = q.paired_test.as_ref().map(|t| {
+        format!(
+            "Share of \"{}\" across systems, paired on {} cells: {} {}, p {}.{}",
+            t.option,
+            t.blocks,
+            if t.test == "mcnemar" {
+                "exact McNemar"
+            } else {
+                "Cochran's Q"
+            },
+            fmt::num(t.statistic, 3),
+            fmt::p_value(t.p_value),
+            t.note.as_ref().map_or(String::new(), |n| format!(" {n}."))
+        )
+    });
+    let friedman = q.ranking.as_ref().and_then(|r| r.friedman).map(|f| {
+        format!(
+            "Friedman chi-square {:.2} (df {}), p {}; Kendall's W {:.3}.",
+            f.statistic,
+            f.df,
+            fmt::p_value(Some(f.p_value)),
+            f.kendall_w
+        )
+    });
+    let name = q.question.clone();
+    view! {
+        {(!options.is_empty()).then(|| view! {
+            <DataTable
+                caption=format!("{name}: answers per option")
+                columns=if per_system {
+                    &["System", "Option", "Count", "Share", "95% CI (Wilson)"]
+                } else {
+                    &["Option", "Count", "Share", "95% CI (Wilson)"]
+                }
+                rows=options
+            />
+        })}
+        {(!numbers.is_empty()).then(|| view! {
+            <DataTable
+                caption=format!("{}: numbers", q.question)
+                columns=if per_system {
+                    &["System", "n", "Mean", "SD", "Median"]
+                } else {
+                    &["n", "Mean", "SD", "Median"]
+                }
+                rows=numbers
+            />
+        })}
+        {(!ranks.is_empty()).then(|| view! {
+            <DataTable
+                caption=format!("{}: mean rank per system, 1 the best", q.question)
+                columns=&["System", "Rankings", "Mean rank"]
+                rows=ranks
+                header=1
+            />
+        })}
+        {(q.kind == "text").then(|| view! {
+            <p>{format!("{}: {} written answers (in the answers CSV).", q.question, q.answers)}</p>
+        })}
+        {(q.cannot_judge > 0).then(|| view! {
+            <p>{format!("{}: {} “Cannot judge” (in no share or mean).", q.question, q.cannot_judge)}</p>
+        })}
+        {test.map(|t| view! { <p>{t}</p> })}
+        {friedman.map(|f| view! { <p>{f}</p> })}
     }
 }

@@ -118,6 +118,55 @@ struct Rows {
     resolved: Option<(f64, String)>,
 }
 
+/// Where the columns of an adjudication file are: the header's width, the index of each of
+/// [`COLUMNS`], and of `expert` when there is one.
+struct Layout {
+    width: usize,
+    columns: Vec<usize>,
+    expert: Option<usize>,
+}
+
+impl Layout {
+    /// The layout of `header`.
+    ///
+    /// # Errors
+    /// A sentence naming the columns the header lacks.
+    fn of(header: &csv::Record) -> Result<Layout, String> {
+        let index = |c: &str| header.fields.iter().position(|h| h.trim() == c);
+        let Some(columns) = COLUMNS
+            .iter()
+            .map(|c| index(c))
+            .collect::<Option<Vec<usize>>>()
+        else {
+            let missing: Vec<&str> = COLUMNS
+                .iter()
+                .copied()
+                .filter(|c| index(c).is_none())
+                .collect();
+            return Err(format!(
+                "the header lacks {}; an adjudication file has the columns {} (write one \
+                 with --adjudication-sheet)",
+                missing.join(", "),
+                COLUMNS.join(",")
+            ));
+        };
+        Ok(Layout {
+            width: header.fields.len(),
+            columns,
+            expert: index("expert"),
+        })
+    }
+}
+
+/// One row of the file that gives a score: its cell, its expert (empty when unnamed), the
+/// score and its line.
+struct Scored {
+    cell: Cell,
+    expert: String,
+    value: f64,
+    at: String,
+}
+
 impl Adjudication {
     /// Reads an adjudication file. Rows with a problem (a missing id, a score that is not a
     /// number or not a point of its dimension's scale in `scales`, a second score from the same
@@ -151,120 +200,137 @@ impl Adjudication {
             ));
             return out;
         };
-        let index = |c: &str| header.fields.iter().position(|h| h.trim() == c);
-        let Some(cols) = COLUMNS
-            .iter()
-            .map(|c| index(c))
-            .collect::<Option<Vec<usize>>>()
-        else {
-            let missing: Vec<&str> = COLUMNS
-                .iter()
-                .copied()
-                .filter(|c| index(c).is_none())
-                .collect();
-            out.problems.push(Problem::new(
-                name,
-                Some(format!("line {}", header.line)),
-                format!(
-                    "the header lacks {}; an adjudication file has the columns {} (write one \
-                     with --adjudication-sheet)",
-                    missing.join(", "),
-                    COLUMNS.join(",")
-                ),
-            ));
-            return out;
+        let layout = match Layout::of(header) {
+            Ok(layout) => layout,
+            Err(message) => {
+                let at = format!("line {}", header.line);
+                out.problems.push(Problem::new(name, Some(at), message));
+                return out;
+            }
         };
-        let expert_column = index("expert");
         let mut by_cell: BTreeMap<Cell, Rows> = BTreeMap::new();
         for record in rows {
-            let at = format!("line {}", record.line);
-            if record.fields.len() != header.fields.len() {
-                out.problems.push(Problem::new(
-                    name,
-                    Some(at),
-                    format!(
-                        "{} field(s), but the header has {}; quote fields that hold commas",
-                        record.fields.len(),
-                        header.fields.len()
-                    ),
-                ));
-                continue;
-            }
-            let get = |i: usize| csv::undefuse(record.fields[i].trim()).to_owned();
-            let (item, system, dimension, text) =
-                (get(cols[0]), get(cols[1]), get(cols[2]), get(cols[3]));
-            let expert = expert_column.map(get).unwrap_or_default();
-            if text.is_empty() {
-                out.unfilled += 1;
-                continue;
-            }
-            if let Some(column) = [
-                (&item, "item_id"),
-                (&system, "system_id"),
-                (&dimension, "dimension"),
-            ]
-            .iter()
-            .find(|(v, _)| v.is_empty())
-            .map(|(_, c)| c)
-            {
-                out.problems
-                    .push(Problem::new(name, Some(at), format!("{column} is empty")));
-                continue;
-            }
-            let scale = scales.get(&dimension).map(Vec::as_slice);
-            let value = match score(&text).and_then(|v| on_scale(v, scale)) {
-                Ok(v) => v,
-                Err(message) => {
-                    out.problems.push(Problem::new(name, Some(at), message));
-                    continue;
-                }
-            };
-            let cell = (dimension, item, system);
-            let rows = by_cell.entry(cell.clone()).or_default();
-            let first = if expert.eq_ignore_ascii_case(RESOLVED) {
-                rows.resolved
-                    .as_ref()
-                    .map(|(s, a)| ("a resolved score".to_owned(), *s, a.clone()))
-            } else {
-                rows.experts
-                    .iter()
-                    .find(|(e, _)| e.expert == expert)
-                    .map(|(e, a)| {
-                        let whose = if expert.is_empty() {
-                            "a score".to_owned()
-                        } else {
-                            format!("a score from expert \"{expert}\"")
-                        };
-                        (whose, e.score, a.clone())
-                    })
-            };
-            if let Some((what, score, first_at)) = first {
-                out.problems.push(Problem::new(
-                    name,
-                    Some(at),
-                    format!(
-                        "item \"{}\", system \"{}\" on \"{}\" already has {what} ({} at \
-                         {first_at}); this one is left out",
-                        cell.1,
-                        cell.2,
-                        cell.0,
-                        number(score),
-                    ),
-                ));
-                continue;
-            }
-            if expert.eq_ignore_ascii_case(RESOLVED) {
-                rows.resolved = Some((value, at));
-            } else {
-                rows.experts.push((
-                    ExpertScore {
-                        expert,
-                        score: value,
-                    },
-                    at,
-                ));
+            if let Some(row) = out.scored(record, &layout, scales) {
+                out.add(&mut by_cell, row);
             }
         }
+        out.resolve(by_cell);
+        out
+    }
+
+    /// One row of the file: its cell, expert and score, or `None` when it gives none (an empty
+    /// score, counted as unfilled; a problem, listed).
+    fn scored(&mut self, record: &csv::Record, layout: &Layout, scales: &Scales) -> Option<Scored> {
+        let name = self.file.as_str();
+        let at = format!("line {}", record.line);
+        if record.fields.len() != layout.width {
+            self.problems.push(Problem::new(
+                name,
+                Some(at),
+                format!(
+                    "{} field(s), but the header has {}; quote fields that hold commas",
+                    record.fields.len(),
+                    layout.width
+                ),
+            ));
+            return None;
+        }
+        let cols = &layout.columns;
+        let get = |i: usize| csv::undefuse(record.fields[i].trim()).to_owned();
+        let (item, system, dimension, text) =
+            (get(cols[0]), get(cols[1]), get(cols[2]), get(cols[3]));
+        let expert = layout.expert.map(get).unwrap_or_default();
+        if text.is_empty() {
+            self.unfilled += 1;
+            return None;
+        }
+        if let Some(column) = [
+            (&item, "item_id"),
+            (&system, "system_id"),
+            (&dimension, "dimension"),
+        ]
+        .iter()
+        .find(|(v, _)| v.is_empty())
+        .map(|(_, c)| c)
+        {
+            self.problems
+                .push(Problem::new(name, Some(at), format!("{column} is empty")));
+            return None;
+        }
+        let scale = scales.get(&dimension).map(Vec::as_slice);
+        let value = match score(&text).and_then(|v| on_scale(v, scale)) {
+            Ok(v) => v,
+            Err(message) => {
+                self.problems.push(Problem::new(name, Some(at), message));
+                return None;
+            }
+        };
+        Some(Scored {
+            cell: (dimension, item, system),
+            expert,
+            value,
+            at,
+        })
+    }
+
+    /// Adds a row's score to its cell's rows, unless its expert (or the resolved row) already
+    /// scored the cell: then it is left out and listed.
+    fn add(&mut self, by_cell: &mut BTreeMap<Cell, Rows>, row: Scored) {
+        let Scored {
+            cell,
+            expert,
+            value,
+            at,
+        } = row;
+        let rows = by_cell.entry(cell.clone()).or_default();
+        let first = if expert.eq_ignore_ascii_case(RESOLVED) {
+            rows.resolved
+                .as_ref()
+                .map(|(s, a)| ("a resolved score".to_owned(), *s, a.clone()))
+        } else {
+            rows.experts
+                .iter()
+                .find(|(e, _)| e.expert == expert)
+                .map(|(e, a)| {
+                    let whose = if expert.is_empty() {
+                        "a score".to_owned()
+                    } else {
+                        format!("a score from expert \"{expert}\"")
+                    };
+                    (whose, e.score, a.clone())
+                })
+        };
+        if let Some((what, score, first_at)) = first {
+            self.problems.push(Problem::new(
+                &self.file,
+                Some(at),
+                format!(
+                    "item \"{}\", system \"{}\" on \"{}\" already has {what} ({} at \
+                     {first_at}); this one is left out",
+                    cell.1,
+                    cell.2,
+                    cell.0,
+                    number(score),
+                ),
+            ));
+            return;
+        }
+        if expert.eq_ignore_ascii_case(RESOLVED) {
+            rows.resolved = Some((value, at));
+        } else {
+            rows.experts.push((
+                ExpertScore {
+                    expert,
+                    score: value,
+                },
+                at,
+            ));
+        }
+    }
+
+    /// Each cell's resolved score from its rows (the resolved row's, else the score all its
+    /// experts gave; else the cell is unresolved), and its experts' scores.
+    fn resolve(&mut self, by_cell: BTreeMap<Cell, Rows>) {
         for (cell, rows) in by_cell {
             let agreed = rows.experts.first().and_then(|(first, at)| {
                 rows.experts
@@ -274,18 +340,17 @@ impl Adjudication {
             });
             match rows.resolved.or(agreed) {
                 Some((score, at)) => {
-                    out.cells.insert(cell.clone(), Entry { score, at });
+                    self.cells.insert(cell.clone(), Entry { score, at });
                 }
                 None => {
-                    out.unresolved.insert(cell.clone());
+                    self.unresolved.insert(cell.clone());
                 }
             }
             if !rows.experts.is_empty() {
                 let scores = rows.experts.into_iter().map(|(e, _)| e).collect();
-                out.experts.insert(cell, scores);
+                self.experts.insert(cell, scores);
             }
         }
-        out
     }
 
     /// The file's name.

@@ -63,8 +63,9 @@ pub use link::{
 /// under an older one can be continued on the plan it follows ([`following`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// Until 2026-11-26: one symbol mapping of the position square and of the block design per
-    /// task for every slot; a shuffled task's trials in the shuffle's order.
+    /// One symbol mapping of the position square and of the block design per task for every
+    /// slot; a shuffled task's trials in the shuffle's order (golden plans in
+    /// `tests/golden/plans/v1/`).
     V1,
     /// Each slot's position square and each period of slots' block design have their own symbol
     /// mapping; a shuffled task never puts two trials of one item back to back when the numbers
@@ -408,35 +409,10 @@ fn task_trials(
         None => Vec::new(),
     };
     let bws = !tuples.is_empty();
-    let mut units = units_for(study, task, &items, spread, &tuples);
+    let units = units_for(study, task, &items, spread, &tuples);
 
     // Order.
-    match task.order {
-        Order::Fixed => {}
-        Order::Shuffled => {
-            Stream::new(seed, "order", u64::from(slot), t as u64).shuffle(&mut units);
-            if format != Format::V1 {
-                units = apart(units);
-            }
-        }
-        Order::SystemBlocks => {
-            let rows = squares::williams(n);
-            let period = (slot as usize - 1) / rows.len();
-            let symbols = match format {
-                Format::V1 => Stream::new(seed, "blocks", t as u64, 0).permutation(n),
-                Format::V2 | Format::V3 => SymbolMaps::new(seed, "block maps", t, n).get(period),
-            };
-            let row = &rows[(slot as usize - 1) % rows.len()];
-            let block_of = |system: usize| {
-                row.iter()
-                    .position(|&symbol| symbols[symbol] == system)
-                    .unwrap_or(0)
-            };
-            let round = |item: usize| study.items()[item].round.unwrap_or(0);
-            // Stable: file order breaks ties within a round.
-            crate::order::sort_by_key(&mut units, |u| (block_of(u.systems[0]), round(u.item)));
-        }
-    }
+    let mut units = order_units(study, at, task, units);
     if task.order != Order::SystemBlocks {
         spread_checks(&mut units);
     }
@@ -477,66 +453,119 @@ fn task_trials(
                 check: u.check,
             })
             .collect(),
-        Presentation::SideBySide => {
-            let square = squares::position_square(n);
-            // The rows a slot uses continue the cycle of the slots before it, and their order is
-            // shuffled within each run of `n` trials, so that no annotator can predict the next
-            // trial's order from the earlier ones.
-            let offset = assignment.trials_before(slot, |s| {
-                task_items(task, &assignment.items(s)).len() * task.trials_per_item(n)
-            }) % n as u128;
-            let mut rows: Vec<usize> = (0..units.len())
-                .map(|k| (offset as usize + k) % n)
-                .collect();
-            let mut stream = Stream::new(seed, "positions", u64::from(slot), t as u64);
-            for run in rows.chunks_mut(n) {
-                stream.shuffle(run);
-            }
-            // Format v1 maps the symbols to systems one way for every trial. Format v2 maps
-            // each whole run of `n` trials its own way (the slot's runs walk through the
-            // classes of mappings from a place of their own, so that every order of the
-            // systems occurs), and only a last, shorter run the task's one way: every run is
-            // balanced on its own, and the short runs of all slots continue one cycle, so each
-            // system is at each position equally often (within one) in every slot and over the
-            // study.
-            let global = Stream::new(seed, "symbols", t as u64, 0).permutation(n);
-            let maps = SymbolMaps::new(seed, "position maps", t, n);
-            let whole_runs = units.len() / n.max(1);
-            let symbols_of = |k: usize| match format {
-                Format::V2 | Format::V3 if k / n < whole_runs => {
-                    maps.get(slot as usize - 1 + k / n)
-                }
-                _ => global.clone(),
-            };
-            units
-                .into_iter()
-                .zip(rows)
-                .enumerate()
-                .map(|(k, (u, r))| {
-                    let row = &square[r];
-                    let symbols = symbols_of(k);
-                    Trial {
-                        task: t,
-                        item: u.item,
-                        shown: row
-                            .iter()
-                            .map(|&symbol| Shown {
-                                system: symbols[symbol],
-                                label: String::new(),
-                            })
-                            .collect(),
-                        check: u.check,
-                    }
-                })
-                .collect()
-        }
+        Presentation::SideBySide => side_by_side(study, assignment, at, task, units),
         Presentation::Pairs => orient_pairs(study, assignment, t, task, slot, units),
     };
 
     // Labels.
+    label_trials(study, slot, &mut trials);
+    trials
+}
+
+/// A task's units in the order its trials are given: as in the file, shuffled (and, after
+/// format v1, no item's trials back to back), or in blocks of systems by the slot's row of a
+/// Williams design.
+fn order_units(study: &Study, at: At, task: &Task, mut units: Vec<Unit>) -> Vec<Unit> {
+    let At { t, slot, format } = at;
+    let seed = study.seed();
+    let n = study.systems().len();
+    match task.order {
+        Order::Fixed => {}
+        Order::Shuffled => {
+            Stream::new(seed, "order", u64::from(slot), t as u64).shuffle(&mut units);
+            if format != Format::V1 {
+                units = apart(units);
+            }
+        }
+        Order::SystemBlocks => {
+            let rows = squares::williams(n);
+            let period = (slot as usize - 1) / rows.len();
+            let symbols = match format {
+                Format::V1 => Stream::new(seed, "blocks", t as u64, 0).permutation(n),
+                Format::V2 | Format::V3 => SymbolMaps::new(seed, "block maps", t, n).get(period),
+            };
+            let row = &rows[(slot as usize - 1) % rows.len()];
+            let block_of = |system: usize| {
+                row.iter()
+                    .position(|&symbol| symbols[symbol] == system)
+                    .unwrap_or(0)
+            };
+            let round = |item: usize| study.items()[item].round.unwrap_or(0);
+            // Stable: file order breaks ties within a round.
+            crate::order::sort_by_key(&mut units, |u| (block_of(u.systems[0]), round(u.item)));
+        }
+    }
+    units
+}
+
+/// The trials of a side-by-side task (not best–worst): each unit's systems in the order of a
+/// row of the position square, the rows balanced within the slot and over the study.
+fn side_by_side(
+    study: &Study,
+    assignment: &assign::Assignment,
+    at: At,
+    task: &Task,
+    units: Vec<Unit>,
+) -> Vec<Trial> {
+    let At { t, slot, format } = at;
+    let seed = study.seed();
+    let n = study.systems().len();
+    let square = squares::position_square(n);
+    // The rows a slot uses continue the cycle of the slots before it, and their order is
+    // shuffled within each run of `n` trials, so that no annotator can predict the next
+    // trial's order from the earlier ones.
+    let offset = assignment.trials_before(slot, |s| {
+        task_items(task, &assignment.items(s)).len() * task.trials_per_item(n)
+    }) % n as u128;
+    let mut rows: Vec<usize> = (0..units.len())
+        .map(|k| (offset as usize + k) % n)
+        .collect();
+    let mut stream = Stream::new(seed, "positions", u64::from(slot), t as u64);
+    for run in rows.chunks_mut(n) {
+        stream.shuffle(run);
+    }
+    // Format v1 maps the symbols to systems one way for every trial. Format v2 maps
+    // each whole run of `n` trials its own way (the slot's runs walk through the
+    // classes of mappings from a place of their own, so that every order of the
+    // systems occurs), and only a last, shorter run the task's one way: every run is
+    // balanced on its own, and the short runs of all slots continue one cycle, so each
+    // system is at each position equally often (within one) in every slot and over the
+    // study.
+    let global = Stream::new(seed, "symbols", t as u64, 0).permutation(n);
+    let maps = SymbolMaps::new(seed, "position maps", t, n);
+    let whole_runs = units.len() / n.max(1);
+    let symbols_of = |k: usize| match format {
+        Format::V2 | Format::V3 if k / n < whole_runs => maps.get(slot as usize - 1 + k / n),
+        _ => global.clone(),
+    };
+    units
+        .into_iter()
+        .zip(rows)
+        .enumerate()
+        .map(|(k, (u, r))| {
+            let row = &square[r];
+            let symbols = symbols_of(k);
+            Trial {
+                task: t,
+                item: u.item,
+                shown: row
+                    .iter()
+                    .map(|&symbol| Shown {
+                        system: symbols[symbol],
+                        label: String::new(),
+                    })
+                    .collect(),
+                check: u.check,
+            }
+        })
+        .collect()
+}
+
+/// Labels the systems shown in each trial: by position, or by the slot's letters.
+fn label_trials(study: &Study, slot: u32, trials: &mut [Trial]) {
     match study.design().labels {
         LabelScheme::PerTrial => {
-            for trial in &mut trials {
+            for trial in trials.iter_mut() {
                 for (p, shown) in trial.shown.iter_mut().enumerate() {
                     shown.label = study.design().label(p);
                 }
@@ -544,14 +573,13 @@ fn task_trials(
         }
         LabelScheme::PerAnnotator => {
             let letters = annotator_letters(study, slot);
-            for trial in &mut trials {
+            for trial in trials.iter_mut() {
                 for shown in &mut trial.shown {
                     shown.label = study.design().label(letters[shown.system]);
                 }
             }
         }
     }
-    trials
 }
 
 /// The largest number of systems for which [`symbol_map`] walks through every class of mappings

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use super::*;
-use crate::study::{QuestionKind, parse_study};
+use crate::plan::Annotator;
+use crate::study::{QuestionKind, Study, parse_study};
 
 fn example(name: &str) -> Study {
     let path = format!(

@@ -8,6 +8,7 @@ use super::open::{
 use super::ratings::export;
 use super::tests::{answer_trial, example, into_trials, slot};
 use super::*;
+use crate::study::Study;
 
 const NOW: f64 = 1_795_300_000_000.0;
 

@@ -445,144 +445,20 @@ impl RatingsFile {
 
     /// Tidy CSV: one row per answer.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from(
+        let out = String::from(
             "study_id,annotator_slot,annotator_id,trial,task,item_id,check,system_id,position,label,question,value\n",
         );
         let who_id = self.annotator.id.clone().unwrap_or_default();
-        let mut row = |t: &TrialRecord,
-                       system: &str,
-                       position: String,
-                       label: &str,
-                       question: &str,
-                       value: String| {
-            let fields = [
-                self.study.id.clone(),
-                self.annotator.slot.to_string(),
-                who_id.clone(),
-                t.trial.to_string(),
-                t.task.clone(),
-                t.item.clone(),
-                t.check.to_string(),
-                system.to_owned(),
-                position,
-                label.to_owned(),
-                question.to_owned(),
-                value,
-            ];
-            let line: Vec<String> = fields.iter().map(|f| crate::csv::field(f)).collect();
-            out.push_str(&line.join(","));
-            out.push('\n');
+        let mut csv = Csv {
+            file: self,
+            who_id,
+            out,
         };
         for t in &self.trials {
-            for o in &t.outputs {
-                for (dim, v) in &o.ratings {
-                    row(
-                        t,
-                        &o.system,
-                        o.position.to_string(),
-                        &o.label,
-                        dim,
-                        v.to_string(),
-                    );
-                }
-                for dim in &o.cannot_judge {
-                    row(
-                        t,
-                        &o.system,
-                        o.position.to_string(),
-                        &o.label,
-                        dim,
-                        CANNOT_JUDGE.into(),
-                    );
-                }
-                for (q, a) in &o.answers {
-                    row(
-                        t,
-                        &o.system,
-                        o.position.to_string(),
-                        &o.label,
-                        q,
-                        answer_text(a),
-                    );
-                }
-                if o.flagged {
-                    row(
-                        t,
-                        &o.system,
-                        o.position.to_string(),
-                        &o.label,
-                        "flagged",
-                        "true".into(),
-                    );
-                }
-            }
-            match &t.preference {
-                Some(PreferenceRecord::Best {
-                    position,
-                    label,
-                    system,
-                }) => {
-                    row(
-                        t,
-                        system,
-                        position.to_string(),
-                        label,
-                        "preference",
-                        "best".into(),
-                    );
-                }
-                Some(PreferenceRecord::Choice {
-                    position,
-                    label,
-                    system,
-                }) => {
-                    row(
-                        t,
-                        system,
-                        position.to_string(),
-                        label,
-                        "preference",
-                        "chosen".into(),
-                    );
-                }
-                Some(PreferenceRecord::Tie) => {
-                    row(t, "", String::new(), "", "preference", "tie".into())
-                }
-                Some(PreferenceRecord::Graded { grade, label }) => row(
-                    t,
-                    "",
-                    String::new(),
-                    label,
-                    "preference",
-                    grade_name(*grade),
-                ),
-                Some(PreferenceRecord::CannotJudge) => {
-                    row(t, "", String::new(), "", "preference", CANNOT_JUDGE.into())
-                }
-                Some(PreferenceRecord::BestWorst { best, worst }) => {
-                    for (p, what) in [(best, "best"), (worst, "worst")] {
-                        if let Some(p) = p {
-                            let position = p.position.to_string();
-                            row(t, &p.system, position, &p.label, "preference", what.into());
-                        }
-                    }
-                }
-                Some(PreferenceRecord::Rank { systems, labels }) => {
-                    for (rank, (s, l)) in systems.iter().zip(labels).enumerate() {
-                        row(
-                            t,
-                            s,
-                            String::new(),
-                            l,
-                            "preference_rank",
-                            (rank + 1).to_string(),
-                        );
-                    }
-                }
-                None => {}
-            }
+            csv.outputs(t);
+            csv.preference(t);
             if !t.explanation.is_empty() {
-                row(
+                csv.row(
                     t,
                     "",
                     String::new(),
@@ -592,10 +468,166 @@ impl RatingsFile {
                 );
             }
             if !t.notes.is_empty() {
-                row(t, "", String::new(), "", "notes", t.notes.clone());
+                csv.row(t, "", String::new(), "", "notes", t.notes.clone());
             }
         }
-        out
+        csv.out
+    }
+}
+
+/// The tidy CSV being written ([`RatingsFile::to_csv`]), row by row.
+struct Csv<'a> {
+    /// The ratings file.
+    file: &'a RatingsFile,
+    /// The annotator's id, or nothing.
+    who_id: String,
+    /// The CSV so far.
+    out: String,
+}
+
+impl Csv<'_> {
+    /// Writes one row: an answer given in trial `t`.
+    fn row(
+        &mut self,
+        t: &TrialRecord,
+        system: &str,
+        position: String,
+        label: &str,
+        question: &str,
+        value: String,
+    ) {
+        let fields = [
+            self.file.study.id.clone(),
+            self.file.annotator.slot.to_string(),
+            self.who_id.clone(),
+            t.trial.to_string(),
+            t.task.clone(),
+            t.item.clone(),
+            t.check.to_string(),
+            system.to_owned(),
+            position,
+            label.to_owned(),
+            question.to_owned(),
+            value,
+        ];
+        let line: Vec<String> = fields.iter().map(|f| crate::csv::field(f)).collect();
+        self.out.push_str(&line.join(","));
+        self.out.push('\n');
+    }
+
+    /// The rows of trial `t`'s outputs: scores, "Cannot judge", answers and flags.
+    fn outputs(&mut self, t: &TrialRecord) {
+        for o in &t.outputs {
+            for (dim, v) in &o.ratings {
+                self.row(
+                    t,
+                    &o.system,
+                    o.position.to_string(),
+                    &o.label,
+                    dim,
+                    v.to_string(),
+                );
+            }
+            for dim in &o.cannot_judge {
+                self.row(
+                    t,
+                    &o.system,
+                    o.position.to_string(),
+                    &o.label,
+                    dim,
+                    CANNOT_JUDGE.into(),
+                );
+            }
+            for (q, a) in &o.answers {
+                self.row(
+                    t,
+                    &o.system,
+                    o.position.to_string(),
+                    &o.label,
+                    q,
+                    answer_text(a),
+                );
+            }
+            if o.flagged {
+                self.row(
+                    t,
+                    &o.system,
+                    o.position.to_string(),
+                    &o.label,
+                    "flagged",
+                    "true".into(),
+                );
+            }
+        }
+    }
+
+    /// The rows of trial `t`'s preference.
+    fn preference(&mut self, t: &TrialRecord) {
+        match &t.preference {
+            Some(PreferenceRecord::Best {
+                position,
+                label,
+                system,
+            }) => {
+                self.row(
+                    t,
+                    system,
+                    position.to_string(),
+                    label,
+                    "preference",
+                    "best".into(),
+                );
+            }
+            Some(PreferenceRecord::Choice {
+                position,
+                label,
+                system,
+            }) => {
+                self.row(
+                    t,
+                    system,
+                    position.to_string(),
+                    label,
+                    "preference",
+                    "chosen".into(),
+                );
+            }
+            Some(PreferenceRecord::Tie) => {
+                self.row(t, "", String::new(), "", "preference", "tie".into())
+            }
+            Some(PreferenceRecord::Graded { grade, label }) => self.row(
+                t,
+                "",
+                String::new(),
+                label,
+                "preference",
+                grade_name(*grade),
+            ),
+            Some(PreferenceRecord::CannotJudge) => {
+                self.row(t, "", String::new(), "", "preference", CANNOT_JUDGE.into())
+            }
+            Some(PreferenceRecord::BestWorst { best, worst }) => {
+                for (p, what) in [(best, "best"), (worst, "worst")] {
+                    if let Some(p) = p {
+                        let position = p.position.to_string();
+                        self.row(t, &p.system, position, &p.label, "preference", what.into());
+                    }
+                }
+            }
+            Some(PreferenceRecord::Rank { systems, labels }) => {
+                for (rank, (s, l)) in systems.iter().zip(labels).enumerate() {
+                    self.row(
+                        t,
+                        s,
+                        String::new(),
+                        l,
+                        "preference_rank",
+                        (rank + 1).to_string(),
+                    );
+                }
+            }
+            None => {}
+        }
     }
 }
 
@@ -724,36 +756,7 @@ pub fn restore_on_plan(
     study_sha256: &str,
     file: &RatingsFile,
 ) -> Result<(Progress, Plan), ImportError> {
-    if file.study.id != study.id() {
-        return Err(ImportError {
-            at: "study.id".into(),
-            message: format!(
-                "this file is for the study \"{}\", not \"{}\"",
-                file.study.id,
-                study.id()
-            ),
-        });
-    }
-    if file.study.sha256 != study_sha256 {
-        return Err(ImportError {
-            at: "study.sha256".into(),
-            message:
-                "this file was made with a different version of the study file; ask the researcher"
-                    .into(),
-        });
-    }
-    // Checked before any planning: a forged slot of 4 billion would otherwise cost minutes.
-    let slot = file.annotator.slot;
-    let out_of_range = slot == 0 || crate::plan::slots(study).is_some_and(|n| slot > n);
-    if out_of_range {
-        return Err(ImportError {
-            at: "annotator.slot".into(),
-            message: match crate::plan::slots(study) {
-                Some(n) => format!("slot {slot}, but the study has slots 1 to {n}"),
-                None => format!("slot {slot}: slots start at 1"),
-            },
-        });
-    }
+    let slot = check_study(study, study_sha256, file)?;
     let annotator = Annotator {
         slot,
         id: file.annotator.id.clone(),
@@ -801,50 +804,7 @@ pub fn restore_on_plan(
                 message: "does not match the plan of this study for this annotator".into(),
             });
         }
-        let position_of =
-            |system: &str| trial.shown.iter().position(|s| systems[s.system] == system);
-        let bad = |what: &str| ImportError {
-            at: format!("trials[{i}].preference"),
-            message: format!("{what}; the file does not fit this study"),
-        };
-        // 1-based positions from the file, checked against the trial before use.
-        let position = |p: usize| {
-            p.checked_sub(1)
-                .filter(|&p| p < trial.shown.len())
-                .ok_or_else(|| bad("a position that is not shown"))
-        };
-        let preference = match &record.preference {
-            None => None,
-            Some(PreferenceRecord::Best { position: p, .. }) => Some(Preference::Best {
-                position: position(*p)?,
-            }),
-            Some(PreferenceRecord::Choice { position: p, .. }) => Some(Preference::Choice {
-                position: position(*p)?,
-            }),
-            Some(PreferenceRecord::Tie) => Some(Preference::Tie),
-            Some(PreferenceRecord::Graded { grade, .. }) => {
-                if trial.shown.len() != 2 || grade.unsigned_abs() > 4 {
-                    return Err(bad("a grade off the scale"));
-                }
-                Some(Preference::Graded { grade: *grade })
-            }
-            Some(PreferenceRecord::CannotJudge) => Some(Preference::CannotJudge),
-            Some(PreferenceRecord::BestWorst { best, worst }) => {
-                let at = |p: &Option<Picked>| p.as_ref().map(|p| position(p.position)).transpose();
-                let (best, worst) = (at(best)?, at(worst)?);
-                if best.is_some() && best == worst {
-                    return Err(bad("the same output as the best and the worst"));
-                }
-                Some(Preference::BestWorst { best, worst })
-            }
-            Some(PreferenceRecord::Rank { systems: order, .. }) => {
-                let order: Vec<usize> = order
-                    .iter()
-                    .map(|s| position_of(s).ok_or_else(|| bad("an unknown system in a ranking")))
-                    .collect::<Result<_, _>>()?;
-                Some(Preference::Rank { order })
-            }
-        };
+        let preference = restore_preference(systems, i, record, trial)?;
         trials.push(TrialAnswers {
             outputs: record
                 .outputs
@@ -887,6 +847,95 @@ pub fn restore_on_plan(
         file_saved: None,
     };
     Ok((progress, plan))
+}
+
+/// Checks that `file` is for `study`, in the version whose text hashes to `study_sha256`, and for
+/// one of its slots; returns the slot.
+fn check_study(study: &Study, study_sha256: &str, file: &RatingsFile) -> Result<u32, ImportError> {
+    if file.study.id != study.id() {
+        return Err(ImportError {
+            at: "study.id".into(),
+            message: format!(
+                "this file is for the study \"{}\", not \"{}\"",
+                file.study.id,
+                study.id()
+            ),
+        });
+    }
+    if file.study.sha256 != study_sha256 {
+        return Err(ImportError {
+            at: "study.sha256".into(),
+            message:
+                "this file was made with a different version of the study file; ask the researcher"
+                    .into(),
+        });
+    }
+    // Checked before any planning: a forged slot of 4 billion would otherwise cost minutes.
+    let slot = file.annotator.slot;
+    let out_of_range = slot == 0 || crate::plan::slots(study).is_some_and(|n| slot > n);
+    if out_of_range {
+        return Err(ImportError {
+            at: "annotator.slot".into(),
+            message: match crate::plan::slots(study) {
+                Some(n) => format!("slot {slot}, but the study has slots 1 to {n}"),
+                None => format!("slot {slot}: slots start at 1"),
+            },
+        });
+    }
+    Ok(slot)
+}
+
+/// The preference of the file's trial `i` (`record`), on the positions of the plan's `trial`.
+fn restore_preference(
+    systems: &[String],
+    i: usize,
+    record: &TrialRecord,
+    trial: &Trial,
+) -> Result<Option<Preference>, ImportError> {
+    let position_of = |system: &str| trial.shown.iter().position(|s| systems[s.system] == system);
+    let bad = |what: &str| ImportError {
+        at: format!("trials[{i}].preference"),
+        message: format!("{what}; the file does not fit this study"),
+    };
+    // 1-based positions from the file, checked against the trial before use.
+    let position = |p: usize| {
+        p.checked_sub(1)
+            .filter(|&p| p < trial.shown.len())
+            .ok_or_else(|| bad("a position that is not shown"))
+    };
+    let preference = match &record.preference {
+        None => None,
+        Some(PreferenceRecord::Best { position: p, .. }) => Some(Preference::Best {
+            position: position(*p)?,
+        }),
+        Some(PreferenceRecord::Choice { position: p, .. }) => Some(Preference::Choice {
+            position: position(*p)?,
+        }),
+        Some(PreferenceRecord::Tie) => Some(Preference::Tie),
+        Some(PreferenceRecord::Graded { grade, .. }) => {
+            if trial.shown.len() != 2 || grade.unsigned_abs() > 4 {
+                return Err(bad("a grade off the scale"));
+            }
+            Some(Preference::Graded { grade: *grade })
+        }
+        Some(PreferenceRecord::CannotJudge) => Some(Preference::CannotJudge),
+        Some(PreferenceRecord::BestWorst { best, worst }) => {
+            let at = |p: &Option<Picked>| p.as_ref().map(|p| position(p.position)).transpose();
+            let (best, worst) = (at(best)?, at(worst)?);
+            if best.is_some() && best == worst {
+                return Err(bad("the same output as the best and the worst"));
+            }
+            Some(Preference::BestWorst { best, worst })
+        }
+        Some(PreferenceRecord::Rank { systems: order, .. }) => {
+            let order: Vec<usize> = order
+                .iter()
+                .map(|s| position_of(s).ok_or_else(|| bad("an unknown system in a ranking")))
+                .collect::<Result<_, _>>()?;
+            Some(Preference::Rank { order })
+        }
+    };
+    Ok(preference)
 }
 
 /// The JSON Schema of `juror.ratings/1`, as committed at `assets/schema/ratings.v1.json`.

@@ -5,6 +5,7 @@
 use super::open::{Stored, open};
 use super::tests::{example, into_trials, slot};
 use super::*;
+use crate::study::Study;
 
 const NOW: f64 = 1_795_300_000_000.0;
 

@@ -4,7 +4,7 @@
 use super::ratings::{export, parse, restore};
 use super::tests::{example, into_trials};
 use super::*;
-use crate::study::Severity;
+use crate::study::{Severity, Study};
 
 fn span(start: u32, end: u32, severity: Severity) -> ErrorSpan {
     ErrorSpan {

@@ -385,7 +385,7 @@ mod tests {
     #[test]
     fn the_clock_moves_on_even_when_the_wall_clock_goes_back() {
         let mut p = Progress {
-            annotator: super::super::Annotator::slot(1),
+            annotator: crate::plan::Annotator::slot(1),
             phase: super::super::Phase::Trials,
             current: 0,
             consent_at: None,

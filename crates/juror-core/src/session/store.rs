@@ -7,13 +7,13 @@
 //! - 1: `schema_version`, `study_id`, `study_sha256`, `saved_at`, `progress`.
 //! - 2: adds `revision` (incremented by every save, so that two tabs can tell whose copy is
 //!   newer) and `app_version`. Version 1 envelopes are migrated on read (revision 0).
-//!   Since 2026-11-24 a version 2 progress may also carry `clock` and `stamps` (per trial and
-//!   for the surveys: when each answer was last given, [`super::stamps`]). Both are optional: a
-//!   copy without them (an older app's) reads as stamp 0, which any later edit beats, and an
-//!   older app reading a copy with them ignores them.
-//!   Since 2026-11-26 a progress may also carry `file_saved`, the clock when the finished ratings
-//!   file was saved or sent (the finish page's debriefing shows again on return); optional in
-//!   the same way.
+//!   Optional fields of version 2: the envelope's `plan` (the fingerprint of the plan the
+//!   progress follows; without it, plan format v1), and the progress's `clock` and `stamps`
+//!   (per trial and for the surveys: when each answer was last given, [`super::stamps`]) and
+//!   `file_saved` (the clock when the finished ratings file was saved or sent, so that the
+//!   finish page's debriefing shows again on return). A copy without `clock` and `stamps`
+//!   reads as stamp 0, which any later edit beats; an app that does not know a field ignores
+//!   it.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -43,7 +43,7 @@ pub struct Envelope<P = Progress> {
     /// The progress.
     pub progress: P,
     /// The fingerprint of the plan the progress follows ([`crate::plan::Plan::fingerprint`]);
-    /// absent in copies saved before 2026-11-24.
+    /// optional: a copy without it follows plan format v1 ([`resume`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<String>,
 }

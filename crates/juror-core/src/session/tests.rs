@@ -1,10 +1,15 @@
 //! The reducer's journeys, natively: every phase transition and every refusal.
 
+use std::collections::BTreeMap;
+
 use super::ratings::{export, parse, restore};
+use super::view::survey_questions;
 use super::*;
 use crate::digest::sha256_hex;
-use crate::plan::Format;
-use crate::study::{QuestionKind, RankOptions, parse_study};
+use crate::plan::{Annotator, Format};
+use crate::study::{
+    PreferenceKind, Question, QuestionKind, RankOptions, Requirement, Study, parse_study,
+};
 
 pub(super) fn example(name: &str) -> (Study, String) {
     let path = format!(

@@ -25,7 +25,8 @@
 //! the residual variance: N − p, the REML convention); groups are numbered in order of first
 //! appearance; every input must be finite; an input that cannot give a fit is a
 //! [`MixedError`] saying what to do, never NaN and never a panic. The normal distribution
-//! comes from [`super::special`].
+//! comes from [`super::special`]; the searches in θ are in `mixed/search.rs`, the dense linear
+//! algebra in `mixed/linalg.rs`.
 //!
 //! Tested against statsmodels' `MixedLM` (REML) and `OLS`, and against an independent dense
 //! numpy implementation, on seeded data of the HARE study's design (balanced, unbalanced, and with a true
@@ -42,6 +43,12 @@ use std::fmt;
 
 use super::math::Portable;
 use super::special;
+
+mod linalg;
+mod search;
+
+use linalg::{Cholesky, dot, matmul, symmetrise};
+use search::{brent_root, golden_max};
 
 /// Relative width to which the root of the restricted score in θ is located (Brent's method).
 pub const THETA_TOL: f64 = 1e-12;
@@ -938,248 +945,6 @@ impl<'a> Model<'a> {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// One-dimensional search
-// ---------------------------------------------------------------------------------------------
-
-/// A root of `f` between `a` and `b` (f(a) > 0 > f(b)) by Brent's method (Brent 1973,
-/// "Algorithms for Minimization without Derivatives", ch. 4: bisection, secant and inverse
-/// quadratic interpolation), to an absolute width `tol` plus 2ε|x|. Returns the root and
-/// whether it met the tolerance within [`MAX_ITERATIONS`] steps.
-fn brent_root(
-    mut f: impl FnMut(f64) -> Result<f64, MixedError>,
-    (mut a, mut fa): (f64, f64),
-    (mut b, mut fb): (f64, f64),
-    tol: f64,
-) -> Result<(f64, bool), MixedError> {
-    let (mut c, mut fc) = (b, fb);
-    let mut d = b - a;
-    let mut e = d;
-    for _ in 0..MAX_ITERATIONS {
-        if (fb > 0.0) == (fc > 0.0) {
-            c = a;
-            fc = fa;
-            d = b - a;
-            e = d;
-        }
-        if fc.abs() < fb.abs() {
-            (a, b, c) = (b, c, b);
-            (fa, fb, fc) = (fb, fc, fb);
-        }
-        let tol1 = 2.0 * f64::EPSILON * b.abs() + 0.5 * tol;
-        let xm = 0.5 * (c - b);
-        if xm.abs() <= tol1 || fb == 0.0 {
-            return Ok((b, true));
-        }
-        if e.abs() >= tol1 && fa.abs() > fb.abs() {
-            // Interpolate: secant when only two points differ, else inverse quadratic.
-            let s = fb / fa;
-            let (mut pp, mut qq) = if a == c {
-                (2.0 * xm * s, 1.0 - s)
-            } else {
-                let q0 = fa / fc;
-                let r = fb / fc;
-                (
-                    s * (2.0 * xm * q0 * (q0 - r) - (b - a) * (r - 1.0)),
-                    (q0 - 1.0) * (r - 1.0) * (s - 1.0),
-                )
-            };
-            if pp > 0.0 {
-                qq = -qq;
-            }
-            pp = pp.abs();
-            let min1 = 3.0 * xm * qq - (tol1 * qq).abs();
-            let min2 = (e * qq).abs();
-            if 2.0 * pp < min1.min(min2) {
-                e = d;
-                d = pp / qq;
-            } else {
-                d = xm;
-                e = d;
-            }
-        } else {
-            d = xm;
-            e = d;
-        }
-        a = b;
-        fa = fb;
-        b += if d.abs() > tol1 { d } else { tol1.copysign(xm) };
-        fb = f(b)?;
-    }
-    Ok((b, false))
-}
-
-/// The maximum of `f` on [`lo`, `hi`] by golden-section search, to a width `tol`: the fallback
-/// for a bracket where the score does not go from positive to negative.
-fn golden_max(
-    mut f: impl FnMut(f64) -> Result<f64, MixedError>,
-    mut lo: f64,
-    mut hi: f64,
-    tol: f64,
-) -> Result<(f64, bool), MixedError> {
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let mut x1 = hi - ratio * (hi - lo);
-    let mut x2 = lo + ratio * (hi - lo);
-    let (mut f1, mut f2) = (f(x1)?, f(x2)?);
-    for _ in 0..MAX_ITERATIONS {
-        if hi - lo <= tol {
-            return Ok((0.5 * (lo + hi), true));
-        }
-        if f1 >= f2 {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - ratio * (hi - lo);
-            f1 = f(x1)?;
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + ratio * (hi - lo);
-            f2 = f(x2)?;
-        }
-    }
-    Ok((0.5 * (lo + hi), false))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Dense linear algebra for small p
-// ---------------------------------------------------------------------------------------------
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-/// Copies the lower triangle of a p × p row-major matrix to the upper.
-fn symmetrise(m: &mut [f64], p: usize) {
-    for j in 0..p {
-        for l in 0..j {
-            m[l * p + j] = m[j * p + l];
-        }
-    }
-}
-
-fn matmul(a: &[f64], b: &[f64], p: usize) -> Vec<f64> {
-    let mut out = vec![0.0; p * p];
-    for i in 0..p {
-        for k in 0..p {
-            let aik = a[i * p + k];
-            for j in 0..p {
-                out[i * p + j] += aik * b[k * p + j];
-            }
-        }
-    }
-    out
-}
-
-/// The Cholesky factor of a symmetric positive definite matrix, equilibrated: with
-/// D = diag(M)^(−1/2), D M D = L Lᵀ. Scaling first makes the pivots scale-free, so that the
-/// collinearity test compares each column with its own length.
-struct Cholesky {
-    p: usize,
-    /// Lower triangle, row-major.
-    l: Vec<f64>,
-    /// The diagonal of D.
-    d: Vec<f64>,
-}
-
-impl Cholesky {
-    /// Err(j): column j is collinear with columns 0..j (or zero).
-    fn new(m: &[f64], p: usize) -> Result<Cholesky, usize> {
-        let mut d = vec![0.0; p];
-        for j in 0..p {
-            let mjj = m[j * p + j];
-            if mjj.is_nan() || mjj <= 0.0 {
-                return Err(j);
-            }
-            d[j] = 1.0 / mjj.sqrt();
-        }
-        let mut l = vec![0.0; p * p];
-        for j in 0..p {
-            for i in j..p {
-                let mut s = m[i * p + j] * d[i] * d[j];
-                for k in 0..j {
-                    s -= l[i * p + k] * l[j * p + k];
-                }
-                if i == j {
-                    if s.is_nan() || s <= COLLINEAR_TOL {
-                        return Err(j);
-                    }
-                    l[j * p + j] = s.sqrt();
-                } else {
-                    l[i * p + j] = s / l[j * p + j];
-                }
-            }
-        }
-        Ok(Cholesky { p, l, d })
-    }
-
-    /// z = L⁻¹ D v, so that vᵀ M⁻¹ v = |z|².
-    fn forward(&self, v: &[f64]) -> Vec<f64> {
-        let p = self.p;
-        let mut z = vec![0.0; p];
-        for i in 0..p {
-            let s = v[i] * self.d[i] - dot(&self.l[i * p..i * p + i], &z[..i]);
-            z[i] = s / self.l[i * p + i];
-        }
-        z
-    }
-
-    /// M⁻¹ b = D L⁻ᵀ L⁻¹ D b.
-    fn solve(&self, b: &[f64]) -> Vec<f64> {
-        let p = self.p;
-        let mut x = self.forward(b);
-        for i in (0..p).rev() {
-            let s = x[i] - (i + 1..p).map(|k| self.l[k * p + i] * x[k]).sum::<f64>();
-            x[i] = s / self.l[i * p + i];
-        }
-        for (xi, di) in x.iter_mut().zip(&self.d) {
-            *xi *= di;
-        }
-        x
-    }
-
-    /// vᵀ M⁻¹ v.
-    fn quad(&self, v: &[f64]) -> f64 {
-        self.forward(v).iter().map(|z| z * z).sum()
-    }
-
-    /// ln |M| = 2 Σ ln Lⱼⱼ − 2 Σ ln Dⱼⱼ.
-    fn ln_det(&self) -> f64 {
-        let p = self.p;
-        (0..p)
-            .map(|j| 2.0 * self.l[j * p + j].ln_p() - 2.0 * self.d[j].ln_p())
-            .sum()
-    }
-
-    /// M⁻¹, p × p row-major (column by column).
-    fn inverse(&self) -> Vec<f64> {
-        let p = self.p;
-        let mut inv = vec![0.0; p * p];
-        let mut unit = vec![0.0; p];
-        for j in 0..p {
-            unit.fill(0.0);
-            unit[j] = 1.0;
-            for (i, v) in self.solve(&unit).into_iter().enumerate() {
-                inv[i * p + j] = v;
-            }
-        }
-        symmetrise_mean(&mut inv, p);
-        inv
-    }
-}
-
-/// Makes a numerically almost symmetric matrix exactly symmetric.
-fn symmetrise_mean(m: &mut [f64], p: usize) {
-    for j in 0..p {
-        for l in 0..j {
-            let v = 0.5 * (m[j * p + l] + m[l * p + j]);
-            m[j * p + l] = v;
-            m[l * p + j] = v;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1249,41 +1014,5 @@ mod tests {
             let near = profile(&d, fit.variance_ratio * factor).unwrap();
             assert!(near.log_likelihood < at.log_likelihood);
         }
-    }
-
-    #[test]
-    fn cholesky_solves_and_inverts() {
-        let m = [4.0, 2.0, 0.6, 2.0, 2.0, 0.5, 0.6, 0.5, 3.0];
-        let c = Cholesky::new(&m, 3).unwrap();
-        let x = c.solve(&[1.0, 2.0, 3.0]);
-        for i in 0..3 {
-            let back: f64 = (0..3).map(|j| m[i * 3 + j] * x[j]).sum();
-            assert!((back - [1.0, 2.0, 3.0][i]).abs() < 1e-14);
-        }
-        let inv = c.inverse();
-        let id = matmul(&m, &inv, 3);
-        for i in 0..3 {
-            for j in 0..3 {
-                let want = if i == j { 1.0 } else { 0.0 };
-                assert!((id[i * 3 + j] - want).abs() < 1e-14);
-            }
-        }
-        // det = 4(6 − 0.25) − 2(6 − 0.3) + 0.6(1 − 1.2) = 23 − 11.4 − 0.12
-        assert!((c.ln_det() - 11.48f64.ln_p()).abs() < 1e-14);
-        assert_eq!(
-            Cholesky::new(&[1.0, 2.0, 2.0, 4.0], 2).err(),
-            Some(1),
-            "a multiple of the first column"
-        );
-    }
-
-    #[test]
-    fn brent_finds_a_root() {
-        let (x, ok) = brent_root(|x| Ok(2.0 - x * x), (0.0, 2.0), (2.0, -2.0), 1e-15).unwrap();
-        assert!(ok);
-        assert!((x - 2f64.sqrt()).abs() < 1e-14, "{x}");
-        let (x, ok) = golden_max(|x| Ok(-(x - 0.3) * (x - 0.3)), 0.0, 1.0, 1e-10).unwrap();
-        assert!(ok);
-        assert!((x - 0.3).abs() < 1e-9, "{x}");
     }
 }

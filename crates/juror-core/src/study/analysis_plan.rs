@@ -949,76 +949,7 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
             fix.to_owned(),
         ));
     }
-    for (i, h) in raw.hypotheses.iter().enumerate() {
-        if let Some(d) = &h.dimension
-            && !dimensions.contains(d)
-        {
-            problems.push((
-                format!("hypotheses[{i}].dimension"),
-                format!("unknown dimension \"{d}\""),
-                format!("use one of: {}", dimensions.join(", ")),
-            ));
-        }
-        if let Some(m) = h.margin
-            && !(m.is_finite() && m > 0.0)
-        {
-            problems.push((
-                format!("hypotheses[{i}].margin"),
-                format!("{} is not a margin", Num(m)),
-                "give a positive number on the rating scale, such as 0.5".to_owned(),
-            ));
-        }
-        if h.b.all().is_empty() && h.kind != HypothesisKind::Slope {
-            problems.push((
-                format!("hypotheses[{i}].b"),
-                "no system B".to_owned(),
-                "name the system (or list the systems) A is compared with; only a \"slope\" \
-                 hypothesis may leave b out, to test A's own slope against 0"
-                    .to_owned(),
-            ));
-        }
-        if h.kind != HypothesisKind::Difference && h.margin.is_some() {
-            problems.push((
-                format!("hypotheses[{i}].margin"),
-                format!("a margin on a \"{}\" hypothesis", kind_name(h.kind)),
-                "remove the margin: a non-inferiority margin is for differences of ratings"
-                    .to_owned(),
-            ));
-        }
-        // A comparison of divergences is corrected with its own, as a rating comparison is.
-        if matches!(
-            h.kind,
-            HypothesisKind::Difference | HypothesisKind::Divergence
-        ) && h.corrected.is_some()
-        {
-            problems.push((
-                format!("hypotheses[{i}].corrected"),
-                "\"corrected\" on a comparison".to_owned(),
-                "remove it: the plan's comparisons are always corrected (its `correction` says \
-                 how); only a \"slope\" or \"preference\" hypothesis may stand apart"
-                    .to_owned(),
-            ));
-        }
-        if matches!(
-            h.kind,
-            HypothesisKind::Preference | HypothesisKind::Divergence
-        ) && h.dimension.is_some()
-        {
-            problems.push((
-                format!("hypotheses[{i}].dimension"),
-                format!("a {} hypothesis has no dimension", kind_name(h.kind)),
-                "remove the dimension: preferences are the pairs tasks' choices, divergence is the outputs' texts"
-                    .to_owned(),
-            ));
-        }
-        if h.b.all().contains(&h.a.as_str()) {
-            problems.push((
-                format!("hypotheses[{i}].b"),
-                format!("\"{}\" is compared with itself", h.a),
-                "name another system as b".to_owned(),
-            ));
-        }
-    }
+    hypotheses_problems(&raw.hypotheses, dimensions, &mut problems);
     for (i, c) in raw.contrasts.iter().enumerate() {
         if c.a.is_empty() || c.b.is_empty() {
             problems.push((
@@ -1093,4 +1024,83 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
         }
     }
     problems
+}
+
+/// The hypotheses' problems, each placed at `hypotheses[i]`: known dimensions, a margin only
+/// on a difference, a system B but for a slope, no system compared with itself.
+fn hypotheses_problems(
+    hypotheses: &[RawHypothesis],
+    dimensions: &[String],
+    problems: &mut Vec<PlanProblem>,
+) {
+    for (i, h) in hypotheses.iter().enumerate() {
+        if let Some(d) = &h.dimension
+            && !dimensions.contains(d)
+        {
+            problems.push((
+                format!("hypotheses[{i}].dimension"),
+                format!("unknown dimension \"{d}\""),
+                format!("use one of: {}", dimensions.join(", ")),
+            ));
+        }
+        if let Some(m) = h.margin
+            && !(m.is_finite() && m > 0.0)
+        {
+            problems.push((
+                format!("hypotheses[{i}].margin"),
+                format!("{} is not a margin", Num(m)),
+                "give a positive number on the rating scale, such as 0.5".to_owned(),
+            ));
+        }
+        if h.b.all().is_empty() && h.kind != HypothesisKind::Slope {
+            problems.push((
+                format!("hypotheses[{i}].b"),
+                "no system B".to_owned(),
+                "name the system (or list the systems) A is compared with; only a \"slope\" \
+                 hypothesis may leave b out, to test A's own slope against 0"
+                    .to_owned(),
+            ));
+        }
+        if h.kind != HypothesisKind::Difference && h.margin.is_some() {
+            problems.push((
+                format!("hypotheses[{i}].margin"),
+                format!("a margin on a \"{}\" hypothesis", kind_name(h.kind)),
+                "remove the margin: a non-inferiority margin is for differences of ratings"
+                    .to_owned(),
+            ));
+        }
+        // A comparison of divergences is corrected with its own, as a rating comparison is.
+        if matches!(
+            h.kind,
+            HypothesisKind::Difference | HypothesisKind::Divergence
+        ) && h.corrected.is_some()
+        {
+            problems.push((
+                format!("hypotheses[{i}].corrected"),
+                "\"corrected\" on a comparison".to_owned(),
+                "remove it: the plan's comparisons are always corrected (its `correction` says \
+                 how); only a \"slope\" or \"preference\" hypothesis may stand apart"
+                    .to_owned(),
+            ));
+        }
+        if matches!(
+            h.kind,
+            HypothesisKind::Preference | HypothesisKind::Divergence
+        ) && h.dimension.is_some()
+        {
+            problems.push((
+                format!("hypotheses[{i}].dimension"),
+                format!("a {} hypothesis has no dimension", kind_name(h.kind)),
+                "remove the dimension: preferences are the pairs tasks' choices, divergence is the outputs' texts"
+                    .to_owned(),
+            ));
+        }
+        if h.b.all().contains(&h.a.as_str()) {
+            problems.push((
+                format!("hypotheses[{i}].b"),
+                format!("\"{}\" is compared with itself", h.a),
+                "name another system as b".to_owned(),
+            ));
+        }
+    }
 }

@@ -426,6 +426,17 @@ fn the_report_gives_the_reference_values_on_summeval() {
             ..Request::default()
         };
         let analysis = run(&request).unwrap_or_else(|e| panic!("{e:?}"));
+        // The methods paragraph names the judges' test in plain sentences: no run of spaces
+        // left from the source's line breaks.
+        let methods = juror_core::analysis::render::methods::methods(&analysis.report);
+        assert!(
+            methods.contains("Automatic judges' verdicts (1)"),
+            "{methods}"
+        );
+        assert!(
+            !methods.contains("  "),
+            "a run of spaces in the methods:\n{methods}"
+        );
         let report = &analysis.report.judges[0];
         assert_eq!(report.judge, "llm-judge");
         let mut compared = 0;

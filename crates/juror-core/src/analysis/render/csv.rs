@@ -15,6 +15,124 @@ use crate::session::CANNOT_JUDGE;
 /// nothing else); `round`, `position` and `shown_first` when some row has one; then
 /// `source_file` and `source_at`, the provenance of each row.
 pub fn to_csv(data: &Data) -> String {
+    let header = header(data);
+    let mut out = csv::line(&header);
+    for row in &data.ratings {
+        let values = [
+            ("item_id", row.item.to_string()),
+            ("system_id", row.system.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("dimension", row.dimension.to_string()),
+            ("score", number(row.score)),
+            ("round", row.round.map(number).unwrap_or_default()),
+            (
+                "position",
+                row.position.map(|p| p.to_string()).unwrap_or_default(),
+            ),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ];
+        out.push_str(&line(&header, values));
+    }
+    for row in &data.preferences {
+        let values = [
+            ("item_id", row.item.to_string()),
+            ("system_a", row.system_a.to_string()),
+            ("system_b", row.system_b.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("preference", preference_name(row)),
+            (
+                "shown_first",
+                match row.a_first {
+                    Some(true) => "a".to_owned(),
+                    Some(false) => "b".to_owned(),
+                    None => String::new(),
+                },
+            ),
+            (
+                "derived",
+                if row.derived { "choice" } else { "" }.to_owned(),
+            ),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ];
+        out.push_str(&line(&header, values));
+    }
+    for row in &data.skips {
+        let system = |i: usize| {
+            row.systems
+                .get(i)
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        };
+        let pair = row.systems.len() == 2;
+        let values = [
+            ("item_id", row.item.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ]
+        .into_iter()
+        .chain(if pair {
+            [
+                ("system_a", system(0)),
+                ("system_b", system(1)),
+                ("preference", CANNOT_JUDGE.to_owned()),
+            ]
+        } else {
+            [
+                ("system_id", system(0)),
+                ("dimension", row.question.to_string()),
+                ("score", CANNOT_JUDGE.to_owned()),
+            ]
+        });
+        out.push_str(&line(&header, values));
+    }
+    for row in &data.spans {
+        let some = |x: Option<u32>| x.map(|v| v.to_string()).unwrap_or_default();
+        let values = [
+            ("item_id", row.item.to_string()),
+            ("system_id", row.system.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("start", some(row.start)),
+            ("end", some(row.end)),
+            (
+                "severity",
+                row.severity
+                    .map(|s| s.name().to_owned())
+                    .unwrap_or_default(),
+            ),
+            ("category", row.category.clone().unwrap_or_default()),
+            ("length", row.length.to_string()),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ];
+        out.push_str(&line(&header, values));
+    }
+    for row in &data.choices {
+        let (kind, chosen) = match &row.kind {
+            ChoiceKind::Best(s) => ("best", s.clone()),
+            ChoiceKind::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
+            ChoiceKind::BestWorst { best, worst } => {
+                ("best_worst", format!("{best}{CHOICE_SEPARATOR}{worst}"))
+            }
+        };
+        let values = [
+            ("item_id", row.item.to_string()),
+            ("annotator_id", row.annotator.to_string()),
+            ("choice", kind.to_owned()),
+            ("shown", row.shown.join(CHOICE_SEPARATOR)),
+            ("chosen", chosen),
+            ("source_file", row.source.file.to_string()),
+            ("source_at", row.source.at.to_string()),
+        ];
+        out.push_str(&line(&header, values));
+    }
+    out
+}
+
+/// The columns of [`to_csv`]'s table for `data`.
+fn header(data: &Data) -> Vec<&'static str> {
     let skips = |pair: bool| data.skips.iter().any(|s| (s.systems.len() == 2) == pair);
     let (r, p) = (
         !data.ratings.is_empty() || skips(false),
@@ -50,145 +168,19 @@ pub fn to_csv(data: &Data) -> String {
         header.extend(["choice", "shown", "chosen"]);
     }
     header.extend(["source_file", "source_at"]);
-    let mut out = csv::line(&header);
-    let index = |name: &str| header.iter().position(|h| *h == name);
-    for row in &data.ratings {
-        let mut fields = vec![String::new(); header.len()];
-        for (name, value) in [
-            ("item_id", row.item.to_string()),
-            ("system_id", row.system.to_string()),
-            ("annotator_id", row.annotator.to_string()),
-            ("dimension", row.dimension.to_string()),
-            ("score", number(row.score)),
-            ("round", row.round.map(number).unwrap_or_default()),
-            (
-                "position",
-                row.position.map(|p| p.to_string()).unwrap_or_default(),
-            ),
-            ("source_file", row.source.file.to_string()),
-            ("source_at", row.source.at.to_string()),
-        ] {
-            if let Some(i) = index(name) {
-                fields[i] = value;
-            }
+    header
+}
+
+/// One line of a table with the columns `header`: each value in its named column (a name the
+/// header lacks is dropped), the other fields empty.
+fn line<'a>(header: &[&str], values: impl IntoIterator<Item = (&'a str, String)>) -> String {
+    let mut fields = vec![String::new(); header.len()];
+    for (name, value) in values {
+        if let Some(i) = header.iter().position(|h| *h == name) {
+            fields[i] = value;
         }
-        out.push_str(&csv::line(&fields));
     }
-    for row in &data.preferences {
-        let mut fields = vec![String::new(); header.len()];
-        for (name, value) in [
-            ("item_id", row.item.to_string()),
-            ("system_a", row.system_a.to_string()),
-            ("system_b", row.system_b.to_string()),
-            ("annotator_id", row.annotator.to_string()),
-            ("preference", preference_name(row)),
-            (
-                "shown_first",
-                match row.a_first {
-                    Some(true) => "a".to_owned(),
-                    Some(false) => "b".to_owned(),
-                    None => String::new(),
-                },
-            ),
-            (
-                "derived",
-                if row.derived { "choice" } else { "" }.to_owned(),
-            ),
-            ("source_file", row.source.file.to_string()),
-            ("source_at", row.source.at.to_string()),
-        ] {
-            if let Some(i) = index(name) {
-                fields[i] = value;
-            }
-        }
-        out.push_str(&csv::line(&fields));
-    }
-    for row in &data.skips {
-        let mut fields = vec![String::new(); header.len()];
-        let system = |i: usize| {
-            row.systems
-                .get(i)
-                .map(|s| s.to_string())
-                .unwrap_or_default()
-        };
-        let pair = row.systems.len() == 2;
-        for (name, value) in [
-            ("item_id", row.item.to_string()),
-            ("annotator_id", row.annotator.to_string()),
-            ("source_file", row.source.file.to_string()),
-            ("source_at", row.source.at.to_string()),
-        ]
-        .into_iter()
-        .chain(if pair {
-            [
-                ("system_a", system(0)),
-                ("system_b", system(1)),
-                ("preference", CANNOT_JUDGE.to_owned()),
-            ]
-        } else {
-            [
-                ("system_id", system(0)),
-                ("dimension", row.question.to_string()),
-                ("score", CANNOT_JUDGE.to_owned()),
-            ]
-        }) {
-            if let Some(i) = index(name) {
-                fields[i] = value;
-            }
-        }
-        out.push_str(&csv::line(&fields));
-    }
-    for row in &data.spans {
-        let mut fields = vec![String::new(); header.len()];
-        let some = |x: Option<u32>| x.map(|v| v.to_string()).unwrap_or_default();
-        for (name, value) in [
-            ("item_id", row.item.to_string()),
-            ("system_id", row.system.to_string()),
-            ("annotator_id", row.annotator.to_string()),
-            ("start", some(row.start)),
-            ("end", some(row.end)),
-            (
-                "severity",
-                row.severity
-                    .map(|s| s.name().to_owned())
-                    .unwrap_or_default(),
-            ),
-            ("category", row.category.clone().unwrap_or_default()),
-            ("length", row.length.to_string()),
-            ("source_file", row.source.file.to_string()),
-            ("source_at", row.source.at.to_string()),
-        ] {
-            if let Some(i) = index(name) {
-                fields[i] = value;
-            }
-        }
-        out.push_str(&csv::line(&fields));
-    }
-    for row in &data.choices {
-        let mut fields = vec![String::new(); header.len()];
-        let (kind, chosen) = match &row.kind {
-            ChoiceKind::Best(s) => ("best", s.clone()),
-            ChoiceKind::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
-            ChoiceKind::BestWorst { best, worst } => {
-                ("best_worst", format!("{best}{CHOICE_SEPARATOR}{worst}"))
-            }
-        };
-        for (name, value) in [
-            ("item_id", row.item.to_string()),
-            ("annotator_id", row.annotator.to_string()),
-            ("choice", kind.to_owned()),
-            ("shown", row.shown.join(CHOICE_SEPARATOR)),
-            ("chosen", chosen),
-            ("source_file", row.source.file.to_string()),
-            ("source_at", row.source.at.to_string()),
-        ] {
-            if let Some(i) = index(name) {
-                fields[i] = value;
-            }
-        }
-        out.push_str(&csv::line(&fields));
-    }
-    out
+    csv::line(&fields)
 }
 
 impl Report {

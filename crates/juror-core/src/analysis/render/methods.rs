@@ -13,78 +13,7 @@ pub fn methods(report: &Report) -> String {
     let s = &report.settings;
     let mut parts: Vec<String> = Vec::new();
     if !report.dimensions.is_empty() {
-        let comparisons: usize = report
-            .dimensions
-            .iter()
-            .map(|d| {
-                d.comparisons
-                    .iter()
-                    .filter(|c| c.p_value.is_some() && !c.exploratory)
-                    .count()
-            })
-            .sum();
-        parts.push(format!(
-            "Ratings were analysed separately for each dimension. For each system, the ratings of \
-             an item were averaged over annotators{adj}, and the system's mean, SD (n − 1) and \
-             median are those of these item means, with a 95% t interval and a 95% percentile \
-             bootstrap interval ({resamples} resamples of items, seed {seed}); the distribution \
-             counts the ratings used. Inter-annotator agreement was computed on the raw ratings \
-             (never adjudicated), with units the (item, system) cells: Fleiss' κ (each unit with \
-             its own number of ratings), Krippendorff's α (coincidence matrix, nominal, ordinal \
-             and interval distances; Krippendorff 2011), Cohen's κ for every pair of annotators \
-             over the cells both rated (unweighted, and with linear and quadratic weights \
-             counting steps on the scale{scale}), and percent agreement (the share of agreeing \
-             pairs of ratings within a unit, averaged over units). {plan} The Wilcoxon test \
-             drops zero differences and gives ties average ranks (the exact null distribution up \
-             to 50 differences without ties or zeros, the exact permutation distribution up to 13 \
-             with them, otherwise the normal approximation with tie correction and no continuity \
-             correction, as scipy 1.15); the effect sizes are d_z (mean difference over its SD) \
-             with its 95% interval from the noncentral t (Steiger and Fouladi 1997), \
-             Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
-             correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
-             {flag_sd} were flagged for adjudication{aside}.{experts}",
-            plan = plan_in_words(&s.plan, s.plan_source, comparisons),
-            adj = if s.adjudication.is_some() {
-                ", except that an adjudicated score replaced the ratings of its cell"
-            } else {
-                ""
-            },
-            resamples = s.resamples,
-            seed = s.seed,
-            scale = if report.dimensions.iter().all(|d| d.scale.is_some()) {
-                " of the study"
-            } else {
-                " of the values used"
-            },
-            flag_sd = s.flag_sd,
-            experts = if report
-                .dimensions
-                .iter()
-                .any(|d| d.flags.iter().any(|f| f.experts.len() > 1))
-            {
-                " Where several experts scored a cell, the score used was the one they all gave, \
-                 or the resolved score recorded when they disagreed; a cell whose experts \
-                 disagreed without a resolved score counted as not adjudicated."
-            } else {
-                ""
-            },
-            aside = match (s.exclude_unadjudicated, s.plan.exclude_unadjudicated) {
-                (true, true) => {
-                    "; as the analysis plan pre-registers, flagged cells without an adjudicated \
-                     score were set aside from the system summaries, the comparisons and the \
-                     slopes (agreement keeps every raw rating)"
-                }
-                (true, false) => {
-                    "; flagged cells without an adjudicated score were set aside from the system \
-                     summaries, the comparisons and the slopes (agreement keeps every raw rating)"
-                }
-                (false, true) => {
-                    "; flagged cells without an adjudicated score were kept, although the \
-                     analysis plan pre-registers setting them aside (an exploratory choice)"
-                }
-                (false, false) => "",
-            },
-        ));
+        parts.push(ratings_paragraph(report));
     }
     if let Some(scope) = &report.scope {
         parts.push(scope_in_words(scope));
@@ -174,17 +103,8 @@ pub fn methods(report: &Report) -> String {
                 .to_owned(),
         );
     }
-    if let Some(first) = report.judges.first() {
-        let test = first
-            .dimensions
-            .first()
-            .map(|d| &d.alt_test)
-            .or(first.preferences.as_ref().map(|p| &p.alt_test));
-        let (epsilon, q) = test.map_or((0.2, 0.05), |t| (t.epsilon, t.q));
-        parts.push(format!(
-            "Automatic judges' verdicts ({judges}) were read apart from the human ratings and              entered none of the statistics above. Each judge was compared with the humans by              the alternative annotator test (Calderon, Reichart and Dror 2025): each human left              out in turn, the judge and that human aligned with the remaining humans on each              instance (−RMSE for scores, accuracy for pairwise preferences; an instance is an              output per dimension, an (item, system, dimension) pooled, an (item, pair) for              preferences), a one-sided one-sample t test of the difference of the indicators              against ε = {epsilon} per human, Benjamini–Yekutieli correction over the humans at              q = {q}, the winning rate (the judge passes at 0.5 or more) and the advantage              probability; with item-level Spearman correlation with the humans' mean,              system-level Kendall's τ-b, Krippendorff's α (interval) with and without the judge,              and, for preferences, accuracy against the humans' strict majority and Cohen's κ;              and each system's mean and win rate estimated by prediction-powered inference              (PPI++ with power tuning; Angelopoulos et al. 2023). A judge's verdict is its first              run's, and a pairwise verdict given in both orders counts where the orders agree              (a tie otherwise).",
-            judges = report.judges.len(),
-        ));
+    if let Some(paragraph) = judges_paragraph(report) {
+        parts.push(paragraph);
     }
     parts.push(
         "Only finished trials (done) of ratings files are used, attention-check items are left \
@@ -201,6 +121,115 @@ pub fn methods(report: &Report) -> String {
             .to_owned(),
     );
     parts.join(" ")
+}
+
+/// The paragraph on the ratings: summaries, agreement, the plan's comparisons and tests, and
+/// the flagged cells.
+fn ratings_paragraph(report: &Report) -> String {
+    let s = &report.settings;
+    let comparisons: usize = report
+        .dimensions
+        .iter()
+        .map(|d| {
+            d.comparisons
+                .iter()
+                .filter(|c| c.p_value.is_some() && !c.exploratory)
+                .count()
+        })
+        .sum();
+    format!(
+        "Ratings were analysed separately for each dimension. For each system, the ratings of \
+         an item were averaged over annotators{adj}, and the system's mean, SD (n − 1) and \
+         median are those of these item means, with a 95% t interval and a 95% percentile \
+         bootstrap interval ({resamples} resamples of items, seed {seed}); the distribution \
+         counts the ratings used. Inter-annotator agreement was computed on the raw ratings \
+         (never adjudicated), with units the (item, system) cells: Fleiss' κ (each unit with \
+         its own number of ratings), Krippendorff's α (coincidence matrix, nominal, ordinal \
+         and interval distances; Krippendorff 2011), Cohen's κ for every pair of annotators \
+         over the cells both rated (unweighted, and with linear and quadratic weights \
+         counting steps on the scale{scale}), and percent agreement (the share of agreeing \
+         pairs of ratings within a unit, averaged over units). {plan} The Wilcoxon test \
+         drops zero differences and gives ties average ranks (the exact null distribution up \
+         to 50 differences without ties or zeros, the exact permutation distribution up to 13 \
+         with them, otherwise the normal approximation with tie correction and no continuity \
+         correction, as scipy 1.15); the effect sizes are d_z (mean difference over its SD) \
+         with its 95% interval from the noncentral t (Steiger and Fouladi 1997), \
+         Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
+         correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
+         {flag_sd} were flagged for adjudication{aside}.{experts}",
+        plan = plan_in_words(&s.plan, s.plan_source, comparisons),
+        adj = if s.adjudication.is_some() {
+            ", except that an adjudicated score replaced the ratings of its cell"
+        } else {
+            ""
+        },
+        resamples = s.resamples,
+        seed = s.seed,
+        scale = if report.dimensions.iter().all(|d| d.scale.is_some()) {
+            " of the study"
+        } else {
+            " of the values used"
+        },
+        flag_sd = s.flag_sd,
+        experts = if report
+            .dimensions
+            .iter()
+            .any(|d| d.flags.iter().any(|f| f.experts.len() > 1))
+        {
+            " Where several experts scored a cell, the score used was the one they all gave, \
+             or the resolved score recorded when they disagreed; a cell whose experts \
+             disagreed without a resolved score counted as not adjudicated."
+        } else {
+            ""
+        },
+        aside = match (s.exclude_unadjudicated, s.plan.exclude_unadjudicated) {
+            (true, true) => {
+                "; as the analysis plan pre-registers, flagged cells without an adjudicated \
+                 score were set aside from the system summaries, the comparisons and the \
+                 slopes (agreement keeps every raw rating)"
+            }
+            (true, false) => {
+                "; flagged cells without an adjudicated score were set aside from the system \
+                 summaries, the comparisons and the slopes (agreement keeps every raw rating)"
+            }
+            (false, true) => {
+                "; flagged cells without an adjudicated score were kept, although the \
+                 analysis plan pre-registers setting them aside (an exploratory choice)"
+            }
+            (false, false) => "",
+        },
+    )
+}
+
+/// The paragraph on the automatic judges, when there are any: how each was compared with the
+/// humans.
+fn judges_paragraph(report: &Report) -> Option<String> {
+    let first = report.judges.first()?;
+    let test = first
+        .dimensions
+        .first()
+        .map(|d| &d.alt_test)
+        .or(first.preferences.as_ref().map(|p| &p.alt_test));
+    let (epsilon, q) = test.map_or((0.2, 0.05), |t| (t.epsilon, t.q));
+    Some(format!(
+        "Automatic judges' verdicts ({judges}) were read apart from the human ratings and \
+         entered none of the statistics above. Each judge was compared with the humans by \
+         the alternative annotator test (Calderon, Reichart and Dror 2025): each human left \
+         out in turn, the judge and that human aligned with the remaining humans on each \
+         instance (−RMSE for scores, accuracy for pairwise preferences; an instance is an \
+         output per dimension, an (item, system, dimension) pooled, an (item, pair) for \
+         preferences), a one-sided one-sample t test of the difference of the indicators \
+         against ε = {epsilon} per human, Benjamini–Yekutieli correction over the humans at \
+         q = {q}, the winning rate (the judge passes at 0.5 or more) and the advantage \
+         probability; with item-level Spearman correlation with the humans' mean, \
+         system-level Kendall's τ-b, Krippendorff's α (interval) with and without the judge, \
+         and, for preferences, accuracy against the humans' strict majority and Cohen's κ; \
+         and each system's mean and win rate estimated by prediction-powered inference \
+         (PPI++ with power tuning; Angelopoulos et al. 2023). A judge's verdict is its first \
+         run's, and a pairwise verdict given in both orders counts where the orders agree \
+         (a tie otherwise).",
+        judges = report.judges.len(),
+    ))
 }
 
 /// The paragraphs on data derived before the statistics: standardised scores, error spans'

@@ -5,6 +5,9 @@
 //! `docs/analysis.md` says; this module only arranges the data and the results. Undefined
 //! statistics are `null` in the JSON (never NaN), with a `note` saying why where it helps.
 
+mod agreement;
+mod breakdown;
+mod compare;
 mod divergence;
 mod graded;
 mod hypotheses;
@@ -14,6 +17,7 @@ mod standardise;
 mod thresholds;
 mod types;
 
+pub use agreement::{rating_matrix, unit};
 pub use divergence::DivergenceReport;
 pub use graded::{
     CannotJudgeCount, GradeShare, GradedPair, GradedPosition, GradedReport, cannot_judge_counts,
@@ -29,20 +33,17 @@ pub use types::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::analysis::adjudication::Adjudication;
-use crate::analysis::data::{Data, Ids, LEVEL, Problem, RatingRow, oriented, pairable_units};
+use crate::analysis::data::{Data, LEVEL, Problem, RatingRow};
 use crate::analysis::diagnostics::diagnostics;
-use crate::analysis::plan::{AnalysisPlan, Correction, Family, Standardise, Test, Unit};
+use crate::analysis::plan::{AnalysisPlan, Standardise, Unit};
 use crate::analysis::rounds::rounds;
 use crate::fast_hash::FastHash;
-use crate::stats::agreement::{
-    Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
-};
 use crate::stats::describe::{mean, sd as sample_sd};
-use crate::stats::paired::{
-    self, Alternative, PairedError, WilcoxonMethod, bootstrap_mean, describe, paired_effect,
-    t_test, wilcoxon, wilcoxon_p,
-};
+use crate::stats::paired::{bootstrap_mean, describe};
 use crate::study::Study;
+use agreement::rating_agreement;
+use breakdown::{group_reports, intake_reports};
+use compare::{Testing, adjust, compare, planned_comparisons};
 use preferences::preference_report;
 
 /// The report on `data`. Problems of `data` come first in `problems`, then the adjudication
@@ -119,46 +120,7 @@ pub fn report_with_key(
     let data = in_scope.as_ref().unwrap_or(all);
     let mut dimensions: Vec<DimensionReport> = dimension_order(all, study)
         .into_iter()
-        .map(|d| {
-            let scale = study.and_then(|s| s.dimension(&d)).map(|dim| {
-                dim.scale
-                    .points
-                    .iter()
-                    .map(|p| f64::from(p.value))
-                    .collect::<Vec<f64>>()
-            });
-            let rows: Vec<&RatingRow> = data.ratings.iter().filter(|r| r.dimension == d).collect();
-            let preferred = study.map(Study::systems).unwrap_or_default();
-            let mut report = dimension_report(
-                &d,
-                scale.clone(),
-                Rows::of(&rows, &plan),
-                adjudication,
-                preferred,
-                options,
-                &plan,
-            );
-            report.label = study
-                .and_then(|s| s.dimension(&d))
-                .map(|dim| dim.label.clone());
-            if plan.by_group
-                && let Some(study) = study
-            {
-                report.groups = group_reports(&d, scale.as_deref(), &rows, study, options, &plan);
-            }
-            if let Some(question) = &plan.by_intake {
-                report.intake_groups = intake_reports(
-                    &d,
-                    scale.as_deref(),
-                    &rows,
-                    &data.answers,
-                    question,
-                    options,
-                    &plan,
-                );
-            }
-            report
-        })
+        .map(|d| rated_dimension(&d, data, study, adjudication, options, &plan))
         .collect();
     let names: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
     let weights = plan.mqm_weights.unwrap_or_default();
@@ -172,26 +134,7 @@ pub fn report_with_key(
                  are not compared as a dimension (rename the dimension to compare them)",
             ));
         } else {
-            let rows = super::spans::mqm_rows(&data.spans, &weights);
-            let refs: Vec<&RatingRow> = rows.iter().collect();
-            let preferred = study.map(Study::systems).unwrap_or_default();
-            // An MQM score is not a rating to adjudicate, so none is set aside.
-            let mqm_options = Options {
-                exclude_unadjudicated: Some(false),
-                ..options.clone()
-            };
-            let mut mqm = dimension_report(
-                super::spans::MQM,
-                None,
-                Rows::of(&refs, &plan),
-                None,
-                preferred,
-                &mqm_options,
-                &plan,
-            );
-            mqm.label = Some("MQM score (weighted errors; lower is better)".to_owned());
-            // An MQM score is not a rating to adjudicate.
-            mqm.flags.clear();
+            let mqm = mqm_dimension(data, &weights, study, options, &plan);
             for s in &mut spans.systems {
                 s.mqm = mqm.systems.iter().find(|x| x.system == s.system).map(|x| {
                     super::spans::MqmSummary {
@@ -266,6 +209,87 @@ pub fn report_with_key(
         hypotheses: planned,
         scope,
     }
+}
+
+/// The report on one dimension `d` of the ratings: its label from the study, and the plan's
+/// breakdowns by item group and by intake answer.
+fn rated_dimension(
+    d: &str,
+    data: &Data,
+    study: Option<&Study>,
+    adjudication: Option<&Adjudication>,
+    options: &Options,
+    plan: &AnalysisPlan,
+) -> DimensionReport {
+    let scale = study.and_then(|s| s.dimension(d)).map(|dim| {
+        dim.scale
+            .points
+            .iter()
+            .map(|p| f64::from(p.value))
+            .collect::<Vec<f64>>()
+    });
+    let rows: Vec<&RatingRow> = data.ratings.iter().filter(|r| r.dimension == d).collect();
+    let preferred = study.map(Study::systems).unwrap_or_default();
+    let mut report = dimension_report(
+        d,
+        scale.clone(),
+        Rows::of(&rows, plan),
+        adjudication,
+        preferred,
+        options,
+        plan,
+    );
+    report.label = study
+        .and_then(|s| s.dimension(d))
+        .map(|dim| dim.label.clone());
+    if plan.by_group
+        && let Some(study) = study
+    {
+        report.groups = group_reports(d, scale.as_deref(), &rows, study, options, plan);
+    }
+    if let Some(question) = &plan.by_intake {
+        report.intake_groups = intake_reports(
+            d,
+            scale.as_deref(),
+            &rows,
+            &data.answers,
+            question,
+            options,
+            plan,
+        );
+    }
+    report
+}
+
+/// The error spans' MQM scores as a dimension of the report (with `weights`), no cell flagged.
+fn mqm_dimension(
+    data: &Data,
+    weights: &crate::study::analysis_plan::MqmWeights,
+    study: Option<&Study>,
+    options: &Options,
+    plan: &AnalysisPlan,
+) -> DimensionReport {
+    let rows = super::spans::mqm_rows(&data.spans, weights);
+    let refs: Vec<&RatingRow> = rows.iter().collect();
+    let preferred = study.map(Study::systems).unwrap_or_default();
+    // An MQM score is not a rating to adjudicate, so none is set aside.
+    let mqm_options = Options {
+        exclude_unadjudicated: Some(false),
+        ..options.clone()
+    };
+    let mut mqm = dimension_report(
+        super::spans::MQM,
+        None,
+        Rows::of(&refs, plan),
+        None,
+        preferred,
+        &mqm_options,
+        plan,
+    );
+    mqm.label = Some("MQM score (weighted errors; lower is better)".to_owned());
+    // An MQM score is not a rating to adjudicate.
+    mqm.flags.clear();
+    mqm
 }
 
 /// What the adjudication file did; its cells that are in no ratings are added to `problems`.
@@ -457,43 +481,9 @@ fn dimension_report(
 ) -> DimensionReport {
     let Rows { raw: rows, z } = rows;
     let cells: Cells = group_cells(rows);
-    let adjudicated =
-        |item: &str, system: &str| adjudication.and_then(|a| a.score(dimension, item, system));
 
     // Flags, on the raw ratings.
-    let mut flags = Vec::new();
-    for ((item, system), ratings) in &cells {
-        if ratings.len() < 2 {
-            continue;
-        }
-        let scores: Vec<f64> = ratings.iter().map(|r| r.score).collect();
-        let sd = sample_sd(&scores);
-        if sd > options.flag_sd {
-            flags.push(Flag {
-                item: (*item).to_owned(),
-                system: (*system).to_owned(),
-                n: scores.len(),
-                mean: mean(&scores),
-                sd,
-                ratings: ratings
-                    .iter()
-                    .map(|r| AnnotatorScore {
-                        annotator: r.annotator.to_string(),
-                        score: r.score,
-                    })
-                    .collect(),
-                adjudicated: adjudicated(item, system),
-                experts: adjudication.map_or_else(Vec::new, |a| {
-                    let experts = a.experts(dimension, item, system);
-                    match experts {
-                        [one] if one.expert.is_empty() => Vec::new(),
-                        _ => experts.to_vec(),
-                    }
-                }),
-                context: None,
-            });
-        }
-    }
+    let flags = flags(dimension, &cells, adjudication, options);
 
     // With `exclude_unadjudicated`, the flagged cells still without a score are set aside
     // from everything below but agreement (on `raw`).
@@ -523,27 +513,14 @@ fn dimension_report(
 
     // Systems, on the item means (adjudicated where there is a score).
     let means = item_means(rows, adjudication);
-    let systems: Vec<SystemSummary> = means
-        .iter()
-        .map(|(system, by_item)| {
-            let values: Vec<f64> = by_item.values().copied().collect();
-            let mut used: Vec<f64> = Vec::new();
-            let mut replaced = 0;
-            for ((item, s), ratings) in &cells {
-                if s != system {
-                    continue;
-                }
-                match adjudicated(item, s) {
-                    Some(score) => {
-                        replaced += 1;
-                        used.push(score);
-                    }
-                    None => used.extend(ratings.iter().map(|r| r.score)),
-                }
-            }
-            system_summary(system, &values, &used, replaced, scale.as_deref(), options)
-        })
-        .collect();
+    let systems = system_summaries(
+        dimension,
+        &means,
+        &cells,
+        adjudication,
+        scale.as_deref(),
+        options,
+    );
 
     // Comparisons, as the plan says, on its unit: items (the means above) or annotators; on
     // the z-scores when the plan standardises.
@@ -561,45 +538,7 @@ fn dimension_report(
     );
 
     // Contrasts: per unit, the mean over each group (units that have every system of both).
-    let contrasts: Vec<PairComparison> = plan
-        .contrasts
-        .iter()
-        .filter(|c| c.dimension.as_deref().is_none_or(|d| d == dimension))
-        .map(|c| {
-            let group_means = |group: &[String]| -> BTreeMap<String, f64> {
-                let Some(first) = group.first().and_then(|s| unit_means.get(s)) else {
-                    return BTreeMap::new();
-                };
-                first
-                    .keys()
-                    .filter_map(|unit| {
-                        let values: Option<Vec<f64>> = group
-                            .iter()
-                            .map(|s| unit_means.get(s).and_then(|m| m.get(unit)).copied())
-                            .collect();
-                        values.map(|v| (unit.clone(), mean(&v)))
-                    })
-                    .collect()
-            };
-            let hypothesis = super::plan::Hypothesis {
-                name: Some(c.name.clone()),
-                dimension: c.dimension.clone(),
-                a: c.a.join("+"),
-                b: c.b.join("+"),
-                alternative: c.alternative,
-                margin: None,
-            };
-            compare(
-                &hypothesis.a,
-                &hypothesis.b,
-                &group_means(&c.a),
-                &group_means(&c.b),
-                Testing { plan, options },
-                Some(&hypothesis),
-                !plan.is_primary(dimension),
-            )
-        })
-        .collect();
+    let contrasts = contrasts(plan, options, dimension, &unit_means);
 
     let set_aside = pending.len();
     let annotators = {
@@ -638,6 +577,135 @@ fn dimension_report(
     }
 }
 
+/// The cells (item, system) of one dimension whose ratings have a sample SD above the
+/// options' `flag_sd`, with their adjudicated score and experts.
+fn flags(
+    dimension: &str,
+    cells: &Cells<'_>,
+    adjudication: Option<&Adjudication>,
+    options: &Options,
+) -> Vec<Flag> {
+    let adjudicated =
+        |item: &str, system: &str| adjudication.and_then(|a| a.score(dimension, item, system));
+    let mut flags = Vec::new();
+    for ((item, system), ratings) in cells {
+        if ratings.len() < 2 {
+            continue;
+        }
+        let scores: Vec<f64> = ratings.iter().map(|r| r.score).collect();
+        let sd = sample_sd(&scores);
+        if sd > options.flag_sd {
+            flags.push(Flag {
+                item: (*item).to_owned(),
+                system: (*system).to_owned(),
+                n: scores.len(),
+                mean: mean(&scores),
+                sd,
+                ratings: ratings
+                    .iter()
+                    .map(|r| AnnotatorScore {
+                        annotator: r.annotator.to_string(),
+                        score: r.score,
+                    })
+                    .collect(),
+                adjudicated: adjudicated(item, system),
+                experts: adjudication.map_or_else(Vec::new, |a| {
+                    let experts = a.experts(dimension, item, system);
+                    match experts {
+                        [one] if one.expert.is_empty() => Vec::new(),
+                        _ => experts.to_vec(),
+                    }
+                }),
+                context: None,
+            });
+        }
+    }
+    flags
+}
+
+/// Each system's summary on its item means `means` (adjudicated where there is a score), with
+/// the scores used: a cell's adjudicated score, else its ratings.
+fn system_summaries(
+    dimension: &str,
+    means: &BTreeMap<String, BTreeMap<String, f64>>,
+    cells: &Cells<'_>,
+    adjudication: Option<&Adjudication>,
+    scale: Option<&[f64]>,
+    options: &Options,
+) -> Vec<SystemSummary> {
+    let adjudicated =
+        |item: &str, system: &str| adjudication.and_then(|a| a.score(dimension, item, system));
+    means
+        .iter()
+        .map(|(system, by_item)| {
+            let values: Vec<f64> = by_item.values().copied().collect();
+            let mut used: Vec<f64> = Vec::new();
+            let mut replaced = 0;
+            for ((item, s), ratings) in cells {
+                if s != system {
+                    continue;
+                }
+                match adjudicated(item, s) {
+                    Some(score) => {
+                        replaced += 1;
+                        used.push(score);
+                    }
+                    None => used.extend(ratings.iter().map(|r| r.score)),
+                }
+            }
+            system_summary(system, &values, &used, replaced, scale, options)
+        })
+        .collect()
+}
+
+/// The plan's contrasts on `dimension`: per unit, the mean over each group of systems (units
+/// that have every system of both), compared as a pair.
+fn contrasts(
+    plan: &AnalysisPlan,
+    options: &Options,
+    dimension: &str,
+    unit_means: &BTreeMap<String, BTreeMap<String, f64>>,
+) -> Vec<PairComparison> {
+    plan.contrasts
+        .iter()
+        .filter(|c| c.dimension.as_deref().is_none_or(|d| d == dimension))
+        .map(|c| {
+            let group_means = |group: &[String]| -> BTreeMap<String, f64> {
+                let Some(first) = group.first().and_then(|s| unit_means.get(s)) else {
+                    return BTreeMap::new();
+                };
+                first
+                    .keys()
+                    .filter_map(|unit| {
+                        let values: Option<Vec<f64>> = group
+                            .iter()
+                            .map(|s| unit_means.get(s).and_then(|m| m.get(unit)).copied())
+                            .collect();
+                        values.map(|v| (unit.clone(), mean(&v)))
+                    })
+                    .collect()
+            };
+            let hypothesis = super::plan::Hypothesis {
+                name: Some(c.name.clone()),
+                dimension: c.dimension.clone(),
+                a: c.a.join("+"),
+                b: c.b.join("+"),
+                alternative: c.alternative,
+                margin: None,
+            };
+            compare(
+                &hypothesis.a,
+                &hypothesis.b,
+                &group_means(&c.a),
+                &group_means(&c.b),
+                Testing { plan, options },
+                Some(&hypothesis),
+                !plan.is_primary(dimension),
+            )
+        })
+        .collect()
+}
+
 /// Each system's means on the plan's unit: the item means given, or per annotator.
 fn unit_means(
     plan: &AnalysisPlan,
@@ -647,195 +715,6 @@ fn unit_means(
     match plan.unit {
         Unit::Item => item_means.clone(),
         Unit::Annotator => annotator_means(rows),
-    }
-}
-
-/// The plan's comparisons of the systems of `unit_means` on `dimension`, each oriented and
-/// tested as its hypothesis (or the plan) says.
-fn planned_comparisons(
-    plan: &AnalysisPlan,
-    options: &Options,
-    dimension: &str,
-    unit_means: &BTreeMap<String, BTreeMap<String, f64>>,
-    exploratory: bool,
-) -> Vec<PairComparison> {
-    let names: Vec<&str> = unit_means.keys().map(String::as_str).collect();
-    plan.pairs(&names)
-        .into_iter()
-        .map(|(a, b)| {
-            let (a, b) = oriented(plan, dimension, a, b);
-            let hypothesis = plan.hypothesis(dimension, &a, &b);
-            compare(
-                &a,
-                &b,
-                &unit_means[&a],
-                &unit_means[&b],
-                Testing { plan, options },
-                hypothesis,
-                exploratory,
-            )
-        })
-        .collect()
-}
-
-/// The dimension per item group of the study, for each grouping the items have (their `group`,
-/// then each named grouping of `groups`; groups in order of first appearance among the items):
-/// systems and comparisons on the group's items, as the plan compares, uncorrected, on the raw
-/// ratings (adjudication settles cells of the whole report, not of a breakdown).
-fn group_reports(
-    dimension: &str,
-    scale: Option<&[f64]>,
-    rows: &[&RatingRow],
-    study: &Study,
-    options: &Options,
-    plan: &AnalysisPlan,
-) -> Vec<GroupReport> {
-    let item_of: HashMap<&str, &crate::study::Item> =
-        study.items().iter().map(|i| (i.id.as_str(), i)).collect();
-    let by = Breakdown {
-        dimension,
-        scale,
-        rows,
-        options,
-        plan,
-    };
-    study
-        .groupings()
-        .into_iter()
-        .flat_map(|grouping| {
-            let mut groups: Vec<&str> = Vec::new();
-            for g in study.items().iter().filter_map(|i| i.grouping(grouping)) {
-                if !groups.contains(&g) {
-                    groups.push(g);
-                }
-            }
-            let named = (grouping != crate::study::GROUP).then(|| grouping.to_owned());
-            by.groups(&groups, |r| {
-                item_of
-                    .get(r.item.as_str())
-                    .and_then(|i| i.grouping(grouping))
-            })
-            .into_iter()
-            .map(move |g| GroupReport {
-                grouping: named.clone(),
-                ..g
-            })
-        })
-        .collect()
-}
-
-/// The dimension per answer to the intake question `question`: each group is the annotators
-/// who gave that answer (`answers` as read from the ratings files; a multiple choice puts an
-/// annotator in every group they chose), in order of first appearance.
-fn intake_reports(
-    dimension: &str,
-    scale: Option<&[f64]>,
-    rows: &[&RatingRow],
-    answers: &[super::answers::AnswerRow],
-    question: &str,
-    options: &Options,
-    plan: &AnalysisPlan,
-) -> Vec<GroupReport> {
-    let mut groups: Vec<&str> = Vec::new();
-    let mut of: HashMap<&str, Vec<&str>> = HashMap::new();
-    for a in answers
-        .iter()
-        .filter(|a| a.phase == super::answers::Phase::Intake && a.question == question)
-    {
-        if !groups.contains(&a.value.as_str()) {
-            groups.push(&a.value);
-        }
-        of.entry(a.annotator.as_str()).or_default().push(&a.value);
-    }
-    let by = Breakdown {
-        dimension,
-        scale,
-        rows,
-        options,
-        plan,
-    };
-    groups
-        .iter()
-        .flat_map(|&g| {
-            by.groups(&[g], |r| {
-                of.get(r.annotator.as_str())
-                    .and_then(|v| v.iter().find(|x| **x == g).copied())
-            })
-        })
-        .collect()
-}
-
-/// What a breakdown of one dimension is computed from.
-struct Breakdown<'a> {
-    dimension: &'a str,
-    scale: Option<&'a [f64]>,
-    rows: &'a [&'a RatingRow],
-    options: &'a Options,
-    plan: &'a AnalysisPlan,
-}
-
-impl Breakdown<'_> {
-    /// One report per group of `groups` (those with ratings), the rows of a group being those
-    /// `group_of` puts in it.
-    fn groups<'g>(
-        &self,
-        groups: &[&'g str],
-        group_of: impl Fn(&RatingRow) -> Option<&'g str>,
-    ) -> Vec<GroupReport> {
-        let Breakdown {
-            dimension,
-            scale,
-            rows,
-            options,
-            plan,
-        } = *self;
-        groups
-            .iter()
-            .copied()
-            .filter_map(|group| {
-                let mine: Vec<&RatingRow> = rows
-                    .iter()
-                    .copied()
-                    .filter(|r| group_of(r) == Some(group))
-                    .collect();
-                if mine.is_empty() {
-                    return None;
-                }
-                // The raw ratings: adjudication settles cells of the whole report.
-                let means = item_means(&mine, None);
-                let systems = means
-                    .iter()
-                    .map(|(system, by_item)| {
-                        let values: Vec<f64> = by_item.values().copied().collect();
-                        let used: Vec<f64> = mine
-                            .iter()
-                            .filter(|r| r.system == *system)
-                            .map(|r| r.score)
-                            .collect();
-                        system_summary(system, &values, &used, 0, scale, options)
-                    })
-                    .collect();
-                let comparisons = planned_comparisons(
-                    plan,
-                    options,
-                    dimension,
-                    &unit_means(plan, &mine, &means),
-                    true,
-                );
-                let items = mine
-                    .iter()
-                    .map(|r| r.item.as_str())
-                    .collect::<std::collections::HashSet<_>>()
-                    .len();
-                Some(GroupReport {
-                    grouping: None,
-                    group: group.to_owned(),
-                    items,
-                    systems,
-                    comparisons,
-                })
-            })
-            .collect()
     }
 }
 
@@ -912,324 +791,6 @@ fn bootstrap_of(xs: &[f64], options: &Options) -> Option<Bootstrap> {
             resamples: b.resamples,
             seed: options.seed,
         })
-}
-
-/// What a comparison is tested with: the plan, and the bootstrap's settings.
-#[derive(Clone, Copy)]
-struct Testing<'a> {
-    plan: &'a AnalysisPlan,
-    options: &'a Options,
-}
-
-/// The comparison of `a` and `b` on their common units, with the plan's tests for the
-/// hypothesis's alternative (else the plan's) and, with a margin, the non-inferiority tests.
-fn compare(
-    a: &str,
-    b: &str,
-    means_a: &BTreeMap<String, f64>,
-    means_b: &BTreeMap<String, f64>,
-    testing: Testing<'_>,
-    hypothesis: Option<&super::plan::Hypothesis>,
-    exploratory: bool,
-) -> PairComparison {
-    let Testing { plan, options } = testing;
-    let alternative = hypothesis.map_or(plan.alternative, |h| h.alternative);
-    let (mut x, mut y) = (Vec::new(), Vec::new());
-    for (unit, va) in means_a {
-        if let Some(vb) = means_b.get(unit) {
-            x.push(*va);
-            y.push(*vb);
-        }
-    }
-    let mut notes = Vec::new();
-    let mut out = PairComparison {
-        system_a: a.to_owned(),
-        system_b: b.to_owned(),
-        hypothesis: hypothesis.and_then(|h| h.name.clone()),
-        alternative,
-        exploratory,
-        n: x.len(),
-        mean_a: None,
-        mean_b: None,
-        mean_diff: None,
-        mean_diff_ci95: None,
-        mean_diff_bootstrap: None,
-        wilcoxon: None,
-        t_test: None,
-        non_inferiority: None,
-        p_value: None,
-        p_holm: None,
-        p_bonferroni: None,
-        p_adjusted: None,
-        d_z: None,
-        d_z_ci95: None,
-        g_z: None,
-        rank_biserial: None,
-        notes: Vec::new(),
-    };
-    if x.is_empty() {
-        out.notes.push(format!(
-            "no {} has ratings of both systems",
-            match plan.unit {
-                Unit::Item => "item",
-                Unit::Annotator => "annotator",
-            }
-        ));
-        return out;
-    }
-    out.mean_a = Some(mean(&x));
-    out.mean_b = Some(mean(&y));
-    let diffs = match paired::differences(&x, &y) {
-        Ok(d) => d,
-        Err(e) => {
-            out.notes.push(e.to_string());
-            return out;
-        }
-    };
-    out.mean_diff = Some(mean(&diffs));
-    out.mean_diff_bootstrap = bootstrap_of(&diffs, options);
-    for test in &plan.tests {
-        match test {
-            Test::Wilcoxon => match wilcoxon(&diffs) {
-                Ok(w) => {
-                    let mut result: WilcoxonResult = w.into();
-                    match wilcoxon_p(&diffs, WilcoxonMethod::Auto, alternative.into()) {
-                        Ok(p) => result.p_value = p,
-                        Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
-                    }
-                    out.wilcoxon = Some(result);
-                }
-                Err(e) => notes.push(format!("Wilcoxon: {}", explain(&e))),
-            },
-            Test::T => match t_test(&diffs, 0.0, alternative.into()) {
-                Ok(t) => {
-                    out.t_test = Some(TTestResult {
-                        t: t.t,
-                        df: t.df,
-                        p_value: t.p_value,
-                    });
-                    out.mean_diff_ci95 = Some(Ci {
-                        low: t.ci95.0,
-                        high: t.ci95.1,
-                    });
-                }
-                Err(e) => notes.push(format!("t-test: {}", explain(&e))),
-            },
-        }
-    }
-    // The p-value that is corrected is the first test's: only when that test ran.
-    if let Some(first) = plan.tests.first() {
-        out.p_value = match first {
-            Test::Wilcoxon => out.wilcoxon.map(|w| w.p_value),
-            Test::T => out.t_test.map(|t| t.p_value),
-        };
-    }
-    if let Some(margin) = hypothesis.and_then(|h| h.margin).or(plan.margin) {
-        let shifted: Vec<f64> = diffs.iter().map(|d| d + margin).collect();
-        out.non_inferiority = Some(NonInferiority {
-            margin,
-            p_t: t_test(&diffs, -margin, Alternative::Greater)
-                .ok()
-                .map(|t| t.p_value),
-            p_wilcoxon: wilcoxon_p(&shifted, WilcoxonMethod::Auto, Alternative::Greater).ok(),
-        });
-    }
-    match paired_effect(&diffs) {
-        Ok(e) => {
-            out.d_z = Some(e.d_z);
-            out.d_z_ci95 = paired::d_z_interval(&diffs)
-                .ok()
-                .map(|(low, high)| Ci { low, high });
-            out.g_z = Some(e.g_z);
-            out.rank_biserial = e.rank_biserial;
-        }
-        Err(e) => notes.push(format!("effect sizes: {}", explain(&e))),
-    }
-    out.notes = notes;
-    out
-}
-
-fn explain(e: &PairedError) -> String {
-    e.to_string()
-}
-
-/// Where a tested comparison is: (dimension, 0 for `comparisons`, 1 for `contrasts`, index),
-/// or (`usize::MAX`, 2, index) for a planned test of a slope or a preference.
-type Place = (usize, usize, usize);
-
-/// The family key of a planned test: its dimension's under `Family::Dimension` (preferences
-/// together apart), the plan's under `Family::Plan`.
-fn planned_key(
-    t: &HypothesisTest,
-    dimensions: &[DimensionReport],
-    family: Family,
-) -> (usize, bool) {
-    match family {
-        Family::Plan => (0, t.exploratory),
-        Family::Dimension => (
-            t.dimension
-                .as_ref()
-                .and_then(|d| dimensions.iter().position(|x| x.dimension == *d))
-                .unwrap_or(usize::MAX),
-            false,
-        ),
-    }
-}
-
-/// Holm and Bonferroni over each family of the plan: every comparison of the report's primary
-/// dimensions (and apart, of its exploratory ones), or each dimension's own; `p_adjusted` is
-/// the plan's correction. The plan's planned tests of slopes and preferences join the family.
-fn adjust(dimensions: &mut [DimensionReport], planned: &mut [HypothesisTest], plan: &AnalysisPlan) {
-    // Every tested comparison, by family: (0 or the dimension, exploratory).
-    let mut by: BTreeMap<(usize, bool), Vec<Place>> = BTreeMap::new();
-    for (d, dim) in dimensions.iter().enumerate() {
-        let lists = [&dim.comparisons, &dim.contrasts];
-        for (l, list) in lists.into_iter().enumerate() {
-            for (c, comparison) in list.iter().enumerate() {
-                if comparison.p_value.is_none() {
-                    continue;
-                }
-                let key = match plan.family {
-                    Family::Plan => (0, comparison.exploratory),
-                    Family::Dimension => (d, false),
-                };
-                by.entry(key).or_default().push((d, l, c));
-            }
-        }
-    }
-    for (i, t) in planned.iter().enumerate() {
-        if t.p_value.is_some() && t.corrected {
-            by.entry(planned_key(t, dimensions, plan.family))
-                .or_default()
-                .push((usize::MAX, 2, i));
-        }
-    }
-    let p_of =
-        |dimensions: &[DimensionReport], planned: &[HypothesisTest], (d, l, c): Place| match l {
-            0 => dimensions[d].comparisons[c].p_value,
-            1 => dimensions[d].contrasts[c].p_value,
-            _ => planned[c].p_value,
-        };
-    for family in by.into_values() {
-        let ps: Vec<f64> = family
-            .iter()
-            .filter_map(|&place| p_of(dimensions, planned, place))
-            .collect();
-        let (Ok(holm), Ok(bonferroni)) = (paired::holm(&ps), paired::bonferroni(&ps)) else {
-            continue;
-        };
-        for (&(d, l, c), (h, b)) in family.iter().zip(holm.into_iter().zip(bonferroni)) {
-            let (p_value, p_holm, p_bonferroni, p_adjusted) = match l {
-                0 => {
-                    let x = &mut dimensions[d].comparisons[c];
-                    (
-                        x.p_value,
-                        &mut x.p_holm,
-                        &mut x.p_bonferroni,
-                        &mut x.p_adjusted,
-                    )
-                }
-                1 => {
-                    let x = &mut dimensions[d].contrasts[c];
-                    (
-                        x.p_value,
-                        &mut x.p_holm,
-                        &mut x.p_bonferroni,
-                        &mut x.p_adjusted,
-                    )
-                }
-                _ => {
-                    let x = &mut planned[c];
-                    (
-                        x.p_value,
-                        &mut x.p_holm,
-                        &mut x.p_bonferroni,
-                        &mut x.p_adjusted,
-                    )
-                }
-            };
-            *p_holm = Some(h);
-            *p_bonferroni = Some(b);
-            *p_adjusted = match plan.correction {
-                Correction::Holm => Some(h),
-                Correction::Bonferroni => Some(b),
-                Correction::None => p_value,
-            };
-        }
-    }
-}
-
-/// The agreement unit of a rating: its item and system.
-pub fn unit(item: &str, system: &str) -> String {
-    format!("{item}{UNIT_SEPARATOR}{system}")
-}
-
-/// The agreement matrix of one dimension's raw ratings: units (item, system) and raters
-/// (annotators) in order of first appearance, tied to the scale when there is one.
-pub fn rating_matrix(rows: &[&RatingRow], scale: Option<&[f64]>) -> Option<Ratings> {
-    // Units and raters by number; named once each.
-    let mut ids = Ids::default();
-    let triples: Vec<((u32, u32), u32, f64)> = rows
-        .iter()
-        .map(|r| {
-            (
-                (ids.id(&r.item), ids.id(&r.system)),
-                ids.id(&r.annotator),
-                r.score,
-            )
-        })
-        .collect();
-    let ratings = Ratings::from_keyed(
-        triples,
-        |&(item, system)| unit(ids.text(item), ids.text(system)),
-        |&annotator| ids.text(annotator).to_owned(),
-    )
-    .ok()?;
-    match scale {
-        Some(s) => ratings.with_scale(s).ok(),
-        None => Some(ratings),
-    }
-}
-
-fn rating_agreement(rows: &[&RatingRow], scale: Option<&[f64]>) -> Agreement {
-    let Some(ratings) = rating_matrix(rows, scale) else {
-        return Agreement {
-            units: 0,
-            annotators: 0,
-            fleiss_kappa: None,
-            krippendorff_alpha: Alphas {
-                nominal: None,
-                ordinal: None,
-                interval: None,
-            },
-            cohen_kappa: Vec::new(),
-            percent_agreement: None,
-        };
-    };
-    Agreement {
-        units: pairable_units(&ratings),
-        annotators: ratings.raters().len(),
-        fleiss_kappa: fleiss_kappa(&ratings),
-        krippendorff_alpha: Alphas {
-            nominal: krippendorff_alpha(&ratings, Metric::Nominal),
-            ordinal: krippendorff_alpha(&ratings, Metric::Ordinal),
-            interval: krippendorff_alpha(&ratings, Metric::Interval),
-        },
-        cohen_kappa: pairwise(&ratings)
-            .into_iter()
-            .filter(|p| p.units > 0)
-            .map(|p| CohenPair {
-                annotator_a: p.rater_a,
-                annotator_b: p.rater_b,
-                units: p.units,
-                agreement: p.agreement,
-                unweighted: p.unweighted,
-                linear: p.linear,
-                quadratic: p.quadratic,
-            })
-            .collect(),
-        percent_agreement: percent_agreement(&ratings),
-    }
 }
 
 #[cfg(test)]
