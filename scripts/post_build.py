@@ -12,10 +12,10 @@
    analyse.html carries the policy as a meta tag. index.html sets it from its classic script,
    moved first, before that script asks for the study (and before any other script runs, any
    style applies or the page asks for anything else):
-   Chrome's preload scanner stops at a policy in the HTML, and the wasm was then requested only
-   once the main thread had parsed the page, 40–90 ms later on a slowed phone
-   (docs/benchmarks.md). Right after that script come the preloads of the wasm and its scripts,
-   the wasm first.
+   Chrome's preload scanner stops at a policy in the HTML, and the wasm is then requested only
+   once the main thread has parsed the page, 40–90 ms later on a slowed phone
+   (docs/decisions.md, "The policy set from a script"). Right after that script come the
+   preloads of the wasm and its scripts, the wasm first.
 3. Service worker: writes sw.js from assets/sw.template.js with the build's version (a hash of
    every file of the build), the list of the annotator's app-shell files to precache (not
    the Analyse page's: annotators never load it), the SHA-256 of index.html (the worker's
@@ -270,19 +270,21 @@ def split_app(html):
         # Both scripts start with Chrome's explicit compile hint: most of their functions are
         # called while the welcome page is built, so V8 compiles them all as the file streams
         # in, off the main thread, instead of one by one on first call on the main thread
-        # (other browsers read a comment). With the CPU slowed 4×, the welcome page came about
-        # 20 ms sooner (docs/benchmarks.md, "Loading").
+        # (other browsers read a comment). With the CPU slowed 4×, the welcome page comes about
+        # 20 ms sooner (docs/decisions.md, "Chrome's compile hint").
         for name in (f"{stem}.js", f"{stem}_split.js"):
             path = os.path.join(staging, name)
             write(path, COMPILE_HINT + read(path))
-        # JUROR_WASM_NAMES=1 keeps the functions' names (for a profiler: docs/benchmarks.md).
+        # JUROR_WASM_NAMES=1 keeps the functions' names (for a profiler: docs/benchmarks.md,
+        # "Profiling").
         names = ["--debuginfo"] if os.environ.get("JUROR_WASM_NAMES") else []
         for source, name in modules:
             out = os.path.join(staging, name)
             if release:
                 # The first module at -Os: 0.8 KB gzip smaller than at -O1 and 15% fewer
                 # functions (each is compiled on its first call); the later ones gzip larger at
-                # -Os (the session's by 3 KB), so they stay at -O1 (docs/benchmarks.md, "Size").
+                # -Os (the session's by 3 KB), so they stay at -O1 (docs/decisions.md, "wasm-opt
+                # levels per module").
                 level = "-Os" if name == f"{stem}_bg.wasm" else "-O1"
                 strip = ["--strip-producers", "--strip-target-features"]
                 run([tool("wasm-opt"), level, *strip, *names, f"--output={out}", source])
@@ -404,9 +406,9 @@ def preloads_first(html):
     """index.html with the preloads of the wasm and its scripts first in <head>, right after the
     policy's script (Trunk puts them last): the browser requests them as it meets them, one
     after the other, and the wasm is the largest file before the welcome page. On 4G with the
-    CPU slowed 4×, each request costs the parser 5–12 ms, and the wasm's started 40–50 ms
-    earlier; the welcome page came 50–70 ms sooner over nine interleaved loads
-    (docs/benchmarks.md)."""
+    CPU slowed 4×, each request costs the parser 5–12 ms, so first, the wasm's starts 40–50 ms
+    earlier, and the welcome page comes 50–70 ms sooner (docs/decisions.md, "The study taken at
+    once, the wasm's preload first")."""
     links = re.findall(r'<link rel="(?:modulepreload|preload)"[^>]*>', html)
     if not any(".wasm" in link for link in links):
         sys.exit("post_build: index.html has no preload of the wasm")

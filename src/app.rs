@@ -49,8 +49,8 @@ pub struct Front {
 
 /// How long the page stays blank, once the app has started, for a study still on its way
 /// before it says "Loading the study…" ([`Load::Awaiting`]). On a slowed phone, rendering and
-/// laying out that page held the main thread 150–200 ms, while the study, in by then, waited
-/// to be taken (docs/benchmarks.md).
+/// laying out that page holds the main thread 150–200 ms, while a study that arrives meanwhile
+/// waits to be taken (docs/decisions.md, "No loading page for a study that is nearly in").
 pub const LOADING_SHOWN_AFTER_MS: i32 = 500;
 
 /// How a page reads a study's text into what its first page needs: [`read_compiled`] (the
@@ -72,8 +72,8 @@ pub fn read_compiled(text: &str) -> Result<Front, Problems> {
     })
 }
 
-/// [`read_compiled`] ahead of the checks: the cover read as far as it goes
-/// ([`compiled::peek_cover`]: no checksum, the study not walked through), for the welcome page
+/// [`read_compiled`] ahead of the checks: the envelope and its cover
+/// ([`compiled::peek_cover`]: no checksum, a member given twice refused, the study skipped unread), for the welcome page
 /// the annotator's page shows before its app is in (`first.rs`), which reads the same text with
 /// [`read_compiled`] before the app opens it.
 ///

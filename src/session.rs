@@ -63,9 +63,9 @@ pub struct SessionHandle {
 /// module (`main.rs` hands it to `first::paint`, and the session gets it from
 /// `first::writer`), so that the writer is compiled into that module with the helpers it calls
 /// hundreds of thousands of times per save of a large study. Named only inside a later module
-/// (the app's or the session's), it would call each of them across the modules' boundary (an
-/// indirect call the browser cannot inline: answering in the 10,000-item study was 20–45%
-/// slower, docs/benchmarks.md).
+/// (the app's or the session's), it would call each of them across the modules' boundary, an
+/// indirect call the browser cannot inline, which makes answering in the 10,000-item study
+/// slower by a fifth or more (docs/decisions.md, "The save's writer in the first module").
 pub type StoreWriter = fn(&Envelope<&Progress>) -> Result<String, String>;
 
 /// The page's [`StoreWriter`]: the core's `store::write`.

@@ -40,7 +40,7 @@ test('the next participant sees no earlier id or answers; the study that failed 
   await expect(page.getByRole('heading', { level: 1, name: 'Juror' })).toBeVisible();
   await expect(page.getByText('Answers of 1 session are kept in this browser.')).toBeVisible();
   await expectNothingOfParticipantOne(page);
-  // The page no longer claims that nothing is ever uploaded.
+  // The page claims only that opening a study uploads nothing, never that nothing is uploaded.
   await expect(page.getByText('Opening a study uploads nothing.')).toBeVisible();
 
   // An unrelated study that fails (a typo, a moved file): its problems page lists nothing.

@@ -108,7 +108,7 @@ test('a study still on its way when the app starts gets a loading page only afte
 
 test("the welcome page's scripts ask Chrome to compile them as they arrive, and still run", async ({ page, errors }) => {
   // Chrome compiles a script that starts with this comment while it downloads, off the main
-  // thread, instead of function by function on first call (docs/benchmarks.md, "Loading").
+  // thread, instead of function by function on first call (docs/decisions.md, "Chrome's compile hint").
   const scripts: string[] = [];
   page.on('response', async (response) => {
     if (/\/juror-app-[0-9a-f]+(_split)?\.js$/.test(response.url())) scripts.push(await response.text());

@@ -1,16 +1,16 @@
 //! Reading a type out of a parsed JSON value by hand, with the place of anything wrong.
 //!
 //! serde's derived readers are generic over the reader: each type's reader is compiled once
-//! per JSON reader it meets, with the reader's parsing inlined into it, which made the compiled
-//! study's model the largest single part of the annotator's wasm (docs/benchmarks.md,
-//! "Size"). Here the text is parsed once into a [`Value`] (serde_json's own, already in every
-//! page), and each type is read out of it by a plain function (`fn(&Value) -> Read<T>`) built
-//! from the few helpers below: one copy of each, whatever the type.
+//! per JSON reader it meets, with the reader's parsing inlined into it, which makes a model of
+//! many types the largest single part of a wasm that reads it. Here the text is parsed once
+//! into a [`Value`] (serde_json's own, already in every page), and each type is read out of it
+//! by a plain function (`fn(&Value) -> Read<T>`) built from the few helpers below: one copy of
+//! each, whatever the type (docs/decisions.md, "Readers by hand").
 //!
 //! Strings are copied out of the tree, not moved: what is read is then allocated after the
 //! whole tree, which is freed in one piece once read, so what is allocated later (a session's
 //! 10,000 trials) lies together rather than in the gaps a moved string would leave in it
-//! (answering a trial in a 10,000-item study was 2 ms slower with strings moved). An error
+//! (with strings moved, answering a trial in a 10,000-item study takes 2 ms more). An error
 //! carries its place, gathered on the way out ([`Wrong::place`]: `items[3].prompt`), and
 //! what was expected there. Like serde's derived readers, unknown fields are ignored and a
 //! missing or `null` optional field is `None`; every other field is required.

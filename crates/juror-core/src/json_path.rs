@@ -3,8 +3,9 @@
 //!
 //! The value is written compactly (one line) and read from that text; serde_json's error then
 //! carries the column where reading stopped, and [`path_at`] walks the same text to the value
-//! (or object key) there. This replaced `serde_path_to_error`, whose wrapper doubled the
-//! deserializers of every study and ratings type in the annotator's WebAssembly.
+//! (or object key) there. A path-tracking wrapper such as `serde_path_to_error` would double the
+//! deserializers of every study and ratings type in the WebAssembly (docs/decisions.md, "A read
+//! error's path from the compact text").
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

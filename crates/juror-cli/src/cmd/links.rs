@@ -98,7 +98,7 @@ pub fn warn_about_platform(file: &Path, study: &Study, platform: Option<Platform
             "warning: {}: the study has no submit section: MTurk receives only each worker's \
              assignment id and the ratings file's checksum, so the ratings would stay on the \
              workers' computers and never reach you. Add \"submit\" with a service that \
-             receives the files (README, \"Sending files to a service\").",
+             receives the files (docs/hosting.md, \"Sending files to a service\").",
             file.display()
         );
     }
@@ -111,7 +111,7 @@ pub fn warn_about_platform(file: &Path, study: &Study, platform: Option<Platform
         errln!(
             "warning: {}: build the site with JUROR_SUBMIT_ORIGINS including {} (with the \
              submit service's origin), or the browser blocks \"Submit the task on Mechanical \
-             Turk\" and the HIT expires unpaid (README, \"Recruiting on a platform\").",
+             Turk\" and the HIT expires unpaid (docs/hosting.md, \"Recruiting on a platform\").",
             file.display(),
             missing.join(" and ")
         );

@@ -287,7 +287,7 @@ fn message(
              study keeps its attention checks in the key, so the page cannot tell who failed \
              one (and the code would be public in the study file). Remove fail_code, give \
              everyone completion.code, and find who failed a check with `juror analyze --key` \
-             before you pay (README, \"Recruiting on a platform\")."
+             before you pay (docs/hosting.md, \"Recruiting on a platform\")."
         ),
     }
 }

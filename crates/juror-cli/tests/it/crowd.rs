@@ -216,8 +216,8 @@ fn the_financial_analysis_study_runs_on_prolific_with_50_participants() {
     assert!(
         warning.contains(
             "the study sends ratings files to https://pipe.jspsych.org, which the site's build \
-             must allow: build with JUROR_SUBMIT_ORIGINS=\"https://pipe.jspsych.org\" (README, \
-             \"Sending files to a service\")"
+             must allow: build with JUROR_SUBMIT_ORIGINS=\"https://pipe.jspsych.org\" \
+             (docs/hosting.md, \"Sending files to a service\")"
         ),
         "{warning}"
     );

@@ -60,11 +60,11 @@ fn forbidden() -> Vec<String> {
 /// the paths it must refuse.
 const ALLOWED: &[(&str, &str)] = &[
     (
-        "crates/juror-core/src/study/validate.rs",
+        "crates/juror-core/src/study/validate/tests.rs",
         concat!("\"..", "/shared/figure.png\""),
     ),
     (
-        "crates/juror-core/src/study/validate.rs",
+        "crates/juror-core/src/study/validate/tests.rs",
         concat!("\"file:///", "home/me/a.png\""),
     ),
 ];
@@ -118,7 +118,7 @@ fn the_guard_catches_what_it_must_and_only_that() {
     );
     // The validator's own test of a path it refuses is allowed, and only in its file.
     let line = format!("            \"{up}/shared/figure.png\",");
-    assert!(offences("crates/juror-core/src/study/validate.rs", &line).is_empty());
+    assert!(offences("crates/juror-core/src/study/validate/tests.rs", &line).is_empty());
     assert_eq!(offences("README.md", &line).len(), 1);
     // The files checked are the repository's, data sets included.
     let files = tracked_files();
@@ -504,21 +504,28 @@ fn the_readme_common_mistakes_show_the_validators_words() {
     assert_eq!(shown, lines, "lines in the README's Common mistakes");
 }
 
-/// The README's headings, as a message names them: without `#` and backticks.
-fn readme_headings() -> Vec<String> {
-    let readme = std::fs::read_to_string(support::fixture("README.md")).unwrap();
-    readme
-        .lines()
-        .filter(|l| l.starts_with('#'))
-        .map(|l| l.trim_start_matches('#').trim().replace('`', ""))
-        .collect()
+/// The headings of the document `relative` (to the root), as a message names them: without `#`
+/// and backticks. Lines in fenced code blocks are not headings.
+fn headings(relative: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(support::fixture(relative)).unwrap();
+    let mut fenced = false;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            found.push(line.trim_start_matches('#').trim().replace('`', ""));
+        }
+    }
+    found
 }
 
-/// Every `README, "Section"` that a message, a page or a doc names (the Analyse page's
-/// no-JavaScript message, the CLI's warnings), in tracked files outside the tests, as
-/// (file, section). Rust strings are read as their value: `\"` is a quote, and a `\` at a
-/// line's end joins the next line without its indentation.
-fn readme_sections_named() -> Vec<(String, String)> {
+/// Every `DOC, "Section"` (`README, "Section"`, `docs/hosting.md, "Section"`) that a message, a
+/// page or a doc names (the Analyse page's no-JavaScript message, the CLI's warnings), in
+/// tracked files outside the tests, as (file, section). Rust strings are read as their value:
+/// `\"` is a quote, and a `\` at a line's end joins the next line without its indentation.
+fn sections_named(doc: &str) -> Vec<(String, String)> {
+    let needle = format!("{doc}, \"");
     let mut named = Vec::new();
     for (name, text) in tracked_files() {
         if name.starts_with("tests/") || name.contains("/tests/") {
@@ -535,8 +542,8 @@ fn readme_sections_named() -> Vec<(String, String)> {
             joined.push_str(rest);
             text = joined;
         }
-        for (at, _) in text.match_indices("README, \"") {
-            let after = &text[at + "README, \"".len()..];
+        for (at, _) in text.match_indices(&needle) {
+            let after = &text[at + needle.len()..];
             if let Some(end) = after.find('"') {
                 named.push((name.clone(), after[..end].to_owned()));
             }
@@ -547,15 +554,20 @@ fn readme_sections_named() -> Vec<(String, String)> {
 
 #[test]
 fn every_readme_section_a_message_names_is_a_heading_of_the_readme() {
-    let headings = readme_headings();
-    let named = readme_sections_named();
+    let headings = headings("README.md");
+    let named = sections_named("README");
     assert!(
         named
             .iter()
             .any(|(file, _)| file == "assets/analyse.template.html"),
         "the Analyse page's no-JavaScript message names a README section: {named:?}"
     );
-    assert!(named.len() >= 5, "{named:?}");
+    assert!(
+        named
+            .iter()
+            .any(|(file, _)| file == "crates/juror-cli/src/cmd/validate.rs"),
+        "the validator names a README section: {named:?}"
+    );
     let missing: Vec<_> = named
         .iter()
         .filter(|(_, section)| !headings.contains(section))
@@ -564,4 +576,127 @@ fn every_readme_section_a_message_names_is_a_heading_of_the_readme() {
         missing.is_empty(),
         "README sections named but not headings of README.md: {missing:?}\nheadings: {headings:?}"
     );
+}
+
+/// The CLI's warnings about hosting, recruiting and sending files name sections of
+/// `docs/hosting.md` (`docs/hosting.md, "Recruiting on a platform"`): each is a heading there.
+#[test]
+fn every_hosting_section_a_message_names_is_a_heading_of_docs_hosting() {
+    let headings = headings("docs/hosting.md");
+    let named = sections_named("docs/hosting.md");
+    for file in [
+        "crates/juror-cli/src/cmd/links.rs",
+        "crates/juror-cli/src/cmd/publish.rs",
+        "crates/juror-cli/src/cmd/validate.rs",
+    ] {
+        assert!(
+            named.iter().any(|(f, _)| f == file),
+            "{file} names a section of docs/hosting.md: {named:?}"
+        );
+    }
+    let missing: Vec<_> = named
+        .iter()
+        .filter(|(_, section)| !headings.contains(section))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/hosting.md sections named but not its headings: {missing:?}\nheadings: {headings:?}"
+    );
+}
+
+/// A heading's anchor as GitHub makes it: lower case, spaces to `-`, other punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .chars()
+        .filter_map(|c| match c {
+            ' ' | '-' => Some('-'),
+            '_' => Some('_'),
+            c if c.is_alphanumeric() => Some(c.to_lowercase().next().unwrap_or(c)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The relative links of a Markdown text, `[text](target)`, outside fenced code blocks.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (at, _) in line.match_indices("](") {
+            let rest = &line[at + 2..];
+            let Some(end) = rest.find(')') else {
+                continue;
+            };
+            let target = &rest[..end];
+            if !target.contains("://") && !target.starts_with("mailto:") {
+                links.push(target.to_owned());
+            }
+        }
+    }
+    links
+}
+
+/// The guides a reader starts from link to files that exist, and to headings those files have.
+#[test]
+fn the_readme_and_the_guides_link_to_files_and_headings_that_exist() {
+    let mut broken = Vec::new();
+    for doc in [
+        "README.md",
+        "CONTRIBUTING.md",
+        "docs/hosting.md",
+        "docs/cli.md",
+    ] {
+        let text = std::fs::read_to_string(support::fixture(doc)).unwrap();
+        let dir = std::path::Path::new(doc).parent().unwrap();
+        let links = relative_links(&text);
+        assert!(!links.is_empty() || doc == "docs/cli.md", "{doc}: no links");
+        for link in links {
+            let (file, fragment) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if file.is_empty() {
+                doc.to_owned()
+            } else {
+                let joined = root().join(dir).join(file);
+                match joined.canonicalize() {
+                    Ok(path) => path
+                        .strip_prefix(root())
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    Err(_) => {
+                        broken.push(format!("{doc}: {link}: no such file"));
+                        continue;
+                    }
+                }
+            };
+            if !fragment.is_empty() && target.ends_with(".md") {
+                let anchors: Vec<String> = headings(&target).iter().map(|h| anchor(h)).collect();
+                if !anchors.iter().any(|a| a == fragment) {
+                    broken.push(format!("{doc}: {link}: no heading #{fragment} in {target}"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn anchors_are_made_as_github_makes_them() {
+    assert_eq!(
+        anchor("Answers trapped in a browser: juror recover"),
+        "answers-trapped-in-a-browser-juror-recover"
+    );
+    assert_eq!(anchor("juror validate-ratings"), "juror-validate-ratings");
+    assert_eq!(anchor("The juror command"), "the-juror-command");
+}
+
+#[test]
+fn relative_links_are_found_outside_code_blocks() {
+    let text = "see [a](docs/x.md#y), [b](https://example.org) and [c](#z)\n```\n[d](no.md)\n```\n";
+    assert_eq!(relative_links(text), ["docs/x.md#y", "#z"]);
 }

@@ -1,5 +1,5 @@
 //! `juror validate-ratings` end to end, on the ratings fixtures committed by juror-core's
-//! `tests/ratings.rs`: a genuine file is ok, a tampered one is refused at `sha256`, a file
+//! `tests/it/ratings.rs`: a genuine file is ok, a tampered one is refused at `sha256`, a file
 //! checked against another study is refused at `study.id`, and the exit code says which.
 
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@
 //! reliability of the counting scores.
 //!
 //! # Reference
-//! `crates/juror-core/tests/reference/best_worst/reference.py` (numpy, scipy): counts and
+//! `crates/juror-core/tests/reference/best_worst/make_reference.py` (numpy, scipy): counts and
 //! counting scores to 1e-9, utilities (the likelihood maximised by `scipy.optimize` to a
 //! gradient of 1e-10) to 1e-6.
 

@@ -27,8 +27,8 @@
 //! (distance 1), as `sklearn.metrics.pairwise.cosine_distances` gives for two different rows.
 //!
 //! # Reference
-//! `tests/reference/divergence/reference.py` (scikit-learn `TfidfVectorizer()` and
-//! `cosine_distances`, versions in its README), matched to 1e-9.
+//! `tests/reference/divergence/make_reference.py` (scikit-learn `TfidfVectorizer()` and
+//! `cosine_distances`, versions in the `reference.json` it writes), matched to 1e-9.
 
 use std::collections::HashMap;
 

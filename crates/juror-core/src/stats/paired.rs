@@ -791,7 +791,8 @@ pub fn paired_effect(diffs: &[f64]) -> Result<PairedEffect, PairedError> {
 /// As [`paired_effect`]: fewer than 3 differences, a value that is not finite, or no spread.
 ///
 /// # Reference
-/// `scipy.optimize.brentq` on `scipy.stats.nct.cdf` (`tests/reference/paired/make_dz_ci.py`).
+/// `scipy.optimize.brentq` on `scipy.stats.nct.cdf`
+/// (`tests/reference/paired/make_plan_reference.py`).
 pub fn d_z_interval(diffs: &[f64]) -> Result<(f64, f64), PairedError> {
     let e = paired_effect(diffs)?;
     let n = e.n as f64;

@@ -126,7 +126,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `src/study/validate.rs` → `["study", "validate"]`; `src/study/mod.rs` → `["study"]`.
+/// `src/study/validate/shape.rs` → `["study", "validate", "shape"]`; `src/study/mod.rs` →
+/// `["study"]`.
 fn module_path(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .iter()

@@ -1,6 +1,6 @@
 //! The integration tests of juror-core, in one binary: one link step instead of one per
-//! subject. Each module is one subject (the former `tests/<subject>.rs`); `support` holds what
-//! they share. Fixtures, golden files and reference values stay in `tests/fixtures/`,
+//! subject. Each module is one subject (`paired`, `plan`, …); `support` holds what they
+//! share. Fixtures, golden files and reference values stay in `tests/fixtures/`,
 //! `tests/golden/` and `tests/reference/`.
 //!
 //! Run one subject with a filter, e.g. `cargo test -p juror-core --test it paired::`; rewrite

@@ -9,8 +9,8 @@ It writes, beside itself, `best_worst.csv` (a tidy CSV of simulated best–worst
 the choice format: choice=best_worst, shown=s1|s2|s3|s4, chosen=BEST|WORST) and
 `reference.json` (per system: shown, best and worst counts, the counting score
 (best − worst) / shown, and the maxdiff utilities, centred on mean 0, with their standard
-errors; the library versions). `crates/juror-core/tests/it/best_worst.rs` and the CLI's
-`analyze` test read them.
+errors; the library versions). The CLI's `analyze` test
+(`crates/juror-cli/tests/it/analyze.rs`) reads them.
 
 - The judgements: 6 systems with utilities (1.0, 0.5, 0.2, 0.0, -0.4, -1.3), 30 items,
   3 annotators, each judging 3 random tuples of 4 systems per item; best and worst drawn from

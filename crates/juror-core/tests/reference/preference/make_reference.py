@@ -119,7 +119,7 @@ def bradley_terry(w, tolerance=1e-12, max_iterations=100_000):
 
 
 def evalica_0_1_2(w, tolerance=1e-6, limit=100):
-    """evalica 0.1.2's bradley_terry loop (src/bradley_terry.rs), for the published scores."""
+    """evalica 0.1.2's bradley_terry loop (its `bradley_terry.rs`), for the published scores."""
     m = len(w)
     n = w + w.T
     won = w.sum(axis=1)
