@@ -486,10 +486,12 @@ fn ReportView(
             })}
             {report.answers.clone().map(|a| view! { <AnswersView answers=a /> })}
             <DiagnosticsView diagnostics=report.diagnostics.clone() />
+            <sections::Sections sections=analysis::render::tables::thresholds_tables(report) below=0 />
             {(!report.divergence.is_empty()).then(|| {
                 let sections = analysis::render::tables::divergence_tables(report);
                 view! { <sections::Sections sections below=0 /> }
             })}
+            <sections::Sections sections=analysis::render::tables::hypotheses_tables(report) below=0 />
             <sections::Secondary analyses=analysis::render::tables::secondary_tables(report) />
             <JudgesView judges=report.judges.clone() scales files=judge_files />
             <section class="methods" aria-labelledby="methods-heading">

@@ -77,8 +77,10 @@ pub fn ModelTable(table: Table) -> impl IntoView {
             view! { <tr>{cells}</tr> }
         })
         .collect_view();
+    // A table wider than the page scrolls sideways (`.data-table`): focusable, so that the
+    // keyboard can scroll it too; its caption names it.
     view! {
-        <table class="data-table">
+        <table class="data-table" tabindex="0">
             <caption>{caption}</caption>
             <thead>
                 <tr>{head}</tr>

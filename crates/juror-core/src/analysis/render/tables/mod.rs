@@ -217,6 +217,26 @@ pub fn divergence_tables(report: &Report) -> Vec<Section> {
     doc.0
 }
 
+/// The plan's success criteria over participants alone, as the Markdown writes them (the
+/// Analyse page shows them after the diagnostics); none without criteria.
+pub fn thresholds_tables(report: &Report) -> Vec<Section> {
+    let mut doc = Doc::default();
+    if !report.thresholds.is_empty() {
+        others::thresholds(&mut doc, &report.thresholds);
+    }
+    doc.0
+}
+
+/// The plan's tests of slopes and preferences alone, as the Markdown writes them (the Analyse
+/// page shows them after the divergence); none without planned tests.
+pub fn hypotheses_tables(report: &Report) -> Vec<Section> {
+    let mut doc = Doc::default();
+    if !report.hypotheses.is_empty() {
+        others::hypotheses(&mut doc, &report.hypotheses);
+    }
+    doc.0
+}
+
 /// The confirmatory scope in a sentence or two: which items the confirmatory analysis is on,
 /// which values are reported apart as secondary analyses, and the items in neither (the report's
 /// summary says it; the Analyse page shows it near the top).
@@ -304,9 +324,7 @@ pub fn tables(report: &Report) -> Vec<Section> {
         answers::answers(&mut doc, a);
     }
     others::diagnostics(&mut doc, &report.diagnostics, &report.dimensions);
-    if !report.thresholds.is_empty() {
-        others::thresholds(&mut doc, &report.thresholds);
-    }
+    doc.0.extend(thresholds_tables(report));
     if !report.divergence.is_empty() {
         others::divergence(
             &mut doc,
@@ -315,9 +333,7 @@ pub fn tables(report: &Report) -> Vec<Section> {
             s.plan.correction,
         );
     }
-    if !report.hypotheses.is_empty() {
-        others::hypotheses(&mut doc, &report.hypotheses);
-    }
+    doc.0.extend(hypotheses_tables(report));
     if let Some(scope) = &report.scope {
         secondary::secondary(&mut doc, scope, &s.plan);
     }
