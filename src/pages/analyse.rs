@@ -391,9 +391,7 @@ fn ReportView(
         .collect();
     let judge_files = judges.with_untracked(Vec::len);
     let stem = file_stem(report);
-    let offer = move |name: String, mime: &'static str, text: String| {
-        download_error.set(download::download(&name, mime, &text).err());
-    };
+    let offer = offer_to(download_error);
     let has_flags = report.dimensions.iter().any(|d| !d.flags.is_empty());
     // The adjudication file of the form: downloaded, or applied under the same name, so that the
     // report applied here equals the one from that file dropped in again.
@@ -502,6 +500,11 @@ fn ReportView(
     }
 }
 
+/// Offers a file for download under its name, the browser's refusal shown in `error`.
+fn offer_to(error: RwSignal<Option<String>>) -> impl Fn(String, &'static str, String) + Copy {
+    move |name, mime, text| error.set(download::download(&name, mime, &text).err())
+}
+
 /// The start of a downloaded file's name: `juror-<study id>`, or `juror`.
 fn file_stem(report: &analysis::Report) -> String {
     report
@@ -519,9 +522,7 @@ fn ReportDownloads(
     download_error: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let stem = file_stem(&analysis.report);
-    let offer = move |name: String, mime: &'static str, text: String| {
-        download_error.set(download::download(&name, mime, &text).err());
-    };
+    let offer = offer_to(download_error);
     let json = {
         let (a, stem) = (analysis.clone(), stem.clone());
         move |_| {

@@ -333,6 +333,19 @@ fn every_path_a_document_or_a_comment_names_exists() {
     );
 }
 
+/// The path-like words of the comments of `text`, read as `syntax`.
+fn paths_in_comments(syntax: Syntax, text: &str) -> Vec<String> {
+    comments(syntax, text)
+        .into_iter()
+        .flat_map(|(_, text)| {
+            path_words(&text)
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 #[test]
 fn comments_are_found_in_each_syntax() {
     let rust = "let a = \"x // y\"; // see a/b.rs\n/// doc c/d.md\nlet u = \"http://e/f.rs\";\n";
@@ -355,26 +368,10 @@ fn comments_are_found_in_each_syntax() {
             .contains("/x.ts")
     );
     let python = "\"\"\"Doc of a/b.py\n\nc/d.py\n\"\"\"\nopen(\"e/f.py\")  # g/h.py\n";
-    let found: Vec<String> = comments(Syntax::Python, python)
-        .into_iter()
-        .flat_map(|(_, text)| {
-            path_words(&text)
-                .into_iter()
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let found = paths_in_comments(Syntax::Python, python);
     assert_eq!(found, ["a/b.py", "c/d.py", "g/h.py"]);
     let html = "<p>x/y.html</p><!-- a/b.html\n c/d.html --> e/f.html\n";
-    let found: Vec<String> = comments(Syntax::Html, html)
-        .into_iter()
-        .flat_map(|(_, text)| {
-            path_words(&text)
-                .into_iter()
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let found = paths_in_comments(Syntax::Html, html);
     assert_eq!(found, ["a/b.html", "c/d.html"]);
     assert_eq!(
         syntax("scripts/test", "#!/usr/bin/env bash\n"),
