@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use juror_core::compiled;
-use juror_core::cover::Cover;
-use juror_core::open::{Opened, open};
+use juror_core::front::compiled;
+use juror_core::front::cover::Cover;
+use juror_core::front::open::{Opened, open};
 use juror_core::plan::{Annotator, ID_PARAMETERS, mturk_preview, platform_visit};
 use juror_core::study::Problems;
 use juror_core::study::{Problem, Study};
@@ -110,7 +110,7 @@ pub fn open_any(text: &str) -> Result<Front, Problems> {
             .map_err(|p| p.explained())?
     } else {
         let mut opened = open(text)?;
-        compiled::render_texts(&mut opened.study, juror_core::markdown::to_rich);
+        compiled::render_texts(&mut opened.study, juror_core::base::markdown::to_rich);
         opened
     };
     Ok(Front {
@@ -400,7 +400,7 @@ fn Ready(front: Front, base: String, source: Source) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::{Load, NoStudy, open_any, read_compiled, read_study};
-    use juror_core::open::open;
+    use juror_core::front::open::open;
     use juror_core::{compiled, markdown};
 
     const MINIMAL: &str = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// The sentence the annotator is shown.
 #[wasm_bindgen]
 pub fn restore(study: &str, ratings: &str, now: f64) -> Result<String, String> {
-    let compiled = juror_core::compiled::read(study).map_err(|p| p.short().to_string())?;
+    let compiled = juror_core::front::compiled::read(study).map_err(|p| p.short().to_string())?;
     juror_core::session::open::restore_stored(
         &compiled.study,
         &compiled.sha256,

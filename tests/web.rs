@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use juror::components::rich::RichText;
 use juror::pages::{Debrief, PointCaption, StudyProblems, Welcome};
-use juror_core::cover::Cover;
-use juror_core::markdown;
-use juror_core::rich::Text;
+use juror_core::base::markdown;
+use juror_core::base::rich::Text;
+use juror_core::front::cover::Cover;
 use juror_core::study::parse_study;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,7 +35,7 @@ fn container() -> web_sys::HtmlElement {
 /// render no Markdown themselves).
 fn rendered(text: &str) -> juror_core::study::Study {
     let mut study = parse_study(text).unwrap();
-    juror_core::compiled::render_texts(&mut study, markdown::to_rich);
+    juror_core::front::compiled::render_texts(&mut study, markdown::to_rich);
     study
 }
 
@@ -307,7 +307,7 @@ async fn rich_text_builds_dom_nodes_and_nothing_that_runs() {
     let markdown = "# Title\n\nhello <script>window.pwned = 1</script> <img src=x onerror=alert(1)>\n\n\
         [site](https://example.org) [bad](javascript:alert(1)) ![far](https://cdn.example.org/x.png) \
         ![near](media/x.png)\n\n| a | b |\n|:-:|--:|\n| 1 | 2 |\n";
-    let compiled = juror_core::rich::read_text(
+    let compiled = juror_core::base::rich::read_text(
         &serde_json::from_str::<serde_json::Value>(r#"[["p",["em","x"],"<b>"]]"#).unwrap(),
     )
     .unwrap();

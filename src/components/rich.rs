@@ -1,7 +1,7 @@
 //! Rich text: one of the study's texts shown as the core's whitelisted tree, built into DOM nodes
 //! by `services::dom` (never through an HTML string).
 
-use juror_core::rich::{Node, Text};
+use juror_core::base::rich::{Node, Text};
 use leptos::prelude::*;
 
 use crate::services::dom;

@@ -14,8 +14,8 @@ mod spans;
 
 use std::sync::Arc;
 
-use juror_core::analysis::plan::Overrides;
-use juror_core::analysis::plan::{AnalysisPlan, Correction, Unit};
+use juror_core::analysis::overrides::Overrides;
+use juror_core::analysis::overrides::{AnalysisPlan, Correction, Unit};
 use juror_core::analysis::render::fmt;
 use juror_core::analysis::report::{
     Agreement, DimensionReport, PairComparison, PreferenceReport, SystemSummary,

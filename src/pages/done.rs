@@ -1,6 +1,6 @@
 //! The end: the ratings file, by download, clipboard, share sheet or e-mail.
 
-use juror_core::rich::Text;
+use juror_core::base::rich::Text;
 use juror_core::session::{Msg, Overlay, completion, submit};
 use leptos::prelude::*;
 
@@ -365,7 +365,7 @@ fn contact_line() -> impl IntoView {
     let study = handle.study.get_value();
     study.contact().map(|contact| {
         let text = contact.to_owned();
-        if juror_core::url::split_email(contact).is_none() {
+        if juror_core::base::url::split_email(contact).is_none() {
             return view! { <p class="contact">"Questions? " <Contact text /></p> }.into_any();
         }
         let subject = format!("Ratings for {}", study.title());

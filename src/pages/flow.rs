@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use juror_core::cover::Cover;
+use juror_core::front::cover::Cover;
 use juror_core::session::{Msg, Overlay, Phase, Session, Survey, Target, durability, keys};
 use leptos::prelude::*;
 

@@ -15,7 +15,7 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use juror_core::cover::Cover;
+use juror_core::front::cover::Cover;
 use juror_core::plan::Annotator;
 use juror_core::session::Phase;
 use juror_core::study::{Problems, Study};

@@ -5,7 +5,7 @@
 //! dimension with `allow_skip` has a "Cannot judge" checkbox beside it: ticked, the slider holds
 //! no score; a score given by the slider unticks it.
 
-use juror_core::number::Num;
+use juror_core::base::number::Num;
 use juror_core::session::{Msg, Target, with_label};
 use juror_core::study::Dimension;
 use leptos::prelude::*;

@@ -1,6 +1,6 @@
 //! Survey pages and the control for any question (also used for per-output questions).
 
-use juror_core::number::Num;
+use juror_core::base::number::Num;
 use juror_core::session::{Answer, Missing, Msg, Survey};
 use juror_core::study::{Question, QuestionKind, RankOptions, ScalePoint};
 use leptos::prelude::*;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use juror_core::cover::Cover;
+use juror_core::front::cover::Cover;
 use leptos::prelude::*;
 
 use crate::components::rich::RichText;
@@ -90,7 +90,7 @@ pub fn Contact(
     #[prop(optional)] subject: Option<String>,
     #[prop(optional)] body: Option<String>,
 ) -> impl IntoView {
-    let Some((before, address, after)) = juror_core::url::split_email(&text) else {
+    let Some((before, address, after)) = juror_core::base::url::split_email(&text) else {
         return view! { {text.clone()} }.into_any();
     };
     let query: Vec<String> = [("subject", subject), ("body", body)]

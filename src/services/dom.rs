@@ -1,6 +1,6 @@
 //! Focus, scrolling, page-wide listeners, and rich text built into DOM nodes.
 
-use juror_core::rich;
+use juror_core::base::rich;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 

@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use juror_core::cover::Cover;
+use juror_core::front::cover::Cover;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{Document, Element};
@@ -97,7 +97,7 @@ fn welcome(b: &Builder, shown: &Shown) -> Option<(Element, Element)> {
     if let Some(contact) = &cover.contact {
         let p = b.child(&section, "p", &[("class", "contact")])?;
         b.text(&p, "Questions? ");
-        match juror_core::url::split_email(contact) {
+        match juror_core::base::url::split_email(contact) {
             Some((before, address, after)) => {
                 b.text(&p, before);
                 let href = format!("mailto:{address}");

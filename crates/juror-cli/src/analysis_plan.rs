@@ -2,7 +2,7 @@
 //! (what is compared, by which test, with which correction), read as the study file's
 //! `analysis` section spells each word, so that a flag and the file never disagree.
 
-use juror_core::analysis::plan::{Comparisons, Overrides};
+use juror_core::analysis::overrides::{Comparisons, Overrides};
 use juror_core::study::analysis_plan::RawAlternative;
 
 /// `juror analyze`'s flags that override the analysis plan (the study's, else the default),
@@ -73,7 +73,7 @@ impl AnalysisPlanFlags {
         } else if let Some(a) = &self.anchor {
             Some(Comparisons::Anchor(a.clone()))
         } else if let Some(p) = &self.pairs {
-            let pairs = juror_core::analysis::plan::parse_pairs(p)
+            let pairs = juror_core::analysis::overrides::parse_pairs(p)
                 .map_err(|message| format!("--pairs {p}: {message}"))?;
             Some(Comparisons::Pairs(pairs))
         } else {

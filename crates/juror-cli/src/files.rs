@@ -7,9 +7,10 @@ use std::process::ExitCode;
 
 use juror_core::analysis::plan_reader::open;
 use juror_core::analysis::run::FileText;
-use juror_core::open::Opened;
+use juror_core::base::problem::Problems;
+use juror_core::front::open::Opened;
+use juror_core::study::Study;
 use juror_core::study::raw::RawStudy;
-use juror_core::study::{Problems, Study};
 
 /// A file's text, or exit 2 with why it cannot be read.
 pub fn read(file: &Path) -> Result<String, ExitCode> {

@@ -3,7 +3,7 @@
 //! above (a warning about that very file), move the cursor, or write the clipboard (OSC 52);
 //! or Unicode's bidirectional controls, which make an id read backwards or look like another.
 //! On a terminal, every control character but line feed and tab, and every bidirectional
-//! control, is shown escaped instead (`\u{1b}`, `\u{202e}`: [`juror_core::visible`]); output
+//! control, is shown escaped instead (`\u{1b}`, `\u{202e}`: [`juror_core::base::visible`]); output
 //! redirected to a file or a pipe is written byte for byte, since it is data (a CSV's quoted
 //! fields may hold any character).
 
@@ -13,7 +13,7 @@ use std::io::{IsTerminal, Write};
 /// `text` as a terminal shows it: every control character (C0, DEL, C1) but line feed and tab,
 /// and every bidirectional control, escaped.
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    juror_core::visible::escape(text)
+    juror_core::base::visible::escape(text)
 }
 
 fn write(mut to: impl Write + IsTerminal, text: &str) {

@@ -5,49 +5,43 @@
 //!   the validated model built from it by [`study::parse_study`] (to be played: its `analysis`
 //!   section kept as written) or [`analysis::plan_reader::parse_study`] (the researcher's, with
 //!   the pre-registered plan read and checked);
-//! - [`study::Problem`], one thing wrong with a study file, with where and what to do;
-//! - [`markdown::to_rich`], the one Markdown renderer, into [`rich`]'s whitelisted tree, safe for
-//!   untrusted outputs;
+//! - [`base::problem::Problem`], one thing wrong with a file the researcher wrote (a study, a
+//!   compiled study, model outputs), with where and what to do;
+//! - [`base::markdown::to_rich`], the one Markdown renderer, into [`base::rich`]'s whitelisted
+//!   tree, safe for untrusted outputs;
 //! - [`plan::plan`], the counterbalanced, blinded plan of one annotator;
+//! - [`front::open::open`], the one front door for a study's text, and [`front::compiled`], the
+//!   study as the annotator's page plays it;
 //! - [`session::update`] and [`session::Session`], the annotator's session reducer, and
 //!   [`session::ratings::RatingsFile`], the file it produces;
 //! - [`analysis`], from ratings files to the report, on the statistics in [`stats`].
 //!
 //! The modules stand on floors: a module imports only from its own floor and the floors below
-//! it (held by `tests/it/layers.rs`, which names the imports allowed between modules of one floor).
+//! it (held by `tests/it/layers.rs`, which names the imports allowed between modules of one
+//! floor, and the order of the modules inside `base`):
+//! 1. [`base`]: text formats, hashing, chance, sorting, placed problems;
+//! 2. [`study`]: the study file, its format and its validated model;
+//! 3. [`plan`] and [`front`] (the front door);
+//! 4. [`session`], [`stats`] and [`publish`];
+//! 5. [`analysis`].
 //!
 //! Invariants: nothing here touches the web or the file system; every function is
 //! deterministic.
 
 // Floor 1, the base: imports nothing of Juror.
-pub mod csv;
-pub mod digest;
-pub mod fast_hash;
-pub mod json;
-pub mod json_path;
-pub mod markdown;
-pub mod number;
-pub mod order;
-pub mod pseudonym;
-pub mod rich;
-pub mod rng;
-pub mod url;
-pub mod visible;
+pub mod base;
 
 // Floor 2: the study file, its format and its validated model.
 pub mod study;
 
-// Floor 3: plans of a study, and what needs them to accept a study: the front door for a
-// study's text, the compiled study (written from what the front door opened) and its cover
-// (what the welcome page needs), and building a study from model outputs.
-pub mod compiled;
-pub mod cover;
-pub mod open;
+// Floor 3: plans of a study, and the front door, which needs them to accept a study: the
+// study's text opened, the compiled study (written from what the front door opened) and its
+// cover (what the welcome page needs).
+pub mod front;
 pub mod plan;
-pub mod prepare;
 
-// Floor 4: the annotator's session, the statistics, and publishing (sealing a study and
-// computing its plans).
+// Floor 4: the annotator's session, the statistics, and publishing (sealing a study, computing
+// its plans, and building a study from model outputs).
 pub mod publish;
 pub mod session;
 pub mod stats;

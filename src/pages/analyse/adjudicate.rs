@@ -330,7 +330,7 @@ fn CellRow(
         _ => {
             let error_id = format!(
                 "score-error-{}",
-                juror_core::digest::sha256_hex(&name)
+                juror_core::base::digest::sha256_hex(&name)
                     .get(..12)
                     .unwrap_or_default()
             );

@@ -7,7 +7,7 @@
 //! One small component per override; they share [`Field`] (a labelled control), and the
 //! select-from-a-list ones [`Choice`] and the helpers that read the plan and write the override.
 
-use juror_core::analysis::plan::{
+use juror_core::analysis::overrides::{
     Alternative, AnalysisPlan, Comparisons, Correction, Family, Overrides, Standardise, Test, Unit,
     parse_pairs,
 };

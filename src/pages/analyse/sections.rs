@@ -8,7 +8,7 @@
 //! written as escapes, as the Markdown writer does.
 
 use juror_core::analysis::render::tables::{Block, Column, Section, Span, Table, Text};
-use juror_core::visible;
+use juror_core::base::visible;
 use leptos::prelude::*;
 
 /// The text as it reads on the page: every span's characters, those that act escaped.

@@ -14,8 +14,8 @@ use juror_core::analysis::SpanRow;
 use juror_core::analysis::render::fmt::num;
 use juror_core::analysis::render::tables::span_tables;
 use juror_core::analysis::spans::{OutputAgreement, SpansReport, pieces};
+use juror_core::base::visible;
 use juror_core::study::{Severity, Study};
-use juror_core::visible;
 use leptos::prelude::*;
 
 use super::sections::Sections;

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use juror_core::compiled;
-use juror_core::open::Opened;
-use juror_core::rich::Node;
+use juror_core::base::rich::Node;
+use juror_core::front::compiled;
+use juror_core::front::open::Opened;
 
 use crate::files::{load_opened, open_study, read, write_atomically};
 
@@ -124,5 +124,5 @@ fn default_out(file: &Path) -> PathBuf {
 /// The Markdown renderer the compiled study's texts go through: the core's, into trees of
 /// whitelisted elements, headings `shift` levels down.
 pub fn render(markdown: &str, shift: usize) -> Vec<Node> {
-    juror_core::markdown::to_rich(markdown, shift)
+    juror_core::base::markdown::to_rich(markdown, shift)
 }

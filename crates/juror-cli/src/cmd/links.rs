@@ -50,9 +50,9 @@ pub fn run(args: Args) -> ExitCode {
             .unwrap_or_default(),
     );
     let site_path = args.path.as_deref().unwrap_or(&default_path);
-    let mut csv = juror_core::csv::line(&["study_id", "slot", "url"]);
+    let mut csv = juror_core::base::csv::line(&["study_id", "slot", "url"]);
     for (slot, url) in platform_links(&study, &args.base_url, site_path, platform) {
-        csv.push_str(&juror_core::csv::line(&[
+        csv.push_str(&juror_core::base::csv::line(&[
             study.id().to_owned(),
             slot.to_string(),
             url,

@@ -200,7 +200,7 @@ fn checked(
     (
         Vec<usize>,
         Vec<usize>,
-        juror_core::analysis::plan::Overrides,
+        juror_core::analysis::overrides::Overrides,
     ),
     String,
 > {

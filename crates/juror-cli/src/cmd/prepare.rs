@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use juror_core::prepare::{Options, build, read_items};
+use juror_core::publish::prepare::{Options, build, read_items};
 use juror_core::study::raw::RawStudy;
 
 use crate::files::{pretty, read, report, write_atomically};

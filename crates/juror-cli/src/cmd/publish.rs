@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use juror_core::compiled;
+use juror_core::front::compiled;
 use juror_core::plan::{Platform, platform_links};
 use juror_core::publish::{self, Candidate, Problem, SITE_FOLDER, SealKey, Severity, SlotsProblem};
 use juror_core::study::Study;
@@ -413,7 +413,7 @@ fn write(
             let path = publish::site_path(&p.file_name);
             for (slot, url) in platform_links(&p.study, base, &path, platform) {
                 outln!("  slot {slot}: {url}");
-                links.push_str(&juror_core::csv::line(&[
+                links.push_str(&juror_core::base::csv::line(&[
                     p.study.id().to_owned(),
                     slot.to_string(),
                     url,

@@ -43,7 +43,7 @@ pub fn run(args: Args) -> ExitCode {
         Ok(text) => text,
         Err(code) => return code,
     };
-    if juror_core::compiled::is_compiled(&text) {
+    if juror_core::front::compiled::is_compiled(&text) {
         return compiled(file, &text, args.published);
     }
     let study = match open_study(file, &text) {
@@ -110,7 +110,7 @@ pub fn run(args: Args) -> ExitCode {
 /// checks as on a study as written (plans, sealed systems, no attention checks, no token shared
 /// by two items).
 fn compiled(file: &Path, text: &str, published: bool) -> ExitCode {
-    use juror_core::compiled::{FORMAT, explain, read};
+    use juror_core::front::compiled::{FORMAT, explain, read};
     let compiled = match read(text) {
         Ok(compiled) => compiled,
         Err(problems) => {
@@ -305,7 +305,7 @@ fn warn_about_submit_origin(file: &Path, study: &juror_core::study::Study) {
     let Some(submit) = study.submit() else {
         return;
     };
-    let origin = juror_core::url::origin(&submit.url).unwrap_or_default();
+    let origin = juror_core::base::url::origin(&submit.url).unwrap_or_default();
     let allowed = std::env::var("JUROR_SUBMIT_ORIGINS").unwrap_or_default();
     if !allowed.split_whitespace().any(|o| o == origin) {
         errln!(

@@ -673,7 +673,7 @@ fn from_prolific(fixture_name: &str, pid: &str) -> String {
     });
     let object = file.as_object_mut().unwrap();
     object.remove("sha256");
-    let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&file).unwrap());
+    let sum = juror_core::base::digest::sha256_hex(&serde_json::to_string(&file).unwrap());
     file["sha256"] = sum.into();
     let path = tmp(&format!("juror-study-{pid}-2026-11-24.json"));
     std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
@@ -784,7 +784,7 @@ fn payments_list_mturk_workers_as_mturk_writes_them() {
     });
     let resign = |file: &mut Value| {
         file.as_object_mut().unwrap().remove("sha256");
-        let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&*file).unwrap());
+        let sum = juror_core::base::digest::sha256_hex(&serde_json::to_string(&*file).unwrap());
         file["sha256"] = sum.into();
         serde_json::to_string_pretty(&*file).unwrap()
     };
@@ -1508,7 +1508,7 @@ fn a_ratings_files_cannot_judge_is_counted_and_left_out_of_means() {
     let study_path = root().join("assets/studies/kitchen-qa.json");
     let text = std::fs::read_to_string(&study_path).unwrap();
     let study = juror_core::study::parse_study(&text).unwrap();
-    let hash = juror_core::digest::sha256_hex(&text);
+    let hash = juror_core::base::digest::sha256_hex(&text);
     let mut files = Vec::new();
     let mut skips: BTreeMap<String, u64> = BTreeMap::new();
     let mut scores: BTreeMap<String, BTreeMap<String, Vec<f64>>> = BTreeMap::new();

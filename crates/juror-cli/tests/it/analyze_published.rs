@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use juror_core::open::open;
+use juror_core::front::open::open;
 use juror_core::plan::Annotator;
 use juror_core::session::answers::Preference;
 use juror_core::session::ratings::export;

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use juror_core::compiled::{self, explain, read};
-use juror_core::digest::{sha256_hex, sha256_hex_of};
+use juror_core::base::digest::{sha256_hex, sha256_hex_of};
+use juror_core::front::compiled::{self, explain, read};
 use juror_core::study::raw::RawStudy;
 use serde_json::{Value, json};
 

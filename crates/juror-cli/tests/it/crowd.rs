@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 use std::process::Output;
 
-use juror_core::digest::sha256_hex;
+use juror_core::base::digest::sha256_hex;
 use juror_core::plan::{Annotator, platform_visit, resolve_annotator};
 use juror_core::session::completion::completion;
 use juror_core::session::ratings::{RatingsFile, export};

@@ -520,7 +520,7 @@ fn personal_items_for_annotator_ids_are_published_for_the_listed_annotators() {
         text(&out)
     );
     let served = std::fs::read_to_string(site.join("studies/personal.json")).unwrap();
-    let published = juror_core::open::open(&served).unwrap().study;
+    let published = juror_core::front::open::open(&served).unwrap().study;
     let items_of = |annotator: &Annotator| -> Vec<String> {
         plan(&published, annotator)
             .trials
@@ -547,7 +547,7 @@ fn personal_items_for_annotator_ids_are_published_for_the_listed_annotators() {
     }
     // The personal plan is the original study's plan for that annotator, slot 1 being the
     // first listed.
-    let original = juror_core::open::open(&std::fs::read_to_string(&study).unwrap())
+    let original = juror_core::front::open::open(&std::fs::read_to_string(&study).unwrap())
         .unwrap()
         .study;
     let want: Vec<String> = plan(

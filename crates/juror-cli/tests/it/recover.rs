@@ -2,7 +2,7 @@
 //! saved in this browser", when the study itself cannot be opened) become a ratings file again,
 //! with every answer; answers saved for another version of the study are refused with why.
 
-use juror_core::digest::sha256_hex;
+use juror_core::base::digest::sha256_hex;
 use juror_core::session::ratings::{parse, restore};
 use juror_core::session::store::{Envelope, SCHEMA_VERSION, write};
 use juror_core::study::parse_study;

@@ -245,7 +245,7 @@ fn the_example_checksums_are_current() {
     assert!(names.len() >= 6, "{names:?}");
     for name in names {
         let text = std::fs::read_to_string(dir.join(&name)).unwrap();
-        let hash = juror_core::digest::sha256_hex(&text);
+        let hash = juror_core::base::digest::sha256_hex(&text);
         want.push_str(&format!("{hash}  {name}\n"));
     }
     let listed = std::fs::read_to_string(dir.join("examples.sha256")).unwrap();

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use juror_core::csv;
+use juror_core::base::csv;
 use serde_json::Value;
 
 use super::support::{fixture, juror, s, scratch, stderr, stdout};

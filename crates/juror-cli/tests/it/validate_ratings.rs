@@ -131,7 +131,7 @@ fn a_preference_position_outside_the_trial_is_refused_not_a_crash() {
     });
     let body = value.as_object_mut().unwrap();
     body.remove("sha256");
-    let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&body).unwrap());
+    let sum = juror_core::base::digest::sha256_hex(&serde_json::to_string(&body).unwrap());
     body.insert("sha256".into(), sum.into());
     let dir = scratch("position");
     let file = dir.join("position-0.json");
@@ -246,7 +246,7 @@ fn files_of_two_studies_are_refused_without_the_study_and_never_merged() {
 /// `analyze`; the published copy passes.
 #[test]
 fn the_unpublished_original_is_told_apart_and_the_published_copy_passes() {
-    use juror_core::digest::sha256_hex;
+    use juror_core::base::digest::sha256_hex;
     use juror_core::plan::Annotator;
     use juror_core::session::{Session, ratings::export};
 

@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::data::{Input, Problem, number, score};
-use crate::csv;
+use crate::base::csv;
 
 /// (dimension, item, system).
 pub type Cell = (String, String, String);

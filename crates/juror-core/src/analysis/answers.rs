@@ -29,7 +29,7 @@ use crate::study::{Question, QuestionKind, RankOptions, Study};
 
 /// The answers as a tidy CSV.
 pub fn to_csv(rows: &[AnswerRow]) -> String {
-    let mut out = crate::csv::line(&[
+    let mut out = crate::base::csv::line(&[
         "annotator_id",
         "phase",
         "question_id",
@@ -41,7 +41,7 @@ pub fn to_csv(rows: &[AnswerRow]) -> String {
         "source_at",
     ]);
     for r in rows {
-        out.push_str(&crate::csv::line(&[
+        out.push_str(&crate::base::csv::line(&[
             r.annotator.clone(),
             r.phase.name().to_owned(),
             r.question.clone(),

@@ -13,7 +13,7 @@ use std::fmt;
 use serde::Serialize;
 
 pub use super::name::{Ids, Name, Names};
-use super::plan::AnalysisPlan;
+use super::overrides::AnalysisPlan;
 use crate::stats::agreement::Ratings;
 use crate::stats::describe::Interval;
 use crate::stats::preference::Outcome;
@@ -362,7 +362,7 @@ pub struct Data {
     pub repeats: Vec<RatingRow>,
     pub files: Vec<FileSummary>,
     pub problems: Vec<Problem>,
-    /// How platform participants' ids are shown ([`crate::pseudonym::KEYED`], `UNKEYED` or
+    /// How platform participants' ids are shown ([`crate::base::pseudonym::KEYED`], `UNKEYED` or
     /// `SHOWN`), when a ratings file came from a platform.
     pub platform_ids: Option<&'static str>,
 }

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::fast_hash::FastHash;
+use crate::base::fast_hash::FastHash;
 
 use serde::Serialize;
 

@@ -17,7 +17,7 @@
 //!   [`Report::adjudication_sheet`]; [`Report::to_json`] is the report's own;
 //! - [`run`]: the one entry point `juror analyze` and the Analyse page share.
 //!
-//! Beside them: [`plan`] (the analysis plan and its overrides), [`plan_reader`] (a study read
+//! Beside them: [`overrides`] (the analysis plan and its overrides), [`plan_reader`] (a study read
 //! with its plan: the researcher's paths read studies there), [`power`] (`juror power`),
 //! [`payments`] (`juror payments`: the evidence to check before paying participants),
 //! [`name`] (shared names).
@@ -36,8 +36,8 @@ pub mod data;
 pub mod diagnostics;
 pub mod judges;
 pub mod name;
+pub mod overrides;
 pub mod payments;
-pub mod plan;
 pub mod plan_reader;
 pub mod power;
 pub mod read;

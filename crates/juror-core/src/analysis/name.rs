@@ -12,7 +12,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::fast_hash::FastHash;
+use crate::base::fast_hash::FastHash;
 
 /// An id, shared: cloning it is a reference count. One pointer wide (the text is boxed
 /// behind the count), so that a row of four ids and its file's name stays small.

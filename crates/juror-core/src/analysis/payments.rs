@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::data::{Input, Problem};
 use super::read::ratings_file::{Opened, check_passed, is_check, platform_id};
 use super::read::{Context, backups, base_name, open_all};
-use crate::csv;
+use crate::base::csv;
 
 /// One participant.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -2,7 +2,7 @@
 //! the pre-registered plan and checked.
 //!
 //! The study's own reader ([`crate::study::parse_study`], which the annotator's page calls
-//! through [`crate::open::open`]) keeps the `analysis` section as written, a JSON value, and
+//! through [`crate::front::open::open`]) keeps the `analysis` section as written, a JSON value, and
 //! never reads it: an annotator plays a study whatever its plan says, and the page carries no
 //! reader of the plan. Every researcher's path reads a study here instead (`juror validate`,
 //! `analyze`, `power`, `publish`, `seal`, `prepare`, and the Analyse page through
@@ -13,10 +13,11 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::open::Opened;
+use crate::base::problem::{Problem, Problems};
+use crate::front::open::Opened;
 use crate::study::analysis_plan::{AnalysisPlan, RawAnalysis};
 use crate::study::raw::RawStudy;
-use crate::study::{PlanReader, Problem, Problems, Study, read_placed};
+use crate::study::{PlanReader, Study, read_placed};
 
 /// The reader of the `analysis` section that the researcher's paths pass to the study's.
 pub const READER: PlanReader = PlanReader { shape, read };
@@ -37,20 +38,20 @@ pub fn validate(raw: &RawStudy) -> Result<Study, Problems> {
     crate::study::validate_with(raw, Some(&READER))
 }
 
-/// The front door ([`crate::open::open`]) with the analysis plan read; a compiled study
+/// The front door ([`crate::front::open::open`]) with the analysis plan read; a compiled study
 /// (`juror publish`'s, or `juror compile`'s) read as the annotator's page reads it, with its
 /// source's SHA-256 (the one its ratings files carry) and no plan (compiling leaves it out).
 ///
 /// # Errors
-/// As [`crate::open::open`], the plan's problems included; a compiled study's problems each
+/// As [`crate::front::open::open`], the plan's problems included; a compiled study's problems each
 /// with its code explained in full.
 pub fn open(text: &str) -> Result<Opened, Problems> {
-    if crate::compiled::is_compiled(text) {
-        return crate::compiled::read(text)
-            .map(crate::compiled::Compiled::opened)
+    if crate::front::compiled::is_compiled(text) {
+        return crate::front::compiled::read(text)
+            .map(crate::front::compiled::Compiled::opened)
             .map_err(|p| p.explained());
     }
-    crate::open::open_with(text, Some(&READER))
+    crate::front::open::open_with(text, Some(&READER))
 }
 
 /// The section in the place it has in a study file, so that a mistake is placed as serde

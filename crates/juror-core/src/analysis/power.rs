@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use super::data::{Ci, Data, LEVEL, RatingRow, oriented};
-use super::plan::{AnalysisPlan, Correction, Family, Unit};
+use super::overrides::{AnalysisPlan, Correction, Family, Unit};
 use crate::stats::paired::Alternative;
 use crate::stats::power::{RoundsDesign, Scenario, simulate, simulate_interaction, t_power};
 use crate::stats::preference::wilson;

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::plan::{AnalysisPlan, Overrides};
+use super::overrides::{AnalysisPlan, Overrides};
 use super::plan_reader::open;
 use super::read::{base_name, published, read, read_judges};
 use super::report::resolve_plan;
@@ -527,7 +527,7 @@ mod tests {
 
     #[test]
     fn overrides_change_the_plan_and_unknown_names_block() {
-        use crate::analysis::plan::{Comparisons, Unit};
+        use crate::analysis::overrides::{Comparisons, Unit};
         let study = example("hare-personalization.json");
         assert!(!study.is_empty(), "the example study is in the repository");
         let with = |overrides: Overrides| Request {
@@ -594,7 +594,7 @@ mod tests {
         assert_eq!(context.source, "study");
         assert_eq!(
             context.base.comparisons,
-            crate::analysis::plan::Comparisons::Anchor("hare".into())
+            crate::analysis::overrides::Comparisons::Anchor("hare".into())
         );
         assert_eq!(context.systems, ["gpt2", "hare", "rag", "random"]);
         assert!(context.dimensions.iter().any(|d| d == "quality"));

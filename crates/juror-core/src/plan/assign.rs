@@ -15,7 +15,7 @@
 //! Validation bounds the work (`study::limits`): at most `MAX_SLOTS` slots, so the table of
 //! shared items has at most `MAX_SLOTS²` counts, and items × slots per item × slots steps.
 
-use crate::rng::Stream;
+use crate::base::rng::Stream;
 use crate::study::Study;
 
 /// The items of every slot.
@@ -47,7 +47,7 @@ pub fn spread_factor(study: &Study) -> usize {
 
 /// Which of the study's items are attention checks.
 pub fn check_items(study: &Study) -> CheckItems {
-    let checked = crate::order::set(study.design().attention_checks.iter().map(|c| c.item()));
+    let checked = crate::base::order::set(study.design().attention_checks.iter().map(|c| c.item()));
     CheckItems(
         study
             .items()
@@ -250,7 +250,7 @@ impl Assignment {
             }
         }
         for items in &mut per_slot {
-            crate::order::sort(items);
+            crate::base::order::sort(items);
         }
         let pairs = (factor > 1).then(|| {
             let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
@@ -260,7 +260,7 @@ impl Assignment {
                 }
             }
             for list in &mut pairs {
-                crate::order::sort(list);
+                crate::base::order::sort(list);
             }
             pairs
         });
@@ -298,7 +298,7 @@ impl Assignment {
                 .map(|(i, _, _)| *i),
         );
         if items.len() > before {
-            crate::order::sort(&mut items);
+            crate::base::order::sort(&mut items);
         }
         items
     }

@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use super::{period, slots};
-use crate::rng;
+use crate::base::rng;
+use crate::base::url::percent_encode;
 use crate::study::{Problem, Study, participant_code};
-use crate::url::percent_encode;
 
 /// Who is annotating: a slot (1-based), and the id they came with, if any.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
@@ -129,7 +129,7 @@ pub fn resolve_annotator(
 }
 
 /// [`resolve_annotator`] for a study of `slots` slots (`None`: unbounded) and counterbalancing
-/// `period` ([`crate::cover::Cover`] carries both).
+/// `period` ([`crate::front::cover::Cover`] carries both).
 ///
 /// # Errors
 /// As [`resolve_annotator`].

@@ -47,7 +47,7 @@ pub mod view;
 
 use serde::Serialize;
 
-use crate::rng::Stream;
+use crate::base::rng::Stream;
 pub use crate::study::published::{Shown, Trial};
 use crate::study::{
     Item, LabelScheme, Order, Presentation, Problem, Study, Task, participant_code, personal_key,
@@ -109,7 +109,7 @@ impl Plan {
             }
             text.push(';');
         }
-        crate::digest::sha256_hex(&text)[..16].to_owned()
+        crate::base::digest::sha256_hex(&text)[..16].to_owned()
     }
 }
 
@@ -280,8 +280,8 @@ pub fn trials_per_slot(study: &Study) -> Vec<usize> {
 
 /// Whether every slot has something to rate. With personal items and an assignment, personal
 /// items go only to their annotators, so a slot can end up with none: then the one problem,
-/// at `design.assignment`, naming the empty slots. Part of opening a study ([`crate::open`]),
-/// because it needs the planner.
+/// at `design.assignment`, naming the empty slots. Part of opening a study
+/// ([`crate::front::open`]), because it needs the planner.
 pub fn check_slots(study: &Study) -> Result<(), Problem> {
     let personal = study.items().iter().any(Item::is_personal);
     if !personal || study.design().assignment.is_none() || study.design().plans.is_some() {
@@ -492,7 +492,9 @@ fn order_units(study: &Study, at: At, task: &Task, mut units: Vec<Unit>) -> Vec<
             };
             let round = |item: usize| study.items()[item].round.unwrap_or(0);
             // Stable: file order breaks ties within a round.
-            crate::order::sort_by_key(&mut units, |u| (block_of(u.systems[0]), round(u.item)));
+            crate::base::order::sort_by_key(&mut units, |u| {
+                (block_of(u.systems[0]), round(u.item))
+            });
         }
     }
     units

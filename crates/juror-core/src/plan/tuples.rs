@@ -19,7 +19,7 @@
 //! squares alone and 24 candidates, 13 were 3 apart.
 //! A pure function of the seed, the task and the numbers.
 
-use crate::rng::Stream;
+use crate::base::rng::Stream;
 
 /// The most base blocks searched exhaustively.
 pub const SEARCHED: usize = 4_000;
@@ -70,7 +70,7 @@ fn block_spread(n: usize, block: &[usize]) -> (usize, usize) {
 fn periodic(n: usize, block: &[usize]) -> bool {
     (1..n).any(|d| {
         let mut shifted: Vec<usize> = block.iter().map(|b| (b + d) % n).collect();
-        crate::order::sort(&mut shifted);
+        crate::base::order::sort(&mut shifted);
         shifted == block
     })
 }
@@ -110,7 +110,7 @@ pub fn base_block(seed: u64, t: usize, n: usize, k: usize) -> Vec<usize> {
             let mut block: Vec<usize> = std::iter::once(0)
                 .chain(stream.permutation(n - 1)[..k - 1].iter().map(|x| x + 1))
                 .collect();
-            crate::order::sort(&mut block);
+            crate::base::order::sort(&mut block);
             consider(block);
         }
     }

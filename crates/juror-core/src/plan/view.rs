@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::{Plan, Trial};
-use crate::rich::Text;
+use crate::base::rich::Text;
 use crate::study::{LabelScheme, MediaKind, PreferenceKind, Requirement, Severity, Study};
 
 /// One trial as the rater sees it.

@@ -24,6 +24,7 @@ use crate::study::raw::{RawAnnotatorRef, RawAttentionCheck, RawPlannedTrial, Raw
 use crate::study::{Study, participant_code, personal_key};
 
 mod check;
+pub mod prepare;
 
 pub use check::{
     Candidate, Media, NotPublished, Problem, SITE_FOLDER, Severity, SlotsProblem, check,
@@ -53,7 +54,7 @@ pub struct SealKey {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<RawAnalysis>,
     /// The secret that platform participants' pseudonyms are keyed with
-    /// ([`crate::pseudonym`]); keys written before it have none.
+    /// ([`crate::base::pseudonym`]); keys written before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids_secret: Option<String>,
     /// The study's `metadata` (free-form notes that may name systems: the sealed or published
@@ -96,7 +97,7 @@ pub fn preview_names(text: &str, study: &Study) -> Result<BTreeMap<String, Strin
             study.id()
         ));
     }
-    let names: BTreeMap<String, String> = crate::order::map(
+    let names: BTreeMap<String, String> = crate::base::order::map(
         value
             .get("systems")
             .and_then(Value::as_object)
@@ -176,7 +177,7 @@ pub fn seal(raw: &RawStudy, secret: &[u8; 32]) -> (RawStudy, SealKey) {
         attention_checks: Vec::new(),
         // The plan names systems: it goes with the key, which the analysis reads it from.
         analysis: key_plan(sealed.analysis.take()),
-        ids_secret: Some(crate::pseudonym::ids_secret(secret)),
+        ids_secret: Some(crate::base::pseudonym::ids_secret(secret)),
         metadata: sealed.metadata.take(),
     };
     (sealed, key)
@@ -290,7 +291,7 @@ pub fn publish(
         systems,
         attention_checks: raw.design.attention_checks.clone(),
         analysis: key_plan(raw.analysis.clone()),
-        ids_secret: Some(crate::pseudonym::ids_secret(secret)),
+        ids_secret: Some(crate::base::pseudonym::ids_secret(secret)),
         metadata: raw.metadata.clone(),
     };
     (published, key)

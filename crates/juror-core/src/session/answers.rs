@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::number::Num;
+use crate::base::number::Num;
 use crate::study::{Question, QuestionKind, RankOptions, Severity};
 
 /// An answer to a survey or per-output question.
@@ -101,9 +101,9 @@ impl Answer {
                     RankOptions::Systems => labels.to_vec(),
                 };
                 let mut got = order.clone();
-                crate::order::sort(&mut got);
+                crate::base::order::sort(&mut got);
                 let mut all = want.clone();
-                crate::order::sort(&mut all);
+                crate::base::order::sort(&mut all);
                 if got == all {
                     Ok(())
                 } else {
@@ -265,7 +265,7 @@ impl OutputAnswers {
                 self.ratings.remove(dimension);
                 if !self.skipped(dimension) {
                     self.cannot_judge.push(dimension.to_owned());
-                    crate::order::sort(&mut self.cannot_judge);
+                    crate::base::order::sort(&mut self.cannot_judge);
                 }
             }
         }
@@ -367,7 +367,7 @@ pub fn place_span(spans: &mut Vec<ErrorSpan>, span: ErrorSpan) -> bool {
 
 /// Text order: spans by start, then errors of the whole output by category.
 pub fn sort_spans(spans: &mut [ErrorSpan]) {
-    crate::order::sort_by(spans, |a, b| {
+    crate::base::order::sort_by(spans, |a, b| {
         (a.start.is_none(), a.start, &a.category).cmp(&(b.start.is_none(), b.start, &b.category))
     });
 }

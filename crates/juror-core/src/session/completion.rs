@@ -29,7 +29,7 @@ pub fn completion(study: &Study, file: &RatingsFile) -> Option<Completion> {
     };
     let pid = file.annotator.id.clone().unwrap_or_default();
     let link = done.redirect.as_ref().map(|url| {
-        let encode = |t: &str| crate::url::percent_encode(t, b"");
+        let encode = |t: &str| crate::base::url::percent_encode(t, b"");
         url.replace("{code}", &encode(code.as_deref().unwrap_or("")))
             .replace("{pid}", &encode(&pid))
     });
@@ -86,7 +86,7 @@ fn fails(study: &Study, trial: &TrialRecord) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::digest::sha256_hex;
+    use crate::base::digest::sha256_hex;
     use crate::plan::Annotator;
     use crate::session::ratings::export;
     use crate::session::{Msg, Phase, Session, update};

@@ -1,5 +1,5 @@
 //! A stored session read back from what its `Serialize` writes: the envelope the page keeps in
-//! the browser's storage ([`envelope`], `store::read`), by hand over [`crate::json`] rather than
+//! the browser's storage ([`envelope`], `store::read`), by hand over [`crate::base::json`] rather than
 //! derived, for the size of the annotator's wasm (that module says why).
 //!
 //! The answers' types that ratings files carry too ([`Answer`], [`ErrorSpan`], [`Phase`],
@@ -13,7 +13,7 @@ use serde::{Deserialize, Deserializer};
 use super::answers::{Answer, ErrorSpan, OutputAnswers, Preference, TrialAnswers};
 use super::store::Envelope;
 use super::{Phase, Progress};
-use crate::json::{
+use crate::base::json::{
     Blank, Read, Value, boolean, count, fields, index, integer, list, map, number, string,
     unknown_variant, variant, whole, word,
 };

@@ -408,7 +408,7 @@ pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), Strin
             Some(Preference::Best { position } | Preference::Choice { position }) => *position < n,
             Some(Preference::Rank { order }) => {
                 let mut sorted = order.clone();
-                crate::order::sort(&mut sorted);
+                crate::base::order::sort(&mut sorted);
                 sorted.dedup();
                 sorted.len() == order.len() && order.iter().all(|&p| p < n)
             }

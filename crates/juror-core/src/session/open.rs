@@ -253,7 +253,7 @@ pub enum Absorb {
 /// A digest of the answers of `progress` (trials and surveys): what the merge joins.
 fn answers_digest(progress: &Progress) -> String {
     let answers = (&progress.trials, &progress.intake, &progress.exit);
-    crate::digest::sha256_hex(&serde_json::to_string(&answers).unwrap_or_default())
+    crate::base::digest::sha256_hex(&serde_json::to_string(&answers).unwrap_or_default())
 }
 
 /// Takes in `incoming`, the text another tab stored under this session's key, for the study

@@ -18,8 +18,8 @@ use super::answers::{
 };
 use super::time::{iso8601, parse_iso8601};
 use super::{Phase, Progress, Session};
-use crate::digest::sha256_hex;
-use crate::number::Num;
+use crate::base::digest::sha256_hex;
+use crate::base::number::Num;
 use crate::plan::view::shown_text;
 use crate::plan::{Annotator, Format, Plan, Planner, PlatformVisit, Trial};
 use crate::study::Study;
@@ -510,7 +510,7 @@ impl Csv<'_> {
             question.to_owned(),
             value,
         ];
-        let line: Vec<String> = fields.iter().map(|f| crate::csv::field(f)).collect();
+        let line: Vec<String> = fields.iter().map(|f| crate::base::csv::field(f)).collect();
         self.out.push_str(&line.join(","));
         self.out.push('\n');
     }
@@ -701,7 +701,7 @@ pub fn parse(text: &str) -> Result<RatingsFile, ImportError> {
         .get("sha256")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    let file: RatingsFile = crate::json_path::read(&value).map_err(|e| ImportError {
+    let file: RatingsFile = crate::base::json_path::read(&value).map_err(|e| ImportError {
         at: e.path,
         message: e.message,
     })?;

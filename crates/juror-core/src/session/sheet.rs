@@ -31,7 +31,7 @@ use std::fmt;
 use super::answers::{Answer, CANNOT_JUDGE, OutputAnswers, Preference, TrialAnswers};
 use super::ratings::{RatingsFile, export};
 use super::{Phase, Session, trial_missing};
-use crate::csv;
+use crate::base::csv;
 use crate::plan::{Plan, Trial};
 use crate::study::{
     PreferenceKind, QuestionKind, RankOptions, Requirement, Scale, Study, Task, letter,

@@ -4,7 +4,7 @@
 use super::ratings::{PreferenceRecord, parse, restore};
 use super::sheet::{ReadOptions, SheetError, legend, ratings, read, write};
 use super::tests::example;
-use crate::csv;
+use crate::base::csv;
 use crate::plan::{Annotator, Plan, plan};
 use crate::study::{Study, parse_study};
 

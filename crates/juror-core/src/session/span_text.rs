@@ -136,7 +136,7 @@ pub fn pieces(text: &str, marks: &[(usize, usize)], cuts: &[usize]) -> Vec<Piece
     edges.extend(cuts.iter().copied());
     edges.push(chars.len());
     edges.retain(|&e| e <= chars.len());
-    crate::order::sort(&mut edges);
+    crate::base::order::sort(&mut edges);
     edges.dedup();
     edges
         .windows(2)

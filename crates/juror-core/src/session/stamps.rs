@@ -192,7 +192,7 @@ fn all_fields(ts: &[&TrialAnswers]) -> Vec<Field> {
     for t in ts {
         fields(t, &mut all);
     }
-    crate::order::sort(&mut all);
+    crate::base::order::sort(&mut all);
     all.dedup();
     all
 }
@@ -276,7 +276,7 @@ fn without_overlaps(
             .unwrap_or(0)
     };
     let json = |s: &ErrorSpan| serde_json::to_string(s).unwrap_or_default();
-    crate::order::sort_by_key(&mut spans, |s| std::cmp::Reverse((stamp(s), json(s))));
+    crate::base::order::sort_by_key(&mut spans, |s| std::cmp::Reverse((stamp(s), json(s))));
     let mut kept: Vec<ErrorSpan> = Vec::with_capacity(spans.len());
     for s in spans {
         if !kept.iter().any(|k| k.overlaps(&s)) {
@@ -310,7 +310,7 @@ pub(super) fn merge_survey(
     questions.extend(other.0.keys().cloned());
     questions.extend(stamped(ours.1));
     questions.extend(stamped(other.1));
-    crate::order::sort(&mut questions);
+    crate::base::order::sort(&mut questions);
     questions.dedup();
     let mut out = BTreeMap::new();
     for q in questions {

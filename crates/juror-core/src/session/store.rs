@@ -180,7 +180,7 @@ pub fn quarantine_plan(text: &str, existing: &[(String, String)]) -> Option<Vec<
             (at, k.as_str())
         })
         .collect();
-    crate::order::sort_by_key(&mut keys, |k| k.0);
+    crate::base::order::sort_by_key(&mut keys, |k| k.0);
     let excess = (keys.len() + 1).saturating_sub(QUARANTINE_LIMIT);
     Some(
         keys[..excess]
@@ -416,7 +416,7 @@ pub fn offered(entries: Vec<(String, String)>, ids: &[String], who: Option<&Clai
             let key = parse_key(session_key(&s.key).0);
             who.zip(key).is_some_and(|(who, key)| who.owns(&key))
         });
-    crate::order::sort_by(&mut mine, |a, b| {
+    crate::base::order::sort_by(&mut mine, |a, b| {
         b.0.saved_at
             .unwrap_or(0.0)
             .total_cmp(&a.0.saved_at.unwrap_or(0.0))

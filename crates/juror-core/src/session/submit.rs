@@ -258,7 +258,10 @@ impl Failure {
 /// and to which host ([`notice_for`] of its cover's host).
 pub fn notice(study: &Study) -> Option<String> {
     let submit = study.submit()?;
-    Some(notice_for(crate::cover::host(&submit.url), submit.backups))
+    Some(notice_for(
+        crate::front::cover::host(&submit.url),
+        submit.backups,
+    ))
 }
 
 /// What the welcome page says about sending to `host`, with `backups` or not.
@@ -288,7 +291,7 @@ pub fn answers_digest(mut answers: RatingsFile) -> String {
         t.first_shown = None;
         t.last_changed = None;
     }
-    crate::digest::sha256_hex(&answers.to_json())
+    crate::base::digest::sha256_hex(&answers.to_json())
 }
 
 /// The storage key of a file waiting to be sent (one per study and annotator: a later file holds
@@ -307,7 +310,7 @@ mod tests {
 
     #[test]
     fn the_body_is_the_ratings_file_or_datapipes_wrapping_of_it() {
-        use crate::digest::sha256_hex;
+        use crate::base::digest::sha256_hex;
         use crate::plan::Annotator;
         use crate::session::Session;
         use crate::session::ratings::export;
@@ -352,7 +355,7 @@ mod tests {
     /// under a name of its own; none for a study that does not ask.
     #[test]
     fn backups_are_due_every_ten_trials_when_the_study_asks() {
-        use crate::digest::sha256_hex;
+        use crate::base::digest::sha256_hex;
         use crate::plan::Annotator;
         use crate::session::Session;
         use crate::session::ratings::export;
@@ -390,7 +393,7 @@ mod tests {
     /// refuses a name it holds); the download keeps the plain name; a backup's name says so first.
     #[test]
     fn each_export_sent_has_a_name_of_its_own_and_backups_say_they_are() {
-        use crate::digest::sha256_hex;
+        use crate::base::digest::sha256_hex;
         use crate::plan::Annotator;
         use crate::session::Session;
         use crate::session::ratings::export;
@@ -516,7 +519,7 @@ mod tests {
         // The annotator's welcome page says it from the study's cover: the same words.
         let notice_of = |v: &serde_json::Value| {
             let study = crate::study::parse_study(&v.to_string()).unwrap();
-            let cover = crate::cover::Cover::of(&study);
+            let cover = crate::front::cover::Cover::of(&study);
             let from_cover = cover
                 .submit_host
                 .as_deref()
@@ -543,7 +546,7 @@ mod tests {
 
     #[test]
     fn the_same_answers_exported_twice_have_one_digest() {
-        use crate::digest::sha256_hex;
+        use crate::base::digest::sha256_hex;
         use crate::plan::Annotator;
         use crate::session::ratings::export;
         use crate::session::{Msg, Session, update};

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::ratings::{export, parse, restore};
 use super::view::survey_questions;
 use super::*;
-use crate::digest::sha256_hex;
+use crate::base::digest::sha256_hex;
 use crate::plan::{Annotator, Format};
 use crate::study::{
     PreferenceKind, Question, QuestionKind, RankOptions, Requirement, Study, parse_study,

@@ -137,7 +137,7 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
                 (None, _) => Some("choose an output".to_owned()),
                 (Some(Preference::Rank { order }), Some(PreferenceKind::Rank)) => {
                     let mut sorted = order.clone();
-                    crate::order::sort(&mut sorted);
+                    crate::base::order::sort(&mut sorted);
                     (sorted != (0..n).collect::<Vec<_>>()).then(|| "rank every output".to_owned())
                 }
                 (Some(Preference::BestWorst { best, worst }), _) => match (best, worst) {
@@ -275,7 +275,7 @@ pub fn progress(session: &Session) -> ProgressView {
         .map(|t| t.active_ms)
         .collect();
     let done = times.len();
-    crate::order::sort(&mut times);
+    crate::base::order::sort(&mut times);
     let median = match times.len() {
         0 => None,
         n if n % 2 == 1 => Some(times[n / 2] as f64),

@@ -27,7 +27,7 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
-use crate::fast_hash::FastHash;
+use crate::base::fast_hash::FastHash;
 use std::fmt;
 
 /// One dimension's ratings: units × raters, each cell a value or missing.

@@ -15,7 +15,7 @@
 use super::describe::quantile_sorted;
 use super::math::Portable;
 use super::trend::spearman;
-use crate::rng::Stream;
+use crate::base::rng::Stream;
 
 /// One best–worst judgement.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -28,7 +28,7 @@ use std::fmt;
 
 use super::describe::{Interval, average_ranks, mean, median, quantile_sorted, sd};
 use super::special;
-use crate::rng::Stream;
+use crate::base::rng::Stream;
 
 /// Why a paired statistic could not be computed. Each says where and what to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -188,7 +188,7 @@ pub struct BootstrapInterval {
 ///
 /// # Formula
 /// For each resample r in 0..`resamples`, the stream
-/// `Stream::new(seed, "bootstrap", r, 0)` ([`crate::rng`]) draws n indices in order with
+/// `Stream::new(seed, "bootstrap", r, 0)` ([`crate::base::rng`]) draws n indices in order with
 /// `below(n)`; the resample's mean is the sum of the drawn values, in draw order, divided by n.
 /// With α = 1 − `level`, the interval is the α/2 and 1 − α/2 quantiles of the sorted resample
 /// means, by linear interpolation between order statistics (numpy's default quantile).

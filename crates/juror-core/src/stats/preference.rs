@@ -25,7 +25,7 @@ use std::fmt;
 use super::describe::{Interval, quantile_sorted};
 use super::math::Portable;
 use super::special;
-use crate::rng::Stream;
+use crate::base::rng::Stream;
 
 /// Who won one comparison of system `a` with system `b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -748,7 +748,7 @@ pub struct StrengthInterval {
 ///
 /// # Formula
 /// For each resample r in 0..`resamples`, the stream `Stream::new(seed, "bootstrap", r, 1)`
-/// ([`crate::rng`]) draws N indices into `comparisons` in order with `below(N)`;
+/// ([`crate::base::rng`]) draws N indices into `comparisons` in order with `below(N)`;
 /// [`bradley_terry`] (with `options`) is fitted on those comparisons. A system's interval is the
 /// α/2 and 1 − α/2 quantiles (α = 1 − `level`, linear interpolation between order
 /// statistics as numpy's default) of its strengths over the resamples in which it appears.

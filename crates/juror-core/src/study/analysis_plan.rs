@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::number::Num;
+use crate::base::number::Num;
 
 /// The study file's `analysis` section: the pre-registered analysis plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -1,17 +1,17 @@
 //! The model read back from the JSON its `Serialize` writes: how a compiled study's `study`
 //! is read (`compiled::read`, the annotator's page among others).
 //!
-//! Written by hand over [`crate::json`] rather than derived, for the size of the annotator's
+//! Written by hand over [`crate::base::json`] rather than derived, for the size of the annotator's
 //! wasm (that module says why). The format is serde's, as the model's derived `Serialize`
 //! writes it: every field by its name, `null` for an absent option, enums by their variant's
 //! name (`"All"`, `{"Anchor": 0}`), the study-file enums by their snake-case words. A test
 //! holds [`study`] to that writer: every study written and read back is the same study.
 
-use crate::json::{
+use crate::base::json::{
     Blank, Read, Value, Wrong, boolean, count, fields, index, integer, list, map, number, string,
     unknown_variant, variant, whole, word,
 };
-use crate::rich::Text;
+use crate::base::rich::Text;
 
 use super::model::{
     Assignment, AttentionCheck, Consent, Design, Dimension, Example, Item, LabelScheme, Media,
@@ -54,7 +54,7 @@ pub fn study(value: &Value) -> Read<Study> {
 }
 
 fn text(value: &Value) -> Read<Text> {
-    crate::rich::read_text(value)
+    crate::base::rich::read_text(value)
 }
 
 fn strings(value: &Value) -> Read<Vec<String>> {

@@ -307,7 +307,7 @@ fn pair_lists(s: &Sizes, out: &mut Vec<Problem>) {
 fn raw_tasks(raw: &RawStudy) -> Tasks {
     let d = &raw.design;
     let n = raw.systems.len() as u64;
-    let ids = crate::order::set(raw.items.iter().map(|i| i.id.as_str()));
+    let ids = crate::base::order::set(raw.items.iter().map(|i| i.id.as_str()));
     let checks =
         d.attention_checks
             .iter()
@@ -325,8 +325,8 @@ fn raw_tasks(raw: &RawStudy) -> Tasks {
         let items = match &t.items {
             None => raw.items.len() as u64,
             Some(filter) => {
-                let ids = crate::order::set(filter.ids.iter().map(String::as_str));
-                let groups = crate::order::set(filter.groups.iter().map(String::as_str));
+                let ids = crate::base::order::set(filter.ids.iter().map(String::as_str));
+                let groups = crate::base::order::set(filter.groups.iter().map(String::as_str));
                 raw.items
                     .iter()
                     .filter(|it| {

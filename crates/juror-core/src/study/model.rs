@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use crate::rich::Text;
+pub use crate::base::rich::Text;
 
 pub use super::raw::{
     RawLabels as LabelScheme, RawMediaKind as MediaKind, RawOrder as Order,
@@ -754,7 +754,7 @@ pub fn participant_code(raw: &str) -> String {
 /// studies. (A short code such as `p07` is easily guessed from its key; a platform's id is not.)
 pub fn personal_key(study_id: &str, code: &str) -> String {
     let mut key = String::from("h-");
-    key.push_str(&crate::digest::sha256_hex_of(&[
+    key.push_str(&crate::base::digest::sha256_hex_of(&[
         "juror.personal/1\u{0}",
         study_id,
         "\u{0}",

@@ -113,14 +113,14 @@ fn published_plan(
     plan: &[RawPlannedTrial],
 ) -> Vec<Trial> {
     // Reversed: the first of two equal ids is kept.
-    let index: BTreeMap<&str, usize> = crate::order::map(
+    let index: BTreeMap<&str, usize> = crate::base::order::map(
         raw.systems
             .iter()
             .enumerate()
             .map(|(i, id)| (id.as_str(), i))
             .rev(),
     );
-    let items: BTreeMap<&str, usize> = crate::order::map(
+    let items: BTreeMap<&str, usize> = crate::base::order::map(
         raw.items
             .iter()
             .enumerate()

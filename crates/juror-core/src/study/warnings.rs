@@ -131,7 +131,7 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
 /// The host of an address (`https://pipe.jspsych.org/api/data/` → `pipe.jspsych.org`), lower
 /// case; empty when there is none.
 fn host(url: &str) -> String {
-    let origin = crate::url::origin(url).unwrap_or_default();
+    let origin = crate::base::url::origin(url).unwrap_or_default();
     let host = origin.split_once("://").map_or("", |(_, rest)| rest);
     // No port: `127.0.0.1:8080` is written `127.0.0.1` in a consent text.
     host.split(':').next().unwrap_or_default().to_lowercase()

@@ -19,7 +19,7 @@ use juror_core::analysis::{
     Adjudication, Context, Input, InputKind, Options, Report, analyze, markdown, read, report,
     to_csv,
 };
-use juror_core::digest::sha256_hex;
+use juror_core::base::digest::sha256_hex;
 use juror_core::plan::Annotator;
 use juror_core::publish::{SealKey, seal};
 use juror_core::session::ratings::{PreferenceRecord, RatingsFile, export, parse};
@@ -1269,7 +1269,7 @@ fn unadjudicated_flagged_cells_can_be_set_aside() {
     // Pre-registered in the plan, the same cells are set aside without the option, and the
     // methods paragraph says where the choice came from; the option asked off keeps them.
     let planned = Options {
-        plan: Some(juror_core::analysis::plan::AnalysisPlan {
+        plan: Some(juror_core::analysis::overrides::AnalysisPlan {
             exclude_unadjudicated: true,
             ..Default::default()
         }),
@@ -2014,7 +2014,7 @@ fn a_published_study_analysed_with_its_key_equals_the_original() {
 /// direct calls of the statistics.
 #[test]
 fn the_hare_study_is_analysed_as_its_plan_says() {
-    use juror_core::analysis::plan::Unit;
+    use juror_core::analysis::overrides::Unit;
     use juror_core::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
     let text = example("hare-personalization");
     let study = parse_study(&text).unwrap();
@@ -2182,7 +2182,7 @@ fn without_a_plan_every_pair_is_compared_two_sided() {
     let c = &report.dimensions[0].comparisons[0];
     assert_eq!(
         c.alternative,
-        juror_core::analysis::plan::Alternative::TwoSided
+        juror_core::analysis::overrides::Alternative::TwoSided
     );
     assert_eq!(c.p_value, c.wilcoxon.map(|w| w.p_value));
     assert_eq!(c.p_adjusted, c.p_holm);
@@ -2346,7 +2346,7 @@ fn by_group_reports_each_item_group() {
 mod golden_reports {
     use super::{bless, fixtures};
     use crate::support::root;
-    use juror_core::analysis::plan::{Comparisons, Overrides, Unit};
+    use juror_core::analysis::overrides::{Comparisons, Overrides, Unit};
     use juror_core::analysis::run::{FileText, Request, run};
     use juror_core::analysis::{Options, answers, markdown, to_csv};
     use std::path::PathBuf;
@@ -2900,7 +2900,7 @@ fn unkeyed_pseudonyms_hold_for_one_set_of_files() {
     assert_ne!(one, alias(&[&files[2], &files[0]]));
     assert_ne!(
         one,
-        juror_core::pseudonym::pseudonym("", "prolific", "5f0c9a")
+        juror_core::base::pseudonym::pseudonym("", "prolific", "5f0c9a")
     );
     assert!(one.starts_with("prolific-"));
 }

@@ -60,7 +60,7 @@ fn answers_in_file(text: &str) -> usize {
 fn every_answer_of_the_hare_sessions_is_in_the_table_once() {
     let study_text = text("assets/studies/hare-personalization.json");
     let study = parse_study(&study_text).unwrap();
-    let hash = juror_core::digest::sha256_hex(&study_text);
+    let hash = juror_core::base::digest::sha256_hex(&study_text);
     let inputs: Vec<Input> = FILES.iter().map(|f| Input::new(*f, fixture(f))).collect();
     let data = read(
         &inputs,

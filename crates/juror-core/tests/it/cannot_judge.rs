@@ -34,7 +34,7 @@ fn kitchen(change: impl FnOnce(&mut Value)) -> Result<(Study, String), String> {
     change(&mut raw);
     let text = raw.to_string();
     let study = parse_study(&text).map_err(|p| p.to_string())?;
-    Ok((study, juror_core::digest::sha256_hex(&text)))
+    Ok((study, juror_core::base::digest::sha256_hex(&text)))
 }
 
 /// The kitchen example with a per-output question and the intake question offering "Cannot
@@ -500,7 +500,7 @@ fn a_dimension_listed_twice_as_cannot_judge_is_counted_once() {
     // Sealed again as the format says: the SHA-256 of the compact, key-sorted JSON without it.
     let mut value: Value = serde_json::from_str(&doubled.to_json()).unwrap();
     value.as_object_mut().unwrap().remove("sha256");
-    let sum = juror_core::digest::sha256_hex(&serde_json::to_string(&value).unwrap());
+    let sum = juror_core::base::digest::sha256_hex(&serde_json::to_string(&value).unwrap());
     value["sha256"] = Value::String(sum);
     let inputs = [Input::new(
         "juror-kitchen-doubled.json",

@@ -5,13 +5,13 @@
 
 use std::path::Path;
 
-use juror_core::compiled::{self, CODES, Problems, compile, explain, read};
-use juror_core::cover::Cover;
-use juror_core::digest::{sha256_hex, sha256_hex_of};
-use juror_core::open::{Opened, open};
+use juror_core::base::digest::{sha256_hex, sha256_hex_of};
+use juror_core::base::rich::{Element, Node, Tag, Text};
+use juror_core::front::compiled::{self, CODES, Problems, compile, explain, read};
+use juror_core::front::cover::Cover;
+use juror_core::front::open::{Opened, open};
 use juror_core::plan::Annotator;
 use juror_core::plan::view::TrialView;
-use juror_core::rich::{Element, Node, Tag, Text};
 use juror_core::study::RawStudy;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -479,7 +479,7 @@ fn every_code_has_its_full_explanation() {
 
 /// A compiled study's envelope as its members, each key with its value's exact text.
 fn members(text: &str) -> Vec<(String, String)> {
-    let members = juror_core::json::text::members(text).unwrap();
+    let members = juror_core::base::json::text::members(text).unwrap();
     members
         .into_iter()
         .map(|(k, v)| (k, v.to_owned()))
@@ -624,7 +624,7 @@ fn counts_past_the_caps_of_a_study_as_written_are_refused_before_anything_is_pla
 /// the Markdown renderer or the planner (comments aside).
 #[test]
 fn the_compiled_module_needs_no_validator_renderer_or_planner() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/compiled.rs");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/front/compiled.rs");
     let text = std::fs::read_to_string(&path).unwrap();
     let code: Vec<&str> = text
         .lines()

@@ -4,7 +4,7 @@
 //! `make_reference.py` beside it from `study.json`); tolerance 1e-9 (`tol::CLOSED_FORM`),
 //! counts exactly.
 
-use juror_core::analysis::plan::{AnalysisPlan, Comparisons};
+use juror_core::analysis::overrides::{AnalysisPlan, Comparisons};
 use juror_core::analysis::plan_reader::parse_study;
 use juror_core::analysis::{Context, Input, Options, analyze};
 use juror_core::stats::divergence::{Tfidf, cosine_distance, words};
@@ -342,7 +342,7 @@ fn a_divergence_hypothesis_orients_its_pair_and_a_margin_stays_with_the_ratings(
     let turned = &report.divergence_comparisons[1];
     assert_eq!(
         turned.alternative,
-        juror_core::analysis::plan::Alternative::Less
+        juror_core::analysis::overrides::Alternative::Less
     );
     let w = &reference("divergence")["comparisons"]["study.json"][1];
     close(

@@ -18,10 +18,10 @@ use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
 
 use juror_core::analysis::{Context, Input, read};
-use juror_core::digest::sha256_hex;
-use juror_core::markdown::to_rich;
+use juror_core::base::digest::sha256_hex;
+use juror_core::base::markdown::to_rich;
+use juror_core::base::rich;
 use juror_core::plan::{Annotator, plan, view::TrialView};
-use juror_core::rich;
 use juror_core::session::ratings::{export, parse, restore};
 use juror_core::session::store::{self, Envelope, SCHEMA_VERSION};
 use juror_core::session::{self, Msg, Session, update};

@@ -249,7 +249,7 @@ fn key(k: &str) -> Key<'_> {
 fn graded_session() -> (Study, String, Session) {
     let text = example("pandalm-graded");
     let study = parse_study(&text).unwrap();
-    let hash = juror_core::digest::sha256_hex(&text);
+    let hash = juror_core::base::digest::sha256_hex(&text);
     let mut s = Session::new(&study, Annotator::slot(1));
     let mut now = 1.0;
     while s.progress.phase != Phase::Trials {

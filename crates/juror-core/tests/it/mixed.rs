@@ -19,7 +19,7 @@
     reason = "test data is generated natively only: the platform's `ln` is fine here"
 )]
 
-use juror_core::rng::Stream;
+use juror_core::base::rng::Stream;
 use juror_core::stats::mixed::{
     self, MixedData, MixedError, MixedFit, RemlOptions, RoundRating, StandardErrors,
 };

@@ -5,7 +5,7 @@
 
 use juror_core::analysis::payments::payments;
 use juror_core::analysis::{Context, Input};
-use juror_core::digest::sha256_hex;
+use juror_core::base::digest::sha256_hex;
 use juror_core::session::ratings::parse;
 use serde_json::Value;
 

@@ -888,7 +888,7 @@ fn personal_items_are_checked() {
     for item in &mut raw.items {
         item.for_annotators = vec![RawAnnotatorRef::Slot(1)];
     }
-    let problems = juror_core::open::open_raw(&raw, None)
+    let problems = juror_core::front::open::open_raw(&raw, None)
         .err()
         .map(|p| p.to_string())
         .unwrap_or_default();

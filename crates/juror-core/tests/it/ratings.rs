@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use juror_core::digest::sha256_hex;
+use juror_core::base::digest::sha256_hex;
 use juror_core::plan::Annotator;
 use juror_core::session::ratings::{RatingsFile, export, parse, restore};
 use juror_core::session::{Msg, Phase, Session, update};

@@ -209,7 +209,7 @@ fn a_bad_span_row_is_placed_and_the_others_are_read() {
 fn esa_session() -> (Study, String, Session) {
     let text = example("summeval-esa");
     let study = parse_study(&text).unwrap();
-    let hash = juror_core::digest::sha256_hex(&text);
+    let hash = juror_core::base::digest::sha256_hex(&text);
     let mut s = Session::new(&study, Annotator::slot(1));
     let mut now = 1.0;
     while s.progress.phase != Phase::Trials {
@@ -363,7 +363,7 @@ fn the_plan_sets_the_mqm_weights_and_may_test_the_mqm_dimension() {
     });
     let text = raw.to_string();
     let study = parse_study(&text).unwrap();
-    let hash = juror_core::digest::sha256_hex(&text);
+    let hash = juror_core::base::digest::sha256_hex(&text);
     let (item, a, b) = {
         let i = &study.items()[0];
         (i.id.clone(), "M8", "M22")

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use juror_core::analysis::plan::{AnalysisPlan, Standardise};
+use juror_core::analysis::overrides::{AnalysisPlan, Standardise};
 use juror_core::analysis::report::{Options, Report, report, z_scores};
 use juror_core::analysis::{Context, Input, markdown, read};
 

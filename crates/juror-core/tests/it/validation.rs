@@ -615,7 +615,7 @@ fn counts_over_their_caps_are_refused_at_once_with_one_message() {
     // At the caps: 2,000 slots, 1 annotator per item, opens and plans its last slot.
     let mut v = base.clone();
     v["design"]["assignment"] = json!({"slots": 2000, "annotators_per_item": 1});
-    let opened = juror_core::open::open(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
+    let opened = juror_core::front::open::open(&v.to_string()).unwrap_or_else(|p| panic!("{p}"));
     let last = juror_core::plan::Annotator::slot(2000);
     let plan = juror_core::plan::plan(&opened.study, &last);
     assert!(
@@ -789,7 +789,7 @@ fn personal_plans_are_checked_against_the_items_for_their_ids() {
     };
     let mine = juror_core::plan::published(&again, &who(" P07")).unwrap();
     assert!(mine.iter().any(|t| again.items()[t.item].id == "own"));
-    let cover = juror_core::cover::Cover::of(&again);
+    let cover = juror_core::front::cover::Cover::of(&again);
     assert_eq!(cover.trials_for(&who("p07")), mine.len());
     assert_ne!(cover.trials_for(&who("p08")), mine.len());
     // A study published before keys (plans under the id itself) still plays.
@@ -1385,7 +1385,7 @@ fn slope_hypotheses_without_rounds_are_warned_about() {
 #[test]
 fn a_wrong_plan_is_played_and_the_researchers_reader_places_it() {
     let text = std::fs::read_to_string(fixtures().join("invalid/bad-analysis-plan.json")).unwrap();
-    let played = juror_core::open::open(&text).unwrap_or_else(|p| panic!("{p}"));
+    let played = juror_core::front::open::open(&text).unwrap_or_else(|p| panic!("{p}"));
     assert!(played.study.analysis().is_none());
     let problems = juror_core::analysis::plan_reader::open(&text)
         .err()

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::bump_problems;
 use crate::analysis::data::{Data, Ids, InputKind, Name, PreferenceRow, Problem, number};
-use crate::fast_hash::FastHash;
+use crate::base::fast_hash::FastHash;
 
 /// For each key, the index of the first earlier key equal to it, or `None` for a first
 /// occurrence. `sizes` bounds each part of the keys (ids from [`Ids`]): when their product is

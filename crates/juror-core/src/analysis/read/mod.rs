@@ -46,7 +46,7 @@ pub mod tidy_csv;
 use std::collections::HashMap;
 
 use super::data::{Data, FileSummary, Input, InputKind, Names, Problem, number};
-use crate::pseudonym;
+use crate::base::pseudonym;
 use crate::publish::SealKey;
 use crate::study::Study;
 
@@ -59,7 +59,7 @@ pub struct Context<'a> {
     /// The key of a sealed study: system tokens in ratings files become system ids.
     pub key: Option<&'a SealKey>,
     /// Show platform participants' ids as the platform gave them, not pseudonymised
-    /// ([`crate::pseudonym`]).
+    /// ([`crate::base::pseudonym`]).
     pub reveal_ids: bool,
 }
 

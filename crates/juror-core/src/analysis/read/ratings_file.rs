@@ -10,7 +10,7 @@ use crate::analysis::data::{
     PreferenceRow, Problem, RatingRow, SkipRow, Source, SpanRow, TrialRow, number,
     outcome_of_grade,
 };
-use crate::pseudonym;
+use crate::base::pseudonym;
 use crate::publish::SealKey;
 use crate::session::answers::{Answer, CANNOT_JUDGE};
 use crate::session::ratings::{self, OutputRecord, PreferenceRecord, RatingsFile, TrialRecord};

@@ -10,7 +10,7 @@ use crate::analysis::data::{
     PreferenceRow, Problem, RatingRow, SkipRow, Source, SpanRow, outcome_of_grade, score,
     shown_first,
 };
-use crate::csv;
+use crate::base::csv;
 use crate::session::{CANNOT_JUDGE, parse_grade};
 use crate::stats::preference::Outcome;
 use crate::study::Severity;

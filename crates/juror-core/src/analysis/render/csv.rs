@@ -5,7 +5,7 @@ use crate::analysis::adjudication::RESOLVED;
 use crate::analysis::data::{CHOICE_SEPARATOR, ChoiceKind, Data, number, preference_name};
 use crate::analysis::read::tidy_csv::{LIKERT, PAIRWISE, SPANS};
 use crate::analysis::report::{Flag, Report};
-use crate::csv;
+use crate::base::csv;
 use crate::session::CANNOT_JUDGE;
 
 /// The tidy tables as one CSV that `read` reads back: the Likert columns when there are only

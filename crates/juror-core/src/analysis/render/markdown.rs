@@ -1,6 +1,6 @@
 //! The report as paper-ready Markdown: the sections of [`super::tables`] written out, headings,
 //! paragraphs, lists and pipe tables, with text from the inputs made inert, and no control or
-//! bidirectional character written raw (`crate::visible`).
+//! bidirectional character written raw (`crate::base::visible`).
 
 use std::fmt::Write as _;
 
@@ -63,7 +63,7 @@ fn table(out: &mut String, t: &Table) {
     let names: Vec<String> = t
         .columns
         .iter()
-        .map(|c| crate::visible::escape(&c.name).into_owned())
+        .map(|c| crate::base::visible::escape(&c.name).into_owned())
         .collect();
     let rules: Vec<&str> = t
         .columns
@@ -83,7 +83,7 @@ fn inert(text: &Text) -> String {
     text.0
         .iter()
         .map(|s| match s {
-            Span::Plain(t) => crate::visible::escape(t).into_owned(),
+            Span::Plain(t) => crate::base::visible::escape(t).into_owned(),
             Span::Input(t) => cell(t),
         })
         .collect()
@@ -93,7 +93,7 @@ fn inert(text: &Text) -> String {
 /// same text, but cannot become a link, an image, emphasis, a heading or HTML (an annotator id
 /// `<img src=…>` or `![x](https://…)` would fetch a tracker in a Markdown viewer).
 /// Pipes are escaped and line breaks become spaces, so it also fits in a table cell. Control
-/// characters and bidirectional controls ([`crate::visible::acts`]), which would reorder or
+/// characters and bidirectional controls ([`crate::base::visible::acts`]), which would reorder or
 /// hide what a reader sees, render as their escape (`\u{202e}`).
 pub(crate) fn cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -103,7 +103,7 @@ pub(crate) fn cell(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' | '\r' => out.push(' '),
-            c if crate::visible::acts(c) => {
+            c if crate::base::visible::acts(c) => {
                 // `\\u{202e}` in Markdown renders as `\u{202e}`.
                 out.push('\\');
                 out.extend(c.escape_unicode());

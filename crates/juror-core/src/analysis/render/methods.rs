@@ -1,12 +1,12 @@
 //! The methods paragraph of the report: every convention its numbers depend on, the analysis
 //! plan in words among them.
 
-use crate::analysis::plan::Alternative;
-use crate::analysis::plan::{
+use crate::analysis::overrides::Alternative;
+use crate::analysis::overrides::{
     AnalysisPlan, Comparisons, Correction, Family, Standardise, Test, Unit,
 };
 use crate::analysis::report::Report;
-use crate::pseudonym;
+use crate::base::pseudonym;
 
 /// The methods paragraph: every convention the numbers above depend on.
 pub fn methods(report: &Report) -> String {

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::data::{ChoiceKind, Data, number};
-use crate::csv;
+use crate::base::csv;
 use crate::stats::preference::Outcome;
 
 /// The letter of a position from 1 (`A` for 1), or the number past `Z`.

@@ -8,7 +8,7 @@ use super::types::*;
 use super::{item_means, system_summary, unit_means};
 use crate::analysis::answers::{AnswerRow, Phase};
 use crate::analysis::data::RatingRow;
-use crate::analysis::plan::AnalysisPlan;
+use crate::analysis::overrides::AnalysisPlan;
 use crate::study::Study;
 
 /// The dimension per item group of the study, for each grouping the items have (their `group`,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::types::*;
 use super::{HypothesisTest, bootstrap_of};
 use crate::analysis::data::oriented;
-use crate::analysis::plan::{AnalysisPlan, Correction, Family, Hypothesis, Test, Unit};
+use crate::analysis::overrides::{AnalysisPlan, Correction, Family, Hypothesis, Test, Unit};
 use crate::stats::describe::mean;
 use crate::stats::paired::{
     self, Alternative, PairedError, WilcoxonMethod, paired_effect, t_test, wilcoxon, wilcoxon_p,

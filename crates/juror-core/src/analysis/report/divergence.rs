@@ -29,7 +29,7 @@ use serde::Serialize;
 
 use super::{Options, PairComparison, Testing, compare};
 use crate::analysis::data::Ci;
-use crate::analysis::plan::{AnalysisPlan, Correction, Hypothesis};
+use crate::analysis::overrides::{AnalysisPlan, Correction, Hypothesis};
 use crate::publish::SealKey;
 use crate::stats::divergence::{Tfidf, Vector, cosine_distance, mean_of_groups};
 use crate::stats::paired;

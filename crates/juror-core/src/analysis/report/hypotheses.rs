@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::data::{Ci, Data, LEVEL, RatingRow};
-use crate::analysis::plan::{Alternative, AnalysisPlan, Unit};
+use crate::analysis::overrides::{Alternative, AnalysisPlan, Unit};
 use crate::analysis::rounds::{mixed_fit, wald_ci};
 use crate::stats::preference::{Outcome, binomial_test, binomial_test_one_sided, wilson};
 use crate::stats::special;

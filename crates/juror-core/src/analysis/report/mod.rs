@@ -35,9 +35,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::analysis::adjudication::Adjudication;
 use crate::analysis::data::{Data, LEVEL, Problem, RatingRow};
 use crate::analysis::diagnostics::diagnostics;
-use crate::analysis::plan::{AnalysisPlan, Standardise, Unit};
+use crate::analysis::overrides::{AnalysisPlan, Standardise, Unit};
 use crate::analysis::rounds::rounds;
-use crate::fast_hash::FastHash;
+use crate::base::fast_hash::FastHash;
 use crate::stats::describe::{mean, sd as sample_sd};
 use crate::stats::paired::{bootstrap_mean, describe};
 use crate::study::Study;
@@ -685,7 +685,7 @@ fn contrasts(
                     })
                     .collect()
             };
-            let hypothesis = super::plan::Hypothesis {
+            let hypothesis = super::overrides::Hypothesis {
                 name: Some(c.name.clone()),
                 dimension: c.dimension.clone(),
                 a: c.a.join("+"),
@@ -809,7 +809,7 @@ mod context_tests {
     /// cell's system, which the adjudication sheet and form show.
     #[test]
     fn a_sealed_studys_output_is_found_through_its_key() {
-        let study = crate::open::open(&fixture("pandalm-sealed-study.json"))
+        let study = crate::front::open::open(&fixture("pandalm-sealed-study.json"))
             .unwrap()
             .study;
         let key: SealKey = serde_json::from_str(&fixture("pandalm-key.json")).unwrap();

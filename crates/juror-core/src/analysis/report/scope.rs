@@ -17,7 +17,7 @@ use super::{
 };
 use crate::analysis::adjudication::Adjudication;
 use crate::analysis::data::{Data, Problem, RatingRow};
-use crate::analysis::plan::AnalysisPlan;
+use crate::analysis::overrides::AnalysisPlan;
 use crate::study::Study;
 use crate::study::analysis_plan::Scope;
 

@@ -18,7 +18,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::analysis::data::RatingRow;
-use crate::fast_hash::FastHash;
+use crate::base::fast_hash::FastHash;
 use crate::stats::describe::{mean, sd as sample_sd};
 use crate::stats::paired::describe;
 

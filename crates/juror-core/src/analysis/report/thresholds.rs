@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::data::{Ci, Data};
-use crate::analysis::plan::{AnalysisPlan, Test};
+use crate::analysis::overrides::{AnalysisPlan, Test};
 use crate::stats::paired::{Alternative, WilcoxonMethod, t_test, wilcoxon_p};
 use crate::study::analysis_plan::Threshold;
 

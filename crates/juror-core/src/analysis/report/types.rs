@@ -13,8 +13,8 @@ pub use crate::analysis::data::Ci;
 use crate::analysis::data::{FileSummary, Problem};
 use crate::analysis::diagnostics::Diagnostics;
 use crate::analysis::judges::{JudgeReport, JudgeSettings};
-use crate::analysis::plan::Alternative;
-use crate::analysis::plan::AnalysisPlan;
+use crate::analysis::overrides::Alternative;
+use crate::analysis::overrides::AnalysisPlan;
 use crate::analysis::rounds::Rounds;
 use crate::analysis::spans::SpansReport;
 use crate::stats::paired::{Wilcoxon, WilcoxonDistribution};
@@ -43,7 +43,7 @@ pub struct Options {
     /// study's `analysis` section, else its key's, else [`AnalysisPlan::default`].
     pub plan: Option<AnalysisPlan>,
     /// Show platform participants' ids (a Prolific PID, an MTurk worker id) as the ratings
-    /// files hold them; `false` (the default): under pseudonyms ([`crate::pseudonym`]).
+    /// files hold them; `false` (the default): under pseudonyms ([`crate::base::pseudonym`]).
     pub reveal_ids: bool,
     /// How automatic judges' verdicts are compared with the human ratings, as asked at analysis
     /// time (`--epsilon`, `--fdr`, `--min-humans`, `--min-instances`): each absent setting is

@@ -91,7 +91,7 @@ impl Checker {
     fn personal_items(&mut self, raw: &RawStudy, assignment: Option<&Assignment>) {
         let d = &raw.design;
         let checked: BTreeSet<&str> =
-            crate::order::set(d.attention_checks.iter().map(|ch| match ch {
+            crate::base::order::set(d.attention_checks.iter().map(|ch| match ch {
                 RawAttentionCheck::Rating { item, .. }
                 | RawAttentionCheck::Preference { item, .. } => item.as_str(),
             }));

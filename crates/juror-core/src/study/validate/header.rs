@@ -92,7 +92,7 @@ impl Checker {
 
     /// `submit`: an address Juror may send to, and a format it knows.
     fn submit(&mut self, submit: &RawSubmit) {
-        if crate::url::origin(&submit.url).is_none() {
+        if crate::base::url::origin(&submit.url).is_none() {
             self.error(
                 "submit.url",
                 format!("{:?} is not an https:// address", submit.url),

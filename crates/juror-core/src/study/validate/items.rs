@@ -31,7 +31,7 @@ impl Checker {
                 .map(|(i, it)| (format!("items[{i}].id"), it.id.as_str())),
         );
         let groups: BTreeSet<&str> =
-            crate::order::set(raw.items.iter().filter_map(|it| it.group.as_deref()));
+            crate::base::order::set(raw.items.iter().filter_map(|it| it.group.as_deref()));
         let items: Vec<Item> = raw
             .items
             .iter()

@@ -32,7 +32,6 @@ mod tasks;
 mod tests;
 
 use std::collections::{BTreeSet, HashMap};
-use std::fmt;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -42,55 +41,7 @@ use super::analysis_plan::AnalysisPlan;
 use super::model::*;
 use super::raw::*;
 
-/// One thing wrong with a study file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Where: a JSON path (`items[3].outputs`), `line 4, column 7`, or `(top level)`.
-    pub at: String,
-    /// What is wrong.
-    pub message: String,
-    /// What to do about it.
-    pub fix: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} ({})", self.at, self.message, self.fix)
-    }
-}
-
-/// Every problem found in a study file, in document order as far as possible.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problems(pub Vec<Problem>);
-
-impl Problems {
-    /// The problems.
-    pub fn iter(&self) -> impl Iterator<Item = &Problem> {
-        self.0.iter()
-    }
-    /// How many.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-    /// True when there are none (never the case for an `Err`).
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl fmt::Display for Problems {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Problems {}
+pub use crate::base::problem::{Problem, Problems};
 
 /// What reads a study's `analysis` section into its plan. The study's own reader keeps the
 /// section as written (a JSON value) and never reads it, so that the annotator's page, which
@@ -288,7 +239,7 @@ impl Checker {
                 first.insert(id, at);
             }
         }
-        crate::order::set(first.into_keys())
+        crate::base::order::set(first.into_keys())
     }
 }
 

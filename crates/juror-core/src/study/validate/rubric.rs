@@ -58,7 +58,7 @@ impl Checker {
             }
         }
         let question_ids: BTreeSet<&str> =
-            crate::order::set(raw.rubric.output_questions.iter().map(|q| q.id.as_str()));
+            crate::base::order::set(raw.rubric.output_questions.iter().map(|q| q.id.as_str()));
 
         for (i, ex) in raw.rubric.examples.iter().enumerate() {
             let at = format!("rubric.examples[{i}]");

@@ -19,7 +19,7 @@ fn join_path(prefix: &str, inner: &str) -> String {
 }
 
 pub(super) fn deserialize<T: DeserializeOwned>(value: &Value, prefix: &str) -> Result<T, Problem> {
-    crate::json_path::read(value).map_err(|e| {
+    crate::base::json_path::read(value).map_err(|e| {
         let (path, message) = match list_for_object::<T>(value, &e.path) {
             Some(placed) => placed,
             None => {
@@ -46,7 +46,7 @@ fn list_for_object<T: DeserializeOwned>(value: &Value, path: &str) -> Option<(St
     for list in lists {
         let mut probe = value.clone();
         *probe.pointer_mut(&pointer(list))? = Value::String("\u{1}".to_owned());
-        let Err(e) = crate::json_path::read::<T>(&probe) else {
+        let Err(e) = crate::base::json_path::read::<T>(&probe) else {
             continue;
         };
         let wanted = e.message.split_once(", expected ").map(|(_, w)| w);
@@ -99,7 +99,7 @@ fn pointer(path: &str) -> String {
 fn variants<T: DeserializeOwned>(value: &Value, path: &str) -> Option<String> {
     let mut probe = value.clone();
     *probe.pointer_mut(&pointer(path))? = Value::String("\u{1}".to_owned());
-    let e = crate::json_path::read::<T>(&probe).err()?;
+    let e = crate::base::json_path::read::<T>(&probe).err()?;
     let list = e
         .message
         .strip_prefix("unknown variant")?

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Checker;
-use crate::number::Num;
+use crate::base::number::Num;
 use crate::study::model::*;
 use crate::study::raw::*;
 
@@ -34,7 +34,7 @@ impl Checker {
         }
         let intake = self.questions("surveys.intake", &raw.surveys.intake, d.labels);
         let exit = self.questions("surveys.exit", &raw.surveys.exit, d.labels);
-        let intake_ids: BTreeMap<&str, usize> = crate::order::map(
+        let intake_ids: BTreeMap<&str, usize> = crate::base::order::map(
             raw.surveys
                 .intake
                 .iter()

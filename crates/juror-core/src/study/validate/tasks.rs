@@ -206,9 +206,10 @@ fn task_items(
                     );
                 }
             }
-            let wanted: BTreeSet<&str> = crate::order::set(filter.ids.iter().map(String::as_str));
+            let wanted: BTreeSet<&str> =
+                crate::base::order::set(filter.ids.iter().map(String::as_str));
             let wanted_groups: BTreeSet<&str> =
-                crate::order::set(filter.groups.iter().map(String::as_str));
+                crate::base::order::set(filter.groups.iter().map(String::as_str));
             let chosen: Vec<usize> = raw
                 .items
                 .iter()

@@ -1,4 +1,4 @@
-"""Juror's specified random stream (`crates/juror-core/src/rng.rs`), in plain Python.
+"""Juror's specified random stream (`crates/juror-core/src/base/rng.rs`), in plain Python.
 
 The reference scripts use it to draw exactly the bootstrap resamples that the Rust code draws,
 so bootstrap intervals can be compared to the last digit instead of statistically.

@@ -5,7 +5,7 @@
 use super::super::fmt::{DASH, ci, num, number, p_value};
 use super::{Block, Column, Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::data::Ci;
-use crate::analysis::plan::{AnalysisPlan, Correction, Unit};
+use crate::analysis::overrides::{AnalysisPlan, Correction, Unit};
 use crate::analysis::report::{
     Agreement, DimensionReport, PairComparison, Standardised, SystemSummary,
 };

@@ -5,7 +5,7 @@ use super::super::fmt::{DASH, ci, num, number, p_value};
 use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::choices::ChoiceReport;
 use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
-use crate::analysis::plan::Correction;
+use crate::analysis::overrides::Correction;
 use crate::analysis::report::{
     BradleyTerryReport, DimensionReport, DivergenceReport, HypothesisTest, PairComparison,
     PreferenceReport, ThresholdReport,

@@ -6,7 +6,7 @@
 use super::dimension::{comparisons, heading, rounds, systems};
 use super::others::{hypotheses_table, thresholds_table};
 use super::{Doc, Text};
-use crate::analysis::plan::AnalysisPlan;
+use crate::analysis::overrides::AnalysisPlan;
 use crate::analysis::report::{ScopeReport, SecondaryReport};
 
 /// Every secondary analysis of `scope`.

@@ -1,16 +1,17 @@
 //! The cover of a study: what its welcome page shows and what finding out who the annotator
-//! is needs, and nothing else. A compiled study carries it beside the study ([`crate::compiled`]),
-//! so that the annotator's page can show the welcome page after reading a few fields, and read
-//! the whole study (items, rubric, plans) while the annotator reads that page. The researcher's
-//! page and the session make it from the study with [`Cover::of`], so every page shows the same.
+//! is needs, and nothing else. A compiled study carries it beside the study
+//! ([`crate::front::compiled`]), so that the annotator's page can show the welcome page after
+//! reading a few fields, and read the whole study (items, rubric, plans) while the annotator
+//! reads that page. The researcher's page and the session make it from the study with
+//! [`Cover::of`], so every page shows the same.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::json::{Read, Value, count, fields, index, list, map, string, whole};
+use crate::base::json::{Read, Value, count, fields, index, list, map, string, whole};
+use crate::base::rich::Text;
 use crate::plan::{Annotator, period, resolve, slots};
-use crate::rich::Text;
 use crate::study::{Problem, Study, participant_code, personal_key};
 
 /// What the welcome page and the link's annotator need of a study.
@@ -131,12 +132,12 @@ pub fn read(value: &Value) -> Read<Cover> {
     let mut f = fields(value)?;
     let value = Cover {
         title: f.take("title", string),
-        description: f.maybe("description", crate::rich::read_text),
+        description: f.maybe("description", crate::base::rich::read_text),
         contact: f.maybe("contact", string),
         estimated_minutes: f.maybe("estimated_minutes", count),
-        consent: f.take("consent", crate::json::boolean),
+        consent: f.take("consent", crate::base::json::boolean),
         submit_host: f.maybe("submit_host", string),
-        submit_backups: f.take("submit_backups", crate::json::boolean),
+        submit_backups: f.take("submit_backups", crate::base::json::boolean),
         trials: f.take("trials", index),
         slots: f.maybe("slots", count),
         period: f.take("period", |v| {

@@ -18,7 +18,7 @@ use std::fmt;
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
-use crate::json::{Read, Value, Wrong};
+use crate::base::json::{Read, Value, Wrong};
 
 /// How deeply elements may nest in a tree that is read (Markdown's own lists and quotes rarely
 /// pass 10): deeper is refused rather than risking the page's stack.

@@ -16,7 +16,7 @@
 //! text of `cover` followed by the exact text of `study`.
 //!
 //! [`read`] checks the format, the checksum, the model's shape (rich trees are checked again as
-//! they are read: [`crate::rich`]), every count within the caps a study as written is held to
+//! they are read: [`crate::base::rich`]), every count within the caps a study as written is held to
 //! ([`crate::study::limits`]), then the structure the page relies on: every index in range,
 //! every output a plan shows present, no Markdown left unrendered, the cover the study's.
 //! [`read_cover`] checks the format and the checksum and reads the cover only; the annotator's
@@ -29,11 +29,12 @@
 
 use std::fmt;
 
-use crate::cover::{self, Cover};
-use crate::digest::sha256_hex_of;
-use crate::json;
-use crate::open::Opened;
-use crate::rich::{Node, Text};
+use crate::base::digest::sha256_hex_of;
+use crate::base::json;
+use crate::base::problem;
+use crate::base::rich::{Node, Text};
+use crate::front::cover::{self, Cover};
+use crate::front::open::Opened;
 use crate::study::published::Trial;
 use crate::study::{AttentionCheck, PairSet, Presentation, Study, from_json};
 
@@ -80,8 +81,8 @@ impl fmt::Display for Problem {
 impl Problem {
     /// The problem as the annotator's page lists it: the place, the detail and the code, and
     /// what to do (the code's full text is the researcher's: [`explain`]).
-    pub fn short(&self) -> crate::study::Problem {
-        crate::study::Problem {
+    pub fn short(&self) -> problem::Problem {
+        problem::Problem {
             at: self.at.clone(),
             message: format!("{} [{}]", self.detail, self.code),
             fix: format!(
@@ -93,8 +94,8 @@ impl Problem {
     }
 
     /// The problem with its code's full text as the fix, for the researcher ([`explain`]).
-    pub fn explained(&self) -> crate::study::Problem {
-        crate::study::Problem {
+    pub fn explained(&self) -> problem::Problem {
+        problem::Problem {
             at: self.at.clone(),
             message: format!("{} [{}]", self.detail, self.code),
             fix: explain(self.code).to_owned(),
@@ -102,19 +103,18 @@ impl Problem {
     }
 }
 
-/// Every problem found in a compiled study.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problems(pub Vec<Problem>);
+/// Every problem found in a compiled study, written one per line as a study's are.
+pub type Problems = problem::Problems<Problem>;
 
 impl Problems {
     /// Each problem as the annotator's page lists it ([`Problem::short`]).
-    pub fn short(&self) -> crate::study::Problems {
-        crate::study::Problems(self.0.iter().map(Problem::short).collect())
+    pub fn short(&self) -> problem::Problems {
+        problem::Problems(self.0.iter().map(Problem::short).collect())
     }
 
     /// Each problem with its code's full text ([`Problem::explained`]).
-    pub fn explained(&self) -> crate::study::Problems {
-        crate::study::Problems(self.0.iter().map(Problem::explained).collect())
+    pub fn explained(&self) -> problem::Problems {
+        problem::Problems(self.0.iter().map(Problem::explained).collect())
     }
 }
 
@@ -126,18 +126,6 @@ impl Compiled {
             study: self.study,
             sha256: self.sha256,
         }
-    }
-}
-
-impl fmt::Display for Problems {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
     }
 }
 
@@ -378,7 +366,7 @@ struct Parts<'a> {
 
 /// One problem.
 fn one(at: &str, code: &'static str, detail: String) -> Problems {
-    Problems(vec![Problem {
+    problem::Problems(vec![Problem {
         at: at.to_owned(),
         code,
         detail,
@@ -534,7 +522,7 @@ pub fn read(text: &str) -> Result<Compiled, Problems> {
             code: COUNT,
             detail: p.message,
         });
-        return Err(Problems(placed.collect()));
+        return Err(problem::Problems(placed.collect()));
     }
     let mut problems = structure(&mut study);
     if problems.is_empty() && Cover::of(&study) != cover {
@@ -550,7 +538,7 @@ pub fn read(text: &str) -> Result<Compiled, Problems> {
             sha256: parts.sha256,
         })
     } else {
-        Err(Problems(problems))
+        Err(problem::Problems(problems))
     }
 }
 

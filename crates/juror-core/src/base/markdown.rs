@@ -10,7 +10,7 @@
 //! [`rich::check`] accepts. The page turns it into DOM nodes (text always as text), adding to
 //! every link that it opens apart (`target="_blank"`, `rel="noopener noreferrer"`).
 
-use crate::rich::{self, Attr, Element, MAX_DEPTH, Node, is_remote, is_safe_link};
+use crate::base::rich::{self, Attr, Element, MAX_DEPTH, Node, is_remote, is_safe_link};
 use pulldown_cmark::{Alignment, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 /// Renders Markdown into a tree, headings `shift` levels down (`#` becomes `<h2>` with a shift
@@ -331,7 +331,7 @@ fn leaf_text(e: &Element) -> String {
 #[cfg(test)]
 mod tests {
     use super::to_rich;
-    use crate::rich::{self, Attr, Node, Tag};
+    use crate::base::rich::{self, Attr, Node, Tag};
     use proptest::prelude::*;
 
     /// The tree as HTML, the way the reference renderer writes it (attributes escaped alike, an

@@ -3,10 +3,11 @@
 //! SHA-256 names the study's saved answers and is written into every ratings file). The page,
 //! the analysis and the command line all open a study here, so they accept the same files.
 
-use crate::digest::sha256_hex;
+use crate::base::digest::sha256_hex;
+use crate::base::problem::Problems;
 use crate::plan::check_slots;
 use crate::study::raw::RawStudy;
-use crate::study::{PlanReader, Problems, Study, parse_study_with, validate_with};
+use crate::study::{PlanReader, Study, parse_study_with, validate_with};
 
 /// A study opened from its text.
 #[derive(Debug, Clone)]

@@ -1,5 +1,5 @@
 //! Building a study from a file of model outputs and a template (`juror prepare`). It stands
-//! above the plan because the study it builds must pass the whole check of [`crate::open`],
+//! above the plan because the study it builds must pass the whole check of [`crate::front::open`],
 //! including every slot having something to rate.
 //!
 //! The outputs come as JSON Lines in one of two shapes, detected per file:
@@ -11,17 +11,17 @@
 //!   [`Options::prompt`], and `group`, `groups`, `round` and `media` as in a study item (the first line
 //!   of an item gives them); other fields are ignored.
 //!
-//! Items are sampled with Juror's specified random stream ([`crate::rng`]), so the same inputs, options and
+//! Items are sampled with Juror's specified random stream ([`crate::base::rng`]), so the same inputs, options and
 //! seed give the same study, byte for byte.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::open::open_raw;
-use crate::rng::Stream;
+use crate::base::problem::{Problem, Problems};
+use crate::base::rng::Stream;
+use crate::front::open::open_raw;
 use crate::study::raw::{RawAnnotatorRef, RawItem, RawMedia, RawStudy};
-use crate::study::{Problem, Problems};
 
 /// How to build the study.
 #[derive(Debug, Clone)]
