@@ -401,7 +401,7 @@ fn Ready(front: Front, base: String, source: Source) -> impl IntoView {
 mod tests {
     use super::{Load, NoStudy, open_any, read_compiled, read_study};
     use juror_core::front::open::open;
-    use juror_core::{compiled, markdown};
+    use juror_core::{base::markdown, front::compiled};
 
     const MINIMAL: &str = include_str!("../crates/juror-core/tests/fixtures/valid/minimal.json");
 
