@@ -26,7 +26,6 @@ use crate::services::{dom, location, storage, study_source};
 use crate::session::{StoreWriter, write_store};
 
 /// What this module read and was told, in [`super::State`].
-#[derive(Default)]
 pub(super) struct First {
     /// The study read before the app was in (its address and what it came to), for the app.
     read: Option<(String, Load)>,
@@ -36,6 +35,16 @@ pub(super) struct First {
     started: bool,
     /// The save's writer, named here (see `session::StoreWriter`).
     writer: Option<StoreWriter>,
+}
+
+impl First {
+    /// Nothing read, nothing told.
+    pub(super) const NONE: First = First {
+        read: None,
+        unchecked: false,
+        started: false,
+        writer: None,
+    };
 }
 
 /// Shows the study's welcome page once its text is in (`index.html` started fetching it), if

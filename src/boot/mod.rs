@@ -27,11 +27,17 @@ pub use study::{
 };
 
 thread_local! {
-    static STATE: RefCell<State> = RefCell::new(State::default());
+    static STATE: RefCell<State> = const {
+        RefCell::new(State {
+            first: first::First::NONE,
+            page: None,
+            pressed: false,
+            watching: false,
+        })
+    };
 }
 
 /// What the loading steps share, for the page's life.
-#[derive(Default)]
 pub struct State {
     /// What the first module read and was told ([`first`]).
     first: first::First,
@@ -39,8 +45,8 @@ pub struct State {
     page: Option<web_sys::Element>,
     /// Whether a pointer or a key is down on the page ([`watch_presses`]).
     pressed: bool,
-    /// The listeners of [`watch_presses`], once installed.
-    presses: Option<[Closure<dyn Fn()>; 2]>,
+    /// Whether [`watch_presses`] has been called.
+    watching: bool,
 }
 
 /// Runs `f` on the [`State`] (never from inside another call of it).
@@ -51,7 +57,7 @@ fn with<R>(f: impl FnOnce(&mut State) -> R) -> R {
 /// Notes, for the page's life, whether a pointer or a key is down ([`pressed`]) (from the
 /// first call on: later ones do nothing).
 pub fn watch_presses() {
-    if with(|s| s.presses.is_some()) {
+    if with(|s| std::mem::replace(&mut s.watching, true)) {
         return;
     }
     let Some(window) = web_sys::window() else {
@@ -68,7 +74,10 @@ pub fn watch_presses() {
     ] {
         let _ = window.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
     }
-    with(|s| s.presses = Some([press, release]));
+    // Listeners for the page's life, installed once: nothing ever removes them (keeping them
+    // in the state instead costs the first download the code that would drop them).
+    press.forget();
+    release.forget();
 }
 
 /// Whether a pointer or a key is down on the page now: a change that would replace what the
