@@ -1,6 +1,6 @@
 //! The annotator's release build (the `split` feature, scripts/post_build.py) links `juror-app`
 //! with its relocations kept: `wasm-split-cli` needs them to move the later pages
-//! (src/pages/later.rs) into a wasm of their own.
+//! (src/boot/later.rs) into a wasm of their own.
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");

@@ -25,7 +25,7 @@
 0. The annotator's wasm, split (first, since it changes files index.html names): Trunk builds
    `juror-app` with the `split` feature, linked with its relocations; this splits that wasm
    (`wasm-split-cli`) into the main module, which the welcome page needs, and the later pages
-   (src/pages/later.rs), loaded while the annotator reads it; runs wasm-bindgen on the main
+   (src/boot/later.rs), loaded while the annotator reads it; runs wasm-bindgen on the main
    module again (keeping the exports the later module links to) and wasm-opt on each (the
    first at -Os, the others at -O1); and writes them over Trunk's files, under Trunk's hashed name (a function of the same
    build), with the loader `NAME_split.js` and the pages `NAME_later.wasm` beside them, and the

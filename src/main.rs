@@ -1,12 +1,12 @@
 //! The annotator's page (`index.html`): the study's welcome page as soon as it can be shown
-//! (`juror::first`), then the app. In the release build (the `split` feature) the app is a
+//! (`juror::boot`), then the app. In the release build (the `split` feature) the app is a
 //! wasm of its own, fetched once that page is up together with the session's (the pages from
 //! Start on): the first download carries only the welcome page.
 
 fn main() {
     console_error_panic_hook::set_once();
     wasm_bindgen_futures::spawn_local(async {
-        let welcome = juror::first::paint(juror::session::write_store).await;
+        let welcome = juror::boot::paint(juror::session::write_store).await;
         #[cfg(feature = "split")]
         if welcome {
             // The welcome page on screen first. Then the app's code is fetched, and the
@@ -14,15 +14,15 @@ fn main() {
             // a browser that goes offline once the welcome page is up still has both; the
             // study is checked while they download.
             juror::services::dom::after_paint(|| {
-                // Presses are watched from the first frame of the page on (`first::mount_app`
+                // Presses are watched from the first frame of the page on (`boot::mount_app`
                 // waits for one to end before replacing the page), not sooner: installing the
                 // listeners costs the welcome page a few milliseconds on a slow phone.
-                juror::services::dom::watch_presses();
+                juror::boot::watch_presses();
                 wasm_bindgen_futures::spawn_local(load_app());
                 wasm_bindgen_futures::spawn_local(async {
-                    let _ = juror::pages::later::load().await;
+                    let _ = juror::boot::later::load().await;
                 });
-                wasm_bindgen_futures::spawn_local(async { juror::first::check() });
+                wasm_bindgen_futures::spawn_local(async { juror::boot::check() });
             });
         } else {
             load_app().await;
@@ -30,7 +30,7 @@ fn main() {
         #[cfg(not(feature = "split"))]
         {
             let _ = welcome;
-            juror::first::mount_app(40);
+            juror::boot::mount_app(40, juror::App);
         }
     });
 }
@@ -39,7 +39,7 @@ fn main() {
 #[cfg(feature = "split")]
 async fn load_app() {
     if app().await.is_err() {
-        juror::first::load_failed();
+        juror::boot::load_failed();
     }
 }
 
@@ -48,6 +48,6 @@ async fn load_app() {
 #[allow(improper_ctypes_definitions, improper_ctypes)]
 #[leptos::wasm_split::wasm_split(juror_app, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn app() -> Result<(), leptos::wasm_split::SplitLoaderError> {
-    juror::first::mount_app(40);
+    juror::boot::mount_app(40, juror::App);
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The annotator's page's reader of ratings files (`juror-ratings`): its own wasm, which the
 //! page loads only when an annotator continues from a downloaded ratings file
-//! (`services::ratings_reader`), so that the ratings file's reader is not in the page's first
+//! (`boot::ratings_reader`), so that the ratings file's reader is not in the page's first
 //! download. It reads the compiled study as the page did and hands the session back as the
 //! text of a stored envelope (`session::open::restore_stored`).
 

@@ -60,8 +60,8 @@ pub struct SessionHandle {
 }
 
 /// How the page writes the text of a save: `store::write`, named by the page's first wasm
-/// module (`main.rs` hands it to `first::paint`, and the session gets it from
-/// `first::writer`), so that the writer is compiled into that module with the helpers it calls
+/// module (`main.rs` hands it to `boot::paint`, and the session gets it from
+/// `boot::writer`), so that the writer is compiled into that module with the helpers it calls
 /// hundreds of thousands of times per save of a large study. Named only inside a later module
 /// (the app's or the session's), it would call each of them across the modules' boundary, an
 /// indirect call the browser cannot inline, which makes answering in the 10,000-item study
@@ -96,7 +96,7 @@ pub struct Restore {
 pub type Restored = Pin<Box<dyn Future<Output = Result<String, String>>>>;
 
 /// How a page reads a ratings file to continue from: the annotator's page loads the reader
-/// only when asked (`services::ratings_reader::read_apart`: the ratings file's reader is not
+/// only when asked (`boot::ratings_reader::read_apart`: the ratings file's reader is not
 /// in its first download); the researcher's page has it at hand ([`read_ratings_here`]).
 pub type RatingsReader = fn(Restore) -> Restored;
 

@@ -8,8 +8,9 @@
 
 use std::sync::Arc;
 
+use juror::annotator::{Debrief, StudyProblems, Welcome};
 use juror::components::rich::RichText;
-use juror::pages::{Debrief, PointCaption, StudyProblems, Welcome};
+use juror::controls::PointCaption;
 use juror_core::base::markdown;
 use juror_core::base::rich::Text;
 use juror_core::front::cover::Cover;

@@ -135,24 +135,24 @@ pub fn visible() -> bool {
     document().is_none_or(|d| d.visibility_state() == web_sys::VisibilityState::Visible)
 }
 
-/// Calls `f(visible)` whenever the page is shown or hidden, for the page's life.
+/// Calls `f(visible)` whenever the page is shown or hidden, while the calling component is
+/// mounted.
 pub fn on_visibility_change(f: impl Fn(bool) + 'static) {
-    let Some(doc) = document() else { return };
-    let closure = Closure::<dyn Fn()>::new(move || f(visible()));
-    let _ =
-        doc.add_event_listener_with_callback("visibilitychange", closure.as_ref().unchecked_ref());
-    closure.forget();
+    // Fired at the document; it bubbles to the window.
+    while_mounted("visibilitychange", move |_| f(visible()));
 }
 
 /// Calls `f` when the page is being left (closed, reloaded, navigated away, or put in the
-/// back-forward cache), for the page's life: the last moment to save.
+/// back-forward cache), while the calling component is mounted: the last moment to save.
 pub fn on_page_hide(f: impl Fn() + 'static) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let closure = Closure::<dyn Fn()>::new(f);
-    let _ = window.add_event_listener_with_callback("pagehide", closure.as_ref().unchecked_ref());
-    closure.forget();
+    while_mounted("pagehide", move |_| f());
+}
+
+/// A window listener for `event`, removed when the current reactive owner is cleaned up (the
+/// component that asked for it leaves the page), so that it never reads disposed state.
+pub fn while_mounted(event: &str, f: impl Fn(web_sys::Event) + 'static) {
+    let handle = leptos::prelude::window_event_listener_untyped(event, f);
+    leptos::prelude::on_cleanup(move || handle.remove());
 }
 
 /// Runs `f` once after `ms` milliseconds; returns the timer's id, for [`cancel_timer`].
@@ -192,52 +192,13 @@ pub fn cancel_timer(id: i32) {
     }
 }
 
-thread_local! {
-    /// Whether a pointer or a key is down on the page ([`watch_presses`]).
-    static PRESSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Whether [`watch_presses`] has been called.
-    static WATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Notes, for the page's life, whether a pointer or a key is down ([`pressed`]) (from the
-/// first call on: later ones do nothing).
-pub fn watch_presses() {
-    if WATCHING.replace(true) {
-        return;
-    }
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let press = Closure::<dyn Fn()>::new(|| PRESSED.set(true));
-    let release = Closure::<dyn Fn()>::new(|| PRESSED.set(false));
-    for (name, listener) in [
-        ("pointerdown", &press),
-        ("keydown", &press),
-        ("pointerup", &release),
-        ("pointercancel", &release),
-        ("keyup", &release),
-    ] {
-        let _ = window.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
-    }
-    press.forget();
-    release.forget();
-}
-
-/// Whether a pointer or a key is down on the page now: a change that would replace what the
-/// annotator is pressing waits until it is up (a button swapped for its twin between the press
-/// and the release loses the click: the two land on different elements).
-pub fn pressed() -> bool {
-    PRESSED.get()
-}
-
-/// Calls `f` on every key press on the page, for the page's life.
+/// Calls `f` on every key press on the page, while the calling component is mounted.
 pub fn on_keydown(f: impl Fn(web_sys::KeyboardEvent) + 'static) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let closure = Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(f);
-    let _ = window.add_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref());
-    closure.forget();
+    while_mounted("keydown", move |ev| {
+        if let Ok(ev) = ev.dyn_into() {
+            f(ev);
+        }
+    });
 }
 
 /// The element with keyboard focus.
@@ -293,6 +254,17 @@ pub fn clear_selection() {
     if let Some(Ok(Some(s))) = web_sys::window().map(|w| w.get_selection()) {
         let _ = s.remove_all_ranges();
     }
+}
+
+/// The first element inside `element` that matches `selector`.
+pub fn find_in(element: &web_sys::Element, selector: &str) -> Option<web_sys::Element> {
+    element.query_selector(selector).ok().flatten()
+}
+
+/// The id of the element an event happened on, if it has one.
+pub fn target_id(ev: &web_sys::Event) -> Option<String> {
+    let id = ev.target()?.dyn_into::<web_sys::Element>().ok()?.id();
+    (!id.is_empty()).then_some(id)
 }
 
 /// The start (`data-at`) of the text piece an event happened on, if any.
@@ -353,6 +325,18 @@ fn point(root: &web_sys::Element, node: &web_sys::Node, offset: usize) -> Option
             Err(_) => point(root, &child, 0),
         },
         None => piece(&element, true),
+    }
+}
+
+/// The tree to show for `text`. A compiled study's tree is shown as it is: it was checked when
+/// the study was read (`rich`'s reader refuses any element, attribute or address off its
+/// lists). Neither page renders Markdown here: the annotator's page plays compiled studies
+/// only, and the researcher's renders a study as written when it opens it
+/// (`compiled::render_texts`); a text left as written shows as plain text, as typed.
+pub fn tree(text: &rich::Text) -> std::borrow::Cow<'_, [rich::Node]> {
+    match text {
+        rich::Text::Source(source) => vec![rich::Node::Text(source.clone())].into(),
+        rich::Text::Rich(nodes) => nodes.as_slice().into(),
     }
 }
 

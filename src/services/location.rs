@@ -1,37 +1,36 @@
 //! The page's address.
 
-use std::cell::RefCell;
+/// The page address's query as it was when read ([`query`]), parsed once for the several
+/// parameters a page looks up (the first page looks up a dozen).
+pub struct Query(Option<web_sys::UrlSearchParams>);
 
-thread_local! {
-    /// The address's query as last read and its parameters: parsed once per query, not once
-    /// per parameter looked up (the first page looks up a dozen).
-    static PARSED: RefCell<Option<(String, web_sys::UrlSearchParams)>> = const { RefCell::new(None) };
+/// The page address's query as it is now.
+pub fn query() -> Query {
+    let search = web_sys::window().and_then(|w| w.location().search().ok());
+    Query(search.and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok()))
 }
 
-/// The parameters of the page address's query as it is now.
-fn params() -> Option<web_sys::UrlSearchParams> {
-    let search = web_sys::window()?.location().search().ok()?;
-    PARSED.with_borrow_mut(|parsed| {
-        if let Some((seen, params)) = parsed.as_ref()
-            && *seen == search
-        {
-            return Some(params.clone());
-        }
-        let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-        *parsed = Some((search, params.clone()));
-        Some(params)
-    })
+impl Query {
+    /// The value of the parameter `name`, if present and not empty.
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.0.as_ref()?.get(name).filter(|v| !v.trim().is_empty())
+    }
+
+    /// Whether the parameter `name` is there, even without a value (`?analyse`).
+    pub fn has(&self, name: &str) -> bool {
+        self.0.as_ref().is_some_and(|params| params.has(name))
+    }
 }
 
 /// The value of the query parameter `name` in the page's address, if present and not empty.
 pub fn query_param(name: &str) -> Option<String> {
-    params()?.get(name).filter(|v| !v.trim().is_empty())
+    query().get(name)
 }
 
 /// Whether the page's address has the query parameter `name`, even without a value
 /// (`?analyse`).
 pub fn has_param(name: &str) -> bool {
-    params().is_some_and(|params| params.has(name))
+    query().has(name)
 }
 
 /// The names of the page address's query parameters, in order (`?sutdy=a&slot=1` gives `sutdy`,

@@ -5,10 +5,9 @@
 pub mod clock;
 pub mod dom;
 pub mod download;
-pub mod first_page;
 pub mod location;
 pub mod offline;
-pub mod ratings_reader;
 pub mod storage;
 pub mod study_source;
 pub mod submit;
+pub mod welcome_page;

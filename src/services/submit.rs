@@ -105,14 +105,14 @@ pub fn last_sent(key: &str) -> Option<String> {
 /// mounted: the listener is removed when its owner is cleaned up (the finish page left for a
 /// trial), so it never reads that page's disposed state.
 pub fn on_online(f: impl Fn() + 'static) {
-    while_mounted("online", move |_| f());
+    super::dom::while_mounted("online", move |_| f());
 }
 
 /// Calls `f` once the site's policy blocks a form from being sent (`securitypolicyviolation` for
 /// `form-action`, which bubbles from the form to the window), while the calling component is
 /// mounted: MTurk's "Submit the task" on a build without MTurk's hosts.
 pub fn on_form_blocked(f: impl Fn() + 'static) {
-    while_mounted("securitypolicyviolation", move |ev| {
+    super::dom::while_mounted("securitypolicyviolation", move |ev| {
         let directive = js_sys::Reflect::get(&ev, &"effectiveDirective".into())
             .ok()
             .and_then(|d| d.as_string())
@@ -121,10 +121,4 @@ pub fn on_form_blocked(f: impl Fn() + 'static) {
             f();
         }
     });
-}
-
-/// A window listener for `event`, removed when the current reactive owner is cleaned up.
-fn while_mounted(event: &str, f: impl Fn(web_sys::Event) + 'static) {
-    let handle = leptos::prelude::window_event_listener_untyped(event, f);
-    leptos::prelude::on_cleanup(move || handle.remove());
 }

@@ -1,8 +1,9 @@
 // Intent: an annotator with a working link reads the study's welcome page as soon as the study
 // is in, before the app's own code has arrived (the first download carries only that page), and
-// cannot tell when the app takes over: the same page, the same focus, a Start already pressed
-// still counts; the session's code comes with the app's, so a connection lost once the page is
-// up loses nothing; when the app's code cannot be fetched, the page says so and offers Reload.
+// cannot tell when the app takes over (one builder makes both pages:
+// src/services/welcome_page.rs): the same page, the same focus, a Start already pressed still
+// counts; the session's code comes with the app's, so a connection lost once the page is up
+// loses nothing; when the app's code cannot be fetched, the page says so and offers Reload.
 import type { Page, Route } from '@playwright/test';
 import { test, expect, exampleStudies } from './fixtures';
 
@@ -41,7 +42,7 @@ async function appMounted(page: Page, first: Awaited<ReturnType<Page['$']>>) {
   await page.waitForFunction((el) => !el?.isConnected, first);
 }
 
-test("every example's first welcome page is the app's own, title, focus and all", async ({ context }) => {
+test("every example's welcome page is up before the app's code, and stays as it was when the app takes over", async ({ context }) => {
   for (const { file, title } of exampleStudies()) {
     // A page of its own for each study: leaving one while its session's code is held would
     // abort that fetch, which the page reports as an error.
@@ -54,15 +55,25 @@ test("every example's first welcome page is the app's own, title, focus and all"
     await hold(page, sessionWasm);
     const release = await hold(page, appWasm);
     await page.goto(`index.html?study=studies/${file}&slot=1`);
-    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    // The welcome page, built by the first module alone: a region named by the study's title,
+    // the facts as a description list, Start, and the way to continue from a ratings file.
+    const welcome = page.getByRole('region', { name: title });
+    await expect(welcome.getByRole('heading', { level: 1, name: title }), file).toBeVisible();
+    await expect(welcome.getByRole('term').first(), file).toHaveText('Pages to judge');
+    await expect(welcome.getByRole('definition').first(), file).toHaveText(/^[1-9][0-9]*$/);
+    await expect(welcome.locator('p.reassure').first(), file).toContainText('saved in this browser');
+    await expect(welcome.getByRole('button', { name: 'Start' }), file).toBeEnabled();
+    await expect(welcome.locator('#restore > summary'), file).toHaveText('Continue from a downloaded ratings file');
+    expect(await page.title(), file).toBe(`${title} — Juror`);
     const first = await page.$('main');
-    const before = { main: await canonicalMain(page), title: await page.title() };
+    const before = await canonicalMain(page);
     await page.getByRole('button', { name: 'Start' }).focus();
     release();
     await appMounted(page, first);
+    // The app mounts the same builder's page in its place: nothing moves, the focus stays.
     await expect(page.getByRole('button', { name: 'Start' }), file).toBeFocused();
-    expect(await canonicalMain(page), file).toBe(before.main);
-    expect(await page.title(), file).toBe(before.title);
+    expect(await canonicalMain(page), file).toBe(before);
+    expect(await page.title(), file).toBe(`${title} — Juror`);
     expect(errors, file).toEqual([]);
     await page.close();
   }

@@ -24,6 +24,7 @@ mod recover;
 mod repository;
 mod schemas;
 mod sheets;
+mod shell_layers;
 mod tidy;
 mod trials;
 mod validate_ratings;

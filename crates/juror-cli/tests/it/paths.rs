@@ -436,7 +436,7 @@ fn paths_resolve_from_the_root_the_files_folder_or_a_crate() {
         )
         .is_empty()
     );
-    assert!(check("src/app.rs", "// pages/later.rs\n").is_empty());
+    assert!(check("src/app.rs", "// boot/later.rs\n").is_empty());
     assert!(
         check(
             "docs/x.md",

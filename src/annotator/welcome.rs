@@ -1,16 +1,24 @@
 //! The first page of a valid study: what it is and how long it takes, and the study's contact
 //! line as every page shows it.
+//!
+//! The page is built as DOM nodes by one builder, `services::welcome_page`: the annotator's
+//! first wasm module shows it with no Leptos view code (`src/boot/first_page.rs`), and the app's
+//! [`Welcome`] and [`StartActions`] mount the same builder's nodes (as
+//! `components::rich::rich_text` mounts a text), so that the app's page, which replaces the first
+//! module's, is the same page.
 
 use std::sync::Arc;
 
 use juror_core::front::cover::Cover;
 use leptos::prelude::*;
+use web_sys::Element;
 
-use crate::components::rich::RichText;
+use crate::services::dom;
+use crate::services::welcome_page::{self as page, Builder, START, Shown};
 
-/// Title, description, and the facts an annotator wants before starting. With `on_code`, the
-/// link named no annotator: a form asks for the participant code. `children` are the actions
-/// (start, continue, restore).
+/// Title, description, and the facts an annotator wants before starting (`page::head`). With
+/// `on_code`, the link named no annotator: a form asks for the participant code. `children` are
+/// the actions (start, continue, restore).
 #[component]
 pub fn Welcome(
     cover: Arc<Cover>,
@@ -20,65 +28,81 @@ pub fn Welcome(
     trials: Option<usize>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    let description = cover.description.clone();
     let trials = trials.unwrap_or(cover.trials);
-    let minutes = cover.estimated_minutes;
-    let consent = cover.consent;
-    let sending = cover
-        .submit_host
-        .as_deref()
-        .map(|host| juror_core::session::submit::notice_for(host, cover.submit_backups));
+    let contact = cover.contact.clone();
+    let shown = shown(cover, trials);
     view! {
-        <section class="welcome" aria-labelledby="study-title">
-            <h1 id="study-title">{cover.title.clone()}</h1>
-            {description.map(|text| view! { <RichText text /> })}
-            <dl class="facts">
-                <div>
-                    <dt>"Pages to judge"</dt>
-                    <dd>{trials}</dd>
-                </div>
-                {minutes
-                    .map(|m| {
-                        view! {
-                            <div>
-                                <dt>"Estimated time"</dt>
-                                <dd>{format_minutes(m)}</dd>
-                            </div>
-                        }
-                    })}
-            </dl>
-            <p class="reassure">
-                "Your answers are saved in this browser as you go, and the outputs you judge are "
-                "shown without the names of the systems that wrote them."
-                {consent.then_some(" You will be asked for your consent before anything is recorded.")}
-            </p>
-            {sending.map(|text| view! { <p class="reassure sending">{text}</p> })}
+        <section class="welcome" aria-labelledby="study-title" use:welcome_head=shown>
             {on_code.map(|on_code| view! { <ParticipantCode on_code /> })}
             {children.map(|c| c())}
-            {cover.contact.clone().map(|text| view! { <p class="contact">"Questions? " <Contact text /></p> })}
+            {contact.map(|text| view! { <p class="contact" use:welcome_contact=text></p> })}
         </section>
     }
 }
 
-/// The welcome page's actions: Start, and continuing from a downloaded ratings file (its form
-/// is `children`).
+/// The welcome page's actions: Start (`page::start_button`), and continuing from a downloaded
+/// ratings file (`page::restore_intro`; its form is `children`).
 #[component]
 pub fn StartActions(on_start: Callback<()>, children: Children) -> impl IntoView {
     view! {
-        <div class="actions">
-            <button type="button" id="start" class="primary" on:click=move |_| on_start.run(())>
-                "Start"
-            </button>
-        </div>
+        <div
+            class="actions"
+            use:start_button_in
+            on:click=move |ev| {
+                if dom::target_id(&ev).as_deref() == Some(START) {
+                    on_start.run(());
+                }
+            }
+        ></div>
         // The ids carry the focus and the open state over when the session's welcome page
-        // replaces the study's (pages/later.rs).
-        <details class="restore" id="restore">
-            <summary>"Continue from a downloaded ratings file"</summary>
-            <p>
-                "If you started on another device or browser, open the ratings file you downloaded there to continue where you stopped."
-            </p>
+        // replaces the study's (`src/boot/later.rs`).
+        <details class="restore" id="restore" use:restore_intro_in>
             {children()}
         </details>
+    }
+}
+
+/// What the welcome page shows for `cover` and an annotator with `trials` trials, worded as the
+/// page words it.
+pub fn shown(cover: Arc<Cover>, trials: usize) -> Shown {
+    let minutes = cover.estimated_minutes.map(format_minutes);
+    let sending = cover
+        .submit_host
+        .as_deref()
+        .map(|host| juror_core::session::submit::notice_for(host, cover.submit_backups));
+    Shown {
+        cover,
+        trials,
+        minutes,
+        sending,
+    }
+}
+
+// Each directive runs as its element is built (before the element's children are put in), and
+// again when the same view is rendered anew in place (the session's welcome page whose code
+// could not be fetched, say): the same page, whose head is then left as it is.
+
+fn welcome_head(section: Element, shown: Shown) {
+    if let (Some(b), None) = (Builder::new(), dom::find_in(&section, "#study-title")) {
+        page::head(&b, &section, &shown);
+    }
+}
+
+fn welcome_contact(p: Element, text: String) {
+    if let Some(b) = Builder::new() {
+        page::contact_line(&b, &p, &text);
+    }
+}
+
+fn start_button_in(actions: Element) {
+    if let (Some(b), None) = (Builder::new(), dom::find_in(&actions, "button")) {
+        page::start_button(&b, &actions);
+    }
+}
+
+fn restore_intro_in(details: Element) {
+    if let (Some(b), None) = (Builder::new(), dom::find_in(&details, "summary")) {
+        page::restore_intro(&b, &details);
     }
 }
 

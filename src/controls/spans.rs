@@ -12,8 +12,8 @@ use juror_core::session::{ErrorSpan, Msg, Target, with_label};
 use juror_core::study::Severity;
 use leptos::prelude::*;
 
-use super::survey::{NeededNote, described_by, invalid, needed};
-use super::trial::given;
+use super::given;
+use super::question::{NeededNote, described_by, invalid, needed};
 use crate::services::dom;
 use crate::session::{SessionHandle, use_session};
 

@@ -10,8 +10,8 @@ use juror_core::session::{Msg, Target, with_label};
 use juror_core::study::Dimension;
 use leptos::prelude::*;
 
-use super::survey::{NeededNote, described_by, invalid, needed, skip_box};
-use super::trial::given;
+use super::given;
+use super::question::{NeededNote, described_by, invalid, needed, skip_box};
 use crate::session::use_session;
 
 /// The score of `dimension` for the output at `position` of trial `index`, as a slider.

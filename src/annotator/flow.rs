@@ -194,7 +194,7 @@ fn Start() -> impl IntoView {
 
 /// The welcome page's Start: the session begins, and the browser is asked not to clear this
 /// site's storage when it runs short.
-pub(super) fn start(handle: SessionHandle) {
+pub fn start(handle: SessionHandle) {
     handle.dispatch(Msg::Start);
     leptos::task::spawn_local(async move {
         handle

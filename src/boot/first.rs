@@ -7,30 +7,26 @@
 //! by the address, no answers of theirs in this browser) the study's cover is read ahead (no
 //! checksum: [`check`] reads the whole text as the app would, after the page is painted and
 //! before the app may open it) and its welcome page built as DOM nodes
-//! (`services::first_page`), with the app's own markup; Start pressed there is remembered.
+//! (`first_page`, with the annotator's welcome page's own builder); Start pressed there is remembered.
 //! The app then mounts in its place ([`mount_app`]) with the same page, the same focus and open
 //! `<details>`, and the study already read ([`take`]). Any other page (no study, one that
 //! cannot be opened, a link without an annotator, answers to resume) is the app's alone, once
 //! it is in.
 
-use std::cell::RefCell;
-
 use juror_core::plan::mturk_preview;
 use juror_core::session::store;
 
-use crate::app::{
+use super::first_page;
+use super::study::{
     LOADING_SHOWN_AFTER_MS, Load, annotator_from_address, peek_compiled, read_compiled,
 };
-use crate::services::first_page::{self, Shown};
+use super::{pressed, with};
+use crate::annotator::welcome;
 use crate::services::{dom, location, storage, study_source};
 use crate::session::{StoreWriter, write_store};
 
-thread_local! {
-    static FIRST: RefCell<First> = RefCell::new(First::default());
-}
-
-#[derive(Default)]
-struct First {
+/// What this module read and was told, in [`super::State`].
+pub(super) struct First {
     /// The study read before the app was in (its address and what it came to), for the app.
     read: Option<(String, Load)>,
     /// `read` came from its cover read ahead ([`peek_compiled`]) and is yet to be [`check`]ed.
@@ -39,6 +35,16 @@ struct First {
     started: bool,
     /// The save's writer, named here (see `session::StoreWriter`).
     writer: Option<StoreWriter>,
+}
+
+impl First {
+    /// Nothing read, nothing told.
+    pub(super) const NONE: First = First {
+        read: None,
+        unchecked: false,
+        started: false,
+        writer: None,
+    };
 }
 
 /// Shows the study's welcome page once its text is in (`index.html` started fetching it), if
@@ -50,12 +56,13 @@ struct First {
 /// `writer` is the session's writer of saves, kept for [`writer`]: named here, it is compiled
 /// into the first module with the helpers it calls (`session::StoreWriter`).
 pub async fn paint(writer: StoreWriter) -> bool {
-    FIRST.with_borrow_mut(|f| f.writer = Some(writer));
-    let Some(url) = location::query_param("study") else {
+    with(|s| s.first.writer = Some(writer));
+    let query = location::query();
+    let Some(url) = query.get("study") else {
         return false;
     };
-    let assignment = location::query_param("assignmentId");
-    let others = location::has_param("analyse") || location::has_param("preview");
+    let assignment = query.get("assignmentId");
+    let others = query.has("analyse") || query.has("preview");
     if others || mturk_preview(assignment.as_deref()) {
         return false;
     }
@@ -74,32 +81,25 @@ pub async fn paint(writer: StoreWriter) -> bool {
         && let Some(Ok(annotator)) = annotator_from_address(&front.cover)
         && !has_saved(&front.sha256, &annotator)
     {
-        let cover = &front.cover;
-        let shown = Shown {
-            cover,
-            trials: cover.shared_trials_for(&annotator),
-            minutes: cover.estimated_minutes.map(crate::pages::format_minutes),
-            sending: cover
-                .submit_host
-                .as_deref()
-                .map(|host| juror_core::session::submit::notice_for(host, cover.submit_backups)),
-        };
+        let trials = front.cover.shared_trials_for(&annotator);
+        let shown = welcome::shown(front.cover.clone(), trials);
         first_page::show(&shown, start);
         shown_page = true;
     }
-    FIRST.with_borrow_mut(|f| {
-        f.read = Some((url, load));
-        f.unchecked = true;
+    with(|s| {
+        s.first.read = Some((url, load));
+        s.first.unchecked = true;
     });
     shown_page
 }
 
-/// Reads the study [`paint`] read ahead as the app reads it (`app::read_compiled`: the format, the
+/// Reads the study [`paint`] read ahead as the app reads it (`read_compiled`: the format, the
 /// checksum over the cover and the study, the cover), once: a study that fails those checks
 /// is then a study that cannot be opened, whatever its welcome page showed. [`take`] calls it
 /// too, so that the app never opens a study that was not checked.
 pub fn check() {
-    FIRST.with_borrow_mut(|f| {
+    with(|s| {
+        let f = &mut s.first;
         if !std::mem::take(&mut f.unchecked) {
             return;
         }
@@ -120,17 +120,17 @@ pub fn has_saved(sha256: &str, annotator: &juror_core::plan::Annotator) -> bool 
 }
 
 fn start() {
-    FIRST.with_borrow_mut(|f| f.started = true);
+    with(|s| s.first.started = true);
     first_page::show_loading();
 }
 
 /// The study this module read for `url`, for the app to show (taken once).
 pub fn take(url: &str) -> Option<Load> {
     check();
-    FIRST.with_borrow_mut(|f| match f.read.take() {
+    with(|s| match s.first.read.take() {
         Some((read, load)) if read == url => Some(load),
         other => {
-            f.read = other;
+            s.first.read = other;
             None
         }
     })
@@ -139,25 +139,25 @@ pub fn take(url: &str) -> Option<Load> {
 /// The writer of saves [`paint`] was given; `session::write_store` where it was not called (the
 /// researcher's page).
 pub fn writer() -> StoreWriter {
-    FIRST.with_borrow(|f| f.writer).unwrap_or(write_store)
+    with(|s| s.first.writer).unwrap_or(write_store)
 }
 
 /// Whether Start was pressed on this module's welcome page.
 pub fn started() -> bool {
-    FIRST.with_borrow(|f| f.started)
+    with(|s| s.first.started)
 }
 
 /// Mounts the app in place of this module's page, once no pointer or key is down (a Start
 /// pressed on one page and released on the other would be no click at all), waiting 50 ms at
-/// a time, `tries` times at most.
-pub fn mount_app(tries: u8) {
-    if tries > 0 && dom::pressed() {
-        dom::after(50, move || mount_app(tries - 1));
+/// a time, `tries` times at most. `app` is the app's root (`crate::App`, named by `src/main.rs`).
+pub fn mount_app<V: leptos::IntoView + 'static>(tries: u8, app: fn() -> V) {
+    if tries > 0 && pressed() {
+        dom::after(50, move || mount_app(tries - 1, app));
         return;
     }
     let carried = dom::carry();
     first_page::remove();
-    leptos::mount::mount_to_body(crate::App);
+    leptos::mount::mount_to_body(app);
     dom::carry_over(carried);
 }
 

@@ -1,20 +1,15 @@
 //! The pages shown when there is no study to play: none named in the address (choose one), one
 //! that could not be had, one with problems (with the answers this browser keeps for it), one
-//! written but not compiled (the researcher's page opens it).
-//!
-//! An annotator with a working link never sees them, so the release build puts them in a wasm of
-//! their own, fetched only when one is shown (as the session is: `pages/later.rs`). Until it is
-//! in the page says it is loading; if it cannot be fetched, that it could not be loaded, with
-//! Reload.
+//! written but not compiled (the researcher's page opens it). An annotator with a working link
+//! never sees them: the release build fetches their code only when one is shown
+//! (`src/boot/no_study.rs`).
 
 use std::sync::Arc;
 
 use juror_core::session::store;
 use juror_core::study::Problem;
 use leptos::prelude::*;
-use leptos::wasm_split::SplitLoaderError;
 
-use super::later::{Loaded, at_start, fetch_code, load_failed, loading, now};
 use super::{OpenStudy, StudyProblems};
 
 /// Why there is no study to play.
@@ -37,24 +32,9 @@ pub enum NoStudy {
     AsWritten { source: String },
 }
 
-/// The page for `why`, once its code is in; `on_file` opens a study chosen from the computer.
-#[component]
-pub fn NoStudyPage(why: NoStudy, on_file: Callback<web_sys::File>) -> impl IntoView {
-    let loaded = RwSignal::new(at_start());
-    if loaded.get_untracked() == Loaded::Loading {
-        fetch_code(loaded, load_pages());
-    }
-    move || match loaded.get() {
-        Loaded::Ready => match now(page(why.clone(), on_file)) {
-            Some(Ok(view)) => view,
-            _ => loading(),
-        },
-        Loaded::Loading => loading(),
-        Loaded::Failed => load_failed(),
-    }
-}
-
-fn render(why: NoStudy, on_file: Callback<web_sys::File>) -> AnyView {
+/// The page for `why` (the release build fetches this code only when one is shown:
+/// `src/boot/no_study.rs`).
+pub fn no_study_page(why: NoStudy, on_file: Callback<web_sys::File>) -> AnyView {
     match why {
         NoStudy::Choose => view! { <OpenStudy on_file /> }.into_any(),
         NoStudy::Unreachable { source, message } => {
@@ -110,26 +90,4 @@ fn AsWritten(source: String) -> impl IntoView {
             </p>
         </section>
     }
-}
-
-#[cfg(feature = "split")]
-#[allow(improper_ctypes_definitions, improper_ctypes)]
-#[leptos::wasm_split::wasm_split(
-    juror_problems,
-    wasm_split_path = ::leptos::wasm_split,
-    fallible,
-    preload(load_pages)
-)]
-fn page(why: NoStudy, on_file: Callback<web_sys::File>) -> Result<AnyView, SplitLoaderError> {
-    Ok(render(why, on_file))
-}
-
-#[cfg(not(feature = "split"))]
-async fn page(why: NoStudy, on_file: Callback<web_sys::File>) -> Result<AnyView, SplitLoaderError> {
-    Ok(render(why, on_file))
-}
-
-#[cfg(not(feature = "split"))]
-async fn load_pages() -> Result<(), SplitLoaderError> {
-    Ok(())
 }

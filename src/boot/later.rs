@@ -22,9 +22,10 @@ use juror_core::study::{Problems, Study};
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
-use super::flow::{StudyFlow, start};
-use super::preview::{PreviewBanner, PreviewNames};
-use super::{StartActions, Welcome};
+use super::study::read_study;
+use crate::annotator::{
+    Contact, PreviewBanner, PreviewNames, StartActions, StudyFlow, Welcome, start,
+};
 use crate::session::{SessionHandle, Source, StoreWriter, media_src};
 
 /// Whether the session's code is in.
@@ -70,7 +71,7 @@ pub fn fetch_code(
 /// Sets `loaded` once nothing is pressed on the page, checking every 50 ms `tries` times at
 /// most (a press held longer, or one whose release the page never sees, does not hold it back).
 fn settle(loaded: RwSignal<Loaded>, state: Loaded, tries: u8) {
-    if tries == 0 || !crate::services::dom::pressed() {
+    if tries == 0 || !super::pressed() {
         loaded.set(state);
     } else {
         crate::services::dom::after(50, move || settle(loaded, state, tries - 1));
@@ -83,7 +84,7 @@ pub struct SessionStart {
     /// What the welcome page shows.
     pub cover: Arc<Cover>,
     /// The study, when the page read it whole (the researcher's page); else the session reads
-    /// it from `source`'s text (`app::read_study`).
+    /// it from `source`'s text (`boot::read_study`).
     pub study: Option<Arc<Study>>,
     /// SHA-256 of the study's text.
     pub sha256: String,
@@ -141,7 +142,7 @@ pub fn load_failed() -> AnyView {
 /// Whether this browser holds a session of this annotator (read as text only: what to make of
 /// it is the session's).
 fn has_saved(begin: &SessionStart) -> bool {
-    !begin.preview && crate::first::has_saved(&begin.sha256, &begin.annotator)
+    !begin.preview && super::has_saved(&begin.sha256, &begin.annotator)
 }
 
 /// The welcome page as the study shows it before the session is in: the same page, its Start
@@ -187,7 +188,7 @@ fn render(begin: SessionStart) -> AnyView {
     let carried = crate::services::dom::carry();
     let study = match begin.study {
         Some(study) => study,
-        None => match crate::app::read_study(&begin.source.text) {
+        None => match read_study(&begin.source.text) {
             Ok(study) => Arc::new(study),
             Err(problems) => return unplayable(&problems, &begin.cover),
         },
@@ -251,7 +252,7 @@ fn unplayable(problems: &Problems, cover: &Cover) -> AnyView {
             <h1>"This study cannot be opened"</h1>
             <p>"The study file has problems, so nothing can be answered yet:"</p>
             <ul>{rows}</ul>
-            {contact.map(|text| view! { <p class="contact">"Contact: " <super::Contact text /></p> })}
+            {contact.map(|text| view! { <p class="contact">"Contact: " <Contact text /></p> })}
         </section>
     }
     .into_any()
