@@ -12,8 +12,9 @@ use juror_core::study::{Problem, Study};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::analyse::Analyse;
 use crate::pages::later::{self, Loaded, SessionStart, session};
-use crate::pages::{Analyse, BrokenLink, Contact, NoStudy, NoStudyPage, Welcome};
+use crate::pages::{BrokenLink, Contact, NoStudy, NoStudyPage, Welcome};
 use crate::services::{location, ratings_reader, study_source};
 use crate::session::{RatingsReader, Source, read_ratings_here};
 

@@ -1,6 +1,7 @@
 //! The web shell of Juror: Leptos components that render the core's model and hand user
 //! actions back to it. `services` is the only module that touches browser APIs.
 
+pub mod analyse;
 mod app;
 pub mod components;
 pub mod first;

@@ -1,6 +1,5 @@
 //! One component per page the app can show.
 
-mod analyse;
 mod done;
 mod flow;
 mod instructions;
@@ -16,7 +15,6 @@ mod survey;
 mod trial;
 mod welcome;
 
-pub use analyse::{Analyse, JudgesView};
 pub use done::Debrief;
 pub use no_study::{NoStudy, NoStudyPage};
 pub use open::{BrokenLink, FilePicker, OpenStudy};

@@ -49,7 +49,7 @@ test('ratings over rounds: slopes, mixed model and chart equal juror analyze', a
 
   await page.goto('analyse.html');
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(file);
-  await expect(page.getByRole('heading', { name: 'quality over rounds' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Over rounds', exact: true })).toBeVisible();
 
   const cliReport = JSON.parse(cli([file]));
   const rounds = cliReport.dimensions[0].rounds;

@@ -34,7 +34,7 @@ async function open(page: Page): Promise<void> {
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles([path.join(dir, ratings)]);
-  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
 }
 
 test('the scope is stated and the secondary analysis of the other domain is the command line one', async ({
