@@ -89,8 +89,11 @@ test('another plan chosen in the page is exploratory and equals the same flags o
   // Every pair of the four systems now, on the ten items.
   await expect(quality.getByRole('row')).toHaveCount(7);
   await expect(quality).toContainText('paired on items (p adjusted: Holm)');
-  await expect(region.getByRole('heading', { name: 'Comparisons (exploratory)', exact: true })).toBeVisible();
-  await expect(quality).toContainText('non-inferiority with margin 0.25');
+  await expect(page.getByRole('region', { name: 'Methods' })).toContainText(
+    'The analysis plan was chosen at analysis time (exploratory).',
+  );
+  // Each comparison's non-inferiority test, in the notes under the table as in the Markdown.
+  await expect(region.getByText('gpt2 vs hare: non-inferiority with margin 0.25: p (t) 1.000, p (W) 1.000')).toBeVisible();
 
   const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
   const cliReport = JSON.parse(
