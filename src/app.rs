@@ -6,6 +6,7 @@ use juror_core::study::Problem;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::analyse::Analyse;
 use crate::annotator::{BrokenLink, Contact, NoStudy, Welcome};
 use crate::boot::later::{self, Loaded, SessionStart, session};
 use crate::boot::ratings_reader;
@@ -13,7 +14,6 @@ use crate::boot::{
     Front, LOADING_SHOWN_AFTER_MS, Load, NoStudyPage, Opener, annotator_from_address, open_any,
     read_compiled,
 };
-use crate::pages::Analyse;
 use crate::services::{location, study_source};
 use crate::session::{RatingsReader, Source, read_ratings_here};
 

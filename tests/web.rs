@@ -193,7 +193,7 @@ async fn the_debrief_appears_once_the_ratings_are_saved() {
 /// markup; and a plot per dimension named by its numbers.
 #[wasm_bindgen_test]
 async fn a_judges_section_is_the_table_model_with_a_plot_per_dimension() {
-    use juror::pages::JudgesView;
+    use juror::analyse::JudgesView;
     use juror_core::analysis::judges::{JudgeOptions, report};
     use juror_core::analysis::render::tables::{Block, judge_tables};
     use juror_core::analysis::run::{FileText, Request, run};
@@ -237,11 +237,14 @@ async fn a_judges_section_is_the_table_model_with_a_plot_per_dimension() {
     let root = container();
     let shown = judges.clone();
     let handle = leptos::mount::mount_to(root.clone(), move || {
-        view! { <JudgesView judges=shown scales files=1 /> }
+        view! { <JudgesView judges=shown scales /> }
     });
     leptos::task::tick().await;
 
-    let section = root.query_selector("section.judge").unwrap().unwrap();
+    let section = root
+        .query_selector("section.report-section")
+        .unwrap()
+        .unwrap();
     assert_eq!(
         section.get_attribute("aria-label").unwrap(),
         format!("Judge {judge_id}")

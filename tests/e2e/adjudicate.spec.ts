@@ -211,24 +211,25 @@ test('the form shows each flagged cell\'s prompt, context and the output rated, 
 test('flagged cells not yet adjudicated can be set aside, as juror analyze --exclude-unadjudicated does', async ({ page, errors }, testInfo) => {
   const kept = JSON.parse(cli(['--study', study, ...files]));
   const aside = JSON.parse(cli(['--study', study, ...files, '--exclude-unadjudicated']));
-  // A system whose mean changes when its flagged cells are set aside.
+  // A system whose mean changes when its flagged cells are set aside (as the report's table
+  // writes it, to two decimals).
   const changed = kept.dimensions[0].systems.find(
-    (s: any, k: number) => s.mean !== aside.dimensions[0].systems[k].mean,
+    (s: any, k: number) => s.mean.toFixed(2) !== aside.dimensions[0].systems[k].mean.toFixed(2),
   );
   expect(changed).toBeTruthy();
   const after = aside.dimensions[0].systems.find((s: any) => s.system === changed.system);
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
-  const systems = page.getByRole('table', { name: /^Systems on quality/ });
+  const systems = page.getByRole('table', { name: /^Systems on Overall quality/ });
   const row = systems.getByRole('row', { name: new RegExp(`^${changed.system} `) });
-  await expect(row).toContainText(changed.mean.toFixed(3));
+  await expect(row).toContainText(`${changed.mean.toFixed(2)} ±`);
   const methods = page.getByRole('region', { name: 'Methods' });
   await expect(methods).not.toContainText('were set aside');
 
   const toggle = page.getByRole('checkbox', { name: 'Set aside flagged cells not yet adjudicated' });
   await toggle.check();
-  await expect(row).toContainText(after.mean.toFixed(3));
+  await expect(row).toContainText(`${after.mean.toFixed(2)} ±`);
   await expect(methods).toContainText('flagged cells without an adjudicated score were set aside');
   const flagged = aside.dimensions[0].flags.length;
   await expect(page.getByText(`${flagged} flagged cell(s) not yet adjudicated are set aside`)).toBeVisible();
@@ -240,7 +241,7 @@ test('flagged cells not yet adjudicated can be set aside, as juror analyze --exc
   );
 
   await toggle.uncheck();
-  await expect(row).toContainText(changed.mean.toFixed(3));
+  await expect(row).toContainText(`${changed.mean.toFixed(2)} ±`);
   await expect(methods).not.toContainText('were set aside');
   expect(errors).toEqual([]);
 });

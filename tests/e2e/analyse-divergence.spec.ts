@@ -27,7 +27,7 @@ async function open(page: Page): Promise<void> {
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles([ratings]);
-  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
 }
 
 test('the divergence table and the comparisons of divergence are the command line numbers', async ({

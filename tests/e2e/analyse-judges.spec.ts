@@ -79,7 +79,7 @@ async function withHumans(page: Page, testInfo: TestInfo): Promise<string> {
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(file);
-  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
   return file;
 }
 

@@ -59,7 +59,7 @@ for (const { study, files } of cases) {
     await page.goto('analyse.html');
     await page.getByLabel('Choose the study file').setInputFiles(studyPath);
     await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
-    await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
     for (const name of sections) {
       const heading = page.getByRole('heading', { name, exact: true });
       await expect(heading).toBeVisible();

@@ -50,14 +50,14 @@ test('ratings of a published study: refused without the key, analysed once the s
   await expect(refusal.getByRole('listitem')).toHaveCount(1);
   await expect(refusal).toContainText('these ratings are of the published study "pandalm-bloom-llama"');
   await expect(refusal).toContainText('give the key that `juror publish` wrote');
-  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toHaveCount(0);
   await expect(page.getByText(/s-[0-9a-f]{12}/)).toHaveCount(0);
 
   // The published study alone is not enough; with its key, the same files are analysed.
   await page.getByLabel('Choose the study file').setInputFiles(studyPath);
   await expect(refusal).toContainText('published study');
   await page.getByLabel('Choose the key').setInputFiles(keyPath);
-  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
   await expect(refusal).toHaveCount(0);
   const ranking = page.getByRole('table', { name: /^Bradley–Terry ranking/ });
   await expect(ranking).toContainText('bloom-7b');

@@ -28,7 +28,7 @@ async function open(page: Page, withStudy: boolean): Promise<void> {
   await page.goto('analyse.html');
   if (withStudy) await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles([spans, scores]);
-  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
 }
 
 test('the MQM table and span agreement are the command line numbers, and each output shows who marked what', async ({

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { test, expect, root } from './fixtures';
 import { cli, differences, dir, download, normalise } from './analysis-helpers';
 
-// `dimension` is the heading the page gives a dimension: the study's label, then its id unless
+// `dimension` is the heading the report gives a dimension: the study's label, then its id unless
 // the label is the id but for case.
 const examples: { study: string; files: string[]; dimension: string }[] = [
   // The HARE study: HARE against each baseline, over participants, Bonferroni over 12.
@@ -27,15 +27,16 @@ for (const { study, files, dimension } of examples) {
     await page.goto('analyse.html');
     await page.getByLabel('Choose the study file').setInputFiles(studyPath);
     await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
-    await expect(page.getByRole('heading', { name: `Dimension: ${dimension}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: dimension, exact: true })).toBeVisible();
     await page.getByText('Analysis plan', { exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Following the plan the study file pre-registers.' })).toBeVisible();
 
     if (study === 'work-intake') {
       // Best of four: each choice counted once, with its share and interval.
-      const shares = page.getByRole('table', { name: /^Share of first choices per system \(18 choices/ });
-      await expect(shares.getByRole('row')).toHaveCount(5);
-      await expect(page.getByText(/54 of them are derived from best-of-N choices/)).toBeVisible();
+      const choices = page.getByRole('region', { name: 'Best-of-N choices' });
+      await expect(choices.getByText('18 choice(s), one per trial.')).toBeVisible();
+      await expect(choices.getByRole('table', { name: 'Best-of-N choices per system' }).getByRole('row')).toHaveCount(5);
+      await expect(page.getByText(/54 of them derived from best-of-N choices/)).toBeVisible();
     }
     const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
     const cliReport = JSON.parse(cli(['--study', studyPath, ...files]));
@@ -46,10 +47,10 @@ for (const { study, files, dimension } of examples) {
       const rounds = cliReport.dimensions.find((d: any) => d.dimension === 'personalization').rounds;
       const ci = (c: any, digits: number) => `[${c.low.toFixed(digits)}, ${c.high.toFixed(digits)}]`;
       const hare = rounds.trends.find((t: any) => t.system === 'hare');
-      const slopes = page.getByRole('table', { name: 'Slope of personalization per round' });
+      const slopes = page.getByRole('table', { name: 'Slope of Personalization per round' });
       await expect(slopes.getByRole('row', { name: /^hare / })).toContainText(ci(hare.slope_ci95, 3));
       const term = rounds.mixed_model.fixed_effects.find((f: any) => f.name === 'system[T.rag]:round');
-      const effects = page.getByRole('table', { name: 'Fixed effects of the mixed model on personalization' });
+      const effects = page.getByRole('table', { name: 'Fixed effects of the mixed model on Personalization' });
       await expect(effects.getByRole('row', { name: /^system\[T\.rag\]:round / })).toContainText(ci(term.ci95, 4));
       const joint = rounds.mixed_model.interaction_test;
       await expect(page.getByText(`χ² = ${joint.chi2.toFixed(3)}, df = ${joint.df}, p = ${joint.p_value.toFixed(3)}`)).toBeVisible();
@@ -68,11 +69,13 @@ test('another plan chosen in the page is exploratory and equals the same flags o
   await page.goto('analyse.html');
   await page.getByLabel('Choose the study file').setInputFiles(studyPath);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
-  const quality = page.getByRole('table', { name: /^Paired comparisons on quality, paired on/ });
+  const quality = page.getByRole('table', { name: /^Comparisons on Quality, paired on/ });
+  const region = page.getByRole('region', { name: 'Quality', exact: true });
   await expect(quality).toBeVisible();
   // As pre-registered: HARE against each baseline over the twelve participants.
   await expect(quality.getByRole('row')).toHaveCount(4);
-  await expect(quality).toContainText('paired on annotators (as the study pre-registers; p adjusted: Bonferroni)');
+  await expect(quality).toContainText('paired on annotators (p adjusted: Bonferroni)');
+  await expect(region.getByRole('heading', { name: 'Comparisons', exact: true })).toBeVisible();
 
   await page.getByText('Analysis plan', { exact: true }).click();
   await expect(page.getByRole('combobox', { name: 'Unit of analysis', exact: true })).toHaveValue('');
@@ -85,8 +88,12 @@ test('another plan chosen in the page is exploratory and equals the same flags o
   await expect(page.getByRole('status').filter({ hasText: 'Exploratory' })).toBeVisible();
   // Every pair of the four systems now, on the ten items.
   await expect(quality.getByRole('row')).toHaveCount(7);
-  await expect(quality).toContainText('a plan chosen at analysis time: exploratory');
-  await expect(quality).toContainText('not worse by 0.25');
+  await expect(quality).toContainText('paired on items (p adjusted: Holm)');
+  await expect(page.getByRole('region', { name: 'Methods' })).toContainText(
+    'The analysis plan was chosen at analysis time (exploratory).',
+  );
+  // Each comparison's non-inferiority test, in the notes under the table as in the Markdown.
+  await expect(region.getByText('gpt2 vs hare: non-inferiority with margin 0.25: p (t) 1.000, p (W) 1.000')).toBeVisible();
 
   const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
   const cliReport = JSON.parse(
@@ -116,7 +123,7 @@ test('pairs written in the page are checked against the study', async ({ page })
   await expect(page.getByRole('alert').filter({ hasText: 'unknown system "gpt9"' })).toBeVisible();
   await page.getByLabel('Pairs (A:B, C:D)').fill('hare:rag, gpt2:random');
   await page.getByLabel('Pairs (A:B, C:D)').blur();
-  const quality = page.getByRole('table', { name: /^Paired comparisons on quality, paired on/ });
+  const quality = page.getByRole('table', { name: /^Comparisons on Quality, paired on/ });
   await expect(quality.getByRole('row')).toHaveCount(3);
-  await expect(quality).toContainText('gpt2 vs random');
+  await expect(quality.getByRole('row', { name: /^gpt2 random / })).toBeVisible();
 });

@@ -60,7 +60,7 @@ for (const study of exampleStudies()) {
     await page.goto('analyse.html');
     await page.getByLabel('Choose the study file').setInputFiles(studyPath);
     await page.getByLabel('Choose ratings files or CSVs').setInputFiles(jsonPath);
-    await expect(page.getByRole('heading', { name: 'Report' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
     const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
     const cliReport = JSON.parse(cli(['--study', studyPath, jsonPath]));
     expect(cliReport.problems).toEqual([]);

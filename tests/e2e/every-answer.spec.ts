@@ -13,14 +13,16 @@ test('the HARE study: output questions, surveys and texts are reported and expor
   await page.getByLabel('Choose the study file').setInputFiles(study);
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles(files.map((f) => path.join(dir, f)));
 
-  const useful = page.getByRole('table', { name: 'useful: answers per option' });
+  const useful = page.getByRole('table', { name: 'Answers to useful' });
   await expect(useful).toBeVisible();
-  await expect(useful.getByRole('row', { name: /hare Useful 30 of 30/ })).toBeVisible();
-  await expect(page.getByText(/Share of "Useful" across systems, paired on 30 cells: Cochran's Q/)).toBeVisible();
-  const ranking = page.getByRole('table', { name: 'system_ranking: mean rank per system, 1 the best' });
-  await expect(ranking.getByRole('row', { name: /hare 3 1\.00/ })).toBeVisible();
-  await expect(page.getByRole('table', { name: 'role: answers per option' })).toBeVisible();
-  await expect(page.getByText('3 notes and 27 reasons for preferences were written')).toBeVisible();
+  await expect(useful.getByRole('row', { name: /^hare Useful 30 30 / })).toBeVisible();
+  await expect(
+    page.getByText(/Share of "Useful" across systems, paired on 30 \(annotator, item\) cell\(s\): Cochran's Q/),
+  ).toBeVisible();
+  const ranking = page.getByRole('table', { name: 'Rankings in system_ranking' });
+  await expect(ranking.getByRole('row', { name: /^hare 3 1\.00/ })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Answers to role' })).toBeVisible();
+  await expect(page.getByText('3 note(s) and 27 reason(s) for preferences were written')).toBeVisible();
 
   const csv = await download(page, 'Download answers (CSV)', testInfo);
   expect(csv).toBe(cli(['--study', study, ...files, '--format', 'answers']));

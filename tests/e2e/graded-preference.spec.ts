@@ -123,12 +123,14 @@ test('the Analyse page shows the graded section and the "Cannot judge" counts of
   const table = path.join(root, 'crates/juror-core/tests/reference/graded/graded.csv');
   await page.goto('analyse.html');
   await page.getByLabel('Choose ratings files or CSVs').setInputFiles([table]);
-  await expect(page.getByRole('heading', { name: 'Report', exact: true })).toBeVisible();
-  const section = page.getByRole('region', { name: 'Graded preferences and cannot judge' });
+  await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
+  const section = page.getByRole('region', { name: 'Graded preferences' });
   await expect(section.getByRole('heading', { name: 'Graded preferences', exact: true })).toBeVisible();
   const means = section.getByRole('table', { name: /the mean grade/ });
   await expect(means.getByRole('row')).toHaveCount(3);
   await expect(means.getByRole('row', { name: /^alpha beta/ })).toContainText('0.167');
-  await expect(section.getByRole('table', { name: '"Cannot judge" answers per question and system' })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Cannot judge' }).getByRole('table', { name: '"Cannot judge" answers per question and system' }),
+  ).toBeVisible();
   expect(errors).toEqual([]);
 });

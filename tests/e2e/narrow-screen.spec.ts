@@ -87,7 +87,7 @@ test('the Analyse page with a report: no sideways scroll at 320 px', async ({ pa
   await page
     .getByLabel('Choose ratings files or CSVs')
     .setInputFiles(['financial-slot1.json', 'financial-slot2.json', 'financial-slot3.json'].map((f) => path.join(dir, f)));
-  await expect(page.getByRole('heading', { name: 'Dimension: Overall quality (quality)' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Overall quality (quality)', exact: true })).toBeVisible();
   await expectNoSidewaysScroll(page, 'Analyse: a report');
   expect(errors).toEqual([]);
 });

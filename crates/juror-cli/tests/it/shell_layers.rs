@@ -29,7 +29,6 @@ const FLOORS: &[(&str, u32)] = &[
     // 5. Pages: the annotator's, and the researcher's.
     ("annotator", 5),
     ("analyse", 5),
-    ("pages", 5),
     // 6. When code loads: the first page, the split modules, the study as read.
     ("boot", 6),
     // 7. The root components, which mount what is loaded.
@@ -326,7 +325,7 @@ fn the_checker_catches_an_upward_import() {
     assert_eq!(found.len(), 6, "{found:#?}");
     assert!(found[0].contains("x.rs:1: services (floor 1) imports session::use_session"));
     assert!(found[3].contains("x.rs:2: services (floor 1) imports app::Load (floor 7)"));
-    let across = offences(&["annotator", "trial"], "use crate::pages::Analyse;\n");
+    let across = offences(&["annotator", "trial"], "use crate::analyse::Analyse;\n");
     assert_eq!(across.len(), 1, "{across:?}");
     let unknown = offences(&["shell2"], "use crate::services::dom;\n");
     assert!(

@@ -52,6 +52,7 @@ pub fn write(sections: &[Section]) -> String {
                     }
                 }
                 Block::Gap => out.push('\n'),
+                Block::Figure(_) => {}
             }
         }
     }

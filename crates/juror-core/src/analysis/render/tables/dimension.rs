@@ -3,7 +3,7 @@
 //! adjudicate.
 
 use super::super::fmt::{DASH, ci, num, number, p_value};
-use super::{Block, Column, Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
+use super::{Block, Column, Doc, Figure, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::data::Ci;
 use crate::analysis::overrides::{AnalysisPlan, Correction, Unit};
 use crate::analysis::report::{
@@ -42,12 +42,33 @@ pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: 
     let name = &d.title();
     doc.section(3, "Systems");
     doc.table(systems(format!("Systems on {name}"), &d.systems));
+    doc.figure(Figure::Dimension(d.dimension.clone()));
     if let Some(z) = &d.standardised {
         standardised(doc, name, z);
     }
     agreement(doc, name, &d.agreement);
-    comparisons(doc, Text::plain("Comparisons"), &d.comparisons, plan);
-    comparisons(doc, Text::plain("Contrasts"), &d.contrasts, plan);
+    let paired = match plan.unit {
+        Unit::Item => "items",
+        Unit::Annotator => "annotators",
+    };
+    let correction = match plan.correction {
+        Correction::Holm => "Holm",
+        Correction::Bonferroni => "Bonferroni",
+        Correction::None => "none",
+    };
+    let on = |what: &str| {
+        Some(format!(
+            "{what} on {name}, paired on {paired} (p adjusted: {correction})"
+        ))
+    };
+    comparisons(
+        doc,
+        "Comparisons".into(),
+        on("Comparisons"),
+        &d.comparisons,
+        plan,
+    );
+    comparisons(doc, "Contrasts".into(), on("Contrasts"), &d.contrasts, plan);
     for g in &d.groups {
         let heading = match &g.grouping {
             Some(grouping) => Text::plain("Items with ")
@@ -69,7 +90,8 @@ pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: 
             &g.systems,
         ));
         let title = Text::plain("Comparisons within ").and_input(g.label());
-        comparisons(doc, title, &g.comparisons, plan);
+        let caption = format!("Comparisons on {name} within {}", g.label());
+        comparisons(doc, title, Some(caption), &g.comparisons, plan);
     }
     for g in &d.intake_groups {
         let question = plan.by_intake.as_deref().unwrap_or("the intake question");
@@ -90,10 +112,11 @@ pub(super) fn dimension(doc: &mut Doc, d: &DimensionReport, flag_sd: f64, plan: 
             &g.systems,
         ));
         let title = Text::plain("Comparisons among those who answered ").and_input(&g.group);
-        comparisons(doc, title, &g.comparisons, plan);
+        let caption = format!("Comparisons on {name} among those who answered {}", g.group);
+        comparisons(doc, title, Some(caption), &g.comparisons, plan);
     }
     if let Some(r) = &d.rounds {
-        rounds(doc, name, r);
+        rounds(doc, name, r, Some(Figure::Rounds(d.dimension.clone())));
     }
     if !d.flags.is_empty() {
         flags(doc, d, flag_sd);
@@ -232,10 +255,12 @@ fn agreement(doc: &mut Doc, name: &str, a: &Agreement) {
     }
 }
 
-/// A table of paired comparisons (or of contrasts of groups), with their notes.
+/// A table of paired comparisons (or of contrasts of groups), with their notes, under the
+/// heading `title`; its caption (a page's name for it) is `caption`, else the title.
 pub(super) fn comparisons(
     doc: &mut Doc,
     title: Text,
+    caption: Option<String>,
     list: &[PairComparison],
     plan: &AnalysisPlan,
 ) {
@@ -243,7 +268,7 @@ pub(super) fn comparisons(
         return;
     }
     let exploratory = list.iter().any(|c| c.exploratory);
-    let caption = title.as_string();
+    let caption = caption.unwrap_or_else(|| title.as_string());
     doc.section(
         3,
         if exploratory {
@@ -309,7 +334,8 @@ pub(super) fn comparisons(
     });
 }
 
-pub(super) fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
+/// Ratings over rounds, after the `figure` of them if any.
+pub(super) fn rounds(doc: &mut Doc, name: &str, r: &Rounds, figure: Option<Figure>) {
     doc.section(3, "Over rounds");
     doc.paragraph(format!(
         "{} rating(s) with a round, rounds {} to {}.",
@@ -317,6 +343,9 @@ pub(super) fn rounds(doc: &mut Doc, name: &str, r: &Rounds) {
         number(r.rounds[0]),
         number(r.rounds[r.rounds.len() - 1])
     ));
+    if let Some(f) = figure {
+        doc.figure(f);
+    }
     let mut table = Table::new(
         format!("Slope of {name} per round"),
         vec![

@@ -2,7 +2,7 @@
 //! agreement, corrected estimates and biases, one section per judge.
 
 use super::super::fmt::{ci, num, p_value, percent};
-use super::{Block, Doc, Table, Text, numbers, text};
+use super::{Block, Doc, Figure, Table, Text, numbers, text};
 use crate::analysis::judges::{
     AltTestReport, Corrected, Correlation, JudgeBias, JudgePreferences, JudgeReport, JudgeScores,
 };
@@ -46,6 +46,9 @@ fn judge(doc: &mut Doc, j: &JudgeReport) {
     agreement(doc, &views, j.preferences.as_ref());
     corrected(doc, j);
     bias(doc, &j.bias);
+    if j.dimensions.iter().any(|d| !d.points.is_empty()) {
+        doc.figure(Figure::Judge(j.judge.clone()));
+    }
 }
 
 fn alt_row(name: Text, a: &AltTestReport) -> Vec<Text> {

@@ -1,6 +1,7 @@
 //! One table model for the whole report: [`tables`] turns a [`Report`] into [`Section`]s of
 //! paragraphs, lists and [`Table`]s, with every number formatted by [`super::fmt`]. The
-//! Markdown writer ([`super::markdown`]) only lays them out; a page can render the same tables.
+//! Markdown writer ([`super::markdown`]) only lays them out; the Analyse page renders the same
+//! sections, and draws a [`Figure`] where the model places one.
 //!
 //! Text keeps apart what Juror writes ([`Span::Plain`]) from what came from the inputs
 //! ([`Span::Input`]: ids, names, notes), which a writer makes inert (Markdown escapes it).
@@ -125,6 +126,24 @@ pub enum Block {
     TightList(Vec<Text>),
     /// A blank line.
     Gap,
+    /// A figure a page draws here from the report; the Markdown has none.
+    Figure(Figure),
+}
+
+/// A figure of the report, drawn by a page where the model places it (the Markdown writer
+/// skips it): which one it is, the page finds its numbers in the report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Figure {
+    /// A dimension's means with their intervals and its distribution of ratings, by its id.
+    Dimension(String),
+    /// A dimension's means per round, by its id.
+    Rounds(String),
+    /// The preferences' Bradley–Terry strengths and matrix.
+    Preferences,
+    /// A judge's scores against the humans' mean, by its id.
+    Judge(String),
+    /// Each output's text with every annotator's error spans over it.
+    Spans,
 }
 
 /// A heading (level 1 to 4; 0: none) and what follows it up to the next heading.
@@ -167,58 +186,21 @@ impl Doc {
     pub(super) fn table(&mut self, table: Table) {
         self.push(Block::Table(table));
     }
+
+    pub(super) fn figure(&mut self, figure: Figure) {
+        self.push(Block::Figure(figure));
+    }
 }
 
-/// The judges' sections alone (the Analyse page shows them as they are).
+/// The judges' sections alone.
 pub fn judge_tables(judges: &[crate::analysis::judges::JudgeReport]) -> Vec<Section> {
     let mut doc = Doc::default();
     judges::judges(&mut doc, judges);
     doc.0
 }
 
-/// The error spans' section alone (the Analyse page shows it as it is).
-pub fn span_tables(s: &crate::analysis::spans::SpansReport) -> Vec<Section> {
-    let mut doc = Doc::default();
-    spans::spans(&mut doc, s);
-    doc.0
-}
-
-/// The graded preferences' and "Cannot judge" sections alone (the Analyse page shows them as
-/// they are).
-pub fn graded_tables(report: &Report) -> Vec<Section> {
-    let mut doc = Doc::default();
-    if let Some(g) = &report.graded {
-        graded::graded(&mut doc, g);
-    }
-    if !report.cannot_judge.is_empty() {
-        graded::cannot_judge(&mut doc, &report.cannot_judge);
-    }
-    doc.0
-}
-
-/// A dimension's ratings over rounds alone (the Analyse page shows it under the dimension):
-/// the slopes with their 95% t intervals, the mixed model's fixed effects with their Wald
-/// intervals, and the joint test of the system × round terms, as the Markdown writes them.
-pub fn rounds_tables(name: &str, rounds: &crate::analysis::rounds::Rounds) -> Vec<Section> {
-    let mut doc = Doc::default();
-    dimension::rounds(&mut doc, name, rounds);
-    doc.0
-}
-
-/// The output divergence's section alone (each system's, and the comparisons).
-pub fn divergence_tables(report: &Report) -> Vec<Section> {
-    let mut doc = Doc::default();
-    others::divergence(
-        &mut doc,
-        &report.divergence,
-        &report.divergence_comparisons,
-        report.settings.plan.correction,
-    );
-    doc.0
-}
-
-/// The plan's success criteria over participants alone, as the Markdown writes them (the
-/// Analyse page shows them after the diagnostics); none without criteria.
+/// The plan's success criteria over participants alone, as the Markdown writes them; none
+/// without criteria.
 pub fn thresholds_tables(report: &Report) -> Vec<Section> {
     let mut doc = Doc::default();
     if !report.thresholds.is_empty() {
@@ -227,8 +209,8 @@ pub fn thresholds_tables(report: &Report) -> Vec<Section> {
     doc.0
 }
 
-/// The plan's tests of slopes and preferences alone, as the Markdown writes them (the Analyse
-/// page shows them after the divergence); none without planned tests.
+/// The plan's tests of slopes and preferences alone, as the Markdown writes them; none without
+/// planned tests.
 pub fn hypotheses_tables(report: &Report) -> Vec<Section> {
     let mut doc = Doc::default();
     if !report.hypotheses.is_empty() {
@@ -271,8 +253,7 @@ pub fn scope_summary(scope: &crate::analysis::report::ScopeReport) -> Text {
 }
 
 /// The secondary analyses alone, one list of sections per other value of the scope's grouping,
-/// each opening with its "Secondary analysis: items with …" heading (the Analyse page shows
-/// each as a region of its own); empty without a scope.
+/// each opening with its "Secondary analysis: items with …" heading; empty without a scope.
 pub fn secondary_tables(report: &Report) -> Vec<Vec<Section>> {
     let Some(scope) = &report.scope else {
         return Vec::new();
@@ -307,6 +288,7 @@ pub fn tables(report: &Report) -> Vec<Section> {
     }
     if let Some(sp) = &report.spans {
         spans::spans(&mut doc, sp);
+        doc.figure(Figure::Spans);
     }
     if let Some(c) = &report.choices {
         others::choices(&mut doc, c);

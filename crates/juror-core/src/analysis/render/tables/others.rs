@@ -2,7 +2,7 @@
 //! the diagnostics.
 
 use super::super::fmt::{DASH, ci, num, number, p_value};
-use super::{Doc, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
+use super::{Doc, Figure, PAIRS_SHOWN, Table, Text, more_pairs, numbers, text};
 use crate::analysis::choices::ChoiceReport;
 use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
 use crate::analysis::overrides::Correction;
@@ -210,6 +210,7 @@ pub(super) fn preferences(doc: &mut Doc, p: &PreferenceReport) {
         ]);
     }
     doc.table(table);
+    doc.figure(Figure::Preferences);
     if let Some(bt) = &p.bradley_terry {
         bradley_terry(doc, bt);
     }

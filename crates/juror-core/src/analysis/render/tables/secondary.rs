@@ -51,10 +51,10 @@ pub(super) fn one(doc: &mut Doc, scope: &ScopeReport, s: &SecondaryReport, plan:
                 .and(", ")
                 .and_input(on.as_string())
         };
-        comparisons(doc, of("Comparisons"), &d.comparisons, plan);
-        comparisons(doc, of("Contrasts"), &d.contrasts, plan);
+        comparisons(doc, of("Comparisons"), None, &d.comparisons, plan);
+        comparisons(doc, of("Contrasts"), None, &d.contrasts, plan);
         if let Some(r) = &d.rounds {
-            rounds(doc, &name, r);
+            rounds(doc, &name, r, None);
         }
     }
     if !s.hypotheses.is_empty() {

@@ -1,38 +1,34 @@
 //! The researcher's analysis page (`analyse.html`): ratings files and tidy CSVs in, the
 //! `juror.report/1` report out, computed by the core's `analyze` exactly as `juror analyze` does
-//! (same defaults), so the page and the command line give the same numbers. Nothing leaves the
-//! browser.
+//! (same defaults), so the page and the command line give the same numbers. The report is shown
+//! as the core's table model lays it out for the Markdown (`sections`), every section of it,
+//! with the page's figures and tools where they belong. Nothing leaves the browser.
 
 mod adjudicate;
 mod analysis_plan_choices;
 mod charts;
-mod choices;
-mod details;
 mod judges;
+mod rounds;
 mod sections;
 mod spans;
 
 use std::sync::Arc;
 
 use juror_core::analysis::overrides::Overrides;
-use juror_core::analysis::overrides::{AnalysisPlan, Correction, Unit};
 use juror_core::analysis::render::fmt;
-use juror_core::analysis::report::{
-    Agreement, DimensionReport, PairComparison, PreferenceReport, SystemSummary,
-};
+use juror_core::analysis::render::tables::{self, Figure, Table, Text};
 use juror_core::analysis::run::{Analysis, FileText, Request, plan_context};
-use juror_core::analysis::{self, Options, Problem, Report};
+use juror_core::analysis::{self, Options, Report};
 use leptos::prelude::*;
 
-use crate::components::{DataTable, DropZone, OptionalFile};
+use crate::components::{DropZone, OptionalFile};
 use crate::services::{dom, download};
 use adjudicate::{AdjudicationForm, Entries};
 use analysis_plan_choices::AnalysisPlanChoices;
 use charts::{LikertBars, MeansChart, PreferenceMatrix, StrengthChart};
-use choices::{AnswersView, ChoicesView};
-use details::{DiagnosticsView, RoundsView};
 use judges::JudgesChooser;
 pub use judges::JudgesView;
+use sections::{ModelTable, after_last, regions, words};
 
 /// What the page can show for the files chosen so far.
 #[derive(Debug, Clone)]
@@ -373,7 +369,9 @@ pub fn Analyse() -> impl IntoView {
     }
 }
 
-/// The downloads and the whole report.
+/// The downloads and the whole report: every section of the Markdown report, from the core's
+/// table model, with the page's figures where the model places them, the files read after the
+/// summary, and the adjudication form after the dimensions.
 #[component]
 fn ReportView(
     analysis: Arc<Analysis>,
@@ -384,11 +382,6 @@ fn ReportView(
     judges: RwSignal<Vec<FileText>>,
 ) -> impl IntoView {
     let report = &analysis.report;
-    let scales = report
-        .dimensions
-        .iter()
-        .map(|d| (d.dimension.clone(), d.scale.clone()))
-        .collect();
     let judge_files = judges.with_untracked(Vec::len);
     let stem = file_stem(report);
     let offer = offer_to(download_error);
@@ -420,42 +413,33 @@ fn ReportView(
             }
         )
     });
-    let settings = &report.settings;
-    let summary = format!(
-        "{} ratings and {} preference judgements from {} file(s){}.",
-        settings.ratings,
-        settings.preferences,
-        report.inputs.len(),
-        settings
-            .study
-            .as_ref()
-            .map(|s| format!(", checked against study {s}"))
-            .unwrap_or_default()
-    );
+    // The report's title and summary, then the rest: the dimensions, and after them the others.
+    let mut all = tables::tables(report);
+    let rest = all.split_off(1.min(all.len()));
+    let title = all.first().map(|s| words(&s.heading)).unwrap_or_default();
+    let mut dimensions = rest;
+    let others = dimensions.split_off(after_last(&dimensions, |f| {
+        matches!(f, Figure::Dimension(_))
+    }));
+    let draw = |f: &Figure| figure(&analysis, f);
+    let no_judges = (report.judges.is_empty() && judge_files > 0).then(|| {
+        view! {
+            <p class="hint">
+                "No judge's verdicts were read from the judges' files: the problems say why."
+            </p>
+        }
+    });
     view! {
-        <section class="report" aria-labelledby="report-heading">
-            <h2 id="report-heading">"Report"</h2>
-            <p>{summary}</p>
-            {report.scope.as_ref().map(|scope| {
-                let text = sections::words(&analysis::render::tables::scope_summary(scope));
-                view! { <p class="scope">{text}</p> }
-            })}
+        <section class="report" aria-label=title>
+            {regions(all, 1, &draw)}
             {adjudication_summary.map(|s| view! { <p class="adjudication-summary">{s}</p> })}
             <ReportDownloads analysis=analysis.clone() download_error />
             {move || download_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            <InputsTable report=report.clone() />
-            <ProblemsTable problems=report.problems.clone() />
-            {report
-                .dimensions
-                .iter()
-                .enumerate()
-                .map(|(i, d)| {
-                    let labels = analysis.labels.get(&d.dimension).cloned().unwrap_or_default();
-                    let plan = report.settings.plan.clone();
-                    let source = report.settings.plan_source;
-                    view! { <DimensionView index=i dimension=d.clone() labels plan source /> }
-                })
-                .collect_view()}
+            <ModelTable table=inputs_table(report) />
+            {report.problems.is_empty().then(|| view! {
+                <p class="no-problems">"No problems in the files."</p>
+            })}
+            {regions(dimensions, 1, &draw)}
             {has_flags.then(|| view! {
                 <AdjudicationForm
                     report=analysis.report.clone()
@@ -465,38 +449,123 @@ fn ReportView(
                     apply=apply_adjudication
                 />
             })}
-            {report.spans.clone().map(|s| view! {
-                <spans::SpansView
-                    spans=s
-                    rows=analysis.data.spans.clone()
-                    study=analysis.study.clone()
-                />
-            })}
-            {report.choices.clone().map(|c| view! { <ChoicesView choices=c /> })}
-            {report.preferences.clone().map(|p| view! { <PreferencesView preferences=p /> })}
-            {(report.graded.is_some() || !report.cannot_judge.is_empty()).then(|| {
-                let sections = juror_core::analysis::render::tables::graded_tables(report);
-                view! {
-                    <section class="graded-view" aria-label="Graded preferences and cannot judge">
-                        <sections::Sections sections below=0 />
-                    </section>
-                }
-            })}
-            {report.answers.clone().map(|a| view! { <AnswersView answers=a /> })}
-            <DiagnosticsView diagnostics=report.diagnostics.clone() />
-            <sections::Sections sections=analysis::render::tables::thresholds_tables(report) below=0 />
-            {(!report.divergence.is_empty()).then(|| {
-                let sections = analysis::render::tables::divergence_tables(report);
-                view! { <sections::Sections sections below=0 /> }
-            })}
-            <sections::Sections sections=analysis::render::tables::hypotheses_tables(report) below=0 />
-            <sections::Secondary analyses=analysis::render::tables::secondary_tables(report) />
-            <JudgesView judges=report.judges.clone() scales files=judge_files />
-            <section class="methods" aria-labelledby="methods-heading">
-                <h3 id="methods-heading">"Methods"</h3>
-                <p>{analysis::markdown::methods(report)}</p>
-            </section>
+            {regions(others, 1, &draw)}
+            {no_judges}
         </section>
+    }
+}
+
+/// A figure of the report where the table model places it: a dimension's charts (and its
+/// flagged cells in words), its means per round, the preferences' matrix and strengths, a
+/// judge's plots, the outputs' texts with their error spans.
+fn figure(analysis: &Analysis, f: &Figure) -> Option<AnyView> {
+    let report = &analysis.report;
+    let dimension = |id: &str| report.dimensions.iter().find(|d| d.dimension == id);
+    match f {
+        Figure::Dimension(id) => {
+            let d = dimension(id)?;
+            let name = d.dimension.clone();
+            let labels = analysis.labels.get(&name).cloned().unwrap_or_default();
+            let flagged = match d.flags.len() {
+                0 => format!("No cell of {name} is flagged."),
+                1 => format!(
+                    "1 cell of {name} is flagged (its annotators disagree): adjudicate it below."
+                ),
+                n => format!(
+                    "{n} cells of {name} are flagged (their annotators disagree): adjudicate them \
+                     below."
+                ),
+            };
+            let set_aside = (d.set_aside > 0).then(|| {
+                format!(
+                    " {} flagged cell(s) not yet adjudicated are set aside from the systems and \
+                     the comparisons.",
+                    d.set_aside
+                )
+            });
+            Some(
+                view! {
+                    <MeansChart name=name.clone() scale=d.scale.clone() systems=d.systems.clone() />
+                    <LikertBars name scale=d.scale.clone() labels systems=d.systems.clone() />
+                    <p class="flagged">{flagged}{set_aside}</p>
+                }
+                .into_any(),
+            )
+        }
+        Figure::Rounds(id) => {
+            let d = dimension(id)?;
+            let rounds = d.rounds.clone()?;
+            Some(
+                view! { <rounds::RoundsChart name=d.dimension.clone() scale=d.scale.clone() rounds /> }
+                    .into_any(),
+            )
+        }
+        Figure::Preferences => {
+            let p = report.preferences.clone()?;
+            let strengths = p.bradley_terry.is_some().then(|| {
+                let p = p.clone();
+                view! { <StrengthChart preferences=p /> }
+            });
+            Some(
+                view! {
+                    <PreferenceMatrix preferences=p />
+                    {strengths}
+                }
+                .into_any(),
+            )
+        }
+        Figure::Judge(id) => {
+            let j = report.judges.iter().find(|j| &j.judge == id)?;
+            let scales = report
+                .dimensions
+                .iter()
+                .map(|d| (d.dimension.clone(), d.scale.clone()))
+                .collect();
+            judges::judge_plots(j, &scales)
+        }
+        Figure::Spans => {
+            let s = report.spans.as_ref()?;
+            let texts = spans::span_texts(s, &analysis.data.spans, analysis.study.as_ref());
+            Some(view! { <div class="spans-view">{texts}</div> }.into_any())
+        }
+    }
+}
+
+/// What was read from each file, as a table of the model (the Markdown report has none: its
+/// inputs are in the JSON).
+fn inputs_table(report: &Report) -> Table {
+    let column = |name: &str, numeric: bool| tables::Column {
+        name: name.to_owned(),
+        numeric,
+    };
+    Table {
+        caption: "What was read from each file".to_owned(),
+        columns: vec![
+            column("File", false),
+            column("Read as", false),
+            column("Annotator", false),
+            column("Ratings", true),
+            column("Preferences", true),
+            column("Problems", true),
+        ],
+        rows: report
+            .inputs
+            .iter()
+            .map(|f| {
+                let kind = serde_json::to_value(f.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
+                    .unwrap_or_default();
+                vec![
+                    Text::input(&f.file),
+                    Text::plain(kind),
+                    Text::input(f.annotator.clone().unwrap_or_default()),
+                    Text::plain(f.ratings.to_string()),
+                    Text::plain(f.preferences.to_string()),
+                    Text::plain(f.problems.to_string()),
+                ]
+            })
+            .collect(),
     }
 }
 
@@ -588,443 +657,10 @@ fn ReportDownloads(
     }
 }
 
-/// Where the plan the comparisons follow comes from, in words.
-fn plan_origin(source: &str) -> &'static str {
-    match source {
-        "study" => "as the study pre-registers",
-        "key" => "as pre-registered, kept in the key",
-        "options" => "a plan chosen at analysis time: exploratory",
-        _ => "the default plan",
-    }
-}
-
 /// A number as the charts write it: the core's format to three decimals (charts.rs imports
 /// it by this name).
 fn num(x: Option<f64>) -> String {
     fmt::num(x, 3)
-}
-
-#[component]
-fn InputsTable(report: Report) -> impl IntoView {
-    view! {
-        <table class="data-table">
-            <caption>"What was read from each file"</caption>
-            <thead>
-                <tr>
-                    <th scope="col">"File"</th>
-                    <th scope="col">"Read as"</th>
-                    <th scope="col">"Annotator"</th>
-                    <th scope="col">"Ratings"</th>
-                    <th scope="col">"Preferences"</th>
-                    <th scope="col">"Problems"</th>
-                </tr>
-            </thead>
-            <tbody>
-                {report
-                    .inputs
-                    .into_iter()
-                    .map(|f| {
-                        let kind = serde_json::to_value(f.kind)
-                            .ok()
-                            .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
-                            .unwrap_or_default();
-                        view! {
-                            <tr>
-                                <th scope="row"><code>{f.file}</code></th>
-                                <td>{kind}</td>
-                                <td>{f.annotator.unwrap_or_default()}</td>
-                                <td>{f.ratings}</td>
-                                <td>{f.preferences}</td>
-                                <td>{f.problems}</td>
-                            </tr>
-                        }
-                    })
-                    .collect_view()}
-            </tbody>
-        </table>
-    }
-}
-
-#[component]
-fn ProblemsTable(problems: Vec<Problem>) -> impl IntoView {
-    let count = problems.len();
-    if count == 0 {
-        return view! { <p class="no-problems">"No problems in the files."</p> }.into_any();
-    }
-    view! {
-        <section aria-labelledby="problems-heading">
-            <h3 id="problems-heading">
-                {if count == 1 { "1 problem".to_owned() } else { format!("{count} problems") }}
-            </h3>
-            <p>"The report covers everything else."</p>
-            <table class="data-table problems-table">
-                <caption>"Problems per file"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"File"</th>
-                        <th scope="col">"Where"</th>
-                        <th scope="col">"What"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {problems
-                        .into_iter()
-                        .map(|p| {
-                            view! {
-                                <tr>
-                                    <td><code>{p.file}</code></td>
-                                    <td><code>{p.at.unwrap_or_else(|| "whole file".to_owned())}</code></td>
-                                    <td>{p.message}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </section>
-    }
-    .into_any()
-}
-/// A row per system: n, mean, SD and 95% interval over item means.
-fn system_rows(list: &[SystemSummary]) -> Vec<Vec<String>> {
-    list.iter()
-        .map(|s| {
-            vec![
-                s.system.clone(),
-                s.n.to_string(),
-                fmt::num(Some(s.mean), 3),
-                fmt::num(s.sd, 3),
-                fmt::ci(s.ci95, 3),
-            ]
-        })
-        .collect()
-}
-
-/// The agreement statistics of a dimension, a row each.
-fn agreement_rows(a: &Agreement) -> Vec<Vec<String>> {
-    vec![
-        vec!["Fleiss' kappa".to_owned(), fmt::num(a.fleiss_kappa, 3)],
-        vec![
-            "Krippendorff's alpha (nominal)".to_owned(),
-            fmt::num(a.krippendorff_alpha.nominal, 3),
-        ],
-        vec![
-            "Krippendorff's alpha (ordinal)".to_owned(),
-            fmt::num(a.krippendorff_alpha.ordinal, 3),
-        ],
-        vec![
-            "Krippendorff's alpha (interval)".to_owned(),
-            fmt::num(a.krippendorff_alpha.interval, 3),
-        ],
-        vec![
-            "Percent agreement".to_owned(),
-            fmt::num(a.percent_agreement, 3),
-        ],
-    ]
-}
-
-/// Cohen's kappa of each pair of annotators.
-fn cohen_rows(a: &Agreement) -> Vec<Vec<String>> {
-    a.cohen_kappa
-        .iter()
-        .map(|c| {
-            vec![
-                format!("{} – {}", c.annotator_a, c.annotator_b),
-                c.units.to_string(),
-                fmt::num(c.agreement, 3),
-                fmt::num(c.unweighted, 3),
-                fmt::num(c.linear, 3),
-                fmt::num(c.quadratic, 3),
-            ]
-        })
-        .collect()
-}
-
-/// A row per comparison: systems, hypothesis, n, difference with its interval, p-values and d_z.
-fn comparison_rows(list: &[PairComparison]) -> Vec<Vec<String>> {
-    list.iter()
-        .map(|c| {
-            let relation = c.alternative.relation();
-            vec![
-                format!("{} vs {}", c.system_a, c.system_b),
-                format!(
-                    "{}A {relation} B{}{}",
-                    c.hypothesis
-                        .as_ref()
-                        .map_or(String::new(), |h| format!("{h}: ")),
-                    if c.exploratory { " (exploratory)" } else { "" },
-                    c.non_inferiority.map_or(String::new(), |ni| format!(
-                        "; not worse by {}: p (t) {}, p (Wilcoxon) {}",
-                        ni.margin,
-                        fmt::p_value(ni.p_t),
-                        fmt::p_value(ni.p_wilcoxon)
-                    ))
-                ),
-                c.n.to_string(),
-                fmt::num(c.mean_diff, 3),
-                c.mean_diff_ci95.map_or(fmt::DASH.to_owned(), |ci| {
-                    format!(
-                        "{} to {}",
-                        fmt::num(Some(ci.low), 3),
-                        fmt::num(Some(ci.high), 3)
-                    )
-                }),
-                fmt::p_value(c.t_test.map(|t| t.p_value)),
-                fmt::p_value(c.wilcoxon.map(|w| w.p_value)),
-                fmt::p_value(c.p_adjusted),
-                match c.d_z_ci95 {
-                    Some(ci) => format!(
-                        "{} ({} to {})",
-                        fmt::num(c.d_z, 3),
-                        fmt::num(Some(ci.low), 3),
-                        fmt::num(Some(ci.high), 3)
-                    ),
-                    None => fmt::num(c.d_z, 3),
-                },
-            ]
-        })
-        .collect()
-}
-
-/// Rows of a breakdown: a heading, its name in captions, the systems' and the comparisons'.
-type Breakdown = (String, String, Vec<Vec<String>>, Vec<Vec<String>>);
-
-/// The dimension per item group, then per answer to the intake `question`.
-fn breakdowns(d: &DimensionReport, question: &str) -> Vec<Breakdown> {
-    d.groups
-        .iter()
-        .map(|g| {
-            (
-                format!(
-                    "Item group {} ({} items; a breakdown, p not corrected)",
-                    g.label(),
-                    g.items
-                ),
-                format!("group {}", g.label()),
-                system_rows(&g.systems),
-                comparison_rows(&g.comparisons),
-            )
-        })
-        .chain(d.intake_groups.iter().map(|g| {
-            (
-                format!(
-                    "Annotators who answered \"{}\" to {question} ({} items; a breakdown, p not corrected)",
-                    g.group, g.items
-                ),
-                format!("answer \"{}\" to {question}", g.group),
-                system_rows(&g.systems),
-                comparison_rows(&g.comparisons),
-            )
-        }))
-        .collect()
-}
-
-#[component]
-fn DimensionView(
-    index: usize,
-    dimension: DimensionReport,
-    labels: Vec<(f64, String)>,
-    /// The analysis plan the comparisons follow, and where it came from.
-    plan: AnalysisPlan,
-    source: &'static str,
-) -> impl IntoView {
-    let d = dimension;
-    let heading_id = format!("dimension-{index}");
-    let labelled_by = heading_id.clone();
-    let name = d.dimension.clone();
-    // The study's label, with the id the data use.
-    let title = format!("Dimension: {}", d.title());
-    let a = d.agreement.clone();
-    let facts = format!(
-        "{} ratings of {} items by {} annotators.",
-        d.ratings, d.items, d.annotators
-    );
-    let systems = system_rows(&d.systems);
-    // Each system's mean z-score beside its raw mean, with the annotators left out.
-    let standardised = d.standardised.as_ref().map(|z| {
-        let rows: Vec<Vec<String>> = z
-            .systems
-            .iter()
-            .map(|s| {
-                vec![
-                    s.system.clone(),
-                    s.n.to_string(),
-                    fmt::num(Some(s.raw_mean), 2),
-                    fmt::num(Some(s.mean_z), 3),
-                    fmt::num(s.sd_z, 3),
-                    fmt::ci(s.ci95_z, 3),
-                ]
-            })
-            .collect();
-        let left_out: Vec<String> = z
-            .left_out
-            .iter()
-            .map(|l| format!("{} ({} ratings): {}", l.annotator, l.ratings, l.reason))
-            .collect();
-        (rows, left_out)
-    });
-    let agreement = agreement_rows(&a);
-    let cohen = cohen_rows(&a);
-    let comparisons = comparison_rows(&d.comparisons);
-    let contrasts = comparison_rows(&d.contrasts);
-    let groups = breakdowns(&d, plan.by_intake.as_deref().unwrap_or_default());
-    let unit = match plan.unit {
-        Unit::Item => "items",
-        Unit::Annotator => "annotators",
-    };
-    let correction = match plan.correction {
-        Correction::Holm => "Holm",
-        Correction::Bonferroni => "Bonferroni",
-        Correction::None => "unadjusted",
-    };
-    let flagged = d.flags.len();
-    let set_aside = d.set_aside;
-    let rounds = d.rounds.clone();
-    view! {
-        <section class="dimension" aria-labelledby=labelled_by>
-            <h3 id=heading_id>{title}</h3>
-            <p>{facts}</p>
-            <DataTable
-                caption=format!("Systems on {name} (over item means)")
-                columns=&["System", "n", "Mean", "SD", "95% CI"]
-                rows=systems
-            />
-            {standardised.map(|(rows, left_out)| view! {
-                <DataTable
-                    caption=format!("Standardised per annotator on {name} (z-scores; the comparisons are tested on them)")
-                    columns=&["System", "n", "Raw mean", "Mean z", "SD of z", "95% CI of z"]
-                    rows
-                />
-                {(!left_out.is_empty()).then(|| view! {
-                    <p>"Left out of the z-scores and the tests: " {left_out.join("; ")}</p>
-                })}
-            })}
-            <MeansChart name=name.clone() scale=d.scale.clone() systems=d.systems.clone() />
-            <LikertBars name=name.clone() scale=d.scale.clone() labels systems=d.systems.clone() />
-            <DataTable
-                caption=format!("Agreement on {name} ({} cells rated twice or more)", a.units)
-                columns=&["Statistic", "Value"]
-                rows=agreement
-            />
-            {(!cohen.is_empty()).then(|| view! {
-                <DataTable
-                    caption=format!("Cohen's kappa per pair of annotators on {name}")
-                    columns=&["Annotators", "Units", "Agreement", "Unweighted", "Linear", "Quadratic"]
-                    rows=cohen
-                />
-            })}
-            {(!comparisons.is_empty()).then(|| view! {
-                <DataTable
-                    caption=format!("Paired comparisons on {name}, paired on {unit} ({}; p adjusted: {correction})", plan_origin(source))
-                    columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
-                    rows=comparisons
-                />
-            })}
-            {groups
-                .into_iter()
-                .map(|(heading, group, systems, comparisons)| {
-                    let name = name.clone();
-                    view! {
-                        <h4>{heading}</h4>
-                        <DataTable
-                            caption=format!("Systems on {name} in {group}")
-                            columns=&["System", "n", "Mean", "SD", "95% CI"]
-                            rows=systems
-                        />
-                        {(!comparisons.is_empty()).then(|| view! {
-                            <DataTable
-                                caption=format!("Paired comparisons on {name} in {group}")
-                                columns=&["Systems", "Hypothesis", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
-                                rows=comparisons
-                            />
-                        })}
-                    }
-                })
-                .collect_view()}
-            {(!contrasts.is_empty()).then(|| view! {
-                <DataTable
-                    caption=format!("Contrasts of groups of systems on {name}, paired on {unit} (each group's mean)")
-                    columns=&["Groups", "Contrast", "n", "Mean difference", "95% CI", "p (t)", "p (Wilcoxon)", "p (adjusted)", "d_z (95% CI)"]
-                    rows=contrasts
-                />
-            })}
-            {rounds.map(|rounds| view! { <RoundsView name=name.clone() scale=d.scale.clone() rounds /> })}
-            <p>
-                {match flagged {
-                    0 => format!("No cell of {name} is flagged."),
-                    1 => format!("1 cell of {name} is flagged (its annotators disagree): adjudicate it below."),
-                    n => format!("{n} cells of {name} are flagged (their annotators disagree): adjudicate them below."),
-                }}
-                {(set_aside > 0).then(|| format!(
-                    " {set_aside} flagged cell(s) not yet adjudicated are set aside from the systems and the comparisons."
-                ))}
-            </p>
-        </section>
-    }
-}
-#[component]
-fn PreferencesView(preferences: PreferenceReport) -> impl IntoView {
-    let p = preferences;
-    let chart = p.clone();
-    let ranking = p.bradley_terry.as_ref().map(|bt| {
-        let mut scores: Vec<_> = bt.scores.iter().map(|(s, v)| (s.clone(), *v)).collect();
-        scores.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
-        let note = if bt.strongly_connected {
-            ""
-        } else {
-            " The comparison graph is not strongly connected: some strengths are not identified."
-        };
-        let rows: Vec<Vec<String>> = scores
-            .into_iter()
-            .enumerate()
-            .map(|(i, (system, s))| {
-                vec![(i + 1).to_string(), system, fmt::num(Some(s.score), 3), fmt::ci(s.ci, 3)]
-            })
-            .collect();
-        view! {
-            <DataTable
-                caption=format!("Bradley–Terry ranking (strengths sum to 1; {} bootstrap resamples).{note}", bt.resamples)
-                columns=&["Rank", "System", "Strength", "95% CI"]
-                rows
-                header=1
-            />
-            <StrengthChart preferences=chart.clone() />
-        }
-    });
-    let pairs: Vec<Vec<String>> = p
-        .pairs
-        .iter()
-        .map(|pair| {
-            vec![
-                format!("{} vs {}", pair.system_a, pair.system_b),
-                pair.wins.to_string(),
-                pair.losses.to_string(),
-                pair.ties.to_string(),
-                fmt::num(pair.win_rate, 3),
-                fmt::ci(pair.wilson, 3),
-                fmt::p_value(pair.p_value),
-            ]
-        })
-        .collect();
-    view! {
-        <section class="preferences" aria-labelledby="preferences-heading">
-            <h3 id="preferences-heading">"Pairwise preferences"</h3>
-            <p>
-                {format!("{} pairwise judgements.", p.judgements)}
-                {(p.derived_from_choices > 0).then(|| format!(
-                    " {} of them are derived from best-of-N choices and rankings (each choice a win over every other output shown): a secondary view of the choices above.",
-                    p.derived_from_choices
-                ))}
-            </p>
-            <DataTable
-                caption="Each pair of systems: wins of the first, with Wilson interval and binomial test".to_owned()
-                columns=&["Pair", "Wins", "Losses", "Ties", "Win rate", "95% CI (Wilson)", "p"]
-                rows=pairs
-            />
-            <PreferenceMatrix preferences=p.clone() />
-            {ranking}
-        </section>
-    }
 }
 
 #[cfg(test)]

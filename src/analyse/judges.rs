@@ -1,18 +1,17 @@
 //! Judges beside people on the Analyse page: the chooser of the judges' verdicts files (kept
-//! apart from the ratings files: they go to `Request.judges`, never to the inputs), and each
-//! judge's section of the report, rendered from the core's table model
-//! (`render::tables::judge_tables`, the tables the Markdown report writes) with a plot per
+//! apart from the ratings files: they go to `Request.judges`, never to the inputs), and the
+//! figure of a judge's section of the report (the core's table model places it): a plot per
 //! dimension of the judge's score against the humans' mean.
 
 use std::collections::BTreeMap;
 
 use juror_core::analysis::judges::JudgeReport;
-use juror_core::analysis::render::tables::judge_tables;
+use juror_core::analysis::render::tables::{Figure, judge_tables};
 use juror_core::analysis::run::FileText;
 use leptos::prelude::*;
 
 use super::charts::JudgeScatter;
-use super::sections::Sections;
+use super::sections::regions;
 use crate::components::DropZone;
 
 /// The judges' step: a drop zone and picker of its own, the files chosen, each removable.
@@ -92,62 +91,54 @@ pub fn JudgesChooser(judges: RwSignal<Vec<FileText>>) -> impl IntoView {
     }
 }
 
-/// The judges' sections of the report, one per judge: the tables the Markdown report writes,
-/// then a plot per dimension of the judge's score against the humans' mean. `scales` are the
-/// dimensions' scales (from the study) by dimension; `files` the judges' files chosen.
+/// The judges' sections of the report alone, one region per judge, as the whole report shows
+/// them: the tables the Markdown report writes, then a plot per dimension of the judge's score
+/// against the humans' mean. `scales` are the dimensions' scales (from the study) by
+/// dimension.
 #[component]
 pub fn JudgesView(
     judges: Vec<JudgeReport>,
     scales: BTreeMap<String, Option<Vec<f64>>>,
-    files: usize,
 ) -> impl IntoView {
-    if judges.is_empty() {
-        return (files > 0)
-            .then(|| {
-                view! {
-                    <p class="hint">
-                        "No judge's verdicts were read from the judges' files: the problems above \
-                         say why."
-                    </p>
-                }
-            })
-            .into_any();
-    }
-    judges
-        .into_iter()
-        .map(|j| {
-            let sections = judge_tables(std::slice::from_ref(&j));
-            let plots = j
-                .dimensions
-                .iter()
-                .filter(|d| !d.points.is_empty())
-                .map(|d| {
-                    let dimension = d.dimension.clone().unwrap_or_default();
-                    let scale = scales.get(&dimension).cloned().flatten();
-                    view! {
-                        <JudgeScatter
-                            judge=j.judge.clone()
-                            dimension
-                            scale
-                            points=d.points.clone()
-                            spearman=d.spearman
-                        />
-                    }
-                })
-                .collect::<Vec<_>>();
-            let plots = (!plots.is_empty()).then(|| {
-                view! {
-                    <h4>"Scores against the humans' mean"</h4>
-                    {plots}
-                }
-            });
+    let sections = judge_tables(&judges);
+    regions(sections, 1, &|f| match f {
+        Figure::Judge(id) => judges
+            .iter()
+            .find(|j| &j.judge == id)
+            .and_then(|j| judge_plots(j, &scales)),
+        _ => None,
+    })
+}
+
+/// A judge's plots, one per dimension with outputs both scored: the judge's score against the
+/// humans' mean; none without.
+pub fn judge_plots(
+    j: &JudgeReport,
+    scales: &BTreeMap<String, Option<Vec<f64>>>,
+) -> Option<AnyView> {
+    let plots = j
+        .dimensions
+        .iter()
+        .filter(|d| !d.points.is_empty())
+        .map(|d| {
+            let dimension = d.dimension.clone().unwrap_or_default();
+            let scale = scales.get(&dimension).cloned().flatten();
             view! {
-                <section class="judge" aria-label=format!("Judge {}", j.judge)>
-                    <Sections sections below=1 />
-                    {plots}
-                </section>
+                <JudgeScatter
+                    judge=j.judge.clone()
+                    dimension
+                    scale
+                    points=d.points.clone()
+                    spearman=d.spearman
+                />
             }
         })
-        .collect_view()
+        .collect::<Vec<_>>();
+    (!plots.is_empty()).then(|| {
+        view! {
+            <h4>"Scores against the humans' mean"</h4>
+            {plots}
+        }
         .into_any()
+    })
 }

@@ -1,15 +1,11 @@
-//! The report's ratings over rounds (slopes, the mixed model, a chart of the means per round)
-//! and its diagnostics (position, annotators), drawn from the core's report as it is.
+//! The figure of a dimension's ratings over rounds: a chart of each system's mean per round
+//! (the slopes and the mixed model are the tables of the report's "Over rounds" section).
 
-use juror_core::analysis::diagnostics::Diagnostics;
 use juror_core::analysis::render::fmt;
-use juror_core::analysis::render::tables::rounds_tables;
 use juror_core::analysis::rounds::{Rounds, SystemTrend};
 use leptos::prelude::*;
 
 use super::charts::plain;
-use super::sections::Sections;
-use crate::components::DataTable;
 
 /// Okabe and Ito's colour-blind-safe qualitative palette, without its yellow (too light on
 /// white) and with grey for its black (invisible in the dark theme); lines also differ by dash pattern, so colour is never the only cue.
@@ -99,8 +95,10 @@ pub fn describe_rounds(dimension: &str, rounds: &Rounds) -> String {
     )
 }
 
+/// A dimension's means per round, one line per system; the tables of the "Over rounds"
+/// section follow it.
 #[component]
-fn RoundsChart(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl IntoView {
+pub fn RoundsChart(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl IntoView {
     let range = y_range(scale.as_deref(), &rounds.trends);
     let lines = lines(&rounds, range);
     let label = describe_rounds(&name, &rounds);
@@ -192,143 +190,6 @@ fn RoundsChart(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl In
                 {format!("Mean rating of {name} per round, one line per system (labels at the right end).")}
             </figcaption>
         </figure>
-    }
-}
-
-/// A dimension's rounds: the chart, then the core's table model of them as the Markdown has it
-/// (the slopes with their 95% t intervals, the mixed model's fixed effects with their Wald
-/// intervals, the joint test of the system × round terms, the notes), under the page's heading.
-#[component]
-pub fn RoundsView(name: String, scale: Option<Vec<f64>>, rounds: Rounds) -> impl IntoView {
-    let mut sections = rounds_tables(&name, &rounds);
-    for s in &mut sections {
-        s.level = 0;
-    }
-    view! {
-        <section class="rounds">
-            <h4>{format!("{name} over rounds")}</h4>
-            <RoundsChart name=name.clone() scale rounds />
-            <Sections sections below=0 />
-        </section>
-    }
-}
-
-/// The diagnostics: shown, never used to exclude anything.
-#[component]
-pub fn DiagnosticsView(diagnostics: Diagnostics) -> impl IntoView {
-    let d = diagnostics;
-    let positions: Vec<Vec<String>> = d
-        .position_scores
-        .iter()
-        .flat_map(|p| {
-            p.positions.iter().map(|m| {
-                vec![
-                    p.dimension.clone(),
-                    m.position.to_string(),
-                    m.n.to_string(),
-                    fmt::num(Some(m.mean), 3),
-                    fmt::num(m.sd, 3),
-                ]
-            })
-        })
-        .collect();
-    let preference = d.preference_position.clone().map(|p| {
-        format!(
-            "Of {} judgements whose order is known, the output shown first won {}, the second \
-             {}, with {} ties: first-shown win rate {} {} (binomial p {}). A rate far from 0.5 \
-             is position bias.",
-            p.judgements,
-            p.first_wins,
-            p.second_wins,
-            p.ties,
-            fmt::num(p.first_win_rate, 3),
-            p.wilson
-                .map(|c| format!(
-                    "[{}, {}]",
-                    fmt::num(Some(c.low), 3),
-                    fmt::num(Some(c.high), 3)
-                ))
-                .unwrap_or_default(),
-            fmt::p_value(p.p_value)
-        )
-    });
-    let annotators: Vec<Vec<String>> = d
-        .annotators
-        .iter()
-        .map(|a| {
-            let c = a.attention_checks;
-            let checks = if c.trials == 0 {
-                fmt::DASH.to_owned()
-            } else if c.passed + c.failed == 0 {
-                format!("{} not evaluated", c.trials)
-            } else {
-                format!("{} of {}", c.passed, c.passed + c.failed)
-            };
-            let repeats = if a.repeats.ratings == 0 {
-                fmt::DASH.to_owned()
-            } else {
-                format!("{} of {}", a.repeats.same, a.repeats.ratings)
-            };
-            vec![
-                a.annotator.clone(),
-                a.ratings.to_string(),
-                a.preferences.to_string(),
-                a.trials.to_string(),
-                a.median_seconds_per_trial
-                    .map(|s| format!("{s:.1}"))
-                    .unwrap_or_else(|| fmt::DASH.to_owned()),
-                checks,
-                repeats,
-                if a.warnings.is_empty() {
-                    fmt::DASH.to_owned()
-                } else {
-                    a.warnings.join("; ")
-                },
-            ]
-        })
-        .collect();
-    let warned = d
-        .annotators
-        .iter()
-        .filter(|a| !a.warnings.is_empty())
-        .count();
-    let summary = match warned {
-        0 => "No annotator raises a warning.".to_owned(),
-        1 => "1 annotator raises a warning (see the last column).".to_owned(),
-        n => format!("{n} annotators raise warnings (see the last column)."),
-    };
-    view! {
-        <section class="diagnostics" aria-labelledby="diagnostics-heading">
-            <h3 id="diagnostics-heading">"Diagnostics"</h3>
-            <p>
-                "Shown for you to judge: nothing here was excluded from the analysis. "
-                {summary}
-            </p>
-            {(!positions.is_empty()).then(|| view! {
-                <DataTable
-                    caption="Mean raw score by the position the output was shown in".to_owned()
-                    columns=&["Dimension", "Position", "Ratings", "Mean", "SD"]
-                    rows=positions
-                />
-            })}
-            {preference.map(|p| view! { <p>{p}</p> })}
-            {(!annotators.is_empty()).then(|| view! {
-                <DataTable
-                    caption="Annotators: time, attention checks, repeated ratings and warnings".to_owned()
-                    columns=&[
-                        "Annotator",
-                        "Ratings",
-                        "Judgements",
-                        "Trials",
-                        "Median s per trial",
-                        "Attention checks passed",
-                        "Repeats unchanged",
-                        "Warnings",
-                    ]
-                    rows=annotators
-                />
-            })}
-        </section>
     }
 }
 

@@ -1,6 +1,5 @@
-//! Error spans on the Analyse page: the report's section (the MQM table, errors by category and
-//! the sentence on agreement, from the core's table model `render::tables::span_tables`, as the
-//! Markdown writes them), and, when the study is loaded so the outputs' texts are known, each
+//! The figure of the report's "Error spans" section on the Analyse page (its tables come from
+//! the core's table model): when the study is loaded so the outputs' texts are known, each
 //! output's text once per annotator with their spans over it, the outputs of lowest pairwise F1
 //! first, so that a researcher can read where annotators disagree.
 //!
@@ -12,13 +11,10 @@ use std::collections::BTreeMap;
 
 use juror_core::analysis::SpanRow;
 use juror_core::analysis::render::fmt::num;
-use juror_core::analysis::render::tables::span_tables;
 use juror_core::analysis::spans::{OutputAgreement, SpansReport, pieces};
 use juror_core::base::visible;
 use juror_core::study::{Severity, Study};
 use leptos::prelude::*;
-
-use super::sections::Sections;
 
 /// Outputs shown with their texts (all are in the JSON report).
 const OUTPUTS_SHOWN: usize = 20;
@@ -42,12 +38,9 @@ fn label(severity: Severity, category: Option<&str>) -> String {
     }
 }
 
-/// The spans section: the report's tables, then the outputs' texts with every annotator's
-/// spans (with the study), or a hint to load it.
-#[component]
-pub fn SpansView(spans: SpansReport, rows: Vec<SpanRow>, study: Option<Study>) -> impl IntoView {
-    let sections = span_tables(&spans);
-    let outputs = match &study {
+/// The outputs' texts with every annotator's spans (with the study), or a hint to load it.
+pub fn span_texts(spans: &SpansReport, rows: &[SpanRow], study: Option<&Study>) -> AnyView {
+    match study {
         None => view! {
             <p class="hint">
                 "Give the study (step 1) to read each output's text with every annotator's spans \
@@ -65,7 +58,7 @@ pub fn SpansView(spans: SpansReport, rows: Vec<SpanRow>, study: Option<Study>) -
             let views = shown
                 .into_iter()
                 .enumerate()
-                .filter_map(|(k, o)| output_view(k, &o, &rows, study))
+                .filter_map(|(k, o)| output_view(k, &o, rows, study))
                 .collect::<Vec<_>>();
             if views.is_empty() {
                 view! {
@@ -77,7 +70,7 @@ pub fn SpansView(spans: SpansReport, rows: Vec<SpanRow>, study: Option<Study>) -
                 .into_any()
             } else {
                 view! {
-                    <h3 id="span-disagreements-heading">"Who marked what"</h3>
+                    <h4 id="span-disagreements-heading">"Who marked what"</h4>
                     <p class="hint">
                         "Each output's text once per annotator, with the spans they marked: \
                          minor dotted and unshaded, major underlined and hatched, critical \
@@ -90,12 +83,6 @@ pub fn SpansView(spans: SpansReport, rows: Vec<SpanRow>, study: Option<Study>) -
                 .into_any()
             }
         }
-    };
-    view! {
-        <section class="spans-view" aria-label="Error spans">
-            <Sections sections below=0 />
-            {outputs}
-        </section>
     }
 }
 
@@ -130,7 +117,7 @@ fn output_view(k: usize, o: &OutputAgreement, rows: &[SpanRow], study: &Study) -
     Some(
         view! {
             <section class="span-output" aria-labelledby=labelled_by>
-                <h4 id=id>{heading}</h4>
+                <h5 id=id>{heading}</h5>
                 <ul>{lines}</ul>
             </section>
         }

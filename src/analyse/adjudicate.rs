@@ -521,7 +521,7 @@ fn ItemShown(context: CellContext, system: String) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pages::analyse::{Outcome, run};
+    use crate::analyse::{Outcome, run};
     use juror_core::analysis::run::FileText;
 
     fn report() -> Report {

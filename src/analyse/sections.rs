@@ -1,13 +1,15 @@
 //! The core's table model on the page: [`Section`]s of paragraphs, lists and [`Table`]s, as
 //! `juror_core::analysis::render::tables` builds them for the Markdown report, laid out as
-//! headings, paragraphs, lists and `<table>`s with their captions. The page and the Markdown
-//! thus show the very same numbers (one table model); this renderer decides nothing.
+//! headings, paragraphs, lists and `<table>`s with their captions, each section of the top level
+//! a region named by its heading, and each [`Figure`] drawn where the model places it. The page
+//! and the Markdown thus show the very same sections and numbers (one table model); this
+//! renderer decides nothing.
 //!
 //! Every span, Juror's words or text from the inputs (ids, names), becomes a text node, never
 //! markup; the characters that act instead of showing (controls, bidirectional controls) are
 //! written as escapes, as the Markdown writer does.
 
-use juror_core::analysis::render::tables::{Block, Column, Section, Span, Table, Text};
+use juror_core::analysis::render::tables::{Block, Column, Figure, Section, Span, Table, Text};
 use juror_core::base::visible;
 use leptos::prelude::*;
 
@@ -90,8 +92,11 @@ pub fn ModelTable(table: Table) -> impl IntoView {
     }
 }
 
+/// Draws a figure of the model on the page, or nothing.
+pub type Draw<'a> = &'a dyn Fn(&Figure) -> Option<AnyView>;
+
 /// A block of a section.
-fn block(b: Block) -> AnyView {
+fn block(b: Block, draw: Draw) -> AnyView {
     let list = |items: Vec<Text>| {
         let items = items
             .iter()
@@ -104,46 +109,75 @@ fn block(b: Block) -> AnyView {
         Block::Table(table) => view! { <ModelTable table /> }.into_any(),
         Block::List(items) | Block::TightList(items) => list(items),
         Block::Gap => ().into_any(),
+        Block::Figure(f) => draw(&f).into_any(),
     }
 }
 
-/// Sections of the table model, one after another, their headings `below` levels under the
-/// model's (see [`heading_level`]).
-#[component]
-pub fn Sections(sections: Vec<Section>, below: u8) -> impl IntoView {
-    sections
-        .into_iter()
-        .map(|s| {
-            let heading = heading_level(s.level, below)
-                .map(|level| view! { <Heading level text=words(&s.heading) /> });
-            let blocks = s.blocks.into_iter().map(block).collect_view();
-            view! {
-                {heading}
-                {blocks}
-            }
-        })
-        .collect_view()
+/// One section: its heading `below` levels under the model's (see [`heading_level`]), then its
+/// blocks.
+fn section(s: Section, below: u8, draw: Draw) -> AnyView {
+    let heading = heading_level(s.level, below)
+        .map(|level| view! { <Heading level text=words(&s.heading) /> });
+    let blocks = s.blocks.into_iter().map(|b| block(b, draw)).collect_view();
+    view! {
+        {heading}
+        {blocks}
+    }
+    .into_any()
 }
 
-/// The secondary analyses of a plan's confirmatory scope, each a region named by its heading
-/// ("Secondary analysis: items with domain study-plans"), its tables as the Markdown has them:
-/// exploratory and not corrected, as its first paragraph says.
-#[component]
-pub fn Secondary(analyses: Vec<Vec<Section>>) -> impl IntoView {
-    analyses
-        .into_iter()
-        .map(|sections| {
-            let name = sections
-                .first()
-                .map(|s| words(&s.heading))
-                .unwrap_or_default();
-            view! {
-                <section class="secondary-analysis" aria-label=name>
-                    <Sections sections below=0 />
-                </section>
+/// Sections of the table model, one after another: each of the report's top level (a heading
+/// of level 2: a dimension, "Preferences", a judge, "Methods") opens a region named by its
+/// heading that holds it and the sections under it; the model's figures drawn by `draw`.
+pub fn regions(sections: Vec<Section>, below: u8, draw: Draw) -> AnyView {
+    let mut out: Vec<AnyView> = Vec::new();
+    let mut group: Vec<Section> = Vec::new();
+    let flush = |group: &mut Vec<Section>, out: &mut Vec<AnyView>| {
+        if group.is_empty() {
+            return;
+        }
+        let name = words(&group[0].heading);
+        let inner = group
+            .drain(..)
+            .map(|s| section(s, below, draw))
+            .collect_view();
+        out.push(
+            view! { <section class="report-section" aria-label=name>{inner}</section> }.into_any(),
+        );
+    };
+    for s in sections {
+        match s.level {
+            0 | 1 => {
+                flush(&mut group, &mut out);
+                out.push(section(s, below, draw));
             }
-        })
-        .collect_view()
+            2 => {
+                flush(&mut group, &mut out);
+                group.push(s);
+            }
+            _ if group.is_empty() => out.push(section(s, below, draw)),
+            _ => group.push(s),
+        }
+    }
+    flush(&mut group, &mut out);
+    out.into_iter().collect_view().into_any()
+}
+
+/// Where the regions of `sections` (see [`regions`]) after the last that holds a figure `is`
+/// start: `sections.len()` when it is the last, 0 when none holds one.
+pub fn after_last(sections: &[Section], is: impl Fn(&Figure) -> bool) -> usize {
+    let holds = |s: &Section| {
+        s.blocks
+            .iter()
+            .any(|b| matches!(b, Block::Figure(f) if is(f)))
+    };
+    let Some(last) = sections.iter().rposition(holds) else {
+        return 0;
+    };
+    sections[last + 1..]
+        .iter()
+        .position(|s| s.level <= 2)
+        .map_or(sections.len(), |k| last + 1 + k)
 }
 
 #[cfg(test)]
@@ -166,6 +200,30 @@ mod tests {
         assert_eq!(heading_level(2, 1), Some(3));
         assert_eq!(heading_level(3, 1), Some(4));
         assert_eq!(heading_level(4, 5), Some(6));
+    }
+
+    fn titled(level: u8, heading: &str, blocks: Vec<Block>) -> Section {
+        Section {
+            level,
+            heading: Text::plain(heading),
+            blocks,
+        }
+    }
+
+    #[test]
+    fn what_follows_a_figure_starts_at_the_next_region() {
+        let figure = || vec![Block::Figure(Figure::Dimension("q".to_owned()))];
+        let list = vec![
+            titled(1, "Analysis report", Vec::new()),
+            titled(2, "q", Vec::new()),
+            titled(3, "Systems", figure()),
+            titled(3, "Agreement", Vec::new()),
+            titled(2, "Diagnostics", Vec::new()),
+        ];
+        let dimension = |f: &Figure| matches!(f, Figure::Dimension(_));
+        assert_eq!(after_last(&list, dimension), 4);
+        assert_eq!(after_last(&list[..4], dimension), 4);
+        assert_eq!(after_last(&list, |f| matches!(f, Figure::Spans)), 0);
     }
 
     #[test]

@@ -1,5 +1,0 @@
-//! The researcher's page.
-
-mod analyse;
-
-pub use analyse::{Analyse, JudgesView};
