@@ -1,7 +1,7 @@
 //! Survey pages and the control for any question (also used for per-output questions).
 
 use juror_core::number::Num;
-use juror_core::session::{Answer, Missing, Msg, Survey};
+use juror_core::session::{Answer, Missing, Msg, Reply, Survey, Target};
 use juror_core::study::{Question, QuestionKind, RankOptions, ScalePoint};
 use leptos::prelude::*;
 
@@ -50,7 +50,7 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
                         handle.with(|s| s.survey_answer(survey, &id).cloned())
                     });
                     let on_change = Callback::new(move |answer: Option<Answer>| {
-                        handle.dispatch(Msg::SurveyAnswer { survey, question: id2.clone(), answer })
+                        handle.dispatch(Msg::Answer { target: Target::Survey { question: id2.clone() }, reply: answer.map(Reply::Answer), advance: false })
                     });
                     let dom_id = juror_core::session::Target::Survey { question: q.id.clone() }.dom_id();
                     let name = q.prompt.clone();

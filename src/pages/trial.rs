@@ -3,8 +3,8 @@
 
 use juror_core::plan::view::{OutputView, TrialView};
 use juror_core::session::{
-    Answer, Msg, Overlay, Preference, Target, TrialAnswers, TrialStatus, current_view, progress,
-    trial_statuses, with_label,
+    Answer, Msg, Overlay, Preference, Reply, Target, TrialAnswers, TrialStatus, current_view,
+    progress, trial_statuses, with_label,
 };
 use juror_core::study::{Dimension, MediaKind, PreferenceKind, Requirement};
 use leptos::prelude::*;
@@ -187,7 +187,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
                     aria-invalid=invalid(reason)
                     aria-describedby=described_by("q-notes", None, reason)
                     prop:value=move || given(handle, index, |t| t.notes.clone())
-                    on:input=move |ev| handle.dispatch(Msg::Notes(event_target_value(&ev)))
+                    on:input=move |ev| handle.dispatch(Msg::answer(Target::Notes, Reply::Text(event_target_value(&ev))))
                 ></textarea>
             </div>
         }
@@ -265,7 +265,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                 given(handle, index, |t| t.outputs.get(position).and_then(|o| o.answers.get(&id).cloned()))
             });
             let on_change = Callback::new(move |answer: Option<Answer>| {
-                handle.dispatch(Msg::OutputAnswer { position, question: id2.clone(), answer })
+                handle.dispatch(Msg::Answer { target: Target::OutputQuestion { position, question: id2.clone() }, reply: answer.map(Reply::Answer), advance: false })
             });
             view! { <QuestionControl question=q dom_id name value on_change labels=labels.clone() /> }
         })
@@ -282,7 +282,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                     aria-label=aria
                     aria-describedby=described
                     prop:checked=move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.flagged))
-                    on:change=move |ev| handle.dispatch(Msg::Flag { position, on: event_target_checked(&ev) })
+                    on:change=move |ev| handle.dispatch(Msg::Answer { target: Target::Flag { position }, reply: event_target_checked(&ev).then_some(Reply::Ticked), advance: false })
                 />
                 {flag_label}
             </label>
@@ -340,12 +340,13 @@ fn scale_question(
                 })
             }),
             Callback::new(move |()| {
-                handle.dispatch(Msg::CannotRate {
-                    position,
-                    dimension: dim2.clone(),
-                    on: true,
-                    advance: false,
-                })
+                handle.dispatch(Msg::answer(
+                    Target::Rating {
+                        position,
+                        dimension: dim2.clone(),
+                    },
+                    Reply::CannotJudge,
+                ))
             }),
             "Cannot judge".to_owned(),
         )
@@ -391,12 +392,7 @@ fn scale_question(
                                     prop:checked=move || given(handle, index, |t| {
                                         t.outputs.get(position).is_some_and(|o| o.ratings.get(&dim) == Some(&v))
                                     })
-                                    on:change=move |_| handle.dispatch(Msg::Rate {
-                                        position,
-                                        dimension: dim2.clone(),
-                                        value: v,
-                                        advance: false,
-                                    })
+                                    on:change=move |_| handle.dispatch(Msg::answer(Target::Rating { position, dimension: dim2.clone() }, Reply::Score(v)))
                                 />
                                 <PointCaption value=v label=p.label.clone() />
                             </label>
@@ -435,7 +431,7 @@ fn PreferenceControl(
                     aria-invalid=invalid(reason)
                     aria-describedby=described_by("q-explanation", None, reason)
                     prop:value=move || given(handle, index, |t| t.explanation.clone())
-                    on:input=move |ev| handle.dispatch(Msg::Explain(event_target_value(&ev)))
+                    on:input=move |ev| handle.dispatch(Msg::answer(Target::Explanation, Reply::Text(event_target_value(&ev))))
                 ></textarea>
             </div>
         }
@@ -524,16 +520,18 @@ fn PreferenceControl(
                 _ => None,
             });
             let on_change = Callback::new(move |a: Option<Answer>| {
-                let order = match a {
-                    Some(Answer::Rank(ls)) => Some(Preference::Rank {
-                        order: ls
-                            .iter()
-                            .filter_map(|l| labels2.iter().position(|x| x == l))
-                            .collect(),
-                    }),
-                    _ => None,
-                };
-                handle.dispatch(Msg::Prefer(order));
+                handle.dispatch(match a {
+                    Some(Answer::Rank(ls)) => Msg::answer(
+                        Target::Preference,
+                        Reply::Preference(Preference::Rank {
+                            order: ls
+                                .iter()
+                                .filter_map(|l| labels2.iter().position(|x| x == l))
+                                .collect(),
+                        }),
+                    ),
+                    _ => Msg::clear(Target::Preference),
+                });
             });
             let question = juror_core::study::Question {
                 id: "preference".to_owned(),
@@ -593,7 +591,7 @@ fn best_worst(index: usize, preference: &juror_core::plan::view::PreferenceView)
                                     position,
                                     worst,
                                 );
-                                handle.dispatch(Msg::Prefer(Some(next)))
+                                handle.dispatch(Msg::answer(Target::Preference, Reply::Preference(next)))
                             }
                         />
                         {label.clone()}
@@ -638,7 +636,12 @@ fn prefer_radio(
         "preference".to_owned(),
         class,
         Signal::derive(move || given(handle, index, |t| t.preference.clone()).as_ref() == Some(&p)),
-        Callback::new(move |()| handle.dispatch(Msg::Prefer(Some(preference.clone())))),
+        Callback::new(move |()| {
+            handle.dispatch(Msg::answer(
+                Target::Preference,
+                Reply::Preference(preference.clone()),
+            ))
+        }),
         label,
     )
 }
