@@ -1,7 +1,7 @@
 //! Survey pages (each question a `controls::QuestionControl`), and the list of what is
 //! missing.
 
-use juror_core::session::{Answer, Missing, Msg, Survey};
+use juror_core::session::{Answer, Missing, Msg, Reply, Survey, Target};
 use juror_core::study::Question;
 use leptos::prelude::*;
 
@@ -50,9 +50,9 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
                         handle.with(|s| s.survey_answer(survey, &id).cloned())
                     });
                     let on_change = Callback::new(move |answer: Option<Answer>| {
-                        handle.dispatch(Msg::SurveyAnswer { survey, question: id2.clone(), answer })
+                        handle.dispatch(Msg::Answer { target: Target::Survey { question: id2.clone() }, reply: answer.map(Reply::Answer), advance: false })
                     });
-                    let dom_id = juror_core::session::Target::Survey { question: q.id.clone() }.dom_id();
+                    let dom_id = Target::Survey { question: q.id.clone() }.dom_id();
                     let name = q.prompt.clone();
                     view! {
                         <QuestionControl question=q dom_id name value on_change labels=labels.clone() />

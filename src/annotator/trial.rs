@@ -3,7 +3,8 @@
 
 use juror_core::plan::view::{OutputView, TrialView};
 use juror_core::session::{
-    Answer, Msg, Overlay, Target, TrialStatus, current_view, progress, trial_statuses, with_label,
+    Answer, Msg, Overlay, Reply, Target, TrialStatus, current_view, progress, trial_statuses,
+    with_label,
 };
 use juror_core::study::{Dimension, MediaKind, Requirement};
 use leptos::prelude::*;
@@ -185,7 +186,7 @@ fn TrialBody(index: usize, view: TrialView) -> impl IntoView {
                     aria-invalid=invalid(reason)
                     aria-describedby=described_by("q-notes", None, reason)
                     prop:value=move || given(handle, index, |t| t.notes.clone())
-                    on:input=move |ev| handle.dispatch(Msg::Notes(event_target_value(&ev)))
+                    on:input=move |ev| handle.dispatch(Msg::answer(Target::Notes, Reply::Text(event_target_value(&ev))))
                 ></textarea>
             </div>
         }
@@ -263,7 +264,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                 given(handle, index, |t| t.outputs.get(position).and_then(|o| o.answers.get(&id).cloned()))
             });
             let on_change = Callback::new(move |answer: Option<Answer>| {
-                handle.dispatch(Msg::OutputAnswer { position, question: id2.clone(), answer })
+                handle.dispatch(Msg::Answer { target: Target::OutputQuestion { position, question: id2.clone() }, reply: answer.map(Reply::Answer), advance: false })
             });
             view! { <QuestionControl question=q dom_id name value on_change labels=labels.clone() /> }
         })
@@ -280,7 +281,7 @@ fn OutputCard(index: usize, position: usize, output: OutputView, view: TrialView
                     aria-label=aria
                     aria-describedby=described
                     prop:checked=move || given(handle, index, |t| t.outputs.get(position).is_some_and(|o| o.flagged))
-                    on:change=move |ev| handle.dispatch(Msg::Flag { position, on: event_target_checked(&ev) })
+                    on:change=move |ev| handle.dispatch(Msg::Answer { target: Target::Flag { position }, reply: event_target_checked(&ev).then_some(Reply::Ticked), advance: false })
                 />
                 {flag_label}
             </label>
@@ -338,12 +339,13 @@ fn scale_question(
                 })
             }),
             Callback::new(move |()| {
-                handle.dispatch(Msg::CannotRate {
-                    position,
-                    dimension: dim2.clone(),
-                    on: true,
-                    advance: false,
-                })
+                handle.dispatch(Msg::answer(
+                    Target::Rating {
+                        position,
+                        dimension: dim2.clone(),
+                    },
+                    Reply::CannotJudge,
+                ))
             }),
             "Cannot judge".to_owned(),
         )
@@ -389,12 +391,7 @@ fn scale_question(
                                     prop:checked=move || given(handle, index, |t| {
                                         t.outputs.get(position).is_some_and(|o| o.ratings.get(&dim) == Some(&v))
                                     })
-                                    on:change=move |_| handle.dispatch(Msg::Rate {
-                                        position,
-                                        dimension: dim2.clone(),
-                                        value: v,
-                                        advance: false,
-                                    })
+                                    on:change=move |_| handle.dispatch(Msg::answer(Target::Rating { position, dimension: dim2.clone() }, Reply::Score(v)))
                                 />
                                 <PointCaption value=v label=p.label.clone() />
                             </label>

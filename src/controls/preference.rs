@@ -1,7 +1,7 @@
 //! The preference between a trial's outputs: best of them, a pair choice (with tie when
 //! allowed), graded, best–worst or a full ranking, and the explanation asked for it.
 
-use juror_core::session::{Answer, Msg, Preference};
+use juror_core::session::{Answer, Msg, Preference, Reply, Target};
 use juror_core::study::{PreferenceKind, Requirement};
 use leptos::prelude::*;
 
@@ -33,7 +33,7 @@ pub fn PreferenceControl(
                     aria-invalid=invalid(reason)
                     aria-describedby=described_by("q-explanation", None, reason)
                     prop:value=move || given(handle, index, |t| t.explanation.clone())
-                    on:input=move |ev| handle.dispatch(Msg::Explain(event_target_value(&ev)))
+                    on:input=move |ev| handle.dispatch(Msg::answer(Target::Explanation, Reply::Text(event_target_value(&ev))))
                 ></textarea>
             </div>
         }
@@ -122,16 +122,18 @@ pub fn PreferenceControl(
                 _ => None,
             });
             let on_change = Callback::new(move |a: Option<Answer>| {
-                let order = match a {
-                    Some(Answer::Rank(ls)) => Some(Preference::Rank {
-                        order: ls
-                            .iter()
-                            .filter_map(|l| labels2.iter().position(|x| x == l))
-                            .collect(),
-                    }),
-                    _ => None,
-                };
-                handle.dispatch(Msg::Prefer(order));
+                handle.dispatch(match a {
+                    Some(Answer::Rank(ls)) => Msg::answer(
+                        Target::Preference,
+                        Reply::Preference(Preference::Rank {
+                            order: ls
+                                .iter()
+                                .filter_map(|l| labels2.iter().position(|x| x == l))
+                                .collect(),
+                        }),
+                    ),
+                    _ => Msg::clear(Target::Preference),
+                });
             });
             let question = juror_core::study::Question {
                 id: "preference".to_owned(),
@@ -191,7 +193,7 @@ fn best_worst(index: usize, preference: &juror_core::plan::view::PreferenceView)
                                     position,
                                     worst,
                                 );
-                                handle.dispatch(Msg::Prefer(Some(next)))
+                                handle.dispatch(Msg::answer(Target::Preference, Reply::Preference(next)))
                             }
                         />
                         {label.clone()}
@@ -236,7 +238,12 @@ fn prefer_radio(
         "preference".to_owned(),
         class,
         Signal::derive(move || given(handle, index, |t| t.preference.clone()).as_ref() == Some(&p)),
-        Callback::new(move |()| handle.dispatch(Msg::Prefer(Some(preference.clone())))),
+        Callback::new(move |()| {
+            handle.dispatch(Msg::answer(
+                Target::Preference,
+                Reply::Preference(preference.clone()),
+            ))
+        }),
         label,
     )
 }

@@ -6,7 +6,7 @@
 //! no score; a score given by the slider unticks it.
 
 use juror_core::base::number::Num;
-use juror_core::session::{Msg, Target, with_label};
+use juror_core::session::{Msg, Reply, Target, with_label};
 use juror_core::study::Dimension;
 use leptos::prelude::*;
 
@@ -54,12 +54,13 @@ pub fn SliderScale(
         })
     });
     let rate = move |v: i32| {
-        handle.dispatch(Msg::Rate {
-            position,
-            dimension: dim.get_value(),
-            value: v,
-            advance: false,
-        });
+        handle.dispatch(Msg::answer(
+            Target::Rating {
+                position,
+                dimension: dim.get_value(),
+            },
+            Reply::Score(v),
+        ));
     };
     // While dragged, the value shown follows the thumb; it is given when let go.
     let moving = RwSignal::new(None::<i32>);
@@ -100,10 +101,12 @@ pub fn SliderScale(
     let name = with_label(&dimension.label, &label);
     let skip = dimension.allow_skip.then(|| {
         let toggle = Callback::new(move |on: bool| {
-            handle.dispatch(Msg::CannotRate {
-                position,
-                dimension: dim.get_value(),
-                on,
+            handle.dispatch(Msg::Answer {
+                target: Target::Rating {
+                    position,
+                    dimension: dim.get_value(),
+                },
+                reply: on.then_some(Reply::CannotJudge),
                 advance: false,
             })
         });

@@ -8,7 +8,7 @@ use juror_core::plan::view::SpansView;
 use juror_core::session::span_text::{
     Piece, next_word, pieces, previous_word, slice, trim, utf16_to_char, word_at,
 };
-use juror_core::session::{ErrorSpan, Msg, Target, with_label};
+use juror_core::session::{ErrorSpan, Msg, Reply, Target, with_label};
 use juror_core::study::Severity;
 use leptos::prelude::*;
 
@@ -266,7 +266,7 @@ pub fn SpansQuestion(
                         aria-label=no_errors_name
                         prop:checked=move || no_errors.get() && empty()
                         prop:disabled=move || !empty()
-                        on:change=move |ev| handle.dispatch(Msg::NoErrors { position, on: event_target_checked(&ev) })
+                        on:change=move |ev| handle.dispatch(Msg::Answer { target: Target::Spans { position }, reply: event_target_checked(&ev).then_some(Reply::Ticked), advance: false })
                     />
                     "No errors"
                 </label>

@@ -1504,7 +1504,9 @@ fn several_experts_disagree_agree_or_are_resolved() {
 fn a_ratings_files_cannot_judge_is_counted_and_left_out_of_means() {
     use juror_core::plan::Annotator;
     use juror_core::session::ratings::export;
-    use juror_core::session::{Answer, Msg, Phase, Preference, Session, Survey, update};
+    use juror_core::session::{
+        Answer, Msg, Phase, Preference, Reply, Session, Survey, Target, update,
+    };
     let study_path = root().join("assets/studies/kitchen-qa.json");
     let text = std::fs::read_to_string(&study_path).unwrap();
     let study = juror_core::study::parse_study(&text).unwrap();
@@ -1522,11 +1524,12 @@ fn a_ratings_files_cannot_judge_is_counted_and_left_out_of_means() {
                 Phase::Consent => vec![Msg::Consent(true)],
                 Phase::Instructions => vec![Msg::FinishInstructions],
                 Phase::Intake => vec![
-                    Msg::SurveyAnswer {
-                        survey: Survey::Intake,
-                        question: "cook_freq".into(),
-                        answer: Some(Answer::Choice("Weekly".into())),
-                    },
+                    Msg::answer(
+                        Target::Survey {
+                            question: "cook_freq".into(),
+                        },
+                        Reply::Answer(Answer::Choice("Weekly".into())),
+                    ),
                     Msg::SubmitSurvey(Survey::Intake),
                 ],
                 Phase::Trials => {
@@ -1537,24 +1540,29 @@ fn a_ratings_files_cannot_judge_is_counted_and_left_out_of_means() {
                         for d in &task.dimensions {
                             let k = (i + slot) % 3;
                             msgs.push(if d == "correct" && k == 0 {
-                                Msg::CannotRate {
-                                    position,
-                                    dimension: d.clone(),
-                                    on: true,
-                                    advance: false,
-                                }
+                                Msg::answer(
+                                    Target::Rating {
+                                        position,
+                                        dimension: d.clone(),
+                                    },
+                                    Reply::CannotJudge,
+                                )
                             } else {
-                                Msg::Rate {
-                                    position,
-                                    dimension: d.clone(),
-                                    value: if d == "correct" { 1 + k as i32 } else { 3 },
-                                    advance: false,
-                                }
+                                Msg::answer(
+                                    Target::Rating {
+                                        position,
+                                        dimension: d.clone(),
+                                    },
+                                    Reply::Score(if d == "correct" { 1 + k as i32 } else { 3 }),
+                                )
                             });
                         }
                     }
                     if task.preference.is_some() {
-                        msgs.push(Msg::Prefer(Some(Preference::Choice { position: 0 })));
+                        msgs.push(Msg::answer(
+                            Target::Preference,
+                            Reply::Preference(Preference::Choice { position: 0 }),
+                        ));
                     }
                     msgs.push(Msg::Next);
                     msgs

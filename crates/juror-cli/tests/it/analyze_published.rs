@@ -13,7 +13,7 @@ use juror_core::front::open::open;
 use juror_core::plan::Annotator;
 use juror_core::session::answers::Preference;
 use juror_core::session::ratings::export;
-use juror_core::session::{Msg, Phase, Session, update};
+use juror_core::session::{Msg, Phase, Reply, Session, Target, update};
 use serde_json::{Value, json};
 
 use super::support::{self, s, scratch, stderr};
@@ -105,12 +105,13 @@ fn published_ratings(dir: &Path, annotators: u32) -> (PathBuf, PathBuf, Vec<Stri
                     let dimension = dimension.to_owned();
                     step(
                         &mut session,
-                        Msg::Rate {
-                            position,
-                            dimension,
-                            value,
-                            advance: false,
-                        },
+                        Msg::answer(
+                            Target::Rating {
+                                position,
+                                dimension,
+                            },
+                            Reply::Score(value),
+                        ),
                     );
                 }
             }
@@ -118,7 +119,10 @@ fn published_ratings(dir: &Path, annotators: u32) -> (PathBuf, PathBuf, Vec<Stri
                 0 => Preference::Tie,
                 k => Preference::Choice { position: k - 1 },
             };
-            step(&mut session, Msg::Prefer(Some(preference)));
+            step(
+                &mut session,
+                Msg::answer(Target::Preference, Reply::Preference(preference)),
+            );
             step(&mut session, Msg::Next);
         }
         assert_eq!(session.progress.phase, Phase::Done);

@@ -31,7 +31,7 @@ use juror_core::plan::{Annotator, platform_visit, resolve_annotator};
 use juror_core::session::completion::completion;
 use juror_core::session::ratings::{RatingsFile, export};
 use juror_core::session::submit::backup_request;
-use juror_core::session::{Msg, Phase, Session, update};
+use juror_core::session::{Msg, Phase, Reply, Session, Target, update};
 use juror_core::study::{Study, parse_study};
 use serde_json::{Value, json};
 
@@ -143,11 +143,14 @@ fn participant(
     step(&mut s, Msg::Start);
     step(&mut s, Msg::FinishInstructions);
     assert_eq!(s.progress.phase, Phase::Trials);
-    let rate = |value| Msg::Rate {
-        position: 0,
-        dimension: "quality".into(),
-        value,
-        advance: false,
+    let rate = |value| {
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "quality".into(),
+            },
+            Reply::Score(value),
+        )
     };
     let total = s.plan.trials.len();
     let mut backups = Vec::new();

@@ -89,7 +89,7 @@ mod tests {
     use crate::base::digest::sha256_hex;
     use crate::plan::Annotator;
     use crate::session::ratings::export;
-    use crate::session::{Msg, Phase, Session, update};
+    use crate::session::{Msg, Phase, Reply, Session, Target, update};
     use crate::study::parse_study;
 
     /// The pandalm example (a pair choice per item) with an attention check on its first item
@@ -125,7 +125,10 @@ mod tests {
                     update(
                         study,
                         &mut s,
-                        Msg::Prefer(Some(crate::session::Preference::Choice { position })),
+                        Msg::answer(
+                            Target::Preference,
+                            Reply::Preference(crate::session::Preference::Choice { position }),
+                        ),
                         now,
                     );
                     Msg::Next

@@ -8,7 +8,7 @@
 //! when no score is waiting (every score given, or the focus elsewhere) on the preference where
 //! the study offers it.
 
-use super::{Msg, Overlay, Phase, Preference, Session, Target, next_unanswered};
+use super::{Msg, Overlay, Phase, Preference, Reply, Session, Target, next_unanswered};
 use crate::study::{PreferenceKind, Study};
 
 /// A key pressed, as the page describes it.
@@ -99,10 +99,12 @@ fn digit(study: &Study, session: &Session, n: u8, focused: Option<&Target>) -> O
         return None;
     }
     let point = scale.points.get(usize::from(n) - 1)?;
-    Some(Msg::Rate {
-        position,
-        dimension,
-        value: point.value,
+    Some(Msg::Answer {
+        target: Target::Rating {
+            position,
+            dimension,
+        },
+        reply: Some(Reply::Score(point.value)),
         advance: true,
     })
 }
@@ -125,15 +127,24 @@ fn prefer_letter(study: &Study, session: &Session, key: char, shift: bool) -> Op
         }
         PreferenceKind::Rank | PreferenceKind::Graded => return None,
     };
-    Some(Msg::Prefer(Some(preference)))
+    Some(Msg::answer(
+        Target::Preference,
+        Reply::Preference(preference),
+    ))
 }
 
 fn tie(study: &Study, session: &Session) -> Option<Msg> {
     let p = current_preference(study, session)?;
     if p.kind == PreferenceKind::Graded {
-        return Some(Msg::Prefer(Some(Preference::Graded { grade: 0 })));
+        return Some(Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::Graded { grade: 0 }),
+        ));
     }
-    p.allow_tie.then_some(Msg::Prefer(Some(Preference::Tie)))
+    p.allow_tie.then_some(Msg::answer(
+        Target::Preference,
+        Reply::Preference(Preference::Tie),
+    ))
 }
 
 /// The preference question of the current trial, if it asks one.
@@ -153,7 +164,10 @@ fn graded(study: &Study, session: &Session, n: u8) -> Option<Msg> {
         return None;
     }
     let grade = i32::from(n) - 1 - i32::try_from(points / 2).ok()?;
-    Some(Msg::Prefer(Some(Preference::Graded { grade })))
+    Some(Msg::answer(
+        Target::Preference,
+        Reply::Preference(Preference::Graded { grade }),
+    ))
 }
 
 /// "Cannot judge" the score a digit would answer, where its dimension offers it (a dimension
@@ -167,16 +181,21 @@ fn cannot_judge(study: &Study, session: &Session, focused: Option<&Target>) -> O
         return study
             .dimension(&dimension)?
             .allow_skip
-            .then_some(Msg::CannotRate {
-                position,
-                dimension,
-                on: true,
+            .then_some(Msg::Answer {
+                target: Target::Rating {
+                    position,
+                    dimension,
+                },
+                reply: Some(Reply::CannotJudge),
                 advance: true,
             });
     }
     current_preference(study, session)?
         .allow_skip
-        .then_some(Msg::Prefer(Some(Preference::CannotJudge)))
+        .then_some(Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::CannotJudge),
+        ))
 }
 
 #[cfg(test)]
@@ -254,9 +273,12 @@ mod tests {
             ..key("Enter")
         };
         assert_eq!(to_msg(&study, &s, on_button, None), None);
-        let Some(Msg::Rate {
-            position,
-            dimension,
+        let Some(Msg::Answer {
+            target:
+                Target::Rating {
+                    position,
+                    dimension,
+                },
             advance,
             ..
         }) = to_msg(&study, &s, key("2"), None)
@@ -268,7 +290,11 @@ mod tests {
             position: 1,
             dimension: dimension.clone(),
         };
-        let Some(Msg::Rate { position, .. }) = to_msg(&study, &s, key("1"), Some(&focused)) else {
+        let Some(Msg::Answer {
+            target: Target::Rating { position, .. },
+            ..
+        }) = to_msg(&study, &s, key("1"), Some(&focused))
+        else {
             panic!("a digit scores the focused question");
         };
         assert_eq!(position, 1);
@@ -296,10 +322,7 @@ mod tests {
         update(
             &study,
             &mut s,
-            Msg::NoErrors {
-                position: 0,
-                on: true,
-            },
+            Msg::answer(Target::Spans { position: 0 }, Reply::Ticked),
             1.0,
         );
         assert_eq!(to_msg(&study, &s, key("3"), None), None);
@@ -319,12 +342,18 @@ mod tests {
         assert_eq!(output_letter(&study, "Response b"), None);
         assert_eq!(
             to_msg(&study, &s, key("b"), None),
-            Some(Msg::Prefer(Some(Preference::Choice { position: 1 })))
+            Some(Msg::answer(
+                Target::Preference,
+                Reply::Preference(Preference::Choice { position: 1 })
+            ))
         );
         assert_eq!(to_msg(&study, &s, key("z"), None), None, "no such output");
         assert_eq!(
             to_msg(&study, &s, key("T"), None),
-            Some(Msg::Prefer(Some(Preference::Tie)))
+            Some(Msg::answer(
+                Target::Preference,
+                Reply::Preference(Preference::Tie)
+            ))
         );
     }
 }

@@ -211,18 +211,25 @@ fn run_trials(ops: &[(Op, u64)], wrong_clocks: bool) -> Result<(), TestCaseError
     prop_assume!(n > 0);
     let edit = |study: &Study, s: &mut Session, field: usize, value: usize, now: f64| {
         let msg = match field {
-            f if f == n => Msg::Notes(["", "short", "a longer note", "x"][value].into()),
-            f if f > n => Msg::Explain(["", "because", "it is clearer", "y"][value].into()),
+            f if f == n => Msg::answer(
+                Target::Notes,
+                Reply::Text(["", "short", "a longer note", "x"][value].into()),
+            ),
+            f if f > n => Msg::answer(
+                Target::Explanation,
+                Reply::Text(["", "because", "it is clearer", "y"][value].into()),
+            ),
             f => {
                 let (position, dimension) = scores[f].clone();
                 let scale = &study.dimension(&dimension).unwrap().scale;
                 let value = (scale.min() + i32::try_from(value).unwrap()).min(scale.max());
-                Msg::Rate {
-                    position,
-                    dimension,
-                    value,
-                    advance: false,
-                }
+                Msg::answer(
+                    Target::Rating {
+                        position,
+                        dimension,
+                    },
+                    Reply::Score(value),
+                )
             }
         };
         update(study, s, msg, now);
@@ -260,10 +267,12 @@ fn run_survey(ops: &[(Op, u64)], wrong_clocks: bool) -> Result<(), TestCaseError
             }
             _ => Answer::Number(f64::from(u32::try_from(value).unwrap())),
         });
-        let msg = Msg::SurveyAnswer {
-            survey: Survey::Intake,
-            question: q.id.clone(),
-            answer,
+        let msg = Msg::Answer {
+            target: Target::Survey {
+                question: q.id.clone(),
+            },
+            reply: answer.map(Reply::Answer),
+            advance: false,
         };
         update(study, s, msg, now);
     };
@@ -303,11 +312,7 @@ fn a_survey_answer_changed_in_one_tab_is_not_reverted_by_the_others_copy() {
     let start = session_at(&study, Phase::Intake);
     let (mut a, mut b) = (start.clone(), start);
     let answer = |s: &mut Session, q: &str, answer: Answer, now: f64| {
-        let msg = Msg::SurveyAnswer {
-            survey: Survey::Intake,
-            question: q.into(),
-            answer: Some(answer),
-        };
+        let msg = Msg::answer(Target::Survey { question: q.into() }, Reply::Answer(answer));
         update(&study, s, msg, now);
     };
     let role = |i: usize| match &study.intake()[0].kind {
@@ -342,12 +347,13 @@ fn a_stale_tab_typing_a_note_does_not_revert_a_score_changed_elsewhere() {
     let start = session_at(&study, Phase::Trials);
     let dimension = study.design().tasks[start.plan.trials[0].task].dimensions[0].clone();
     let rate = |s: &mut Session, value: i32, now: f64| {
-        let msg = Msg::Rate {
-            position: 0,
-            dimension: dimension.clone(),
-            value,
-            advance: false,
-        };
+        let msg = Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: dimension.clone(),
+            },
+            Reply::Score(value),
+        );
         update(&study, s, msg, now);
     };
     let (mut a, mut b) = (start.clone(), start);
@@ -359,7 +365,7 @@ fn a_stale_tab_typing_a_note_does_not_revert_a_score_changed_elsewhere() {
     update(
         &study,
         &mut b,
-        Msg::Notes("unclear".into()),
+        Msg::answer(Target::Notes, Reply::Text("unclear".into())),
         2_000.0 - 3_600_000.0,
     );
     let saved = store::merge(&b.progress, &a.progress);

@@ -37,11 +37,11 @@ pub mod time;
 mod update;
 mod view;
 
+pub use crate::study::ask::{Answer, Preference, Reply, Target};
 pub use answers::{
-    Answer, CANNOT_JUDGE, ErrorSpan, OutputAnswers, Preference, TrialAnswers, grade_name,
-    parse_grade, place_span,
+    CANNOT_JUDGE, ErrorSpan, OutputAnswers, TrialAnswers, grade_name, parse_grade, place_span,
 };
-pub use model::{Missing, Overlay, Phase, Progress, Session, Survey, Target, fits};
+pub use model::{Missing, Overlay, Phase, Progress, Session, Survey, fits};
 pub use msg::{Cmd, Msg};
 pub use update::{screened, update};
 pub use view::{

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::update::{asks, best_worst_fits};
-use super::{Answer, OutputAnswers, Preference, TrialAnswers};
+use super::update::asks;
+use super::{Answer, OutputAnswers, Preference, Target, TrialAnswers};
 use crate::plan::view::shown_text;
 use crate::plan::{Annotator, Plan, plan};
 use crate::study::Study;
+use crate::study::ask::best_worst_fits;
 
 /// Where the annotator is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -103,66 +104,6 @@ pub enum Overlay {
     Shortcuts,
     /// The list of trials.
     TrialList,
-}
-
-/// A question on screen that can be answered, focused, or missing.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Target {
-    /// A dimension of the output at a position.
-    Rating {
-        /// Position.
-        position: usize,
-        /// Dimension id.
-        dimension: String,
-    },
-    /// A per-output question.
-    OutputQuestion {
-        /// Position.
-        position: usize,
-        /// Question id.
-        question: String,
-    },
-    /// The errors of the output at a position (a span marked, or "No errors").
-    Spans {
-        /// Position.
-        position: usize,
-    },
-    /// The preference.
-    Preference,
-    /// The preference's explanation.
-    Explanation,
-    /// The notes.
-    Notes,
-    /// A survey question.
-    Survey {
-        /// Question id.
-        question: String,
-    },
-}
-
-impl Target {
-    /// The id of the element to focus for this target (stable, free of system ids).
-    pub fn dom_id(&self) -> String {
-        let clean = |s: &str| -> String {
-            s.chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect()
-        };
-        match self {
-            Target::Rating {
-                position,
-                dimension,
-            } => format!("q-rate-{position}-{}", clean(dimension)),
-            Target::OutputQuestion { position, question } => {
-                format!("q-out-{position}-{}", clean(question))
-            }
-            Target::Spans { position } => format!("q-spans-{position}"),
-            Target::Preference => "q-preference".to_owned(),
-            Target::Explanation => "q-explanation".to_owned(),
-            Target::Notes => "q-notes".to_owned(),
-            Target::Survey { question } => format!("q-survey-{}", clean(question)),
-        }
-    }
 }
 
 /// A required answer not given yet.

@@ -1,7 +1,7 @@
 //! The session's messages: what the page sends the reducer ([`Msg`]) and what the reducer asks
 //! of the shell in return ([`Cmd`]).
 
-use super::{Answer, ErrorSpan, Overlay, Preference, Progress, Session, Survey};
+use super::{ErrorSpan, Overlay, Progress, Reply, Session, Survey, Target};
 
 /// What the shell must do after an update.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,57 +29,22 @@ pub enum Msg {
     FinishInstructions,
     /// Back to the instructions from the intake survey or the first trial.
     BackToInstructions,
-    /// Answer (or clear, with `None`) a survey question.
-    SurveyAnswer {
-        /// Which survey.
-        survey: Survey,
-        /// Question id.
-        question: String,
-        /// The answer.
-        answer: Option<Answer>,
+    /// Give (or clear, with `None`) the reply at a target: a score or "Cannot judge" on a
+    /// dimension, a survey's or an output's question, the flag, "No errors", the preference,
+    /// its explanation, the notes. Refused when the target is not asked on the current page or
+    /// the reply does not fit it. `None` clears what was given, but for a dimension, where it
+    /// takes back "Cannot judge" only (a score is replaced, never cleared). With `advance`
+    /// (keyboard answers), focus moves to the next unanswered target.
+    Answer {
+        /// Where.
+        target: Target,
+        /// What.
+        reply: Option<Reply>,
+        /// Move focus on.
+        advance: bool,
     },
     /// Leave a survey.
     SubmitSurvey(Survey),
-    /// Rate an output on a dimension; with `advance`, focus moves to the next unanswered one.
-    Rate {
-        /// Position.
-        position: usize,
-        /// Dimension id.
-        dimension: String,
-        /// Score.
-        value: i32,
-        /// Move focus on (keyboard answers).
-        advance: bool,
-    },
-    /// Answer "Cannot judge" on a dimension that offers it (`allow_skip`), or (`on` false)
-    /// take it back, leaving the dimension unanswered; a score given later replaces it, as it
-    /// replaces a score. With `advance`, focus moves on as after a score.
-    CannotRate {
-        /// Position.
-        position: usize,
-        /// Dimension id.
-        dimension: String,
-        /// "Cannot judge" (true), or taken back.
-        on: bool,
-        /// Move focus on (keyboard answers).
-        advance: bool,
-    },
-    /// Answer a per-output question.
-    OutputAnswer {
-        /// Position.
-        position: usize,
-        /// Question id.
-        question: String,
-        /// Answer.
-        answer: Option<Answer>,
-    },
-    /// Flag or unflag an output.
-    Flag {
-        /// Position.
-        position: usize,
-        /// Flagged.
-        on: bool,
-    },
     /// Mark an error in the output at a position, or change the severity or category of the
     /// error marked over the same text. Refused when it overlaps another span or does not fit
     /// the task ([`ErrorSpan::check`]).
@@ -96,20 +61,6 @@ pub enum Msg {
         /// The span's key.
         key: String,
     },
-    /// Say the output at a position has no errors, or take it back. Refused while errors are
-    /// marked in it.
-    NoErrors {
-        /// Position.
-        position: usize,
-        /// No errors.
-        on: bool,
-    },
-    /// Give or clear the preference.
-    Prefer(Option<Preference>),
-    /// The preference's explanation.
-    Explain(String),
-    /// Notes.
-    Notes(String),
     /// Next trial (refused while required answers are missing).
     Next,
     /// Previous trial.
@@ -136,4 +87,24 @@ pub enum Msg {
     /// the study's service: recorded with the answers, so that the debriefing, the completion
     /// code and the rest that wait for it are there again when the annotator comes back.
     FileSaved,
+}
+
+impl Msg {
+    /// Gives `reply` at `target` (not from the keyboard).
+    pub fn answer(target: Target, reply: Reply) -> Msg {
+        Msg::Answer {
+            target,
+            reply: Some(reply),
+            advance: false,
+        }
+    }
+
+    /// Clears what was given at `target`.
+    pub fn clear(target: Target) -> Msg {
+        Msg::Answer {
+            target,
+            reply: None,
+            advance: false,
+        }
+    }
 }

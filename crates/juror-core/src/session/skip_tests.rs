@@ -36,21 +36,23 @@ fn on_a_rating_trial() -> (Study, String, Session, usize) {
 }
 
 fn cannot(dimension: &str) -> Msg {
-    Msg::CannotRate {
-        position: 0,
-        dimension: dimension.to_owned(),
-        on: true,
-        advance: false,
-    }
+    Msg::answer(
+        Target::Rating {
+            position: 0,
+            dimension: dimension.to_owned(),
+        },
+        Reply::CannotJudge,
+    )
 }
 
 fn score(dimension: &str, value: i32) -> Msg {
-    Msg::Rate {
-        position: 0,
-        dimension: dimension.to_owned(),
-        value,
-        advance: false,
-    }
+    Msg::answer(
+        Target::Rating {
+            position: 0,
+            dimension: dimension.to_owned(),
+        },
+        Reply::Score(value),
+    )
 }
 
 #[test]

@@ -116,12 +116,13 @@ fn the_errors_are_missing_until_marked_or_no_errors_is_ticked() {
     update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 0,
-            dimension: "esa".into(),
-            value: 70,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "esa".into(),
+            },
+            Reply::Score(70),
+        ),
         1.0,
     );
     update(&study, &mut s, Msg::Next, 2.0);
@@ -132,10 +133,7 @@ fn the_errors_are_missing_until_marked_or_no_errors_is_ticked() {
     update(
         &study,
         &mut s,
-        Msg::NoErrors {
-            position: 0,
-            on: true,
-        },
+        Msg::answer(Target::Spans { position: 0 }, Reply::Ticked),
         3.0,
     );
     assert!(s.missing.is_empty());
@@ -146,10 +144,7 @@ fn the_errors_are_missing_until_marked_or_no_errors_is_ticked() {
         update(
             &study,
             &mut s,
-            Msg::NoErrors {
-                position: 0,
-                on: true
-            },
+            Msg::answer(Target::Spans { position: 0 }, Reply::Ticked),
             5.0
         )
         .is_empty()

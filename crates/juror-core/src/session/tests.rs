@@ -67,19 +67,25 @@ pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
     let task = study.design().tasks[trial.task].clone();
     for position in 0..trial.shown.len() {
         if task.spans.is_some() {
-            update(study, s, Msg::NoErrors { position, on: true }, now);
+            update(
+                study,
+                s,
+                Msg::answer(Target::Spans { position }, Reply::Ticked),
+                now,
+            );
         }
         for d in &task.dimensions {
             let value = study.dimension(d).unwrap().scale.min();
             update(
                 study,
                 s,
-                Msg::Rate {
-                    position,
-                    dimension: d.clone(),
-                    value,
-                    advance: false,
-                },
+                Msg::answer(
+                    Target::Rating {
+                        position,
+                        dimension: d.clone(),
+                    },
+                    Reply::Score(value),
+                ),
                 now,
             );
         }
@@ -94,11 +100,13 @@ pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
             update(
                 study,
                 s,
-                Msg::OutputAnswer {
-                    position,
-                    question: q.clone(),
-                    answer: Some(a),
-                },
+                Msg::answer(
+                    Target::OutputQuestion {
+                        position,
+                        question: q.clone(),
+                    },
+                    Reply::Answer(a),
+                ),
                 now,
             );
         }
@@ -116,13 +124,28 @@ pub(super) fn answer_trial(study: &Study, s: &mut Session, now: f64) {
                 worst: Some(1),
             },
         };
-        update(study, s, Msg::Prefer(Some(pref)), now);
+        update(
+            study,
+            s,
+            Msg::answer(Target::Preference, Reply::Preference(pref)),
+            now,
+        );
         if p.explanation == Requirement::Required {
-            update(study, s, Msg::Explain("because".into()), now);
+            update(
+                study,
+                s,
+                Msg::answer(Target::Explanation, Reply::Text("because".into())),
+                now,
+            );
         }
     }
     if task.notes == Requirement::Required {
-        update(study, s, Msg::Notes("noted".into()), now);
+        update(
+            study,
+            s,
+            Msg::answer(Target::Notes, Reply::Text("noted".into())),
+            now,
+        );
     }
 }
 
@@ -133,10 +156,12 @@ pub(super) fn answer_survey(study: &Study, s: &mut Session, survey: Survey, now:
         update(
             study,
             s,
-            Msg::SurveyAnswer {
-                survey,
-                question: q.id.clone(),
-                answer,
+            Msg::Answer {
+                target: Target::Survey {
+                    question: q.id.clone(),
+                },
+                reply: answer.map(Reply::Answer),
+                advance: false,
             },
             now,
         );
@@ -297,10 +322,12 @@ fn the_intake_survey_refuses_missing_and_bad_answers() {
     update(
         &study,
         &mut s,
-        Msg::SurveyAnswer {
-            survey: Survey::Intake,
-            question: topics.id.clone(),
-            answer: one,
+        Msg::Answer {
+            target: Target::Survey {
+                question: topics.id.clone(),
+            },
+            reply: one.map(Reply::Answer),
+            advance: false,
         },
         4.0,
     );
@@ -350,12 +377,13 @@ fn next_is_refused_until_required_answers_are_given_and_says_which() {
     update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 0,
-            dimension: "relevance".into(),
-            value: 4,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "relevance".into(),
+            },
+            Reply::Score(4),
+        ),
         11.0,
     );
     assert_eq!(s.missing.len(), 12);
@@ -375,11 +403,14 @@ fn an_untouched_slider_is_unanswered_and_says_so() {
     assert_eq!(s.progress.current, 0);
     assert_eq!(s.missing.len(), 1);
     assert_eq!(s.missing[0].reason, "move the slider to give a score");
-    let rate = |value| Msg::Rate {
-        position: 0,
-        dimension: "quality".into(),
-        value,
-        advance: false,
+    let rate = |value| {
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "quality".into(),
+            },
+            Reply::Score(value),
+        )
     };
     update(&study, &mut s, rate(101), 11.0);
     assert_eq!(s.missing.len(), 1);
@@ -398,58 +429,124 @@ fn answers_out_of_range_or_for_the_wrong_kind_are_ignored() {
     update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 0,
-            dimension: "quality".into(),
-            value: 3,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "quality".into(),
+            },
+            Reply::Score(3),
+        ),
         5.0,
     );
     update(
         &study,
         &mut s,
-        Msg::Prefer(Some(Preference::Best { position: 0 })),
+        Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::Best { position: 0 }),
+        ),
         5.0,
     );
     update(
         &study,
         &mut s,
-        Msg::Prefer(Some(Preference::Choice { position: 7 })),
+        Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::Choice { position: 7 }),
+        ),
         5.0,
     );
     update(
         &study,
         &mut s,
-        Msg::Flag {
-            position: 9,
-            on: true,
-        },
+        Msg::answer(Target::Flag { position: 9 }, Reply::Ticked),
         5.0,
     );
     assert_eq!(s.progress, before.progress);
     // A tie is allowed here.
-    update(&study, &mut s, Msg::Prefer(Some(Preference::Tie)), 6.0);
+    update(
+        &study,
+        &mut s,
+        Msg::answer(Target::Preference, Reply::Preference(Preference::Tie)),
+        6.0,
+    );
     assert_eq!(s.progress.trials[0].preference, Some(Preference::Tie));
 
     let (study, mut s) = into_trials("financial-analysis");
     update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 0,
-            dimension: "quality".into(),
-            value: 9,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "quality".into(),
+            },
+            Reply::Score(9),
+        ),
         5.0,
     );
     assert!(s.progress.trials[0].outputs[0].ratings.is_empty());
-    update(&study, &mut s, Msg::Prefer(Some(Preference::Tie)), 5.0);
+    update(
+        &study,
+        &mut s,
+        Msg::answer(Target::Preference, Reply::Preference(Preference::Tie)),
+        5.0,
+    );
     assert_eq!(
         s.progress.trials[0].preference, None,
         "no preference in this study"
     );
+}
+
+/// One message carries every answer, so its reply can be of the wrong kind for its target: a
+/// score for the notes, text for a dimension, a preference for the flag. Each is refused, with
+/// nothing saved.
+#[test]
+fn a_reply_of_the_wrong_kind_for_its_target_is_refused() {
+    let (study, mut s) = into_trials("financial-analysis");
+    let before = s.clone();
+    let dimension = study.design().tasks[0].dimensions[0].clone();
+    let wrong = [
+        (Target::Notes, Reply::Score(3)),
+        (Target::Explanation, Reply::Ticked),
+        (
+            Target::Rating {
+                position: 0,
+                dimension: dimension.clone(),
+            },
+            Reply::Text("5".into()),
+        ),
+        (
+            Target::Flag { position: 0 },
+            Reply::Preference(Preference::Tie),
+        ),
+        (Target::Spans { position: 0 }, Reply::Score(1)),
+        (
+            Target::Survey {
+                question: "age".into(),
+            },
+            Reply::Text("in the trials".into()),
+        ),
+    ];
+    for (target, reply) in wrong {
+        let cmds = update(
+            &study,
+            &mut s,
+            Msg::answer(target.clone(), reply.clone()),
+            5.0,
+        );
+        assert!(cmds.is_empty(), "{reply:?} at {target:?} was taken");
+    }
+    assert_eq!(s.progress, before.progress);
+    // The right kind at the same target is taken, and saved.
+    let cmds = update(
+        &study,
+        &mut s,
+        Msg::answer(Target::Notes, Reply::Text("ok".into())),
+        6.0,
+    );
+    assert_eq!(cmds, vec![Cmd::SaveSoon]);
+    assert_eq!(s.progress.trials[0].notes, "ok");
 }
 
 /// work-intake.json's error-message flag implies a 1 on every dimension: ticking it sets them (and the
@@ -468,10 +565,7 @@ fn a_flag_that_implies_scores_sets_them() {
     update(
         &study,
         &mut s,
-        Msg::Flag {
-            position: 1,
-            on: true,
-        },
+        Msg::answer(Target::Flag { position: 1 }, Reply::Ticked),
         5.0,
     );
     let output = &s.progress.trials[0].outputs[1];
@@ -485,10 +579,7 @@ fn a_flag_that_implies_scores_sets_them() {
     update(
         &study,
         &mut s,
-        Msg::Flag {
-            position: 1,
-            on: false,
-        },
+        Msg::clear(Target::Flag { position: 1 }),
         6.0,
     );
     let output = &s.progress.trials[0].outputs[1];
@@ -507,13 +598,14 @@ fn messages_of_another_phase_change_nothing() {
         Msg::Consent(true),
         Msg::FinishInstructions,
         Msg::SubmitSurvey(Survey::Exit),
-        Msg::Rate {
-            position: 0,
-            dimension: "relevance".into(),
-            value: 3,
-            advance: false,
-        },
-        Msg::Notes("x".into()),
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "relevance".into(),
+            },
+            Reply::Score(3),
+        ),
+        Msg::answer(Target::Notes, Reply::Text("x".into())),
     ] {
         assert!(update(&study, &mut s, msg, 1.0).is_empty());
     }
@@ -535,12 +627,13 @@ fn previous_goto_and_revising_return_to_the_first_trial_left() {
     update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 0,
-            dimension: "quality".into(),
-            value: 5,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "quality".into(),
+            },
+            Reply::Score(5),
+        ),
         22.0,
     );
     update(&study, &mut s, Msg::Next, 23.0);
@@ -580,10 +673,12 @@ fn keyboard_answers_move_focus_to_the_next_unanswered_question() {
     let cmds = update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 0,
-            dimension: "relevance".into(),
-            value: 5,
+        Msg::Answer {
+            target: Target::Rating {
+                position: 0,
+                dimension: "relevance".into(),
+            },
+            reply: Some(Reply::Score(5)),
             advance: true,
         },
         5.0,
@@ -595,21 +690,24 @@ fn keyboard_answers_move_focus_to_the_next_unanswered_question() {
     update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 1,
-            dimension: "relevance".into(),
-            value: 5,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 1,
+                dimension: "relevance".into(),
+            },
+            Reply::Score(5),
+        ),
         5.0,
     );
     let cmds = update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 0,
-            dimension: "coherence".into(),
-            value: 5,
+        Msg::Answer {
+            target: Target::Rating {
+                position: 0,
+                dimension: "coherence".into(),
+            },
+            reply: Some(Reply::Score(5)),
             advance: true,
         },
         5.0,
@@ -639,10 +737,12 @@ fn the_exit_survey_ranks_systems_by_their_labels() {
     update(
         &study,
         &mut s,
-        Msg::SurveyAnswer {
-            survey: Survey::Exit,
-            question: rank.id.clone(),
-            answer: partial,
+        Msg::Answer {
+            target: Target::Survey {
+                question: rank.id.clone(),
+            },
+            reply: partial.map(Reply::Answer),
+            advance: false,
         },
         103.0,
     );
@@ -701,7 +801,12 @@ fn a_half_done_session_restores_on_the_same_trial() {
         answer_trial(&study, &mut s, 10.0);
         update(&study, &mut s, Msg::Next, 11.0);
     }
-    update(&study, &mut s, Msg::Notes("half way".into()), 12.0);
+    update(
+        &study,
+        &mut s,
+        Msg::answer(Target::Notes, Reply::Text("half way".into())),
+        12.0,
+    );
     let file = parse(&export(&study, &hash, &s, "test", 13.0).to_json()).unwrap();
     assert!(!file.complete);
     let progress = restore(&study, &hash, &file).unwrap();
@@ -792,7 +897,10 @@ fn csv_fields_are_quoted_and_formulas_defused() {
     update(
         &study,
         &mut s,
-        Msg::Notes("=HYPERLINK(\"x\"), and \"quotes\"".into()),
+        Msg::answer(
+            Target::Notes,
+            Reply::Text("=HYPERLINK(\"x\"), and \"quotes\"".into()),
+        ),
         2.0,
     );
     let csv = export(&study, &hash, &s, "test", 3.0).to_csv();
@@ -817,11 +925,12 @@ fn numbers_that_json_cannot_hold_are_refused() {
     let cmds = update(
         &study,
         &mut s,
-        Msg::SurveyAnswer {
-            survey: Survey::Intake,
-            question: number.id.clone(),
-            answer: Some(Answer::Number(f64::NAN)),
-        },
+        Msg::answer(
+            Target::Survey {
+                question: number.id.clone(),
+            },
+            Reply::Answer(Answer::Number(f64::NAN)),
+        ),
         2.0,
     );
     assert!(cmds.is_empty());
@@ -889,16 +998,22 @@ fn the_view_follows_the_phase() {
 #[test]
 fn the_view_carries_what_the_trial_page_shows() {
     let (study, mut s) = into_trials("work-intake");
-    update(&study, &mut s, Msg::Notes("a note".into()), 2.0);
     update(
         &study,
         &mut s,
-        Msg::Rate {
-            position: 1,
-            dimension: "relevance".into(),
-            value: 4,
-            advance: false,
-        },
+        Msg::answer(Target::Notes, Reply::Text("a note".into())),
+        2.0,
+    );
+    update(
+        &study,
+        &mut s,
+        Msg::answer(
+            Target::Rating {
+                position: 1,
+                dimension: "relevance".into(),
+            },
+            Reply::Score(4),
+        ),
         3.0,
     );
     let v = view(&study, &s);
@@ -922,7 +1037,12 @@ fn the_view_carries_what_the_trial_page_shows() {
 fn a_version_1_envelope_is_migrated() {
     let (study, hash) = example("pandalm");
     let (_, mut s) = into_trials("pandalm");
-    update(&study, &mut s, Msg::Prefer(Some(Preference::Tie)), 9.0);
+    update(
+        &study,
+        &mut s,
+        Msg::answer(Target::Preference, Reply::Preference(Preference::Tie)),
+        9.0,
+    );
     // What Juror 0.1 (schema 1) wrote: no revision, no app version.
     let v1 = serde_json::json!({
         "schema_version": 1,
@@ -970,26 +1090,33 @@ fn two_tabs_answering_one_trial_at_the_same_moment_keep_both_answers() {
     update(
         &study,
         &mut a,
-        Msg::Rate {
-            position: 0,
-            dimension: "relevance".into(),
-            value: 4,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "relevance".into(),
+            },
+            Reply::Score(4),
+        ),
         100.0,
     );
     update(
         &study,
         &mut b,
-        Msg::Rate {
-            position: 1,
-            dimension: "coherence".into(),
-            value: 2,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 1,
+                dimension: "coherence".into(),
+            },
+            Reply::Score(2),
+        ),
         100.0,
     );
-    update(&study, &mut b, Msg::Notes("from tab B".into()), 101.0);
+    update(
+        &study,
+        &mut b,
+        Msg::answer(Target::Notes, Reply::Text("from tab B".into())),
+        101.0,
+    );
     for merged in [
         store::merge(&a.progress, &b.progress),
         store::merge(&b.progress, &a.progress),
@@ -1004,12 +1131,13 @@ fn two_tabs_answering_one_trial_at_the_same_moment_keep_both_answers() {
     update(
         &study,
         &mut a,
-        Msg::Rate {
-            position: 1,
-            dimension: "coherence".into(),
-            value: 5,
-            advance: false,
-        },
+        Msg::answer(
+            Target::Rating {
+                position: 1,
+                dimension: "coherence".into(),
+            },
+            Reply::Score(5),
+        ),
         102.0,
     );
     let merged = store::merge(&b.progress, &a.progress);
@@ -1081,7 +1209,7 @@ fn a_saved_file_is_remembered_until_an_answer_changes() {
     update(
         &study,
         &mut s,
-        Msg::Notes("changed my mind".into()),
+        Msg::answer(Target::Notes, Reply::Text("changed my mind".into())),
         now + 3.0,
     );
     while s.phase() != Phase::Done {
@@ -1168,11 +1296,12 @@ fn an_intake_answer_that_screens_out_ends_the_study_with_the_screened_code() {
         update(
             &study,
             s,
-            Msg::SurveyAnswer {
-                survey: Survey::Intake,
-                question: "llm".into(),
-                answer: Some(Answer::Choice(a.into())),
-            },
+            Msg::answer(
+                Target::Survey {
+                    question: "llm".into(),
+                },
+                Reply::Answer(Answer::Choice(a.into())),
+            ),
             2.0,
         )
     };
@@ -1276,10 +1405,13 @@ fn a_best_worst_trial_asks_for_both_ends_and_never_one_output_as_both() {
     update(
         &study,
         &mut s,
-        Msg::Prefer(Some(Preference::BestWorst {
-            best: Some(1),
-            worst: Some(1),
-        })),
+        Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::BestWorst {
+                best: Some(1),
+                worst: Some(1),
+            }),
+        ),
         14.0,
     );
     assert_eq!(

@@ -4,30 +4,19 @@
 use super::stamps::Field;
 use super::view::{next_unanswered, survey_missing, survey_questions, trial_missing};
 use super::{
-    Answer, Cmd, ErrorSpan, Msg, Overlay, Phase, Preference, Progress, Session, Survey, Target,
-    TrialAnswers, place_span, store,
+    Answer, Cmd, ErrorSpan, Msg, Overlay, Phase, Preference, Progress, Reply, Session, Survey,
+    Target, TrialAnswers, place_span, store,
 };
 use crate::plan::view::shown_text;
-use crate::study::{PreferenceKind, Question, Study};
-
-/// Whether an answer is typed (text or a number: a message per keystroke, saved soon rather
-/// than at once). A cleared answer is saved at once.
-fn typed(answer: Option<&Answer>) -> bool {
-    matches!(answer, Some(Answer::Text(_) | Answer::Number(_)))
-}
+use crate::study::{Question, Study};
 
 /// Whether an answer can be stored at all (a number must be finite: JSON has no NaN).
-fn storable(answer: &Option<Answer>) -> bool {
-    !matches!(answer, Some(Answer::Number(x)) if !x.is_finite())
+fn storable(answer: &Answer) -> bool {
+    !matches!(answer, Answer::Number(x) if !x.is_finite())
 }
 
 /// Applies a message. Returns what the shell must do; `Cmd::Save` whenever progress changed.
 pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<Cmd> {
-    if let Msg::SurveyAnswer { answer, .. } | Msg::OutputAnswer { answer, .. } = &msg
-        && !storable(answer)
-    {
-        return Vec::new();
-    }
     let mut cmds = Vec::new();
     let phase = session.progress.phase;
     let changed = |cmds: &mut Vec<Cmd>| cmds.push(Cmd::Save);
@@ -41,58 +30,15 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         Msg::BackToInstructions if matches!(phase, Phase::Intake | Phase::Trials) => {
             back_to_instructions(session, now, &mut cmds);
         }
-        Msg::SurveyAnswer {
-            survey,
-            question,
-            answer,
-        } if phase == survey_phase(survey)
-            && asks(survey_questions(study, survey), &question, answer.as_ref()) =>
-        {
-            cmds.push(answer_survey(session, survey, question, answer, now));
+        Msg::Answer {
+            target,
+            reply,
+            advance,
+        } if accepts(study, session, &target, reply.as_ref()) => {
+            cmds = answer(study, session, target, reply, advance, now);
         }
         Msg::SubmitSurvey(survey) if phase == survey_phase(survey) => {
             submit_survey(study, session, survey, now, &mut cmds);
-        }
-        Msg::Rate {
-            position,
-            dimension,
-            value,
-            advance,
-        } if phase == Phase::Trials
-            && position < session.shown()
-            && on_scale(study, &dimension, value) =>
-        {
-            cmds = rate(
-                study,
-                session,
-                position,
-                dimension,
-                Some(value),
-                advance,
-                now,
-            );
-        }
-        Msg::CannotRate {
-            position,
-            dimension,
-            on,
-            advance,
-        } if phase == Phase::Trials && position < session.shown() => {
-            cmds = cannot_rate(study, session, (position, dimension), on, advance, now);
-        }
-        Msg::OutputAnswer {
-            position,
-            question,
-            answer,
-        } if phase == Phase::Trials
-            && position < session.shown()
-            && asks(&study.rubric().output_questions, &question, answer.as_ref()) =>
-        {
-            cmds.push(answer_output(session, position, question, answer, now));
-        }
-        Msg::Flag { position, on } if phase == Phase::Trials && position < session.shown() => {
-            flag(study, session, position, on, now);
-            changed(&mut cmds);
         }
         Msg::MarkSpan { position, span }
             if phase == Phase::Trials && span_fits(study, session, position, &span) =>
@@ -102,18 +48,6 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         Msg::RemoveSpan { position, key } if phase == Phase::Trials => {
             remove_span(session, position, key, now, &mut cmds);
         }
-        Msg::NoErrors { position, on }
-            if phase == Phase::Trials && no_errors_fits(study, session, position, on) =>
-        {
-            no_errors(session, position, on, now, &mut cmds);
-        }
-        Msg::Prefer(preference)
-            if phase == Phase::Trials && preference_fits(study, session, preference.as_ref()) =>
-        {
-            prefer(session, preference, now, &mut cmds);
-        }
-        Msg::Explain(text) if phase == Phase::Trials => explain(session, text, now, &mut cmds),
-        Msg::Notes(text) if phase == Phase::Trials => write_notes(session, text, now, &mut cmds),
         Msg::Next if phase == Phase::Trials => next_trial(study, session, now, &mut cmds),
         Msg::Previous if phase == Phase::Trials => previous_trial(study, session, now, &mut cmds),
         Msg::Previous if phase == Phase::Exit => back_to_trials(study, session, now, &mut cmds),
@@ -138,6 +72,123 @@ pub fn update(study: &Study, session: &mut Session, msg: Msg, now: f64) -> Vec<C
         // from a stale page or a double click, and must never corrupt the session.
         _ => {}
     }
+    cmds
+}
+
+/// The survey on screen in `phase`, if any.
+fn survey_on(phase: Phase) -> Option<Survey> {
+    match phase {
+        Phase::Intake => Some(Survey::Intake),
+        Phase::Exit => Some(Survey::Exit),
+        _ => None,
+    }
+}
+
+/// Whether `reply` (or clearing, with `None`) fits `target` on the current page: a survey's
+/// question in its survey; in the trials, an output the trial shows, a point of the
+/// dimension's scale, an answer that fits its question, a preference that fits the trial's.
+fn accepts(study: &Study, session: &Session, target: &Target, reply: Option<&Reply>) -> bool {
+    let answer = match reply {
+        Some(Reply::Answer(a)) if !storable(a) => return false,
+        Some(Reply::Answer(a)) => Some(a),
+        _ => None,
+    };
+    let question_reply = reply.is_none() || answer.is_some();
+    let phase = session.progress.phase;
+    if let Target::Survey { question } = target {
+        return question_reply
+            && survey_on(phase)
+                .is_some_and(|s| asks(survey_questions(study, s), question, answer));
+    }
+    let on_screen = |position: usize| phase == Phase::Trials && position < session.shown();
+    match (target, reply) {
+        (
+            Target::Rating {
+                position,
+                dimension,
+            },
+            Some(Reply::Score(v)),
+        ) => on_screen(*position) && on_scale(study, dimension, *v),
+        (
+            Target::Rating {
+                position,
+                dimension,
+            },
+            Some(Reply::CannotJudge),
+        ) => on_screen(*position) && study.dimension(dimension).is_some_and(|d| d.allow_skip),
+        (Target::Rating { position, .. }, None)
+        | (Target::Flag { position }, Some(Reply::Ticked) | None) => on_screen(*position),
+        (Target::OutputQuestion { position, question }, _) => {
+            question_reply
+                && on_screen(*position)
+                && asks(&study.rubric().output_questions, question, answer)
+        }
+        (Target::Spans { position }, Some(Reply::Ticked) | None) => {
+            phase == Phase::Trials && no_errors_fits(study, session, *position, reply.is_some())
+        }
+        (Target::Preference, Some(Reply::Preference(_)) | None) => {
+            phase == Phase::Trials && preference_fits(study, session, reply)
+        }
+        (Target::Explanation | Target::Notes, Some(Reply::Text(_)) | None) => {
+            phase == Phase::Trials
+        }
+        _ => false,
+    }
+}
+
+/// Gives (or clears) the reply at `target`, which [`accepts`] took.
+fn answer(
+    study: &Study,
+    session: &mut Session,
+    target: Target,
+    reply: Option<Reply>,
+    advance: bool,
+    now: f64,
+) -> Vec<Cmd> {
+    let typed = reply.as_ref().is_some_and(Reply::typed);
+    let mut cmds = Vec::new();
+    let text = |reply: Option<Reply>| match reply {
+        Some(Reply::Text(t)) => t,
+        _ => String::new(),
+    };
+    let answer_of = |reply: Option<Reply>| match reply {
+        Some(Reply::Answer(a)) => Some(a),
+        _ => None,
+    };
+    match target {
+        Target::Rating {
+            position,
+            dimension,
+        } => {
+            return match reply {
+                Some(Reply::Score(v)) => {
+                    rate(study, session, position, dimension, Some(v), advance, now)
+                }
+                Some(_) => rate(study, session, position, dimension, None, advance, now),
+                None => take_back_cannot_judge(session, position, dimension, now),
+            };
+        }
+        Target::Survey { question } => {
+            let survey = survey_on(session.progress.phase).unwrap_or(Survey::Intake);
+            answer_survey(session, survey, question, answer_of(reply), now);
+        }
+        Target::OutputQuestion { position, question } => {
+            answer_output(session, position, question, answer_of(reply), now);
+        }
+        Target::Flag { position } => flag(study, session, position, reply.is_some(), now),
+        Target::Spans { position } => no_errors(session, position, reply.is_some(), now),
+        Target::Preference => {
+            let preference = match reply {
+                Some(Reply::Preference(p)) => Some(p),
+                _ => None,
+            };
+            prefer(session, preference, now);
+        }
+        Target::Explanation => explain(session, text(reply), now),
+        Target::Notes => write_notes(session, text(reply), now),
+    }
+    // Typed text is saved soon; anything else, and a cleared answer, at once.
+    cmds.push(if typed { Cmd::SaveSoon } else { Cmd::Save });
     cmds
 }
 
@@ -203,41 +254,37 @@ fn no_errors_fits(study: &Study, session: &Session, position: usize, on: bool) -
 }
 
 /// Says the output at `position` has no errors, or takes it back.
-fn no_errors(session: &mut Session, position: usize, on: bool, now: f64, cmds: &mut Vec<Cmd>) {
+fn no_errors(session: &mut Session, position: usize, on: bool, now: f64) {
     if let Some((t, _)) = edit_current(session, now, Field::NoErrors(position)) {
         t.outputs[position].no_errors = on;
     }
     session
         .missing
         .retain(|m| m.target != Target::Spans { position });
-    cmds.push(Cmd::Save);
 }
 
 /// Gives or clears the preference.
-fn prefer(session: &mut Session, preference: Option<Preference>, now: f64, cmds: &mut Vec<Cmd>) {
+fn prefer(session: &mut Session, preference: Option<Preference>, now: f64) {
     if let Some((t, _)) = edit_current(session, now, Field::Preference) {
         t.preference = preference;
     }
     session.missing.retain(|m| m.target != Target::Preference);
-    cmds.push(Cmd::Save);
 }
 
-/// The preference's explanation, as typed: saved soon.
-fn explain(session: &mut Session, text: String, now: f64, cmds: &mut Vec<Cmd>) {
+/// The preference's explanation, as typed.
+fn explain(session: &mut Session, text: String, now: f64) {
     if let Some((t, _)) = edit_current(session, now, Field::Explanation) {
         t.explanation = text;
     }
     session.missing.retain(|m| m.target != Target::Explanation);
-    cmds.push(Cmd::SaveSoon);
 }
 
-/// The notes, as typed: saved soon.
-fn write_notes(session: &mut Session, text: String, now: f64, cmds: &mut Vec<Cmd>) {
+/// The notes, as typed.
+fn write_notes(session: &mut Session, text: String, now: f64) {
     if let Some((t, _)) = edit_current(session, now, Field::Notes) {
         t.notes = text;
     }
     session.missing.retain(|m| m.target != Target::Notes);
-    cmds.push(Cmd::SaveSoon);
 }
 
 /// Back from the exit survey to the last trial.
@@ -386,22 +433,14 @@ fn rate(
     cmds
 }
 
-/// "Cannot judge" on `dimension` of the output at `position`, where the dimension offers it;
-/// or (`on` false) takes it back, leaving the dimension unanswered.
-fn cannot_rate(
-    study: &Study,
+/// Takes back "Cannot judge" on `dimension` of the output at `position`, if it was said,
+/// leaving the dimension unanswered.
+fn take_back_cannot_judge(
     session: &mut Session,
-    (position, dimension): (usize, String),
-    on: bool,
-    advance: bool,
+    position: usize,
+    dimension: String,
     now: f64,
 ) -> Vec<Cmd> {
-    if on {
-        if !study.dimension(&dimension).is_some_and(|d| d.allow_skip) {
-            return Vec::new();
-        }
-        return rate(study, session, position, dimension, None, advance, now);
-    }
     let said = session
         .answers(session.progress.current)
         .and_then(|t| t.outputs.get(position))
@@ -416,22 +455,17 @@ fn cannot_rate(
     vec![Cmd::Save]
 }
 
-/// Answers (or clears) a per-output question; typed text is saved soon, anything else at once.
+/// Answers (or clears) a per-output question.
 fn answer_output(
     session: &mut Session,
     position: usize,
     question: String,
     answer: Option<Answer>,
     now: f64,
-) -> Cmd {
+) {
     let target = Target::OutputQuestion {
         position,
         question: question.clone(),
-    };
-    let save = if typed(answer.as_ref()) {
-        Cmd::SaveSoon
-    } else {
-        Cmd::Save
     };
     let field = Field::Answer(position, question.clone());
     if let Some((t, _)) = edit_current(session, now, field) {
@@ -442,7 +476,6 @@ fn answer_output(
         };
     }
     session.missing.retain(|m| m.target != target);
-    save
 }
 
 /// Flags or unflags the output at `position`. A flag that implies scores sets them (the
@@ -461,38 +494,17 @@ fn flag(study: &Study, session: &mut Session, position: usize, on: bool, now: f6
     }
 }
 
-/// Whether `preference` (or clearing it, with `None`) fits the current trial's question: its
-/// kind, positions the trial shows, a tie only where allowed.
-fn preference_fits(study: &Study, session: &Session, preference: Option<&Preference>) -> bool {
+/// Whether `reply` (a preference, or clearing it with `None`) fits the current trial's
+/// question ([`Preference::fits`]).
+fn preference_fits(study: &Study, session: &Session, reply: Option<&Reply>) -> bool {
     let trial = &session.plan.trials[session.progress.current];
-    let task = &study.design().tasks[trial.task];
-    let n = trial.shown.len();
-    match (preference, task.preference.as_ref()) {
-        (None, Some(_)) => true,
-        (Some(Preference::Best { position }), Some(p)) => {
-            p.kind == PreferenceKind::Best && *position < n
-        }
-        (Some(Preference::Choice { position }), Some(p)) => {
-            p.kind == PreferenceKind::Choice && *position < n
-        }
-        (Some(Preference::Tie), Some(p)) => p.kind == PreferenceKind::Choice && p.allow_tie,
-        (Some(Preference::Graded { grade }), Some(p)) => {
-            p.kind == PreferenceKind::Graded && grade.unsigned_abs() as usize <= p.grades.len() / 2
-        }
-        (Some(Preference::CannotJudge), Some(p)) => p.allow_skip,
-        (Some(Preference::Rank { order }), Some(p)) => {
-            p.kind == PreferenceKind::Rank && order.iter().all(|&i| i < n)
-        }
-        (Some(Preference::BestWorst { best, worst }), Some(p)) => {
-            p.kind == PreferenceKind::BestWorst && best_worst_fits(*best, *worst, n)
-        }
-        _ => false,
+    let Some(asked) = &study.design().tasks[trial.task].preference else {
+        return false;
+    };
+    match reply {
+        Some(Reply::Preference(p)) => p.fits(asked, trial.shown.len()),
+        _ => true,
     }
-}
-
-/// Whether a best–worst answer names outputs of a trial of `n`, never one as both.
-pub(super) fn best_worst_fits(best: Option<usize>, worst: Option<usize>, n: usize) -> bool {
-    best.is_none_or(|b| b < n) && worst.is_none_or(|w| w < n) && (best.is_none() || best != worst)
 }
 
 /// Leaves the welcome page: to the consent form, or (without one) to the instructions.
@@ -565,14 +577,14 @@ fn previous_trial(study: &Study, session: &mut Session, now: f64, cmds: &mut Vec
     cmds.push(Cmd::Save);
 }
 
-/// Answers (or clears) a survey question; typed text is saved soon, anything else at once.
+/// Answers (or clears) a survey question.
 fn answer_survey(
     session: &mut Session,
     survey: Survey,
     question: String,
     answer: Option<Answer>,
     now: f64,
-) -> Cmd {
+) {
     let target = Target::Survey {
         question: question.clone(),
     };
@@ -582,14 +594,12 @@ fn answer_survey(
         Survey::Exit => (&mut session.progress.exit, "exit"),
     };
     let key = format!("{prefix}/{question}");
-    let typed = typed(answer.as_ref());
     match answer {
         Some(a) => answers.insert(question, a),
         None => answers.remove(&question),
     };
     session.progress.stamps.insert(key, stamp);
     session.missing.retain(|m| m.target != target);
-    if typed { Cmd::SaveSoon } else { Cmd::Save }
 }
 
 /// The scores a flag sets: every dimension of the task at its `flag_implies` value, when the

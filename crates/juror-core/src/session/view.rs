@@ -159,7 +159,7 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
             .trim()
             .is_empty()
             .then(|| "write a note".to_owned()),
-        Target::Survey { .. } => None,
+        Target::Flag { .. } | Target::Survey { .. } => None,
     }
 }
 
@@ -191,6 +191,13 @@ pub fn target_label(study: &Study, session: &Session, index: usize, target: &Tar
                 .map_or(question.as_str(), |q| q.prompt.as_str());
             with_label(name, &label_at(*position))
         }
+        Target::Flag { position } => with_label(
+            study.design().tasks[trial.task]
+                .flag
+                .as_deref()
+                .unwrap_or("Flag"),
+            &label_at(*position),
+        ),
         Target::Spans { position } => with_label("Errors", &label_at(*position)),
         Target::Preference => study.design().tasks[trial.task]
             .preference

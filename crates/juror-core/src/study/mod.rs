@@ -7,6 +7,7 @@
 //! on this one.
 
 pub mod analysis_plan;
+pub mod ask;
 pub mod from_json;
 pub mod limits;
 pub mod model;

@@ -23,7 +23,7 @@ use juror_core::base::digest::sha256_hex;
 use juror_core::plan::Annotator;
 use juror_core::publish::{SealKey, seal};
 use juror_core::session::ratings::{PreferenceRecord, RatingsFile, export, parse};
-use juror_core::session::{Msg, Phase, Preference, Session, update};
+use juror_core::session::{Msg, Phase, Preference, Reply, Session, Target, update};
 use juror_core::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
 };
@@ -106,17 +106,27 @@ fn replay_timed(
             update(
                 study,
                 &mut s,
-                Msg::Rate {
-                    position,
-                    dimension,
-                    value,
-                    advance: false,
-                },
+                Msg::answer(
+                    Target::Rating {
+                        position,
+                        dimension,
+                    },
+                    Reply::Score(value),
+                ),
                 tick(),
             );
         }
         if a.preference.is_some() {
-            update(study, &mut s, Msg::Prefer(a.preference), tick());
+            update(
+                study,
+                &mut s,
+                Msg::Answer {
+                    target: Target::Preference,
+                    reply: a.preference.map(Reply::Preference),
+                    advance: false,
+                },
+                tick(),
+            );
         }
         if index + unfinished >= total {
             break;
@@ -424,10 +434,13 @@ fn hare_sessions() -> Vec<(String, String)> {
             now += 1000.0;
             update(study, s, msg, now);
         };
-        let survey = |phase: Survey, id: &str, answer: Answer| Msg::SurveyAnswer {
-            survey: phase,
-            question: id.to_owned(),
-            answer: Some(answer),
+        let survey = |_: Survey, id: &str, answer: Answer| {
+            Msg::answer(
+                Target::Survey {
+                    question: id.to_owned(),
+                },
+                Reply::Answer(answer),
+            )
         };
         for _ in 0..200 {
             match s.progress.phase {
@@ -480,12 +493,13 @@ fn hare_sessions() -> Vec<(String, String)> {
                             step(
                                 &study,
                                 &mut s,
-                                Msg::Rate {
-                                    position: p,
-                                    dimension: dimension.clone(),
-                                    value: v.clamp(1, 5),
-                                    advance: false,
-                                },
+                                Msg::answer(
+                                    Target::Rating {
+                                        position: p,
+                                        dimension: dimension.clone(),
+                                    },
+                                    Reply::Score(v.clamp(1, 5)),
+                                ),
                             );
                         }
                         for question in &task.output_questions {
@@ -494,23 +508,22 @@ fn hare_sessions() -> Vec<(String, String)> {
                             step(
                                 &study,
                                 &mut s,
-                                Msg::OutputAnswer {
-                                    position: p,
-                                    question: question.clone(),
-                                    answer: Some(Answer::Choice(
+                                Msg::answer(
+                                    Target::OutputQuestion {
+                                        position: p,
+                                        question: question.clone(),
+                                    },
+                                    Reply::Answer(Answer::Choice(
                                         if useful { "Useful" } else { "Not useful" }.into(),
                                     )),
-                                },
+                                ),
                             );
                         }
                         if task.flag.is_some() && slot == 2 && system == "random" {
                             step(
                                 &study,
                                 &mut s,
-                                Msg::Flag {
-                                    position: p,
-                                    on: true,
-                                },
+                                Msg::answer(Target::Flag { position: p }, Reply::Ticked),
                             );
                         }
                     }
@@ -519,19 +532,28 @@ fn hare_sessions() -> Vec<(String, String)> {
                         step(
                             &study,
                             &mut s,
-                            Msg::Prefer(Some(Preference::Choice { position: hare })),
+                            Msg::answer(
+                                Target::Preference,
+                                Reply::Preference(Preference::Choice { position: hare }),
+                            ),
                         );
                         step(
                             &study,
                             &mut s,
-                            Msg::Explain("more specific to my topics".into()),
+                            Msg::answer(
+                                Target::Explanation,
+                                Reply::Text("more specific to my topics".into()),
+                            ),
                         );
                     }
                     if index == 1 {
                         step(
                             &study,
                             &mut s,
-                            Msg::Notes("this one took a while to read".into()),
+                            Msg::answer(
+                                Target::Notes,
+                                Reply::Text("this one took a while to read".into()),
+                            ),
                         );
                     }
                     step(&study, &mut s, Msg::Next);
@@ -2638,11 +2660,14 @@ fn backup_final_revised(backup_after: usize) -> [(String, String); 3] {
     };
     step(&mut s, Msg::Start);
     step(&mut s, Msg::FinishInstructions);
-    let rate = |value| Msg::Rate {
-        position: 0,
-        dimension: "quality".into(),
-        value,
-        advance: false,
+    let rate = |value| {
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "quality".into(),
+            },
+            Reply::Score(value),
+        )
     };
     let mut backup = None;
     let mut end = T0;

@@ -11,7 +11,7 @@ use juror_core::plan::Annotator;
 use juror_core::session::keys::{Key, to_msg};
 use juror_core::session::ratings::{RatingsFile, export};
 use juror_core::session::{
-    Answer, Msg, Phase, Preference, Session, Survey, Target, trial_missing, update,
+    Answer, Msg, Phase, Preference, Reply, Session, Survey, Target, trial_missing, update,
 };
 use juror_core::study::{Study, parse_study};
 use serde_json::{Value, json};
@@ -61,11 +61,12 @@ fn into_trials(study: &Study, slot: u32, intake: Answer) -> Session {
             Phase::Consent => Msg::Consent(true),
             Phase::Instructions => Msg::FinishInstructions,
             Phase::Intake => {
-                let answer = Msg::SurveyAnswer {
-                    survey: Survey::Intake,
-                    question: "cook_freq".into(),
-                    answer: Some(intake.clone()),
-                };
+                let answer = Msg::answer(
+                    Target::Survey {
+                        question: "cook_freq".into(),
+                    },
+                    Reply::Answer(intake.clone()),
+                );
                 update(study, &mut s, answer, now);
                 Msg::SubmitSurvey(Survey::Intake)
             }
@@ -130,10 +131,12 @@ fn zero_says_cannot_judge_for_the_score_a_digit_would_answer_and_counts_as_answe
         .unwrap();
     update(&study, &mut s, Msg::GoTo(rate), 2.0);
     assert_eq!(s.progress.current, rate);
-    let cannot = |dimension: &str, on: bool| Msg::CannotRate {
-        position: 0,
-        dimension: dimension.into(),
-        on,
+    let cannot = |dimension: &str, on: bool| Msg::Answer {
+        target: Target::Rating {
+            position: 0,
+            dimension: dimension.into(),
+        },
+        reply: on.then_some(Reply::CannotJudge),
         advance: true,
     };
     // The first unanswered score is Correctness, which offers it.
@@ -168,11 +171,14 @@ fn zero_says_cannot_judge_for_the_score_a_digit_would_answer_and_counts_as_answe
     update(&study, &mut s, cannot("clarity", true), 4.0);
     assert!(!output(&s).cannot_judge.contains(&"clarity".to_owned()));
     // A score replaces it, and it replaces a score.
-    let score = |value| Msg::Rate {
-        position: 0,
-        dimension: "correct".into(),
-        value,
-        advance: false,
+    let score = |value| {
+        Msg::answer(
+            Target::Rating {
+                position: 0,
+                dimension: "correct".into(),
+            },
+            Reply::Score(value),
+        )
     };
     update(&study, &mut s, score(2), 5.0);
     assert_eq!(output(&s).ratings.get("correct"), Some(&2));
@@ -186,12 +192,13 @@ fn zero_says_cannot_judge_for_the_score_a_digit_would_answer_and_counts_as_answe
     assert_eq!(trial_missing(&study, &s, rate).len(), 2);
     // "Cannot judge" and a score: the trial is done.
     update(&study, &mut s, cannot("correct", true), 8.0);
-    let clarity_score = Msg::Rate {
-        position: 0,
-        dimension: "clarity".into(),
-        value: 3,
-        advance: false,
-    };
+    let clarity_score = Msg::answer(
+        Target::Rating {
+            position: 0,
+            dimension: "clarity".into(),
+        },
+        Reply::Score(3),
+    );
     update(&study, &mut s, clarity_score, 9.0);
     update(&study, &mut s, Msg::Next, 10.0);
     assert!(
@@ -217,24 +224,27 @@ fn answer_all(
         for position in 0..s.plan.trials[i].shown.len() {
             for d in &task.dimensions {
                 let msg = match d.as_str() {
-                    "correct" if skip(i) => Msg::CannotRate {
-                        position,
-                        dimension: d.clone(),
-                        on: true,
-                        advance: false,
-                    },
-                    "correct" => Msg::Rate {
-                        position,
-                        dimension: d.clone(),
-                        value: score(i),
-                        advance: false,
-                    },
-                    _ => Msg::Rate {
-                        position,
-                        dimension: d.clone(),
-                        value: 3,
-                        advance: false,
-                    },
+                    "correct" if skip(i) => Msg::answer(
+                        Target::Rating {
+                            position,
+                            dimension: d.clone(),
+                        },
+                        Reply::CannotJudge,
+                    ),
+                    "correct" => Msg::answer(
+                        Target::Rating {
+                            position,
+                            dimension: d.clone(),
+                        },
+                        Reply::Score(score(i)),
+                    ),
+                    _ => Msg::answer(
+                        Target::Rating {
+                            position,
+                            dimension: d.clone(),
+                        },
+                        Reply::Score(3),
+                    ),
                 };
                 update(study, s, msg, now);
             }
@@ -244,11 +254,13 @@ fn answer_all(
                 } else {
                     Answer::Choice("Yes".into())
                 };
-                let msg = Msg::OutputAnswer {
-                    position,
-                    question: q.clone(),
-                    answer: Some(answer),
-                };
+                let msg = Msg::answer(
+                    Target::OutputQuestion {
+                        position,
+                        question: q.clone(),
+                    },
+                    Reply::Answer(answer),
+                );
                 update(study, s, msg, now);
             }
         }
@@ -256,7 +268,10 @@ fn answer_all(
             update(
                 study,
                 s,
-                Msg::Prefer(Some(Preference::Choice { position: 0 })),
+                Msg::answer(
+                    Target::Preference,
+                    Reply::Preference(Preference::Choice { position: 0 }),
+                ),
                 now,
             );
         }
@@ -426,11 +441,12 @@ fn a_questions_cannot_judge_is_an_answer_of_its_own_counted_apart() {
     update(&plain, &mut s, Msg::Consent(true), 1.5);
     update(&plain, &mut s, Msg::FinishInstructions, 2.0);
     assert_eq!(s.progress.phase, Phase::Intake);
-    let skip = Msg::SurveyAnswer {
-        survey: Survey::Intake,
-        question: "cook_freq".into(),
-        answer: Some(Answer::CannotJudge),
-    };
+    let skip = Msg::answer(
+        Target::Survey {
+            question: "cook_freq".into(),
+        },
+        Reply::Answer(Answer::CannotJudge),
+    );
     update(&plain, &mut s, skip.clone(), 3.0);
     assert_eq!(s.survey_answer(Survey::Intake, "cook_freq"), None);
     // Offered: an answer that lets the annotator go on.

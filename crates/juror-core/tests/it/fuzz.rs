@@ -24,7 +24,7 @@ use juror_core::base::rich;
 use juror_core::plan::{Annotator, plan, view::TrialView};
 use juror_core::session::ratings::{export, parse, restore};
 use juror_core::session::store::{self, Envelope, SCHEMA_VERSION};
-use juror_core::session::{self, Msg, Session, update};
+use juror_core::session::{self, Msg, Reply, Session, Target, update};
 use juror_core::study::{Study, parse_study};
 
 use crate::support::example;
@@ -339,8 +339,8 @@ fn check_envelope(study: &Study, text: &str) {
         Msg::Next,
         Msg::Previous,
         Msg::GoTo(usize::MAX),
-        Msg::Notes("x".into()),
-        Msg::Prefer(None),
+        Msg::answer(Target::Notes, Reply::Text("x".into())),
+        Msg::clear(Target::Preference),
         Msg::Visibility(false),
         Msg::Visibility(true),
     ] {
@@ -448,17 +448,18 @@ fn finished(name: &str) -> (Study, String, Value, Value) {
                         update(
                             &study,
                             &mut s,
-                            Msg::Rate {
-                                position,
-                                dimension,
-                                value,
-                                advance: false,
-                            },
+                            Msg::answer(
+                                Target::Rating {
+                                    position,
+                                    dimension,
+                                },
+                                Reply::Score(value),
+                            ),
                             now,
                         );
                     }
                 }
-                Msg::Notes("a note".into())
+                Msg::answer(Target::Notes, Reply::Text("a note".into()))
             }
             _ => break,
         };

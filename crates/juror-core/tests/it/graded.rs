@@ -8,7 +8,7 @@ use juror_core::analysis::{Context, Data, Input, Options, analyze, to_csv};
 use juror_core::plan::Annotator;
 use juror_core::session::keys::{Key, to_msg};
 use juror_core::session::ratings::{PreferenceRecord, export};
-use juror_core::session::{Msg, Phase, Preference, Session, update};
+use juror_core::session::{Msg, Phase, Preference, Reply, Session, Target, update};
 use juror_core::study::{Study, parse_study};
 use serde_json::Value;
 
@@ -273,7 +273,12 @@ fn an_annotator_grades_by_keys_says_cannot_judge_and_the_file_and_analysis_carry
     assert_eq!(s.progress.current, 0, "a graded preference is required");
     // Keys: 1 is A's strongest, 4 "Same", 7 B's strongest, 8 nothing, T "Same", 0 cannot judge.
     let at = |k: &str, s: &Session| to_msg(&study, s, key(k), None);
-    let graded = |grade| Some(Msg::Prefer(Some(Preference::Graded { grade })));
+    let graded = |grade| {
+        Some(Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::Graded { grade }),
+        ))
+    };
     assert_eq!(at("1", &s), graded(-3));
     assert_eq!(at("4", &s), graded(0));
     assert_eq!(at("7", &s), graded(3));
@@ -281,14 +286,20 @@ fn an_annotator_grades_by_keys_says_cannot_judge_and_the_file_and_analysis_carry
     assert_eq!(at("t", &s), graded(0));
     assert_eq!(
         at("0", &s),
-        Some(Msg::Prefer(Some(Preference::CannotJudge)))
+        Some(Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::CannotJudge)
+        ))
     );
     assert_eq!(at("a", &s), None, "a letter chooses no grade");
     // A grade off the scale is refused; one on it is kept.
     update(
         &study,
         &mut s,
-        Msg::Prefer(Some(Preference::Graded { grade: 4 })),
+        Msg::answer(
+            Target::Preference,
+            Reply::Preference(Preference::Graded { grade: 4 }),
+        ),
         3.0,
     );
     assert_eq!(s.progress.trials[0].preference, None);

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use juror_core::base::digest::sha256_hex;
 use juror_core::plan::Annotator;
 use juror_core::session::ratings::{RatingsFile, export, parse, restore};
-use juror_core::session::{Msg, Phase, Session, update};
+use juror_core::session::{Msg, Phase, Reply, Session, Target, update};
 use juror_core::study::{Study, parse_study};
 
 use crate::support::{self, bless, root};
@@ -46,12 +46,13 @@ fn slot1_session() -> (Study, String, Session, f64) {
         update(
             &study,
             s,
-            Msg::Rate {
-                position: 0,
-                dimension: "quality".into(),
-                value,
-                advance: false,
-            },
+            Msg::answer(
+                Target::Rating {
+                    position: 0,
+                    dimension: "quality".into(),
+                },
+                Reply::Score(value),
+            ),
             when,
         );
     };
@@ -60,7 +61,10 @@ fn slot1_session() -> (Study, String, Session, f64) {
     update(
         &study,
         &mut s,
-        Msg::Notes("Clear call, but the 8% figure has no source.".into()),
+        Msg::answer(
+            Target::Notes,
+            Reply::Text("Clear call, but the 8% figure has no source.".into()),
+        ),
         at(150),
     );
     update(&study, &mut s, Msg::Next, at(155));
@@ -69,10 +73,7 @@ fn slot1_session() -> (Study, String, Session, f64) {
     update(
         &study,
         &mut s,
-        Msg::Flag {
-            position: 0,
-            on: true,
-        },
+        Msg::answer(Target::Flag { position: 0 }, Reply::Ticked),
         at(205),
     );
     update(&study, &mut s, Msg::Next, at(210));

@@ -11,7 +11,7 @@ use juror_core::analysis::{Context, Data, Input, InputKind, Options, analyze, to
 use juror_core::plan::Annotator;
 use juror_core::session::answers::ErrorSpan;
 use juror_core::session::ratings::export;
-use juror_core::session::{Msg, Phase, Session, update};
+use juror_core::session::{Msg, Phase, Reply, Session, Target, update};
 use juror_core::study::{Severity, Study};
 
 use crate::support::{check, close, example, f, read as read_file, reference, tol, u};
@@ -226,12 +226,13 @@ fn esa_session() -> (Study, String, Session) {
 }
 
 fn rate_and_next(study: &Study, s: &mut Session, score: i32, now: f64) {
-    let msg = Msg::Rate {
-        position: 0,
-        dimension: "esa".into(),
-        value: score,
-        advance: false,
-    };
+    let msg = Msg::answer(
+        Target::Rating {
+            position: 0,
+            dimension: "esa".into(),
+        },
+        Reply::Score(score),
+    );
     update(study, s, msg, now);
     update(study, s, Msg::Next, now + 0.5);
 }
@@ -266,10 +267,7 @@ fn a_ratings_file_gives_a_row_per_error_one_for_no_errors_and_none_for_what_was_
     update(
         &study,
         &mut s,
-        Msg::NoErrors {
-            position: 0,
-            on: true,
-        },
+        Msg::answer(Target::Spans { position: 0 }, Reply::Ticked),
         4.0,
     );
     rate_and_next(&study, &mut s, 95, 5.0);
