@@ -25,7 +25,7 @@ use super::data::{ChoiceKind, ChoiceRow, Ci, RatingRow, share_of};
 use crate::session::CANNOT_JUDGE;
 use crate::stats::nominal::{cochrans_q, mcnemar_exact};
 use crate::stats::paired::describe;
-use crate::study::{Question, QuestionKind, RankOptions, Study};
+use crate::study::{Question, Study};
 
 /// The answers as a tidy CSV.
 pub fn to_csv(rows: &[AnswerRow]) -> String {
@@ -331,11 +331,8 @@ fn summary(
     let (skips, given): (Vec<&AnswerRow>, Vec<&AnswerRow>) =
         rows.iter().partition(|r| r.value == CANNOT_JUDGE);
     let rows = &given[..];
-    let kind = match question.map(|q| &q.kind) {
-        Some(QuestionKind::SingleChoice(_) | QuestionKind::MultipleChoice { .. }) => "choice",
-        Some(QuestionKind::Likert(_) | QuestionKind::Number { .. }) => "number",
-        Some(QuestionKind::ShortText { .. } | QuestionKind::LongText { .. }) => "text",
-        Some(QuestionKind::Rank(_)) => "rank",
+    let kind = match question.map(|q| q.kind.family()) {
+        Some(family) => family,
         None if rows.iter().any(|r| r.rank.is_some()) => "rank",
         None if rows.iter().all(|r| r.value.parse::<f64>().is_ok()) => "number",
         None => "choice",
@@ -373,11 +370,9 @@ fn summary(
     };
     match kind {
         "choice" => {
-            let declared: Vec<String> = match question.map(|q| &q.kind) {
-                Some(QuestionKind::SingleChoice(o)) => o.clone(),
-                Some(QuestionKind::MultipleChoice { options, .. }) => options.clone(),
-                _ => Vec::new(),
-            };
+            let declared: Vec<String> = question
+                .and_then(|q| q.kind.choice_options())
+                .map_or_else(Vec::new, <[String]>::to_vec);
             let mut options = declared.clone();
             for r in rows {
                 if !options.contains(&r.value) {
@@ -405,10 +400,7 @@ fn summary(
                     });
                 }
             }
-            let single = !matches!(
-                question.map(|q| &q.kind),
-                Some(QuestionKind::MultipleChoice { .. })
-            );
+            let single = !question.is_some_and(|q| q.kind.multiple());
             if per_system && single && options.len() == 2 {
                 out.paired_test = Some(paired_proportions(rows, &options[0]));
             }
@@ -430,10 +422,8 @@ fn summary(
             }
         }
         "rank" => {
-            let systems = matches!(
-                question.map(|q| &q.kind),
-                Some(QuestionKind::Rank(RankOptions::Systems))
-            ) || rows.iter().all(|r| r.system.is_some());
+            let systems = question.is_some_and(|q| q.kind.ranks_systems())
+                || rows.iter().all(|r| r.system.is_some());
             // One ranking per annotator (and item, for an output question).
             let mut rankings: BTreeMap<Block<'_>, Vec<(usize, String)>> = BTreeMap::new();
             for r in rows {

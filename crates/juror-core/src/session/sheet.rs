@@ -33,9 +33,8 @@ use super::ratings::{RatingsFile, export};
 use super::{Phase, Session, trial_missing};
 use crate::base::csv;
 use crate::plan::{Plan, Trial};
-use crate::study::{
-    PreferenceKind, QuestionKind, RankOptions, Requirement, Scale, Study, Task, letter,
-};
+use crate::study::ask::cell::split_list;
+use crate::study::{PreferenceKind, Requirement, Study, Task, letter};
 
 /// A column of a sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -247,24 +246,6 @@ pub fn write(study: &Study, plan: &Plan) -> String {
     out
 }
 
-/// "from 1 to 5: 1 Irrelevant, 2 Poor, …": a scale in words.
-fn scale_words(scale: &Scale) -> String {
-    let points: Vec<String> = scale
-        .points
-        .iter()
-        .map(|p| match &p.label {
-            Some(label) => format!("{} {label}", p.value),
-            None => p.value.to_string(),
-        })
-        .collect();
-    format!(
-        "a whole number from {} to {} ({})",
-        scale.min(),
-        scale.max(),
-        points.join(", ")
-    )
-}
-
 /// `relevance-A … relevance-D`, or the one name.
 fn span(columns: &[&Column]) -> String {
     match (columns.first(), columns.last()) {
@@ -312,7 +293,7 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
                 span(&of),
                 d.label,
                 d.question,
-                scale_words(&d.scale),
+                d.scale.words(),
                 skip_words(d.allow_skip),
                 required_word(d.required)
             );
@@ -329,7 +310,7 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
                 "  {}: {}, {}{}; {}",
                 span(&of),
                 q.prompt,
-                question_words(&q.kind),
+                q.kind.words(),
                 skip_words(q.allow_skip),
                 required_word(q.required)
             );
@@ -384,28 +365,6 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
         }
     }
     out
-}
-
-/// What a per-output question takes, in words.
-fn question_words(kind: &QuestionKind) -> String {
-    match kind {
-        QuestionKind::Likert(scale) => scale_words(scale),
-        QuestionKind::SingleChoice(options) => format!("one of: {}", options.join(", ")),
-        QuestionKind::MultipleChoice { options, .. } => {
-            format!("some of: {}, separated by ;", options.join(", "))
-        }
-        QuestionKind::ShortText { .. } | QuestionKind::LongText { .. } => "text".to_owned(),
-        QuestionKind::Number { .. } => "a number".to_owned(),
-        QuestionKind::Rank(RankOptions::Fixed(options)) => {
-            format!(
-                "all of {} in order, best first, separated by >",
-                options.join(", ")
-            )
-        }
-        QuestionKind::Rank(RankOptions::Systems) => {
-            "every letter in order, best first, like B > A > C".to_owned()
-        }
-    }
 }
 
 /// A problem of a filled sheet: where (the row as a spreadsheet numbers it, the header being
@@ -812,7 +771,7 @@ impl RowReader<'_, '_> {
             a.outputs[p].rate(d, None);
             return;
         }
-        match score(value, &dimension.scale) {
+        match dimension.scale.parse_cell(value) {
             Ok(v) if implied.is_some_and(|i| i != v) => {
                 let i = implied.unwrap_or(v);
                 self.fail(
@@ -847,14 +806,22 @@ impl RowReader<'_, '_> {
             return;
         };
         if value.is_empty() {
-            self.blank(column, question.required, &question_words(&question.kind));
+            self.blank(column, question.required, &question.kind.words());
             return;
         }
         let design = self.study.design();
         let labels: Vec<String> = (0..self.study.system_count())
             .map(|i| design.label(i))
             .collect();
-        let answer = match parse_answer(&question.kind, value, &labels, design) {
+        let system = |v: &str| {
+            labels
+                .iter()
+                .enumerate()
+                .find(|(i, l)| *l == v || letter(*i).eq_ignore_ascii_case(v))
+                .map(|(i, _)| design.label(i))
+                .ok_or_else(|| format!("\"{v}\" is not a letter of an output"))
+        };
+        let answer = match question.kind.parse_cell(value, system) {
             _ if question.allow_skip && value.eq_ignore_ascii_case(CANNOT_JUDGE) => {
                 Answer::CannotJudge
             }
@@ -966,96 +933,4 @@ fn flag_value(value: &str) -> Option<bool> {
         "x" | "yes" | "y" | "1" | "true" => Some(true),
         _ => None,
     }
-}
-
-/// A score on `scale`, or why not: "6 is not on the scale 1–5; write a whole number from 1 to 5".
-fn score(value: &str, scale: &Scale) -> Result<i32, String> {
-    let (min, max) = (scale.min(), scale.max());
-    let fix = format!("write a whole number from {min} to {max}");
-    let x: f64 = value
-        .parse()
-        .map_err(|_| format!("\"{value}\" is not a number; {fix}"))?;
-    if !x.is_finite() || x.fract() != 0.0 {
-        return Err(format!("{value} is not a whole number; {fix}"));
-    }
-    if x < f64::from(min) || x > f64::from(max) {
-        return Err(format!("{value} is not on the scale {min}–{max}; {fix}"));
-    }
-    Ok(x as i32)
-}
-
-/// The parts of a list cell: separated by `>` (and, for a ranking of letters, commas, `;` or
-/// spaces too), or by `;` for a list of options.
-fn split_list(value: &str, ranking: bool) -> impl Iterator<Item = &str> {
-    value
-        .split(move |c: char| {
-            if ranking {
-                c == '>' || c == ',' || c == ';' || c.is_whitespace()
-            } else {
-                c == ';'
-            }
-        })
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-}
-
-/// The option of `options` that `value` names (exactly, else ignoring case).
-fn option_of(options: &[String], value: &str) -> Result<String, String> {
-    options
-        .iter()
-        .find(|o| o.as_str() == value)
-        .or_else(|| options.iter().find(|o| o.eq_ignore_ascii_case(value)))
-        .cloned()
-        .ok_or_else(|| {
-            format!(
-                "\"{value}\" is not an option; write one of: {}",
-                options.join(", ")
-            )
-        })
-}
-
-/// A per-output question's answer as written in a cell (checked against the question after).
-fn parse_answer(
-    kind: &QuestionKind,
-    value: &str,
-    labels: &[String],
-    design: &crate::study::Design,
-) -> Result<Answer, String> {
-    Ok(match kind {
-        QuestionKind::Likert(scale) => Answer::Scale(score(value, scale)?),
-        QuestionKind::SingleChoice(options) => Answer::Choice(option_of(options, value)?),
-        QuestionKind::MultipleChoice { options, .. } => Answer::Choices(
-            split_list(value, false)
-                .map(|v| option_of(options, v))
-                .collect::<Result<_, _>>()?,
-        ),
-        QuestionKind::ShortText { .. } | QuestionKind::LongText { .. } => {
-            Answer::Text(value.to_owned())
-        }
-        QuestionKind::Number { .. } => Answer::Number(
-            value
-                .parse()
-                .map_err(|_| format!("\"{value}\" is not a number; write a number"))?,
-        ),
-        QuestionKind::Rank(RankOptions::Fixed(options)) => Answer::Rank(
-            value
-                .split('>')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|v| option_of(options, v))
-                .collect::<Result<_, _>>()?,
-        ),
-        QuestionKind::Rank(RankOptions::Systems) => Answer::Rank(
-            split_list(value, true)
-                .map(|v| {
-                    labels
-                        .iter()
-                        .enumerate()
-                        .find(|(i, l)| *l == v || letter(*i).eq_ignore_ascii_case(v))
-                        .map(|(i, _)| design.label(i))
-                        .ok_or_else(|| format!("\"{v}\" is not a letter of an output"))
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-    })
 }

@@ -8,7 +8,7 @@
 //! holds [`study`] to that writer: every study written and read back is the same study.
 
 use crate::base::json::{
-    Blank, Read, Value, Wrong, boolean, count, fields, index, integer, list, map, number, string,
+    Blank, Read, Value, Wrong, boolean, count, fields, index, integer, list, map, string,
     unknown_variant, variant, whole, word,
 };
 use crate::base::rich::Text;
@@ -16,7 +16,7 @@ use crate::base::rich::Text;
 use super::model::{
     Assignment, AttentionCheck, Consent, Design, Dimension, Example, Item, LabelScheme, Media,
     MediaKind, Order, PairSet, Preference, PreferenceKind, Presentation, Question, QuestionKind,
-    RankOptions, Requirement, Rubric, Scale, ScaleKind, ScalePoint, Severity, Spans, Study, Task,
+    Requirement, Rubric, Scale, ScaleKind, ScalePoint, Severity, Spans, Study, Task,
 };
 use super::published::{Shown, Trial};
 use super::raw::{RawCompletion, RawSubmit};
@@ -57,7 +57,7 @@ fn text(value: &Value) -> Read<Text> {
     crate::base::rich::read_text(value)
 }
 
-fn strings(value: &Value) -> Read<Vec<String>> {
+pub(super) fn strings(value: &Value) -> Read<Vec<String>> {
     list(value, string)
 }
 
@@ -124,7 +124,7 @@ fn dimension(value: &Value) -> Read<Dimension> {
     f.done(value)
 }
 
-fn scale(value: &Value) -> Read<Scale> {
+pub(super) fn scale(value: &Value) -> Read<Scale> {
     let mut f = fields(value)?;
     let value = Scale {
         points: f.take("points", |v| list(v, scale_point)),
@@ -188,75 +188,11 @@ fn question(value: &Value) -> Read<Question> {
         prompt: f.take("prompt", string),
         help: f.maybe("help", string),
         required: f.take("required", boolean),
-        kind: f.take("kind", question_kind),
+        kind: f.take("kind", super::ask::question::read),
         screen_out: f.take("screen_out", strings),
         allow_skip: f.take("allow_skip", boolean),
     };
     f.done(value)
-}
-
-fn question_kind(value: &Value) -> Read<QuestionKind> {
-    let (name, content) = variant(value)?;
-    let inner = |wrong: Wrong| wrong.in_key(name);
-    let kind = match name {
-        "Likert" => scale(content).map(QuestionKind::Likert),
-        "SingleChoice" => strings(content).map(QuestionKind::SingleChoice),
-        "MultipleChoice" => fields(content).and_then(|mut f| {
-            let value = QuestionKind::MultipleChoice {
-                options: f.take("options", strings),
-                min_selected: f.take("min_selected", count),
-                max_selected: f.take("max_selected", count),
-            };
-            f.done(value)
-        }),
-        "ShortText" => fields(content).and_then(|mut f| {
-            let value = QuestionKind::ShortText {
-                max_length: f.maybe("max_length", count),
-            };
-            f.done(value)
-        }),
-        "LongText" => fields(content).and_then(|mut f| {
-            let value = QuestionKind::LongText {
-                max_length: f.maybe("max_length", count),
-            };
-            f.done(value)
-        }),
-        "Number" => fields(content).and_then(|mut f| {
-            let value = QuestionKind::Number {
-                min: f.maybe("min", number),
-                max: f.maybe("max", number),
-                integer: f.take("integer", boolean),
-            };
-            f.done(value)
-        }),
-        "Rank" => rank_options(content).map(QuestionKind::Rank),
-        _ => {
-            return Err(unknown_variant(
-                name,
-                &[
-                    "Likert",
-                    "SingleChoice",
-                    "MultipleChoice",
-                    "ShortText",
-                    "LongText",
-                    "Number",
-                    "Rank",
-                ],
-            ));
-        }
-    };
-    kind.map_err(inner)
-}
-
-fn rank_options(value: &Value) -> Read<RankOptions> {
-    let (name, content) = variant(value)?;
-    match name {
-        "Systems" => Ok(RankOptions::Systems),
-        "Fixed" => strings(content)
-            .map(RankOptions::Fixed)
-            .map_err(|e| e.in_key("Fixed")),
-        _ => Err(unknown_variant(name, &["Fixed", "Systems"])),
-    }
 }
 
 fn design(value: &Value) -> Read<Design> {
@@ -516,6 +452,7 @@ blank! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::study::RankOptions;
     use serde::Serialize;
 
     /// `read` gives back what the model's `Serialize` wrote.
@@ -612,7 +549,7 @@ mod tests {
             QuestionKind::Rank(RankOptions::Fixed(vec!["x".to_owned()])),
             QuestionKind::Rank(RankOptions::Systems),
         ] {
-            same(&kind, question_kind);
+            same(&kind, crate::study::ask::question::read);
         }
         for check in [
             AttentionCheck::Rating {

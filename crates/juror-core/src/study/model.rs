@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+pub use super::ask::{QuestionKind, RankOptions};
 pub use crate::base::rich::Text;
 
 pub use super::raw::{
@@ -363,54 +364,6 @@ pub struct Question {
     pub screen_out: Vec<String>,
     /// Whether "Cannot judge" is offered (scale and choice questions only).
     pub allow_skip: bool,
-}
-
-/// Kinds of question.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum QuestionKind {
-    /// A labelled scale.
-    Likert(Scale),
-    /// One option.
-    SingleChoice(Vec<String>),
-    /// Several options, with bounds on how many.
-    MultipleChoice {
-        /// The options.
-        options: Vec<String>,
-        /// Fewest.
-        min_selected: u32,
-        /// Most.
-        max_selected: u32,
-    },
-    /// A line of text.
-    ShortText {
-        /// Longest answer.
-        max_length: Option<u32>,
-    },
-    /// Several lines of text.
-    LongText {
-        /// Longest answer.
-        max_length: Option<u32>,
-    },
-    /// A number.
-    Number {
-        /// Smallest.
-        min: Option<f64>,
-        /// Largest.
-        max: Option<f64>,
-        /// Whole numbers only.
-        integer: bool,
-    },
-    /// An ordering of options, best first.
-    Rank(RankOptions),
-}
-
-/// What a rank question orders.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum RankOptions {
-    /// Fixed options.
-    Fixed(Vec<String>),
-    /// The systems, by their blinded labels.
-    Systems,
 }
 
 /// The design.

@@ -340,66 +340,7 @@ pub struct RawQuestion {
     pub kind: RawQuestionKind,
 }
 
-/// The kinds of question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum RawQuestionKind {
-    /// A labelled integer scale.
-    Likert {
-        /// The scale.
-        scale: RawScale,
-    },
-    /// Exactly one of the options.
-    SingleChoice {
-        /// The options, in the order shown.
-        options: Vec<String>,
-    },
-    /// Any number of the options, optionally bounded.
-    MultipleChoice {
-        /// The options, in the order shown.
-        options: Vec<String>,
-        /// Fewest options to tick.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        min_selected: Option<u32>,
-        /// Most options to tick.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max_selected: Option<u32>,
-    },
-    /// One line of text.
-    ShortText {
-        /// Longest answer accepted, in characters.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max_length: Option<u32>,
-    },
-    /// Free text over several lines.
-    LongText {
-        /// Longest answer accepted, in characters.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max_length: Option<u32>,
-    },
-    /// A number, optionally bounded.
-    Number {
-        /// Smallest value accepted.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        min: Option<f64>,
-        /// Largest value accepted.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max: Option<f64>,
-        /// Whether only whole numbers are accepted.
-        #[serde(default)]
-        integer: bool,
-    },
-    /// Put options in order, best first. With `systems: true` the options are the blinded
-    /// system labels ("System A", ...), which needs `design.labels: "per_annotator"`.
-    Rank {
-        /// The options to order.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        options: Vec<String>,
-        /// Rank the systems by their blinded labels instead of fixed options.
-        #[serde(default)]
-        systems: bool,
-    },
-}
+pub use super::ask::RawQuestionKind;
 
 /// The design of the study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -7,10 +7,14 @@
 //! never a system.
 
 mod answer;
+pub mod cell;
 mod preference;
+pub mod question;
+mod scale;
 
 pub use answer::Answer;
 pub use preference::{Preference, best_worst_fits};
+pub use question::{QuestionKind, RankOptions, RawQuestionKind};
 
 /// What is given at a target ([`Target`]); `None` in a message clears it.
 #[derive(Debug, Clone, PartialEq)]

@@ -124,7 +124,7 @@ impl Checker {
         (rubric, dims, question_ids)
     }
 
-    pub(super) fn scale(&mut self, at: &str, raw: &RawScale) -> Scale {
+    pub(in crate::study) fn scale(&mut self, at: &str, raw: &RawScale) -> Scale {
         let slider = raw.is_slider();
         if let Some(kind) = raw
             .kind

@@ -2,6 +2,7 @@
 //! each mistake placed at its value and said without Rust's type names, one section and one
 //! item at a time so that one mistake does not hide the next.
 
+use crate::study::ask::question::TYPES;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -251,7 +252,12 @@ pub(super) fn question_key_problems(study: &Value) -> Vec<Problem> {
                     out.push(Problem {
                         at: format!("{section}.{list}[{i}].type"),
                         message: format!(
-                            "expected one of \"likert\", \"single_choice\", \"multiple_choice\", \"short_text\", \"long_text\", \"number\", \"rank\" (in quotes), found {}",
+                            "expected one of {} (in quotes), found {}",
+                            TYPES
+                                .iter()
+                                .map(|(name, _)| format!("\"{name}\""))
+                                .collect::<Vec<_>>()
+                                .join(", "),
                             crate::study::shapes::found_value(other)
                         ),
                         fix: "write the value in the shape expected".to_owned(),
@@ -260,14 +266,8 @@ pub(super) fn question_key_problems(study: &Value) -> Vec<Problem> {
                 }
                 None => continue,
             };
-            let specific: &[&str] = match kind {
-                "likert" => &["scale"],
-                "single_choice" => &["options"],
-                "multiple_choice" => &["options", "min_selected", "max_selected"],
-                "short_text" | "long_text" => &["max_length"],
-                "number" => &["min", "max", "integer"],
-                "rank" => &["options", "systems"],
-                _ => continue,
+            let Some(&(_, specific)) = TYPES.iter().find(|(name, _)| *name == kind) else {
+                continue;
             };
             let common = [
                 "id",

@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Checker;
-use crate::base::number::Num;
 use crate::study::model::*;
 use crate::study::raw::*;
 
@@ -71,7 +70,7 @@ impl Checker {
             .collect()
     }
 
-    fn options(&mut self, at: &str, options: &[String], fewest: usize) {
+    pub(in crate::study) fn options(&mut self, at: &str, options: &[String], fewest: usize) {
         if options.len() < fewest {
             self.error(
                 at.to_owned(),
@@ -99,102 +98,9 @@ impl Checker {
 
     fn question(&mut self, at: &str, q: &RawQuestion, labels: LabelScheme) -> Question {
         self.not_blank(&format!("{at}.prompt"), "question prompt", &q.prompt);
-        let kind = match &q.kind {
-            RawQuestionKind::Likert { scale } => {
-                if scale.is_slider() {
-                    self.error(
-                        format!("{at}.scale.type"),
-                        "a slider is for the rubric's dimensions, not a question",
-                        "remove \"type\": \"slider\" (a scale of up to 11 points), or use a number question",
-                    );
-                }
-                QuestionKind::Likert(self.scale(&format!("{at}.scale"), scale))
-            }
-            RawQuestionKind::SingleChoice { options } => {
-                self.options(&format!("{at}.options"), options, 2);
-                QuestionKind::SingleChoice(options.clone())
-            }
-            RawQuestionKind::MultipleChoice {
-                options,
-                min_selected,
-                max_selected,
-            } => {
-                self.options(&format!("{at}.options"), options, 2);
-                let n = u32::try_from(options.len()).unwrap_or(u32::MAX);
-                let lo = min_selected.unwrap_or(0);
-                let hi = max_selected.unwrap_or(n);
-                if hi > n {
-                    self.error(
-                        format!("{at}.max_selected"),
-                        format!("max_selected is {hi} but there are {n} options"),
-                        "lower max_selected or add options",
-                    );
-                }
-                if lo > hi {
-                    self.error(
-                        format!("{at}.min_selected"),
-                        format!("min_selected ({lo}) is above max_selected ({hi})"),
-                        "make min_selected at most max_selected",
-                    );
-                }
-                QuestionKind::MultipleChoice {
-                    options: options.clone(),
-                    min_selected: lo,
-                    max_selected: hi.min(n),
-                }
-            }
-            RawQuestionKind::ShortText { max_length } => QuestionKind::ShortText {
-                max_length: *max_length,
-            },
-            RawQuestionKind::LongText { max_length } => QuestionKind::LongText {
-                max_length: *max_length,
-            },
-            RawQuestionKind::Number { min, max, integer } => {
-                if let (Some(lo), Some(hi)) = (min, max)
-                    && lo > hi
-                {
-                    self.error(
-                        format!("{at}.min"),
-                        format!("min ({}) is above max ({})", Num(*lo), Num(*hi)),
-                        "make min at most max",
-                    );
-                }
-                QuestionKind::Number {
-                    min: *min,
-                    max: *max,
-                    integer: *integer,
-                }
-            }
-            RawQuestionKind::Rank { options, systems } => {
-                if *systems {
-                    if !options.is_empty() {
-                        self.error(
-                            format!("{at}.options"),
-                            "a rank of systems takes no options",
-                            "remove \"options\" or set \"systems\": false",
-                        );
-                    }
-                    if labels != LabelScheme::PerAnnotator {
-                        self.error(
-                            format!("{at}.systems"),
-                            "ranking systems by label needs labels that stay the same for an annotator",
-                            "set design.labels to \"per_annotator\", or rank fixed options",
-                        );
-                    }
-                    QuestionKind::Rank(RankOptions::Systems)
-                } else {
-                    self.options(&format!("{at}.options"), options, 2);
-                    QuestionKind::Rank(RankOptions::Fixed(options.clone()))
-                }
-            }
-        };
+        let kind = self.question_kind(at, &q.kind, labels);
         self.screen_out(at, q, &kind);
-        let skippable = matches!(
-            kind,
-            QuestionKind::Likert(_)
-                | QuestionKind::SingleChoice(_)
-                | QuestionKind::MultipleChoice { .. }
-        );
+        let skippable = kind.skippable();
         if q.allow_skip && !skippable {
             self.error(
                 format!("{at}.allow_skip"),
@@ -229,9 +135,9 @@ impl Checker {
             );
             return;
         }
-        let options = match kind {
-            QuestionKind::SingleChoice(o) | QuestionKind::MultipleChoice { options: o, .. } => o,
-            _ => {
+        let options = match kind.choice_options() {
+            Some(o) => o,
+            None => {
                 self.error(
                     here,
                     "only a choice can screen participants out",
