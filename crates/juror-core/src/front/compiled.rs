@@ -661,11 +661,7 @@ fn counts(study: &Study, push: &mut dyn FnMut(String, &'static str, String)) {
             continue;
         };
         let size = p.tuple_size;
-        let bad = match p.kind {
-            crate::study::PreferenceKind::BestWorst => !(3..=systems).contains(&size),
-            _ => size != 0,
-        };
-        if bad {
+        if !p.tuple_size_fits(systems) {
             push(
                 format!("study.design.tasks[{t}].preference.tuple_size"),
                 COUNT,
@@ -725,7 +721,7 @@ fn trials(
         let width = match task.presentation {
             Presentation::Single => 1,
             Presentation::Pairs => 2,
-            Presentation::SideBySide => task.best_worst_size(outputs).unwrap_or(outputs),
+            Presentation::SideBySide => task.tuple_size(outputs).unwrap_or(outputs),
         };
         if trial.shown.len() != width || width == 0 {
             push(

@@ -53,7 +53,7 @@ fn tuple_bounds(study: &Study, plans: &[Plan], violations: &mut Vec<String>) -> 
     let n = study.systems().len();
     let mut out = Vec::new();
     for (ti, task) in study.design().tasks.iter().enumerate() {
-        let Some(k) = task.best_worst_size(n) else {
+        let Some(k) = task.tuple_size(n) else {
             continue;
         };
         let mut seen: BTreeSet<(usize, Vec<usize>)> = BTreeSet::new();
@@ -123,7 +123,7 @@ fn spread(values: impl IntoIterator<Item = usize>) -> usize {
 
 /// The number of positions trials of a task have.
 fn positions_of(study: &Study, task: &Task) -> usize {
-    if let Some(k) = task.best_worst_size(study.systems().len()) {
+    if let Some(k) = task.tuple_size(study.systems().len()) {
         return k;
     }
     match task.presentation {

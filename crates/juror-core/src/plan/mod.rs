@@ -404,7 +404,7 @@ fn task_trials(
     let n = study.systems().len();
     let items = task_items(task, mine);
     let spread = task.spread.then_some((assignment, slot));
-    let tuples = match task.best_worst_size(n) {
+    let tuples = match task.tuple_size(n) {
         Some(k) => tuples::design(seed, t, n, k, task.items.len(), format == Format::V3),
         None => Vec::new(),
     };

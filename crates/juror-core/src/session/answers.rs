@@ -8,39 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::study::Severity;
-pub use crate::study::ask::{Answer, Preference};
-
-/// The value a tidy file writes for "Cannot judge", in a score or preference column.
-pub const CANNOT_JUDGE: &str = "cannot_judge";
-
-/// A grade's name in a tidy file: `a3` … `a1`, `tie`, `b1` … `b3` (negative grades favour
-/// `a`, the first system).
-pub fn grade_name(grade: i32) -> String {
-    match grade {
-        0 => "tie".to_owned(),
-        g if g < 0 => format!("a{}", g.unsigned_abs()),
-        g => format!("b{g}"),
-    }
-}
-
-/// The grade a tidy file's `a2`, `tie`, `b1` names (any case), from −9 to 9; `None` for
-/// anything else.
-pub fn parse_grade(text: &str) -> Option<i32> {
-    let lower = text.to_ascii_lowercase();
-    if lower == "tie" {
-        return Some(0);
-    }
-    let (side, digits) = lower.split_at_checked(1)?;
-    let n: i32 = match digits.as_bytes() {
-        [d @ b'1'..=b'9'] => i32::from(d - b'0'),
-        _ => return None,
-    };
-    match side {
-        "a" => Some(-n),
-        "b" => Some(n),
-        _ => None,
-    }
-}
+pub use crate::study::ask::{Answer, CANNOT_JUDGE, Preference, grade_name, parse_grade};
 
 /// Answers about one shown output. Stored with what was given only (empty fields are left
 /// out), so that a long plan's untouched trials cost a few bytes each in storage.
@@ -244,82 +212,6 @@ fn is_zero(n: &u64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    /// The tagged enum as serde derives it, to hold [`super::Preference`]'s own reader to.
-    #[derive(Debug, PartialEq, serde::Deserialize)]
-    #[serde(tag = "kind", rename_all = "snake_case")]
-    enum Derived {
-        Best {
-            position: usize,
-        },
-        Choice {
-            position: usize,
-        },
-        Tie,
-        Rank {
-            order: Vec<usize>,
-        },
-        Graded {
-            grade: i32,
-        },
-        CannotJudge,
-        BestWorst {
-            #[serde(default)]
-            best: Option<usize>,
-            #[serde(default)]
-            worst: Option<usize>,
-        },
-    }
-
-    /// The flat reader reads what the derived tagged reader reads, refuses what it refuses,
-    /// and reads back what the writer writes.
-    /// Reads a preference as a stored session's reader does.
-    fn read(text: &str) -> Result<super::Preference, String> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        super::super::from_json::preference(&value).map_err(|e| e.to_string())
-    }
-
-    #[test]
-    fn preferences_read_as_the_tagged_enum_reads_them() {
-        let texts = [
-            r#"{"kind":"best","position":2}"#,
-            r#"{"position":1,"kind":"choice"}"#,
-            r#"{"kind":"tie"}"#,
-            r#"{"kind":"rank","order":[2,0,1]}"#,
-            r#"{"kind":"graded","grade":-2}"#,
-            r#"{"kind":"cannot_judge"}"#,
-            r#"{"kind":"best_worst"}"#,
-            r#"{"kind":"best_worst","best":0,"worst":3}"#,
-            r#"{"kind":"best_worst","worst":1}"#,
-            r#"{"kind":"choice","position":1,"note":"ignored"}"#,
-            r#"{"kind":"choice"}"#,
-            r#"{"kind":"rank"}"#,
-            r#"{"kind":"graded","grade":"2"}"#,
-            r#"{"kind":"choice","position":-1}"#,
-            r#"{"kind":"favourite","position":1}"#,
-            r#"{"position":1}"#,
-            r#"[1]"#,
-            r#""tie""#,
-        ];
-        for text in texts {
-            let ours = read(text);
-            let derived = serde_json::from_str::<Derived>(text);
-            assert_eq!(
-                ours.is_ok(),
-                derived.is_ok(),
-                "{text}: {ours:?} / {derived:?}"
-            );
-            if let Ok(p) = ours {
-                let written = serde_json::to_string(&p).unwrap();
-                assert_eq!(read(&written).unwrap(), p, "{text}");
-                assert_eq!(
-                    serde_json::from_str::<Derived>(&written).unwrap(),
-                    derived.unwrap(),
-                    "{text}"
-                );
-            }
-        }
-    }
-
     use super::*;
 
     /// Storage holds what was given only: an untouched trial of a pair is 19 characters (a

@@ -64,20 +64,11 @@ fn fails(study: &Study, trial: &TrialRecord) -> bool {
             accept: Some(accept),
             ..
         } => {
-            let chosen = match &trial.preference {
-                Some(
-                    PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
-                ) => Some(system),
-                Some(PreferenceRecord::Rank { systems, .. }) => systems.first(),
-                Some(PreferenceRecord::BestWorst { best, .. }) => best.as_ref().map(|b| &b.system),
-                Some(
-                    PreferenceRecord::Tie
-                    | PreferenceRecord::Graded { .. }
-                    | PreferenceRecord::CannotJudge,
-                )
-                | None => None,
-            };
-            !chosen.is_some_and(|c| accept.contains(c))
+            let chosen = trial
+                .preference
+                .as_ref()
+                .and_then(PreferenceRecord::preferred_system);
+            !chosen.is_some_and(|c| accept.iter().any(|a| a == c))
         }
         _ => false,
     }

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::answers::{Answer, ErrorSpan, OutputAnswers, Preference, TrialAnswers};
+use super::answers::{Answer, ErrorSpan, OutputAnswers, TrialAnswers};
 use super::store::Envelope;
 use super::{Phase, Progress};
 use crate::base::json::{
@@ -167,50 +167,7 @@ pub fn output_answers(value: &Value) -> Read<OutputAnswers> {
     f.done(output)
 }
 
-/// A preference, an object tagged by `kind` (`{"kind": "choice", "position": 1}`).
-///
-/// # Errors
-/// An unknown kind, or a field the kind needs missing or wrong.
-pub fn preference(value: &Value) -> Read<Preference> {
-    let mut f = fields(value)?;
-    let kind = f.take("kind", string);
-    let preference = match kind.as_str() {
-        "best" => Preference::Best {
-            position: f.take("position", index),
-        },
-        "choice" => Preference::Choice {
-            position: f.take("position", index),
-        },
-        "tie" => Preference::Tie,
-        "rank" => Preference::Rank {
-            order: f.take("order", |v| list(v, index)),
-        },
-        "graded" => Preference::Graded {
-            grade: f.take("grade", integer),
-        },
-        "cannot_judge" => Preference::CannotJudge,
-        "best_worst" => Preference::BestWorst {
-            best: f.maybe("best", index),
-            worst: f.maybe("worst", index),
-        },
-        _ => {
-            // A kind that is not a string is placed by `take` (and refused by `done`).
-            let wrong = unknown_variant(&kind, &PREFERENCE_KINDS).in_key("kind");
-            return f.done(()).and(Err(wrong));
-        }
-    };
-    f.done(preference)
-}
-
-const PREFERENCE_KINDS: [&str; 7] = [
-    "best",
-    "choice",
-    "tie",
-    "rank",
-    "graded",
-    "cannot_judge",
-    "best_worst",
-];
+pub use crate::study::ask::read_preference as preference;
 
 /// An answer: `{"scale": 4}`, `{"choice": "Yes"}`, …, or `"cannot_judge"`.
 ///
@@ -329,22 +286,6 @@ mod tests {
         ]
     }
 
-    fn preference_strategy() -> impl Strategy<Value = Preference> {
-        let at = 0usize..6;
-        prop_oneof![
-            at.clone()
-                .prop_map(|position| Preference::Best { position }),
-            at.clone()
-                .prop_map(|position| Preference::Choice { position }),
-            Just(Preference::Tie),
-            prop::collection::vec(at.clone(), 0..4).prop_map(|order| Preference::Rank { order }),
-            (-3i32..4).prop_map(|grade| Preference::Graded { grade }),
-            Just(Preference::CannotJudge),
-            (prop::option::of(at.clone()), prop::option::of(at))
-                .prop_map(|(best, worst)| Preference::BestWorst { best, worst }),
-        ]
-    }
-
     fn span_strategy() -> impl Strategy<Value = ErrorSpan> {
         let severity = prop_oneof![
             Just(Severity::Minor),
@@ -388,7 +329,7 @@ mod tests {
     fn trial_strategy() -> impl Strategy<Value = TrialAnswers> {
         (
             prop::collection::vec(output_strategy(), 0..3),
-            prop::option::of(preference_strategy()),
+            prop::option::of(crate::study::ask::preference_strategy()),
             ".{0,8}",
             ".{0,8}",
             any::<u64>(),

@@ -9,7 +9,7 @@
 //! the study offers it.
 
 use super::{Msg, Overlay, Phase, Preference, Reply, Session, Target, next_unanswered};
-use crate::study::{PreferenceKind, Study};
+use crate::study::Study;
 
 /// A key pressed, as the page describes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,20 +113,13 @@ fn digit(study: &Study, session: &Session, n: u8, focused: Option<&Target>) -> O
 /// letter chooses the best, Shift and the letter the worst.
 fn prefer_letter(study: &Study, session: &Session, key: char, shift: bool) -> Option<Msg> {
     let trial = session.plan.trials.get(session.progress.current)?;
-    let kind = study.design().tasks[trial.task].preference.as_ref()?.kind;
+    let asked = study.design().tasks[trial.task].preference.as_ref()?;
     let position = trial
         .shown
         .iter()
         .position(|shown| output_letter(study, &shown.label) == Some(key))?;
-    let preference = match kind {
-        PreferenceKind::Best => Preference::Best { position },
-        PreferenceKind::Choice => Preference::Choice { position },
-        PreferenceKind::BestWorst => {
-            let current = session.progress.trials.get(session.progress.current)?;
-            Preference::best_worst(current.preference.as_ref(), position, shift)
-        }
-        PreferenceKind::Rank | PreferenceKind::Graded => return None,
-    };
+    let current = session.progress.trials.get(session.progress.current)?;
+    let preference = asked.by_letter(current.preference.as_ref(), position, shift)?;
     Some(Msg::answer(
         Target::Preference,
         Reply::Preference(preference),
@@ -134,16 +127,10 @@ fn prefer_letter(study: &Study, session: &Session, key: char, shift: bool) -> Op
 }
 
 fn tie(study: &Study, session: &Session) -> Option<Msg> {
-    let p = current_preference(study, session)?;
-    if p.kind == PreferenceKind::Graded {
-        return Some(Msg::answer(
-            Target::Preference,
-            Reply::Preference(Preference::Graded { grade: 0 }),
-        ));
-    }
-    p.allow_tie.then_some(Msg::answer(
+    let preference = current_preference(study, session)?.by_tie_key()?;
+    Some(Msg::answer(
         Target::Preference,
-        Reply::Preference(Preference::Tie),
+        Reply::Preference(preference),
     ))
 }
 
@@ -158,15 +145,10 @@ fn current_preference<'s>(
 
 /// The n-th point of a graded preference (1 is A's strongest, the middle "Same").
 fn graded(study: &Study, session: &Session, n: u8) -> Option<Msg> {
-    let p = current_preference(study, session)?;
-    let points = p.grades.len();
-    if p.kind != PreferenceKind::Graded || usize::from(n) > points {
-        return None;
-    }
-    let grade = i32::from(n) - 1 - i32::try_from(points / 2).ok()?;
+    let preference = current_preference(study, session)?.by_digit(n)?;
     Some(Msg::answer(
         Target::Preference,
-        Reply::Preference(Preference::Graded { grade }),
+        Reply::Preference(preference),
     ))
 }
 

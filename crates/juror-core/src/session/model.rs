@@ -6,11 +6,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::update::asks;
-use super::{Answer, OutputAnswers, Preference, Target, TrialAnswers};
+use super::{Answer, OutputAnswers, Target, TrialAnswers};
 use crate::plan::view::shown_text;
 use crate::plan::{Annotator, Plan, plan};
 use crate::study::Study;
-use crate::study::ask::best_worst_fits;
 
 /// Where the annotator is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -340,21 +339,11 @@ pub fn fits(study: &Study, plan: &Plan, progress: &Progress) -> Result<(), Strin
         if saved.outputs.len() != trial.shown.len() {
             return Err(format!("trial {} does not match this study's plan", i + 1));
         }
-        // A preference names positions: each must be one of the trial's (a stored
-        // rank past the end would index past the outputs).
-        let n = trial.shown.len();
-        let fits = match &saved.preference {
-            None | Some(Preference::Tie | Preference::CannotJudge) => true,
-            Some(Preference::Graded { grade }) => n == 2 && grade.unsigned_abs() <= 4,
-            Some(Preference::Best { position } | Preference::Choice { position }) => *position < n,
-            Some(Preference::Rank { order }) => {
-                let mut sorted = order.clone();
-                crate::base::order::sort(&mut sorted);
-                sorted.dedup();
-                sorted.len() == order.len() && order.iter().all(|&p| p < n)
-            }
-            Some(Preference::BestWorst { best, worst }) => best_worst_fits(*best, *worst, n),
-        };
+        // A preference names positions: each must be one of the trial's.
+        let fits = saved
+            .preference
+            .as_ref()
+            .is_none_or(|p| p.names_shown(trial.shown.len()));
         if !fits {
             return Err(format!(
                 "trial {}'s saved preference names an output the trial does not show",

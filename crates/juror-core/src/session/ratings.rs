@@ -23,6 +23,7 @@ use crate::base::number::Num;
 use crate::plan::view::shown_text;
 use crate::plan::{Annotator, Format, Plan, Planner, PlatformVisit, Trial};
 use crate::study::Study;
+pub use crate::study::ask::{Picked, PreferenceRecord};
 
 /// The `format` of ratings files.
 pub const RATINGS_FORMAT_V1: &str = "juror.ratings/1";
@@ -171,71 +172,6 @@ pub struct OutputRecord {
     pub length: Option<u32>,
 }
 
-/// A preference, resolved to labels and systems.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum PreferenceRecord {
-    /// The best output.
-    Best {
-        /// Its 1-based position.
-        position: usize,
-        /// Its label.
-        label: String,
-        /// Its system.
-        system: String,
-    },
-    /// The chosen output of a pair.
-    Choice {
-        /// Its 1-based position.
-        position: usize,
-        /// Its label.
-        label: String,
-        /// Its system.
-        system: String,
-    },
-    /// Neither of a pair.
-    Tie,
-    /// All outputs best first, by system.
-    Rank {
-        /// Systems, best first.
-        systems: Vec<String>,
-        /// Their labels, best first.
-        labels: Vec<String>,
-    },
-    /// A graded preference of a pair: the grade from −k (the first output much better)
-    /// through 0 to +k (the second much better), and the point's label as shown.
-    Graded {
-        /// The grade, negative towards the first output.
-        grade: i32,
-        /// The point's label ("A slightly better").
-        label: String,
-    },
-    /// "Cannot judge".
-    CannotJudge,
-    /// The best and the worst of a tuple (best–worst scaling); either may be missing in an
-    /// unfinished trial.
-    BestWorst {
-        /// The best output.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        best: Option<Picked>,
-        /// The worst output.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        worst: Option<Picked>,
-    },
-}
-
-/// One output picked in a best–worst trial.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Picked {
-    /// Its 1-based position.
-    pub position: usize,
-    /// Its label.
-    pub label: String,
-    /// Its system.
-    pub system: String,
-}
-
 /// The label of `grade` on the graded preference of `trial`'s task, as shown.
 fn grade_label(study: &Study, trial: &Trial, grade: i32) -> String {
     let grades = study.design().tasks[trial.task]
@@ -303,43 +239,12 @@ pub fn export(
                         }),
                     })
                     .collect(),
-                preference: given.preference.as_ref().map(|pref| match pref {
-                    Preference::Best { position } => PreferenceRecord::Best {
-                        position: position + 1,
-                        label: shown(*position).label.clone(),
-                        system: systems[shown(*position).system].clone(),
-                    },
-                    Preference::Choice { position } => PreferenceRecord::Choice {
-                        position: position + 1,
-                        label: shown(*position).label.clone(),
-                        system: systems[shown(*position).system].clone(),
-                    },
-                    Preference::Tie => PreferenceRecord::Tie,
-                    Preference::Graded { grade } => PreferenceRecord::Graded {
-                        grade: *grade,
-                        label: grade_label(study, trial, *grade),
-                    },
-                    Preference::CannotJudge => PreferenceRecord::CannotJudge,
-                    Preference::Rank { order } => PreferenceRecord::Rank {
-                        systems: order
-                            .iter()
-                            .map(|&o| systems[shown(o).system].clone())
-                            .collect(),
-                        labels: order.iter().map(|&o| shown(o).label.clone()).collect(),
-                    },
-                    Preference::BestWorst { best, worst } => {
-                        let picked = |p: &Option<usize>| {
-                            p.map(|p| Picked {
-                                position: p + 1,
-                                label: shown(p).label.clone(),
-                                system: systems[shown(p).system].clone(),
-                            })
-                        };
-                        PreferenceRecord::BestWorst {
-                            best: picked(best),
-                            worst: picked(worst),
-                        }
-                    }
+                preference: given.preference.as_ref().map(|pref| {
+                    PreferenceRecord::of(
+                        pref,
+                        |p| (shown(p).label.clone(), systems[shown(p).system].clone()),
+                        |grade| grade_label(study, trial, grade),
+                    )
                 }),
                 explanation: given.explanation.clone(),
                 notes: given.notes.clone(),
@@ -563,70 +468,15 @@ impl Csv<'_> {
 
     /// The rows of trial `t`'s preference.
     fn preference(&mut self, t: &TrialRecord) {
-        match &t.preference {
-            Some(PreferenceRecord::Best {
-                position,
-                label,
-                system,
-            }) => {
-                self.row(
-                    t,
-                    system,
-                    position.to_string(),
-                    label,
-                    "preference",
-                    "best".into(),
-                );
-            }
-            Some(PreferenceRecord::Choice {
-                position,
-                label,
-                system,
-            }) => {
-                self.row(
-                    t,
-                    system,
-                    position.to_string(),
-                    label,
-                    "preference",
-                    "chosen".into(),
-                );
-            }
-            Some(PreferenceRecord::Tie) => {
-                self.row(t, "", String::new(), "", "preference", "tie".into())
-            }
-            Some(PreferenceRecord::Graded { grade, label }) => self.row(
+        for row in t.preference.iter().flat_map(PreferenceRecord::rows) {
+            self.row(
                 t,
-                "",
-                String::new(),
-                label,
-                "preference",
-                grade_name(*grade),
-            ),
-            Some(PreferenceRecord::CannotJudge) => {
-                self.row(t, "", String::new(), "", "preference", CANNOT_JUDGE.into())
-            }
-            Some(PreferenceRecord::BestWorst { best, worst }) => {
-                for (p, what) in [(best, "best"), (worst, "worst")] {
-                    if let Some(p) = p {
-                        let position = p.position.to_string();
-                        self.row(t, &p.system, position, &p.label, "preference", what.into());
-                    }
-                }
-            }
-            Some(PreferenceRecord::Rank { systems, labels }) => {
-                for (rank, (s, l)) in systems.iter().zip(labels).enumerate() {
-                    self.row(
-                        t,
-                        s,
-                        String::new(),
-                        l,
-                        "preference_rank",
-                        (rank + 1).to_string(),
-                    );
-                }
-            }
-            None => {}
+                row.system,
+                row.position,
+                row.label,
+                row.column,
+                row.value,
+            );
         }
     }
 }
@@ -897,45 +747,12 @@ fn restore_preference(
         at: format!("trials[{i}].preference"),
         message: format!("{what}; the file does not fit this study"),
     };
-    // 1-based positions from the file, checked against the trial before use.
-    let position = |p: usize| {
-        p.checked_sub(1)
-            .filter(|&p| p < trial.shown.len())
-            .ok_or_else(|| bad("a position that is not shown"))
-    };
-    let preference = match &record.preference {
-        None => None,
-        Some(PreferenceRecord::Best { position: p, .. }) => Some(Preference::Best {
-            position: position(*p)?,
-        }),
-        Some(PreferenceRecord::Choice { position: p, .. }) => Some(Preference::Choice {
-            position: position(*p)?,
-        }),
-        Some(PreferenceRecord::Tie) => Some(Preference::Tie),
-        Some(PreferenceRecord::Graded { grade, .. }) => {
-            if trial.shown.len() != 2 || grade.unsigned_abs() > 4 {
-                return Err(bad("a grade off the scale"));
-            }
-            Some(Preference::Graded { grade: *grade })
-        }
-        Some(PreferenceRecord::CannotJudge) => Some(Preference::CannotJudge),
-        Some(PreferenceRecord::BestWorst { best, worst }) => {
-            let at = |p: &Option<Picked>| p.as_ref().map(|p| position(p.position)).transpose();
-            let (best, worst) = (at(best)?, at(worst)?);
-            if best.is_some() && best == worst {
-                return Err(bad("the same output as the best and the worst"));
-            }
-            Some(Preference::BestWorst { best, worst })
-        }
-        Some(PreferenceRecord::Rank { systems: order, .. }) => {
-            let order: Vec<usize> = order
-                .iter()
-                .map(|s| position_of(s).ok_or_else(|| bad("an unknown system in a ranking")))
-                .collect::<Result<_, _>>()?;
-            Some(Preference::Rank { order })
-        }
-    };
-    Ok(preference)
+    record
+        .preference
+        .as_ref()
+        .map(|p| p.on_trial(trial.shown.len(), position_of))
+        .transpose()
+        .map_err(bad)
 }
 
 /// The JSON Schema of `juror.ratings/1`, as committed at `assets/schema/ratings.v1.json`.

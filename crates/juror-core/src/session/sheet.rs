@@ -28,13 +28,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use super::answers::{Answer, CANNOT_JUDGE, OutputAnswers, Preference, TrialAnswers};
+use super::answers::{Answer, CANNOT_JUDGE, OutputAnswers, TrialAnswers};
 use super::ratings::{RatingsFile, export};
 use super::{Phase, Session, trial_missing};
 use crate::base::csv;
 use crate::plan::{Plan, Trial};
-use crate::study::ask::cell::split_list;
-use crate::study::{PreferenceKind, Requirement, Study, Task, letter};
+use crate::study::{Requirement, Study, Task, letter};
 
 /// A column of a sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -335,12 +334,7 @@ pub fn legend(study: &Study, plan: &Plan) -> String {
     let used: BTreeSet<usize> = plan.trials.iter().map(|t| t.task).collect();
     for task in used.iter().map(|&t| &tasks[t]) {
         if let Some(p) = &task.preference {
-            let how = match p.kind {
-                PreferenceKind::Rank => "every letter of the row once, best first, like B > A > C",
-                PreferenceKind::Choice if p.allow_tie => "one letter of the row, or tie",
-                PreferenceKind::Graded => "a grade: a1 (A slightly better) to a3, tie, or b1 to b3",
-                _ => "one letter of the row",
-            };
+            let how = p.legend();
             let _ = writeln!(
                 out,
                 "  preferred (task {}): {} Write {how}; required",
@@ -843,62 +837,16 @@ impl RowReader<'_, '_> {
             }
             return;
         };
-        let letters = self.letters.join(", ");
-        let tie = if p.kind == PreferenceKind::Choice && p.allow_tie {
-            " or tie"
-        } else {
-            ""
-        };
-        let what = match p.kind {
-            PreferenceKind::Rank => format!("every one of {letters} once, best first, like B > A"),
-            PreferenceKind::Graded => {
-                let k = p.grades.len() / 2;
-                format!("a grade: a{k} (A much better) to a1, tie, b1 to b{k}")
-            }
-            PreferenceKind::BestWorst => {
-                format!("two of {letters}, the best then the worst, like B > A")
-            }
-            _ => format!("one of {letters}{tie}"),
-        };
+        let what = p.cell_words(&self.letters.join(", "));
         if value.is_empty() {
             return self.blank(column, true, &what);
         }
-        let find = |token: &str| {
+        let chosen = p.parse_cell(value, self.letters.len(), |token| {
             self.letters
                 .iter()
                 .zip(&self.trial.shown)
                 .position(|(l, s)| l.eq_ignore_ascii_case(token) || s.label == token)
-        };
-        let chosen = match p.kind {
-            PreferenceKind::Choice if value.eq_ignore_ascii_case("tie") && p.allow_tie => {
-                Some(Preference::Tie)
-            }
-            PreferenceKind::Choice => find(value).map(|position| Preference::Choice { position }),
-            PreferenceKind::Best => find(value).map(|position| Preference::Best { position }),
-            PreferenceKind::Graded => super::parse_grade(value)
-                .filter(|g| g.unsigned_abs() as usize <= p.grades.len() / 2)
-                .map(|grade| Preference::Graded { grade }),
-            PreferenceKind::BestWorst => {
-                let two: Option<Vec<usize>> = split_list(value, true).map(find).collect();
-                match two.as_deref() {
-                    Some(&[b, w]) if b != w => Some(Preference::BestWorst {
-                        best: Some(b),
-                        worst: Some(w),
-                    }),
-                    _ => None,
-                }
-            }
-            PreferenceKind::Rank => {
-                let order: Option<Vec<usize>> = split_list(value, true).map(find).collect();
-                order
-                    .filter(|o| {
-                        let mut s = o.clone();
-                        s.sort_unstable();
-                        s == (0..self.letters.len()).collect::<Vec<_>>()
-                    })
-                    .map(|order| Preference::Rank { order })
-            }
-        };
+        });
         match chosen {
             Some(c) => a.preference = Some(c),
             None => self.fail(

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::{Answer, Missing, Overlay, Phase, Preference, Session, Survey, Target, keys};
 use crate::plan::view::TrialView;
-use crate::study::{PreferenceKind, Question, Requirement, Study};
+use crate::study::{Question, Requirement, Study};
 
 pub(super) fn survey_questions(study: &Study, survey: Survey) -> &[Question] {
     match survey {
@@ -122,32 +122,8 @@ fn target_state(study: &Study, session: &Session, index: usize, target: &Target)
         Target::Spans { position } => (!answers.outputs[*position].spans_answered())
             .then(|| "mark the errors, or tick “No errors”".to_owned()),
         Target::Preference => {
-            let task = &study.design().tasks[trial.task];
-            let n = trial.shown.len();
-            match (
-                &answers.preference,
-                task.preference.as_ref().map(|p| p.kind),
-            ) {
-                (None, Some(PreferenceKind::Graded)) => {
-                    Some("say how much better one output is, or “Same”".to_owned())
-                }
-                (None, Some(PreferenceKind::BestWorst)) => {
-                    Some("choose the best and the worst output".to_owned())
-                }
-                (None, _) => Some("choose an output".to_owned()),
-                (Some(Preference::Rank { order }), Some(PreferenceKind::Rank)) => {
-                    let mut sorted = order.clone();
-                    crate::base::order::sort(&mut sorted);
-                    (sorted != (0..n).collect::<Vec<_>>()).then(|| "rank every output".to_owned())
-                }
-                (Some(Preference::BestWorst { best, worst }), _) => match (best, worst) {
-                    (None, None) => Some("choose the best and the worst output".to_owned()),
-                    (None, Some(_)) => Some("choose the best output".to_owned()),
-                    (Some(_), None) => Some("choose the worst output".to_owned()),
-                    (Some(_), Some(_)) => None,
-                },
-                _ => None,
-            }
+            let asked = study.design().tasks[trial.task].preference.as_ref()?;
+            asked.missing(answers.preference.as_ref(), trial.shown.len())
         }
         Target::Explanation => answers
             .explanation

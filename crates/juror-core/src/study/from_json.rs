@@ -15,8 +15,8 @@ use crate::base::rich::Text;
 
 use super::model::{
     Assignment, AttentionCheck, Consent, Design, Dimension, Example, Item, LabelScheme, Media,
-    MediaKind, Order, PairSet, Preference, PreferenceKind, Presentation, Question, QuestionKind,
-    Requirement, Rubric, Scale, ScaleKind, ScalePoint, Severity, Spans, Study, Task,
+    MediaKind, Order, PairSet, Preference, PreferenceKind, Presentation, Question, Requirement,
+    Rubric, Scale, ScaleKind, ScalePoint, Severity, Spans, Study, Task,
 };
 use super::published::{Shown, Trial};
 use super::raw::{RawCompletion, RawSubmit};
@@ -429,7 +429,6 @@ blank! {
     MediaKind => MediaKind::Image,
     Presentation => Presentation::Single,
     PreferenceKind => PreferenceKind::Best,
-    QuestionKind => QuestionKind::SingleChoice(Vec::new()),
     Scale => Scale { points: Vec::new(), kind: ScaleKind::Likert, step: 1 },
     Rubric => Rubric {
         dimensions: Vec::new(),
@@ -452,7 +451,6 @@ blank! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::RankOptions;
     use serde::Serialize;
 
     /// `read` gives back what the model's `Serialize` wrote.
@@ -529,28 +527,6 @@ mod tests {
             step: 2,
         };
         same(&scale, super::scale);
-        for kind in [
-            QuestionKind::Likert(scale.clone()),
-            QuestionKind::SingleChoice(vec!["a".to_owned()]),
-            QuestionKind::MultipleChoice {
-                options: vec!["a".to_owned(), "b".to_owned()],
-                min_selected: 1,
-                max_selected: 2,
-            },
-            QuestionKind::ShortText {
-                max_length: Some(9),
-            },
-            QuestionKind::LongText { max_length: None },
-            QuestionKind::Number {
-                min: Some(-0.5),
-                max: None,
-                integer: true,
-            },
-            QuestionKind::Rank(RankOptions::Fixed(vec!["x".to_owned()])),
-            QuestionKind::Rank(RankOptions::Systems),
-        ] {
-            same(&kind, crate::study::ask::question::read);
-        }
         for check in [
             AttentionCheck::Rating {
                 item: "i".to_owned(),

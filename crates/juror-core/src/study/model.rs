@@ -539,7 +539,7 @@ impl Task {
     pub fn trials_per_item(&self, systems: usize) -> usize {
         match self.presentation {
             Presentation::Single => systems,
-            Presentation::SideBySide => match self.best_worst_size(systems) {
+            Presentation::SideBySide => match self.tuple_size(systems) {
                 Some(_) => systems,
                 None => 1,
             },
@@ -547,13 +547,13 @@ impl Task {
         }
     }
 
-    /// The tuple size of a best–worst task that shows fewer outputs than there are systems (a
-    /// tuple per trial, [`crate::plan`]'s tuple design); `None` otherwise.
-    pub fn best_worst_size(&self, systems: usize) -> Option<usize> {
+    /// The outputs each trial of a task shows when it shows a tuple, fewer than there are
+    /// systems ([`crate::plan`]'s tuple design: best–worst); `None` when it shows them all.
+    pub fn tuple_size(&self, systems: usize) -> Option<usize> {
         self.preference
             .as_ref()
-            .filter(|p| p.kind == PreferenceKind::BestWorst && p.tuple_size < systems)
             .map(|p| p.tuple_size)
+            .filter(|&k| k > 0 && k < systems)
     }
 
     /// Whether the task ever shows `system` (an index into [`Study::systems`]): always, unless

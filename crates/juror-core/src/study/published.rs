@@ -145,7 +145,7 @@ fn published_plan(
             Presentation::Single => 1,
             Presentation::Pairs => 2,
             Presentation::SideBySide => tasks[task]
-                .best_worst_size(outputs.len())
+                .tuple_size(outputs.len())
                 .unwrap_or(outputs.len()),
         };
         if trial.shown.len() != width {

@@ -56,7 +56,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "RawQuestion",
-        r#"{"id": "often", "prompt": "…", "type": "single_choice", "options": ["…", "…"]}"#,
+        super::ask::question::EXAMPLE,
         "id, prompt, type, and what the type needs (options, scale)",
         "help, required, allow_skip",
     ),

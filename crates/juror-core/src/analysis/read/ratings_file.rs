@@ -465,21 +465,11 @@ pub(crate) fn check_passed(
         }
         AttentionCheck::Preference { accept, .. } => {
             let accept = accept?;
-            let chosen = match trial.preference.as_ref() {
-                Some(
-                    PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. },
-                ) => Some(names(system)),
-                Some(PreferenceRecord::Rank { systems, .. }) => systems.first().map(|s| names(s)),
-                Some(PreferenceRecord::BestWorst { best, .. }) => {
-                    best.as_ref().map(|b| names(&b.system))
-                }
-                Some(
-                    PreferenceRecord::Tie
-                    | PreferenceRecord::Graded { .. }
-                    | PreferenceRecord::CannotJudge,
-                )
-                | None => None,
-            };
+            let chosen = trial
+                .preference
+                .as_ref()
+                .and_then(PreferenceRecord::preferred_system)
+                .map(names);
             Some(chosen.is_some_and(|c| accept.contains(&c)))
         }
     }

@@ -12,8 +12,16 @@ mod preference;
 pub mod question;
 mod scale;
 
+/// The value a tidy file writes for "Cannot judge", in a score or preference column.
+pub const CANNOT_JUDGE: &str = "cannot_judge";
+
 pub use answer::Answer;
-pub use preference::{Preference, best_worst_fits};
+#[cfg(test)]
+pub use preference::strategy as preference_strategy;
+pub use preference::{
+    Picked, Preference, PreferenceRecord, RecordRow, grade_name, parse_grade,
+    read as read_preference,
+};
 pub use question::{QuestionKind, RankOptions, RawQuestionKind};
 
 /// What is given at a target ([`Target`]); `None` in a message clears it.

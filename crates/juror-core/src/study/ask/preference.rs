@@ -1,11 +1,18 @@
-//! The preference given in a trial ([`Preference`]), and whether it fits the trial's question.
-//! Persisted (in the storage envelope and in ratings files): change it only with a format
-//! version and a migration.
+//! The preference asked in a trial and the one given ([`Preference`]): whether an answer fits
+//! the question, what is still missing, the keys that give one, the stored session's reader, and
+//! the rating sheet's cell. A new preference kind is a variant here, its control on the page, and
+//! its statistics.
+//!
+//! [`Preference`] is persisted (in the storage envelope and in ratings files): change it only
+//! with a format version and a migration.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::cell::split_list;
+use crate::base::json::{Read, Value, fields, index, integer, list, string, unknown_variant};
 use crate::study::PreferenceKind;
+use crate::study::model::Preference as Asked;
 
 /// The preference given in a trial, by position (0 is the first output shown).
 ///
@@ -95,9 +102,755 @@ impl Preference {
             }
         }
     }
+
+    /// Whether every position a stored preference names is one of a trial of `n` outputs (a
+    /// rank past the end would index past the outputs), whatever the question.
+    pub fn names_shown(&self, n: usize) -> bool {
+        match self {
+            Preference::Tie | Preference::CannotJudge => true,
+            Preference::Graded { grade } => n == 2 && grade.unsigned_abs() <= 4,
+            Preference::Best { position } | Preference::Choice { position } => *position < n,
+            Preference::Rank { order } => {
+                let mut sorted = order.clone();
+                crate::base::order::sort(&mut sorted);
+                sorted.dedup();
+                sorted.len() == order.len() && order.iter().all(|&p| p < n)
+            }
+            Preference::BestWorst { best, worst } => best_worst_fits(*best, *worst, n),
+        }
+    }
+}
+
+/// A grade's name in a tidy file: `a3` … `a1`, `tie`, `b1` … `b3` (negative grades favour
+/// `a`, the first system).
+pub fn grade_name(grade: i32) -> String {
+    match grade {
+        0 => "tie".to_owned(),
+        g if g < 0 => format!("a{}", g.unsigned_abs()),
+        g => format!("b{g}"),
+    }
+}
+
+/// The grade a tidy file's `a2`, `tie`, `b1` names (any case), from −9 to 9; `None` for
+/// anything else.
+pub fn parse_grade(text: &str) -> Option<i32> {
+    let lower = text.to_ascii_lowercase();
+    if lower == "tie" {
+        return Some(0);
+    }
+    let (side, digits) = lower.split_at_checked(1)?;
+    let n: i32 = match digits.as_bytes() {
+        [d @ b'1'..=b'9'] => i32::from(d - b'0'),
+        _ => return None,
+    };
+    match side {
+        "a" => Some(-n),
+        "b" => Some(n),
+        _ => None,
+    }
+}
+
+/// The kinds a stored preference may have, as `kind` writes them.
+const KINDS: [&str; 7] = [
+    "best",
+    "choice",
+    "tie",
+    "rank",
+    "graded",
+    "cannot_judge",
+    "best_worst",
+];
+
+/// A stored preference, an object tagged by `kind` (`{"kind": "choice", "position": 1}`).
+///
+/// # Errors
+/// An unknown kind, or a field the kind needs missing or wrong.
+pub fn read(value: &Value) -> Read<Preference> {
+    let mut f = fields(value)?;
+    let kind = f.take("kind", string);
+    let preference = match kind.as_str() {
+        "best" => Preference::Best {
+            position: f.take("position", index),
+        },
+        "choice" => Preference::Choice {
+            position: f.take("position", index),
+        },
+        "tie" => Preference::Tie,
+        "rank" => Preference::Rank {
+            order: f.take("order", |v| list(v, index)),
+        },
+        "graded" => Preference::Graded {
+            grade: f.take("grade", integer),
+        },
+        "cannot_judge" => Preference::CannotJudge,
+        "best_worst" => Preference::BestWorst {
+            best: f.maybe("best", index),
+            worst: f.maybe("worst", index),
+        },
+        _ => {
+            // A kind that is not a string is placed by `take` (and refused by `done`).
+            let wrong = unknown_variant(&kind, &KINDS).in_key("kind");
+            return f.done(()).and(Err(wrong));
+        }
+    };
+    f.done(preference)
+}
+
+impl Asked {
+    /// Whether the question's `tuple_size` is one a study of `systems` systems can have: 3 to
+    /// all of them for best–worst, 0 (no tuple) for every other kind.
+    pub fn tuple_size_fits(&self, systems: usize) -> bool {
+        match self.kind {
+            PreferenceKind::BestWorst => (3..=systems).contains(&self.tuple_size),
+            _ => self.tuple_size == 0,
+        }
+    }
+
+    /// What the annotator still has to do for this question of a trial of `n` outputs, given
+    /// `given`; `None` when it is answered.
+    pub fn missing(&self, given: Option<&Preference>, n: usize) -> Option<String> {
+        let both = || "choose the best and the worst output".to_owned();
+        match (given, self.kind) {
+            (None, PreferenceKind::Graded) => {
+                Some("say how much better one output is, or “Same”".to_owned())
+            }
+            (None, PreferenceKind::BestWorst) => Some(both()),
+            (None, _) => Some("choose an output".to_owned()),
+            (Some(Preference::Rank { order }), PreferenceKind::Rank) => {
+                let mut sorted = order.clone();
+                crate::base::order::sort(&mut sorted);
+                (sorted != (0..n).collect::<Vec<_>>()).then(|| "rank every output".to_owned())
+            }
+            (Some(Preference::BestWorst { best, worst }), _) => match (best, worst) {
+                (None, None) => Some(both()),
+                (None, Some(_)) => Some("choose the best output".to_owned()),
+                (Some(_), None) => Some("choose the worst output".to_owned()),
+                (Some(_), Some(_)) => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The preference an output's letter key gives (`shift` held: best–worst's worst), after
+    /// `current`; `None` where a letter gives none (ranks, grades).
+    pub fn by_letter(
+        &self,
+        current: Option<&Preference>,
+        position: usize,
+        shift: bool,
+    ) -> Option<Preference> {
+        match self.kind {
+            PreferenceKind::Best => Some(Preference::Best { position }),
+            PreferenceKind::Choice => Some(Preference::Choice { position }),
+            PreferenceKind::BestWorst => Some(Preference::best_worst(current, position, shift)),
+            PreferenceKind::Rank | PreferenceKind::Graded => None,
+        }
+    }
+
+    /// The preference the tie key gives: a grade's "Same", or a tie where one is offered.
+    pub fn by_tie_key(&self) -> Option<Preference> {
+        if self.kind == PreferenceKind::Graded {
+            return Some(Preference::Graded { grade: 0 });
+        }
+        self.allow_tie.then_some(Preference::Tie)
+    }
+
+    /// The preference the n-th digit gives on a graded question (1 is A's strongest, the
+    /// middle "Same"); `None` for other kinds or past the last point.
+    pub fn by_digit(&self, n: u8) -> Option<Preference> {
+        let points = self.grades.len();
+        if self.kind != PreferenceKind::Graded || usize::from(n) > points {
+            return None;
+        }
+        let grade = i32::from(n) - 1 - i32::try_from(points / 2).ok()?;
+        Some(Preference::Graded { grade })
+    }
+
+    /// What the rating sheet's legend says a preference cell takes.
+    pub fn legend(&self) -> &'static str {
+        match self.kind {
+            PreferenceKind::Rank => "every letter of the row once, best first, like B > A > C",
+            PreferenceKind::Choice if self.allow_tie => "one letter of the row, or tie",
+            PreferenceKind::Graded => "a grade: a1 (A slightly better) to a3, tie, or b1 to b3",
+            PreferenceKind::BestWorst => "two letters of the row, the best then the worst",
+            _ => "one letter of the row",
+        }
+    }
+
+    /// What a preference cell of a row whose outputs are lettered `letters` ("A, B") takes, for
+    /// the sheet reader's messages.
+    pub fn cell_words(&self, letters: &str) -> String {
+        match self.kind {
+            PreferenceKind::Rank => format!("every one of {letters} once, best first, like B > A"),
+            PreferenceKind::Graded => {
+                let k = self.grades.len() / 2;
+                format!("a grade: a{k} (A much better) to a1, tie, b1 to b{k}")
+            }
+            PreferenceKind::BestWorst => {
+                format!("two of {letters}, the best then the worst, like B > A")
+            }
+            PreferenceKind::Choice if self.allow_tie => format!("one of {letters} or tie"),
+            _ => format!("one of {letters}"),
+        }
+    }
+
+    /// A rating sheet's preference cell (not blank) in a row of `n` outputs, `find` giving the
+    /// position a letter or label names; `None` when it is not one [`Asked::cell_words`] allows.
+    pub fn parse_cell(
+        &self,
+        value: &str,
+        n: usize,
+        find: impl Fn(&str) -> Option<usize>,
+    ) -> Option<Preference> {
+        match self.kind {
+            PreferenceKind::Choice if value.eq_ignore_ascii_case("tie") && self.allow_tie => {
+                Some(Preference::Tie)
+            }
+            PreferenceKind::Choice => find(value).map(|position| Preference::Choice { position }),
+            PreferenceKind::Best => find(value).map(|position| Preference::Best { position }),
+            PreferenceKind::Graded => parse_grade(value)
+                .filter(|g| g.unsigned_abs() as usize <= self.grades.len() / 2)
+                .map(|grade| Preference::Graded { grade }),
+            PreferenceKind::BestWorst => {
+                let two: Option<Vec<usize>> = split_list(value, true).map(&find).collect();
+                match two.as_deref() {
+                    Some(&[b, w]) if b != w => Some(Preference::BestWorst {
+                        best: Some(b),
+                        worst: Some(w),
+                    }),
+                    _ => None,
+                }
+            }
+            PreferenceKind::Rank => {
+                let order: Option<Vec<usize>> = split_list(value, true).map(&find).collect();
+                order
+                    .filter(|o| {
+                        let mut s = o.clone();
+                        s.sort_unstable();
+                        s == (0..n).collect::<Vec<_>>()
+                    })
+                    .map(|order| Preference::Rank { order })
+            }
+        }
+    }
 }
 
 /// Whether a best–worst answer names outputs of a trial of `n`, never one as both.
-pub fn best_worst_fits(best: Option<usize>, worst: Option<usize>, n: usize) -> bool {
+fn best_worst_fits(best: Option<usize>, worst: Option<usize>, n: usize) -> bool {
     best.is_none_or(|b| b < n) && worst.is_none_or(|w| w < n) && (best.is_none() || best != worst)
+}
+
+/// A preference, resolved to labels and systems.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PreferenceRecord {
+    /// The best output.
+    Best {
+        /// Its 1-based position.
+        position: usize,
+        /// Its label.
+        label: String,
+        /// Its system.
+        system: String,
+    },
+    /// The chosen output of a pair.
+    Choice {
+        /// Its 1-based position.
+        position: usize,
+        /// Its label.
+        label: String,
+        /// Its system.
+        system: String,
+    },
+    /// Neither of a pair.
+    Tie,
+    /// All outputs best first, by system.
+    Rank {
+        /// Systems, best first.
+        systems: Vec<String>,
+        /// Their labels, best first.
+        labels: Vec<String>,
+    },
+    /// A graded preference of a pair: the grade from −k (the first output much better)
+    /// through 0 to +k (the second much better), and the point's label as shown.
+    Graded {
+        /// The grade, negative towards the first output.
+        grade: i32,
+        /// The point's label ("A slightly better").
+        label: String,
+    },
+    /// "Cannot judge".
+    CannotJudge,
+    /// The best and the worst of a tuple (best–worst scaling); either may be missing in an
+    /// unfinished trial.
+    BestWorst {
+        /// The best output.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        best: Option<Picked>,
+        /// The worst output.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        worst: Option<Picked>,
+    },
+}
+
+/// One output picked in a best–worst trial.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Picked {
+    /// Its 1-based position.
+    pub position: usize,
+    /// Its label.
+    pub label: String,
+    /// Its system.
+    pub system: String,
+}
+
+/// One row of a ratings CSV that a preference writes: the system, the 1-based position (empty
+/// where none), the label, the `question` column and the value.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RecordRow<'a> {
+    /// The system (empty for a tie, a grade or "Cannot judge").
+    pub system: &'a str,
+    /// The 1-based position, or empty.
+    pub position: String,
+    /// The label shown.
+    pub label: &'a str,
+    /// `preference`, or `preference_rank` for a ranking's rows.
+    pub column: &'static str,
+    /// What was given: `best`, `chosen`, `tie`, a grade's name, a rank.
+    pub value: String,
+}
+
+impl PreferenceRecord {
+    /// The record of `given` in a ratings file: `shown` gives a position's label and system,
+    /// `grade_label` a grade's label as shown.
+    pub fn of(
+        given: &Preference,
+        shown: impl Fn(usize) -> (String, String),
+        grade_label: impl Fn(i32) -> String,
+    ) -> PreferenceRecord {
+        let picked = |position: usize| {
+            let (label, system) = shown(position);
+            Picked {
+                position: position + 1,
+                label,
+                system,
+            }
+        };
+        match given {
+            Preference::Best { position } => {
+                let Picked {
+                    position,
+                    label,
+                    system,
+                } = picked(*position);
+                PreferenceRecord::Best {
+                    position,
+                    label,
+                    system,
+                }
+            }
+            Preference::Choice { position } => {
+                let Picked {
+                    position,
+                    label,
+                    system,
+                } = picked(*position);
+                PreferenceRecord::Choice {
+                    position,
+                    label,
+                    system,
+                }
+            }
+            Preference::Tie => PreferenceRecord::Tie,
+            Preference::Graded { grade } => PreferenceRecord::Graded {
+                grade: *grade,
+                label: grade_label(*grade),
+            },
+            Preference::CannotJudge => PreferenceRecord::CannotJudge,
+            Preference::Rank { order } => {
+                let (labels, systems) = order.iter().map(|&o| shown(o)).unzip();
+                PreferenceRecord::Rank { systems, labels }
+            }
+            Preference::BestWorst { best, worst } => PreferenceRecord::BestWorst {
+                best: best.map(picked),
+                worst: worst.map(picked),
+            },
+        }
+    }
+
+    /// The preference on the positions of a trial of `n` outputs (`position_of` finds a system's);
+    /// why the record does not fit the trial.
+    ///
+    /// # Errors
+    /// A position not shown, an unknown system, a grade off the scale, one output as both best
+    /// and worst.
+    pub fn on_trial(
+        &self,
+        n: usize,
+        position_of: impl Fn(&str) -> Option<usize>,
+    ) -> Result<Preference, &'static str> {
+        // 1-based positions from the file, checked against the trial before use.
+        let position = |p: usize| {
+            p.checked_sub(1)
+                .filter(|&p| p < n)
+                .ok_or("a position that is not shown")
+        };
+        Ok(match self {
+            PreferenceRecord::Best { position: p, .. } => Preference::Best {
+                position: position(*p)?,
+            },
+            PreferenceRecord::Choice { position: p, .. } => Preference::Choice {
+                position: position(*p)?,
+            },
+            PreferenceRecord::Tie => Preference::Tie,
+            PreferenceRecord::Graded { grade, .. } => {
+                if n != 2 || grade.unsigned_abs() > 4 {
+                    return Err("a grade off the scale");
+                }
+                Preference::Graded { grade: *grade }
+            }
+            PreferenceRecord::CannotJudge => Preference::CannotJudge,
+            PreferenceRecord::BestWorst { best, worst } => {
+                let at = |p: &Option<Picked>| p.as_ref().map(|p| position(p.position)).transpose();
+                let (best, worst) = (at(best)?, at(worst)?);
+                if best.is_some() && best == worst {
+                    return Err("the same output as the best and the worst");
+                }
+                Preference::BestWorst { best, worst }
+            }
+            PreferenceRecord::Rank { systems, .. } => Preference::Rank {
+                order: systems
+                    .iter()
+                    .map(|s| position_of(s).ok_or("an unknown system in a ranking"))
+                    .collect::<Result<_, _>>()?,
+            },
+        })
+    }
+
+    /// The system preferred: the best, the chosen, the first ranked; `None` for a tie, a grade,
+    /// "Cannot judge" or no best yet. What an attention check on a preference accepts or not.
+    pub fn preferred_system(&self) -> Option<&str> {
+        match self {
+            PreferenceRecord::Best { system, .. } | PreferenceRecord::Choice { system, .. } => {
+                Some(system)
+            }
+            PreferenceRecord::Rank { systems, .. } => systems.first().map(String::as_str),
+            PreferenceRecord::BestWorst { best, .. } => best.as_ref().map(|b| b.system.as_str()),
+            PreferenceRecord::Tie
+            | PreferenceRecord::Graded { .. }
+            | PreferenceRecord::CannotJudge => None,
+        }
+    }
+
+    /// The rows the record writes in a ratings CSV.
+    pub fn rows(&self) -> Vec<RecordRow<'_>> {
+        let row = |system, position: String, label, column, value: String| RecordRow {
+            system,
+            position,
+            label,
+            column,
+            value,
+        };
+        let empty = String::new;
+        match self {
+            PreferenceRecord::Best {
+                position,
+                label,
+                system,
+            } => {
+                vec![row(
+                    system,
+                    position.to_string(),
+                    label,
+                    "preference",
+                    "best".into(),
+                )]
+            }
+            PreferenceRecord::Choice {
+                position,
+                label,
+                system,
+            } => {
+                vec![row(
+                    system,
+                    position.to_string(),
+                    label,
+                    "preference",
+                    "chosen".into(),
+                )]
+            }
+            PreferenceRecord::Tie => vec![row("", empty(), "", "preference", "tie".into())],
+            PreferenceRecord::Graded { grade, label } => {
+                vec![row("", empty(), label, "preference", grade_name(*grade))]
+            }
+            PreferenceRecord::CannotJudge => {
+                vec![row(
+                    "",
+                    empty(),
+                    "",
+                    "preference",
+                    super::CANNOT_JUDGE.into(),
+                )]
+            }
+            PreferenceRecord::BestWorst { best, worst } => [(best, "best"), (worst, "worst")]
+                .into_iter()
+                .filter_map(|(p, what)| {
+                    let p = p.as_ref()?;
+                    Some(row(
+                        &p.system,
+                        p.position.to_string(),
+                        &p.label,
+                        "preference",
+                        what.into(),
+                    ))
+                })
+                .collect(),
+            PreferenceRecord::Rank { systems, labels } => systems
+                .iter()
+                .zip(labels)
+                .enumerate()
+                .map(|(rank, (s, l))| row(s, empty(), l, "preference_rank", (rank + 1).to_string()))
+                .collect(),
+        }
+    }
+}
+
+/// Any stored preference, for property tests of the readers that hold one.
+#[cfg(test)]
+pub fn strategy() -> impl proptest::strategy::Strategy<Value = Preference> {
+    use proptest::prelude::*;
+    let at = 0usize..6;
+    prop_oneof![
+        at.clone()
+            .prop_map(|position| Preference::Best { position }),
+        at.clone()
+            .prop_map(|position| Preference::Choice { position }),
+        Just(Preference::Tie),
+        prop::collection::vec(at.clone(), 0..4).prop_map(|order| Preference::Rank { order }),
+        (-3i32..4).prop_map(|grade| Preference::Graded { grade }),
+        Just(Preference::CannotJudge),
+        (prop::option::of(at.clone()), prop::option::of(at))
+            .prop_map(|(best, worst)| Preference::BestWorst { best, worst }),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tagged enum as serde derives it, to hold [`Preference`]'s own reader to.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Derived {
+        Best {
+            position: usize,
+        },
+        Choice {
+            position: usize,
+        },
+        Tie,
+        Rank {
+            order: Vec<usize>,
+        },
+        Graded {
+            grade: i32,
+        },
+        CannotJudge,
+        BestWorst {
+            #[serde(default)]
+            best: Option<usize>,
+            #[serde(default)]
+            worst: Option<usize>,
+        },
+    }
+
+    /// Reads a preference as a stored session's reader does.
+    fn read(text: &str) -> Result<Preference, String> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        super::read(&value).map_err(|e| e.to_string())
+    }
+
+    /// The flat reader reads what the derived tagged reader reads, refuses what it refuses,
+    /// and reads back what the writer writes.
+    #[test]
+    fn preferences_read_as_the_tagged_enum_reads_them() {
+        let texts = [
+            r#"{"kind":"best","position":2}"#,
+            r#"{"position":1,"kind":"choice"}"#,
+            r#"{"kind":"tie"}"#,
+            r#"{"kind":"rank","order":[2,0,1]}"#,
+            r#"{"kind":"graded","grade":-2}"#,
+            r#"{"kind":"cannot_judge"}"#,
+            r#"{"kind":"best_worst"}"#,
+            r#"{"kind":"best_worst","best":0,"worst":3}"#,
+            r#"{"kind":"best_worst","worst":1}"#,
+            r#"{"kind":"choice","position":1,"note":"ignored"}"#,
+            r#"{"kind":"choice"}"#,
+            r#"{"kind":"rank"}"#,
+            r#"{"kind":"graded","grade":"2"}"#,
+            r#"{"kind":"choice","position":-1}"#,
+            r#"{"kind":"favourite","position":1}"#,
+            r#"{"position":1}"#,
+            r#"[1]"#,
+            r#""tie""#,
+        ];
+        for text in texts {
+            let ours = read(text);
+            let derived = serde_json::from_str::<Derived>(text);
+            assert_eq!(
+                ours.is_ok(),
+                derived.is_ok(),
+                "{text}: {ours:?} / {derived:?}"
+            );
+            if let Ok(p) = ours {
+                let written = serde_json::to_string(&p).unwrap();
+                assert_eq!(read(&written).unwrap(), p, "{text}");
+                assert_eq!(
+                    serde_json::from_str::<Derived>(&written).unwrap(),
+                    derived.unwrap(),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    fn asked(kind: PreferenceKind, allow_tie: bool) -> Asked {
+        Asked {
+            kind,
+            question: "Which is better?".to_owned(),
+            allow_tie,
+            grades: if kind == PreferenceKind::Graded {
+                crate::study::model::default_grades(7)
+            } else {
+                Vec::new()
+            },
+            allow_skip: false,
+            explanation: crate::study::Requirement::Off,
+            tuple_size: if kind == PreferenceKind::BestWorst {
+                4
+            } else {
+                0
+            },
+        }
+    }
+
+    /// Each kind's sheet words describe a cell its reader takes, and its reader's answer fits
+    /// the question.
+    #[test]
+    fn a_sheet_cell_reads_as_its_words_say() {
+        let find = |t: &str| {
+            ["A", "B", "C", "D"]
+                .iter()
+                .position(|l| l.eq_ignore_ascii_case(t))
+        };
+        let cases = [
+            (
+                asked(PreferenceKind::Best, false),
+                "C",
+                Preference::Best { position: 2 },
+            ),
+            (asked(PreferenceKind::Choice, true), "tie", Preference::Tie),
+            (
+                asked(PreferenceKind::Choice, false),
+                "b",
+                Preference::Choice { position: 1 },
+            ),
+            (
+                asked(PreferenceKind::Graded, false),
+                "a3",
+                Preference::Graded { grade: -3 },
+            ),
+            (
+                asked(PreferenceKind::BestWorst, false),
+                "B > D",
+                Preference::BestWorst {
+                    best: Some(1),
+                    worst: Some(3),
+                },
+            ),
+            (
+                asked(PreferenceKind::Rank, false),
+                "B > A > D > C",
+                Preference::Rank {
+                    order: vec![1, 0, 3, 2],
+                },
+            ),
+        ];
+        for (q, cell, want) in cases {
+            assert_eq!(
+                q.parse_cell(cell, 4, find),
+                Some(want.clone()),
+                "{:?}",
+                q.kind
+            );
+            assert!(want.fits(&q, 4), "{:?}", q.kind);
+            assert!(!q.cell_words("A, B, C, D").is_empty());
+        }
+        // Best–worst's legend asks for two letters, as its reader does.
+        assert!(
+            asked(PreferenceKind::BestWorst, false)
+                .legend()
+                .starts_with("two letters")
+        );
+        assert_eq!(
+            asked(PreferenceKind::Choice, false).parse_cell("tie", 4, find),
+            None
+        );
+        assert_eq!(
+            asked(PreferenceKind::Graded, false).parse_cell("b4", 4, find),
+            None
+        );
+        assert_eq!(
+            asked(PreferenceKind::BestWorst, false).parse_cell("B > B", 4, find),
+            None
+        );
+    }
+
+    /// The keys give what the control would: letters for a choice, best and (with Shift) worst,
+    /// digits for a grade, the tie key for a tie or "Same".
+    #[test]
+    fn keys_give_the_preference_of_the_question() {
+        let best_worst = asked(PreferenceKind::BestWorst, false);
+        let best = best_worst.by_letter(None, 1, false);
+        assert_eq!(
+            best,
+            Some(Preference::BestWorst {
+                best: Some(1),
+                worst: None
+            })
+        );
+        let both = best_worst.by_letter(best.as_ref(), 1, true);
+        assert_eq!(
+            both,
+            Some(Preference::BestWorst {
+                best: None,
+                worst: Some(1)
+            })
+        );
+        assert_eq!(
+            asked(PreferenceKind::Rank, false).by_letter(None, 0, false),
+            None
+        );
+        let graded = asked(PreferenceKind::Graded, false);
+        assert_eq!(graded.by_digit(1), Some(Preference::Graded { grade: -3 }));
+        assert_eq!(graded.by_digit(4), Some(Preference::Graded { grade: 0 }));
+        assert_eq!(graded.by_digit(8), None);
+        assert_eq!(graded.by_tie_key(), Some(Preference::Graded { grade: 0 }));
+        assert_eq!(asked(PreferenceKind::Choice, false).by_tie_key(), None);
+        assert_eq!(
+            best_worst.missing(
+                Some(&Preference::BestWorst {
+                    best: Some(0),
+                    worst: None
+                }),
+                4
+            ),
+            Some("choose the worst output".to_owned())
+        );
+        assert_eq!(
+            graded.missing(Some(&Preference::Graded { grade: 1 }), 2),
+            None
+        );
+    }
 }

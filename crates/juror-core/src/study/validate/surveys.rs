@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Checker;
+use crate::study::ask::question::CHOICE_TYPES;
 use crate::study::model::*;
 use crate::study::raw::*;
 
@@ -141,7 +142,7 @@ impl Checker {
                 self.error(
                     here,
                     "only a choice can screen participants out",
-                    "ask a single_choice or multiple_choice question, or remove \"screen_out\"",
+                    format!("ask {CHOICE_TYPES}, or remove \"screen_out\""),
                 );
                 return;
             }
