@@ -1,6 +1,6 @@
 //! Widgets the pages share: rich text (the study's Markdown, as the core's tree, built into DOM
 //! nodes; in [`rich`]), and for the researcher's pages, picking files (a button, a drop zone, one
-//! optional file with a way to remove it) and a data table. They read files through
+//! optional file with a way to remove it). They read files through
 //! `services::study_source` and hand them on as the core's [`FileText`]; they take no decision.
 
 pub mod rich;
@@ -135,46 +135,5 @@ pub fn OptionalFile(
                     })
             }}
         </div>
-    }
-}
-
-/// A table whose rows start with a header cell: the caption, the column names, and the rows as
-/// text (cell `header` of each row is its row header).
-#[component]
-pub fn DataTable(
-    caption: String,
-    columns: &'static [&'static str],
-    rows: Vec<Vec<String>>,
-    #[prop(optional)] header: usize,
-) -> impl IntoView {
-    view! {
-        <table class="data-table">
-            <caption>{caption}</caption>
-            <thead>
-                <tr>{columns.iter().map(|c| view! { <th scope="col">{*c}</th> }).collect_view()}</tr>
-            </thead>
-            <tbody>
-                {rows
-                    .into_iter()
-                    .map(|row| {
-                        view! {
-                            <tr>
-                                {row
-                                    .into_iter()
-                                    .enumerate()
-                                    .map(|(i, cell)| {
-                                        if i == header {
-                                            view! { <th scope="row">{cell}</th> }.into_any()
-                                        } else {
-                                            view! { <td>{cell}</td> }.into_any()
-                                        }
-                                    })
-                                    .collect_view()}
-                            </tr>
-                        }
-                    })
-                    .collect_view()}
-            </tbody>
-        </table>
     }
 }
