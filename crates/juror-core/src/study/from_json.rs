@@ -15,8 +15,8 @@ use crate::base::rich::Text;
 
 use super::model::{
     Assignment, AttentionCheck, Consent, Design, Dimension, Example, Item, LabelScheme, Media,
-    MediaKind, Order, PairSet, Preference, PreferenceKind, Presentation, Question, Requirement,
-    Rubric, Scale, ScaleKind, ScalePoint, Severity, Spans, Study, Task,
+    MediaKind, Order, PairSet, PreferenceKind, Presentation, Question, Requirement, Rubric, Scale,
+    ScaleKind, ScalePoint, Severity, Spans, Study, Task,
 };
 use super::published::{Shown, Trial};
 use super::raw::{RawCompletion, RawSubmit};
@@ -274,7 +274,7 @@ fn shown(value: &Value) -> Read<Shown> {
     f.done(value)
 }
 
-fn requirement(value: &Value) -> Read<Requirement> {
+pub(super) fn requirement(value: &Value) -> Read<Requirement> {
     word(
         value,
         &[
@@ -305,7 +305,7 @@ fn task(value: &Value) -> Read<Task> {
         spread: f.take("spread", boolean),
         dimensions: f.take("dimensions", strings),
         output_questions: f.take("output_questions", strings),
-        preference: f.maybe("preference", preference),
+        preference: f.maybe("preference", super::ask::read_asked),
         notes: f.take("notes", requirement),
         flag: f.maybe("flag", string),
         flag_implies: f.maybe("flag_implies", integer),
@@ -366,31 +366,6 @@ fn pair(value: &Value) -> Read<(usize, usize)> {
             other.len()
         ))),
     }
-}
-
-fn preference(value: &Value) -> Read<Preference> {
-    let mut f = fields(value)?;
-    let value = Preference {
-        kind: f.take("kind", |v| {
-            word(
-                v,
-                &[
-                    ("best", PreferenceKind::Best),
-                    ("choice", PreferenceKind::Choice),
-                    ("rank", PreferenceKind::Rank),
-                    ("graded", PreferenceKind::Graded),
-                    ("best_worst", PreferenceKind::BestWorst),
-                ],
-            )
-        }),
-        question: f.take("question", string),
-        allow_tie: f.take("allow_tie", boolean),
-        grades: f.take("grades", strings),
-        allow_skip: f.take("allow_skip", boolean),
-        explanation: f.take("explanation", requirement),
-        tuple_size: f.take("tuple_size", index),
-    };
-    f.done(value)
 }
 
 fn item(value: &Value) -> Read<Item> {
@@ -471,32 +446,6 @@ mod tests {
                 Presentation::Single | Presentation::Pairs | Presentation::SideBySide => {}
             }
             same(&Task::blank_with(p), task);
-        }
-        let kinds = [
-            PreferenceKind::Best,
-            PreferenceKind::Choice,
-            PreferenceKind::Rank,
-            PreferenceKind::Graded,
-            PreferenceKind::BestWorst,
-        ];
-        for kind in kinds {
-            match kind {
-                PreferenceKind::Best
-                | PreferenceKind::Choice
-                | PreferenceKind::Rank
-                | PreferenceKind::Graded
-                | PreferenceKind::BestWorst => {}
-            }
-            let p = Preference {
-                kind,
-                question: "Which?".to_owned(),
-                allow_tie: true,
-                grades: vec!["A".to_owned()],
-                allow_skip: false,
-                explanation: Requirement::Required,
-                tuple_size: 3,
-            };
-            same(&p, preference);
         }
         for r in [
             Requirement::Off,

@@ -10,6 +10,8 @@
 
 use std::collections::BTreeMap;
 
+pub use super::ask::RawPreferenceKind;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -629,23 +631,6 @@ pub struct RawPreference {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 3))]
     pub tuple_size: Option<usize>,
-}
-
-/// Kinds of preference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RawPreferenceKind {
-    /// The single best of the outputs shown.
-    Best,
-    /// A forced choice between the two outputs of a pair.
-    Choice,
-    /// A full ranking of the outputs shown, best first.
-    Rank,
-    /// How much better one output of a pair is than the other, on a scale with "Same" in the
-    /// middle.
-    Graded,
-    /// The best and the worst of a tuple of the outputs (best–worst scaling).
-    BestWorst,
 }
 
 /// Whether something is asked, and whether it must be answered.

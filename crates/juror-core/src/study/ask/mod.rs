@@ -19,9 +19,10 @@ pub use answer::Answer;
 #[cfg(test)]
 pub use preference::strategy as preference_strategy;
 pub use preference::{
-    Picked, Preference, PreferenceRecord, RecordRow, grade_name, parse_grade,
+    Picked, Preference, PreferenceRecord, RawPreferenceKind, RecordRow, grade_name, parse_grade,
     read as read_preference,
 };
+pub(in crate::study) use preference::{read_asked, task_preference};
 pub use question::{QuestionKind, RankOptions, RawQuestionKind};
 
 /// What is given at a target ([`Target`]); `None` in a message clears it.

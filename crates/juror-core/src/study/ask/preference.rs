@@ -1,7 +1,8 @@
-//! The preference asked in a trial and the one given ([`Preference`]): whether an answer fits
-//! the question, what is still missing, the keys that give one, the stored session's reader, and
-//! the rating sheet's cell. A new preference kind is a variant here, its control on the page, and
-//! its statistics.
+//! The preference asked in a trial ([`RawPreferenceKind`], its checks in `task_preference`, its
+//! compiled reader) and the one given ([`Preference`]): whether an answer fits the question, what
+//! is still missing, the keys that give one, the stored session's reader, the rating sheet's
+//! cell, and the ratings file's [`PreferenceRecord`] with its CSV rows. A new preference kind is
+//! a variant here, its control on the page, and its statistics.
 //!
 //! [`Preference`] is persisted (in the storage envelope and in ratings files): change it only
 //! with a format version and a migration.
@@ -10,14 +11,21 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::cell::split_list;
-use crate::base::json::{Read, Value, fields, index, integer, list, string, unknown_variant};
-use crate::study::PreferenceKind;
+use crate::base::json::{
+    Read, Value, boolean, fields, index, integer, list, string, unknown_variant, word,
+};
+use crate::study::from_json::{requirement, strings};
 use crate::study::model::Preference as Asked;
+use crate::study::raw::{RawPreference, RawPresentation, RawTask};
+use crate::study::validate::Checker;
+
+/// The kinds of preference, as the study file and the validated study both name them.
+pub type PreferenceKind = RawPreferenceKind;
 
 /// The preference given in a trial, by position (0 is the first output shown).
 ///
 /// Written as an object tagged by `kind` (`{"kind": "choice", "position": 1}`); read by hand
-/// (`session::from_json::preference`), not by serde's internally tagged enums, which buffer
+/// ([`read`]), not by serde's internally tagged enums, which buffer
 /// every object into a generic tree first and bring that code into the page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -635,222 +643,194 @@ pub fn strategy() -> impl proptest::strategy::Strategy<Value = Preference> {
     ]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Kinds of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPreferenceKind {
+    /// The single best of the outputs shown.
+    Best,
+    /// A forced choice between the two outputs of a pair.
+    Choice,
+    /// A full ranking of the outputs shown, best first.
+    Rank,
+    /// How much better one output of a pair is than the other, on a scale with "Same" in the
+    /// middle.
+    Graded,
+    /// The best and the worst of a tuple of the outputs (best–worst scaling).
+    BestWorst,
+}
 
-    /// The tagged enum as serde derives it, to hold [`Preference`]'s own reader to.
-    #[derive(Debug, PartialEq, serde::Deserialize)]
-    #[serde(tag = "kind", rename_all = "snake_case")]
-    enum Derived {
-        Best {
-            position: usize,
-        },
-        Choice {
-            position: usize,
-        },
-        Tie,
-        Rank {
-            order: Vec<usize>,
-        },
-        Graded {
-            grade: i32,
-        },
-        CannotJudge,
-        BestWorst {
-            #[serde(default)]
-            best: Option<usize>,
-            #[serde(default)]
-            worst: Option<usize>,
-        },
-    }
+/// The question of a compiled study's task (the validated [`Asked`]).
+pub(in crate::study) fn read_asked(value: &Value) -> Read<Asked> {
+    let mut f = fields(value)?;
+    let value = Asked {
+        kind: f.take("kind", |v| {
+            word(
+                v,
+                &[
+                    ("best", RawPreferenceKind::Best),
+                    ("choice", RawPreferenceKind::Choice),
+                    ("rank", RawPreferenceKind::Rank),
+                    ("graded", RawPreferenceKind::Graded),
+                    ("best_worst", RawPreferenceKind::BestWorst),
+                ],
+            )
+        }),
+        question: f.take("question", string),
+        allow_tie: f.take("allow_tie", boolean),
+        grades: f.take("grades", strings),
+        allow_skip: f.take("allow_skip", boolean),
+        explanation: f.take("explanation", requirement),
+        tuple_size: f.take("tuple_size", index),
+    };
+    f.done(value)
+}
 
-    /// Reads a preference as a stored session's reader does.
-    fn read(text: &str) -> Result<Preference, String> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        super::read(&value).map_err(|e| e.to_string())
-    }
-
-    /// The flat reader reads what the derived tagged reader reads, refuses what it refuses,
-    /// and reads back what the writer writes.
-    #[test]
-    fn preferences_read_as_the_tagged_enum_reads_them() {
-        let texts = [
-            r#"{"kind":"best","position":2}"#,
-            r#"{"position":1,"kind":"choice"}"#,
-            r#"{"kind":"tie"}"#,
-            r#"{"kind":"rank","order":[2,0,1]}"#,
-            r#"{"kind":"graded","grade":-2}"#,
-            r#"{"kind":"cannot_judge"}"#,
-            r#"{"kind":"best_worst"}"#,
-            r#"{"kind":"best_worst","best":0,"worst":3}"#,
-            r#"{"kind":"best_worst","worst":1}"#,
-            r#"{"kind":"choice","position":1,"note":"ignored"}"#,
-            r#"{"kind":"choice"}"#,
-            r#"{"kind":"rank"}"#,
-            r#"{"kind":"graded","grade":"2"}"#,
-            r#"{"kind":"choice","position":-1}"#,
-            r#"{"kind":"favourite","position":1}"#,
-            r#"{"position":1}"#,
-            r#"[1]"#,
-            r#""tie""#,
-        ];
-        for text in texts {
-            let ours = read(text);
-            let derived = serde_json::from_str::<Derived>(text);
-            assert_eq!(
-                ours.is_ok(),
-                derived.is_ok(),
-                "{text}: {ours:?} / {derived:?}"
+/// A task's preference: a kind its presentation allows, a tie only in a pair choice, a tuple
+/// size only with best–worst (3 to the number of systems).
+pub(in crate::study) fn task_preference(
+    c: &mut Checker,
+    at: &str,
+    t: &RawTask,
+    systems: usize,
+) -> Option<Asked> {
+    t.preference.as_ref().map(|p| {
+        let here = format!("{at}.preference");
+        match (p.kind, t.presentation) {
+            (RawPreferenceKind::Choice, RawPresentation::Pairs)
+            | (RawPreferenceKind::Best, RawPresentation::Pairs | RawPresentation::SideBySide)
+            | (RawPreferenceKind::Rank | RawPreferenceKind::BestWorst, RawPresentation::SideBySide)
+            | (RawPreferenceKind::Graded, RawPresentation::Pairs) => {}
+            (kind, presentation) => c.error(
+                format!("{here}.type"),
+                format!(
+                    "a \"{}\" preference cannot be asked with \"{}\" presentation",
+                    kind_name(kind),
+                    presentation_name(presentation)
+                ),
+                "use \"choice\" or \"graded\" with pairs, \"best\" with pairs or side_by_side, \"rank\" or \"best_worst\" with side_by_side",
+            ),
+        }
+        if p.allow_tie && p.kind != RawPreferenceKind::Choice {
+            c.error(
+                format!("{here}.allow_tie"),
+                "a tie is only offered in a pair choice",
+                "remove allow_tie or use \"type\": \"choice\"",
             );
-            if let Ok(p) = ours {
-                let written = serde_json::to_string(&p).unwrap();
-                assert_eq!(read(&written).unwrap(), p, "{text}");
-                assert_eq!(
-                    serde_json::from_str::<Derived>(&written).unwrap(),
-                    derived.unwrap(),
-                    "{text}"
+        }
+        let tuple_size = best_worst_size(c, &here, p, systems);
+        Asked {
+            tuple_size,
+            kind: p.kind,
+            question: p
+                .question
+                .clone()
+                .unwrap_or_else(|| "Which output do you prefer overall?".to_owned()),
+            allow_tie: p.allow_tie,
+            grades: graded_labels(c, &here, p),
+            allow_skip: p.allow_skip,
+            explanation: p.explanation,
+        }
+    })
+}
+
+/// The tuple size of a best–worst preference (0 for other kinds): `tuple_size`, by default 4 or
+/// every system when there are fewer.
+fn best_worst_size(c: &mut Checker, here: &str, p: &RawPreference, systems: usize) -> usize {
+    if p.kind != RawPreferenceKind::BestWorst {
+        if p.tuple_size.is_some() {
+            c.error(
+                format!("{here}.tuple_size"),
+                "a tuple size is only used by a best–worst preference",
+                "remove tuple_size or use \"type\": \"best_worst\"",
+            );
+        }
+        return 0;
+    }
+    let size = p.tuple_size.unwrap_or(4.min(systems));
+    if size < 3 || size > systems {
+        c.error(
+            format!("{here}.tuple_size"),
+            format!("a tuple of {size} outputs cannot be shown from {systems} systems"),
+            format!("best–worst needs at least 3 systems; set tuple_size from 3 to {systems}"),
+        );
+    }
+    size
+}
+
+fn kind_name(kind: RawPreferenceKind) -> &'static str {
+    match kind {
+        RawPreferenceKind::BestWorst => "best_worst",
+        RawPreferenceKind::Best => "best",
+        RawPreferenceKind::Choice => "choice",
+        RawPreferenceKind::Rank => "rank",
+        RawPreferenceKind::Graded => "graded",
+    }
+}
+
+/// A graded preference's labels: `points` odd from 3 to 9 (default 7), `labels` one per point
+/// (default [`crate::study::default_grades`]); `points` and `labels` only with `graded`.
+fn graded_labels(c: &mut Checker, here: &str, p: &RawPreference) -> Vec<String> {
+    if p.kind != RawPreferenceKind::Graded {
+        for (field, given) in [
+            ("points", p.points.is_some()),
+            ("labels", p.labels.is_some()),
+        ] {
+            if given {
+                c.error(
+                    format!("{here}.{field}"),
+                    format!("{field} is only for a graded preference"),
+                    format!("remove {field} or use \"type\": \"graded\""),
                 );
             }
         }
+        return Vec::new();
     }
-
-    fn asked(kind: PreferenceKind, allow_tie: bool) -> Asked {
-        Asked {
-            kind,
-            question: "Which is better?".to_owned(),
-            allow_tie,
-            grades: if kind == PreferenceKind::Graded {
-                crate::study::model::default_grades(7)
+    let points = p.points.unwrap_or(7);
+    if !(3..=9).contains(&points) || points.is_multiple_of(2) {
+        c.error(
+            format!("{here}.points"),
+            format!("a graded preference has an odd number of points from 3 to 9, not {points}"),
+            "use 3, 5, 7 or 9 (\"Same\" is the middle point)",
+        );
+        return crate::study::default_grades(7);
+    }
+    match &p.labels {
+        None => crate::study::default_grades(points),
+        Some(labels) => {
+            if labels.len() != points as usize {
+                c.error(
+                    format!("{here}.labels"),
+                    format!("{} labels for {points} points", labels.len()),
+                    "give one label per point, A's strongest first, \"Same\" in the middle",
+                );
+            }
+            for (j, label) in labels.iter().enumerate() {
+                if label.trim().is_empty() {
+                    c.error(
+                        format!("{here}.labels[{j}]"),
+                        "the label is empty",
+                        "write what the point means, like \"A slightly better\"",
+                    );
+                }
+            }
+            if labels.len() == points as usize {
+                labels.clone()
             } else {
-                Vec::new()
-            },
-            allow_skip: false,
-            explanation: crate::study::Requirement::Off,
-            tuple_size: if kind == PreferenceKind::BestWorst {
-                4
-            } else {
-                0
-            },
+                crate::study::default_grades(points)
+            }
         }
-    }
-
-    /// Each kind's sheet words describe a cell its reader takes, and its reader's answer fits
-    /// the question.
-    #[test]
-    fn a_sheet_cell_reads_as_its_words_say() {
-        let find = |t: &str| {
-            ["A", "B", "C", "D"]
-                .iter()
-                .position(|l| l.eq_ignore_ascii_case(t))
-        };
-        let cases = [
-            (
-                asked(PreferenceKind::Best, false),
-                "C",
-                Preference::Best { position: 2 },
-            ),
-            (asked(PreferenceKind::Choice, true), "tie", Preference::Tie),
-            (
-                asked(PreferenceKind::Choice, false),
-                "b",
-                Preference::Choice { position: 1 },
-            ),
-            (
-                asked(PreferenceKind::Graded, false),
-                "a3",
-                Preference::Graded { grade: -3 },
-            ),
-            (
-                asked(PreferenceKind::BestWorst, false),
-                "B > D",
-                Preference::BestWorst {
-                    best: Some(1),
-                    worst: Some(3),
-                },
-            ),
-            (
-                asked(PreferenceKind::Rank, false),
-                "B > A > D > C",
-                Preference::Rank {
-                    order: vec![1, 0, 3, 2],
-                },
-            ),
-        ];
-        for (q, cell, want) in cases {
-            assert_eq!(
-                q.parse_cell(cell, 4, find),
-                Some(want.clone()),
-                "{:?}",
-                q.kind
-            );
-            assert!(want.fits(&q, 4), "{:?}", q.kind);
-            assert!(!q.cell_words("A, B, C, D").is_empty());
-        }
-        // Best–worst's legend asks for two letters, as its reader does.
-        assert!(
-            asked(PreferenceKind::BestWorst, false)
-                .legend()
-                .starts_with("two letters")
-        );
-        assert_eq!(
-            asked(PreferenceKind::Choice, false).parse_cell("tie", 4, find),
-            None
-        );
-        assert_eq!(
-            asked(PreferenceKind::Graded, false).parse_cell("b4", 4, find),
-            None
-        );
-        assert_eq!(
-            asked(PreferenceKind::BestWorst, false).parse_cell("B > B", 4, find),
-            None
-        );
-    }
-
-    /// The keys give what the control would: letters for a choice, best and (with Shift) worst,
-    /// digits for a grade, the tie key for a tie or "Same".
-    #[test]
-    fn keys_give_the_preference_of_the_question() {
-        let best_worst = asked(PreferenceKind::BestWorst, false);
-        let best = best_worst.by_letter(None, 1, false);
-        assert_eq!(
-            best,
-            Some(Preference::BestWorst {
-                best: Some(1),
-                worst: None
-            })
-        );
-        let both = best_worst.by_letter(best.as_ref(), 1, true);
-        assert_eq!(
-            both,
-            Some(Preference::BestWorst {
-                best: None,
-                worst: Some(1)
-            })
-        );
-        assert_eq!(
-            asked(PreferenceKind::Rank, false).by_letter(None, 0, false),
-            None
-        );
-        let graded = asked(PreferenceKind::Graded, false);
-        assert_eq!(graded.by_digit(1), Some(Preference::Graded { grade: -3 }));
-        assert_eq!(graded.by_digit(4), Some(Preference::Graded { grade: 0 }));
-        assert_eq!(graded.by_digit(8), None);
-        assert_eq!(graded.by_tie_key(), Some(Preference::Graded { grade: 0 }));
-        assert_eq!(asked(PreferenceKind::Choice, false).by_tie_key(), None);
-        assert_eq!(
-            best_worst.missing(
-                Some(&Preference::BestWorst {
-                    best: Some(0),
-                    worst: None
-                }),
-                4
-            ),
-            Some("choose the worst output".to_owned())
-        );
-        assert_eq!(
-            graded.missing(Some(&Preference::Graded { grade: 1 }), 2),
-            None
-        );
     }
 }
+
+fn presentation_name(p: RawPresentation) -> &'static str {
+    match p {
+        RawPresentation::Single => "single",
+        RawPresentation::Pairs => "pairs",
+        RawPresentation::SideBySide => "side_by_side",
+    }
+}
+
+#[cfg(test)]
+#[path = "preference_tests.rs"]
+mod tests;

@@ -13,8 +13,8 @@
 //!
 //! The meaning pass is one [`Checker`] method family per section of the file, each in a file of
 //! its own: `header.rs` (with the systems), `rubric.rs` (with the scales), `items.rs` (with
-//! their media, `media.rs`), `design.rs` (with its tasks, `tasks.rs`, their `pairs.rs` and
-//! `preference.rs`), `surveys.rs` (every question) and `analysis.rs`; the shape pass is in
+//! their media, `media.rs`), `design.rs` (with its tasks, `tasks.rs`, and their `pairs.rs`; a
+//! preference is checked in `study/ask/preference.rs`), `surveys.rs` (every question) and `analysis.rs`; the shape pass is in
 //! `shape.rs`.
 
 mod analysis;
@@ -23,7 +23,6 @@ mod header;
 mod items;
 mod media;
 mod pairs;
-mod preference;
 mod rubric;
 mod shape;
 mod surveys;

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use super::pairs::{spread, task_pairs};
-use super::preference::task_preference;
 use super::{Checker, Known, known};
+use crate::study::ask::task_preference;
 use crate::study::model::*;
 use crate::study::raw::*;
 
