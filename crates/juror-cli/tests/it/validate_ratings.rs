@@ -309,3 +309,23 @@ fn the_unpublished_original_is_told_apart_and_the_published_copy_passes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The CSV copy the finish page also offers is refused with the file to ask for, not as broken
+/// JSON.
+#[test]
+fn the_csv_copy_of_a_ratings_file_is_refused_with_the_file_to_ask_for() {
+    let json = std::fs::read_to_string(fixture("financial-analysis-slot1.json")).unwrap();
+    let ratings = juror_core::session::ratings::parse(&json).unwrap();
+    let dir = scratch("csv-copy");
+    let file = dir.join("juror-financial-analysis-slot1.csv");
+    std::fs::write(&file, ratings.to_csv()).unwrap();
+    let out = juror(&[&file]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains("this is the CSV copy of a ratings file"),
+        "{said}"
+    );
+    assert!(said.contains("Download ratings (JSON)"), "{said}");
+    assert!(!said.contains("not valid JSON"), "{said}");
+}

@@ -186,6 +186,14 @@ fn grade_label(study: &Study, trial: &Trial, grade: i32) -> String {
         .unwrap_or_else(|| grade_name(grade))
 }
 
+/// How the CSV copy of a ratings file ([`RatingsFile::to_csv`]) starts.
+const CSV_HEADER_START: &str = "study_id,annotator_slot,";
+
+/// Why the CSV copy of a ratings file is not read as one, and what to give instead.
+pub const CSV_COPY: &str = "this is the CSV copy of a ratings file (question, value columns), \
+    which carries no checksum and is not read as one; give the ratings file itself (.json: \
+    \"Download ratings (JSON)\" on the annotator's finish page, or their backup)";
+
 /// Version of the plan algorithm written into files.
 pub const PLAN_VERSION: &str = "juror.plan/1";
 
@@ -350,8 +358,8 @@ impl RatingsFile {
 
     /// Tidy CSV: one row per answer.
     pub fn to_csv(&self) -> String {
-        let out = String::from(
-            "study_id,annotator_slot,annotator_id,trial,task,item_id,check,system_id,position,label,question,value\n",
+        let out = format!(
+            "{CSV_HEADER_START}annotator_id,trial,task,item_id,check,system_id,position,label,question,value\n",
         );
         let who_id = self.annotator.id.clone().unwrap_or_default();
         let mut csv = Csv {
@@ -524,6 +532,15 @@ pub fn parse(text: &str) -> Result<RatingsFile, ImportError> {
                 text.len() / (1024 * 1024),
                 MAX_RATINGS_BYTES / (1024 * 1024)
             ),
+        });
+    }
+    if text
+        .trim_start_matches('\u{feff}')
+        .starts_with(CSV_HEADER_START)
+    {
+        return Err(ImportError {
+            at: "line 1".into(),
+            message: CSV_COPY.to_owned(),
         });
     }
     let mut value: Value = serde_json::from_str(text).map_err(|e| ImportError {

@@ -319,9 +319,7 @@ fn read_header(fields: &[Cow<'_, str>]) -> Result<Header, String> {
     if !likert && !pairwise && !spans {
         return Err(
             if cols.contains_key("question") && cols.contains_key("value") {
-                "this is the CSV export of a ratings file (question, value); give the ratings file \
-             itself (.json), which carries the checksum"
-                    .to_owned()
+                crate::session::ratings::CSV_COPY.to_owned()
             } else {
                 format!(
                     "the header is not a Likert table ({}), a pairwise table ({}) or a table of \
