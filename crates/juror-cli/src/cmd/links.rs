@@ -85,11 +85,15 @@ pub fn platform(name: Option<&str>) -> Result<Option<Platform>, ExitCode> {
 /// MTurk's two hosts, which the finish page's form posts the assignment to.
 const MTURK_ORIGINS: [&str; 2] = ["https://www.mturk.com", "https://workersandbox.mturk.com"];
 
-/// What a study recruited on `platform` needs that the links cannot carry. MTurk receives only
+/// What a study recruited on `platform` needs that the links cannot carry: Prolific a completion
+/// code ([`Platform::missing`]). MTurk receives only
 /// the assignment id and the ratings file's checksum: without `submit`, the ratings stay on
 /// the workers' computers. And its form is posted only to origins the site's build allows
 /// (`JUROR_SUBMIT_ORIGINS`, as `juror validate` reads it for `submit`).
 pub fn warn_about_platform(file: &Path, study: &Study, platform: Option<Platform>) {
+    if let Some(missing) = platform.and_then(|p| p.missing(study)) {
+        errln!("warning: {}: {missing}.", file.display());
+    }
     if platform != Some(Platform::Mturk) {
         return;
     }

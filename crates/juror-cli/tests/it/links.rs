@@ -45,3 +45,43 @@ fn one_link_per_slot_with_the_platforms_placeholders() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("use prolific, mturk or sona"));
 }
+
+/// Prolific links for a study with no completion code are still made, with a warning that says
+/// what to add; with the code, no warning.
+#[test]
+fn prolific_links_for_a_study_without_a_completion_code_warn() {
+    let without = "assets/studies/reasoning-trajectories.json";
+    let text = std::fs::read_to_string(root().join(without)).unwrap();
+    let mut study: serde_json::Value = serde_json::from_str(&text).unwrap();
+    study["completion"] = serde_json::json!({
+        "code": "C0DE",
+        "redirect": "https://app.prolific.com/submissions/complete?cc={code}"
+    });
+    let dir = support::scratch("links-completion");
+    let with = dir.join("with-completion.json");
+    std::fs::write(&with, serde_json::to_string(&study).unwrap()).unwrap();
+    let with = with.to_string_lossy().into_owned();
+    let args = |study: &str, platform: &str| {
+        juror(&[
+            "links",
+            study,
+            "--base-url",
+            "https://x.org/",
+            "--platform",
+            platform,
+        ])
+    };
+    let out = args(without, "prolific");
+    assert!(out.status.success());
+    let warned = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        warned.contains("the study has no completion code"),
+        "{warned}"
+    );
+    assert!(warned.contains("\"completion\""), "{warned}");
+    for quiet in [args(without, "sona"), args(&with, "prolific")] {
+        assert!(quiet.status.success());
+        let said = String::from_utf8_lossy(&quiet.stderr);
+        assert!(said.is_empty(), "{said}");
+    }
+}

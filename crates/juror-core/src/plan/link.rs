@@ -222,6 +222,21 @@ impl Platform {
         }
     }
 
+    /// What a study recruited on this platform lacks that its participants need to be paid,
+    /// said with what to add; `None` when nothing is missing. Prolific pays on a completion code
+    /// (shown, or sent back in `redirect`): without either, a participant who finishes has no
+    /// way back.
+    pub fn missing(self, study: &Study) -> Option<&'static str> {
+        let completion = study.completion();
+        let no_code = completion.is_none_or(|c| c.code.is_none() && c.redirect.is_none());
+        (self == Platform::Prolific && no_code).then_some(
+            "the study has no completion code: Prolific participants who finish get no code and \
+             no way back to Prolific, so they cannot be paid. Add \"completion\": {\"code\": \
+             \"…\", \"redirect\": \"https://app.prolific.com/submissions/complete?cc={code}\"} \
+             with your study's code from Prolific (docs/hosting.md, \"Recruiting on a platform\")",
+        )
+    }
+
     /// What the platform's link adds to a slot's link: its placeholders for the participant's id.
     fn placeholders(self) -> &'static str {
         match self {
