@@ -53,7 +53,8 @@ pub struct Args {
     /// paragraph says so.
     #[arg(long)]
     exclude_unadjudicated: bool,
-    /// Flag a cell (item, system, dimension) whose ratings have a sample SD above this.
+    /// Flag a cell (item, system, dimension) whose ratings have a sample SD above this on a 1-5
+    /// scale; on a scale of another range, above this times its range over 4 (37.5 on 0-100).
     #[arg(long, default_value_t = 1.5)]
     flag_sd: f64,
     /// Seed of the bootstrap intervals.

@@ -14,10 +14,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::data::number;
 use super::data::{Input, Problem};
 use super::read::ratings_file::{Opened, check_passed, is_check, platform_id};
 use super::read::{Context, backups, base_name, open_all};
 use crate::base::csv;
+use crate::study::Study;
 
 /// One participant.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -193,6 +195,10 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
             "{unknown} attention check(s) not evaluated: give the key written by `juror publish`"
         ));
     }
+    let active_minutes = (active_ms as f64 / 6_000.0).round() / 10.0;
+    if let Some(note) = faster_than_estimate(complete, active_ms, study) {
+        notes.push(note);
+    }
     Payment {
         participant,
         platform,
@@ -205,11 +211,28 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
         checks,
         checks_passed: passed,
         checks_not_evaluated: unknown,
-        active_minutes: (active_ms as f64 / 6_000.0).round() / 10.0,
+        active_minutes,
         file: opened.name.clone(),
         files,
         notes,
     }
+}
+
+/// The note of a complete file whose active time on the trials is under
+/// [`FAST_SHARE`](super::diagnostics::FAST_SHARE) of the study's `estimated_minutes`: read
+/// that fast, the outputs were hardly read (the estimate also covers the instructions and the
+/// surveys, so a third of it is a low bar).
+fn faster_than_estimate(complete: bool, active_ms: u64, study: Option<&Study>) -> Option<String> {
+    let estimate = f64::from(study?.estimated_minutes()?);
+    let minutes = active_ms as f64 / 60_000.0;
+    (complete && estimate > 0.0 && minutes < super::diagnostics::FAST_SHARE * estimate).then(|| {
+        format!(
+            "active on the trials for {} min, under a third of the study's estimate of {} \
+             min: look at the answers before paying",
+            number((minutes * 10.0).round() / 10.0),
+            number(estimate)
+        )
+    })
 }
 
 /// Each platform study (one link, so one slot, per platform study) should have one slot: a

@@ -95,7 +95,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
                 blocked.push(format!(
                     "{}: {} problem(s); the study is not valid (juror validate, or Juror's first page, shows them too)",
                     file.name,
-                    problems.len()
+                    problems.found()
                 ));
                 None
             }

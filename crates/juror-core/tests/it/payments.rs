@@ -87,3 +87,40 @@ fn an_attention_check_left_undone_fails_and_is_noted() {
     // The table a researcher reads shows the trials finished.
     assert!(list.to_table().contains("6/9"), "{}", list.to_table());
 }
+
+/// UX walkthrough 2026-12-01, finding 20: a complete file whose active time is under a third
+/// of the study's `estimated_minutes` (20 for this study) is noted before paying; one read at
+/// a believable pace is not.
+#[test]
+fn a_completion_far_faster_than_the_estimate_is_noted() {
+    let text = crate::support::example("reasoning-trajectories");
+    let study = juror_core::analysis::plan_reader::parse_study(&text).unwrap();
+    let hash = sha256_hex(&text);
+    let context = Context {
+        study: Some((&study, &hash)),
+        ..context()
+    };
+    // The fixture's nine trials took 63 s in all.
+    let fast = payments(&[Input::new("pay-fast.json", forged(|_| {}))], &context);
+    assert!(fast.problems.is_empty(), "{:?}", fast.problems);
+    let notes = fast.rows[0].notes.join("; ");
+    assert!(
+        notes.contains(
+            "active on the trials for 1.1 min, under a third of the study's estimate of 20 min"
+        ),
+        "{notes}"
+    );
+    // A minute a trial: 9 minutes, over a third of 20.
+    let paced = forged(|v| {
+        for t in trials(v) {
+            t["active_ms"] = Value::from(60_000);
+        }
+    });
+    let paced = payments(&[Input::new("pay-paced.json", paced)], &context);
+    assert!(paced.problems.is_empty(), "{:?}", paced.problems);
+    assert!(
+        !paced.rows[0].notes.iter().any(|n| n.contains("estimate")),
+        "{:?}",
+        paced.rows[0].notes
+    );
+}

@@ -397,3 +397,50 @@ fn the_plan_sets_the_mqm_weights_and_may_test_the_mqm_dimension() {
         .expect("the hypothesis orients the pair");
     assert_eq!(format!("{:?}", c.alternative), "Less");
 }
+
+/// UX walkthrough 2026-12-01, finding 17: on a 0–100 scale the flag's SD is scaled to the
+/// range (1.5 on 1–5 is 37.5 on 0–100), so two annotators 3 or 20 points apart are not sent to
+/// adjudication and two 60 points apart are; the report says the threshold it used.
+#[test]
+fn a_wide_scale_flags_disagreements_scaled_to_its_range() {
+    let text = example("summeval-esa");
+    let study = parse_study(&text).unwrap();
+    let hash = juror_core::base::digest::sha256_hex(&text);
+    let item = |i: usize| study.items()[i].id.clone();
+    let (a, b) = ("M8", "M22");
+    let table = format!(
+        "item_id,system_id,annotator_id,dimension,score\n\
+         {i0},{a},p1,esa,50\n{i0},{a},p2,esa,53\n\
+         {i0},{b},p1,esa,40\n{i0},{b},p2,esa,60\n\
+         {i1},{a},p1,esa,20\n{i1},{a},p2,esa,80\n\
+         {i1},{b},p1,esa,70\n{i1},{b},p2,esa,72\n",
+        i0 = item(0),
+        i1 = item(1),
+    );
+    let context = Context {
+        study: Some((&study, &hash)),
+        ..Context::default()
+    };
+    let (_, report) = report_of(&[Input::new("t.csv", table)], &context);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let esa = report
+        .dimensions
+        .iter()
+        .find(|d| d.dimension == "esa")
+        .unwrap();
+    assert_eq!(esa.flag_above, 37.5);
+    let flagged: Vec<(&str, &str)> = esa
+        .flags
+        .iter()
+        .map(|f| (f.item.as_str(), f.system.as_str()))
+        .collect();
+    assert_eq!(flagged, vec![(item(1).as_str(), a)]);
+    let markdown = juror_core::analysis::render::markdown::render(&report);
+    assert!(
+        markdown.contains(
+            "sample SD above 37.5 (1.5 on a 1–5 scale, times this scale's range of 100 over 4)"
+        ),
+        "{markdown}"
+    );
+    assert!(markdown.contains("1.5 on a 1–5 scale (on a scale of another range"));
+}

@@ -156,7 +156,7 @@ fn ratings_paragraph(report: &Report) -> String {
          with its 95% interval from the noncentral t (Steiger and Fouladi 1997), \
          Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
          correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
-         {flag_sd} were flagged for adjudication{aside}.{experts}",
+         {flag_sd}{flag_scaled} were flagged for adjudication{aside}.{experts}",
         plan = plan_in_words(&s.plan, s.plan_source, comparisons),
         adj = if s.adjudication.is_some() {
             ", except that an adjudicated score replaced the ratings of its cell"
@@ -171,6 +171,15 @@ fn ratings_paragraph(report: &Report) -> String {
             " of the values used"
         },
         flag_sd = s.flag_sd,
+        flag_scaled = if report
+            .dimensions
+            .iter()
+            .any(|d| (d.flag_above - s.flag_sd).abs() > 1e-12)
+        {
+            " on a 1–5 scale (on a scale of another range, that times its range over 4)"
+        } else {
+            ""
+        },
         experts = if report
             .dimensions
             .iter()

@@ -482,8 +482,9 @@ fn dimension_report(
     let Rows { raw: rows, z } = rows;
     let cells: Cells = group_cells(rows);
 
-    // Flags, on the raw ratings.
-    let flags = flags(dimension, &cells, adjudication, options);
+    // Flags, on the raw ratings, at the threshold scaled to this scale's range.
+    let flag_above = flag_above(options.flag_sd, scale.as_deref());
+    let flags = flags(dimension, &cells, adjudication, flag_above);
 
     // With `exclude_unadjudicated`, the flagged cells still without a score are set aside
     // from everything below but agreement (on `raw`).
@@ -552,6 +553,7 @@ fn dimension_report(
         label: None,
         agreement: rating_agreement(raw, scale.as_deref()),
         scale,
+        flag_above,
         ratings: raw.len(),
         items: {
             raw.iter()
@@ -577,13 +579,33 @@ fn dimension_report(
     }
 }
 
-/// The cells (item, system) of one dimension whose ratings have a sample SD above the
-/// options' `flag_sd`, with their adjudicated score and experts.
+/// The range of scale [`Options::flag_sd`] is stated for: a 1–5 scale's.
+pub const FLAG_SD_RANGE: f64 = 4.0;
+
+/// The sample SD above which a cell of a dimension on `scale` is flagged: `flag_sd` as stated
+/// for a 1–5 scale, times the scale's range over 4 (so 37.5 on a 0–100 scale for 1.5: two
+/// ratings 53 points apart, as 2.1 points are on 1–5); `flag_sd` itself without a scale or on
+/// a scale of one point.
+pub fn flag_above(flag_sd: f64, scale: Option<&[f64]>) -> f64 {
+    let range = scale.map_or(0.0, |points| {
+        let low = points.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = points.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        high - low
+    });
+    if range.is_finite() && range > 0.0 {
+        flag_sd * range / FLAG_SD_RANGE
+    } else {
+        flag_sd
+    }
+}
+
+/// The cells (item, system) of one dimension whose ratings have a sample SD above
+/// `flag_above`, with their adjudicated score and experts.
 fn flags(
     dimension: &str,
     cells: &Cells<'_>,
     adjudication: Option<&Adjudication>,
-    options: &Options,
+    flag_above: f64,
 ) -> Vec<Flag> {
     let adjudicated =
         |item: &str, system: &str| adjudication.and_then(|a| a.score(dimension, item, system));
@@ -594,7 +616,7 @@ fn flags(
         }
         let scores: Vec<f64> = ratings.iter().map(|r| r.score).collect();
         let sd = sample_sd(&scores);
-        if sd > options.flag_sd {
+        if sd > flag_above {
             flags.push(Flag {
                 item: (*item).to_owned(),
                 system: (*system).to_owned(),

@@ -30,7 +30,8 @@ pub const UNIT_SEPARATOR: char = '\u{1f}';
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Options {
     /// A cell (item, system, dimension) is flagged when the sample SD (n − 1) of its ratings is
-    /// above this. Default 1.5.
+    /// above this on a 1–5 scale; on a scale of another range, above this times its range over
+    /// 4 (`report::flag_above`: 37.5 on 0–100). Default 1.5.
     pub flag_sd: f64,
     /// The seed of every bootstrap. Default 0.
     pub seed: u64,
@@ -186,6 +187,9 @@ pub struct DimensionReport {
     pub label: Option<String>,
     /// The study's scale for it, or `null` (then the categories are the values seen).
     pub scale: Option<Vec<f64>>,
+    /// The sample SD above which a cell is flagged: `settings.flag_sd` scaled to this scale's
+    /// range (`flag_sd` × range / 4), or `flag_sd` without a scale.
+    pub flag_above: f64,
     /// Ratings of this dimension, as given (before adjudication).
     pub ratings: usize,
     pub items: usize,
