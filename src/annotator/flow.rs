@@ -430,7 +430,11 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
         "textarea" | "select" => true,
         "input" => {
             let kind = el.get_attribute("type").unwrap_or_default();
-            !matches!(kind.as_str(), "radio" | "checkbox" | "button" | "submit")
+            // A slider's keys are its arrows, Page Up/Down, Home and End: Enter goes on.
+            !matches!(
+                kind.as_str(),
+                "radio" | "checkbox" | "button" | "submit" | "range"
+            )
         }
         _ => false,
     }

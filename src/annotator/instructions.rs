@@ -76,30 +76,38 @@ pub fn RubricTable() -> impl IntoView {
                 .dimensions
                 .iter()
                 .map(|d| {
+                    let described = d.scale.described();
                     let rows = d
                         .scale
-                        .points
-                        .iter()
+                        .rubric_points()
                         .map(|p| view! {
                             <tr>
                                 <th scope="row">{p.value}</th>
                                 <td>{p.label.clone().unwrap_or_default()}</td>
-                                <td>{p.description.clone().unwrap_or_default()}</td>
+                                {described.then(|| view! {
+                                    <td>{p.description.clone().unwrap_or_default()}</td>
+                                })}
                             </tr>
                         })
                         .collect_view();
+                    let range = d.scale.slider().then(|| format!(
+                        " Any score from {} to {}; the rows are its anchors.",
+                        d.scale.min(),
+                        d.scale.max()
+                    ));
                     view! {
                         <table class="scale-table">
                             <caption>
                                 <strong>{d.label.clone()}</strong>
                                 " — "
                                 {d.question.clone()}
+                                {range}
                             </caption>
                             <thead>
                                 <tr>
                                     <th scope="col">"Score"</th>
                                     <th scope="col">"Label"</th>
-                                    <th scope="col">"Meaning"</th>
+                                    {described.then(|| view! { <th scope="col">"Meaning"</th> })}
                                 </tr>
                             </thead>
                             <tbody>{rows}</tbody>

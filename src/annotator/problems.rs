@@ -1,5 +1,6 @@
 //! A study that could not be opened: every problem, with where and what to do.
 
+use juror_core::base::problem::NOT_YET_CHECKED;
 use juror_core::study::Problem;
 use leptos::prelude::*;
 
@@ -20,14 +21,15 @@ pub fn StudyProblems(
     /// The contact line the file names, when it could be read.
     contact: Option<String>,
 ) -> impl IntoView {
-    let count = problems.len();
+    // The note that more checks follow is listed, not counted.
+    let count = problems.iter().filter(|p| p.at != NOT_YET_CHECKED).count();
     let heading = match count {
         0 => "This study could not be opened".to_owned(),
         1 => "This study has 1 problem".to_owned(),
         n => format!("This study has {n} problems"),
     };
     // No problems listed: the file was not had at all (a wrong address, no connection).
-    let unreachable = count == 0;
+    let unreachable = problems.is_empty();
     let annotator = if unreachable {
         "If you were sent this link, check that you opened all of it (copy it again from the message it came in). If it still does not open, ask the researcher who sent it for a working link."
     } else {
@@ -43,7 +45,7 @@ pub fn StudyProblems(
             <h1 id="problems-heading">{heading}</h1>
             <p class="source">"Study: " <code>{source}</code></p>
             <p>{lead}</p>
-            <Show when=move || { count > 0 }>
+            <Show when=move || { !unreachable }>
                 <ol class="problems" aria-label="Problems">
                     {problems
                         .iter()

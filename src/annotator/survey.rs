@@ -59,13 +59,8 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
                     }
                 })
                 .collect_view()}
+            // The step forward first: Tab from the last answer reaches it before the way back.
             <div class="actions">
-                {exit
-                    .then(|| view! {
-                        <button type="button" class="secondary" on:click=move |_| handle.dispatch(Msg::Previous)>
-                            "Back to the trials"
-                        </button>
-                    })}
                 <button
                     type="button"
                     class="primary"
@@ -73,6 +68,12 @@ pub fn SurveyPage(survey: Survey) -> impl IntoView {
                 >
                     {if exit { "Finish" } else { "Continue" }}
                 </button>
+                {exit
+                    .then(|| view! {
+                        <button type="button" class="secondary" on:click=move |_| handle.dispatch(Msg::Previous)>
+                            "Back to the trials"
+                        </button>
+                    })}
             </div>
         </section>
     }

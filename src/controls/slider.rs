@@ -1,7 +1,7 @@
 //! A slider (`type: "slider"`, or a scale of more than 11 points such as a 0–100 score): the
 //! value chosen, the labelled points beneath at their places. Untouched, it is unanswered and
 //! says so (its track grey); the arrows move it a step, Page Up/Down a tenth of the range (the
-//! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at. A
+//! browser's own keys), Home and End to its ends; a drag or a tap gives the value let go at, a tap on the untouched thumb its value. A
 //! dimension with `allow_skip` has a "Cannot judge" checkbox beside it: ticked, the slider holds
 //! no score; a score given by the slider unticks it.
 
@@ -61,6 +61,13 @@ pub fn SliderScale(
             },
             Reply::Score(v),
         ));
+    };
+    let touched = move |ev: &web_sys::Event| {
+        if value.get_untracked().is_none()
+            && let Ok(v) = event_target_value(ev).parse()
+        {
+            rate(v);
+        }
     };
     // While dragged, the value shown follows the thumb; it is given when let go.
     let moving = RwSignal::new(None::<i32>);
@@ -144,12 +151,11 @@ pub fn SliderScale(
                             rate(v);
                         }
                     }
-                    // A click on the untouched thumb gives the value it shows.
-                    on:click=move |ev| {
-                        if value.get_untracked().is_none() && let Ok(v) = event_target_value(&ev).parse() {
-                            rate(v);
-                        }
-                    }
+                    // A click or a tap on the untouched thumb gives the value it shows (the
+                    // browser fires no change for a value it already holds, and a phone's tap
+                    // may fire no click).
+                    on:click=move |ev| touched(&ev)
+                    on:pointerup=move |ev| touched(&ev)
                 />
                 <output id=value_id class="slider-value" class:unanswered=move || shown().is_none()>
                     {move || shown().map_or_else(spoken, |v| v.to_string())}

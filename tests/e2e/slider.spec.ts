@@ -2,7 +2,8 @@
 // of 5, labelled ends and middle) with the keyboard alone (arrows a step, Page Up/Down a tenth
 // of the range, Home/End the ends) and on a 320 px phone by a tap; a slider left untouched is
 // refused on Next with the missing answer said; the downloaded ratings file holds the values
-// given.
+// given. The rubric lists a slider's anchors, not one row per score; Enter on the slider goes on;
+// a tap on the untouched thumb (its middle) gives that score.
 import * as fs from 'node:fs';
 import { test, expect } from './fixtures';
 import { compiled } from './compile';
@@ -39,17 +40,22 @@ const study = {
   design: {
     tasks: [{ id: 'score', presentation: 'single', dimensions: ['quality'], order: 'shuffled' }],
   },
+  surveys: { exit: [{ id: 'comment', prompt: 'Any comments?', type: 'long_text', required: false }] },
   items: [
     { id: 'cat', prompt: 'Translate: « Le chat dort. »', outputs: { alpha: 'The cat sleeps.', beta: 'The cat is sleeping.' } },
     { id: 'ship', prompt: 'Translate: « Le navire est arrivé. »', outputs: { alpha: 'The ship arrived.', beta: 'The boat is come.' } },
   ],
 };
 
-async function openTrial(page: Page) {
+async function openInstructions(page: Page) {
   const body = JSON.stringify(study);
   await page.route('**/studies/slider-da.json', (route) => route.fulfill({ body: compiled(body), contentType: 'application/json' }));
   await page.goto('index.html?study=studies/slider-da.json&slot=1');
   await page.getByRole('button', { name: 'Start' }).click();
+}
+
+async function openTrial(page: Page) {
+  await openInstructions(page);
   await page.getByRole('button', { name: 'Begin' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 1');
 }
@@ -101,6 +107,44 @@ test('the keyboard alone moves the slider a step, a tenth, to either end, and go
   await expect(slider(page)).toHaveAttribute('aria-valuetext', 'not answered yet');
 });
 
+test('the rubric lists the slider\'s anchors, not a row per score', async ({ page }) => {
+  await openInstructions(page);
+  const table = page.getByRole('table', { name: /Overall quality/ });
+  await expect(table).toContainText('Any score from 0 to 100; the rows are its anchors.');
+  // A header row and the three labelled points; no column of empty meanings.
+  await expect(table.getByRole('row')).toHaveCount(4);
+  await expect(table.getByRole('columnheader')).toHaveText(['Score', 'Label']);
+  await expect(table.getByRole('row').nth(2)).toContainText('Most of it right');
+});
+
+test('Enter on the slider goes on to the next trial', async ({ page }) => {
+  await openTrial(page);
+  const s = slider(page);
+  await tabTo(page, s);
+  await page.keyboard.press('ArrowRight');
+  await expect(s).toHaveAttribute('aria-valuetext', '55');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 2');
+});
+
+test('the keyboard goes from the last trial\'s slider to Finish, the step forward first', async ({ page }) => {
+  await openTrial(page);
+  for (let trial = 1; trial <= 4; trial++) {
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Trial ${trial}`);
+    await tabTo(page, slider(page));
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+  }
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Last questions');
+  const comment = page.getByRole('textbox', { name: /Any comments/ });
+  await tabTo(page, comment);
+  await page.keyboard.type('Clear enough.');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Finish' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you — you have finished');
+});
+
 test('an untouched slider is refused on Next with the missing answer said', async ({ page }) => {
   await openTrial(page);
   await page.getByRole('button', { name: 'Next', exact: true }).click();
@@ -136,6 +180,18 @@ test.describe('on a 320 px phone', () => {
     // Nothing wider than the screen.
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(wide).toBeLessThanOrEqual(320);
+    await page.getByRole('button', { name: 'Next', exact: true }).tap();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 2');
+  });
+
+  test('a tap on the untouched thumb in the middle gives its score', async ({ page }) => {
+    await openTrial(page);
+    const s = slider(page);
+    await expect(s).toHaveAttribute('aria-valuetext', 'not answered yet');
+    const box = await s.boundingBox();
+    if (!box) throw new Error('the slider is not on screen');
+    await s.tap({ position: { x: box.width / 2, y: box.height / 2 } });
+    await expect(s).toHaveAttribute('aria-valuetext', '50, Most of it right');
     await page.getByRole('button', { name: 'Next', exact: true }).tap();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trial 2');
   });

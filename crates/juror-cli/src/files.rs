@@ -42,9 +42,14 @@ pub fn open_study(file: &Path, text: &str) -> Result<Opened, ExitCode> {
             outln!("{p}");
         }
         errln!(
-            "{}: {} problem(s); the study is not valid",
+            "{}: {} problem(s); the study is not valid{}",
             file.display(),
-            problems.len()
+            problems.found(),
+            if problems.checks_follow() {
+                " (its other checks run once these are fixed)"
+            } else {
+                ""
+            }
         );
         ExitCode::FAILURE
     })

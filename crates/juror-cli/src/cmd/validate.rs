@@ -61,7 +61,7 @@ pub fn run(args: Args) -> ExitCode {
         None => format!("{} systems", study.system_count()),
     };
     outln!(
-        "{}: valid {} study \"{}\": {} items, {systems}, {} dimensions, {} task(s), {}",
+        "{}: valid {} study \"{}\": {} items, {systems}, {} dimension(s), {} task(s), {}",
         file.display(),
         juror_core::study::STUDY_FORMAT_V1,
         study.id(),

@@ -300,3 +300,25 @@ fn a_slope_hypothesis_without_rounds_is_warned_about() {
         "{stderr}"
     );
 }
+
+/// UX walkthrough 2026-12-01, finding 3: a study whose form is wrong says that its other
+/// checks wait on the problems listed, and counts only the problems.
+#[test]
+fn problems_of_form_say_that_more_checks_follow() {
+    let path =
+        root().join("crates/juror-core/tests/fixtures/invalid/wrong-types-in-two-items.json");
+    let out = juror(&[&path]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "2 problem(s); the study is not valid (its other checks run once these are fixed)"
+        ),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("(not yet checked): the study's other checks"),
+        "{stdout}"
+    );
+}

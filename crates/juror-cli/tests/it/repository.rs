@@ -485,7 +485,11 @@ fn the_readme_common_mistakes_show_the_validators_words() {
         let problems = juror_core::study::parse_study(&doc.to_string())
             .err()
             .unwrap_or_else(|| panic!("{what}: accepted"));
-        for p in problems.iter() {
+        // The note that more checks follow is docs/study-format.md's, not each mistake's.
+        for p in problems
+            .iter()
+            .filter(|p| p.at != juror_core::base::problem::NOT_YET_CHECKED)
+        {
             lines += 1;
             let line = format!("  {p}\n");
             assert!(

@@ -54,6 +54,22 @@ impl<P> Problems<P> {
     }
 }
 
+/// Where the note of [`Problems::checks_follow`] is placed: not a problem but the word that the
+/// study's other checks wait on the problems listed.
+pub const NOT_YET_CHECKED: &str = "(not yet checked)";
+
+impl Problems<Problem> {
+    /// The problems found, the note of [`NOT_YET_CHECKED`] apart.
+    pub fn found(&self) -> usize {
+        self.0.iter().filter(|p| p.at != NOT_YET_CHECKED).count()
+    }
+    /// Whether the study's other checks (ids, outputs, the design, the plan) wait on these
+    /// problems of the file's form: fixing them can bring more.
+    pub fn checks_follow(&self) -> bool {
+        self.0.iter().any(|p| p.at == NOT_YET_CHECKED)
+    }
+}
+
 /// One problem a line.
 impl<P: fmt::Display> fmt::Display for Problems<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

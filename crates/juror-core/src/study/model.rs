@@ -316,6 +316,19 @@ impl Scale {
     pub fn slider(&self) -> bool {
         self.kind == ScaleKind::Slider || self.points.len() > 11
     }
+    /// The points the rubric lists: every point of a scale answered by choosing one, only the
+    /// labelled ones (its anchors, the two ends always among them) of a slider, as the slider
+    /// itself shows them; a 0–100 score is not a 101-row table.
+    pub fn rubric_points(&self) -> impl Iterator<Item = &ScalePoint> {
+        let slider = self.slider();
+        self.points
+            .iter()
+            .filter(move |p| !slider || p.label.is_some())
+    }
+    /// Whether any point the rubric lists has a description (else it has no "Meaning" column).
+    pub fn described(&self) -> bool {
+        self.rubric_points().any(|p| p.description.is_some())
+    }
 }
 
 /// A point of a scale.
@@ -800,7 +813,35 @@ pub struct Media {
 
 #[cfg(test)]
 mod tests {
-    use super::letter;
+    use super::{Scale, ScaleKind, ScalePoint, letter};
+
+    fn scale(points: std::ops::RangeInclusive<i32>, labelled: &[i32]) -> Scale {
+        Scale {
+            points: points
+                .map(|value| ScalePoint {
+                    value,
+                    label: labelled.contains(&value).then(|| format!("p{value}")),
+                    description: None,
+                })
+                .collect(),
+            kind: ScaleKind::Likert,
+            step: 1,
+        }
+    }
+
+    /// UX walkthrough 2026-12-01, finding 8: the rubric of a 0–100 score lists its anchors.
+    #[test]
+    fn a_sliders_rubric_lists_its_anchors_and_a_short_scale_every_point() {
+        let wide = scale(0..=100, &[0, 33, 66, 100]);
+        let shown: Vec<i32> = wide.rubric_points().map(|p| p.value).collect();
+        assert_eq!(shown, [0, 33, 66, 100]);
+        assert!(!wide.described());
+        let short = scale(1..=5, &[1, 5]);
+        assert_eq!(short.rubric_points().count(), 5);
+        let mut described = short.clone();
+        described.points[2].description = Some("middling".into());
+        assert!(described.described());
+    }
 
     #[test]
     fn letters_run_like_spreadsheet_columns() {

@@ -39,6 +39,7 @@ use self::shape::{deserialize, question_key_problems, section_problems};
 use super::analysis_plan::AnalysisPlan;
 use super::model::*;
 use super::raw::*;
+use crate::base::problem::NOT_YET_CHECKED;
 
 pub use crate::base::problem::{Problem, Problems};
 
@@ -128,6 +129,14 @@ pub fn parse_study_with(text: &str, plan: Option<&PlanReader>) -> Result<Study, 
             problems.extend(found);
             let mut seen = BTreeSet::new();
             problems.retain(|p| seen.insert((p.at.clone(), p.message.clone())));
+            // Said, so that the next run's new problems do not look like a moving target.
+            problems.push(Problem {
+                at: NOT_YET_CHECKED.to_owned(),
+                message: "the study's other checks (ids, outputs, the design, the analysis plan) \
+                          run once the file's form is right"
+                    .to_owned(),
+                fix: "fix the problems above and check again: more may be found".to_owned(),
+            });
             Err(Problems(problems))
         }
     }
