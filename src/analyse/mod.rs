@@ -18,6 +18,7 @@ use juror_core::analysis::overrides::Overrides;
 use juror_core::analysis::render::fmt;
 use juror_core::analysis::render::tables::{self, Figure, Table, Text};
 use juror_core::analysis::run::{Analysis, FileText, Request, plan_context};
+use juror_core::analysis::slot::{Slot, misplaced};
 use juror_core::analysis::{self, Options, Report};
 use leptos::prelude::*;
 
@@ -122,12 +123,14 @@ fn StudyAndKey(
             hint="The study the annotators rated (the published copy): ratings files are checked against it, and its scales are used."
             accept=".json,application/json"
             file=study
+            slot=Slot::Study
         />
         <OptionalFile
             label="Choose the key"
             hint="The key written by juror publish (or juror seal): system tokens become system ids."
             accept=".json,application/json"
             file=key
+            slot=Slot::Key
         />
     }
 }
@@ -146,6 +149,7 @@ fn AdjudicationFile(
             hint="item_id,system_id,dimension,score and optionally expert: each cell's resolved score replaces its ratings (several experts: the score they all gave, or the row whose expert is resolved)."
             accept=".csv,text/csv"
             file=adjudication
+            slot=Slot::Adjudication
         />
         <Switch
             class="exclude-unadjudicated"
@@ -203,6 +207,29 @@ fn ChosenFiles(inputs: RwSignal<Vec<FileText>>) -> impl IntoView {
                 "Remove all files"
             </button>
         </Show>
+    }
+}
+
+/// Beside the files chosen, what became of them: analysing, the report ready (further down the
+/// page, past the choices), or why nothing can be analysed yet; each with a link there.
+#[component]
+fn ReportStatus(computing: RwSignal<Option<usize>>, outcome: RwSignal<Outcome>) -> impl IntoView {
+    view! {
+        <p class="hint report-status" role="status">
+            {move || match (computing.get(), outcome.get()) {
+                (Some(n), _) => format!("Analysing {n} file(s)…").into_any(),
+                (None, Outcome::Done(_)) => view! {
+                    "The report is ready. " <a href="#report">"Go to the report"</a>
+                }
+                .into_any(),
+                (None, Outcome::Blocked(reasons)) => view! {
+                    {format!("Nothing can be analysed yet ({} reason(s)). ", reasons.len())}
+                    <a href="#blocked">"See why"</a>
+                }
+                .into_any(),
+                (None, Outcome::Empty) => ().into_any(),
+            }}
+        </p>
     }
 }
 
@@ -316,8 +343,24 @@ pub fn Analyse() -> impl IntoView {
             _ => Vec::new(),
         })
     });
+    // Files dropped with the ratings that belong elsewhere (the study, the key), said at once.
+    let not_added: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
     let add = Callback::new(move |picked: Vec<FileText>| {
-        inputs.update(|list| list.extend(picked));
+        let mut refused = Vec::new();
+        let kept: Vec<FileText> = picked
+            .into_iter()
+            .filter(|f| {
+                let why = f
+                    .text
+                    .as_deref()
+                    .ok()
+                    .and_then(|t| misplaced(Slot::Ratings, t));
+                why.map(|why| refused.push(format!("{}: {why}.", f.name)))
+                    .is_none()
+            })
+            .collect();
+        not_added.set(refused);
+        inputs.update(|list| list.extend(kept));
     });
 
     view! {
@@ -337,22 +380,29 @@ pub fn Analyse() -> impl IntoView {
                 on_files=add
             />
             <ChosenFiles inputs />
+            {move || {
+                let refused = not_added.get();
+                (!refused.is_empty()).then(|| view! {
+                    <div class="error" role="alert">
+                        <p>"Not added to the ratings files:"</p>
+                        <ul>{refused.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+                    </div>
+                })
+            }}
+            <ReportStatus computing outcome />
             <JudgesChooser judges />
             <AdjudicationFile adjudication exclude_unadjudicated />
             <Show when=move || inputs.with(|list| !list.is_empty())>
                 <AnalysisPlanChoices context systems overrides />
             </Show>
             <PlatformIds outcome reveal_ids />
-            <p class="hint" role="status">
-                {move || computing.get().map(|n| format!("Analysing {n} file(s)…"))}
-            </p>
             {move || match outcome.get() {
                 Outcome::Empty => view! {
                     <p class="hint">"Choose at least one ratings file or CSV to see the report."</p>
                 }
                 .into_any(),
                 Outcome::Blocked(reasons) => view! {
-                    <section class="study-problems" role="alert">
+                    <section class="study-problems" id="blocked" role="alert">
                         <h2>"Nothing can be analysed yet"</h2>
                         <ul class="problems">
                             {reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
@@ -430,7 +480,7 @@ fn ReportView(
         }
     });
     view! {
-        <section class="report" aria-label=title>
+        <section class="report" id="report" aria-label=title>
             {regions(all, 1, &draw)}
             {adjudication_summary.map(|s| view! { <p class="adjudication-summary">{s}</p> })}
             <ReportDownloads analysis=analysis.clone() download_error />
@@ -525,7 +575,7 @@ fn figure(analysis: &Analysis, f: &Figure) -> Option<AnyView> {
         }
         Figure::Spans => {
             let s = report.spans.as_ref()?;
-            let texts = spans::span_texts(s, &analysis.data.spans, analysis.study.as_ref());
+            let texts = spans::span_texts(s, analysis);
             Some(view! { <div class="spans-view">{texts}</div> }.into_any())
         }
     }

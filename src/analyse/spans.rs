@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 
 use juror_core::analysis::SpanRow;
 use juror_core::analysis::render::fmt::num;
+use juror_core::analysis::run::Analysis;
 use juror_core::analysis::spans::{OutputAgreement, SpansReport, pieces};
 use juror_core::base::visible;
-use juror_core::study::{Severity, Study};
+use juror_core::study::Severity;
 use leptos::prelude::*;
 
 /// Outputs shown with their texts (all are in the JSON report).
@@ -39,8 +40,9 @@ fn label(severity: Severity, category: Option<&str>) -> String {
 }
 
 /// The outputs' texts with every annotator's spans (with the study), or a hint to load it.
-pub fn span_texts(spans: &SpansReport, rows: &[SpanRow], study: Option<&Study>) -> AnyView {
-    match study {
+pub fn span_texts(spans: &SpansReport, analysis: &Analysis) -> AnyView {
+    let rows = &analysis.data.spans;
+    match &analysis.study {
         None => view! {
             <p class="hint">
                 "Give the study (step 1) to read each output's text with every annotator's spans \
@@ -48,7 +50,7 @@ pub fn span_texts(spans: &SpansReport, rows: &[SpanRow], study: Option<&Study>) 
             </p>
         }
         .into_any(),
-        Some(study) => {
+        Some(_) => {
             let shown: Vec<OutputAgreement> = spans
                 .outputs_by_f1
                 .iter()
@@ -58,13 +60,13 @@ pub fn span_texts(spans: &SpansReport, rows: &[SpanRow], study: Option<&Study>) 
             let views = shown
                 .into_iter()
                 .enumerate()
-                .filter_map(|(k, o)| output_view(k, &o, rows, study))
+                .filter_map(|(k, o)| output_view(k, &o, rows, analysis))
                 .collect::<Vec<_>>();
             if views.is_empty() {
                 view! {
                     <p class="hint">
-                        "No output was marked by two or more annotators, or the study does not \
-                         hold their texts."
+                        "No output was marked by two or more annotators, or the study given does \
+                         not hold their texts (a published study needs its key too)."
                     </p>
                 }
                 .into_any()
@@ -87,14 +89,14 @@ pub fn span_texts(spans: &SpansReport, rows: &[SpanRow], study: Option<&Study>) 
 }
 
 /// One output: its heading (item, system, F1), and a line per annotator who saw it.
-fn output_view(k: usize, o: &OutputAgreement, rows: &[SpanRow], study: &Study) -> Option<AnyView> {
-    let text = study
-        .items()
-        .iter()
-        .find(|i| i.id == o.item)?
-        .outputs
-        .get(&o.system)?
-        .clone();
+fn output_view(
+    k: usize,
+    o: &OutputAgreement,
+    rows: &[SpanRow],
+    analysis: &Analysis,
+) -> Option<AnyView> {
+    // A published study's outputs are under tokens: the key says which is this system's.
+    let text = analysis.output_text(&o.item, &o.system)?.clone();
     let mut by: BTreeMap<&str, Vec<&SpanRow>> = BTreeMap::new();
     for r in rows
         .iter()

@@ -6,6 +6,7 @@
 pub mod rich;
 
 use juror_core::analysis::run::FileText;
+use juror_core::analysis::slot::{Slot, misplaced};
 use leptos::ev::{DragEvent, Event};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -108,14 +109,29 @@ pub fn OptionalFile(
     hint: &'static str,
     accept: &'static str,
     file: RwSignal<Option<FileText>>,
+    /// Where the file goes: a file of another kind (a key chosen as the study) is refused here,
+    /// with where it belongs ([`juror_core::analysis::slot::misplaced`]).
+    slot: Slot,
 ) -> impl IntoView {
+    let refused: RwSignal<Option<String>> = RwSignal::new(None);
     let on_files = Callback::new(move |picked: Vec<FileText>| {
-        file.set(picked.into_iter().next());
+        let Some(chosen) = picked.into_iter().next() else {
+            return;
+        };
+        let why = chosen.text.as_deref().ok().and_then(|t| misplaced(slot, t));
+        match why {
+            Some(why) => refused.set(Some(format!("Not taken: {}: {why}.", chosen.name))),
+            None => {
+                refused.set(None);
+                file.set(Some(chosen));
+            }
+        }
     });
     view! {
         <div class="optional-file">
             <FilesPicker label accept multiple=false on_files />
             <span class="hint">{hint}</span>
+            {move || refused.get().map(|why| view! { <p class="error" role="alert">{why}</p> })}
             {move || {
                 file.get()
                     .map(|FileText { name, .. }| {

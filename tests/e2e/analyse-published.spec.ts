@@ -1,7 +1,9 @@
 // Intent: a researcher who drops the ratings files of a published study on the Analyse page
 // before giving its key is told at once, in one sentence, to give the key and the published
 // study (no report of token "systems", no long freeze); giving the study and the key then
-// analyses the same files, the systems named, without dropping them again.
+// analyses the same files, the systems named, without dropping them again. A study and key
+// swapped are refused where they are chosen, each said to be the other; a status beside the
+// files says when the report is ready further down.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -53,12 +55,26 @@ test('ratings of a published study: refused without the key, analysed once the s
   await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toHaveCount(0);
   await expect(page.getByText(/s-[0-9a-f]{12}/)).toHaveCount(0);
 
+  // Beside the files, the status says why, with a link down to the reasons.
+  const status = page.locator('.report-status');
+  await expect(status).toContainText('Nothing can be analysed yet (1 reason(s)).');
+  await expect(status.getByRole('link', { name: 'See why' })).toHaveAttribute('href', '#blocked');
+
+  // The study and the key swapped: each is refused where it is chosen, said to be the other.
+  await page.getByLabel('Choose the study file').setInputFiles(keyPath);
+  await expect(page.getByRole('alert').filter({ hasText: 'Not taken: pandalm.key.json: this is a key (juror.key/1), not a study: the study and the key seem swapped' })).toBeVisible();
+  await page.getByLabel('Choose the key').setInputFiles(studyPath);
+  await expect(page.getByRole('alert').filter({ hasText: 'Not taken: pandalm.json: this is a study (compiled: juror.compiled/2), not a key: the study and the key seem swapped' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+
   // The published study alone is not enough; with its key, the same files are analysed.
   await page.getByLabel('Choose the study file').setInputFiles(studyPath);
   await expect(refusal).toContainText('published study');
   await page.getByLabel('Choose the key').setInputFiles(keyPath);
   await expect(page.getByRole('heading', { name: 'Analysis report', exact: true })).toBeVisible();
   await expect(refusal).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: 'Not taken' })).toHaveCount(0);
+  await expect(status.getByRole('link', { name: 'Go to the report' })).toHaveAttribute('href', '#report');
   const ranking = page.getByRole('table', { name: /^Bradley–Terry ranking/ });
   await expect(ranking).toContainText('bloom-7b');
   await expect(ranking).toContainText('llama-7b');

@@ -29,7 +29,7 @@ pub struct Args {
     /// order (the first is the mixed model's reference) are used.
     #[arg(long)]
     study: Option<PathBuf>,
-    /// The key written by `juror seal`: system tokens in ratings files become system ids.
+    /// The key written by `juror publish` (or `juror seal`): system tokens in ratings files become system ids.
     #[arg(long)]
     key: Option<PathBuf>,
     /// An adjudication CSV (item_id,system_id,dimension,score, optionally expert): each cell's

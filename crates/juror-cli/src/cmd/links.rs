@@ -42,6 +42,16 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     };
     warn_about_platform(&args.study, &study, platform);
+    if !juror_core::publish::is_sealed(study.systems()) {
+        errln!(
+            "warning: {}: this is a study that names its systems (not a copy juror publish \
+             wrote): these {} links open it as written. For a published study, give the copy \
+             the site serves (SITE/studies/NAME, with the slots it was published with), or \
+             take the links juror publish wrote (KEYS/links.csv).",
+            args.study.display(),
+            juror_core::plan::slots(&study).unwrap_or_else(|| juror_core::plan::period(&study))
+        );
+    }
     let default_path = juror_core::publish::site_path(
         &args
             .study

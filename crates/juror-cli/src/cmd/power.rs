@@ -40,7 +40,7 @@ pub struct Args {
     /// 0.45, instead of a pilot.
     #[arg(long, conflicts_with = "pilot", allow_negative_numbers = true)]
     effect: Option<f64>,
-    /// The key written by `juror seal`, for a pilot of a sealed study.
+    /// The key written by `juror publish` (or `juror seal`), for a pilot of a sealed study.
     #[arg(long)]
     key: Option<PathBuf>,
     /// Participant counts: 5,10,20.

@@ -43,6 +43,12 @@ pub struct Args {
     /// Publish even where a study's text names a system (sealing cannot hide that).
     #[arg(long)]
     allow_named: bool,
+    /// Replace a study the site already serves under the same file name. Annotators part-way
+    /// through are sent back to the welcome page of the new version, and ratings of the two
+    /// versions are analysed apart, each with its own copy and key; without it, publishing
+    /// over a served study is refused (publish an edited study under a new file name and id).
+    #[arg(long)]
+    replace: bool,
     /// How many slots' plans to publish for a study without an `assignment` (default: the
     /// smallest whole number of counterbalancing periods, the rows of its Williams design,
     /// that is 12 or more); a study with one publishes its own slots.
@@ -135,6 +141,8 @@ fn prepare(
         file_name: &file_name,
         earlier: &names,
         key_exists: key_path.exists(),
+        served: args.site.join(SITE_FOLDER).join(&file_name).exists(),
+        replace: args.replace,
         missing: &missing,
         allow_named: args.allow_named,
         annotators: &annotators,
@@ -270,9 +278,26 @@ fn message(
         ),
         Problem::KeyExists => format!(
             "{}: a key is already there; overwriting it would lose the way to unblind the \
-             ratings of the study published with it. Move it away, or publish under another \
-             file name.",
+             ratings of the study published with it. Publish an edited study under another \
+             file name (and study id); or, to replace it, move the key away and keep it with \
+             the copy the site serves now: the ratings files returned so far are read with \
+             them (juror analyze --study OLD-COPY --key OLD-KEY).",
             key_path.display()
+        ),
+        Problem::AlreadyServed { replace: false } => format!(
+            "{source}: {} is already served to annotators. Publishing over it sends anyone \
+             part-way through back to its welcome page, and the ratings files returned so far \
+             are then refused against the new copy. Publish the edited study under a new file \
+             name and study id (a study of its own), or give --replace to replace it (keep the \
+             old copy and key: its ratings are analysed with them, apart).",
+            args.site.join(SITE_FOLDER).join(file_name).display()
+        ),
+        Problem::AlreadyServed { replace: true } => format!(
+            "warning: {source}: replacing {}: annotators part-way through start the new \
+             version from its welcome page (their earlier answers stay in their browser, to \
+             download and send); ratings of the old version are analysed with its own copy \
+             and key, apart.",
+            args.site.join(SITE_FOLDER).join(file_name).display()
         ),
         Problem::MediaOutside { owner, src } => format!(
             "{source}: {owner}: media \"{src}\" is outside the study's folder; move it into \
@@ -379,7 +404,7 @@ fn write(
     // A built site (its index.html beside): the studies go in compiled, as its build would
     // have compiled them, since the annotator's page plays compiled studies only.
     let built = args.site.join("index.html").is_file();
-    let mut links = String::from("study,slot,url\n");
+    let mut links = String::from("study_id,slot,url\n");
     for p in publications {
         write_atomically(&p.key_path, &pretty(&p.key))?;
         let out = studies_dir.join(&p.file_name);

@@ -95,7 +95,8 @@ pub fn run(args: Args) -> ExitCode {
         errln!(
             "warning: {}: the study names its systems ({}); an annotator who opens the study \
              file reads them next to their outputs. Publish it sealed: juror publish {} --site \
-             assets --keys private/keys (docs/hosting.md, \"Hosting a study\").",
+             SITE --keys private/keys, SITE your built site (dist) or, in a clone that builds \
+             it, assets (docs/hosting.md, \"Hosting a study\").",
             file.display(),
             study.systems().join(", "),
             file.display()

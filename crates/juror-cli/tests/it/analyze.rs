@@ -169,11 +169,13 @@ fn the_seal_key_turns_tokens_into_system_ids() {
             .all(|s| s.as_str().unwrap().starts_with("s-"))
     );
 
-    // A key that is not a key stops everything.
+    // A key that is not a key stops everything: here the study, said to be swapped.
     let out = juror(&args(&["--key", &study], &files));
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("not a key written by `juror seal`"),
+        stderr(&out).contains(
+            "this is a study (juror.study/1), not a key: the study and the key seem swapped"
+        ),
         "{}",
         stderr(&out)
     );

@@ -26,6 +26,14 @@ fn one_link_per_slot_with_the_platforms_placeholders() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // UX walkthrough 2026-12-01, finding 6: links of a study that names its systems say that
+    // they are for the study as written, not a published copy, and how many there are.
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        stderr.contains("this is a study that names its systems (not a copy juror publish wrote)")
+            && stderr.contains("these 9 links open it as written"),
+        "{stderr}"
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "study_id,slot,url");

@@ -156,7 +156,7 @@ fn publishes_sealed_studies_with_media_keys_apart_and_a_link_per_slot() {
     // smallest whole number of counterbalancing periods that is 12 or more).
     let links = std::fs::read_to_string(keys.join("links.csv")).unwrap();
     let lines: Vec<&str> = links.lines().collect();
-    assert_eq!(lines[0], "study,slot,url");
+    assert_eq!(lines[0], "study_id,slot,url", "as juror links writes it");
     assert_eq!(
         lines[1],
         "pixelis-reasoning-trajectories,1,https://you.github.io/juror/index.html?study=studies/reasoning-trajectories.json&slot=1"
@@ -182,6 +182,38 @@ fn publishes_sealed_studies_with_media_keys_apart_and_a_link_per_slot() {
         std::fs::read(keys.join("financial-analysis.key.json")).unwrap(),
         key_before
     );
+
+    // UX walkthrough 2026-12-01, finding 26: with the key moved away, the copy the site
+    // serves is still not overwritten without --replace; the refusal says what replacing does.
+    let served = site.join("studies/financial-analysis.json");
+    let copy_before = std::fs::read(&served).unwrap();
+    let old_keys = scratch("old-keys");
+    std::fs::rename(
+        keys.join("financial-analysis.key.json"),
+        old_keys.join("financial-analysis.key.json"),
+    )
+    .unwrap();
+    let over = juror(&[s(&studies[1]), "--site", s(&site), "--keys", s(&keys)]);
+    assert_eq!(over.status.code(), Some(1), "{}", text(&over));
+    assert!(
+        text(&over).contains("is already served to annotators")
+            && text(&over).contains("give --replace to replace it"),
+        "{}",
+        text(&over)
+    );
+    assert_eq!(std::fs::read(&served).unwrap(), copy_before);
+    assert!(!keys.join("financial-analysis.key.json").exists());
+    let replaced = juror(&[
+        s(&studies[1]),
+        "--site",
+        s(&site),
+        "--keys",
+        s(&keys),
+        "--replace",
+    ]);
+    assert!(replaced.status.success(), "{}", text(&replaced));
+    assert!(text(&replaced).contains("warning: ") && text(&replaced).contains("replacing "));
+    assert_ne!(std::fs::read(&served).unwrap(), copy_before);
 }
 
 #[test]

@@ -704,3 +704,36 @@ fn relative_links_are_found_outside_code_blocks() {
     let text = "see [a](docs/x.md#y), [b](https://example.org) and [c](#z)\n```\n[d](no.md)\n```\n";
     assert_eq!(relative_links(text), ["docs/x.md#y", "#z"]);
 }
+
+/// `pip install juror-cli` is how the README installs the command: the wheel's project is the
+/// `juror` binary (maturin's `bin` bindings) at the crate's version, the release workflow
+/// builds and smoke-tests it on a version tag, and `scripts/wheel` does the same here.
+#[test]
+fn the_command_is_packaged_as_a_wheel_of_the_juror_binary() {
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+    let pyproject = read("crates/juror-cli/pyproject.toml");
+    for line in [
+        "name = \"juror-cli\"",
+        "bindings = \"bin\"",
+        "dynamic = [\"version\"]",
+        "readme = \"README.pypi.md\"",
+    ] {
+        assert!(pyproject.contains(line), "pyproject.toml lacks {line}");
+    }
+    assert!(root().join("crates/juror-cli/README.pypi.md").is_file());
+    let cargo = read("crates/juror-cli/Cargo.toml");
+    assert!(cargo.contains("name = \"juror\""), "the binary is `juror`");
+    assert!(read("README.md").contains("pip install juror-cli"));
+    let release = read(".github/workflows/release.yml");
+    for step in [
+        "tags: ['v*']",
+        "maturin-action",
+        "--no-index wheels/*.whl",
+        "validate assets/studies/kitchen-qa.json",
+        "gh-action-pypi-publish",
+    ] {
+        assert!(release.contains(step), "release.yml lacks {step}");
+    }
+    let script = read("scripts/wheel");
+    assert!(script.contains("maturin\" build --release --locked -m crates/juror-cli/Cargo.toml"));
+}

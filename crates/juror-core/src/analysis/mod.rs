@@ -15,7 +15,8 @@
 //!   agreement, paired comparisons and flagged cells, and the pairwise preferences;
 //! - [`render`]: [`markdown::render`], the tidy CSV ([`to_csv`]) and
 //!   [`Report::adjudication_sheet`]; [`Report::to_json`] is the report's own;
-//! - [`run`]: the one entry point `juror analyze` and the Analyse page share.
+//! - [`run`]: the one entry point `juror analyze` and the Analyse page share; [`slot`]: which
+//!   file goes where (a study and key swapped, said where they are given).
 //!
 //! Beside them: [`overrides`] (the analysis plan and its overrides), [`plan_reader`] (a study read
 //! with its plan: the researcher's paths read studies there), [`power`] (`juror power`),
@@ -45,6 +46,7 @@ pub mod render;
 pub mod report;
 pub mod rounds;
 pub mod run;
+pub mod slot;
 pub mod spans;
 
 pub use adjudication::Adjudication;

@@ -16,6 +16,7 @@ use super::overrides::{AnalysisPlan, Overrides};
 use super::plan_reader::open;
 use super::read::{base_name, published, read, read_judges};
 use super::report::resolve_plan;
+use super::slot::{Slot, misplaced};
 use super::{Context, Data, Input, Options, Problem, Report, report_of};
 use crate::publish::{KEY_FORMAT_V1, SealKey};
 use crate::study::Study;
@@ -74,6 +75,8 @@ pub struct Analysis {
     pub labels: BTreeMap<String, Vec<(f64, String)>>,
     /// The study, checked, when one was given.
     pub study: Option<Study>,
+    /// The key, when one was given: a published study's outputs are under tokens.
+    pub key: Option<SealKey>,
     /// With [`Request::clock`], the seconds each phase took: checking the study and options and
     /// reading the inputs into tidy rows (`read`), then the report (`statistics`).
     pub timings: Vec<(&'static str, f64)>,
@@ -88,12 +91,16 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     let mut blocked = check_options(&request.options);
     let study = request.study.as_ref().and_then(|file| {
         let text = readable(file, &mut blocked)?;
+        if let Some(why) = misplaced(Slot::Study, text) {
+            blocked.push(format!("{}: {why}", file.name));
+            return None;
+        }
         match open(text) {
             Ok(opened) => Some((opened.study, opened.sha256)),
             Err(problems) => {
                 blocked.extend(problems.iter().map(|p| format!("{}: {p}", file.name)));
                 blocked.push(format!(
-                    "{}: {} problem(s); the study is not valid (juror validate, or Juror's first page, shows them too)",
+                    "{}: {} problem(s); the study is not valid (juror validate lists them too)",
                     file.name,
                     problems.found()
                 ));
@@ -103,6 +110,10 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     });
     let key = request.key.as_ref().and_then(|file| {
         let text = readable(file, &mut blocked)?;
+        if let Some(why) = misplaced(Slot::Key, text) {
+            blocked.push(format!("{}: {why}", file.name));
+            return None;
+        }
         parse_key(&file.name, text)
             .map_err(|reason| blocked.push(reason))
             .ok()
@@ -114,7 +125,14 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
     let study_ref = study.as_ref().map(|(s, _)| s);
     let mut options = request.options.clone();
     if blocked.is_empty() && !request.overrides.is_empty() {
-        match overridden_plan(&request.overrides, &options, study_ref, key.as_ref()) {
+        let earlier_intake = !request.intake.is_empty();
+        match overridden_plan(
+            &request.overrides,
+            &options,
+            study_ref,
+            key.as_ref(),
+            earlier_intake,
+        ) {
             Ok(plan) => options.plan = Some(plan),
             Err(problems) => blocked.extend(problems),
         }
@@ -175,8 +193,24 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         judges,
         labels,
         study: study.map(|(s, _)| s),
+        key,
         timings: watch.laps,
     })
+}
+
+impl Analysis {
+    /// The text of `system`'s output of `item` in the study given: under the system's id, or,
+    /// in a published study, under the token the key says stands for it there.
+    pub fn output_text(&self, item: &str, system: &str) -> Option<&crate::base::rich::Text> {
+        let item = self.study.as_ref()?.items().iter().find(|i| i.id == item)?;
+        item.outputs.get(system).or_else(|| {
+            let key = self.key.as_ref()?;
+            item.outputs
+                .iter()
+                .find(|(token, _)| key.systems.get(*token).is_some_and(|s| s == system))
+                .map(|(_, text)| text)
+        })
+    }
 }
 
 /// Joins the intake answers of an earlier phase's ratings files (`earlier`) to the annotators
@@ -272,7 +306,9 @@ pub fn parse_key(name: &str, text: &str) -> Result<SealKey, String> {
             "{name}: format \"{}\" is not a key this Juror reads ({KEY_FORMAT_V1})",
             key.format
         )),
-        Err(e) => Err(format!("{name}: not a key written by `juror seal` ({e})")),
+        Err(e) => Err(format!(
+            "{name}: not a key written by `juror publish` ({e})"
+        )),
     }
 }
 
@@ -353,17 +389,21 @@ pub fn known_systems(study: Option<&Study>, key: Option<&SealKey>) -> Vec<String
     systems
 }
 
+/// The plan with `overrides` applied, or why not. `by_intake` must name an intake question of
+/// the study, unless `earlier_intake`: the answers then come from an earlier phase's ratings
+/// files (`--intake`), whose questions the study given (the later phase) need not ask.
 fn overridden_plan(
     overrides: &Overrides,
     options: &Options,
     study: Option<&Study>,
     key: Option<&SealKey>,
+    earlier_intake: bool,
 ) -> Result<AnalysisPlan, Blocked> {
     let (base, _, _) = resolve_plan(options, study, key);
     let dimensions: Vec<String> = study
         .map(|s| s.rubric().dimensions.iter().map(|d| d.id.clone()).collect())
         .unwrap_or_default();
-    if let (Some(q), Some(study)) = (&overrides.by_intake, study) {
+    if let (Some(q), Some(study), false) = (&overrides.by_intake, study, earlier_intake) {
         let intake: Vec<&str> = study.intake().iter().map(|x| x.id.as_str()).collect();
         if !intake.contains(&q.as_str()) {
             return Err(vec![format!(
@@ -441,6 +481,75 @@ mod tests {
         std::fs::read_to_string(path).unwrap_or_default()
     }
 
+    /// UX walkthrough 2026-12-01, finding 19: with a published study and its key, an output's
+    /// text is found under the token that stands for its system in that item (the Analyse
+    /// page's error spans read it, and said there was none).
+    #[test]
+    fn a_published_studys_output_is_found_under_its_token() {
+        let text = example("summeval-esa.json");
+        let raw: crate::study::RawStudy = serde_json::from_str(&text).unwrap();
+        let study = crate::analysis::plan_reader::validate(&raw).unwrap();
+        let (sealed, key) = crate::publish::publish(&raw, &study, &[7; 32], 12, &[]);
+        let published = crate::analysis::plan_reader::validate(&sealed).unwrap();
+        let first = &published.items()[0];
+        let (token, output) = first.outputs.iter().next().unwrap();
+        let system = key.systems[token].clone();
+        assert_ne!(token, &system);
+        let request = Request {
+            inputs: vec![FileText::new(
+                "t.csv",
+                format!(
+                    "item_id,system_id,annotator_id,dimension,score\n{},{token},a1,esa,50\n",
+                    first.id
+                ),
+            )],
+            study: Some(FileText::new(
+                "s.json",
+                serde_json::to_string(&sealed).unwrap(),
+            )),
+            key: Some(FileText::new(
+                "k.json",
+                serde_json::to_string(&key).unwrap(),
+            )),
+            ..Request::default()
+        };
+        let analysis = run(&request).unwrap_or_else(|b| panic!("{b:?}"));
+        assert_eq!(analysis.output_text(&first.id, &system), Some(output));
+        assert_eq!(analysis.output_text(&first.id, "nobody"), None);
+    }
+
+    /// Seed audit 2026-12-01 (001, C16): `--by-intake` on an earlier phase's question is
+    /// taken with the later phase's study when the earlier files are given (`--intake`); without
+    /// them, a question the study does not ask is refused as before.
+    #[test]
+    fn by_intake_may_name_an_earlier_phases_question() {
+        let hare = format!(
+            "{}/tests/fixtures/analysis/hare-slot1.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let earlier = std::fs::read_to_string(hare).unwrap();
+        let csv = "item_id,system_id,annotator_id,dimension,score\negg,small,slot1,correct,4\n";
+        let overrides = Overrides {
+            by_intake: Some("role".to_owned()),
+            ..Overrides::default()
+        };
+        let without = Request {
+            inputs: vec![FileText::new("t.csv", csv)],
+            study: Some(FileText::new("kitchen-qa.json", example("kitchen-qa.json"))),
+            overrides: overrides.clone(),
+            ..Request::default()
+        };
+        let refused = run(&without).err().unwrap_or_default().join("\n");
+        assert!(refused.contains("no intake question \"role\""), "{refused}");
+        let with = Request {
+            intake: vec![FileText::new("hare-slot1.json", earlier)],
+            ..without
+        };
+        if let Err(blocked) = run(&with) {
+            panic!("{blocked:?}");
+        }
+    }
+
     #[test]
     fn the_phases_are_timed_only_with_a_clock() {
         fn ticks() -> f64 {
@@ -495,7 +604,7 @@ mod tests {
             "--resamples 0",
             "study.json: ",
             "the study is not valid",
-            "key.json: not a key written by `juror seal`",
+            "key.json: not a key written by `juror publish`",
             "adj.csv: cannot read the file (permission denied)",
         ] {
             assert!(

@@ -25,6 +25,11 @@ pub struct Candidate<'a> {
     pub earlier: &'a [&'a str],
     /// Whether a file is already where this study's key would be written ([`key_file_name`]).
     pub key_exists: bool,
+    /// Whether the site already serves a study under this file name (`SITE/studies/NAME`).
+    pub served: bool,
+    /// Replace the study the site serves (`--replace`): a warning of what that does instead of
+    /// a refusal.
+    pub replace: bool,
     /// The media sources inside the study's folder (as [`media`] lists them) that are not files.
     pub missing: &'a [String],
     /// Publish even where the study's text names a system (a warning instead of a refusal).
@@ -52,6 +57,11 @@ pub enum Problem {
     /// A key is already there: overwriting it would lose the way to unblind the ratings of the
     /// study published with it. Nothing more can be done (exit 2).
     KeyExists,
+    /// The site already serves a study under this file name: annotators part-way through work
+    /// from it, and the ratings files already returned were made with it. Replacing it sends
+    /// them back to the welcome page and ratings of the two versions cannot share a report: a
+    /// refusal unless `replace`, then a warning.
+    AlreadyServed { replace: bool },
     /// The media of `owner` (`item "ID"` or `worked example N`) leaves the study's folder.
     MediaOutside { owner: String, src: String },
     /// The media of `owner` is not there.
@@ -92,7 +102,8 @@ impl Problem {
             Problem::NamesSystem { allowed: true, .. }
             | Problem::ListedWithoutItems { .. }
             | Problem::PersonalContext { .. }
-            | Problem::NamesParticipant { .. } => Severity::Warning,
+            | Problem::NamesParticipant { .. }
+            | Problem::AlreadyServed { replace: true } => Severity::Warning,
             Problem::KeyExists => Severity::Stop,
             _ => Severity::Refusal,
         }
@@ -196,6 +207,11 @@ pub fn check(study: &Candidate) -> Vec<Problem> {
     problems.extend(personal_text(raw));
     if study.earlier.contains(&study.file_name) {
         problems.push(Problem::SameFileName);
+    }
+    if study.served {
+        problems.push(Problem::AlreadyServed {
+            replace: study.replace,
+        });
     }
     if study.key_exists {
         problems.push(Problem::KeyExists);
@@ -429,6 +445,8 @@ mod tests {
             file_name: "video-trajectories.json",
             earlier,
             key_exists: false,
+            served: false,
+            replace: false,
             missing: &[],
             allow_named: false,
             annotators: &[],
@@ -532,11 +550,30 @@ mod tests {
         );
         let stopped = check(&Candidate {
             key_exists: true,
+            served: false,
+            replace: false,
             ..candidate(&raw, &[])
         });
-        assert_eq!(stopped, [named, Problem::KeyExists]);
+        assert_eq!(stopped, [named.clone(), Problem::KeyExists]);
         assert_eq!(stopped[1].severity(), Severity::Stop);
         assert_eq!(stopped[0].severity(), Severity::Refusal);
+
+        // A study the site already serves is refused, unless replaced on purpose (then said).
+        let served = check(&Candidate {
+            served: true,
+            ..candidate(&raw, &[])
+        });
+        let refused = Problem::AlreadyServed { replace: false };
+        assert!(served.contains(&refused), "{served:?}");
+        assert_eq!(refused.severity(), Severity::Refusal);
+        let replaced = check(&Candidate {
+            served: true,
+            replace: true,
+            ..candidate(&raw, &[])
+        });
+        let warned = Problem::AlreadyServed { replace: true };
+        assert!(replaced.contains(&warned), "{replaced:?}");
+        assert_eq!(warned.severity(), Severity::Warning);
 
         let allowed = check(&Candidate {
             allow_named: true,
@@ -587,6 +624,8 @@ mod tests {
         let (sealed, _) = super::super::seal(&raw, &[5; 32]);
         let key_there = Candidate {
             key_exists: true,
+            served: false,
+            replace: false,
             ..candidate(&sealed, &["video-trajectories.json"])
         };
         assert_eq!(check(&key_there), [Problem::AlreadySealed]);

@@ -67,6 +67,7 @@ const STAGES: &[(&str, &[(&str, u32)])] = &[
             ("name", 1),
             ("overrides", 1),
             ("plan_reader", 1),
+            ("slot", 1),
             ("read", 2),
             ("adjudication", 3),
             ("answers", 3),

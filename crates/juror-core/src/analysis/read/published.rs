@@ -88,6 +88,27 @@ pub fn needs_key(inputs: &[Input<'_>], context: &Context) -> Option<String> {
     if shared && !published_study {
         return None;
     }
+    // Files of several published studies: each study named with its files, to analyse apart.
+    let mut by_study: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, id) in &sealed {
+        match by_study.iter_mut().find(|(s, _)| s == id) {
+            Some((_, names)) => names.push(name),
+            None => by_study.push((id, vec![name])),
+        }
+    }
+    if by_study.len() > 1 {
+        let listed: Vec<String> = by_study
+            .iter()
+            .map(|(id, names)| format!("\"{id}\" ({})", names.join(", ")))
+            .collect();
+        return Some(format!(
+            "these ratings are of {} published studies: {}; each names its outputs by tokens \
+             of its own, so analyse each study apart, with its files, its key and its published \
+             study",
+            by_study.len(),
+            listed.join("; ")
+        ));
+    }
     let others = match sealed.len() {
         1 => String::new(),
         2 => " (and 1 other ratings file)".to_owned(),
@@ -118,6 +139,25 @@ mod tests {
             })
             .collect();
         serde_json::json!({ "study": { "id": study }, "trials": trials }).to_string()
+    }
+
+    /// UX walkthrough 2026-12-01, finding 27: files of two published studies are said to be
+    /// of two studies, each with its files, not all of the first one's.
+    #[test]
+    fn files_of_two_published_studies_are_named_by_study() {
+        let one = |study: &str| file(study, &[("egg", &["s-0123456789ab", "s-0123456789ac"])]);
+        let inputs = [
+            Input::new("a1.json", one("shop")),
+            Input::new("b1.json", one("support")),
+            Input::new("a2.json", one("shop")),
+        ];
+        let said = needs_key(&inputs, &Context::default()).unwrap();
+        assert!(
+            said.starts_with(
+                "these ratings are of 2 published studies: \"shop\" (a1.json, a2.json); \"support\" (b1.json)"
+            ),
+            "{said}"
+        );
     }
 
     #[test]

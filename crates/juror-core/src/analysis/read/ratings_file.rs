@@ -491,7 +491,7 @@ fn resolver<'k>(
             "study.id".into(),
             format!(
                 "this file is for the study \"{}\", but the key is for \"{}\"; give the key \
-                 written by `juror seal` for this study; the file is left out",
+                 written by `juror publish` for this study; the file is left out",
                 file.study.id, key.study
             ),
         ));

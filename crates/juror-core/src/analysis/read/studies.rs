@@ -98,7 +98,10 @@ fn other_version(study: &Study, file: &RatingsFile) -> String {
          file records its SHA-256 as {}, and this study file's differs; the study file was \
          changed after the annotator opened it, or this is not the file that was served; check \
          them against the study file exactly as served to annotators (for a published study, \
-         the copy `juror publish` wrote into the site)",
+         the copy `juror publish` wrote into the site); ratings made before a study was \
+         published again are read with the copy and key of their version, in a report of \
+         their own (`juror analyze --study OLD-COPY --key OLD-KEY`), or with the old key \
+         alone (`juror analyze --key OLD-KEY`)",
         study.id(),
         short(&file.study.sha256)
     )
