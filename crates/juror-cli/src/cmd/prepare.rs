@@ -30,6 +30,10 @@ pub struct Args {
     /// combination is a stratum).
     #[arg(long, value_name = "GROUPINGS", num_args = 0..=1, default_missing_value = "group", value_delimiter = ',')]
     stratify: Vec<String>,
+    /// With --stratify: the same number of items from every stratum (25/25/25 for --n 75 over
+    /// three), not in proportion to their sizes; a stratum too small gives all it has.
+    #[arg(long, requires = "stratify")]
+    equal: bool,
     /// One-output-per-line files: the field with the output text.
     #[arg(long, default_value = "output")]
     text_field: String,
@@ -67,6 +71,7 @@ pub fn run(args: Args) -> ExitCode {
         n: args.n,
         seed: args.seed.unwrap_or(template.seed),
         stratify: args.stratify,
+        equal: args.equal,
         text_field: args.text_field,
         context_field: args.context_field,
         prompt: args.prompt,
@@ -91,14 +96,19 @@ pub fn run(args: Args) -> ExitCode {
                 return code;
             }
             outln!(
-                "{}: {} items sampled (seed {}{}) from {} eligible of {} read, {} systems",
+                "{}: {} items sampled (seed {}{}; recorded in metadata.sampling) from {} eligible \
+                 of {} read, {} systems",
                 out.display(),
                 summary.sampled,
                 options.seed,
                 if options.stratify.is_empty() {
                     String::new()
                 } else {
-                    format!(", stratified by {}", options.stratify.join(" and "))
+                    format!(
+                        ", stratified by {}{}",
+                        options.stratify.join(" and "),
+                        if options.equal { ", equal strata" } else { "" }
+                    )
                 },
                 summary.eligible,
                 summary.read,

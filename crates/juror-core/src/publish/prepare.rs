@@ -34,6 +34,10 @@ pub struct Options {
     /// are the combinations of the items' groups in these groupings (`"group"` for the item's
     /// `group`, any other name one of its `groups`). Empty: a simple random sample.
     pub stratify: Vec<String>,
+    /// With `stratify`: the same number of items from every stratum (25/25/25 for 75 over
+    /// three), a stratum too small giving all it has and the rest shared among the others,
+    /// instead of numbers in proportion to the strata's sizes.
+    pub equal: bool,
     /// Long shape: the field holding an output's text.
     pub text_field: String,
     /// Long shape: a field shown as the item's context (e.g. a reference), if any.
@@ -317,8 +321,64 @@ pub fn build(
         sampled: chosen.len(),
     };
     study.items = chosen.into_iter().map(|i| eligible[i].clone()).collect();
+    // How the items were drawn, to draw them again: kept with the study (and moved to the key
+    // when it is published), since the study's own `seed` is the counterbalancing's.
+    let sampling = serde_json::json!({
+        "seed": options.seed,
+        "n": options.n,
+        "stratify": options.stratify,
+        "equal": options.equal,
+        "read": summary.read,
+        "eligible": summary.eligible,
+    });
+    study
+        .metadata
+        .get_or_insert_with(BTreeMap::new)
+        .insert("sampling".to_owned(), sampling);
     open_raw(&study, plan)?;
     Ok((study, summary))
+}
+
+/// Largest-remainder apportionment of `n` over strata of these sizes (which sum to `n` or more).
+fn proportional_quotas(sizes: &[usize], n: usize) -> Vec<usize> {
+    let total: usize = sizes.iter().sum();
+    let exact: Vec<(usize, usize)> = sizes
+        .iter()
+        .map(|size| (size * n / total, size * n % total))
+        .collect();
+    let mut quotas: Vec<usize> = exact.iter().map(|q| q.0).collect();
+    let given: usize = quotas.iter().sum();
+    let mut by_remainder: Vec<usize> = (0..sizes.len()).collect();
+    by_remainder.sort_by_key(|&g| (std::cmp::Reverse(exact[g].1), g));
+    for &g in by_remainder.iter().take(n - given) {
+        quotas[g] += 1;
+    }
+    quotas
+}
+
+/// `n` shared as evenly as the strata allow: each stratum's share is an equal part of what is
+/// left, at most its size, the smallest strata served first; the last units go to the first
+/// strata (in stratum order) with items to spare.
+fn equal_quotas(sizes: &[usize], n: usize) -> Vec<usize> {
+    let mut quotas = vec![0; sizes.len()];
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&g| (sizes[g], g));
+    let mut left = n;
+    for (k, &g) in order.iter().enumerate() {
+        let share = left / (order.len() - k);
+        quotas[g] = share.min(sizes[g]);
+        left -= quotas[g];
+    }
+    for g in 0..sizes.len() {
+        if left == 0 {
+            break;
+        }
+        if quotas[g] < sizes[g] {
+            quotas[g] += 1;
+            left -= 1;
+        }
+    }
+    quotas
 }
 
 /// Indices of the sampled items, in input order.
@@ -341,26 +401,16 @@ fn sample(items: &[RawItem], options: &Options) -> Vec<usize> {
                 .collect();
             groups.entry(stratum).or_default().push(i);
         }
-        // Largest-remainder apportionment of n over the groups.
-        let total = items.len();
-        let mut quotas: Vec<(usize, usize, usize)> = groups
-            .values()
-            .enumerate()
-            .map(|(g, members)| {
-                let exact = members.len() * n;
-                (g, exact / total, exact % total)
-            })
-            .collect();
-        let given: usize = quotas.iter().map(|q| q.1).sum();
-        let mut by_remainder: Vec<usize> = (0..quotas.len()).collect();
-        by_remainder.sort_by_key(|&g| (std::cmp::Reverse(quotas[g].2), g));
-        for &g in by_remainder.iter().take(n - given) {
-            quotas[g].1 += 1;
-        }
+        let sizes: Vec<usize> = groups.values().map(Vec::len).collect();
+        let quotas = if options.equal {
+            equal_quotas(&sizes, n)
+        } else {
+            proportional_quotas(&sizes, n)
+        };
         groups
             .values()
             .zip(&quotas)
-            .flat_map(|(members, &(_, quota, _))| {
+            .flat_map(|(members, &quota)| {
                 let mut m = members.clone();
                 stream.shuffle(&mut m);
                 m.truncate(quota);
@@ -390,6 +440,7 @@ mod tests {
             } else {
                 Vec::new()
             },
+            equal: false,
             text_field: "summary".to_owned(),
             context_field: Some("reference".to_owned()),
             prompt: Some("Summarise.".to_owned()),
@@ -506,6 +557,48 @@ mod tests {
                 }
             )
         );
+    }
+
+    /// Seed audit 2026-12-01 (000): the work-intake protocol draws 25 of each task type; from
+    /// a 50/40/30 pool, `equal` gives 25/25/25 where proportions give 31/25/19, and a stratum
+    /// too small gives all it has, the rest shared among the others.
+    #[test]
+    fn equal_strata_take_the_same_number_from_each() {
+        assert_eq!(proportional_quotas(&[50, 40, 30], 75), [31, 25, 19]);
+        assert_eq!(equal_quotas(&[50, 40, 30], 75), [25, 25, 25]);
+        assert_eq!(equal_quotas(&[50, 40, 10], 75), [33, 32, 10]);
+        assert_eq!(equal_quotas(&[50, 40, 30], 76), [26, 25, 25]);
+        assert_eq!(equal_quotas(&[3, 3], 10), [3, 3]);
+        let items: Vec<RawItem> = (0..120)
+            .map(|i| RawItem {
+                id: format!("i{i}"),
+                group: Some(
+                    match i {
+                        0..50 => "taxonomy",
+                        50..90 => "routing",
+                        _ => "dependency",
+                    }
+                    .to_owned(),
+                ),
+                groups: BTreeMap::new(),
+                round: None,
+                prompt: "p".to_owned(),
+                context: None,
+                media: None,
+                outputs: BTreeMap::new(),
+                for_annotators: Vec::new(),
+            })
+            .collect();
+        let chosen = sample(
+            &items,
+            &Options {
+                equal: true,
+                ..options(75, true)
+            },
+        );
+        let count =
+            |range: std::ops::Range<usize>| chosen.iter().filter(|i| range.contains(i)).count();
+        assert_eq!((count(0..50), count(50..90), count(90..120)), (25, 25, 25));
     }
 
     /// Two named groupings stratify together: every combination of task type and repository is

@@ -72,26 +72,34 @@ pub fn warnings(study: &Study) -> Vec<Warning> {
         }
     }
     let systems = study.systems().len();
-    for task in &study.design().tasks {
+    for (index, task) in study.design().tasks.iter().enumerate() {
         let rated = !task.dimensions.is_empty() || !task.output_questions.is_empty();
         if task.presentation != super::Presentation::Pairs || !rated {
             continue;
         }
-        let pairs = task.pairs.pairs(systems);
-        // With `spread`, an annotator compares one pair of an item.
-        let times = if task.spread {
-            1
-        } else {
-            (0..systems)
-                .map(|s| pairs.iter().filter(|&&(a, b)| a == s || b == s).count())
-                .max()
-                .unwrap_or(0)
+        let (times, trials) = match &study.design().plans {
+            // A published study's systems are every item's own tokens: its plans say how often
+            // an output is shown, not the pairs of all its tokens.
+            Some(plans) => rated_in_published_plans(plans, index),
+            None => {
+                let pairs = task.pairs.pairs(systems);
+                // With `spread`, an annotator compares one pair of an item.
+                let times = if task.spread {
+                    1
+                } else {
+                    (0..systems)
+                        .map(|s| pairs.iter().filter(|&&(a, b)| a == s || b == s).count())
+                        .max()
+                        .unwrap_or(0)
+                };
+                (times, task.items.len() * pairs.len())
+            }
         };
         if times > 1 {
             found.push(Warning::RatedInPairs {
                 task: task.id.clone(),
                 times,
-                trials: task.items.len() * pairs.len(),
+                trials,
             });
         }
     }
@@ -159,6 +167,27 @@ fn has_word(text: &str, word: &str) -> bool {
                 .next()
                 .is_some_and(char::is_alphanumeric)
     })
+}
+
+/// In a published study's plans, for the task at `task`: the most times one slot is shown the
+/// same output of an item, and the most trials of the task one slot has.
+fn rated_in_published_plans(plans: &[Vec<super::published::Trial>], task: usize) -> (usize, usize) {
+    let mut times = 0;
+    let mut trials = 0;
+    for plan in plans {
+        let mut shown: std::collections::HashMap<(usize, usize), usize> =
+            std::collections::HashMap::new();
+        let mut in_task = 0;
+        for trial in plan.iter().filter(|t| t.task == task) {
+            in_task += 1;
+            for s in &trial.shown {
+                *shown.entry((trial.item, s.system)).or_default() += 1;
+            }
+        }
+        times = times.max(shown.values().copied().max().unwrap_or(0));
+        trials = trials.max(in_task);
+    }
+    (times, trials)
 }
 
 #[cfg(test)]

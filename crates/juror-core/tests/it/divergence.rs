@@ -469,3 +469,49 @@ fn one_shared_prompt_gives_comparisons_whose_notes_say_what_is_missing() {
         );
     }
 }
+
+/// Seed audit 2026-12-01 (001, C16): the personal-items workflow must publish its study, and
+/// divergence refused a published study. Read with its key, the published study gives each
+/// system the divergence the original gives.
+#[test]
+fn a_published_study_with_its_key_gives_the_originals_divergence() {
+    let text = fixture("study.json");
+    let original = study();
+    let raw: juror_core::study::RawStudy = serde_json::from_str(&text).unwrap();
+    let annotators: Vec<String> = ["p1", "p2", "p3"].map(str::to_owned).to_vec();
+    let (sealed, key) = juror_core::publish::publish(&raw, &original, &[9; 32], 3, &annotators);
+    let published = juror_core::analysis::plan_reader::validate(&sealed).unwrap();
+    assert!(published.design().plans.is_some());
+    let ratings = fixture("ratings.csv");
+    let inputs = [Input::new("ratings.csv", ratings.as_str())];
+    let of = |study: &Study, key| {
+        let context = Context {
+            study: Some((study, "")),
+            key,
+            reveal_ids: false,
+        };
+        analyze(&inputs, &context, None, &Options::default()).1
+    };
+    let want = of(&original, None);
+    assert!(!want.divergence.is_empty());
+    let without_key = of(&published, None);
+    assert!(without_key.divergence.is_empty());
+    let got = of(&published, Some(&key));
+    let problems: Vec<&str> = got
+        .problems
+        .iter()
+        .filter(|p| p.file == "divergence")
+        .map(|p| p.message.as_str())
+        .collect();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(got.divergence.len(), want.divergence.len());
+    for w in &want.divergence {
+        let g = got
+            .divergence
+            .iter()
+            .find(|d| d.system == w.system)
+            .unwrap();
+        check(&format!("{} mean", w.system), g.mean, w.mean, TOL);
+        assert_eq!((g.prompts, g.pairs), (w.prompts, w.pairs), "{}", w.system);
+    }
+}

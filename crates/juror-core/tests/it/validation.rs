@@ -1449,3 +1449,36 @@ fn a_wrong_plan_is_played_and_the_researchers_reader_places_it() {
         raw = serde_json::from_str(&minimal).unwrap();
     }
 }
+
+/// Seed audit 2026-12-01 (003): the published reasoning-trajectories study warned that an
+/// output is rated "up to 27 times per item", counting the pairs of all its tokens; its plans
+/// show each output at most as often as the original's pairs do.
+#[test]
+fn a_published_study_counts_repeated_ratings_from_its_plans() {
+    use juror_core::study::warnings::Warning;
+    let text = crate::support::example("reasoning-trajectories");
+    let raw: juror_core::study::RawStudy = serde_json::from_str(&text).unwrap();
+    let original = parse_study(&text).unwrap();
+    let times_of = |study: &juror_core::study::Study| -> Vec<usize> {
+        warnings::warnings(study)
+            .into_iter()
+            .filter_map(|w| match w {
+                Warning::RatedInPairs { times, .. } => Some(times),
+                _ => None,
+            })
+            .collect()
+    };
+    let before = times_of(&original);
+    assert!(
+        !before.is_empty() && before.iter().all(|t| *t > 1),
+        "{before:?}"
+    );
+    let (sealed, _) = juror_core::publish::publish(&raw, &original, &[3; 32], 12, &[]);
+    let published = juror_core::analysis::plan_reader::validate(&sealed).unwrap();
+    let after = times_of(&published);
+    assert_eq!(after.len(), before.len());
+    assert!(
+        after.iter().zip(&before).all(|(a, b)| a <= b),
+        "published {after:?}, original {before:?}"
+    );
+}

@@ -1,12 +1,14 @@
 //! The methods paragraph of the report: every convention its numbers depend on, the analysis
 //! plan in words among them.
 
+use crate::analysis::data::number;
 use crate::analysis::overrides::Alternative;
 use crate::analysis::overrides::{
     AnalysisPlan, Comparisons, Correction, Family, Standardise, Test, Unit,
 };
 use crate::analysis::report::Report;
 use crate::base::pseudonym;
+use crate::study::analysis_plan::HypothesisKind;
 
 /// The methods paragraph: every convention the numbers above depend on.
 pub fn methods(report: &Report) -> String {
@@ -372,6 +374,70 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
         format!(
             " The directional hypotheses tested one-sided: {}.",
             parts.join("; ")
+        )
+    };
+    // The hypotheses about slopes and preferences, and the success criteria, as the plan
+    // states them: the methods name every pre-registered one.
+    let planned: Vec<String> = plan
+        .planned
+        .iter()
+        .map(|t| {
+            let name = t.name.as_ref().map_or(String::new(), |n| format!("{n}: "));
+            let on = t
+                .dimension
+                .as_ref()
+                .map_or(String::new(), |d| format!(" on {d}"));
+            let relation = t.alternative.relation();
+            match (t.kind, &t.b) {
+                (HypothesisKind::Slope, Some(b)) => {
+                    format!(
+                        "{name}the slope over rounds of {} {relation} that of {b}{on}",
+                        t.a
+                    )
+                }
+                (HypothesisKind::Slope, None) => {
+                    format!("{name}the slope over rounds of {} {relation} 0{on}", t.a)
+                }
+                (HypothesisKind::Preference, Some(b)) => {
+                    format!("{name}{} preferred to {b} (share {relation} one half)", t.a)
+                }
+                (HypothesisKind::Divergence, Some(b)) => {
+                    format!("{name}the divergence of {} {relation} that of {b}", t.a)
+                }
+                (_, b) => format!(
+                    "{name}{} {relation} {}{on}",
+                    t.a,
+                    b.as_deref().unwrap_or("0")
+                ),
+            }
+        })
+        .collect();
+    let hypotheses = if planned.is_empty() {
+        hypotheses
+    } else {
+        format!(
+            "{hypotheses} The planned tests of slopes and preferences: {}.",
+            planned.join("; ")
+        )
+    };
+    let hypotheses = if plan.thresholds.is_empty() {
+        hypotheses
+    } else {
+        let criteria: Vec<String> = plan
+            .thresholds
+            .iter()
+            .map(|c| {
+                format!(
+                    "the participants' mean of {} on {} at least {}",
+                    c.system,
+                    c.dimension,
+                    number(c.at_least)
+                )
+            })
+            .collect();
+        format!(
+            "{hypotheses} The success criteria: {}.",
+            criteria.join("; ")
         )
     };
     let hypotheses = match plan.margin {

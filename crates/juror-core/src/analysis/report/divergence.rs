@@ -58,16 +58,42 @@ pub struct Divergences {
     pub per_prompt: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
-/// Each system's divergence, in the study's order of systems; why there is none when the study
-/// cannot give it (a study published by `juror publish`, whose outputs are under tokens of
-/// each item's own, or no prompt shared by personal items for different annotators).
+/// Each system's divergence, in the study's order of systems (a published study's, read with
+/// its key: in byte order of their ids); why there is none when the study cannot give it (a
+/// study published by `juror publish`, whose outputs are under tokens of each item's own,
+/// without its key; or no prompt shared by personal items for different annotators).
 pub fn divergence(study: &Study, key: Option<&SealKey>) -> Result<Divergences, &'static str> {
-    if study.design().plans.is_some() {
-        return Err(
-            "the study given is published (its outputs are under each item's own \
-                    tokens): give the original study with --study to compute output divergence",
-        );
-    }
+    // A published study's outputs are under each item's own tokens: the key says whose.
+    let published = match (study.design().plans.is_some(), key) {
+        (false, _) => None,
+        (true, Some(key)) => Some(key),
+        (true, None) => {
+            return Err(
+                "the study given is published (its outputs are under each item's own \
+                 tokens): give its key too (--key) to compute output divergence",
+            );
+        }
+    };
+    let systems: Vec<String> = match published {
+        Some(key) => {
+            let mut ids: Vec<String> = key.systems.values().cloned().collect();
+            ids.sort();
+            ids.dedup();
+            ids
+        }
+        None => study.systems().to_vec(),
+    };
+    let text_of = |item: &Item, system: &str| -> Option<String> {
+        let output = match published {
+            Some(key) => item
+                .outputs
+                .iter()
+                .find(|(token, _)| key.systems.get(*token).is_some_and(|s| s == system))
+                .map(|(_, o)| o),
+            None => item.outputs.get(system),
+        };
+        output.map(|o| o.plain().into_owned())
+    };
     let prompts = shared_prompts(study.items());
     if prompts.is_empty() {
         return Err(
@@ -85,21 +111,13 @@ pub fn divergence(study: &Study, key: Option<&SealKey>) -> Result<Divergences, &
         reports: Vec::new(),
         per_prompt: BTreeMap::new(),
     };
-    for system in study.systems() {
+    for system in &systems {
         // Each output's vector once: an item is in as many pairs as its prompt has annotators.
         let mut vectors: HashMap<String, Vector> = HashMap::new();
         let mut vector = |item: &Item| -> Vector {
             vectors
                 .entry(item.id.clone())
-                .or_insert_with(|| {
-                    tfidf.vector(
-                        &item
-                            .outputs
-                            .get(system)
-                            .map(|o| o.plain())
-                            .unwrap_or_default(),
-                    )
-                })
+                .or_insert_with(|| tfidf.vector(&text_of(item, system).unwrap_or_default()))
                 .clone()
         };
         let groups: Vec<Vec<f64>> = prompts
@@ -112,10 +130,13 @@ pub fn divergence(study: &Study, key: Option<&SealKey>) -> Result<Divergences, &
             })
             .collect();
         if let Some(g) = mean_of_groups(&groups) {
-            let name = key
-                .and_then(|k| k.systems.get(system))
-                .unwrap_or(system)
-                .clone();
+            let name = match published {
+                Some(_) => system.clone(),
+                None => key
+                    .and_then(|k| k.systems.get(system))
+                    .unwrap_or(system)
+                    .clone(),
+            };
             let per_prompt = groups
                 .iter()
                 .enumerate()
