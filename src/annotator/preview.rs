@@ -39,7 +39,14 @@ pub fn PreviewBanner(study: Arc<Study>, names: PreviewNames) -> impl IntoView {
         .into_any();
     }
     let status = RwSignal::new(None::<String>);
-    let key_file = format!("keys/{}.key.json", study.id());
+    // The key's name as juror publish wrote it: the study file's name, not the study's id.
+    let served = crate::services::location::query_param("study");
+    let file_name = served
+        .as_deref()
+        .and_then(|path| path.rsplit('/').next())
+        .filter(|name| !name.is_empty())
+        .map_or_else(|| format!("{}.json", study.id()), str::to_owned);
+    let key_file = juror_core::publish::key_file_name(&file_name);
     let on_file = Callback::new(move |file: web_sys::File| {
         let study = study.clone();
         leptos::task::spawn_local(async move {
@@ -60,9 +67,17 @@ pub fn PreviewBanner(study: Arc<Study>, names: PreviewNames) -> impl IntoView {
         <div class="preview-banner" role="status">
             <p>
                 <strong>"Preview of a published study."</strong>
-                " Each output shows its sealed token, not its system's name: choose the study's key ("
-                <code>{key_file}</code>
-                ", written by juror publish) to see the names. The key is read in this page only, never saved or sent. Nothing you answer is saved. Annotators' links have no "
+                {move || if names.0.with(BTreeMap::is_empty) {
+                    view! {
+                        " Each output shows its sealed token, not its system's name: choose the study's key ("
+                        <code>{key_file.clone()}</code>
+                        " in the keys folder juror publish wrote) to see the names."
+                    }
+                    .into_any()
+                } else {
+                    " Each output shows its system's name, from the key, beside its token.".into_any()
+                }}
+                " The key is read in this page only, never saved or sent. Nothing you answer is saved. Annotators' links have no "
                 <code>"&preview"</code>
                 "."
             </p>

@@ -163,7 +163,8 @@ fn Waiting(begin: SessionStart) -> impl IntoView {
 
 /// "Loading…", while a page's code is on its way.
 pub fn loading() -> AnyView {
-    view! { <p class="loading" role="status">"Loading…"</p> }.into_any()
+    view! { <p class="loading" role="status">{crate::services::welcome_page::LOADING}</p> }
+        .into_any()
 }
 
 /// The future's value if it is ready at its first poll: the split call, once its code is in,

@@ -134,12 +134,17 @@ impl Builder {
     }
 }
 
-/// "Loading…", into `parent`.
+/// "Loading…" and why it may take a while, into `parent`: the same words as the app's
+/// (`boot::later::loading`).
 pub fn loading(b: &Builder, parent: &Element) {
     if let Some(p) = b.child(parent, "p", &[("class", "loading"), ("role", "status")]) {
-        b.text(&p, "Loading…");
+        b.text(&p, LOADING);
     }
 }
+
+/// What the page says while its code is on its way (a first visit on a slow connection takes
+/// seconds; later visits come from the browser's cache).
+pub const LOADING: &str = "Loading the study’s pages… On a slow connection this takes a few seconds, once: after that the study works offline.";
 
 /// The page for code that could not be fetched (what to do, and Reload), into `parent`.
 pub fn failed(b: &Builder, parent: &Element) -> Option<()> {

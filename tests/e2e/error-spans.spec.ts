@@ -118,6 +118,12 @@ test('marks errors with the mouse, removes one, and finds them again after a rel
   await expect(errors(page).first()).toContainText(/Major error: “whale \w+ very”/);
   // The highlight carries its severity's label, not colour alone.
   await expect(outputText(page).locator('mark.major')).toHaveAttribute('data-label', 'major');
+  // The tag takes no underline from its mark: it is not part of the erroneous text.
+  const tag = await outputText(page).locator('mark.major').evaluate((m) => {
+    const after = getComputedStyle(m, '::after');
+    return { display: after.display, line: after.textDecorationLine };
+  });
+  expect(tag).toEqual({ display: 'inline-block', line: 'none' });
 
   // An overlapping selection is not offered.
   await drag(page, 'very', 'far');

@@ -83,7 +83,7 @@ test("Start pressed before the app's code is in starts the session once it is", 
   const release = await hold(page, appWasm);
   await page.goto('index.html?study=studies/pandalm.json&slot=1');
   await page.getByRole('button', { name: 'Start' }).click();
-  await expect(page.getByRole('status')).toHaveText('Loading…');
+  await expect(page.getByRole('status')).toHaveText(/^Loading the study’s pages… On a slow connection this takes a few seconds, once/);
   release();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
   // The one console error allowed is the browser's own line about a request that failed

@@ -143,6 +143,10 @@ for (const width of [375, 320]) {
     await expectOnScreen(page, message, 'the missing-answers message');
     await expectOnScreen(page, first.getByText('Answer needed: choose a score'), 'the first missing answer’s note');
     await expectOnScreen(page, first.getByRole('radio').first(), 'the focused point');
+    // The focused point's description says it is not chosen, so it does not read as an answer.
+    const described = first.locator('.desc').first();
+    await expect(described).toBeVisible();
+    expect(await described.evaluate((d) => getComputedStyle(d, '::before').content)).toBe('"Not chosen: "');
     // The header does not hide the focused question.
     const header = await box(page.locator('header.trial-header'));
     expect((await box(first)).y).toBeGreaterThanOrEqual(header.y + header.height);

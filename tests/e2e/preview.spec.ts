@@ -100,7 +100,9 @@ test('a preview of a published study shows tokens, and names the systems from th
   await page.goto('index.html?study=e2e-published/preview-key/studies/financial-analysis.json&slot=1&preview');
   const banner = page.getByRole('status').filter({ hasText: 'Preview of a published study.' });
   await expect(banner).toContainText('Each output shows its sealed token');
-  await expect(banner).toContainText(`keys/${study.id}.key.json`);
+  // The key's file name as juror publish wrote it (the study file's name, not its id).
+  expect(study.id).not.toBe('financial-analysis');
+  await expect(banner).toContainText('choose the study\'s key (financial-analysis.key.json in the keys folder juror publish wrote)');
   await page.getByRole('button', { name: 'Start' }).click();
   await page.locator('.instructions .actions button.primary').click();
   await expect(page.getByRole('heading', { level: 1, name: /^Trial 1/ })).toBeVisible();
@@ -115,6 +117,8 @@ test('a preview of a published study shows tokens, and names the systems from th
   // The study's key: each output shows its system's name beside the token.
   await page.getByLabel('Choose the key file').setInputFiles(path.join(keys, 'financial-analysis.key.json'));
   await expect(page.getByText('The outputs now show their systems\' names')).toBeVisible();
+  await expect(banner).toContainText('Each output shows its system\'s name, from the key, beside its token.');
+  await expect(banner).not.toContainText('sealed token');
   const shown = (await system.textContent()) ?? '';
   const named = /^System: (.+) \(token s-[0-9a-f]{12}\)$/.exec(shown);
   expect(named, shown).not.toBeNull();

@@ -310,8 +310,9 @@ pub fn describe_means(name: &str, systems: &[SystemSummary], axis: &MeansAxis) -
 /// One category of the scale (a point, or a value seen without a study).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Category {
+    /// The value, or a band's midpoint (which places and colours it).
     pub value: f64,
-    /// `3 Acceptable` with the study's label, else `3`.
+    /// `3 Acceptable` with the study's label, else `3`; a band `0–19 (0 No meaning kept)`.
     pub label: String,
     pub fill: String,
     pub ink: &'static str,
@@ -340,6 +341,12 @@ pub struct LikertChart {
     /// The axis runs from −extent to +extent (a share: 0.25, 0.5, 0.75 or 1).
     pub extent: f64,
 }
+
+/// The most values a distribution chart shows one category each; a wider scale (a 0–100 score)
+/// is shown in [`LIKERT_BANDS`] bands.
+pub const LIKERT_MAX: usize = 11;
+/// The bands of equal width a wide scale is shown in (the middle one neutral).
+pub const LIKERT_BANDS: usize = 5;
 
 /// Lays out the distributions of `systems` (from the report) as diverging stacked bars.
 ///
@@ -371,17 +378,59 @@ pub fn likert(
     let centre = (lo + hi) / 2.0;
     let half = (hi - lo) / 2.0;
     let neutral = |v: f64| (v - centre).abs() < 1e-9;
-    let categories = values
+    // Each category counts the values from its first to its last: one value each, or on a
+    // scale of more than [`LIKERT_MAX`] values (a 0–100 score) [`LIKERT_BANDS`] bands of equal
+    // width, so that the chart and its legend stay readable.
+    let bands: Vec<(f64, f64)> = if values.len() > LIKERT_MAX && hi > lo {
+        let width = (hi - lo) / LIKERT_BANDS as f64;
+        (0..LIKERT_BANDS)
+            .map(|k| (lo + width * k as f64, lo + width * (k + 1) as f64))
+            .collect()
+    } else {
+        values.iter().map(|&v| (v, v)).collect()
+    };
+    let last = bands.len().saturating_sub(1);
+    let holds = |k: usize, v: f64| {
+        let (from, to) = bands[k];
+        if from == to {
+            v == from
+        } else {
+            v >= from && (v < to || (k == last && v <= to))
+        }
+    };
+    let categories = bands
         .iter()
-        .map(|&value| {
+        .enumerate()
+        .map(|(k, &(from, to))| {
+            let value = (from + to) / 2.0;
             let fill = diverging(if half > 0.0 {
                 (value - centre) / half
             } else {
                 0.0
             });
-            let label = match labels.iter().find(|(v, _)| *v == value) {
-                Some((_, l)) if !l.trim().is_empty() => format!("{} {}", plain(value), l.trim()),
-                _ => plain(value),
+            let label = if from == to {
+                match labels.iter().find(|(v, _)| *v == value) {
+                    Some((_, l)) if !l.trim().is_empty() => {
+                        format!("{} {}", plain(value), l.trim())
+                    }
+                    _ => plain(value),
+                }
+            } else {
+                // Whole scores: a band ends just before the next one starts.
+                let end = if k < last && to.fract() == 0.0 && from.fract() == 0.0 {
+                    to - 1.0
+                } else {
+                    to
+                };
+                let named: Vec<String> = labels
+                    .iter()
+                    .filter(|(v, l)| holds(k, *v) && !l.trim().is_empty())
+                    .map(|(v, l)| format!("{} {}", plain(*v), l.trim()))
+                    .collect();
+                match named.is_empty() {
+                    true => format!("{}–{}", plain(from), plain(end)),
+                    false => format!("{}–{} ({})", plain(from), plain(end), named.join("; ")),
+                }
             };
             Category {
                 value,
@@ -394,12 +443,11 @@ pub fn likert(
     let rows: Vec<LikertRow> = systems
         .iter()
         .map(|s| {
-            let counts: Vec<usize> = values
-                .iter()
-                .map(|v| {
+            let counts: Vec<usize> = (0..bands.len())
+                .map(|k| {
                     s.distribution
                         .iter()
-                        .filter(|c| c.score == *v)
+                        .filter(|c| holds(k, c.score))
                         .map(|c| c.count)
                         .sum()
                 })
@@ -414,11 +462,11 @@ pub fn likert(
             };
             let mut below = 0.0;
             let mut above = 0.0;
-            for (v, &c) in values.iter().zip(&counts) {
-                if neutral(*v) {
+            for (v, &c) in categories.iter().map(|c| c.value).zip(&counts) {
+                if neutral(v) {
                     below += share(c) / 2.0;
                     above += share(c) / 2.0;
-                } else if *v < centre {
+                } else if v < centre {
                     below += share(c);
                 } else {
                     above += share(c);

@@ -261,3 +261,44 @@ fn the_means_chart_says_which_intervals_run_past_the_scale() {
         "Chart: mean of item means with 95% confidence interval per system on quality"
     );
 }
+
+/// UX walkthrough 2026-12-01, finding 18: a 0–100 score is shown in five bands, each naming
+/// the labelled points it holds, not in 101 categories; the middle band is neutral.
+#[test]
+fn a_wide_scale_is_shown_in_five_bands() {
+    let scale: Vec<f64> = (0..=100).map(f64::from).collect();
+    let labels = vec![
+        (0.0, "No meaning kept".to_owned()),
+        (100.0, "Perfect".to_owned()),
+    ];
+    let chart = likert(
+        Some(&scale),
+        &labels,
+        &[system(
+            "a",
+            &[(0.0, 1), (19.0, 1), (20.0, 1), (50.0, 2), (100.0, 5)],
+        )],
+    );
+    let names: Vec<&str> = chart.categories.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "0–19 (0 No meaning kept)",
+            "20–39",
+            "40–59",
+            "60–79",
+            "80–100 (100 Perfect)"
+        ]
+    );
+    let counts: Vec<usize> = chart.rows[0].segments.iter().map(|s| s.0).collect();
+    assert_eq!(counts, [2, 1, 2, 0, 5]);
+    // Three of ten below the middle band, five above, the middle band's two split half each side.
+    assert!(close(chart.rows[0].below, 0.4) && close(chart.rows[0].above, 0.6));
+    // A short scale keeps a category per point.
+    let short = likert(
+        Some(&[1.0, 2.0, 3.0, 4.0, 5.0]),
+        &[],
+        &[system("a", &[(3.0, 1)])],
+    );
+    assert_eq!(short.categories.len(), 5);
+}
