@@ -123,14 +123,14 @@ fn StudyAndKey(
             hint="The study the annotators rated (the published copy): ratings files are checked against it, and its scales are used."
             accept=".json,application/json"
             file=study
-            slot=Slot::Study
+            kind=Slot::Study
         />
         <OptionalFile
             label="Choose the key"
             hint="The key written by juror publish (or juror seal): system tokens become system ids."
             accept=".json,application/json"
             file=key
-            slot=Slot::Key
+            kind=Slot::Key
         />
     }
 }
@@ -149,7 +149,7 @@ fn AdjudicationFile(
             hint="item_id,system_id,dimension,score and optionally expert: each cell's resolved score replaces its ratings (several experts: the score they all gave, or the row whose expert is resolved)."
             accept=".csv,text/csv"
             file=adjudication
-            slot=Slot::Adjudication
+            kind=Slot::Adjudication
         />
         <Switch
             class="exclude-unadjudicated"
@@ -207,6 +207,40 @@ fn ChosenFiles(inputs: RwSignal<Vec<FileText>>) -> impl IntoView {
                 "Remove all files"
             </button>
         </Show>
+    }
+}
+
+/// The files given as ratings that are not ratings (the study, the key), and why each not.
+fn ratings_only(picked: Vec<FileText>) -> (Vec<FileText>, Vec<String>) {
+    let mut refused = Vec::new();
+    let kept = picked
+        .into_iter()
+        .filter(|f| {
+            let why = f
+                .text
+                .as_deref()
+                .ok()
+                .and_then(|t| misplaced(Slot::Ratings, t));
+            why.map(|why| refused.push(format!("{}: {why}.", f.name)))
+                .is_none()
+        })
+        .collect();
+    (kept, refused)
+}
+
+/// The files dropped with the ratings and not added, each with where it belongs.
+#[component]
+fn NotAdded(not_added: RwSignal<Vec<String>>) -> impl IntoView {
+    move || {
+        let refused = not_added.get();
+        (!refused.is_empty()).then(|| {
+            view! {
+                <div class="error" role="alert">
+                    <p>"Not added to the ratings files:"</p>
+                    <ul>{refused.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+                </div>
+            }
+        })
     }
 }
 
@@ -346,19 +380,7 @@ pub fn Analyse() -> impl IntoView {
     // Files dropped with the ratings that belong elsewhere (the study, the key), said at once.
     let not_added: RwSignal<Vec<String>> = RwSignal::new(Vec::new());
     let add = Callback::new(move |picked: Vec<FileText>| {
-        let mut refused = Vec::new();
-        let kept: Vec<FileText> = picked
-            .into_iter()
-            .filter(|f| {
-                let why = f
-                    .text
-                    .as_deref()
-                    .ok()
-                    .and_then(|t| misplaced(Slot::Ratings, t));
-                why.map(|why| refused.push(format!("{}: {why}.", f.name)))
-                    .is_none()
-            })
-            .collect();
+        let (kept, refused) = ratings_only(picked);
         not_added.set(refused);
         inputs.update(|list| list.extend(kept));
     });
@@ -380,15 +402,7 @@ pub fn Analyse() -> impl IntoView {
                 on_files=add
             />
             <ChosenFiles inputs />
-            {move || {
-                let refused = not_added.get();
-                (!refused.is_empty()).then(|| view! {
-                    <div class="error" role="alert">
-                        <p>"Not added to the ratings files:"</p>
-                        <ul>{refused.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
-                    </div>
-                })
-            }}
+            <NotAdded not_added />
             <ReportStatus computing outcome />
             <JudgesChooser judges />
             <AdjudicationFile adjudication exclude_unadjudicated />

@@ -110,15 +110,16 @@ pub fn OptionalFile(
     accept: &'static str,
     file: RwSignal<Option<FileText>>,
     /// Where the file goes: a file of another kind (a key chosen as the study) is refused here,
-    /// with where it belongs ([`juror_core::analysis::slot::misplaced`]).
-    slot: Slot,
+    /// with where it belongs ([`juror_core::analysis::slot::misplaced`]). (Not `slot`: the
+    /// view macro keeps that word for Leptos's slots.)
+    kind: Slot,
 ) -> impl IntoView {
     let refused: RwSignal<Option<String>> = RwSignal::new(None);
     let on_files = Callback::new(move |picked: Vec<FileText>| {
         let Some(chosen) = picked.into_iter().next() else {
             return;
         };
-        let why = chosen.text.as_deref().ok().and_then(|t| misplaced(slot, t));
+        let why = chosen.text.as_deref().ok().and_then(|t| misplaced(kind, t));
         match why {
             Some(why) => refused.set(Some(format!("Not taken: {}: {why}.", chosen.name))),
             None => {

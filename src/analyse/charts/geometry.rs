@@ -342,6 +342,45 @@ pub struct LikertChart {
     pub extent: f64,
 }
 
+/// Whether the `k`-th category of `bands` counts the value `v` (a band holds its start, not
+/// its end, but for the last).
+fn band_holds(bands: &[(f64, f64)], k: usize, v: f64) -> bool {
+    let (from, to) = bands[k];
+    if from == to {
+        v == from
+    } else {
+        v >= from && (v < to || (k + 1 == bands.len() && v <= to))
+    }
+}
+
+/// The legend's words for the `k`-th category: `3 Acceptable` (or `3`), or a band
+/// `0–19 (0 No meaning kept)` naming the labelled points it holds.
+fn category_label(bands: &[(f64, f64)], k: usize, labels: &[(f64, String)]) -> String {
+    let (from, to) = bands[k];
+    if from == to {
+        return match labels.iter().find(|(v, _)| *v == from) {
+            Some((_, l)) if !l.trim().is_empty() => format!("{} {}", plain(from), l.trim()),
+            _ => plain(from),
+        };
+    }
+    // Whole scores: a band ends just before the next one starts.
+    let end = if k + 1 < bands.len() && to.fract() == 0.0 && from.fract() == 0.0 {
+        to - 1.0
+    } else {
+        to
+    };
+    let named: Vec<String> = labels
+        .iter()
+        .filter(|(v, l)| band_holds(bands, k, *v) && !l.trim().is_empty())
+        .map(|(v, l)| format!("{} {}", plain(*v), l.trim()))
+        .collect();
+    if named.is_empty() {
+        format!("{}–{}", plain(from), plain(end))
+    } else {
+        format!("{}–{} ({})", plain(from), plain(end), named.join("; "))
+    }
+}
+
 /// The most values a distribution chart shows one category each; a wider scale (a 0–100 score)
 /// is shown in [`LIKERT_BANDS`] bands.
 pub const LIKERT_MAX: usize = 11;
@@ -389,15 +428,7 @@ pub fn likert(
     } else {
         values.iter().map(|&v| (v, v)).collect()
     };
-    let last = bands.len().saturating_sub(1);
-    let holds = |k: usize, v: f64| {
-        let (from, to) = bands[k];
-        if from == to {
-            v == from
-        } else {
-            v >= from && (v < to || (k == last && v <= to))
-        }
-    };
+    let holds = |k: usize, v: f64| band_holds(&bands, k, v);
     let categories = bands
         .iter()
         .enumerate()
@@ -408,30 +439,7 @@ pub fn likert(
             } else {
                 0.0
             });
-            let label = if from == to {
-                match labels.iter().find(|(v, _)| *v == value) {
-                    Some((_, l)) if !l.trim().is_empty() => {
-                        format!("{} {}", plain(value), l.trim())
-                    }
-                    _ => plain(value),
-                }
-            } else {
-                // Whole scores: a band ends just before the next one starts.
-                let end = if k < last && to.fract() == 0.0 && from.fract() == 0.0 {
-                    to - 1.0
-                } else {
-                    to
-                };
-                let named: Vec<String> = labels
-                    .iter()
-                    .filter(|(v, l)| holds(k, *v) && !l.trim().is_empty())
-                    .map(|(v, l)| format!("{} {}", plain(*v), l.trim()))
-                    .collect();
-                match named.is_empty() {
-                    true => format!("{}–{}", plain(from), plain(end)),
-                    false => format!("{}–{} ({})", plain(from), plain(end), named.join("; ")),
-                }
-            };
+            let label = category_label(&bands, k, labels);
             Category {
                 value,
                 label,

@@ -43,11 +43,15 @@ pub enum Kind {
 }
 
 /// The kind of `text`. A JSON object is parsed (a ratings file of a few megabytes in a few
-/// milliseconds); anything that does not start with `{` is [`Kind::Text`].
+/// milliseconds); what is not JSON is [`Kind::Text`].
 pub fn kind(text: &str) -> Kind {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if !trimmed.starts_with('{') {
-        return Kind::Text;
+        // Other JSON (a list, a number) is JSON all the same; a CSV fails at its first byte.
+        return match serde_json::from_str::<Value>(trimmed) {
+            Ok(_) => Kind::OtherJson,
+            Err(_) => Kind::Text,
+        };
     }
     if compiled::is_compiled(text) {
         return Kind::Compiled;
@@ -117,6 +121,7 @@ mod tests {
         assert_eq!(kind(CSV), Kind::Text);
         assert_eq!(kind("{\"format\": \"other/1\"}"), Kind::OtherJson);
         assert_eq!(kind("{ cut short"), Kind::OtherJson);
+        assert_eq!(kind("[]"), Kind::OtherJson);
     }
 
     /// A study and a key swapped are each said to be swapped, at the place they were given.

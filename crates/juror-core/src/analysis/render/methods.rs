@@ -376,70 +376,7 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
             parts.join("; ")
         )
     };
-    // The hypotheses about slopes and preferences, and the success criteria, as the plan
-    // states them: the methods name every pre-registered one.
-    let planned: Vec<String> = plan
-        .planned
-        .iter()
-        .map(|t| {
-            let name = t.name.as_ref().map_or(String::new(), |n| format!("{n}: "));
-            let on = t
-                .dimension
-                .as_ref()
-                .map_or(String::new(), |d| format!(" on {d}"));
-            let relation = t.alternative.relation();
-            match (t.kind, &t.b) {
-                (HypothesisKind::Slope, Some(b)) => {
-                    format!(
-                        "{name}the slope over rounds of {} {relation} that of {b}{on}",
-                        t.a
-                    )
-                }
-                (HypothesisKind::Slope, None) => {
-                    format!("{name}the slope over rounds of {} {relation} 0{on}", t.a)
-                }
-                (HypothesisKind::Preference, Some(b)) => {
-                    format!("{name}{} preferred to {b} (share {relation} one half)", t.a)
-                }
-                (HypothesisKind::Divergence, Some(b)) => {
-                    format!("{name}the divergence of {} {relation} that of {b}", t.a)
-                }
-                (_, b) => format!(
-                    "{name}{} {relation} {}{on}",
-                    t.a,
-                    b.as_deref().unwrap_or("0")
-                ),
-            }
-        })
-        .collect();
-    let hypotheses = if planned.is_empty() {
-        hypotheses
-    } else {
-        format!(
-            "{hypotheses} The planned tests of slopes and preferences: {}.",
-            planned.join("; ")
-        )
-    };
-    let hypotheses = if plan.thresholds.is_empty() {
-        hypotheses
-    } else {
-        let criteria: Vec<String> = plan
-            .thresholds
-            .iter()
-            .map(|c| {
-                format!(
-                    "the participants' mean of {} on {} at least {}",
-                    c.system,
-                    c.dimension,
-                    number(c.at_least)
-                )
-            })
-            .collect();
-        format!(
-            "{hypotheses} The success criteria: {}.",
-            criteria.join("; ")
-        )
-    };
+    let hypotheses = format!("{hypotheses}{}", planned_in_words(plan));
     let hypotheses = match plan.margin {
         Some(m) => format!(
             "{hypotheses} Every other comparison was also tested for non-inferiority, A − B > −{m}."
@@ -479,6 +416,71 @@ fn plan_in_words(plan: &AnalysisPlan, source: &str, comparisons: usize) -> Strin
          The first test's p-values {correction}, {family}.",
         tests.join(" and ")
     )
+}
+
+/// The plan's hypotheses about slopes and preferences and its success criteria, as it states
+/// them (each sentence with a leading space; empty when there are none): the methods name every
+/// pre-registered one.
+fn planned_in_words(plan: &AnalysisPlan) -> String {
+    // The hypotheses about slopes and preferences, and the success criteria, as the plan
+    // states them: the methods name every pre-registered one.
+    let planned: Vec<String> = plan
+        .planned
+        .iter()
+        .map(|t| {
+            let name = t.name.as_ref().map_or(String::new(), |n| format!("{n}: "));
+            let on = t
+                .dimension
+                .as_ref()
+                .map_or(String::new(), |d| format!(" on {d}"));
+            let relation = t.alternative.relation();
+            match (t.kind, &t.b) {
+                (HypothesisKind::Slope, Some(b)) => {
+                    format!(
+                        "{name}the slope over rounds of {} {relation} that of {b}{on}",
+                        t.a
+                    )
+                }
+                (HypothesisKind::Slope, None) => {
+                    format!("{name}the slope over rounds of {} {relation} 0{on}", t.a)
+                }
+                (HypothesisKind::Preference, Some(b)) => {
+                    format!("{name}{} preferred to {b} (share {relation} one half)", t.a)
+                }
+                (HypothesisKind::Divergence, Some(b)) => {
+                    format!("{name}the divergence of {} {relation} that of {b}", t.a)
+                }
+                (_, b) => format!(
+                    "{name}{} {relation} {}{on}",
+                    t.a,
+                    b.as_deref().unwrap_or("0")
+                ),
+            }
+        })
+        .collect();
+    let mut out = String::new();
+    if !planned.is_empty() {
+        out.push_str(&format!(
+            " The planned tests of slopes and preferences: {}.",
+            planned.join("; ")
+        ));
+    }
+    if !plan.thresholds.is_empty() {
+        let criteria: Vec<String> = plan
+            .thresholds
+            .iter()
+            .map(|c| {
+                format!(
+                    "the participants' mean of {} on {} at least {}",
+                    c.system,
+                    c.dimension,
+                    number(c.at_least)
+                )
+            })
+            .collect();
+        out.push_str(&format!(" The success criteria: {}.", criteria.join("; ")));
+    }
+    out
 }
 
 /// The confirmatory scope and the secondary analyses, for the methods paragraph.
