@@ -19,7 +19,7 @@ use juror_core::analysis::render::fmt;
 use juror_core::analysis::render::tables::{self, Figure, Table, Text};
 use juror_core::analysis::run::{Analysis, FileText, Request, plan_context};
 use juror_core::analysis::slot::{Slot, misplaced};
-use juror_core::analysis::{self, Options, Report};
+use juror_core::analysis::{self, Options};
 use leptos::prelude::*;
 
 use crate::components::{DropZone, OptionalFile};
@@ -499,7 +499,7 @@ fn ReportView(
             {adjudication_summary.map(|s| view! { <p class="adjudication-summary">{s}</p> })}
             <ReportDownloads analysis=analysis.clone() download_error />
             {move || download_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            <ModelTable table=inputs_table(report) />
+            <ModelTable table=inputs_table(&analysis) />
             {report.problems.is_empty().then(|| view! {
                 <p class="no-problems">"No problems in the files."</p>
             })}
@@ -597,7 +597,8 @@ fn figure(analysis: &Analysis, f: &Figure) -> Option<AnyView> {
 
 /// What was read from each file, as a table of the model (the Markdown report has none: its
 /// inputs are in the JSON).
-fn inputs_table(report: &Report) -> Table {
+fn inputs_table(analysis: &Analysis) -> Table {
+    let report = &analysis.report;
     let column = |name: &str, numeric: bool| tables::Column {
         name: name.to_owned(),
         numeric,
@@ -621,7 +622,11 @@ fn inputs_table(report: &Report) -> Table {
                     .and_then(|v| v.as_str().map(|s| s.replace('_', " ")))
                     .unwrap_or_default();
                 vec![
-                    Text::input(&f.file),
+                    // As chosen, where the report names it by a participant's pseudonym.
+                    Text::input(match analysis.given_name(&f.file) {
+                        Some(given) => format!("{} (chosen as {given})", f.file),
+                        None => f.file.clone(),
+                    }),
                     Text::plain(kind),
                     Text::input(f.annotator.clone().unwrap_or_default()),
                     Text::plain(f.ratings.to_string()),

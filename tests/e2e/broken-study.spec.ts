@@ -113,10 +113,10 @@ test('the page of a study that cannot be opened says it is loading until its cod
     await route.continue();
   });
   await page.goto('index.html?study=studies/no-such-study.json&slot=1');
-  await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the study’s pages…' })).toBeVisible();
   release();
   await expect(page.getByRole('heading', { level: 1, name: 'This study could not be opened' })).toBeVisible();
-  await expect(page.getByText('Loading…')).toHaveCount(0);
+  await expect(page.getByText('Loading the study’s pages…')).toHaveCount(0);
   expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
 });
 

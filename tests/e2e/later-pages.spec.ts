@@ -24,10 +24,10 @@ test('the welcome page is ready before the session arrives, and Start waits for 
   const release = await holdSession(page);
   await openStudy(page, 'pandalm.json');
   await page.getByRole('button', { name: 'Start' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the study’s pages…' })).toBeVisible();
   release();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
-  await expect(page.getByText('Loading…')).toHaveCount(0);
+  await expect(page.getByText('Loading the study’s pages…')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 
@@ -51,7 +51,7 @@ test('an annotator with saved answers waits for the session, not on the welcome 
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();
   const release = await holdSession(page);
   await page.reload();
-  await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the study’s pages…' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Start' })).toHaveCount(0);
   release();
   await expect(page.getByRole('heading', { level: 1, name: 'Instructions' })).toBeVisible();

@@ -225,8 +225,8 @@ pub fn run(args: Args) -> ExitCode {
         clock: args.timings.then_some(seconds as fn() -> f64),
     };
     let loaded = seconds();
-    let (report, data, mut timings) = match analysis::run::run(&request) {
-        Ok(a) => (a.report, a.data, a.timings),
+    let done = match analysis::run::run(&request) {
+        Ok(a) => a,
         Err(blocked) => {
             for reason in blocked {
                 errln!("{reason}");
@@ -236,6 +236,8 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let analysed = seconds();
+    let mut timings = done.timings.clone();
+    let (report, data) = (&done.report, &done.data);
 
     if let Some(path) = &args.adjudication_sheet
         && let Err(code) = write_atomically(path, &report.adjudication_sheet())
@@ -244,8 +246,8 @@ pub fn run(args: Args) -> ExitCode {
     }
     let text = match args.format {
         Format::Json => report.to_json(),
-        Format::Md => analysis::markdown::render(&report),
-        Format::Csv => analysis::to_csv(&data),
+        Format::Md => analysis::markdown::render(report),
+        Format::Csv => analysis::to_csv(data),
         Format::Answers => analysis::answers::to_csv(&data.answers),
         Format::Wide => {
             let order: Vec<String> = report
@@ -253,7 +255,7 @@ pub fn run(args: Args) -> ExitCode {
                 .iter()
                 .map(|d| d.dimension.clone())
                 .collect();
-            analysis::render::wide::to_wide_csv(&data, &order)
+            analysis::render::wide::to_wide_csv(data, &order)
         }
     };
     match &args.out {
@@ -284,8 +286,12 @@ pub fn run(args: Args) -> ExitCode {
              latest complete file, and not read (listed in the report's inputs)"
         );
     }
+    // The file as given, where the report names it by its participant's pseudonym.
     for p in &report.problems {
-        errln!("{p}");
+        match done.given_name(&p.file) {
+            Some(given) => errln!("{p} (the file given as {given})"),
+            None => errln!("{p}"),
+        }
     }
     if report.problems.is_empty() {
         ExitCode::SUCCESS

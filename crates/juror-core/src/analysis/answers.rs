@@ -82,6 +82,9 @@ pub struct AnswersReport {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct QuestionSummary {
     pub question: String,
+    /// The question as the study asks it (its `prompt`), when a study was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
     /// `choice`, `number`, `text` or `rank`.
     pub kind: &'static str,
     /// Annotators (surveys) or answers (output questions) given, "Cannot judge" apart.
@@ -339,6 +342,7 @@ fn summary(
     };
     let mut out = QuestionSummary {
         question: id.to_owned(),
+        prompt: question.map(|q| q.prompt.clone()),
         kind,
         answers: 0,
         cannot_judge: skips.len(),

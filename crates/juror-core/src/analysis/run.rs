@@ -77,6 +77,9 @@ pub struct Analysis {
     pub study: Option<Study>,
     /// The key, when one was given: a published study's outputs are under tokens.
     pub key: Option<SealKey>,
+    /// The names the readable inputs were given under (paths, or file names in the browser),
+    /// in the order of the report's `inputs`.
+    pub given: Vec<String>,
     /// With [`Request::clock`], the seconds each phase took: checking the study and options and
     /// reading the inputs into tidy rows (`read`), then the report (`statistics`).
     pub timings: Vec<(&'static str, f64)>,
@@ -143,6 +146,7 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
 
     let mut unreadable = Vec::new();
     let inputs = readable_inputs(&request.inputs, &mut unreadable);
+    let given: Vec<String> = inputs.iter().map(|i| i.name.to_string()).collect();
     let mut judges_unreadable = Vec::new();
     let judge_inputs = readable_inputs(&request.judges, &mut judges_unreadable);
     let context = Context {
@@ -194,11 +198,24 @@ pub fn run(request: &Request) -> Result<Analysis, Blocked> {
         labels,
         study: study.map(|(s, _)| s),
         key,
+        given,
         timings: watch.laps,
     })
 }
 
 impl Analysis {
+    /// The name the input the report shows as `shown` was given under, when it differs: a
+    /// ratings file's name carries its platform participant's id, which the report (to be
+    /// shared) pseudonymises, so that the researcher could not find the file it names.
+    pub fn given_name(&self, shown: &str) -> Option<&str> {
+        if self.report.inputs.len() != self.given.len() {
+            return None;
+        }
+        let i = self.report.inputs.iter().position(|f| f.file == shown)?;
+        let given = self.given[i].as_str();
+        (base_name(given) != shown).then_some(given)
+    }
+
     /// The text of `system`'s output of `item` in the study given: under the system's id, or,
     /// in a published study, under the token the key says stands for it there.
     pub fn output_text(&self, item: &str, system: &str) -> Option<&crate::base::rich::Text> {
@@ -548,6 +565,28 @@ mod tests {
         if let Err(blocked) = run(&with) {
             panic!("{blocked:?}");
         }
+    }
+
+    /// UX walkthrough 2026-12-01, finding 23: the report names a platform participant's file
+    /// by their pseudonym; the name it was given under is kept, in the report's order, for the
+    /// researcher's own screen (the CLI's problems, the page's files table).
+    #[test]
+    fn an_input_shown_under_another_name_gives_the_name_it_was_given() {
+        let csv = "item_id,system_id,annotator_id,dimension,score\ni1,A,a1,q,3\n";
+        let request = Request {
+            inputs: vec![FileText::new("inbox/t.csv", csv)],
+            ..Request::default()
+        };
+        let mut analysis = run(&request).unwrap_or_else(|b| panic!("{b:?}"));
+        assert_eq!(analysis.given, ["inbox/t.csv"]);
+        assert_eq!(analysis.report.inputs[0].file, "t.csv");
+        assert_eq!(analysis.given_name("t.csv"), None, "the same file name");
+        analysis.report.inputs[0].file = "t-prolific-0c44698ac432.csv".to_owned();
+        assert_eq!(
+            analysis.given_name("t-prolific-0c44698ac432.csv"),
+            Some("inbox/t.csv")
+        );
+        assert_eq!(analysis.given_name("other.csv"), None);
     }
 
     #[test]

@@ -77,7 +77,12 @@ fn questions(doc: &mut Doc, title: &str, list: &[QuestionSummary]) {
     for q in list {
         doc.section(
             3,
-            Text::input(&q.question).and(if q.cannot_judge > 0 {
+            // The question as asked, its id after it (UX walkthrough 2026-12-01, finding 21).
+            Text::input(match &q.prompt {
+                Some(prompt) => format!("{prompt} ({})", q.question),
+                None => q.question.clone(),
+            })
+            .and(if q.cannot_judge > 0 {
                 format!(
                     " ({}, {} answer(s), {} \"Cannot judge\" in no share or mean)",
                     q.kind, q.answers, q.cannot_judge
