@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::base::json;
 use crate::front::compiled;
 use crate::publish::KEY_FORMAT_V1;
 use crate::session::ratings::RATINGS_FORMAT_V1;
@@ -42,8 +43,9 @@ pub enum Kind {
     Text,
 }
 
-/// The kind of `text`. A JSON object is parsed (a ratings file of a few megabytes in a few
-/// milliseconds); what is not JSON is [`Kind::Text`].
+/// The kind of `text`, from its `format` alone: an object is read only as far as that member
+/// and no value is built (a ratings file of megabytes is parsed once, by the analysis); what is
+/// not JSON is [`Kind::Text`].
 pub fn kind(text: &str) -> Kind {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if !trimmed.starts_with('{') {
@@ -53,16 +55,15 @@ pub fn kind(text: &str) -> Kind {
             Err(_) => Kind::Text,
         };
     }
-    if compiled::is_compiled(text) {
-        return Kind::Compiled;
-    }
-    let Ok(value) = serde_json::from_str::<Value>(trimmed) else {
-        return Kind::OtherJson;
-    };
-    match value.get("format").and_then(Value::as_str) {
+    let format = json::text::member(trimmed, "format")
+        .ok()
+        .flatten()
+        .and_then(|raw| serde_json::from_str::<String>(raw).ok());
+    match format.as_deref() {
         Some(STUDY_FORMAT_V1) => Kind::Study,
         Some(KEY_FORMAT_V1) => Kind::Key,
         Some(RATINGS_FORMAT_V1) => Kind::Ratings,
+        Some(f) if f.starts_with("juror.compiled") => Kind::Compiled,
         _ => Kind::OtherJson,
     }
 }

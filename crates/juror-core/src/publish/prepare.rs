@@ -528,20 +528,25 @@ mod tests {
         assert_eq!(at, ["line 2", "line 4"]);
     }
 
+    /// Item `i{i}` of `group`, with nothing else.
+    fn grouped(i: usize, group: &str) -> RawItem {
+        RawItem {
+            id: format!("i{i}"),
+            group: Some(group.to_owned()),
+            groups: BTreeMap::new(),
+            round: None,
+            prompt: "p".to_owned(),
+            context: None,
+            media: None,
+            outputs: BTreeMap::new(),
+            for_annotators: Vec::new(),
+        }
+    }
+
     #[test]
     fn stratified_sampling_is_proportional() {
         let items: Vec<RawItem> = (0..30)
-            .map(|i| RawItem {
-                id: format!("i{i}"),
-                group: Some(if i < 20 { "big" } else { "small" }.to_owned()),
-                groups: BTreeMap::new(),
-                round: None,
-                prompt: "p".to_owned(),
-                context: None,
-                media: None,
-                outputs: BTreeMap::new(),
-                for_annotators: Vec::new(),
-            })
+            .map(|i| grouped(i, if i < 20 { "big" } else { "small" }))
             .collect();
         let chosen = sample(&items, &options(9, true));
         let big = chosen.iter().filter(|&&i| i < 20).count();
@@ -570,23 +575,13 @@ mod tests {
         assert_eq!(equal_quotas(&[50, 40, 30], 76), [26, 25, 25]);
         assert_eq!(equal_quotas(&[3, 3], 10), [3, 3]);
         let items: Vec<RawItem> = (0..120)
-            .map(|i| RawItem {
-                id: format!("i{i}"),
-                group: Some(
-                    match i {
-                        0..50 => "taxonomy",
-                        50..90 => "routing",
-                        _ => "dependency",
-                    }
-                    .to_owned(),
-                ),
-                groups: BTreeMap::new(),
-                round: None,
-                prompt: "p".to_owned(),
-                context: None,
-                media: None,
-                outputs: BTreeMap::new(),
-                for_annotators: Vec::new(),
+            .map(|i| {
+                let group = match i {
+                    0..50 => "taxonomy",
+                    50..90 => "routing",
+                    _ => "dependency",
+                };
+                grouped(i, group)
             })
             .collect();
         let chosen = sample(

@@ -587,16 +587,21 @@ pub const FLAG_SD_RANGE: f64 = 4.0;
 /// ratings 53 points apart, as 2.1 points are on 1–5); `flag_sd` itself without a scale or on
 /// a scale of one point.
 pub fn flag_above(flag_sd: f64, scale: Option<&[f64]>) -> f64 {
-    let range = scale.map_or(0.0, |points| {
-        let low = points.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = points.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        high - low
-    });
+    let range = scale_range(scale);
     if range.is_finite() && range > 0.0 {
         flag_sd * range / FLAG_SD_RANGE
     } else {
         flag_sd
     }
+}
+
+/// The distance from a scale's lowest point to its highest (0 without a scale).
+pub fn scale_range(scale: Option<&[f64]>) -> f64 {
+    scale.map_or(0.0, |points| {
+        let low = points.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = points.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        high - low
+    })
 }
 
 /// The cells (item, system) of one dimension whose ratings have a sample SD above

@@ -436,11 +436,7 @@ pub(super) fn rounds(doc: &mut Doc, name: &str, r: &Rounds, figure: Option<Figur
 
 fn flags(doc: &mut Doc, d: &DimensionReport, flag_sd: f64) {
     doc.section(3, "Cells to adjudicate");
-    let range = d.scale.as_deref().map_or(0.0, |points| {
-        let low = points.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = points.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        high - low
-    });
+    let range = crate::analysis::report::scale_range(d.scale.as_deref());
     let scaled = if (d.flag_above - flag_sd).abs() > 1e-12 {
         format!(
             " ({flag_sd} on a 1–5 scale, times this scale's range of {} over 4)",
