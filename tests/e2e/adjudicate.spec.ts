@@ -253,7 +253,7 @@ test('an item\'s image shows in the form once the expert chooses the study\'s me
   const item = doc.items.find((i: any) => i.id === 'chart-sales');
   // Three annotators far apart on one cell: the cell is flagged.
   const header = 'item_id,system_id,annotator_id,dimension,score';
-  const rows = [1, 5, 1].map((score, k) => `chart-sales,rft-base,a${k + 1},correctness,${score}`);
+  const rows = [1, 5, 1].map((score, k) => `chart-sales,rft-base,a${k + 1},coherence,${score}`);
   const csv = testInfo.outputPath('disagree.csv');
   fs.writeFileSync(csv, [header, ...rows, ''].join('\n'));
   const requests: string[] = [];

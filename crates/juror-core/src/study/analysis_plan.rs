@@ -76,6 +76,10 @@ pub struct RawAnalysis {
     /// `false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exclude_unadjudicated: bool,
+    /// The dimensions (ids) whose disagreements are flagged for adjudication: a protocol's
+    /// key criteria, e.g. not a sanity check. Default (empty): every dimension.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjudicate: Vec<String>,
     /// How automatic judges' verdicts are compared with the human ratings (`juror analyze
     /// --judges`; `docs/judges.md`), fixed before the data like the rest of the plan; the
     /// command's flags override it.
@@ -671,6 +675,9 @@ pub struct AnalysisPlan {
     /// Set aside the flagged cells not yet adjudicated, as the study pre-registers.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exclude_unadjudicated: bool,
+    /// The dimensions whose disagreements are flagged; empty: every dimension.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adjudicate: Vec<String>,
     /// A non-inferiority margin for every comparison without a hypothesis of its own (set at
     /// analysis time: `--margin`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -710,6 +717,7 @@ impl Default for AnalysisPlan {
             by_group: false,
             by_intake: None,
             exclude_unadjudicated: false,
+            adjudicate: Vec::new(),
             margin: None,
             judges: None,
             thresholds: Vec::new(),
@@ -844,6 +852,7 @@ impl AnalysisPlan {
             by_group: raw.by_group,
             by_intake: raw.by_intake.clone(),
             exclude_unadjudicated: raw.exclude_unadjudicated,
+            adjudicate: raw.adjudicate.clone(),
             margin: None,
             judges: raw.judges,
             thresholds: raw.thresholds.clone(),
@@ -890,6 +899,11 @@ impl AnalysisPlan {
     /// Whether `dimension` is primary.
     pub fn is_primary(&self, dimension: &str) -> bool {
         self.primary.is_empty() || self.primary.iter().any(|d| d == dimension)
+    }
+
+    /// Whether `dimension`'s disagreements are flagged for adjudication.
+    pub fn flags(&self, dimension: &str) -> bool {
+        self.adjudicate.is_empty() || self.adjudicate.iter().any(|d| d == dimension)
     }
 
     /// Whether the report computes the output divergence: `divergence` is set, or a
@@ -975,10 +989,15 @@ fn meaning_problems(raw: &RawAnalysis, dimensions: &[String]) -> Vec<PlanProblem
             ));
         }
     }
-    for (i, d) in raw.primary.iter().enumerate() {
-        if !dimensions.contains(d) {
+    let named = [("primary", &raw.primary), ("adjudicate", &raw.adjudicate)];
+    for (field, ids) in named {
+        for (i, d) in ids
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !dimensions.contains(d))
+        {
             problems.push((
-                format!("primary[{i}]"),
+                format!("{field}[{i}]"),
                 format!("unknown dimension \"{d}\""),
                 format!("use one of: {}", dimensions.join(", ")),
             ));

@@ -3535,3 +3535,52 @@ fn the_page_shows_the_scope_and_secondary_sections_of_the_markdown() {
     assert!(next.level <= 2, "{:?}", next.heading);
     assert!(page[0][1..].iter().all(|s| s.level > 2));
 }
+
+/// A plan that names its key criteria (`adjudicate`) flags disagreements on those dimensions
+/// only (a sanity-check dimension is not sent to the experts, nor set aside), and the methods
+/// paragraph names them.
+#[test]
+fn only_the_plans_key_criteria_are_flagged() {
+    let files = inputs(&WORK_INTAKE);
+    let low = Options {
+        flag_sd: 0.1,
+        ..OPTIONS
+    };
+    let (_, every) = analyze(&files, &Context::default(), None, &low);
+    let flagged: Vec<&str> = every
+        .dimensions
+        .iter()
+        .filter(|d| !d.flags.is_empty())
+        .map(|d| d.dimension.as_str())
+        .collect();
+    assert!(flagged.len() >= 2, "the fixture flags {flagged:?}");
+    let key = flagged[0].to_owned();
+    let planned = Options {
+        plan: Some(juror_core::analysis::overrides::AnalysisPlan {
+            adjudicate: vec![key.clone()],
+            exclude_unadjudicated: true,
+            ..Default::default()
+        }),
+        ..low
+    };
+    let (_, keyed) = analyze(&files, &Context::default(), None, &planned);
+    for d in &keyed.dimensions {
+        if d.dimension == key {
+            assert!(!d.flags.is_empty() && d.set_aside == d.flags.len());
+        } else {
+            assert!(d.flags.is_empty() && d.set_aside == 0, "{}", d.dimension);
+            let before = every.dimensions.iter().find(|b| b.dimension == d.dimension);
+            assert_eq!(Some(&d.systems), before.map(|b| &b.systems));
+        }
+    }
+    let methods = juror_core::analysis::render::methods::methods(&keyed);
+    assert!(
+        methods.contains(&format!("on the key criteria the plan names ({key})")),
+        "{methods}"
+    );
+    let markdown = juror_core::analysis::render::markdown::render(&keyed);
+    assert!(
+        markdown.contains("set aside from the systems"),
+        "{markdown}"
+    );
+}

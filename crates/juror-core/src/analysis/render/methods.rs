@@ -158,7 +158,7 @@ fn ratings_paragraph(report: &Report) -> String {
          with its 95% interval from the noncentral t (Steiger and Fouladi 1997), \
          Hedges' g_z = (1 − 3/(4(n − 1) − 1)) d_z and the matched-pairs rank-biserial \
          correlation (W+ − W−)/(W+ + W−). Cells whose ratings have a sample SD above \
-         {flag_sd}{flag_scaled} were flagged for adjudication{aside}.{experts}",
+         {flag_sd}{flag_scaled}{flagged} were flagged for adjudication{aside}.{experts}",
         plan = plan_in_words(&s.plan, s.plan_source, comparisons),
         adj = if s.adjudication.is_some() {
             ", except that an adjudicated score replaced the ratings of its cell"
@@ -173,6 +173,14 @@ fn ratings_paragraph(report: &Report) -> String {
             " of the values used"
         },
         flag_sd = s.flag_sd,
+        flagged = if s.plan.adjudicate.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " on the key criteria the plan names ({})",
+                s.plan.adjudicate.join(", ")
+            )
+        },
         flag_scaled = if report
             .dimensions
             .iter()

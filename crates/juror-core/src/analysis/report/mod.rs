@@ -482,9 +482,14 @@ fn dimension_report(
     let Rows { raw: rows, z } = rows;
     let cells: Cells = group_cells(rows);
 
-    // Flags, on the raw ratings, at the threshold scaled to this scale's range.
+    // Flags, on the raw ratings, at the threshold scaled to this scale's range; only on the
+    // dimensions the plan flags (its key criteria).
     let flag_above = flag_above(options.flag_sd, scale.as_deref());
-    let flags = flags(dimension, &cells, adjudication, flag_above);
+    let flags = if plan.flags(dimension) {
+        flags(dimension, &cells, adjudication, flag_above)
+    } else {
+        Vec::new()
+    };
 
     // With `exclude_unadjudicated`, the flagged cells still without a score are set aside
     // from everything below but agreement (on `raw`).

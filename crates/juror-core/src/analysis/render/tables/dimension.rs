@@ -457,6 +457,13 @@ fn flags(doc: &mut Doc, d: &DimensionReport, flag_sd: f64) {
             String::new()
         }
     ));
+    if d.set_aside > 0 {
+        doc.paragraph(format!(
+            "{} of them, without an adjudicated score, set aside from the systems, the \
+             comparisons and the slopes until an expert scores them (agreement keeps them).",
+            d.set_aside
+        ));
+    }
     let unresolved = d
         .flags
         .iter()
