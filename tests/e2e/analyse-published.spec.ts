@@ -64,7 +64,7 @@ test('ratings of a published study: refused without the key, analysed once the s
   await page.getByLabel('Choose the study file').setInputFiles(keyPath);
   await expect(page.getByRole('alert').filter({ hasText: 'Not taken: pandalm.key.json: this is a key (juror.key/1), not a study: the study and the key seem swapped' })).toBeVisible();
   await page.getByLabel('Choose the key').setInputFiles(studyPath);
-  await expect(page.getByRole('alert').filter({ hasText: 'Not taken: pandalm.json: this is a study (compiled: juror.compiled/2), not a key: the study and the key seem swapped' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not taken: pandalm.json: this is a study (compiled: juror.compiled/3), not a key: the study and the key seem swapped' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Remove pandalm/ })).toHaveCount(0);
 
   // The published study alone is not enough; with its key, the same files are analysed.

@@ -223,7 +223,7 @@ test('the worker answers only the app page with the app: a study file opened in 
   const response = await page.goto('studies/pandalm.json');
   expect(response?.headers()['content-type']).toContain('json');
   // The file as the site serves it: compiled by the build.
-  await expect(page.locator('body')).toContainText('"format":"juror.compiled/2"');
+  await expect(page.locator('body')).toContainText('"format":"juror.compiled/3"');
   // The app's own page still comes from the shell, query and all.
   await page.goto('index.html?study=studies/pandalm.json&slot=2');
   await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();

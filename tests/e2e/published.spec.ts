@@ -79,7 +79,7 @@ for (const example of exampleStudies()) {
     expect(named(served)).toEqual([]);
     // Served compiled (as a site's build serves it): its attention checks are in the key only.
     const servedStudy = JSON.parse(served);
-    expect(servedStudy.format).toBe('juror.compiled/2');
+    expect(servedStudy.format).toBe('juror.compiled/3');
     expect(servedStudy.study.design.attention_checks ?? []).toEqual([]);
 
     await page.goto(published.url);

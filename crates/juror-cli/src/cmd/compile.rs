@@ -1,5 +1,5 @@
 //! `juror compile`: a study validated fully (every problem listed, as `juror validate` does),
-//! then written as a compiled study (`juror.compiled/2`, docs/compiled.md): its Markdown
+//! then written as a compiled study (`juror.compiled/3`, docs/compiled.md): its Markdown
 //! rendered into whitelisted trees, so that the annotator's page plays it with a lean reader.
 
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use juror_core::front::open::Opened;
 
 use crate::files::{load_opened, open_study, read, write_atomically};
 
-/// Validate a study, then write it compiled (juror.compiled/2): its Markdown rendered, ready
+/// Validate a study, then write it compiled (juror.compiled/3): its Markdown rendered, ready
 /// for the annotator's page. Writes STUDY's name with `.compiled.json` beside it unless --out
 /// says where, or over the study itself with --in-place (any number of files; a file already
 /// compiled is checked and left as it is).

@@ -16,7 +16,7 @@ use crate::files::{load_raw, open_study, pretty, report, write_atomically};
 
 /// Publish studies for annotators, blinded: each study is sealed (system ids become tokens,
 /// attention-check answers move to the key) and written with its media under
-/// SITE/studies/ (compiled, juror.compiled/2, when SITE is a built site: it holds index.html);
+/// SITE/studies/ (compiled, juror.compiled/3, when SITE is a built site: it holds index.html);
 /// the keys go only to KEYS. With --base-url, one link per annotator slot is
 /// printed and written to KEYS/links.csv. Refuses a study whose text names a system or whose
 /// completion has a fail_code, and a KEYS folder inside SITE; never overwrites a key.

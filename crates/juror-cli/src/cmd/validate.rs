@@ -15,7 +15,7 @@ use juror_core::study::warnings::{BACKUP_WORDS, SENDING_WORDS, Warning};
 use crate::files::{open_study, read};
 
 /// Check a study file and list every problem with its JSON path and a fix; or check a compiled
-/// study (juror.compiled/2) as the annotator's page reads it, each problem with its code and
+/// study (juror.compiled/3) as the annotator's page reads it, each problem with its code and
 /// what the code means.
 #[derive(clap::Args)]
 pub struct Args {

@@ -53,7 +53,7 @@ fn a_study_compiles_beside_itself_and_validates_as_compiled() {
     let out = run(&["validate", s(&written)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(
-        stdout(&out).contains("valid juror.compiled/2 study \"summeval-esa\""),
+        stdout(&out).contains("valid juror.compiled/3 study \"summeval-esa\""),
         "{}",
         text(&out)
     );

@@ -34,7 +34,7 @@ pub enum Kind {
     Key,
     /// `juror.ratings/1`.
     Ratings,
-    /// `juror.compiled/2`: what the annotator's page reads, compiled from a study (read as the
+    /// `juror.compiled/3`: what the annotator's page reads, compiled from a study (read as the
     /// study too: the file a site serves).
     Compiled,
     /// A JSON object of another or no format.

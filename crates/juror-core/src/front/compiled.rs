@@ -5,7 +5,7 @@
 //! A compiled study is one JSON object, written compactly:
 //!
 //! ```json
-//! {"format":"juror.compiled/2","source_sha256":"…","checksum":"…","cover":{…},"study":{…}}
+//! {"format":"juror.compiled/3","source_sha256":"…","checksum":"…","cover":{…},"study":{…}}
 //! ```
 //!
 //! `source_sha256` is the SHA-256 of the study file it was compiled from (the one every ratings
@@ -39,7 +39,7 @@ use crate::study::published::Trial;
 use crate::study::{AttentionCheck, PairSet, Presentation, Study, from_json};
 
 /// The `format` of compiled studies.
-pub const FORMAT: &str = "juror.compiled/2";
+pub const FORMAT: &str = "juror.compiled/3";
 
 /// A compiled study's cover, read and checked against the checksum ([`read_cover`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -162,9 +162,9 @@ pub const CODES: &[(&str, &str)] = &[
     ),
     (
         FORMAT_CODE,
-        "The file's `format` is not `juror.compiled/2`: it is a study file as written (which the \
+        "The file's `format` is not `juror.compiled/3`: it is a study file as written (which the \
          annotator's page does not play: compile it with `juror compile STUDY`), or a compiled \
-         study from another version of Juror (`juror.compiled/1` had no cover). Compile the \
+         study from another version of Juror (`juror.compiled/1` had no cover; `/2` labelled outputs per design, not per task). Compile the \
          study again with this version.",
     ),
     (

@@ -374,7 +374,7 @@ fn slot_bounds(
             }
         }
 
-        label_bounds(study, &who, &trials, violations);
+        label_bounds(study, task, &who, &trials, violations);
         if task.order == Order::SystemBlocks {
             block_bounds(study, &who, task, &trials, violations);
         }
@@ -383,12 +383,18 @@ fn slot_bounds(
 
 /// Labels within one slot's trials of a task: by position (`per_trial`), or one per system
 /// (`per_annotator`).
-fn label_bounds(study: &Study, who: &str, trials: &[&Trial], violations: &mut Vec<String>) {
-    match study.design().labels {
+fn label_bounds(
+    study: &Study,
+    task: &Task,
+    who: &str,
+    trials: &[&Trial],
+    violations: &mut Vec<String>,
+) {
+    match task.labels {
         LabelScheme::PerTrial => {
             for t in trials {
                 for (p, s) in t.shown.iter().enumerate() {
-                    if s.label != study.design().label(p) {
+                    if s.label != task.label(p) {
                         violations.push(format!("{who}: label \"{}\" at position {p}", s.label));
                     }
                 }

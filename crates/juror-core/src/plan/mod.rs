@@ -565,21 +565,14 @@ fn side_by_side(
 
 /// Labels the systems shown in each trial: by position, or by the slot's letters.
 fn label_trials(study: &Study, slot: u32, trials: &mut [Trial]) {
-    match study.design().labels {
-        LabelScheme::PerTrial => {
-            for trial in trials.iter_mut() {
-                for (p, shown) in trial.shown.iter_mut().enumerate() {
-                    shown.label = study.design().label(p);
-                }
-            }
-        }
-        LabelScheme::PerAnnotator => {
-            let letters = annotator_letters(study, slot);
-            for trial in trials.iter_mut() {
-                for shown in &mut trial.shown {
-                    shown.label = study.design().label(letters[shown.system]);
-                }
-            }
+    let letters = annotator_letters(study, slot);
+    for trial in trials.iter_mut() {
+        let task = &study.design().tasks[trial.task];
+        for (p, shown) in trial.shown.iter_mut().enumerate() {
+            shown.label = match task.labels {
+                LabelScheme::PerTrial => task.label(p),
+                LabelScheme::PerAnnotator => task.label(letters[shown.system]),
+            };
         }
     }
 }

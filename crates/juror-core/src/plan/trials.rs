@@ -140,7 +140,7 @@ pub fn resolve(study: &Study, plan: &Plan, id: &TrialId) -> Result<Resolved, Str
         shown_labels: labels_shown(study, trial, id.swapped),
         dimensions: task.dimensions.clone(),
         kind: task.preference.as_ref().map(|p| p.kind),
-        label_format: study.design().label_format.clone(),
+        label_format: task.label_format.clone(),
     })
 }
 
@@ -151,7 +151,7 @@ fn labels_shown(study: &Study, trial: &Trial, swapped: bool) -> Vec<String> {
     if !swapped {
         return labels;
     }
-    match study.design().labels {
+    match study.design().tasks[trial.task].labels {
         LabelScheme::PerTrial => labels,
         LabelScheme::PerAnnotator => labels.into_iter().rev().collect(),
     }

@@ -112,8 +112,7 @@ impl TrialView {
         let task = &study.design().tasks[trial.task];
         let item = &study.items()[trial.item];
         let systems = study.systems();
-        let letter_means_nothing =
-            trial.shown.len() == 1 && study.design().labels == LabelScheme::PerTrial;
+        let letter_means_nothing = trial.shown.len() == 1 && task.labels == LabelScheme::PerTrial;
         let outputs: Vec<OutputView> = trial
             .shown
             .iter()

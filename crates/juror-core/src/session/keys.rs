@@ -9,7 +9,7 @@
 //! the study offers it.
 
 use super::{Msg, Overlay, Phase, Preference, Reply, Session, Target, next_unanswered};
-use crate::study::Study;
+use crate::study::{Study, Task};
 
 /// A key pressed, as the page describes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,9 +27,9 @@ pub struct Key<'a> {
 }
 
 /// The letter that chooses the output labelled `label` ("Output B" → 'B'), if a single key can.
-pub fn output_letter(study: &Study, label: &str) -> Option<char> {
+pub fn output_letter(task: &Task, label: &str) -> Option<char> {
     (0..26u8)
-        .find(|&i| study.design().label(usize::from(i)) == label)
+        .find(|&i| task.label(usize::from(i)) == label)
         .map(|i| char::from(b'A' + i))
 }
 
@@ -113,11 +113,12 @@ fn digit(study: &Study, session: &Session, n: u8, focused: Option<&Target>) -> O
 /// letter chooses the best, Shift and the letter the worst.
 fn prefer_letter(study: &Study, session: &Session, key: char, shift: bool) -> Option<Msg> {
     let trial = session.plan.trials.get(session.progress.current)?;
-    let asked = study.design().tasks[trial.task].preference.as_ref()?;
+    let task = &study.design().tasks[trial.task];
+    let asked = task.preference.as_ref()?;
     let position = trial
         .shown
         .iter()
-        .position(|shown| output_letter(study, &shown.label) == Some(key))?;
+        .position(|shown| output_letter(task, &shown.label) == Some(key))?;
     let current = session.progress.trials.get(session.progress.current)?;
     let preference = asked.by_letter(current.preference.as_ref(), position, shift)?;
     Some(Msg::answer(
@@ -317,11 +318,21 @@ mod tests {
         let v = view(&study, &s);
         let trial = v.trial.unwrap();
         assert_eq!(trial.outputs[0].label, "Response A");
-        assert_eq!(output_letter(&study, "Response B"), Some('B'));
-        assert_eq!(output_letter(&study, "Output B"), None);
-        assert_eq!(output_letter(&study, "Response Z"), Some('Z'));
-        assert_eq!(output_letter(&study, "Response AB"), None, "no single key");
-        assert_eq!(output_letter(&study, "Response b"), None);
+        assert_eq!(
+            output_letter(&study.design().tasks[0], "Response B"),
+            Some('B')
+        );
+        assert_eq!(output_letter(&study.design().tasks[0], "Output B"), None);
+        assert_eq!(
+            output_letter(&study.design().tasks[0], "Response Z"),
+            Some('Z')
+        );
+        assert_eq!(
+            output_letter(&study.design().tasks[0], "Response AB"),
+            None,
+            "no single key"
+        );
+        assert_eq!(output_letter(&study.design().tasks[0], "Response b"), None);
         assert_eq!(
             to_msg(&study, &s, key("b"), None),
             Some(Msg::answer(

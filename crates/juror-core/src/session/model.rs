@@ -305,7 +305,7 @@ impl Session {
         // Each system has one letter, and the letters are the first n: in letter order, they
         // are "A" to the n-th, whichever system has which.
         (0..study.system_count())
-            .map(|l| study.design().label(l))
+            .map(|l| study.design().system_label(l))
             .collect()
     }
 

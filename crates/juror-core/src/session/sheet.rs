@@ -102,10 +102,9 @@ impl Column {
 
 /// The letter of an output's label (`B` for "System B"), by the study's label format; the
 /// position's letter for a label the format does not make.
-fn letter_of(study: &Study, label: &str, position: usize) -> String {
-    let design = study.design();
+fn letter_of(study: &Study, task: &Task, label: &str, position: usize) -> String {
     (0..study.system_count().max(1))
-        .find(|&l| design.label(l) == label)
+        .find(|&l| task.label(l) == label)
         .map_or_else(|| letter(position), letter)
 }
 
@@ -115,7 +114,7 @@ fn letters(study: &Study, trial: &Trial) -> Vec<String> {
         .shown
         .iter()
         .enumerate()
-        .map(|(p, s)| letter_of(study, &s.label, p))
+        .map(|(p, s)| letter_of(study, &study.design().tasks[trial.task], &s.label, p))
         .collect()
 }
 
@@ -803,16 +802,16 @@ impl RowReader<'_, '_> {
             self.blank(column, question.required, &question.kind.words());
             return;
         }
-        let design = self.study.design();
+        let task = self.task();
         let labels: Vec<String> = (0..self.study.system_count())
-            .map(|i| design.label(i))
+            .map(|i| task.label(i))
             .collect();
         let system = |v: &str| {
             labels
                 .iter()
                 .enumerate()
                 .find(|(i, l)| *l == v || letter(*i).eq_ignore_ascii_case(v))
-                .map(|(i, _)| design.label(i))
+                .map(|(i, _)| task.label(i))
                 .ok_or_else(|| format!("\"{v}\" is not a letter of an output"))
         };
         let answer = match question.kind.parse_cell(value, system) {

@@ -888,7 +888,7 @@ mod tests {
         );
         // A compiled study says whose it is under `study`, and whom to tell.
         let compiled =
-            r#"{"format": "juror.compiled/2", "study": {"id": "pilot-3", "contact": " a@b.org "}}"#;
+            r#"{"format": "juror.compiled/3", "study": {"id": "pilot-3", "contact": " a@b.org "}}"#;
         assert_eq!(
             failed_study_ids("s/x.json", Some(compiled)),
             ["x", "pilot-3"]

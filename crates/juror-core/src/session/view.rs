@@ -316,7 +316,7 @@ pub fn trial_state(study: &Study, session: &Session, index: usize) -> Option<Tri
         .iter()
         .zip(&answers.outputs)
         .map(|(shown, given)| OutputState {
-            letter: keys::output_letter(study, &shown.label),
+            letter: keys::output_letter(&study.design().tasks[trial.task], &shown.label),
             ratings: given.ratings.clone(),
             cannot_judge: given.cannot_judge.clone(),
             answers: given.answers.clone(),

@@ -198,16 +198,6 @@ fn question(value: &Value) -> Read<Question> {
 fn design(value: &Value) -> Read<Design> {
     let mut f = fields(value)?;
     let value = Design {
-        labels: f.take("labels", |v| {
-            word(
-                v,
-                &[
-                    ("per_trial", LabelScheme::PerTrial),
-                    ("per_annotator", LabelScheme::PerAnnotator),
-                ],
-            )
-        }),
-        label_format: f.take("label_format", string),
         assignment: f.maybe("assignment", assignment),
         attention_checks: f.take("attention_checks", |v| list(v, attention_check)),
         tasks: f.take("tasks", |v| list(v, task)),
@@ -319,6 +309,16 @@ fn task(value: &Value) -> Read<Task> {
                 ],
             )
         }),
+        labels: f.take("labels", |v| {
+            word(
+                v,
+                &[
+                    ("per_trial", LabelScheme::PerTrial),
+                    ("per_annotator", LabelScheme::PerAnnotator),
+                ],
+            )
+        }),
+        label_format: f.take("label_format", string),
         items: f.take("items", |v| list(v, index)),
         estimated_minutes: f.maybe("estimated_minutes", count),
         spans: f.maybe("spans", spans),
@@ -413,8 +413,6 @@ blank! {
         avoid: Vec::new(),
     },
     Design => Design {
-        labels: LabelScheme::PerTrial,
-        label_format: String::new(),
         assignment: None,
         attention_checks: Vec::new(),
         tasks: Vec::new(),
@@ -541,6 +539,8 @@ mod tests {
                 flag: None,
                 flag_implies: Some(1),
                 order: Order::Fixed,
+                labels: LabelScheme::PerAnnotator,
+                label_format: "System {}".to_owned(),
                 items: vec![0, 3],
                 estimated_minutes: None,
                 spans: None,

@@ -382,10 +382,6 @@ pub struct Question {
 /// The design.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Design {
-    /// Label scheme.
-    pub labels: LabelScheme,
-    /// Label format, with `{}` for the letter.
-    pub label_format: String,
     /// Assignment of items to slots; `None`: everyone rates everything.
     pub assignment: Option<Assignment>,
     /// Attention checks.
@@ -400,9 +396,16 @@ pub struct Design {
 }
 
 impl Design {
-    /// The label for the `index`-th letter (0 → "Output A").
-    pub fn label(&self, index: usize) -> String {
-        self.label_format.replacen("{}", &letter(index), 1)
+    /// The labels of a `rank` question over systems, the `index`-th letter's: as the first task
+    /// with per-annotator labels reads them (validation requires one).
+    pub fn system_label(&self, index: usize) -> String {
+        let per_annotator = self
+            .tasks
+            .iter()
+            .find(|t| t.labels == LabelScheme::PerAnnotator);
+        per_annotator
+            .or(self.tasks.first())
+            .map_or_else(|| letter(index), |t| t.label(index))
     }
 }
 
@@ -524,6 +527,10 @@ pub struct Task {
     pub flag_implies: Option<i32>,
     /// Trial order.
     pub order: Order,
+    /// How outputs are labelled (the task's `labels`, else the design's).
+    pub labels: LabelScheme,
+    /// How a label reads, with `{}` for the letter (the task's, else the design's).
+    pub label_format: String,
     /// Indices into [`Study::items`] of the items in this task, in file order.
     pub items: Vec<usize>,
     /// How long the task takes, in minutes, if the study says.
@@ -532,6 +539,13 @@ pub struct Task {
     pub spans: Option<Spans>,
     /// Whether outputs are shown as plain text (`plain_text`, or spans asked).
     pub plain_text: bool,
+}
+
+impl Task {
+    /// The label for the `index`-th letter (0 → "Output A").
+    pub fn label(&self, index: usize) -> String {
+        self.label_format.replacen("{}", &letter(index), 1)
+    }
 }
 
 /// The error spans a task asks for (`spans`), with defaults resolved.

@@ -397,6 +397,20 @@ pub struct RawShown {
     pub label: String,
 }
 
+impl RawDesign {
+    /// Per-annotator when some task keeps a system's letter for the whole study (the design's
+    /// default or a task's own `labels`): what a `rank` of systems by label needs.
+    pub fn steadiest_labels(&self) -> RawLabels {
+        let mut tasks = self.tasks.iter().map(|t| t.labels.unwrap_or(self.labels));
+        let none = self.tasks.is_empty() && self.labels == RawLabels::PerAnnotator;
+        if none || tasks.any(|l| l == RawLabels::PerAnnotator) {
+            RawLabels::PerAnnotator
+        } else {
+            RawLabels::PerTrial
+        }
+    }
+}
+
 fn default_label_format() -> String {
     "Output {}".to_owned()
 }
@@ -494,6 +508,15 @@ pub struct RawTask {
     /// In what order trials come.
     #[serde(default)]
     pub order: RawOrder,
+    /// How this task's outputs are labelled, if not as `design.labels` says: e.g. per-trial
+    /// letters for a comparison round, so that the focal system's per-annotator letter does not
+    /// show in every pair. A task whose scheme differs from another's needs its own
+    /// `label_format`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<RawLabels>,
+    /// How this task's labels read, if not as `design.label_format` says (`"Option {}"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_format: Option<String>,
     /// Only these items (ids or groups). Absent: all items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<RawItemFilter>,

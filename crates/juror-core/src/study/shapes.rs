@@ -94,7 +94,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawTask",
         r#"{"id": "rate", "presentation": "pairs"}"#,
         "id, presentation",
-        "title, instructions, pairs, dimensions, output_questions, preference, notes, flag, spans, plain_text, order, items, estimated_minutes",
+        "title, instructions, pairs, dimensions, output_questions, preference, notes, flag, spans, plain_text, order, labels, label_format, items, estimated_minutes",
     ),
     (
         "RawSpans",

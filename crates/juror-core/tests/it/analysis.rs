@@ -559,9 +559,10 @@ fn hare_sessions() -> Vec<(String, String)> {
                     step(&study, &mut s, Msg::Next);
                 }
                 Phase::Exit => {
-                    // The annotator's letters of the systems, best (HARE) first.
+                    // The annotator's letters of the systems (the rounds', which stay),
+                    // best (HARE) first.
                     let mut letters: Vec<(i32, String)> = Vec::new();
-                    for t in &s.plan.trials {
+                    for t in s.plan.trials.iter().filter(|t| t.task == 0) {
                         for x in &t.shown {
                             let system = &study.systems()[x.system];
                             if !letters.iter().any(|(_, l)| *l == x.label) {

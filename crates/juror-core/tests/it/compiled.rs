@@ -80,7 +80,7 @@ fn every_example_compiles_and_reads_back_as_it_was_written() {
     for (name, text) in examples() {
         let opened = opened(&text);
         let compiled = compile(&opened, render);
-        assert!(compiled.starts_with(r#"{"format":"juror.compiled/2","source_sha256":""#));
+        assert!(compiled.starts_with(r#"{"format":"juror.compiled/3","source_sha256":""#));
         assert!(compiled.ends_with("}\n"), "{name}");
         let back = read(&compiled).unwrap_or_else(|p| panic!("{name}: {p}"));
         assert_eq!(back.sha256, sha256_hex(&text), "{name}");
@@ -236,7 +236,7 @@ fn the_cover_read_ahead_is_the_checked_covers_without_the_checksum() {
         [("study", "compiled.checksum")]
     );
     // What it does check, it places and codes as the full reading does.
-    let later = kitchen.replacen("juror.compiled/2", "juror.compiled/3", 1);
+    let later = kitchen.replacen("juror.compiled/3", "juror.compiled/4", 1);
     assert_eq!(
         codes(&compiled::peek_cover(&later).unwrap_err()),
         [("format", "compiled.format")]
@@ -298,8 +298,14 @@ fn a_file_that_is_not_a_compiled_study_of_this_format_is_refused() {
     assert_eq!(codes(&problems), [("format", "compiled.format")]);
     assert!(problems.0[0].detail.contains("juror.study/1"), "{problems}");
     let compiled = compile(&opened(&text), render);
-    let later = compiled.replacen("juror.compiled/2", "juror.compiled/3", 1);
-    let earlier = compiled.replacen("juror.compiled/2", "juror.compiled/1", 1);
+    let later = compiled.replacen("juror.compiled/3", "juror.compiled/4", 1);
+    let earlier = compiled.replacen("juror.compiled/3", "juror.compiled/1", 1);
+    // Labels moved from the design to each task in /3: a /2 file is refused by its format.
+    let second = compiled.replacen("juror.compiled/3", "juror.compiled/2", 1);
+    assert_eq!(
+        codes(&read(&second).unwrap_err()),
+        [("format", "compiled.format")]
+    );
     assert_eq!(
         codes(&read(&earlier).unwrap_err()),
         [("format", "compiled.format")]
@@ -315,7 +321,7 @@ fn a_file_that_is_not_a_compiled_study_of_this_format_is_refused() {
             "{broken}: {code}"
         );
     }
-    let no_study = r#"{"format":"juror.compiled/2","source_sha256":"a","checksum":"b"}"#;
+    let no_study = r#"{"format":"juror.compiled/3","source_sha256":"a","checksum":"b"}"#;
     assert_eq!(
         codes(&read(no_study).unwrap_err()),
         [("(top level)", "compiled.envelope")]

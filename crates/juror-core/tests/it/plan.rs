@@ -196,6 +196,8 @@ fn raw_for(d: &Design) -> RawStudy {
             personal_plans: None,
             tasks: vec![RawTask {
                 id: "t".to_owned(),
+                labels: None,
+                label_format: None,
                 estimated_minutes: None,
                 spans: None,
                 plain_text: false,
@@ -587,6 +589,44 @@ fn hare_blocks_follow_a_williams_design_across_four_participants() {
     }
 }
 
+/// The personalisation study's comparison round is blind to which letter is the focal method: with its own
+/// per-trial labels ("Option A/B") the focal system takes each position's letter about as often
+/// as the other, in every slot, while the rounds keep each system's per-annotator letter; the
+/// exit ranking still names the rounds' letters.
+#[test]
+fn the_comparison_round_does_not_give_the_focal_system_a_letter() {
+    let (_, study) = examples()
+        .into_iter()
+        .find(|(n, _)| n == "hare-personalization")
+        .unwrap();
+    let hare = study.systems().iter().position(|s| s == "hare").unwrap();
+    for slot in 1..=8 {
+        let p = plan(&study, &Annotator::slot(slot));
+        let mut letters = std::collections::BTreeMap::<&str, usize>::new();
+        let mut rounds = std::collections::BTreeMap::<usize, &str>::new();
+        for t in &p.trials {
+            for (position, shown) in t.shown.iter().enumerate() {
+                if t.task == 1 {
+                    assert_eq!(shown.label, ["Option A", "Option B"][position]);
+                    if shown.system == hare {
+                        *letters.entry(&shown.label).or_default() += 1;
+                    }
+                } else {
+                    let first = rounds.entry(shown.system).or_insert(&shown.label);
+                    assert_eq!(*first, shown.label, "slot {slot}: one letter per system");
+                    assert!(shown.label.starts_with("System "));
+                }
+            }
+        }
+        let (a, b) = (letters["Option A"], letters["Option B"]);
+        assert!(
+            a.abs_diff(b) <= 1,
+            "slot {slot}: hare is Option A {a}, Option B {b} times"
+        );
+    }
+    assert_eq!(study.design().system_label(2), "System C");
+}
+
 #[test]
 fn annotators_resolve_from_slot_or_id() {
     let (_, study) = examples()
@@ -635,7 +675,7 @@ fn outputs_are_headed_by_their_letter_where_the_letter_means_something() {
             for (trial, view) in p.trials.iter().zip(p.views(&study)) {
                 for output in &view.outputs {
                     let alone = trial.shown.len() == 1;
-                    if alone && study.design().labels == LabelScheme::PerTrial {
+                    if alone && study.design().tasks[trial.task].labels == LabelScheme::PerTrial {
                         assert_eq!(output.heading, "Output", "{name}");
                     } else {
                         assert_eq!(output.heading, output.label, "{name}");

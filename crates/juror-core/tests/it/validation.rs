@@ -242,7 +242,7 @@ fn the_minimal_valid_fixture_is_accepted() {
     let study = parse_study(&text).unwrap_or_else(|p| panic!("{p}"));
     assert_eq!(study.items().len(), 2);
     assert_eq!(study.trials_per_annotator(), 2);
-    assert_eq!(study.design().label(1), "Output B");
+    assert_eq!(study.design().tasks[0].label(1), "Output B");
 }
 
 /// With `labels: "anchors"` the points left out are in the model, unlabelled: the HARE study's
@@ -758,6 +758,66 @@ fn survey_minutes_add_to_the_estimate_and_are_checked() {
         at,
         ["surveys.intake_minutes", "surveys.exit_minutes"],
         "{problems}"
+    );
+}
+
+/// A task may label its outputs its own way (the personalisation study's comparison round, per trial, beside
+/// rounds whose letters stay): its format must have a `{}`, and must differ from the steady
+/// letters' format, which a ranking of systems by label needs somewhere.
+#[test]
+fn a_tasks_own_labels_are_checked() {
+    use serde_json::{Value, json};
+    let text = support::example("hare-personalization");
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let at = |v: &Value| -> Vec<String> {
+        match parse_study(&v.to_string()) {
+            Ok(_) => Vec::new(),
+            Err(p) => p
+                .iter()
+                .map(|x| format!("{}: {}", x.at, x.message))
+                .collect(),
+        }
+    };
+    assert_eq!(at(&v), Vec::<String>::new());
+    // The design's letters per trial, the rounds' per annotator: the exit ranking still works.
+    v["design"]["labels"] = json!("per_trial");
+    v["design"]["label_format"] = json!("Option {}");
+    v["design"]["tasks"][0]["labels"] = json!("per_annotator");
+    v["design"]["tasks"][0]["label_format"] = json!("System {}");
+    v["design"]["tasks"][1]
+        .as_object_mut()
+        .unwrap()
+        .remove("labels");
+    v["design"]["tasks"][1]
+        .as_object_mut()
+        .unwrap()
+        .remove("label_format");
+    assert_eq!(at(&v), Vec::<String>::new());
+    let study = parse_study(&v.to_string()).unwrap();
+    assert_eq!(study.design().system_label(0), "System A");
+
+    v["design"]["tasks"][1]["label_format"] = json!("System {}");
+    assert_eq!(
+        at(&v),
+        [
+            "design.tasks[1].label_format: \"System {}\" names a position here and a system in \
+          task \"rounds\", whose letters stay the same"
+        ]
+    );
+    v["design"]["tasks"][1]["label_format"] = json!("Option");
+    assert_eq!(
+        at(&v),
+        ["design.tasks[1].label_format: \"Option\" has no {} for the letter"]
+    );
+    // No task keeps its letters: the exit survey cannot rank the systems by label.
+    v["design"]["tasks"][1]["label_format"] = json!("Option {}");
+    v["design"]["tasks"][0]["labels"] = json!("per_trial");
+    v["design"]["tasks"][0]["label_format"] = json!("Skill {}");
+    let problems = at(&v);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("labels that stay the same"),
+        "{problems:?}"
     );
 }
 

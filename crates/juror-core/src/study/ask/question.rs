@@ -500,7 +500,7 @@ impl Checker {
                         self.error(
                             format!("{at}.systems"),
                             "ranking systems by label needs labels that stay the same for an annotator",
-                            "set design.labels to \"per_annotator\", or rank fixed options",
+                            "set design.labels (or a task's labels) to \"per_annotator\", or rank fixed options",
                         );
                     }
                     QuestionKind::Rank(RankOptions::Systems)

@@ -75,15 +75,35 @@ impl Checker {
             .enumerate()
             .map(|(i, t)| task(self, &format!("design.tasks[{i}]"), t, raw, known))
             .collect();
+        self.label_schemes(&tasks);
         let attention_checks = self.attention_checks(raw, known, &tasks, dimensions);
         Design {
-            labels: d.labels,
-            label_format: d.label_format.clone(),
             assignment,
             attention_checks,
             plans: None,
             personal_plans: BTreeMap::new(),
             tasks,
+        }
+    }
+
+    /// Tasks labelled differently (letters per trial in one, per annotator in another) read
+    /// differently: "System A" must not name a position in one task and a system in the other.
+    fn label_schemes(&mut self, tasks: &[Task]) {
+        let per_annotator = |t: &&Task| t.labels == LabelScheme::PerAnnotator;
+        let Some(fixed) = tasks.iter().find(per_annotator) else {
+            return;
+        };
+        for (i, t) in tasks.iter().enumerate() {
+            if t.labels == LabelScheme::PerTrial && t.label_format == fixed.label_format {
+                self.error(
+                    format!("design.tasks[{i}].label_format"),
+                    format!(
+                        "\"{}\" names a position here and a system in task \"{}\", whose letters stay the same",
+                        t.label_format, fixed.id
+                    ),
+                    "give this task its own label_format, such as \"Option {}\"",
+                );
+            }
         }
     }
 

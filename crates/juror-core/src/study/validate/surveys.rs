@@ -11,7 +11,6 @@ use crate::study::raw::*;
 impl Checker {
     /// `surveys`: the intake and exit questions, no id used in both. Returns both lists.
     pub(super) fn surveys(&mut self, raw: &RawStudy) -> (Vec<Question>, Vec<Question>) {
-        let d = &raw.design;
         for (field, minutes, questions) in [
             ("intake", raw.surveys.intake_minutes, &raw.surveys.intake),
             ("exit", raw.surveys.exit_minutes, &raw.surveys.exit),
@@ -32,8 +31,9 @@ impl Checker {
                 );
             }
         }
-        let intake = self.questions("surveys.intake", &raw.surveys.intake, d.labels);
-        let exit = self.questions("surveys.exit", &raw.surveys.exit, d.labels);
+        let labels = raw.design.steadiest_labels();
+        let intake = self.questions("surveys.intake", &raw.surveys.intake, labels);
+        let exit = self.questions("surveys.exit", &raw.surveys.exit, labels);
         let intake_ids: BTreeMap<&str, usize> = crate::base::order::map(
             raw.surveys
                 .intake

@@ -56,6 +56,14 @@ pub(super) fn task(
     }
 
     let spread = spread(c, at, t, raw, &pairs);
+    let label_format = t.label_format.as_ref().unwrap_or(&raw.design.label_format);
+    if t.label_format.is_some() && !label_format.contains("{}") {
+        c.error(
+            format!("{at}.label_format"),
+            format!("\"{label_format}\" has no {{}} for the letter"),
+            "write it like \"Option {}\"",
+        );
+    }
     Task {
         id: t.id.clone(),
         title: t.title.clone(),
@@ -74,6 +82,8 @@ pub(super) fn task(
             .and_then(|f| f.implies.as_ref())
             .map(|i| i.all_dimensions),
         order: t.order,
+        labels: t.labels.unwrap_or(raw.design.labels),
+        label_format: label_format.clone(),
         items,
         estimated_minutes: t.estimated_minutes,
         plain_text: t.plain_text || spans.is_some(),
