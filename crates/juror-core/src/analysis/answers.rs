@@ -107,6 +107,17 @@ pub struct QuestionSummary {
     /// A ranking of the systems (exit survey), turned back into systems.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ranking: Option<RankReport>,
+    /// A survey's written answers (a text question of the intake or exit survey), by
+    /// annotator; an output question's texts stay in the answers CSV only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub written: Vec<WrittenAnswer>,
+}
+
+/// One annotator's written answer to a survey question.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct WrittenAnswer {
+    pub annotator: String,
+    pub text: String,
 }
 
 /// An option's count among the answers (of a system).
@@ -350,6 +361,7 @@ fn summary(
         numbers: Vec::new(),
         paired_test: None,
         ranking: None,
+        written: Vec::new(),
     };
     // Answers: distinct (annotator, item, system) answering.
     let mut who: Vec<(&str, Option<&str>, Option<&str>)> = rows
@@ -457,6 +469,16 @@ fn summary(
                 .collect();
             let refs: Vec<&ChoiceRow> = choice_rows.iter().collect();
             out.ranking = Some(rank_report(&refs));
+        }
+        "text" if !per_system => {
+            out.written = rows
+                .iter()
+                .filter(|r| !r.value.trim().is_empty())
+                .map(|r| WrittenAnswer {
+                    annotator: r.annotator.clone(),
+                    text: r.value.clone(),
+                })
+                .collect();
         }
         _ => {}
     }

@@ -68,6 +68,9 @@ pub(super) fn answers(doc: &mut Doc, a: &AnswersReport) {
     }
 }
 
+/// The written answers to one survey question the Markdown shows (the JSON has all).
+const WRITTEN_SHOWN: usize = 50;
+
 /// A section of questions, each with its options, numbers, paired test and ranking.
 fn questions(doc: &mut Doc, title: &str, list: &[QuestionSummary]) {
     if list.is_empty() {
@@ -189,7 +192,24 @@ fn question(doc: &mut Doc, q: &QuestionSummary) {
             ));
         }
     }
-    if q.kind == "text" {
+    if !q.written.is_empty() {
+        let mut table = Table::new(
+            format!("Written answers to {}", q.question),
+            vec![text("Annotator"), text("Answer")],
+        );
+        for w in q.written.iter().take(WRITTEN_SHOWN) {
+            table
+                .rows
+                .push(vec![Text::input(&w.annotator), Text::input(&w.text)]);
+        }
+        doc.table(table);
+        if q.written.len() > WRITTEN_SHOWN {
+            doc.paragraph(format!(
+                "The first {WRITTEN_SHOWN} of {} are shown; all are in the JSON report and the answers CSV.",
+                q.written.len()
+            ));
+        }
+    } else if q.kind == "text" {
         doc.paragraph("The texts are in the answers CSV.");
     }
 }
