@@ -23,7 +23,11 @@ test('each question starts at the same height in every column of a side-by-side 
   const count = await cards.count();
   expect(count).toBeGreaterThan(1);
   // The outputs differ in length, so without alignment their questions would not line up.
-  const texts = await cards.locator('.output-text').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+  const texts = await cards.locator('.output-text').evaluateAll((els) => els.map((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return range.getBoundingClientRect().height;
+  }));
   expect(new Set(texts.map(Math.round)).size).toBeGreaterThan(1);
   for (const name of ['Relevance', 'Completeness', 'Coherence']) {
     const tops: number[] = [];
@@ -44,5 +48,17 @@ test('each question starts at the same height in every column of a side-by-side 
     }
     expect(new Set(rows).size, `${name}: the same lines in every column`).toBe(1);
   }
+  // A hovered point's description opens under the points: nothing above it moves, in its
+  // column or the others, so the point stays under the pointer and takes the click.
+  const relevance = (i: number) => cards.nth(i).getByRole('radiogroup', { name: /^Relevance/ });
+  const point = relevance(1).getByRole('radio').nth(2);
+  // Positions in the page (hovering scrolls it).
+  const at = async () => Promise.all([0, 1].map((i) => relevance(i).evaluate((e) => Math.round(e.getBoundingClientRect().top + window.scrollY))));
+  const before = await at();
+  await point.hover();
+  await expect(cards.nth(1).locator('.points > .desc:visible')).toHaveCount(1);
+  expect(await at()).toEqual(before);
+  await point.check();
+  await expect(point).toBeChecked();
   expect(errors).toEqual([]);
 });
