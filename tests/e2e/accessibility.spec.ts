@@ -97,6 +97,9 @@ test('the page of a study that cannot be reached', async ({ page }) => {
 test('the welcome page, with and without a participant code form', async ({ page, errors }) => {
   await startStudy(page, 'hare-personalization.json');
   await expectAccessible(page, 'the welcome page');
+  // The welcome page fetches the later pages' code once it is shown; leaving before that
+  // fetch ends aborts it, and the code loader logs the abort as an error.
+  await page.waitForLoadState('networkidle');
   await page.goto('index.html?study=studies/hare-personalization.json');
   await expect(page.getByLabel('Your participant code')).toBeVisible();
   await expectAccessible(page, 'the welcome page asking for a participant code');

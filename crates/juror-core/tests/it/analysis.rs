@@ -1046,6 +1046,11 @@ fn check_preferences(
     }
     for b in &boot {
         let got = bt.scores[&b.system].ci;
+        if !fit.strongly_connected {
+            // No maximum-likelihood strengths, so no interval around them.
+            assert!(got.is_none(), "{}: {got:?}", b.system);
+            continue;
+        }
         close("bt low", got.map(|c| c.low), b.interval.map(|i| i.low));
         close("bt high", got.map(|c| c.high), b.interval.map(|i| i.high));
     }

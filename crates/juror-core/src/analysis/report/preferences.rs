@@ -115,23 +115,28 @@ pub(super) fn preference_report(
     let bt_options = BradleyTerryOptions::default();
     let whole = in_one_piece(&systems, &pairs);
     let bradley_terry = bradley_terry(&tally, &bt_options).ok().map(|fit| {
-        let intervals: HashMap<String, (Option<Interval>, usize)> = if whole {
-            bradley_terry_bootstrap(
-                &comparisons,
-                &bt_options,
-                LEVEL,
-                options.resamples,
-                options.seed,
-            )
-            .map(|v| {
-                v.into_iter()
-                    .map(|s| (s.system, (s.interval, s.resamples_used)))
-                    .collect()
-            })
-            .unwrap_or_default()
-        } else {
-            HashMap::new()
-        };
+        // Without strong connection the strengths have no maximum (a system that never lost
+        // heads for 1 as the iterations go on): the full fit's values are where the iteration
+        // cap stopped, and a bootstrap of them would measure the cap, not the data (and run
+        // every resample to it). Such a ranking gets no interval, as one in pieces gets none.
+        let intervals: HashMap<String, (Option<Interval>, usize)> =
+            if whole && fit.strongly_connected {
+                bradley_terry_bootstrap(
+                    &comparisons,
+                    &bt_options,
+                    LEVEL,
+                    options.resamples,
+                    options.seed,
+                )
+                .map(|v| {
+                    v.into_iter()
+                        .map(|s| (s.system, (s.interval, s.resamples_used)))
+                        .collect()
+                })
+                .unwrap_or_default()
+            } else {
+                HashMap::new()
+            };
         BradleyTerryReport {
             scores: fit
                 .systems

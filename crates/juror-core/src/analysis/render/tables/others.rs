@@ -269,7 +269,8 @@ fn bradley_terry(doc: &mut Doc, bt: &BradleyTerryReport) {
     if !bt.strongly_connected {
         notes.push(
             "the comparisons are not strongly connected, so the maximum-likelihood strengths do \
-             not exist; read them with care"
+             not exist (these are where the iterations stopped) and have no interval; read them \
+             with care"
                 .to_owned(),
         );
     }
