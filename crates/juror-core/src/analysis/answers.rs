@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::choices::{RankReport, rank_report};
 pub use super::data::{AnswerRow, Phase};
-use super::data::{ChoiceKind, ChoiceRow, Ci, RatingRow, share_of};
+use super::data::{ChoiceRow, Chosen, Ci, RatingRow, share_of};
 use crate::session::CANNOT_JUDGE;
 use crate::stats::nominal::{cochrans_q, mcnemar_exact};
 use crate::stats::paired::describe;
@@ -463,7 +463,7 @@ fn summary(
                         item: item.unwrap_or(id).to_owned(),
                         annotator: annotator.to_owned(),
                         shown: order.clone(),
-                        kind: ChoiceKind::Rank(order),
+                        kind: Chosen::Rank(order),
                     }
                 })
                 .collect();

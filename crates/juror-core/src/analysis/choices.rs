@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use super::data::{ChoiceKind, ChoiceRow};
+pub use super::data::{ChoiceRow, Chosen};
 use super::data::{Ci, share_of};
 use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, percent_agreement,
@@ -119,7 +119,7 @@ pub fn best_worst_report(rows: &[&ChoiceRow], seed: u64, resamples: usize) -> Be
     let tuples: Vec<Tuple> = rows
         .iter()
         .filter_map(|r| match &r.kind {
-            ChoiceKind::BestWorst { best, worst } => {
+            Chosen::BestWorst { best, worst } => {
                 for (p, s) in r.shown.iter().enumerate() {
                     if positions.len() <= p {
                         positions.push(BestWorstPosition {
@@ -290,15 +290,15 @@ pub struct FriedmanResult {
 pub fn report(rows: &[ChoiceRow], seed: u64, resamples: usize) -> Option<ChoiceReport> {
     let best_worst: Vec<&ChoiceRow> = rows
         .iter()
-        .filter(|r| matches!(r.kind, ChoiceKind::BestWorst { .. }))
+        .filter(|r| matches!(r.kind, Chosen::BestWorst { .. }))
         .collect();
     let best: Vec<&ChoiceRow> = rows
         .iter()
-        .filter(|r| matches!(r.kind, ChoiceKind::Best(_)))
+        .filter(|r| matches!(r.kind, Chosen::Best(_)))
         .collect();
     let ranks: Vec<&ChoiceRow> = rows
         .iter()
-        .filter(|r| matches!(r.kind, ChoiceKind::Rank(_)))
+        .filter(|r| matches!(r.kind, Chosen::Rank(_)))
         .collect();
     if best.is_empty() && ranks.is_empty() && best_worst.is_empty() {
         return None;
@@ -318,7 +318,7 @@ fn best_report(rows: &[&ChoiceRow]) -> BestReport {
         for s in &r.shown {
             *offered.entry(s).or_default() += 1;
         }
-        if let ChoiceKind::Best(s) = &r.kind {
+        if let Chosen::Best(s) = &r.kind {
             *chosen.entry(s).or_default() += 1;
         }
     }
@@ -368,7 +368,7 @@ fn best_report(rows: &[&ChoiceRow]) -> BestReport {
     let mut triples: Vec<(String, String, f64)> = Vec::new();
     let mut seen: BTreeMap<(&str, &str), ()> = BTreeMap::new();
     for r in rows {
-        if let ChoiceKind::Best(s) = &r.kind
+        if let Chosen::Best(s) = &r.kind
             && seen.insert((&r.item, &r.annotator), ()).is_none()
         {
             let i = index.get(s.as_str()).copied().unwrap_or(0);
@@ -404,7 +404,7 @@ fn best_report(rows: &[&ChoiceRow]) -> BestReport {
 pub(crate) fn rank_report(rows: &[&ChoiceRow]) -> RankReport {
     let mut ranks: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for r in rows {
-        if let ChoiceKind::Rank(order) = &r.kind {
+        if let Chosen::Rank(order) = &r.kind {
             for (i, s) in order.iter().enumerate() {
                 ranks.entry(s).or_default().push((i + 1) as f64);
             }
@@ -427,7 +427,7 @@ pub(crate) fn rank_report(rows: &[&ChoiceRow]) -> RankReport {
     let blocks: Vec<Vec<f64>> = rows
         .iter()
         .filter_map(|r| match &r.kind {
-            ChoiceKind::Rank(order) if order.len() == names.len() => names
+            Chosen::Rank(order) if order.len() == names.len() => names
                 .iter()
                 .map(|n| order.iter().position(|s| s == n).map(|p| (p + 1) as f64))
                 .collect(),

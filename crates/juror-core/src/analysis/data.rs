@@ -18,6 +18,8 @@ use crate::stats::agreement::Ratings;
 use crate::stats::describe::Interval;
 use crate::stats::preference::Outcome;
 use crate::study::Severity;
+use crate::study::ask::PairOutcome;
+pub use crate::study::ask::{CHOICE_SEPARATOR, Chosen};
 
 /// One input: a name (the file's path, as the user gave it) and its text, borrowed from the
 /// caller where it can be (a large table is not copied to be read).
@@ -200,10 +202,15 @@ pub struct TrialRow {
 
 /// The outcome a grade collapses to: a negative grade `a`, a positive `b`, 0 a tie.
 pub fn outcome_of_grade(grade: i32) -> Outcome {
-    match grade.signum() {
-        -1 => Outcome::A,
-        1 => Outcome::B,
-        _ => Outcome::Tie,
+    outcome(PairOutcome::of_grade(grade))
+}
+
+/// A pair's outcome as the statistics take it (`a` the output shown first).
+pub fn outcome(o: PairOutcome) -> Outcome {
+    match o {
+        PairOutcome::First => Outcome::A,
+        PairOutcome::Second => Outcome::B,
+        PairOutcome::Tie => Outcome::Tie,
     }
 }
 
@@ -375,18 +382,7 @@ pub struct ChoiceRow {
     pub annotator: String,
     /// The systems shown, in the order shown.
     pub shown: Vec<String>,
-    pub kind: ChoiceKind,
-}
-
-/// What was chosen.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ChoiceKind {
-    /// The best of the outputs shown.
-    Best(String),
-    /// Every output shown, best first.
-    Rank(Vec<String>),
-    /// The best and the worst of a tuple (best–worst scaling).
-    BestWorst { best: String, worst: String },
+    pub kind: Chosen,
 }
 
 /// Where an answer was given.
@@ -428,9 +424,6 @@ pub struct AnswerRow {
     /// The place in a ranking, from 1.
     pub rank: Option<usize>,
 }
-
-/// Between the systems of a choice row's `shown` and of a ranking's `chosen`.
-pub(crate) const CHOICE_SEPARATOR: &str = "|";
 
 /// The confidence level of every interval in the report.
 pub const LEVEL: f64 = 0.95;

@@ -4,14 +4,14 @@
 //! checked against scipy and statsmodels in `tests/it/nominal.rs`, `tests/it/agreement.rs` and
 //! `tests/it/preference.rs`; here, that the report feeds them the right numbers.
 
-use juror_core::analysis::choices::{ChoiceKind, ChoiceRow, report};
+use juror_core::analysis::choices::{ChoiceRow, Chosen, report};
 use juror_core::analysis::{Context, Source, read};
 use juror_core::stats::agreement::{Metric, Ratings, fleiss_kappa, krippendorff_alpha};
 use juror_core::stats::nominal::{chi_square_equal, friedman, multinomial_exact_equal};
 
 use crate::support::input;
 
-fn row(item: &str, annotator: &str, shown: &[&str], kind: ChoiceKind) -> ChoiceRow {
+fn row(item: &str, annotator: &str, shown: &[&str], kind: Chosen) -> ChoiceRow {
     ChoiceRow {
         source: Source {
             file: "f.json".into(),
@@ -58,7 +58,7 @@ fn best_of_four_counts_each_choice_once() {
         let n = data
             .choices
             .iter()
-            .filter(|c| c.kind == ChoiceKind::Best(s.system.clone()))
+            .filter(|c| c.kind == Chosen::Best(s.system.clone()))
             .count() as u64;
         assert_eq!(s.chosen, n, "{}", s.system);
         assert_eq!(s.share, Some(n as f64 / 18.0));
@@ -70,7 +70,7 @@ fn best_of_four_counts_each_choice_once() {
     // Agreement: items × annotators, the value the chosen system.
     let systems: Vec<&str> = best.systems.iter().map(|s| s.system.as_str()).collect();
     let triples = data.choices.iter().map(|c| {
-        let ChoiceKind::Best(s) = &c.kind else {
+        let Chosen::Best(s) = &c.kind else {
             panic!("best only")
         };
         let i = systems.iter().position(|x| x == s).unwrap();
@@ -91,7 +91,7 @@ fn best_of_four_counts_each_choice_once() {
 /// Rankings: mean ranks by hand, Friedman on the complete rankings only.
 #[test]
 fn rankings_give_mean_ranks_and_friedman() {
-    let rank = |order: &[&str]| ChoiceKind::Rank(order.iter().map(|s| (*s).to_owned()).collect());
+    let rank = |order: &[&str]| Chosen::Rank(order.iter().map(|s| (*s).to_owned()).collect());
     let abc = ["a", "b", "c"];
     let rows = vec![
         row("i1", "p1", &abc, rank(&["a", "b", "c"])),
@@ -150,8 +150,8 @@ fn rankings_give_mean_ranks_and_friedman() {
 #[test]
 fn choices_among_different_sets_are_not_tested_for_equal_shares() {
     let rows = vec![
-        row("i1", "p1", &["a", "b", "c"], ChoiceKind::Best("a".into())),
-        row("i2", "p1", &["a", "b", "d"], ChoiceKind::Best("d".into())),
+        row("i1", "p1", &["a", "b", "c"], Chosen::Best("a".into())),
+        row("i2", "p1", &["a", "b", "d"], Chosen::Best("d".into())),
     ];
     let Some(best) = report(&rows, 1, 200).and_then(|c| c.best) else {
         panic!("a best-of-N report");

@@ -6,9 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::data::{
-    AnswerRow, At, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names, Phase,
-    PreferenceRow, Problem, RatingRow, SkipRow, Source, SpanRow, TrialRow, number,
-    outcome_of_grade,
+    AnswerRow, At, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names, Phase,
+    PreferenceRow, Problem, RatingRow, SkipRow, Source, SpanRow, TrialRow, number, outcome,
 };
 use crate::base::pseudonym;
 use crate::publish::SealKey;
@@ -358,22 +357,10 @@ impl TrialReader<'_, '_> {
         let rename = self.rename;
         let system = |o: &OutputRecord| rename(&o.system);
         let shown = trial.outputs.len();
-        let choice = match &trial.preference {
-            Some(PreferenceRecord::Best { system: best, .. }) if shown >= 3 => {
-                Some(ChoiceKind::Best(rename(best)))
-            }
-            Some(PreferenceRecord::Rank { systems, .. }) => Some(ChoiceKind::Rank(
-                systems.iter().map(|s| rename(s)).collect(),
-            )),
-            Some(PreferenceRecord::BestWorst {
-                best: Some(best),
-                worst: Some(worst),
-            }) => Some(ChoiceKind::BestWorst {
-                best: rename(&best.system),
-                worst: rename(&worst.system),
-            }),
-            _ => None,
-        };
+        let choice = trial
+            .preference
+            .as_ref()
+            .and_then(|p| p.chosen(shown, |s| rename(s)));
         let derived = choice.is_some();
         if let Some(kind) = choice {
             data.choices.push(ChoiceRow {
@@ -397,10 +384,7 @@ impl TrialReader<'_, '_> {
                     .collect(),
             });
         }
-        let grade = match &trial.preference {
-            Some(PreferenceRecord::Graded { grade, .. }) => Some(*grade),
-            _ => None,
-        };
+        let grade = trial.preference.as_ref().and_then(PreferenceRecord::grade);
         for (a, b, outcome) in judgements {
             data.preferences.push(PreferenceRow {
                 source: (self.source)(at.clone()),
@@ -524,127 +508,20 @@ fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
     names.join(", ")
 }
 
-/// The pairwise judgements of a trial's preference, as (position of a, position of b,
-/// outcome) with positions from 0 and a shown before b:
-/// - `choice` of a pair: the chosen output against the other;
-/// - `tie`: every pair of outputs shown (with a pair, the pair), tied;
-/// - `best`: the best output against each other output shown, which it beats; the others are
-///   not compared among themselves;
-/// - `rank`: every pair of outputs, the one ranked higher winning.
+/// The pairwise judgements of a trial's preference ([`PreferenceRecord::pairwise`]).
 fn preference_pairs(
     preference: Option<&PreferenceRecord>,
     outputs: &[OutputRecord],
 ) -> Result<Vec<(usize, usize, Outcome)>, String> {
-    let n = outputs.len();
-    let winner_at = |position: usize, system: &str| -> Result<usize, String> {
-        let index = position.checked_sub(1).filter(|&i| i < n).ok_or_else(|| {
-            format!("position {position} is not one of the trial's {n} output(s)")
-        })?;
-        if outputs[index].system != system {
-            return Err(format!(
-                "position {position} shows \"{}\", not \"{system}\" as the preference says",
-                outputs[index].system
-            ));
-        }
-        Ok(index)
+    let Some(preference) = preference else {
+        return Ok(Vec::new());
     };
-    let beats = |w: usize, other: usize| {
-        if w < other {
-            (w, other, Outcome::A)
-        } else {
-            (other, w, Outcome::B)
-        }
-    };
-    let pairs = match preference {
-        None => Vec::new(),
-        // Best–worst has its own analysis (`stats::best_worst`), not pairwise wins.
-        Some(PreferenceRecord::BestWorst { best, worst }) => {
-            let b = best
-                .as_ref()
-                .map(|p| winner_at(p.position, &p.system))
-                .transpose()?;
-            let w = worst
-                .as_ref()
-                .map(|p| winner_at(p.position, &p.system))
-                .transpose()?;
-            if b.is_some() && b == w {
-                return Err("the same output is both the best and the worst".to_owned());
-            }
-            Vec::new()
-        }
-        Some(PreferenceRecord::Choice {
-            position, system, ..
-        }) => {
-            let w = winner_at(*position, system)?;
-            if n != 2 {
-                return Err(format!(
-                    "a choice needs a pair of outputs, this trial shows {n}"
-                ));
-            }
-            vec![beats(w, 1 - w)]
-        }
-        Some(PreferenceRecord::Best {
-            position, system, ..
-        }) => {
-            let w = winner_at(*position, system)?;
-            (0..n).filter(|&o| o != w).map(|o| beats(w, o)).collect()
-        }
-        Some(PreferenceRecord::Graded { grade, .. }) => {
-            if n != 2 {
-                return Err(format!(
-                    "a graded preference needs a pair of outputs, this trial shows {n}"
-                ));
-            }
-            vec![(0, 1, outcome_of_grade(*grade))]
-        }
-        Some(PreferenceRecord::CannotJudge) => Vec::new(),
-        Some(PreferenceRecord::Tie) => {
-            let mut out = Vec::new();
-            for a in 0..n {
-                for b in a + 1..n {
-                    out.push((a, b, Outcome::Tie));
-                }
-            }
-            out
-        }
-        Some(PreferenceRecord::Rank { systems, .. }) => {
-            let rank: Vec<usize> = outputs
-                .iter()
-                .map(|o| {
-                    systems.iter().position(|s| *s == o.system).ok_or_else(|| {
-                        format!(
-                            "the ranking does not list \"{}\", which was shown",
-                            o.system
-                        )
-                    })
-                })
-                .collect::<Result<_, _>>()?;
-            let mut out = Vec::new();
-            for a in 0..n {
-                for b in a + 1..n {
-                    let outcome = if rank[a] < rank[b] {
-                        Outcome::A
-                    } else {
-                        Outcome::B
-                    };
-                    out.push((a, b, outcome));
-                }
-            }
-            out
-        }
-    };
-    if let Some(&(a, b, _)) = pairs
-        .iter()
-        .find(|(a, b, _)| outputs[*a].system == outputs[*b].system)
-    {
-        return Err(format!(
-            "outputs {} and {} are both \"{}\": a system cannot be compared with itself",
-            a + 1,
-            b + 1,
-            outputs[a].system
-        ));
-    }
-    Ok(pairs)
+    let systems: Vec<&str> = outputs.iter().map(|o| o.system.as_str()).collect();
+    Ok(preference
+        .pairwise(&systems)?
+        .into_iter()
+        .map(|(a, b, o)| (a, b, outcome(o)))
+        .collect())
 }
 
 /// The answers of one ratings file: `rename` turns a system (or token) into its id, `annotator`

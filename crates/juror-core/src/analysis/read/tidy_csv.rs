@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::analysis::data::{
-    At, CHOICE_SEPARATOR, ChoiceKind, ChoiceRow, Data, FileSummary, Input, InputKind, Name, Names,
+    At, CHOICE_SEPARATOR, ChoiceRow, Chosen, Data, FileSummary, Input, InputKind, Name, Names,
     PreferenceRow, Problem, RatingRow, SkipRow, Source, SpanRow, outcome_of_grade, score,
     shown_first,
 };
@@ -612,50 +612,7 @@ fn choice_row(row: &Row, source: Source) -> Result<ChoiceRow, String> {
             .collect()
     };
     let shown = split(row.required(Col::Shown)?);
-    let chosen = row.required(Col::Chosen)?.to_owned();
-    let kind = match row.get(Col::Choice) {
-        "best" if shown.contains(&chosen) => ChoiceKind::Best(chosen),
-        "best" => {
-            return Err(format!(
-                "chosen \"{chosen}\" is not one of the systems shown ({})",
-                shown.join(", ")
-            ));
-        }
-        "rank" => {
-            let order = split(&chosen);
-            let mut a = order.clone();
-            let mut b = shown.clone();
-            a.sort();
-            b.sort();
-            if a != b {
-                return Err(format!(
-                    "the ranking {} does not rank exactly the systems shown ({})",
-                    order.join(", "),
-                    shown.join(", ")
-                ));
-            }
-            ChoiceKind::Rank(order)
-        }
-        "best_worst" => match split(&chosen).as_slice() {
-            [best, worst] if best != worst && shown.contains(best) && shown.contains(worst) => {
-                ChoiceKind::BestWorst {
-                    best: best.clone(),
-                    worst: worst.clone(),
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "chosen \"{chosen}\" is not two different systems shown ({}) as BEST|WORST",
-                    shown.join(", ")
-                ));
-            }
-        },
-        other => {
-            return Err(format!(
-                "choice \"{other}\" is not best, rank or best_worst"
-            ));
-        }
-    };
+    let kind = Chosen::decode(row.get(Col::Choice), row.required(Col::Chosen)?, &shown)?;
     Ok(ChoiceRow {
         source,
         item,

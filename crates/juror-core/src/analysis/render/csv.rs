@@ -2,7 +2,7 @@
 //! and the adjudication sheet of a report's flagged cells.
 
 use crate::analysis::adjudication::RESOLVED;
-use crate::analysis::data::{CHOICE_SEPARATOR, ChoiceKind, Data, number, preference_name};
+use crate::analysis::data::{CHOICE_SEPARATOR, Data, number, preference_name};
 use crate::analysis::read::tidy_csv::{LIKERT, PAIRWISE, SPANS};
 use crate::analysis::report::{Flag, Report};
 use crate::base::csv;
@@ -110,13 +110,7 @@ pub fn to_csv(data: &Data) -> String {
         out.push_str(&line(&header, values));
     }
     for row in &data.choices {
-        let (kind, chosen) = match &row.kind {
-            ChoiceKind::Best(s) => ("best", s.clone()),
-            ChoiceKind::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
-            ChoiceKind::BestWorst { best, worst } => {
-                ("best_worst", format!("{best}{CHOICE_SEPARATOR}{worst}"))
-            }
-        };
+        let (kind, chosen) = row.kind.encode();
         let values = [
             ("item_id", row.item.to_string()),
             ("annotator_id", row.annotator.to_string()),

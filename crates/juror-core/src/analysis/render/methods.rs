@@ -74,16 +74,7 @@ pub fn methods(report: &Report) -> String {
         ));
     }
     if report.graded.is_some() {
-        parts.push(
-            "Graded preferences (how much better, from aₖ through tie to bₖ) were turned to each \
-             pair's byte order (positive favours the second system), averaged per item over its \
-             annotators, and summarised per pair by the mean of the item means with a 95% t \
-             interval over items and the two-sided Wilcoxon signed-rank test of the item means \
-             against 0 (zero means dropped; exact, permutation or normal p as scipy's \
-             wilcoxon chooses by default); the share of each grade is over judgements. The same \
-             judgements, collapsed to a, b and tie, entered the win rates and Bradley–Terry."
-                .to_owned(),
-        );
+        parts.push(super::tables::graded_method());
     }
     if !report.cannot_judge.is_empty() {
         parts.push(

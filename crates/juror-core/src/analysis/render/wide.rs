@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::analysis::data::{ChoiceKind, Data, number};
+use crate::analysis::data::{Data, number};
 use crate::base::csv;
 use crate::stats::preference::Outcome;
 
@@ -91,17 +91,7 @@ pub fn to_wide_csv(data: &Data, order: &[String]) -> String {
     }
     for c in &data.choices {
         let key = (c.annotator.clone(), c.item.clone());
-        let chosen = match &c.kind {
-            ChoiceKind::Best(system) => name(&key, system),
-            ChoiceKind::Rank(order) => order
-                .iter()
-                .map(|s| name(&key, s))
-                .collect::<Vec<_>>()
-                .join(" > "),
-            ChoiceKind::BestWorst { best, worst } => {
-                format!("best {}, worst {}", name(&key, best), name(&key, worst))
-            }
-        };
+        let chosen = c.kind.describe(|s| name(&key, s));
         rows.entry(key).or_default().preferred.push(chosen);
     }
     for a in data.answers.iter().filter(|a| a.question == "notes") {

@@ -21,7 +21,8 @@ use crate::stats::preference::Outcome;
 /// The graded preferences: one section per pair with graded judgements, and the position
 /// diagnostic.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct GradedReport {
+#[schemars(rename = "GradedReport")]
+pub struct Report {
     /// The largest grade of the scale seen (3 for a 7-point scale).
     pub max_grade: u32,
     pub pairs: Vec<GradedPair>,
@@ -102,7 +103,7 @@ fn pair_of(row: &PreferenceRow) -> (String, String) {
 
 /// The graded section; `None` when no row has a grade. A pair is graded when one of its rows
 /// has a grade; its plain ties then count as 0, its plain `a` and `b` rows are left out.
-pub fn graded_report(rows: &[PreferenceRow]) -> Option<GradedReport> {
+pub fn graded_report(rows: &[PreferenceRow]) -> Option<Report> {
     let graded_pairs: BTreeSet<(String, String)> = rows
         .iter()
         .filter(|r| !r.derived && r.grade.is_some())
@@ -162,7 +163,7 @@ pub fn graded_report(rows: &[PreferenceRow]) -> Option<GradedReport> {
                 .map(|a_first| f64::from(if a_first { -own } else { own }))
         })
         .collect();
-    Some(GradedReport {
+    Some(Report {
         max_grade,
         pairs,
         towards_first: towards_first(&towards),

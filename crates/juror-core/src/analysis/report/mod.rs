@@ -9,7 +9,7 @@ mod agreement;
 mod breakdown;
 mod compare;
 mod divergence;
-mod graded;
+pub mod graded;
 mod hypotheses;
 mod preferences;
 mod scope;
@@ -19,10 +19,7 @@ mod types;
 
 pub use agreement::{rating_matrix, unit};
 pub use divergence::DivergenceReport;
-pub use graded::{
-    CannotJudgeCount, GradeShare, GradedPair, GradedPosition, GradedReport, cannot_judge_counts,
-    graded_report,
-};
+pub use graded::CannotJudgeCount;
 pub use hypotheses::HypothesisTest;
 pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
 pub use scope::{ScopeReport, SecondaryReport};
@@ -196,8 +193,8 @@ pub fn report_with_key(
         problems,
         dimensions,
         preferences: preference_report(&data.preferences, options),
-        graded: graded_report(&data.preferences),
-        cannot_judge: cannot_judge_counts(&data.skips),
+        graded: graded::graded_report(&data.preferences),
+        cannot_judge: graded::cannot_judge_counts(&data.skips),
         choices: super::choices::report(&data.choices, options.seed, options.resamples),
         spans,
         answers: super::answers::report(&all.answers, &all.ratings, study),

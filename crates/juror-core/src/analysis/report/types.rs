@@ -96,7 +96,7 @@ pub struct Report {
     /// Graded preferences per pair: the mean grade over item means, its interval, the
     /// Wilcoxon test and the share of each grade (omitted when there are none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub graded: Option<super::GradedReport>,
+    pub graded: Option<super::graded::Report>,
     /// "Cannot judge" answers per question and system; never in a mean, test, agreement or win
     /// rate (omitted when there are none).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -19,8 +19,8 @@ pub use answer::Answer;
 #[cfg(test)]
 pub use preference::strategy as preference_strategy;
 pub use preference::{
-    Picked, Preference, PreferenceRecord, RawPreferenceKind, RecordRow, grade_name, parse_grade,
-    read as read_preference,
+    CHOICE_SEPARATOR, Chosen, PairOutcome, Picked, Preference, PreferenceRecord, RawPreferenceKind,
+    RecordRow, grade_name, parse_grade, read as read_preference,
 };
 pub(in crate::study) use preference::{read_asked, task_preference};
 pub use question::{QuestionKind, RankOptions, RawQuestionKind};

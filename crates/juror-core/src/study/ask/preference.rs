@@ -1,8 +1,10 @@
 //! The preference asked in a trial ([`RawPreferenceKind`], its checks in `task_preference`, its
 //! compiled reader) and the one given ([`Preference`]): whether an answer fits the question, what
 //! is still missing, the keys that give one, the stored session's reader, the rating sheet's
-//! cell, and the ratings file's [`PreferenceRecord`] with its CSV rows. A new preference kind is
-//! a variant here, its control on the page, and its statistics.
+//! cell, the ratings file's [`PreferenceRecord`] with its CSV rows, and what the analysis reads
+//! of a record: its pairwise judgements ([`PreferenceRecord::pairwise`]) and what a tuple chose
+//! ([`Chosen`], with its tidy codec). A new preference kind is a variant here, its control on
+//! the page, and its statistics.
 //!
 //! [`Preference`] is persisted (in the storage envelope and in ratings files): change it only
 //! with a format version and a migration.
@@ -620,6 +622,269 @@ impl PreferenceRecord {
                 .enumerate()
                 .map(|(rank, (s, l))| row(s, empty(), l, "preference_rank", (rank + 1).to_string()))
                 .collect(),
+        }
+    }
+}
+
+/// How one pair of a trial's outputs came out, the pair in the order shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairOutcome {
+    /// The output shown first won.
+    First,
+    /// The output shown second won.
+    Second,
+    /// Neither.
+    Tie,
+}
+
+impl PairOutcome {
+    /// What a grade collapses to: negative the first, positive the second, 0 a tie.
+    pub fn of_grade(grade: i32) -> PairOutcome {
+        match grade.signum() {
+            -1 => PairOutcome::First,
+            1 => PairOutcome::Second,
+            _ => PairOutcome::Tie,
+        }
+    }
+}
+
+impl PreferenceRecord {
+    /// The grade, for a graded preference.
+    pub fn grade(&self) -> Option<i32> {
+        match self {
+            PreferenceRecord::Graded { grade, .. } => Some(*grade),
+            _ => None,
+        }
+    }
+
+    /// The pairwise judgements of the preference in a trial that showed `systems` in order, as
+    /// (position of a, position of b, outcome), positions from 0 and a shown before b:
+    /// - a pair's choice: the chosen output against the other; a grade: its sign;
+    /// - a tie: every pair of outputs shown (with a pair, the pair), tied;
+    /// - the best: the best output against each other output shown, which it beats; the
+    ///   others are not compared among themselves;
+    /// - a ranking: every pair of outputs, the one ranked higher winning;
+    /// - best–worst and "Cannot judge": none (best–worst has its own analysis).
+    ///
+    /// # Errors
+    /// A position or system that does not match the trial, a pair's answer on more outputs,
+    /// one output as both best and worst, a system shown twice.
+    pub fn pairwise(&self, systems: &[&str]) -> Result<Vec<(usize, usize, PairOutcome)>, String> {
+        let n = systems.len();
+        let at = |position: usize, system: &str| -> Result<usize, String> {
+            let index = position.checked_sub(1).filter(|&i| i < n).ok_or_else(|| {
+                format!("position {position} is not one of the trial's {n} output(s)")
+            })?;
+            if systems[index] != system {
+                return Err(format!(
+                    "position {position} shows \"{}\", not \"{system}\" as the preference says",
+                    systems[index]
+                ));
+            }
+            Ok(index)
+        };
+        let beats = |w: usize, other: usize| {
+            if w < other {
+                (w, other, PairOutcome::First)
+            } else {
+                (other, w, PairOutcome::Second)
+            }
+        };
+        let pair = |what: &str| {
+            if n == 2 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what} needs a pair of outputs, this trial shows {n}"
+                ))
+            }
+        };
+        let pairs = match self {
+            PreferenceRecord::BestWorst { best, worst } => {
+                let b = best
+                    .as_ref()
+                    .map(|p| at(p.position, &p.system))
+                    .transpose()?;
+                let w = worst
+                    .as_ref()
+                    .map(|p| at(p.position, &p.system))
+                    .transpose()?;
+                if b.is_some() && b == w {
+                    return Err("the same output is both the best and the worst".to_owned());
+                }
+                Vec::new()
+            }
+            PreferenceRecord::Choice {
+                position, system, ..
+            } => {
+                let w = at(*position, system)?;
+                pair("a choice")?;
+                vec![beats(w, 1 - w)]
+            }
+            PreferenceRecord::Best {
+                position, system, ..
+            } => {
+                let w = at(*position, system)?;
+                (0..n).filter(|&o| o != w).map(|o| beats(w, o)).collect()
+            }
+            PreferenceRecord::Graded { grade, .. } => {
+                pair("a graded preference")?;
+                vec![(0, 1, PairOutcome::of_grade(*grade))]
+            }
+            PreferenceRecord::CannotJudge => Vec::new(),
+            PreferenceRecord::Tie => (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b, PairOutcome::Tie)))
+                .collect(),
+            PreferenceRecord::Rank {
+                systems: ranked, ..
+            } => {
+                let rank: Vec<usize> = systems
+                    .iter()
+                    .map(|o| {
+                        ranked.iter().position(|s| s == o).ok_or_else(|| {
+                            format!("the ranking does not list \"{o}\", which was shown")
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                (0..n)
+                    .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                    .map(|(a, b)| {
+                        let won = if rank[a] < rank[b] {
+                            PairOutcome::First
+                        } else {
+                            PairOutcome::Second
+                        };
+                        (a, b, won)
+                    })
+                    .collect()
+            }
+        };
+        if let Some(&(a, b, _)) = pairs.iter().find(|(a, b, _)| systems[*a] == systems[*b]) {
+            return Err(format!(
+                "outputs {} and {} are both \"{}\": a system cannot be compared with itself",
+                a + 1,
+                b + 1,
+                systems[a]
+            ));
+        }
+        Ok(pairs)
+    }
+
+    /// What a preference on the whole tuple chose, by system (`rename` gives a system's id):
+    /// the best of three or more, a ranking, a finished best–worst; `None` for a pair's answers
+    /// and unfinished ones.
+    pub fn chosen(&self, shown: usize, rename: impl Fn(&str) -> String) -> Option<Chosen> {
+        match self {
+            PreferenceRecord::Best { system, .. } if shown >= 3 => {
+                Some(Chosen::Best(rename(system)))
+            }
+            PreferenceRecord::Rank { systems, .. } => {
+                Some(Chosen::Rank(systems.iter().map(|s| rename(s)).collect()))
+            }
+            PreferenceRecord::BestWorst {
+                best: Some(best),
+                worst: Some(worst),
+            } => Some(Chosen::BestWorst {
+                best: rename(&best.system),
+                worst: rename(&worst.system),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Between the systems of a tidy file's `shown` and `chosen` columns.
+pub const CHOICE_SEPARATOR: &str = "|";
+
+/// What a preference on a whole tuple chose, by system: the analysis's view of the best of
+/// three or more, a ranking and best–worst, with its one tidy encoding (a `choice` name and a
+/// `chosen` value).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Chosen {
+    /// The best of the outputs shown.
+    Best(String),
+    /// Every output shown, best first.
+    Rank(Vec<String>),
+    /// The best and the worst of a tuple (best–worst scaling).
+    BestWorst { best: String, worst: String },
+}
+
+impl Chosen {
+    /// The tidy CSV's `choice` and `chosen` columns: `best` and the system; `rank` and the
+    /// systems best first; `best_worst` and `BEST|WORST`.
+    pub fn encode(&self) -> (&'static str, String) {
+        match self {
+            Chosen::Best(s) => ("best", s.clone()),
+            Chosen::Rank(order) => ("rank", order.join(CHOICE_SEPARATOR)),
+            Chosen::BestWorst { best, worst } => {
+                ("best_worst", format!("{best}{CHOICE_SEPARATOR}{worst}"))
+            }
+        }
+    }
+
+    /// Reads [`Chosen::encode`]'s columns back, checked against the systems `shown`.
+    ///
+    /// # Errors
+    /// An unknown `choice`, or a `chosen` that does not fit the systems shown; the message says
+    /// what was expected.
+    pub fn decode(choice: &str, chosen: &str, shown: &[String]) -> Result<Chosen, String> {
+        let split = |text: &str| -> Vec<String> {
+            text.split(CHOICE_SEPARATOR)
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect()
+        };
+        let listed = || shown.join(", ");
+        match choice {
+            "best" if shown.iter().any(|s| s == chosen) => Ok(Chosen::Best(chosen.to_owned())),
+            "best" => Err(format!(
+                "chosen \"{chosen}\" is not one of the systems shown ({})",
+                listed()
+            )),
+            "rank" => {
+                let order = split(chosen);
+                let (mut a, mut b) = (order.clone(), shown.to_vec());
+                a.sort();
+                b.sort();
+                if a != b {
+                    return Err(format!(
+                        "the ranking {} does not rank exactly the systems shown ({})",
+                        order.join(", "),
+                        listed()
+                    ));
+                }
+                Ok(Chosen::Rank(order))
+            }
+            "best_worst" => match split(chosen).as_slice() {
+                [best, worst] if best != worst && shown.contains(best) && shown.contains(worst) => {
+                    Ok(Chosen::BestWorst {
+                        best: best.clone(),
+                        worst: worst.clone(),
+                    })
+                }
+                _ => Err(format!(
+                    "chosen \"{chosen}\" is not two different systems shown ({}) as BEST|WORST",
+                    listed()
+                )),
+            },
+            other => Err(format!(
+                "choice \"{other}\" is not best, rank or best_worst"
+            )),
+        }
+    }
+
+    /// In words, each system as `name` gives it: `x`, `x > y > z`, `best x, worst z`.
+    pub fn describe(&self, name: impl Fn(&str) -> String) -> String {
+        match self {
+            Chosen::Best(system) => name(system),
+            Chosen::Rank(order) => order
+                .iter()
+                .map(|s| name(s))
+                .collect::<Vec<_>>()
+                .join(" > "),
+            Chosen::BestWorst { best, worst } => {
+                format!("best {}, worst {}", name(best), name(worst))
+            }
         }
     }
 }

@@ -249,3 +249,138 @@ fn every_kind_of_question_reads_back_as_written() {
         assert_eq!(read_asked(&written).as_ref(), Ok(&p), "{written}");
     }
 }
+
+fn picked(position: usize, system: &str) -> Picked {
+    Picked {
+        position,
+        label: format!("L{position}"),
+        system: system.to_owned(),
+    }
+}
+
+#[test]
+fn each_record_reads_as_its_pairwise_judgements() {
+    use PairOutcome::{First, Second, Tie};
+    let three = ["x", "y", "z"];
+    let best = PreferenceRecord::Best {
+        position: 2,
+        label: "B".into(),
+        system: "y".into(),
+    };
+    assert_eq!(
+        best.pairwise(&three),
+        Ok(vec![(0, 1, Second), (1, 2, First)])
+    );
+    let rank = PreferenceRecord::Rank {
+        systems: vec!["z".into(), "x".into(), "y".into()],
+        labels: vec![],
+    };
+    assert_eq!(
+        rank.pairwise(&three),
+        Ok(vec![(0, 1, First), (0, 2, Second), (1, 2, Second)])
+    );
+    assert_eq!(
+        PreferenceRecord::Tie.pairwise(&three),
+        Ok(vec![(0, 1, Tie), (0, 2, Tie), (1, 2, Tie)])
+    );
+    let graded = PreferenceRecord::Graded {
+        grade: -2,
+        label: "A better".into(),
+    };
+    assert_eq!(graded.pairwise(&["x", "y"]), Ok(vec![(0, 1, First)]));
+    assert_eq!(graded.grade(), Some(-2));
+    assert!(
+        graded
+            .pairwise(&three)
+            .unwrap_err()
+            .contains("needs a pair")
+    );
+    let bw = PreferenceRecord::BestWorst {
+        best: Some(picked(1, "x")),
+        worst: Some(picked(3, "z")),
+    };
+    assert_eq!(bw.pairwise(&three), Ok(vec![]));
+    // A record that does not fit the trial is refused, saying why.
+    let wrong = PreferenceRecord::Choice {
+        position: 1,
+        label: "A".into(),
+        system: "y".into(),
+    };
+    assert!(
+        wrong
+            .pairwise(&["x", "y"])
+            .unwrap_err()
+            .contains("shows \"x\"")
+    );
+    let same = PreferenceRecord::BestWorst {
+        best: Some(picked(2, "y")),
+        worst: Some(picked(2, "y")),
+    };
+    assert!(
+        same.pairwise(&three)
+            .unwrap_err()
+            .contains("both the best and the worst")
+    );
+    assert!(
+        PreferenceRecord::Tie
+            .pairwise(&["x", "x"])
+            .unwrap_err()
+            .contains("compared with itself")
+    );
+}
+
+#[test]
+fn what_a_tuple_chose_reads_back_from_its_tidy_columns() {
+    let shown: Vec<String> = ["x", "y", "z"].map(String::from).to_vec();
+    let upper = |s: &str| s.to_uppercase();
+    let records = [
+        PreferenceRecord::Best {
+            position: 2,
+            label: "B".into(),
+            system: "y".into(),
+        },
+        PreferenceRecord::Rank {
+            systems: vec!["z".into(), "x".into(), "y".into()],
+            labels: vec![],
+        },
+        PreferenceRecord::BestWorst {
+            best: Some(picked(1, "x")),
+            worst: Some(picked(3, "z")),
+        },
+    ];
+    for record in &records {
+        let chosen = record.chosen(3, |s| s.to_owned()).unwrap();
+        let (choice, value) = chosen.encode();
+        assert_eq!(Chosen::decode(choice, &value, &shown), Ok(chosen.clone()));
+        assert!(
+            !record
+                .chosen(3, upper)
+                .unwrap()
+                .describe(|s| s.to_owned())
+                .is_empty()
+        );
+    }
+    assert_eq!(
+        records[2]
+            .chosen(3, |s| s.to_owned())
+            .unwrap()
+            .describe(|s| format!("<{s}>")),
+        "best <x>, worst <z>"
+    );
+    // A pair's best, an unfinished best–worst: no choice of the whole tuple.
+    assert_eq!(records[0].chosen(2, |s| s.to_owned()), None);
+    let unfinished = PreferenceRecord::BestWorst {
+        best: Some(picked(1, "x")),
+        worst: None,
+    };
+    assert_eq!(unfinished.chosen(3, |s| s.to_owned()), None);
+    for (choice, value, says) in [
+        ("best", "w", "not one of the systems shown"),
+        ("rank", "x|y", "does not rank exactly"),
+        ("best_worst", "x|x", "two different systems"),
+        ("worst", "x", "not best, rank or best_worst"),
+    ] {
+        let e = Chosen::decode(choice, value, &shown).unwrap_err();
+        assert!(e.contains(says), "{choice}: {e}");
+    }
+}

@@ -2,11 +2,12 @@
 
 use super::super::fmt::{ci, num, p_value};
 use super::{Doc, Table, Text, numbers, text};
-use crate::analysis::report::{CannotJudgeCount, GradedReport};
+use crate::analysis::report::CannotJudgeCount;
+use crate::analysis::report::graded;
 
 /// Per pair the mean grade over item means, its interval and Wilcoxon test; then the share of
 /// each grade; then the grade towards the output shown first.
-pub(super) fn graded(doc: &mut Doc, g: &GradedReport) {
+pub(super) fn graded(doc: &mut Doc, g: &graded::Report) {
     doc.section(2, "Graded preferences");
     doc.paragraph(format!(
         "How much better, on a scale from a{k} (A much better) through tie to b{k} (B much \
@@ -84,4 +85,16 @@ pub(super) fn cannot_judge(doc: &mut Doc, counts: &[CannotJudgeCount]) {
         ]);
     }
     doc.table(table);
+}
+
+/// The methods paragraph of graded preferences.
+pub(in crate::analysis::render) fn method() -> String {
+    "Graded preferences (how much better, from aₖ through tie to bₖ) were turned to each \
+     pair's byte order (positive favours the second system), averaged per item over its \
+     annotators, and summarised per pair by the mean of the item means with a 95% t \
+     interval over items and the two-sided Wilcoxon signed-rank test of the item means \
+     against 0 (zero means dropped; exact, permutation or normal p as scipy's \
+     wilcoxon chooses by default); the share of each grade is over judgements. The same \
+     judgements, collapsed to a, b and tie, entered the win rates and Bradley–Terry."
+        .to_owned()
 }

@@ -14,6 +14,8 @@ mod others;
 mod secondary;
 mod spans;
 
+pub(super) use graded::method as graded_method;
+
 use crate::analysis::report::Report;
 
 /// A piece of text: Juror's own words and numbers, or text from the inputs.
