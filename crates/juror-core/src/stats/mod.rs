@@ -14,7 +14,8 @@
 //! [`agreement`] (kappas and Krippendorff's alpha), [`spans`] (error spans: character-level F1
 //! and alpha between annotators, the MQM score), [`mixed`] (the linear mixed model), [`divergence`] (TF-IDF as scikit-learn makes it, cosine
 //! distances between texts, the mean of groups with its interval),
-//! [`power`] (the power of the paired tests) and [`judges`] (an automatic judge beside the
+//! [`raters`] (rater quality: Dawid–Skene), [`power`] (the power of the paired tests) and
+//! [`judges`] (an automatic judge beside the
 //! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).
 
 pub mod agreement;
@@ -28,6 +29,7 @@ pub mod nominal;
 pub mod paired;
 pub mod power;
 pub mod preference;
+pub mod raters;
 pub mod spans;
 pub mod special;
 pub mod trend;

@@ -34,6 +34,7 @@ mod paired;
 mod payments;
 mod plan;
 mod preference;
+mod raters;
 mod ratings;
 mod rounds;
 mod spans;
