@@ -144,8 +144,9 @@ test('offline, the file waits and is sent when the browser is back online', asyn
   const { received, state } = await setUp(page, true);
   await page.goto('index.html?study=studies/pandalm-sent.json&slot=2');
   await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
-  // The browser offline (`navigator.onLine` false); the route, which runs before the browser's
-  // network, fails as the network would.
+  // The browser offline (`navigator.onLine` false) once the page's code is all in; the route,
+  // which runs before the browser's network, fails as the network would.
+  await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   state.down = true;
   await completeStudy(page);
@@ -166,6 +167,9 @@ test('going back from the finish page to change an answer leaves no listener beh
   const { received, state } = await setUp(page, true);
   await page.goto('index.html?study=studies/pandalm-sent.json&slot=2');
   await expect(page.getByRole('button', { name: 'Start' })).toBeVisible();
+  // Offline only once the page's code is all in: before that, the page rightly says it could
+  // not load (offline before it had ever been loaded whole), which is another spec's subject.
+  await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   state.down = true;
   await completeStudy(page);
