@@ -123,6 +123,7 @@ impl AnalysisPlanFlags {
             by_intake: self.by_intake.clone(),
             thresholds: Vec::new(),
             divergence: None,
+            raters: None,
         })
     }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use juror_core::analysis::judges::JudgeSettings;
 use juror_core::analysis::{self, run::Request};
+use juror_core::study::analysis_plan::RaterModel;
 
 use crate::analysis_plan::AnalysisPlanFlags;
 use crate::files::{file_text, write_atomically};
@@ -97,6 +98,11 @@ pub struct Args {
     /// unpublished --study.
     #[arg(long)]
     divergence: bool,
+    /// Models of rater quality to fit on each rating dimension of up to 11 points, instead of
+    /// the study's analysis.raters: dawid-skene gives each annotator's confusion matrix and
+    /// accuracy and each output's consensus score (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODEL")]
+    raters: Vec<RaterFlag>,
     /// Automatic judges' verdicts (tidy CSVs, ratings files, or JSON Lines: rows with the
     /// CSVs' fields, or verdicts on the trials of `juror trials`, which need --study), each
     /// judge named by its annotator_id; optional run and confidence. Read apart from the
@@ -120,6 +126,13 @@ pub struct Args {
     /// Default: the study's analysis.judges.fdr, else 0.05.
     #[arg(long)]
     fdr: Option<f64>,
+}
+
+/// A model of rater quality (`--raters`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+enum RaterFlag {
+    /// Dawid–Skene confusion matrices, fitted by EM.
+    DawidSkene,
 }
 
 /// What `juror analyze` writes.
@@ -160,30 +173,43 @@ fn seconds() -> f64 {
 /// Exits 2 when the study, the key or the adjudication file cannot be used or the output
 /// cannot be written (nothing is analysed or written), 1 when some input had problems (the
 /// report covers the rest), else 0.
+/// The plan's overrides the flags give; a usage error's message.
+fn overrides(args: &Args) -> Result<analysis::overrides::Overrides, String> {
+    let mut overrides = args.plan.parse()?;
+    if args.divergence {
+        overrides.divergence = Some(true);
+    }
+    if !args.raters.is_empty() {
+        overrides.raters = Some(
+            args.raters
+                .iter()
+                .map(|r| match r {
+                    RaterFlag::DawidSkene => RaterModel::DawidSkene,
+                })
+                .collect(),
+        );
+    }
+    for text in &args.threshold {
+        let t = parse_threshold(text).ok_or_else(|| {
+            format!(
+                "--threshold {text}: give DIMENSION:SYSTEM:VALUE, such as quality:ours:4 (the \
+                 participants' mean of ours on quality is at least 4)"
+            )
+        })?;
+        overrides.thresholds.push(t);
+    }
+    Ok(overrides)
+}
+
 pub fn run(args: Args) -> ExitCode {
     let start = seconds();
-    let mut overrides = match args.plan.parse() {
+    let overrides = match overrides(&args) {
         Ok(o) => o,
         Err(message) => {
             errln!("{message}");
             return ExitCode::from(2);
         }
     };
-    if args.divergence {
-        overrides.divergence = Some(true);
-    }
-    for text in &args.threshold {
-        match parse_threshold(text) {
-            Some(t) => overrides.thresholds.push(t),
-            None => {
-                errln!(
-                    "--threshold {text}: give DIMENSION:SYSTEM:VALUE, such as \
-                     quality:ours:4 (the participants' mean of ours on quality is at least 4)"
-                );
-                return ExitCode::from(2);
-            }
-        }
-    }
     let request = Request {
         inputs: args
             .inputs

@@ -58,6 +58,8 @@ pub struct Overrides {
     pub thresholds: Vec<crate::study::analysis_plan::Threshold>,
     /// Also report the systems' output divergence across annotators (`--divergence`).
     pub divergence: Option<bool>,
+    /// Models of rater quality to fit, instead of the plan's (`--raters`).
+    pub raters: Option<Vec<crate::study::analysis_plan::RaterModel>>,
 }
 
 impl Overrides {
@@ -151,6 +153,9 @@ impl Overrides {
         }
         if let Some(d) = self.divergence {
             out.divergence = d;
+        }
+        if let Some(r) = &self.raters {
+            out.raters = r.clone();
         }
         out.thresholds.extend(self.thresholds.iter().cloned());
         if let Some(q) = &self.by_intake {

@@ -98,6 +98,11 @@ pub struct RawAnalysis {
     /// outputs for different annotators (`docs/analysis.md`, "Output divergence").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub divergence: bool,
+    /// Models of rater quality to fit on each rating dimension of up to 11 points, its scores
+    /// read as categories: `["dawid_skene"]` gives each annotator's confusion matrix and
+    /// accuracy and each output's consensus score (`docs/analysis.md`, "Rater quality").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub raters: Vec<RaterModel>,
     /// Scopes the confirmatory analysis to the items of one value of one item grouping, as
     /// the items write it: `{"groups": {"domain": "skills"}}` (a named grouping of
     /// `items[].groups`) or `{"group": "skills"}` (the items' `group`). The comparisons,
@@ -391,6 +396,14 @@ pub enum Unit {
     Item,
     /// Per-annotator means of each system.
     Annotator,
+}
+
+/// A model of rater quality.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RaterModel {
+    /// Dawid and Skene's (1979) confusion matrices, fitted by EM as crowd-kit fits them.
+    DawidSkene,
 }
 
 /// Whether scores are standardised before they are compared.
@@ -694,6 +707,9 @@ pub struct AnalysisPlan {
     /// Also report the systems' output divergence across annotators.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub divergence: bool,
+    /// The models of rater quality to fit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub raters: Vec<RaterModel>,
     /// The items the confirmatory analysis is on; absent: every item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmatory: Option<Scope>,
@@ -723,6 +739,7 @@ impl Default for AnalysisPlan {
             thresholds: Vec::new(),
             mqm_weights: None,
             divergence: false,
+            raters: Vec::new(),
             confirmatory: None,
         }
     }
@@ -858,6 +875,7 @@ impl AnalysisPlan {
             thresholds: raw.thresholds.clone(),
             mqm_weights: raw.mqm_weights,
             divergence: raw.divergence,
+            raters: raw.raters.clone(),
             confirmatory: raw.confirmatory.as_ref().and_then(RawConfirmatory::scope),
         })
     }

@@ -1156,6 +1156,80 @@ fn preference_numbers_equal_direct_calls_through_the_seal_key() {
 }
 
 #[test]
+fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
+    use juror_core::stats::raters::{Answer, dawid_skene};
+    use juror_core::study::analysis_plan::{AnalysisPlan, RaterModel};
+    let files = inputs(&FINANCIAL);
+    let (_, without) = analyze(&files, &Context::default(), None, &OPTIONS);
+    assert!(without.raters.is_empty(), "only when the plan asks");
+    let options = Options {
+        plan: Some(AnalysisPlan {
+            raters: vec![RaterModel::DawidSkene],
+            ..AnalysisPlan::default()
+        }),
+        ..OPTIONS
+    };
+    let (_, report) = analyze(&files, &Context::default(), None, &options);
+    let dimensions: Vec<&str> = report
+        .dimensions
+        .iter()
+        .map(|d| d.dimension.as_str())
+        .collect();
+    let fitted: Vec<&str> = report.raters.iter().map(|r| r.dimension.as_str()).collect();
+    assert_eq!(fitted, dimensions);
+    let ratings = ratings_of(&files);
+    for fit in &report.raters {
+        // By hand: outputs (item, system) and annotators in byte order, scores ascending.
+        let mine: Vec<&Rating> = ratings.iter().filter(|r| r.4 == fit.dimension).collect();
+        let outputs: BTreeSet<(&str, &str)> =
+            mine.iter().map(|r| (r.2.as_str(), r.3.as_str())).collect();
+        let outputs: Vec<_> = outputs.into_iter().collect();
+        let annotators: BTreeSet<&str> = mine.iter().map(|r| r.1.as_str()).collect();
+        let annotators: Vec<_> = annotators.into_iter().collect();
+        let mut categories: Vec<f64> = mine.iter().map(|r| r.5).collect();
+        categories.sort_by(f64::total_cmp);
+        categories.dedup();
+        assert_eq!(fit.categories, categories);
+        let answers: Vec<Answer> = mine
+            .iter()
+            .map(|r| Answer {
+                unit: outputs
+                    .iter()
+                    .position(|o| *o == (r.2.as_str(), r.3.as_str()))
+                    .unwrap(),
+                rater: annotators.iter().position(|a| *a == r.1).unwrap(),
+                category: categories.iter().position(|c| *c == r.5).unwrap(),
+            })
+            .collect();
+        let want =
+            dawid_skene(&answers, outputs.len(), annotators.len(), categories.len()).unwrap();
+        assert_eq!(fit.ratings, mine.len());
+        assert_eq!(fit.outputs, outputs.len());
+        assert_eq!(fit.rounds, want.rounds);
+        assert_eq!(fit.prior, want.prior);
+        for (w, a) in fit.annotators.iter().enumerate() {
+            assert_eq!(a.annotator, annotators[w]);
+            assert_eq!(a.accuracy, want.accuracy[w]);
+            assert_eq!(a.confusion, want.confusion[w]);
+        }
+        let changed = (0..outputs.len())
+            .filter(|&u| want.consensus[u] != want.majority[u])
+            .count();
+        assert_eq!(fit.differs_from_majority, changed);
+        assert_eq!(fit.changes.len(), changed.min(20));
+    }
+    let md = markdown::render(&report);
+    assert!(md.contains("## Rater quality (Dawid–Skene)"), "{md}");
+    assert!(md.contains("Dawid–Skene model (Dawid and Skene 1979)"));
+    // Three annotators an output: a description, said so.
+    assert!(
+        md.contains("With 3.0 rating(s) per output, the fit leans on"),
+        "{md}"
+    );
+    assert!(!markdown::render(&without).contains("Rater quality"));
+}
+
+#[test]
 fn best_of_four_counts_a_win_over_each_other_output() {
     let files = inputs(&WORK_INTAKE);
     let (_, report) = analyze(&files, &Context::default(), None, &OPTIONS);

@@ -76,6 +76,9 @@ pub fn methods(report: &Report) -> String {
     if report.graded.is_some() {
         parts.push(super::tables::graded_method());
     }
+    if !report.raters.is_empty() {
+        parts.push(super::tables::raters_method());
+    }
     if !report.cannot_judge.is_empty() {
         parts.push(
             "Answers of \"Cannot judge\" were counted per question and system and left out of \

@@ -12,6 +12,7 @@ mod divergence;
 pub mod graded;
 mod hypotheses;
 mod preferences;
+pub mod raters;
 mod scope;
 mod standardise;
 mod thresholds;
@@ -167,6 +168,8 @@ pub fn report_with_key(
     }
 
     let criteria = thresholds::thresholds(data, &plan);
+    let order: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
+    let raters = raters::report(all, &plan, &order);
     let (divergence, divergence_comparisons) =
         divergence_of(study, key, (&plan, options), &mut problems);
     Report {
@@ -203,6 +206,7 @@ pub fn report_with_key(
         thresholds: criteria,
         divergence,
         divergence_comparisons,
+        raters,
         hypotheses: planned,
         scope,
     }

@@ -129,6 +129,10 @@ pub struct Report {
     /// a divergence).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub divergence_comparisons: Vec<PairComparison>,
+    /// Rater quality per dimension read as categories, when the plan asks for it (omitted
+    /// otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub raters: Vec<super::raters::RaterQuality>,
     /// The plan's hypotheses about slopes over rounds and about preferences, tested and
     /// corrected with its comparisons (omitted when it has none).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -11,10 +11,12 @@ mod dimension;
 mod graded;
 mod judges;
 mod others;
+mod raters;
 mod secondary;
 mod spans;
 
 pub(super) use graded::method as graded_method;
+pub(super) use raters::method as raters_method;
 
 use crate::analysis::report::Report;
 
@@ -316,6 +318,9 @@ pub fn tables(report: &Report) -> Vec<Section> {
             &report.divergence_comparisons,
             s.plan.correction,
         );
+    }
+    if !report.raters.is_empty() {
+        raters::raters(&mut doc, &report.raters);
     }
     doc.0.extend(hypotheses_tables(report));
     if let Some(scope) = &report.scope {
