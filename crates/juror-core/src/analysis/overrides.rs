@@ -155,7 +155,7 @@ impl Overrides {
             out.divergence = d;
         }
         if let Some(r) = &self.raters {
-            out.raters = r.clone();
+            out.raters = crate::study::analysis_plan::RaterModels::of(r);
         }
         out.thresholds.extend(self.thresholds.iter().cloned());
         if let Some(q) = &self.by_intake {

@@ -406,6 +406,49 @@ pub enum RaterModel {
     DawidSkene,
 }
 
+/// The models of rater quality a plan asks for: a set, written as the list of its models. A
+/// `Copy` set, not a `Vec`: the validated study holds its plan, and the annotator's page, which
+/// carries the study but never a plan, would carry a `Vec`'s clone and drop for nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RaterModels {
+    dawid_skene: bool,
+}
+
+impl RaterModels {
+    /// The set of `models`.
+    pub fn of(models: &[RaterModel]) -> RaterModels {
+        RaterModels {
+            dawid_skene: models.contains(&RaterModel::DawidSkene),
+        }
+    }
+
+    /// Whether `model` is asked for.
+    pub fn contains(&self, model: RaterModel) -> bool {
+        match model {
+            RaterModel::DawidSkene => self.dawid_skene,
+        }
+    }
+
+    /// Whether no model is asked for.
+    pub fn is_empty(&self) -> bool {
+        !self.dawid_skene
+    }
+
+    /// The models asked for, in a fixed order.
+    pub fn list(&self) -> Vec<RaterModel> {
+        [RaterModel::DawidSkene]
+            .into_iter()
+            .filter(|m| self.contains(*m))
+            .collect()
+    }
+}
+
+impl Serialize for RaterModels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.list().serialize(serializer)
+    }
+}
+
 /// Whether scores are standardised before they are compared.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -708,8 +751,9 @@ pub struct AnalysisPlan {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub divergence: bool,
     /// The models of rater quality to fit.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub raters: Vec<RaterModel>,
+    #[serde(skip_serializing_if = "RaterModels::is_empty")]
+    #[schemars(with = "Vec<RaterModel>")]
+    pub raters: RaterModels,
     /// The items the confirmatory analysis is on; absent: every item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmatory: Option<Scope>,
@@ -739,7 +783,7 @@ impl Default for AnalysisPlan {
             thresholds: Vec::new(),
             mqm_weights: None,
             divergence: false,
-            raters: Vec::new(),
+            raters: RaterModels::default(),
             confirmatory: None,
         }
     }
@@ -875,7 +919,7 @@ impl AnalysisPlan {
             thresholds: raw.thresholds.clone(),
             mqm_weights: raw.mqm_weights,
             divergence: raw.divergence,
-            raters: raw.raters.clone(),
+            raters: RaterModels::of(&raw.raters),
             confirmatory: raw.confirmatory.as_ref().and_then(RawConfirmatory::scope),
         })
     }

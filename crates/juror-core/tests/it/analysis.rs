@@ -1158,13 +1158,13 @@ fn preference_numbers_equal_direct_calls_through_the_seal_key() {
 #[test]
 fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
     use juror_core::stats::raters::{Answer, dawid_skene};
-    use juror_core::study::analysis_plan::{AnalysisPlan, RaterModel};
+    use juror_core::study::analysis_plan::{AnalysisPlan, RaterModel, RaterModels};
     let files = inputs(&FINANCIAL);
     let (_, without) = analyze(&files, &Context::default(), None, &OPTIONS);
     assert!(without.raters.is_empty(), "only when the plan asks");
     let options = Options {
         plan: Some(AnalysisPlan {
-            raters: vec![RaterModel::DawidSkene],
+            raters: RaterModels::of(&[RaterModel::DawidSkene]),
             ..AnalysisPlan::default()
         }),
         ..OPTIONS

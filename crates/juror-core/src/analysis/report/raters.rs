@@ -71,7 +71,7 @@ pub struct ConsensusChange {
 /// The plan's rater-quality fits, one per dimension that can be read as categories, in
 /// `dimensions` order; a dimension that cannot is left out (the methods say which do).
 pub fn report(data: &Data, plan: &AnalysisPlan, dimensions: &[String]) -> Vec<RaterQuality> {
-    if !plan.raters.contains(&RaterModel::DawidSkene) {
+    if !plan.raters.contains(RaterModel::DawidSkene) {
         return Vec::new();
     }
     dimensions
