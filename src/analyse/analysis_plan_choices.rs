@@ -1,6 +1,6 @@
 //! The analysis plan's choices on the Analyse page: the same overrides as `juror analyze`'s
 //! flags (`--unit`, `--standardise`, `--anchor`, `--pairs`, `--all-pairs`, `--alternative`, `--tests`,
-//! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`), each defaulting to the
+//! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`, `--models`), each defaulting to the
 //! plan the study (or its key) pre-registers in its `analysis` section. Any change makes the
 //! report exploratory, and the page says so.
 //!
@@ -12,6 +12,7 @@ use juror_core::analysis::overrides::{
     parse_pairs,
 };
 use juror_core::analysis::run::PlanContext;
+use juror_core::study::analysis_plan::{AnalysisModel, AnalysisModels};
 use leptos::prelude::*;
 
 /// The plan's choices; `systems` are those an anchor or a pair may name (the study's or key's,
@@ -48,6 +49,7 @@ pub fn AnalysisPlanChoices(
                 <ByGroupChoice context overrides />
                 <ByIntakeChoice context overrides />
                 <MarginInput overrides margin_error />
+                <ModelsChoice context overrides />
             </div>
             {move || {
                 let errors: Vec<String> = [pairs_error.get(), margin_error.get()].into_iter().flatten().collect();
@@ -182,6 +184,49 @@ fn StandardiseChoice(context: Memo<PlanContext>, overrides: RwSignal<Overrides>)
                 "none" => Some(Standardise::None),
                 "annotator" => Some(Standardise::Annotator),
                 _ => None,
+            })
+        />
+    }
+}
+
+/// `--models`: the crossed mixed model and the ordinal model beside the paired tests.
+#[component]
+fn ModelsChoice(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) -> impl IntoView {
+    const CHOICES: [(&str, &[AnalysisModel]); 4] = [
+        ("none", &[]),
+        ("crossed", &[AnalysisModel::Crossed]),
+        ("ordinal", &[AnalysisModel::Ordinal]),
+        ("both", &[AnalysisModel::Crossed, AnalysisModel::Ordinal]),
+    ];
+    let text = |m: AnalysisModels| match (
+        m.contains(AnalysisModel::Crossed) || m.contains(AnalysisModel::CrossedMl),
+        m.contains(AnalysisModel::Ordinal),
+    ) {
+        (false, false) => "none",
+        (true, false) => "crossed random effects",
+        (false, true) => "ordinal",
+        (true, true) => "crossed random effects and ordinal",
+    };
+    view! {
+        <Choice
+            label="Models of the ratings"
+            planned=planned(context, move |p| text(p.models).to_owned())
+            options=vec![
+                ("none", "None"),
+                ("crossed", "Crossed random effects (annotators and items)"),
+                ("ordinal", "Ordinal (proportional odds)"),
+                ("both", "Both"),
+            ]
+            value=chosen(overrides, |o| {
+                let asked = o.models.as_deref().map(AnalysisModels::of);
+                CHOICES
+                    .iter()
+                    .find(|(_, m)| Some(AnalysisModels::of(m)) == asked)
+                    .map_or("", |(w, _)| w)
+                    .to_owned()
+            })
+            on_change=choose(overrides, |o, v| {
+                o.models = CHOICES.iter().find(|(w, _)| *w == v).map(|(_, m)| m.to_vec());
             })
         />
     }

@@ -85,7 +85,11 @@ test('another plan chosen in the page is exploratory and equals the same flags o
   await page.getByRole('combobox', { name: 'Correction', exact: true }).selectOption('holm');
   await page.getByLabel('Non-inferiority margin, every comparison').fill('0.25');
   await page.getByLabel('Non-inferiority margin, every comparison').blur();
+  await page.getByRole('combobox', { name: 'Models of the ratings', exact: true }).selectOption('both');
   await expect(page.getByRole('status').filter({ hasText: 'Exploratory' })).toBeVisible();
+  // The models beside the tests: annotators and items apart, and the scores as ordered categories.
+  await expect(page.getByRole('heading', { name: 'Crossed random effects: annotators and items' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Odds ratios of a higher score on quality' })).toBeVisible();
   // Every pair of the four systems now, on the ten items.
   await expect(quality.getByRole('row')).toHaveCount(7);
   await expect(quality).toContainText('paired on items (p adjusted: Holm)');
@@ -97,7 +101,10 @@ test('another plan chosen in the page is exploratory and equals the same flags o
 
   const pageReport = JSON.parse(await download(page, 'Download report (JSON)', testInfo));
   const cliReport = JSON.parse(
-    cli(['--study', studyPath, ...files, '--unit', 'item', '--all-pairs', '--correction', 'holm', '--margin', '0.25']),
+    cli([
+      '--study', studyPath, ...files, '--unit', 'item', '--all-pairs', '--correction', 'holm', '--margin', '0.25',
+      '--models', 'crossed,ordinal',
+    ]),
   );
   expect(pageReport.settings.plan_source).toBe('options');
   expect(pageReport.settings.plan.unit).toBe('item');

@@ -124,6 +124,7 @@ impl AnalysisPlanFlags {
             thresholds: Vec::new(),
             divergence: None,
             raters: None,
+            models: None,
         })
     }
 }

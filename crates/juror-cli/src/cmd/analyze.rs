@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use juror_core::analysis::judges::JudgeSettings;
 use juror_core::analysis::{self, run::Request};
-use juror_core::study::analysis_plan::RaterModel;
+use juror_core::study::analysis_plan::{AnalysisModel, RaterModel};
 
 use crate::analysis_plan::AnalysisPlanFlags;
 use crate::files::{file_text, write_atomically};
@@ -103,6 +103,12 @@ pub struct Args {
     /// accuracy and each output's consensus score (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODEL")]
     raters: Vec<RaterFlag>,
+    /// Models of each rating dimension to fit beside the paired tests, instead of the study's
+    /// analysis.models: crossed (score ~ system + (1 | annotator) + (1 | item) by REML;
+    /// crossed-ml by maximum likelihood) and ordinal (proportional odds, with odds ratios
+    /// between systems) (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODEL")]
+    models: Vec<ModelFlag>,
     /// Automatic judges' verdicts (tidy CSVs, ratings files, or JSON Lines: rows with the
     /// CSVs' fields, or verdicts on the trials of `juror trials`, which need --study), each
     /// judge named by its annotator_id; optional run and confidence. Read apart from the
@@ -133,6 +139,17 @@ pub struct Args {
 enum RaterFlag {
     /// Dawid–Skene confusion matrices, fitted by EM.
     DawidSkene,
+}
+
+/// A model of each dimension (`--models`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+enum ModelFlag {
+    /// Crossed random intercepts for annotators and items, REML.
+    Crossed,
+    /// The same, by maximum likelihood.
+    CrossedMl,
+    /// Proportional odds (cumulative logit).
+    Ordinal,
 }
 
 /// What `juror analyze` writes.
@@ -185,6 +202,18 @@ fn overrides(args: &Args) -> Result<analysis::overrides::Overrides, String> {
                 .iter()
                 .map(|r| match r {
                     RaterFlag::DawidSkene => RaterModel::DawidSkene,
+                })
+                .collect(),
+        );
+    }
+    if !args.models.is_empty() {
+        overrides.models = Some(
+            args.models
+                .iter()
+                .map(|m| match m {
+                    ModelFlag::Crossed => AnalysisModel::Crossed,
+                    ModelFlag::CrossedMl => AnalysisModel::CrossedMl,
+                    ModelFlag::Ordinal => AnalysisModel::Ordinal,
                 })
                 .collect(),
         );

@@ -60,6 +60,8 @@ pub struct Overrides {
     pub divergence: Option<bool>,
     /// Models of rater quality to fit, instead of the plan's (`--raters`).
     pub raters: Option<Vec<crate::study::analysis_plan::RaterModel>>,
+    /// Models of each dimension to fit, instead of the plan's (`--models`).
+    pub models: Option<Vec<crate::study::analysis_plan::AnalysisModel>>,
 }
 
 impl Overrides {
@@ -156,6 +158,9 @@ impl Overrides {
         }
         if let Some(r) = &self.raters {
             out.raters = crate::study::analysis_plan::RaterModels::of(r);
+        }
+        if let Some(m) = &self.models {
+            out.models = crate::study::analysis_plan::AnalysisModels::of(m);
         }
         out.thresholds.extend(self.thresholds.iter().cloned());
         if let Some(q) = &self.by_intake {

@@ -44,8 +44,11 @@ use std::fmt;
 use super::math::Portable;
 use super::special;
 
-mod linalg;
+mod crossed;
+pub(super) mod linalg;
 mod search;
+
+pub use crossed::{Criterion, CrossedData, CrossedFit, CrossedOptions, CrossedRating, crossed};
 
 use linalg::{Cholesky, dot, matmul, symmetrise};
 use search::{brent_root, golden_max};
@@ -88,6 +91,8 @@ pub enum MixedError {
     TooFewObservations { n: usize, p: usize },
     /// Fewer than two groups: a random intercept cannot be told from the fixed intercept.
     TooFewGroups { groups: usize },
+    /// The crossed model's factor (`"annotators"` or `"items"`) has fewer than two levels.
+    TooFewLevels { factor: &'static str, levels: usize },
     /// A model with no fixed-effect column.
     NoColumns,
     /// A fixed-effect column is (numerically) a linear combination of earlier ones.
@@ -135,6 +140,11 @@ impl fmt::Display for MixedError {
             MixedError::TooFewGroups { groups } => write!(
                 f,
                 "{groups} group(s): a random intercept needs ratings from at least 2 annotators"
+            ),
+            MixedError::TooFewLevels { factor, levels } => write!(
+                f,
+                "{levels} {factor}: a model with crossed random effects needs at least 2 \
+                 annotators and 2 items; collect more ratings or use the annotator-only model"
             ),
             MixedError::NoColumns => write!(f, "the model has no fixed effects; add an intercept"),
             MixedError::Collinear { column } => write!(
@@ -278,48 +288,15 @@ impl MixedData {
         systems: &[&str],
         ratings: &[RoundRating<'_>],
     ) -> Result<MixedData, MixedError> {
-        if systems.is_empty() {
-            return Err(MixedError::NoSystems);
-        }
-        let mut position: HashMap<&str, usize> = HashMap::new();
-        for (j, s) in systems.iter().enumerate() {
-            if position.insert(s, j).is_some() {
-                return Err(MixedError::DuplicateSystem {
-                    system: s.to_string(),
-                });
-            }
-        }
-        let k = systems.len();
-        let mut columns = vec!["Intercept".to_string()];
-        columns.extend(systems[1..].iter().map(|s| format!("system[T.{s}]")));
-        columns.push("round".to_string());
-        columns.extend(systems[1..].iter().map(|s| format!("system[T.{s}]:round")));
-
-        let mut rated = vec![false; k];
-        let mut data = MixedData::new(columns);
-        let mut row = vec![0.0; 2 * k];
+        let design = SystemDesign::new(systems, true)?;
+        let mut data = MixedData::new(design.columns.clone());
+        let mut row = vec![0.0; design.columns.len()];
+        let mut rated = vec![false; systems.len()];
         for (index, r) in ratings.iter().enumerate() {
-            let j = *position
-                .get(r.system)
-                .ok_or_else(|| MixedError::UnknownSystem {
-                    index,
-                    system: r.system.to_string(),
-                })?;
-            rated[j] = true;
-            row.fill(0.0);
-            row[0] = 1.0;
-            row[k] = r.round;
-            if j > 0 {
-                row[j] = 1.0;
-                row[k + j] = r.round;
-            }
+            rated[design.fill(index, r.system, r.round, &mut row)?] = true;
             data.push(r.annotator, &row, r.rating)?;
         }
-        if let Some(j) = rated.iter().position(|r| !r) {
-            return Err(MixedError::Unrated {
-                system: systems[j].to_string(),
-            });
-        }
+        design.all_rated(&rated)?;
         Ok(data)
     }
 
@@ -355,6 +332,85 @@ impl MixedData {
     /// Observation i's group label.
     pub fn group(&self, i: usize) -> &str {
         &self.groups[self.group[i]]
+    }
+}
+
+/// The fixed-effect columns of `score ~ system` (with `round`: `score ~ system * round`), with
+/// treatment coding against `systems[0]` and patsy's names: `Intercept`, `system[T.sⱼ]`, and
+/// with rounds `round` and `system[T.sⱼ]:round`. Shared by [`MixedData::system_by_round`] and
+/// the crossed model's builders.
+pub(crate) struct SystemDesign<'s> {
+    systems: &'s [&'s str],
+    position: HashMap<&'s str, usize>,
+    rounds: bool,
+    pub(crate) columns: Vec<String>,
+}
+
+impl<'s> SystemDesign<'s> {
+    pub(crate) fn new(systems: &'s [&'s str], rounds: bool) -> Result<Self, MixedError> {
+        if systems.is_empty() {
+            return Err(MixedError::NoSystems);
+        }
+        let mut position = HashMap::new();
+        for (j, s) in systems.iter().enumerate() {
+            if position.insert(*s, j).is_some() {
+                return Err(MixedError::DuplicateSystem {
+                    system: s.to_string(),
+                });
+            }
+        }
+        let mut columns = vec!["Intercept".to_string()];
+        columns.extend(systems[1..].iter().map(|s| format!("system[T.{s}]")));
+        if rounds {
+            columns.push("round".to_string());
+            columns.extend(systems[1..].iter().map(|s| format!("system[T.{s}]:round")));
+        }
+        Ok(SystemDesign {
+            systems,
+            position,
+            rounds,
+            columns,
+        })
+    }
+
+    /// Writes rating `index`'s design row into `row` and returns its system's position.
+    pub(crate) fn fill(
+        &self,
+        index: usize,
+        system: &str,
+        round: f64,
+        row: &mut [f64],
+    ) -> Result<usize, MixedError> {
+        let k = self.systems.len();
+        let j = *self
+            .position
+            .get(system)
+            .ok_or_else(|| MixedError::UnknownSystem {
+                index,
+                system: system.to_string(),
+            })?;
+        row.fill(0.0);
+        row[0] = 1.0;
+        if j > 0 {
+            row[j] = 1.0;
+        }
+        if self.rounds {
+            row[k] = round;
+            if j > 0 {
+                row[k + j] = round;
+            }
+        }
+        Ok(j)
+    }
+
+    /// Every listed system has a rating.
+    pub(crate) fn all_rated(&self, rated: &[bool]) -> Result<(), MixedError> {
+        match rated.iter().position(|r| !r) {
+            Some(j) => Err(MixedError::Unrated {
+                system: self.systems[j].to_string(),
+            }),
+            None => Ok(()),
+        }
     }
 }
 
@@ -445,36 +501,41 @@ impl MixedFit {
     /// # Errors
     /// Not one weight per fixed effect, a weight that is not finite, or all weights zero.
     pub fn contrast(&self, weights: &[f64]) -> Result<Contrast, MixedError> {
-        let p = self.fixed_effects.len();
-        if weights.len() != p
-            || weights.iter().any(|w| !w.is_finite())
-            || weights.iter().all(|w| *w == 0.0)
-        {
-            return Err(MixedError::BadContrast {
-                expected: p,
-                got: weights.len(),
-            });
-        }
-        let estimate: f64 = weights
-            .iter()
-            .zip(&self.fixed_effects)
-            .map(|(w, f)| w * f.estimate)
-            .sum();
-        let mut var = 0.0;
-        for i in 0..p {
-            for j in 0..p {
-                var += weights[i] * self.covariance[i * p + j] * weights[j];
-            }
-        }
-        let se = var.max(0.0).sqrt();
-        let z = estimate / se;
-        Ok(Contrast {
-            estimate,
-            se,
-            z,
-            p_value: 2.0 * special::normal_sf(z.abs()),
-        })
+        contrast(&self.fixed_effects, &self.covariance, weights)
     }
+}
+
+/// wᵀβ with its standard error √(wᵀ Cov(β̂) w), z and the two-sided normal p-value.
+pub(crate) fn contrast(
+    fixed: &[FixedEffect],
+    covariance: &[f64],
+    weights: &[f64],
+) -> Result<Contrast, MixedError> {
+    let p = fixed.len();
+    if weights.len() != p
+        || weights.iter().any(|w| !w.is_finite())
+        || weights.iter().all(|w| *w == 0.0)
+    {
+        return Err(MixedError::BadContrast {
+            expected: p,
+            got: weights.len(),
+        });
+    }
+    let estimate: f64 = weights.iter().zip(fixed).map(|(w, f)| w * f.estimate).sum();
+    let mut var = 0.0;
+    for i in 0..p {
+        for j in 0..p {
+            var += weights[i] * covariance[i * p + j] * weights[j];
+        }
+    }
+    let se = var.max(0.0).sqrt();
+    let z = estimate / se;
+    Ok(Contrast {
+        estimate,
+        se,
+        z,
+        p_value: 2.0 * special::normal_sf(z.abs()),
+    })
 }
 
 /// A joint Wald test of several fixed effects being 0 together.
@@ -654,7 +715,6 @@ pub fn reml_with(data: &MixedData, options: RemlOptions) -> Result<MixedFit, Mix
     };
     evaluations += 2;
 
-    let p = model.p;
     let scale = at.q / model.fac;
     let covariance = match options.standard_errors {
         StandardErrors::Model => {
@@ -663,20 +723,7 @@ pub fn reml_with(data: &MixedData, options: RemlOptions) -> Result<MixedFit, Mix
         }
         StandardErrors::Statsmodels => model.statsmodels_covariance(&at)?,
     };
-    let fixed_effects = (0..p)
-        .map(|j| {
-            let estimate = at.beta[j];
-            let se = covariance[j * p + j].sqrt();
-            let z = estimate / se;
-            FixedEffect {
-                name: model.data.columns[j].clone(),
-                estimate,
-                se,
-                z,
-                p_value: 2.0 * special::normal_sf(z.abs()),
-            }
-        })
-        .collect();
+    let fixed_effects = effects(&model.data.columns, &at.beta, &covariance);
     Ok(MixedFit {
         fixed_effects,
         covariance,
@@ -691,6 +738,25 @@ pub fn reml_with(data: &MixedData, options: RemlOptions) -> Result<MixedFit, Mix
         converged,
         evaluations,
     })
+}
+
+/// Each estimate with its standard error from the diagonal of `covariance`, z and p.
+pub(crate) fn effects(columns: &[String], beta: &[f64], covariance: &[f64]) -> Vec<FixedEffect> {
+    let p = beta.len();
+    (0..p)
+        .map(|j| {
+            let estimate = beta[j];
+            let se = covariance[j * p + j].sqrt();
+            let z = estimate / se;
+            FixedEffect {
+                name: columns[j].clone(),
+                estimate,
+                se,
+                z,
+                p_value: 2.0 * special::normal_sf(z.abs()),
+            }
+        })
+        .collect()
 }
 
 /// The profiled restricted log-likelihood ℓ_R(θ), its derivative and β̂(θ), σ̂²_e(θ) at a

@@ -12,8 +12,9 @@
 //! one-sample summary and bootstrap), [`trend`] (slope and Spearman over rounds), [`preference`]
 //! (win rates, binomial tests, Bradley–Terry), [`nominal`] (tests on counts and ranks),
 //! [`agreement`] (kappas and Krippendorff's alpha), [`spans`] (error spans: character-level F1
-//! and alpha between annotators, the MQM score), [`mixed`] (the linear mixed model), [`divergence`] (TF-IDF as scikit-learn makes it, cosine
-//! distances between texts, the mean of groups with its interval),
+//! and alpha between annotators, the MQM score), [`mixed`] (the linear mixed model), [`ordinal`]
+//! (the proportional odds model of ratings on a scale), [`divergence`] (TF-IDF as scikit-learn
+//! makes it, cosine distances between texts, the mean of groups with its interval),
 //! [`raters`] (rater quality: Dawid–Skene), [`power`] (the power of the paired tests) and
 //! [`judges`] (an automatic judge beside the
 //! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).
@@ -26,6 +27,7 @@ pub mod judges;
 pub mod math;
 pub mod mixed;
 pub mod nominal;
+pub mod ordinal;
 pub mod paired;
 pub mod power;
 pub mod preference;

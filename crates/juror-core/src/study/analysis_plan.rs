@@ -13,6 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::number::Num;
 
+mod models;
+
+pub use models::{AnalysisModel, AnalysisModels, RaterModel, RaterModels};
+
 /// The study file's `analysis` section: the pre-registered analysis plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -103,6 +107,12 @@ pub struct RawAnalysis {
     /// accuracy and each output's consensus score (`docs/analysis.md`, "Rater quality").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub raters: Vec<RaterModel>,
+    /// Models of each rating dimension beside the paired tests: `"crossed"` (a linear mixed
+    /// model with crossed random intercepts for annotators and items, by REML;
+    /// `"crossed_ml"` by maximum likelihood) and `"ordinal"` (a proportional-odds model of
+    /// the scores). `docs/analysis.md`, "Models of the ratings".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<AnalysisModel>,
     /// Scopes the confirmatory analysis to the items of one value of one item grouping, as
     /// the items write it: `{"groups": {"domain": "skills"}}` (a named grouping of
     /// `items[].groups`) or `{"group": "skills"}` (the items' `group`). The comparisons,
@@ -396,57 +406,6 @@ pub enum Unit {
     Item,
     /// Per-annotator means of each system.
     Annotator,
-}
-
-/// A model of rater quality.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RaterModel {
-    /// Dawid and Skene's (1979) confusion matrices, fitted by EM as crowd-kit fits them.
-    DawidSkene,
-}
-
-/// The models of rater quality a plan asks for: a set, written as the list of its models. A
-/// `Copy` set, not a `Vec`: the validated study holds its plan, and the annotator's page, which
-/// carries the study but never a plan, would carry a `Vec`'s clone and drop for nothing.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RaterModels {
-    dawid_skene: bool,
-}
-
-impl RaterModels {
-    /// The set of `models`.
-    pub fn of(models: &[RaterModel]) -> RaterModels {
-        RaterModels {
-            dawid_skene: models.contains(&RaterModel::DawidSkene),
-        }
-    }
-
-    /// Whether `model` is asked for.
-    pub fn contains(&self, model: RaterModel) -> bool {
-        match model {
-            RaterModel::DawidSkene => self.dawid_skene,
-        }
-    }
-
-    /// Whether no model is asked for.
-    pub fn is_empty(&self) -> bool {
-        !self.dawid_skene
-    }
-
-    /// The models asked for, in a fixed order.
-    pub fn list(&self) -> Vec<RaterModel> {
-        [RaterModel::DawidSkene]
-            .into_iter()
-            .filter(|m| self.contains(*m))
-            .collect()
-    }
-}
-
-impl Serialize for RaterModels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.list().serialize(serializer)
-    }
 }
 
 /// Whether scores are standardised before they are compared.
@@ -754,6 +713,10 @@ pub struct AnalysisPlan {
     #[serde(skip_serializing_if = "RaterModels::is_empty")]
     #[schemars(with = "Vec<RaterModel>")]
     pub raters: RaterModels,
+    /// The models of each dimension to fit.
+    #[serde(skip_serializing_if = "AnalysisModels::is_empty")]
+    #[schemars(with = "Vec<AnalysisModel>")]
+    pub models: AnalysisModels,
     /// The items the confirmatory analysis is on; absent: every item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmatory: Option<Scope>,
@@ -784,6 +747,7 @@ impl Default for AnalysisPlan {
             mqm_weights: None,
             divergence: false,
             raters: RaterModels::default(),
+            models: AnalysisModels::default(),
             confirmatory: None,
         }
     }
@@ -920,6 +884,7 @@ impl AnalysisPlan {
             mqm_weights: raw.mqm_weights,
             divergence: raw.divergence,
             raters: RaterModels::of(&raw.raters),
+            models: AnalysisModels::of(&raw.models),
             confirmatory: raw.confirmatory.as_ref().and_then(RawConfirmatory::scope),
         })
     }

@@ -36,7 +36,7 @@ use juror_core::stats::preference::{
 use juror_core::study::raw::RawStudy;
 use juror_core::study::{PreferenceKind, Study};
 
-use crate::support::{self, bless, example, tol};
+use crate::support::{self, bless, check, example, tol};
 
 fn fixtures() -> PathBuf {
     support::fixtures("analysis")
@@ -1227,6 +1227,114 @@ fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
         "{md}"
     );
     assert!(!markdown::render(&without).contains("Rater quality"));
+}
+
+#[test]
+fn the_crossed_and_ordinal_models_are_fitted_when_the_plan_asks() {
+    use juror_core::stats::mixed::{CrossedData, CrossedOptions, CrossedRating, crossed};
+    use juror_core::stats::ordinal::{self, Covariance, OrdinalData, SystemRating};
+    use juror_core::study::analysis_plan::{AnalysisModel, AnalysisModels, AnalysisPlan};
+    let files = inputs(&FINANCIAL);
+    let (_, without) = analyze(&files, &Context::default(), None, &OPTIONS);
+    assert!(without.crossed.is_empty(), "only when the plan asks");
+    let options = Options {
+        plan: Some(AnalysisPlan {
+            models: AnalysisModels::of(&[AnalysisModel::Crossed, AnalysisModel::Ordinal]),
+            ..AnalysisPlan::default()
+        }),
+        ..OPTIONS
+    };
+    let (_, report) = analyze(&files, &Context::default(), None, &options);
+    let dimensions: Vec<&str> = report
+        .dimensions
+        .iter()
+        .map(|d| d.dimension.as_str())
+        .collect();
+    let fitted: Vec<&str> = report
+        .crossed
+        .iter()
+        .map(|m| m.dimension.as_str())
+        .collect();
+    assert_eq!(fitted, dimensions);
+    let ratings = ratings_of(&files);
+    for m in &report.crossed {
+        let mine: Vec<CrossedRating<'_>> = ratings
+            .iter()
+            .filter(|r| r.4 == m.dimension)
+            .map(|r| CrossedRating {
+                annotator: &r.1,
+                item: &r.2,
+                system: &r.3,
+                round: 0.0,
+                rating: r.5,
+            })
+            .collect();
+        let systems: BTreeSet<&str> = mine.iter().map(|r| r.system).collect();
+        let systems: Vec<&str> = systems.into_iter().collect();
+        assert_eq!(m.reference, systems[0], "no study: the first in byte order");
+        assert_eq!(m.method, "REML");
+        let data = CrossedData::by_system(&systems, &mine).unwrap();
+        let want = crossed(&data, CrossedOptions::default()).unwrap();
+        let got = m.fit.as_ref().expect("a fit");
+        assert!(got.converged);
+        assert_eq!(got.n_obs, want.n_obs);
+        assert_eq!(
+            (got.n_annotators, got.n_items),
+            (want.n_annotators, want.n_items)
+        );
+        for (g, w) in got.fixed_effects.iter().zip(&want.fixed_effects) {
+            assert_eq!(g.name, w.name);
+            check(&g.name, g.estimate, w.estimate, 1e-9);
+            check(&g.name, g.se, w.se, 1e-9);
+        }
+        check(
+            "annotator",
+            got.annotator_variance,
+            want.annotator_variance,
+            1e-9,
+        );
+        check("item", got.item_variance, want.item_variance, 1e-9);
+        check("icc", got.item_icc, want.item_icc(), 1e-9);
+
+        let o = report
+            .ordinal
+            .iter()
+            .find(|o| o.dimension == m.dimension)
+            .unwrap();
+        let scored: Vec<SystemRating<'_>> = mine
+            .iter()
+            .map(|r| SystemRating {
+                system: r.system,
+                score: r.rating as i64,
+                annotator: r.annotator,
+            })
+            .collect();
+        let want = ordinal::fit(&OrdinalData::by_system(&systems, &scored).unwrap()).unwrap();
+        let got = o.fit.as_ref().expect("an ordinal fit");
+        assert_eq!(got.standard_errors, "cluster");
+        let ors = want.odds_ratios(Covariance::Cluster).unwrap();
+        assert_eq!(
+            got.odds_ratios.len(),
+            systems.len() * (systems.len() - 1) / 2
+        );
+        for (g, w) in got.odds_ratios.iter().zip(&ors) {
+            assert_eq!((g.a.as_str(), g.b.as_str()), (w.a.as_str(), w.b.as_str()));
+            check("odds ratio", g.odds_ratio, w.odds_ratio, 1e-9);
+            check("p", g.p_value, w.p_value, 1e-9);
+        }
+    }
+    let md = markdown::render(&report);
+    assert!(
+        md.contains("## Crossed random effects: annotators and items"),
+        "{md}"
+    );
+    assert!(md.contains("score ~ system + (1 | annotator) + (1 | item) by REML"));
+    assert!(md.contains("| Annotator |"), "{md}");
+    assert!(md.contains("in lme4's formulation"));
+    assert!(md.contains("## Ordinal model: proportional odds"), "{md}");
+    assert!(md.contains("clustered by annotator as statsmodels"));
+    let plain = markdown::render(&without);
+    assert!(!plain.contains("Crossed random effects") && !plain.contains("Ordinal model"));
 }
 
 #[test]

@@ -79,6 +79,12 @@ pub fn methods(report: &Report) -> String {
     if !report.raters.is_empty() {
         parts.push(super::tables::raters_method());
     }
+    if let Some(m) = report.crossed.first() {
+        parts.push(super::tables::crossed_method(m.method));
+    }
+    if !report.ordinal.is_empty() {
+        parts.push(super::tables::ordinal_method());
+    }
     if !report.cannot_judge.is_empty() {
         parts.push(
             "Answers of \"Cannot judge\" were counted per question and system and left out of \

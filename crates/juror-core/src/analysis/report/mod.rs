@@ -11,6 +11,7 @@ mod compare;
 mod divergence;
 pub mod graded;
 mod hypotheses;
+pub mod models;
 mod preferences;
 pub mod raters;
 mod scope;
@@ -170,6 +171,10 @@ pub fn report_with_key(
     let criteria = thresholds::thresholds(data, &plan);
     let order: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
     let raters = raters::report(all, &plan, &order);
+    let preferred = study.map(Study::systems).unwrap_or_default();
+    let asked = options.reference.as_deref();
+    let crossed = models::crossed_report(all, &plan, &order, preferred, asked);
+    let ordinal = models::ordinal_report(all, &plan, &order, preferred, asked);
     let (divergence, divergence_comparisons) =
         divergence_of(study, key, (&plan, options), &mut problems);
     Report {
@@ -207,6 +212,8 @@ pub fn report_with_key(
         divergence,
         divergence_comparisons,
         raters,
+        crossed,
+        ordinal,
         hypotheses: planned,
         scope,
     }

@@ -133,6 +133,12 @@ pub struct Report {
     /// otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub raters: Vec<super::raters::RaterQuality>,
+    /// The crossed mixed model of each dimension, when the plan asks (`analysis.models`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub crossed: Vec<super::models::CrossedModel>,
+    /// The proportional-odds model of each dimension, when the plan asks (`analysis.models`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ordinal: Vec<super::models::OrdinalModel>,
     /// The plan's hypotheses about slopes over rounds and about preferences, tested and
     /// corrected with its comparisons (omitted when it has none).
     #[serde(skip_serializing_if = "Vec::is_empty")]

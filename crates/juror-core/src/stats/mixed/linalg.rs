@@ -1,15 +1,16 @@
-//! Dense linear algebra for the small p × p matrices of the REML fit: products and an
-//! equilibrated Cholesky factor with its solves, inverse and log-determinant.
+//! Dense linear algebra for the small p × p matrices of the REML fit (and of the ordinal model
+//! in `stats::ordinal`): products and an equilibrated Cholesky factor with its solves, inverse
+//! and log-determinant.
 
 use super::COLLINEAR_TOL;
 use crate::stats::math::Portable;
 
-pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub(in crate::stats) fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Copies the lower triangle of a p × p row-major matrix to the upper.
-pub(super) fn symmetrise(m: &mut [f64], p: usize) {
+pub(in crate::stats) fn symmetrise(m: &mut [f64], p: usize) {
     for j in 0..p {
         for l in 0..j {
             m[l * p + j] = m[j * p + l];
@@ -17,7 +18,7 @@ pub(super) fn symmetrise(m: &mut [f64], p: usize) {
     }
 }
 
-pub(super) fn matmul(a: &[f64], b: &[f64], p: usize) -> Vec<f64> {
+pub(in crate::stats) fn matmul(a: &[f64], b: &[f64], p: usize) -> Vec<f64> {
     let mut out = vec![0.0; p * p];
     for i in 0..p {
         for k in 0..p {
@@ -33,7 +34,7 @@ pub(super) fn matmul(a: &[f64], b: &[f64], p: usize) -> Vec<f64> {
 /// The Cholesky factor of a symmetric positive definite matrix, equilibrated: with
 /// D = diag(M)^(−1/2), D M D = L Lᵀ. Scaling first makes the pivots scale-free, so that the
 /// collinearity test compares each column with its own length.
-pub(super) struct Cholesky {
+pub(in crate::stats) struct Cholesky {
     p: usize,
     /// Lower triangle, row-major.
     l: Vec<f64>,
@@ -43,7 +44,7 @@ pub(super) struct Cholesky {
 
 impl Cholesky {
     /// Err(j): column j is collinear with columns 0..j (or zero).
-    pub(super) fn new(m: &[f64], p: usize) -> Result<Cholesky, usize> {
+    pub(in crate::stats) fn new(m: &[f64], p: usize) -> Result<Cholesky, usize> {
         let mut d = vec![0.0; p];
         for j in 0..p {
             let mjj = m[j * p + j];
@@ -84,7 +85,7 @@ impl Cholesky {
     }
 
     /// M⁻¹ b = D L⁻ᵀ L⁻¹ D b.
-    pub(super) fn solve(&self, b: &[f64]) -> Vec<f64> {
+    pub(in crate::stats) fn solve(&self, b: &[f64]) -> Vec<f64> {
         let p = self.p;
         let mut x = self.forward(b);
         for i in (0..p).rev() {
@@ -98,12 +99,12 @@ impl Cholesky {
     }
 
     /// vᵀ M⁻¹ v.
-    pub(super) fn quad(&self, v: &[f64]) -> f64 {
+    pub(in crate::stats) fn quad(&self, v: &[f64]) -> f64 {
         self.forward(v).iter().map(|z| z * z).sum()
     }
 
     /// ln |M| = 2 Σ ln Lⱼⱼ − 2 Σ ln Dⱼⱼ.
-    pub(super) fn ln_det(&self) -> f64 {
+    pub(in crate::stats) fn ln_det(&self) -> f64 {
         let p = self.p;
         (0..p)
             .map(|j| 2.0 * self.l[j * p + j].ln_p() - 2.0 * self.d[j].ln_p())
@@ -111,7 +112,7 @@ impl Cholesky {
     }
 
     /// M⁻¹, p × p row-major (column by column).
-    pub(super) fn inverse(&self) -> Vec<f64> {
+    pub(in crate::stats) fn inverse(&self) -> Vec<f64> {
         let p = self.p;
         let mut inv = vec![0.0; p * p];
         let mut unit = vec![0.0; p];

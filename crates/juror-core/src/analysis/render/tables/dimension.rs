@@ -9,7 +9,7 @@ use crate::analysis::overrides::{AnalysisPlan, Correction, Unit};
 use crate::analysis::report::{
     Agreement, DimensionReport, PairComparison, Standardised, SystemSummary,
 };
-use crate::analysis::rounds::Rounds;
+use crate::analysis::rounds::{FixedEffect, Rounds};
 
 /// The dimension's heading: its label, then its id as the data name it ([`DimensionReport::title`]).
 pub(super) fn heading(d: &DimensionReport) -> Text {
@@ -393,27 +393,10 @@ pub(super) fn rounds(doc: &mut Doc, name: &str, r: &Rounds, figure: Option<Figur
                 }
             )),
         );
-        let mut table = Table::new(
+        let table = fixed_effects_table(
             format!("Fixed effects of the mixed model on {name}"),
-            vec![
-                text("Term"),
-                numbers("Estimate"),
-                numbers("SE"),
-                numbers("95% CI (Wald)"),
-                numbers("z"),
-                numbers("p"),
-            ],
+            &m.fixed_effects,
         );
-        for f in &m.fixed_effects {
-            table.rows.push(vec![
-                Text::input(&f.name),
-                format!("{:.4}", f.estimate).into(),
-                format!("{:.4}", f.se).into(),
-                ci(Some(f.ci95), 4).into(),
-                format!("{:.2}", f.z).into(),
-                p_value(Some(f.p_value)).into(),
-            ]);
-        }
         doc.table(table);
         doc.paragraph(format!("Intervals: {}.", m.intervals));
         if let Some(j) = &m.interaction_test {
@@ -432,6 +415,32 @@ pub(super) fn rounds(doc: &mut Doc, name: &str, r: &Rounds, figure: Option<Figur
     if !r.notes.is_empty() {
         doc.push(Block::List(r.notes.iter().map(Text::input).collect()));
     }
+}
+
+/// A mixed model's fixed effects: estimate, SE, Wald interval, z and p.
+pub(super) fn fixed_effects_table(caption: String, effects: &[FixedEffect]) -> Table {
+    let mut table = Table::new(
+        caption,
+        vec![
+            text("Term"),
+            numbers("Estimate"),
+            numbers("SE"),
+            numbers("95% CI (Wald)"),
+            numbers("z"),
+            numbers("p"),
+        ],
+    );
+    for f in effects {
+        table.rows.push(vec![
+            Text::input(&f.name),
+            format!("{:.4}", f.estimate).into(),
+            format!("{:.4}", f.se).into(),
+            ci(Some(f.ci95), 4).into(),
+            format!("{:.2}", f.z).into(),
+            p_value(Some(f.p_value)).into(),
+        ]);
+    }
+    table
 }
 
 fn flags(doc: &mut Doc, d: &DimensionReport, flag_sd: f64) {

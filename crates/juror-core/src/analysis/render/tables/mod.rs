@@ -10,12 +10,14 @@ mod answers;
 mod dimension;
 mod graded;
 mod judges;
+mod models;
 mod others;
 mod raters;
 mod secondary;
 mod spans;
 
 pub(super) use graded::method as graded_method;
+pub(super) use models::{crossed_method, ordinal_method};
 pub(super) use raters::method as raters_method;
 
 use crate::analysis::report::Report;
@@ -321,6 +323,12 @@ pub fn tables(report: &Report) -> Vec<Section> {
     }
     if !report.raters.is_empty() {
         raters::raters(&mut doc, &report.raters);
+    }
+    if !report.crossed.is_empty() {
+        models::crossed(&mut doc, &report.crossed);
+    }
+    if !report.ordinal.is_empty() {
+        models::ordinal(&mut doc, &report.ordinal);
     }
     doc.0.extend(hypotheses_tables(report));
     if let Some(scope) = &report.scope {
