@@ -1,7 +1,7 @@
 //! `juror power`: the power of a study's analysis plan over a grid of participant and item
 //! counts, from a pilot's ratings or an assumed effect size.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use juror_core::analysis::power::{InteractionOptions, PowerOptions, interaction_power, power};
@@ -12,16 +12,50 @@ use crate::files::file_text;
 
 /// The power of the study's analysis plan for a grid of participant and item counts, from
 /// a pilot's ratings files or an assumed effect size (d_z): the paired t-test in closed form
-/// and, with the Wilcoxon test, by simulation. See docs/analysis.md#power.
+/// and, with the Wilcoxon test, by simulation. Without a study: the power of a preference
+/// share (--share), of every pair of a pairwise design (--strengths), or the human labels a
+/// judge-assisted estimate needs (--ppi-shares). See docs/analysis.md#power.
 #[derive(clap::Args)]
 pub struct Args {
     /// The study file; its analysis plan (or the key's) says what is compared and how.
-    #[arg(long)]
-    study: PathBuf,
+    #[arg(long, required_unless_present_any = ["share", "strengths", "ppi_shares"])]
+    study: Option<PathBuf>,
     /// A pilot's ratings files and tidy CSVs, to estimate each comparison's effect and
     /// variances; or give --effect.
-    #[arg(required_unless_present_any = ["effect", "interaction"])]
+    #[arg(required_unless_present_any = ["effect", "interaction", "share", "strengths", "ppi_shares"])]
     pilot: Vec<PathBuf>,
+    /// The power of the exact binomial test of a preference share against ½ if the true share
+    /// preferring the first system is SHARE (such as 0.6), over --judgements counts, and the
+    /// judgements --target power needs. No study needed.
+    #[arg(long, conflicts_with_all = ["strengths", "ppi_shares"])]
+    share: Option<f64>,
+    /// With --share or --strengths: the share of judgements that are ties (default 0).
+    #[arg(long, default_value_t = 0.0)]
+    ties: f64,
+    /// With --share: judgement counts, such as 50,100,200 (default 25 to 800).
+    #[arg(long)]
+    judgements: Option<String>,
+    /// With --share: the power wanted.
+    #[arg(long, default_value_t = 0.8)]
+    target: f64,
+    /// The simulated power of every pair of a pairwise design whose systems have these
+    /// Bradley–Terry strengths (such as 1,1.5,2), with --per-pair judgements each.
+    #[arg(long, requires = "per_pair", conflicts_with = "ppi_shares")]
+    strengths: Option<String>,
+    /// With --strengths: judgements per pair of systems.
+    #[arg(long)]
+    per_pair: Option<usize>,
+    /// The human labels a prediction-powered (PPI++) estimate of a share needs: the pilot's
+    /// share of humans saying yes, of the judge saying yes, and of both, such as 0.7,0.65,0.6;
+    /// with --unlabelled and --half-width.
+    #[arg(long, requires_all = ["unlabelled", "half_width"])]
+    ppi_shares: Option<String>,
+    /// With --ppi-shares: items the judge labels alone.
+    #[arg(long)]
+    unlabelled: Option<u64>,
+    /// With --ppi-shares: the half-width of the 95% interval wanted, such as 0.03.
+    #[arg(long)]
+    half_width: Option<f64>,
     /// Simulate the power of the method × round interaction instead: the study's first
     /// system's slope per round above the others' (such as 0.1); see also --rounds,
     /// --sd-participant and --sd-residual.
@@ -79,6 +113,13 @@ enum Format {
 
 /// Exits 2 on a usage error or a study, key or pilot that cannot be used, else 0.
 pub fn run(args: Args) -> ExitCode {
+    if args.share.is_some() || args.strengths.is_some() || args.ppi_shares.is_some() {
+        return sizing(&args);
+    }
+    let Some(study_path) = args.study.clone() else {
+        errln!("give --study (or --share, --strengths or --ppi-shares)");
+        return ExitCode::from(2);
+    };
     let (participants, items, overrides) = match checked(&args) {
         Ok(c) => c,
         Err(message) => {
@@ -87,7 +128,7 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     if let Some(slope) = args.interaction {
-        return interaction(&args, slope, participants);
+        return interaction(&args, &study_path, slope, participants);
     }
     let request = Request {
         inputs: args
@@ -96,7 +137,7 @@ pub fn run(args: Args) -> ExitCode {
             .map(PathBuf::as_path)
             .map(file_text)
             .collect(),
-        study: Some(file_text(&args.study)),
+        study: Some(file_text(&study_path)),
         key: args.key.as_deref().map(file_text),
         overrides,
         ..Request::default()
@@ -118,7 +159,7 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     }
     let Some(study) = &analysis.study else {
-        errln!("{}: no study", args.study.display());
+        errln!("{}: no study", study_path.display());
         return ExitCode::from(2);
     };
     let options = PowerOptions {
@@ -142,9 +183,9 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 /// `juror power --interaction SLOPE`: the simulated power of the method × round interaction.
-fn interaction(args: &Args, slope: f64, participants: Vec<usize>) -> ExitCode {
+fn interaction(args: &Args, study_path: &Path, slope: f64, participants: Vec<usize>) -> ExitCode {
     let request = Request {
-        study: Some(file_text(&args.study)),
+        study: Some(file_text(study_path)),
         key: args.key.as_deref().map(file_text),
         ..Request::default()
     };
@@ -158,7 +199,7 @@ fn interaction(args: &Args, slope: f64, participants: Vec<usize>) -> ExitCode {
         }
     };
     let Some(study) = study else {
-        errln!("{}: no study", args.study.display());
+        errln!("{}: no study", study_path.display());
         return ExitCode::from(2);
     };
     let options = PowerOptions {
@@ -187,7 +228,7 @@ fn interaction(args: &Args, slope: f64, participants: Vec<usize>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            errln!("{}: {message}", args.study.display());
+            errln!("{}: {message}", study_path.display());
             ExitCode::from(2)
         }
     }
@@ -262,6 +303,73 @@ fn checked(
         return Err("--effect: give a number, such as 0.45".to_owned());
     }
     Ok((participants, items, args.plan.parse()?))
+}
+
+/// `--share`, `--strengths` or `--ppi-shares`: a sizing without a study.
+fn sizing(args: &Args) -> ExitCode {
+    use juror_core::analysis::sizing;
+    let numbers = |flag: &str, text: &str| -> Result<Vec<f64>, String> {
+        text.split(',')
+            .map(|s| s.trim().parse::<f64>())
+            .collect::<Result<Vec<f64>, _>>()
+            .map_err(|_| format!("--{flag} {text}: give numbers separated by commas"))
+    };
+    let result: Result<sizing::Sizing, String> = (|| {
+        if let Some(share) = args.share {
+            let judgements = match &args.judgements {
+                Some(text) => counts("judgements", text)?
+                    .into_iter()
+                    .map(|n| n as u64)
+                    .collect(),
+                None => Vec::new(),
+            };
+            return sizing::share(share, args.ties, args.alpha, args.target, &judgements)
+                .map_err(|e| e.to_string());
+        }
+        if let Some(text) = &args.strengths {
+            let strengths = numbers("strengths", text)?;
+            let per_pair = args.per_pair.unwrap_or_default();
+            return sizing::design(
+                &strengths,
+                per_pair,
+                args.ties,
+                args.alpha,
+                args.simulations,
+                args.seed,
+            )
+            .map_err(|e| e.to_string());
+        }
+        let text = args.ppi_shares.as_deref().unwrap_or_default();
+        let shares = numbers("ppi-shares", text)?;
+        let [human, judge, both] = shares[..] else {
+            return Err(format!(
+                "--ppi-shares {text}: give three shares from the pilot: humans saying yes, the \
+                 judge saying yes, both saying yes (such as 0.7,0.65,0.6)"
+            ));
+        };
+        sizing::ppi(
+            (human, judge, both),
+            args.unlabelled.unwrap_or_default(),
+            args.half_width.unwrap_or_default(),
+        )
+        .map_err(|e| e.to_string())
+    })();
+    match result {
+        Ok(report) => {
+            out!(
+                "{}",
+                match args.format {
+                    Format::Json => report.to_json(),
+                    Format::Md => report.to_markdown(),
+                }
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            errln!("{message}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// `--FLAG 5,10,20`: whole numbers of 2 or more.

@@ -268,3 +268,80 @@ fn the_interactions_bad_arguments_are_placed() {
     ]);
     assert_eq!(json(&out)["rounds"], 4);
 }
+
+/// Without a study: a preference share's exact binomial power (0.7 at n = 49 is 0.810, at 50 it
+/// is 0.782: scipy's binom over the rejection region), a pairwise design by simulation, and the
+/// human labels of a judge-assisted estimate; a malformed pilot is a usage error.
+#[test]
+fn preference_designs_and_judge_assisted_estimates_are_sized_without_a_study() {
+    let share = json(&juror(&[
+        "--share",
+        "0.7",
+        "--judgements",
+        "49,50",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(share["format"], "juror.sizing/1");
+    assert_eq!(share["kind"], "share");
+    let power: Vec<f64> = share["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c[1].as_f64().unwrap())
+        .collect();
+    assert!(
+        (power[0] - 0.810).abs() < 5e-4 && (power[1] - 0.782).abs() < 5e-4,
+        "{power:?}"
+    );
+    assert_eq!(
+        (share["first"].as_u64(), share["stable"].as_u64()),
+        (Some(49), Some(54))
+    );
+
+    let design = json(&juror(&[
+        "--strengths",
+        "1,1",
+        "--per-pair",
+        "50",
+        "--simulations",
+        "400",
+        "--format",
+        "json",
+    ]));
+    let pair = &design["pairs"][0];
+    // Equal strengths: the rejection rate is the test's exact size, inside the MC interval.
+    let (low, high) = (
+        pair["interval"][0].as_f64().unwrap(),
+        pair["interval"][1].as_f64().unwrap(),
+    );
+    let exact = pair["exact"].as_f64().unwrap();
+    assert!(low <= exact && exact <= high, "{pair}");
+
+    let ppi = json(&juror(&[
+        "--ppi-shares",
+        "0.7,0.65,0.6",
+        "--unlabelled",
+        "5000",
+        "--half-width",
+        "0.03",
+        "--format",
+        "json",
+    ]));
+    let (humans, alone) = (
+        ppi["humans"].as_u64().unwrap(),
+        ppi["humans_only"].as_u64().unwrap(),
+    );
+    assert!(humans < alone, "{ppi}");
+
+    let bad = juror(&[
+        "--ppi-shares",
+        "0.7,0.65",
+        "--unlabelled",
+        "10",
+        "--half-width",
+        "0.1",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("give three shares from the pilot"));
+}

@@ -46,6 +46,7 @@ pub mod render;
 pub mod report;
 pub mod rounds;
 pub mod run;
+pub mod sizing;
 pub mod slot;
 pub mod spans;
 

@@ -14,6 +14,8 @@
 //! Every unit rates every one of its `m` counterparts (participants × items fully crossed);
 //! ratings are not rounded to the scale, so the Wilcoxon power is that of continuous data.
 
+pub mod preference;
+
 use crate::base::rng::Stream;
 use crate::stats::describe::mean;
 use crate::stats::math::Portable;

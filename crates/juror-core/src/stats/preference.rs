@@ -27,6 +27,8 @@ use super::math::Portable;
 use super::special;
 use crate::base::rng::Stream;
 
+pub mod sandwich;
+
 /// Who won one comparison of system `a` with system `b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -396,7 +398,7 @@ pub fn clopper_pearson(k: u64, n: u64, level: f64) -> Result<Interval, Preferenc
 }
 
 /// ln P(X = k) for X ~ Binomial(n, p), 0 < p < 1.
-fn ln_binomial_pmf(k: u64, n: u64, p: f64) -> f64 {
+pub(crate) fn ln_binomial_pmf(k: u64, n: u64, p: f64) -> f64 {
     let (kf, nf) = (k as f64, n as f64);
     let ln_choose = special::ln_gamma(nf + 1.0)
         - special::ln_gamma(kf + 1.0)

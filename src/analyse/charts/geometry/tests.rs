@@ -117,6 +117,7 @@ fn preferences() -> PreferenceReport {
         derived_from_choices: 0,
         systems: vec!["a".into(), "b".into(), "c".into()],
         pairs: vec![pair("a", "b", 2, 6, 2), pair("b", "c", 5, 5, 0)],
+        leaderboard: None,
         bradley_terry: Some(BradleyTerryReport {
             scores: BTreeMap::from([
                 ("a".to_owned(), score(0.2, 0.1, 0.3)),

@@ -65,7 +65,11 @@ pub fn methods(report: &Report) -> String {
              Bradley–Terry strengths were fitted by Hunter's (2004) MM algorithm with a tie \
              counting as half a win for each side and no pseudo-count, normalised to sum to 1, \
              with 95% percentile bootstrap intervals resampling judgements ({resamples} \
-             resamples, seed {seed}). Agreement on preferences treats each (item, pair of \
+             resamples, seed {seed}). The leaderboard's ratings are the same model on \
+             LMArena's scale (400/ln 10 per logit, mean 1000) fitted by Newton's method, with \
+             sandwich (HC0) 95% intervals as arena-rank computes them (Hessian ridge 1e-5 per \
+             judgement), with at least 10 annotators the same clustered by annotator (CR0), and rank \
+             intervals from Bonferroni-simultaneous intervals of every difference. Agreement on preferences treats each (item, pair of \
              systems) as a unit and its label (tie, first system preferred, second preferred; \
              systems in byte order) as nominal: Fleiss' κ, Krippendorff's α and unweighted \
              Cohen's κ for every pair of annotators.",

@@ -23,7 +23,9 @@ pub use agreement::{rating_matrix, unit};
 pub use divergence::DivergenceReport;
 pub use graded::CannotJudgeCount;
 pub use hypotheses::HypothesisTest;
-pub use preferences::{comparisons, preference_code, preference_matrix, preference_unit};
+pub use preferences::{
+    Leaderboard, LeaderboardRow, comparisons, preference_code, preference_matrix, preference_unit,
+};
 pub use scope::{ScopeReport, SecondaryReport};
 pub use standardise::z_scores;
 pub use thresholds::ThresholdReport;

@@ -1,8 +1,11 @@
 //! The pairwise preferences of a report: per pair of systems the wins, losses and ties with
-//! their intervals and binomial test, Bradley–Terry strengths with bootstrap intervals, and
-//! agreement on preferences (units: an item and a pair of systems).
+//! their intervals and binomial test, Bradley–Terry strengths with bootstrap intervals, the
+//! leaderboard (arena-scale ratings with sandwich intervals and rank intervals), and agreement
+//! on preferences (units: an item and a pair of systems).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+
+use serde::Serialize;
 
 use super::types::*;
 use crate::analysis::data::{Ci, LEVEL, PreferenceRow, ordered, pairable_units};
@@ -10,9 +13,89 @@ use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
 };
 use crate::stats::describe::Interval;
+use crate::stats::preference::sandwich::{SandwichOptions, bradley_terry_sandwich};
 use crate::stats::preference::{
     BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
 };
+
+/// Bradley–Terry ratings as LMArena's leaderboard gives them (arena-rank's scale: 400 points a
+/// factor of 10 in odds, mean 1000), with sandwich 95% intervals, the same clustered by
+/// annotator, and confidence sets for ranks.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Leaderboard {
+    /// Systems by rating, highest first.
+    pub systems: Vec<LeaderboardRow>,
+    /// Annotators the clustered intervals group the judgements by (0: no clustered interval,
+    /// fewer than [`MIN_CLUSTERS`] annotators).
+    pub annotators: usize,
+    pub converged: bool,
+}
+
+/// One system on the leaderboard.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct LeaderboardRow {
+    pub system: String,
+    pub rating: f64,
+    /// Sandwich (HC0) standard error and 95% interval, as arena-rank computes them.
+    pub se: f64,
+    pub ci95: Ci,
+    /// The same with the judgements clustered by annotator (CR0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci95_clustered: Option<Ci>,
+    /// 1 + the systems whose lower bound is above this one's upper bound (Chatbot Arena's).
+    pub rank: usize,
+    /// The confidence set for this system's rank, from Bonferroni-simultaneous intervals of
+    /// every difference (sandwich covariance): [best, worst].
+    pub rank_interval: [usize; 2],
+}
+
+/// The fewest annotators for the clustered interval: with fewer clusters CR0 is too narrow
+/// (Cameron and Miller 2015, "A practitioner's guide to cluster-robust inference").
+pub const MIN_CLUSTERS: usize = 10;
+
+/// The leaderboard of `rows`, or `None` when the ratings do not exist (a system that never won
+/// or never lost, comparisons in parts) or there are fewer than two systems.
+fn leaderboard(
+    systems: &[String],
+    comparisons: &[Comparison],
+    rows: &[PreferenceRow],
+) -> Option<Leaderboard> {
+    let options = SandwichOptions::default();
+    let fit = bradley_terry_sandwich(systems, comparisons, None, &options).ok()?;
+    let annotators: Vec<String> = rows.iter().map(|r| r.annotator.to_string()).collect();
+    let distinct = annotators.iter().collect::<BTreeSet<_>>().len();
+    let clustered = (distinct >= MIN_CLUSTERS)
+        .then(|| bradley_terry_sandwich(systems, comparisons, Some(&annotators), &options).ok())
+        .flatten();
+    let mut out: Vec<LeaderboardRow> = fit
+        .ratings
+        .iter()
+        .map(|r| LeaderboardRow {
+            system: r.system.clone(),
+            rating: r.rating,
+            se: r.se,
+            ci95: Ci {
+                low: r.lower,
+                high: r.upper,
+            },
+            ci95_clustered: clustered
+                .as_ref()
+                .and_then(|c| c.rating(&r.system))
+                .map(|c| Ci {
+                    low: c.lower,
+                    high: c.upper,
+                }),
+            rank: r.leaderboard_rank,
+            rank_interval: [r.rank_lower, r.rank_upper],
+        })
+        .collect();
+    out.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.system.cmp(&b.system)));
+    Some(Leaderboard {
+        systems: out,
+        annotators: if clustered.is_some() { distinct } else { 0 },
+        converged: fit.converged,
+    })
+}
 
 /// The code of a preference label from the point of view of the pair in byte order (x, y):
 /// 0 tie, 1 x preferred, 2 y preferred (PandaLM's coding).
@@ -194,10 +277,12 @@ pub(super) fn preference_report(
             percent_agreement: None,
         },
     };
+    let leaderboard = leaderboard(&systems, &comparisons, rows);
     Some(PreferenceReport {
         judgements: rows.len(),
         derived_from_choices: rows.iter().filter(|r| r.derived).count(),
         systems,
+        leaderboard,
         pairs,
         bradley_terry,
         agreement,

@@ -549,6 +549,10 @@ pub struct PreferenceReport {
     pub systems: Vec<String>,
     pub pairs: Vec<PreferencePair>,
     pub bradley_terry: Option<BradleyTerryReport>,
+    /// Ratings on the arena scale with sandwich intervals and rank intervals (omitted when the
+    /// comparisons do not join every system both ways).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaderboard: Option<super::preferences::Leaderboard>,
     pub agreement: PreferenceAgreement,
 }
 

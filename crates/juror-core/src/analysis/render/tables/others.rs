@@ -7,8 +7,8 @@ use crate::analysis::choices::ChoiceReport;
 use crate::analysis::diagnostics::{Diagnostics, RepeatSummary};
 use crate::analysis::overrides::Correction;
 use crate::analysis::report::{
-    BradleyTerryReport, DimensionReport, DivergenceReport, HypothesisTest, PairComparison,
-    PreferenceReport, ThresholdReport,
+    BradleyTerryReport, DimensionReport, DivergenceReport, HypothesisTest, Leaderboard,
+    PairComparison, PreferenceReport, ThresholdReport,
 };
 use crate::study::analysis_plan::HypothesisKind;
 
@@ -214,6 +214,9 @@ pub(super) fn preferences(doc: &mut Doc, p: &PreferenceReport) {
     if let Some(bt) = &p.bradley_terry {
         bradley_terry(doc, bt);
     }
+    if let Some(l) = &p.leaderboard {
+        leaderboard(doc, l);
+    }
     let a = &p.agreement;
     doc.section(3, "Agreement on preferences");
     doc.paragraph(format!(
@@ -304,6 +307,52 @@ fn bradley_terry(doc: &mut Doc, bt: &BradleyTerryReport) {
             format!("{:.4}", s.score).into(),
             ci(s.ci, 4).into(),
         ]);
+    }
+    doc.table(table);
+}
+
+fn leaderboard(doc: &mut Doc, l: &Leaderboard) {
+    doc.section(3, "Leaderboard");
+    doc.paragraph(format!(
+        "The Bradley–Terry ratings on LMArena's scale (400 points a factor of 10 in the odds of \
+         winning, mean 1000), with sandwich 95% intervals as arena-rank computes them{}. The rank \
+         is Chatbot Arena's (1 + the systems surely above); the rank interval holds for every \
+         system at once (Bonferroni over every pair of systems).",
+        if l.annotators > 0 {
+            format!(
+                " and the same clustered by annotator ({} annotators)",
+                l.annotators
+            )
+        } else {
+            String::new()
+        }
+    ));
+    let mut head = vec![
+        numbers("Rank"),
+        text("System"),
+        numbers("Rating"),
+        text("95% CI (sandwich)"),
+    ];
+    if l.annotators > 0 {
+        head.push(text("95% CI (by annotator)"));
+    }
+    head.push(text("Rank interval"));
+    let mut table = Table::new(
+        "Leaderboard with sandwich intervals and rank intervals",
+        head,
+    );
+    for r in &l.systems {
+        let mut row = vec![
+            r.rank.to_string().into(),
+            Text::input(&r.system),
+            format!("{:.1}", r.rating).into(),
+            ci(Some(r.ci95), 1).into(),
+        ];
+        if l.annotators > 0 {
+            row.push(ci(r.ci95_clustered, 1).into());
+        }
+        row.push(format!("{}–{}", r.rank_interval[0], r.rank_interval[1]).into());
+        table.rows.push(row);
     }
     doc.table(table);
 }
