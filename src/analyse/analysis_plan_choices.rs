@@ -1,6 +1,6 @@
 //! The analysis plan's choices on the Analyse page: the same overrides as `juror analyze`'s
 //! flags (`--unit`, `--standardise`, `--anchor`, `--pairs`, `--all-pairs`, `--alternative`, `--tests`,
-//! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`, `--models`), each defaulting to the
+//! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`, `--models`, `--sequential`), each defaulting to the
 //! plan the study (or its key) pre-registers in its `analysis` section. Any change makes the
 //! report exploratory, and the page says so.
 //!
@@ -25,13 +25,13 @@ pub fn AnalysisPlanChoices(
 ) -> impl IntoView {
     let pairs_text = RwSignal::new(String::new());
     let pairs_error: RwSignal<Option<String>> = RwSignal::new(None);
-    let margin_error: RwSignal<Option<String>> = RwSignal::new(None);
+    let number_error: RwSignal<Option<String>> = RwSignal::new(None);
     let changed = move || overrides.with(|o| !o.is_empty());
     let reset = move |_| {
         overrides.set(Overrides::default());
         pairs_text.set(String::new());
         pairs_error.set(None);
-        margin_error.set(None);
+        number_error.set(None);
     };
     view! {
         <details class="plan-choices">
@@ -48,11 +48,12 @@ pub fn AnalysisPlanChoices(
                 <FamilyChoice context overrides />
                 <ByGroupChoice context overrides />
                 <ByIntakeChoice context overrides />
-                <MarginInput overrides margin_error />
+                <MarginInput overrides number_error />
+                <SequentialInput overrides number_error />
                 <ModelsChoice context overrides />
             </div>
             {move || {
-                let errors: Vec<String> = [pairs_error.get(), margin_error.get()].into_iter().flatten().collect();
+                let errors: Vec<String> = [pairs_error.get(), number_error.get()].into_iter().flatten().collect();
                 (!errors.is_empty()).then(|| view! {
                     <p class="error" role="alert">{errors.join(" ")}</p>
                 })
@@ -439,25 +440,25 @@ fn ByIntakeChoice(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) ->
 }
 
 /// `--margin`: a non-inferiority margin for every comparison; a text that is not a positive
-/// number leaves the override as it was and says why in `margin_error`.
+/// number leaves the override as it was and says why in `number_error`.
 #[component]
 fn MarginInput(
     overrides: RwSignal<Overrides>,
-    margin_error: RwSignal<Option<String>>,
+    number_error: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let on_margin = move |text: String| {
         let text = text.trim().to_owned();
         if text.is_empty() {
-            margin_error.set(None);
+            number_error.set(None);
             overrides.update(|o| o.margin = None);
             return;
         }
         match text.parse::<f64>() {
             Ok(m) if m.is_finite() && m > 0.0 => {
-                margin_error.set(None);
+                number_error.set(None);
                 overrides.update(|o| o.margin = Some(m));
             }
-            _ => margin_error.set(Some(
+            _ => number_error.set(Some(
                 "Margin: give a positive number on the rating scale, such as 0.5.".to_owned(),
             )),
         }
@@ -472,6 +473,45 @@ fn MarginInput(
                 placeholder="none"
                 prop:value=move || overrides.with(|o| o.margin.map(|m| m.to_string()).unwrap_or_default())
                 on:change:target=move |ev| on_margin(ev.target().value())
+            />
+        </Field>
+    }
+}
+
+/// `--sequential`: the planned number of units of the anytime-valid confidence sequences; empty
+/// for none. A text that is not a whole number of 1 or more says why in `number_error`.
+#[component]
+fn SequentialInput(
+    overrides: RwSignal<Overrides>,
+    number_error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let on_units = move |text: String| {
+        let text = text.trim().to_owned();
+        match text.parse::<u32>() {
+            _ if text.is_empty() => {
+                number_error.set(None);
+                overrides.update(|o| o.sequential = None);
+            }
+            Ok(n) if n >= 1 => {
+                number_error.set(None);
+                overrides.update(|o| o.sequential = Some(n));
+            }
+            _ => number_error.set(Some(
+                "Confidence sequences: give the planned number of units, a whole number such as 60."
+                    .to_owned(),
+            )),
+        }
+    };
+    view! {
+        <Field label="Anytime-valid intervals, planned units">
+            <input
+                type="number"
+                min="1"
+                step="1"
+                inputmode="numeric"
+                placeholder="none"
+                prop:value=move || overrides.with(|o| o.sequential.map(|n| n.to_string()).unwrap_or_default())
+                on:change:target=move |ev| on_units(ev.target().value())
             />
         </Field>
     }

@@ -43,6 +43,10 @@ pub struct AnalysisPlanFlags {
     /// A non-inferiority margin on the rating scale for every comparison: 0.5.
     #[arg(long, allow_negative_numbers = true)]
     margin: Option<f64>,
+    /// Also give each comparison's anytime-valid 95% confidence sequence (valid however often
+    /// the files are analysed as they arrive), tuned to this planned number of units: 60.
+    #[arg(long, value_name = "UNITS", value_parser = clap::value_parser!(u32).range(1..))]
+    sequential: Option<u32>,
     /// Also report each dimension per item group.
     #[arg(long)]
     by_group: bool,
@@ -119,6 +123,7 @@ impl AnalysisPlanFlags {
                 .transpose()?,
             primary: self.primary.as_deref().map(list),
             margin: self.margin,
+            sequential: self.sequential,
             by_group: self.by_group.then_some(true),
             by_intake: self.by_intake.clone(),
             thresholds: Vec::new(),

@@ -51,6 +51,8 @@ pub struct Overrides {
     pub primary: Option<Vec<String>>,
     /// A non-inferiority margin (on the rating scale) for every comparison.
     pub margin: Option<f64>,
+    /// The planned number of units of the anytime-valid confidence sequences (`--sequential`).
+    pub sequential: Option<u32>,
     pub by_group: Option<bool>,
     /// An intake question to break the report down by.
     pub by_intake: Option<String>,
@@ -146,6 +148,9 @@ impl Overrides {
         }
         if let Some(p) = &self.primary {
             out.primary = p.clone();
+        }
+        if let Some(n) = self.sequential {
+            out.sequential = Some(n);
         }
         if let Some(m) = self.margin {
             out.margin = Some(m);

@@ -17,7 +17,7 @@
 //! annotators and items crossed), [`ordinal`]
 //! (the proportional odds model of ratings on a scale), [`divergence`] (TF-IDF as scikit-learn
 //! makes it, cosine distances between texts, the mean of groups with its interval),
-//! [`raters`] (rater quality: Dawid–Skene), [`power`] (the power of the paired tests; its `preference`:
+//! [`raters`] (rater quality: Dawid–Skene), [`sequential`] (anytime-valid confidence sequences), [`power`] (the power of the paired tests; its `preference`:
 //! sizing of preference designs and of a judge beside humans) and
 //! [`judges`] (an automatic judge beside the
 //! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).
@@ -35,6 +35,7 @@ pub mod paired;
 pub mod power;
 pub mod preference;
 pub mod raters;
+pub mod sequential;
 pub mod spans;
 pub mod special;
 pub mod trend;

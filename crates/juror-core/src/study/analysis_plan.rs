@@ -697,6 +697,10 @@ pub struct AnalysisPlan {
     /// analysis time: `--margin`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin: Option<f64>,
+    /// Also give each comparison's anytime-valid 95% confidence sequence, tuned to this planned
+    /// number of units (set at analysis time: `--sequential`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<u32>,
     /// How judges are compared with the humans, as the study fixes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judges: Option<JudgeSettings>,
@@ -742,6 +746,7 @@ impl Default for AnalysisPlan {
             exclude_unadjudicated: false,
             adjudicate: Vec::new(),
             margin: None,
+            sequential: None,
             judges: None,
             thresholds: Vec::new(),
             mqm_weights: None,
@@ -879,6 +884,7 @@ impl AnalysisPlan {
             exclude_unadjudicated: raw.exclude_unadjudicated,
             adjudicate: raw.adjudicate.clone(),
             margin: None,
+            sequential: None,
             judges: raw.judges,
             thresholds: raw.thresholds.clone(),
             mqm_weights: raw.mqm_weights,

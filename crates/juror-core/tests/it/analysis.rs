@@ -1338,6 +1338,45 @@ fn the_crossed_and_ordinal_models_are_fitted_when_the_plan_asks() {
 }
 
 #[test]
+fn anytime_valid_sequences_cover_each_comparison_when_asked() {
+    use juror_core::study::analysis_plan::AnalysisPlan;
+    let files = inputs(&FINANCIAL);
+    let options = Options {
+        plan: Some(AnalysisPlan {
+            sequential: Some(30),
+            ..AnalysisPlan::default()
+        }),
+        ..OPTIONS
+    };
+    let (_, report) = analyze(&files, &Context::default(), None, &options);
+    let mut seen = 0;
+    for c in report.dimensions.iter().flat_map(|d| &d.comparisons) {
+        let (Some(s), Some(t), Some(m)) = (c.anytime_ci95, c.mean_diff_ci95, c.mean_diff) else {
+            continue;
+        };
+        seen += 1;
+        // Centred on the mean difference, and wider than the fixed-n t interval.
+        check("centre", (s.low + s.high) / 2.0, m, 1e-12);
+        assert!(s.low < t.low && s.high > t.high, "{s:?} {t:?}");
+    }
+    assert!(seen > 0);
+    let md = markdown::render(&report);
+    assert!(
+        md.contains(": anytime-valid 95% confidence sequence of A − B ["),
+        "{md}"
+    );
+    assert!(md.contains("tuned to 30 units"));
+    let (_, plain) = analyze(&files, &Context::default(), None, &OPTIONS);
+    assert!(
+        plain
+            .dimensions
+            .iter()
+            .flat_map(|d| &d.comparisons)
+            .all(|c| c.anytime_ci95.is_none())
+    );
+}
+
+#[test]
 fn best_of_four_counts_a_win_over_each_other_output() {
     let files = inputs(&WORK_INTAKE);
     let (_, report) = analyze(&files, &Context::default(), None, &OPTIONS);

@@ -96,6 +96,20 @@ pub fn methods(report: &Report) -> String {
                 .to_owned(),
         );
     }
+    let sequences = report
+        .dimensions
+        .iter()
+        .flat_map(|d| &d.comparisons)
+        .any(|c| c.anytime_ci95.is_some());
+    if sequences {
+        parts.push(format!(
+            "Each comparison also has an anytime-valid 95% confidence sequence of the mean \
+             difference (Waudby-Smith et al. 2021, the asymptotic normal-mixture sequence of \
+             Howard et al. 2021, tuned to {} units): unlike the t interval, it stays valid however \
+             often the files are analysed as they arrive, so a study may stop once it excludes 0.",
+            report.settings.plan.sequential.unwrap_or_default()
+        ));
+    }
     if report.dimensions.iter().any(|d| d.rounds.is_some()) {
         parts.push(
             "Change over rounds was estimated on the raw ratings that have a round (one point per \

@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 
 use super::types::*;
 use super::{HypothesisTest, bootstrap_of};
-use crate::analysis::data::oriented;
+use crate::analysis::data::{LEVEL, oriented};
 use crate::analysis::overrides::{AnalysisPlan, Correction, Family, Hypothesis, Test, Unit};
 use crate::stats::describe::mean;
 use crate::stats::paired::{
     self, Alternative, PairedError, WilcoxonMethod, paired_effect, t_test, wilcoxon, wilcoxon_p,
 };
+use crate::stats::sequential::{ASYMPTOTIC, mean_sequence};
 
 /// The plan's comparisons of the systems of `unit_means` on `dimension`, each oriented and
 /// tested as its hypothesis (or the plan) says.
@@ -79,6 +80,7 @@ pub(super) fn compare(
         mean_b: None,
         mean_diff: None,
         mean_diff_ci95: None,
+        anytime_ci95: None,
         mean_diff_bootstrap: None,
         wilcoxon: None,
         t_test: None,
@@ -113,6 +115,24 @@ pub(super) fn compare(
         }
     };
     out.mean_diff = Some(mean(&diffs));
+    if let Some(planned) = plan.sequential {
+        match mean_sequence(&diffs, 1.0 - LEVEL, planned as usize) {
+            Ok(s) => {
+                out.anytime_ci95 = Some(Ci {
+                    low: s.low,
+                    high: s.high,
+                });
+                if s.n < ASYMPTOTIC {
+                    out.notes.push(format!(
+                        "the confidence sequence is asymptotic: with {} units (under {ASYMPTOTIC}) \
+                         skewed differences can make it too narrow",
+                        s.n
+                    ));
+                }
+            }
+            Err(e) => out.notes.push(format!("no confidence sequence: {e}")),
+        }
+    }
     out.mean_diff_bootstrap = bootstrap_of(&diffs, options);
     for test in &plan.tests {
         match test {

@@ -408,6 +408,10 @@ pub struct PairComparison {
     pub mean_diff: Option<f64>,
     /// Its two-sided 95% t interval.
     pub mean_diff_ci95: Option<Ci>,
+    /// Its anytime-valid 95% confidence sequence at the current number of units, when asked
+    /// (`--sequential`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anytime_ci95: Option<Ci>,
     /// Its 95% percentile bootstrap interval (resampling units; the report's seed and
     /// resamples).
     pub mean_diff_bootstrap: Option<Bootstrap>,

@@ -320,6 +320,18 @@ pub(super) fn comparisons(
             )
         })
         .collect();
+    notes.extend(list.iter().filter_map(|c| {
+        let s = c.anytime_ci95?;
+        Some(
+            Text::input(&c.system_a)
+                .and(" vs ")
+                .and_input(&c.system_b)
+                .and(format!(
+                    ": anytime-valid 95% confidence sequence of A − B {}",
+                    ci(Some(s), 2)
+                )),
+        )
+    }));
     notes.extend(list.iter().filter(|c| !c.notes.is_empty()).map(|c| {
         Text::input(&c.system_a)
             .and(" vs ")
