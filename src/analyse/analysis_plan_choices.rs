@@ -1,6 +1,7 @@
 //! The analysis plan's choices on the Analyse page: the same overrides as `juror analyze`'s
 //! flags (`--unit`, `--standardise`, `--anchor`, `--pairs`, `--all-pairs`, `--alternative`, `--tests`,
-//! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`, `--models`, `--sequential`), each defaulting to the
+//! `--correction`, `--family`, `--margin`, `--by-group`, `--by-intake`, `--models`, `--raters`,
+//! `--bt-intervals`, `--ties`, `--sequential`), each defaulting to the
 //! plan the study (or its key) pre-registers in its `analysis` section. Any change makes the
 //! report exploratory, and the page says so.
 //!
@@ -12,7 +13,9 @@ use juror_core::analysis::overrides::{
     parse_pairs,
 };
 use juror_core::analysis::run::PlanContext;
-use juror_core::study::analysis_plan::{AnalysisModel, AnalysisModels};
+use juror_core::study::analysis_plan::{
+    AnalysisModel, AnalysisModels, BtIntervals, RaterModel, RaterModels, Ties,
+};
 use leptos::prelude::*;
 
 /// The plan's choices; `systems` are those an anchor or a pair may name (the study's or key's,
@@ -51,6 +54,8 @@ pub fn AnalysisPlanChoices(
                 <MarginInput overrides number_error />
                 <SequentialInput overrides number_error />
                 <ModelsChoice context overrides />
+                <RatersChoice context overrides />
+                <RankingsChoices context overrides />
             </div>
             {move || {
                 let errors: Vec<String> = [pairs_error.get(), number_error.get()].into_iter().flatten().collect();
@@ -229,6 +234,75 @@ fn ModelsChoice(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) -> i
             on_change=choose(overrides, |o, v| {
                 o.models = CHOICES.iter().find(|(w, _)| *w == v).map(|(_, m)| m.to_vec());
             })
+        />
+    }
+}
+
+/// `--raters`: Dawid–Skene's accuracy and MACE's competence on every nominal answer.
+#[component]
+fn RatersChoice(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) -> impl IntoView {
+    const CHOICES: [(&str, &[RaterModel]); 4] = [
+        ("none", &[]),
+        ("dawid_skene", &[RaterModel::DawidSkene]),
+        ("mace", &[RaterModel::Mace]),
+        ("both", &[RaterModel::DawidSkene, RaterModel::Mace]),
+    ];
+    let text = |m: RaterModels| match (
+        m.contains(RaterModel::DawidSkene),
+        m.contains(RaterModel::Mace),
+    ) {
+        (false, false) => "none",
+        (true, false) => "Dawid–Skene",
+        (false, true) => "MACE",
+        (true, true) => "Dawid–Skene and MACE",
+    };
+    view! {
+        <Choice
+            label="Rater quality"
+            planned=planned(context, move |p| text(p.raters).to_owned())
+            options=vec![
+                ("none", "None"),
+                ("dawid_skene", "Dawid–Skene (accuracy, consensus)"),
+                ("mace", "MACE (competence)"),
+                ("both", "Both"),
+            ]
+            value=chosen(overrides, |o| {
+                let asked = o.raters.as_deref().map(RaterModels::of);
+                CHOICES
+                    .iter()
+                    .find(|(_, m)| Some(RaterModels::of(m)) == asked)
+                    .map_or("", |(w, _)| w)
+                    .to_owned()
+            })
+            on_change=choose(overrides, |o, v| {
+                o.raters = CHOICES.iter().find(|(w, _)| *w == v).map(|(_, m)| m.to_vec());
+            })
+        />
+    }
+}
+
+/// `--bt-intervals` and `--ties`: the Bradley–Terry ratings' intervals and how the leaderboard
+/// counts a tie.
+#[component]
+fn RankingsChoices(context: Memo<PlanContext>, overrides: RwSignal<Overrides>) -> impl IntoView {
+    view! {
+        <Choice
+            label="Ranking intervals"
+            planned=planned(context, |p| p.bt_intervals.word().to_owned())
+            options=vec![
+                ("both", "Sandwich and bootstrap"),
+                ("sandwich", "Sandwich (leaderboard)"),
+                ("bootstrap", "Bootstrap (strengths)"),
+            ]
+            value=chosen(overrides, |o| o.bt_intervals.map_or("", BtIntervals::word).to_owned())
+            on_change=choose(overrides, |o, v| o.bt_intervals = BtIntervals::from_word(v))
+        />
+        <Choice
+            label="Ties on the leaderboard"
+            planned=planned(context, |p| p.ties.word().to_owned())
+            options=vec![("halves", "Half a win each"), ("davidson", "Davidson's model")]
+            value=chosen(overrides, |o| o.ties.map_or("", Ties::word).to_owned())
+            on_change=choose(overrides, |o, v| o.ties = Ties::from_word(v))
         />
     }
 }

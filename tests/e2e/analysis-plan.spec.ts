@@ -86,12 +86,15 @@ test('another plan chosen in the page is exploratory and equals the same flags o
   await page.getByLabel('Non-inferiority margin, every comparison').fill('0.25');
   await page.getByLabel('Non-inferiority margin, every comparison').blur();
   await page.getByRole('combobox', { name: 'Models of the ratings', exact: true }).selectOption('both');
+  await page.getByRole('combobox', { name: 'Rater quality', exact: true }).selectOption('dawid_skene');
   await page.getByLabel('Anytime-valid intervals, planned units').fill('10');
   await page.getByLabel('Anytime-valid intervals, planned units').blur();
   await expect(page.getByRole('status').filter({ hasText: 'Exploratory' })).toBeVisible();
   // The models beside the tests: annotators and items apart, and the scores as ordered categories.
   await expect(page.getByRole('heading', { name: 'Crossed random effects: annotators and items' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Odds ratios of a higher score on quality' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Rater quality (Dawid–Skene)' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Annotators on quality, by estimated accuracy' })).toBeVisible();
   await expect(region.getByText(/^gpt2 vs hare: anytime-valid 95% confidence sequence of A − B \[/)).toBeVisible();
   // Every pair of the four systems now, on the ten items.
   await expect(quality.getByRole('row')).toHaveCount(7);
@@ -106,7 +109,7 @@ test('another plan chosen in the page is exploratory and equals the same flags o
   const cliReport = JSON.parse(
     cli([
       '--study', studyPath, ...files, '--unit', 'item', '--all-pairs', '--correction', 'holm', '--margin', '0.25',
-      '--models', 'crossed,ordinal', '--sequential', '10',
+      '--models', 'crossed,ordinal', '--sequential', '10', '--raters', 'dawid-skene',
     ]),
   );
   expect(pageReport.settings.plan_source).toBe('options');

@@ -130,6 +130,8 @@ impl AnalysisPlanFlags {
             divergence: None,
             raters: None,
             models: None,
+            bt_intervals: None,
+            ties: None,
         })
     }
 }

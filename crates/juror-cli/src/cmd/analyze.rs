@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use juror_core::analysis::judges::JudgeSettings;
 use juror_core::analysis::{self, run::Request};
-use juror_core::study::analysis_plan::{AnalysisModel, RaterModel};
+use juror_core::study::analysis_plan::{AnalysisModel, BtIntervals, RaterModel, Ties};
 
 use crate::analysis_plan::AnalysisPlanFlags;
 use crate::files::{file_text, write_atomically};
@@ -98,9 +98,11 @@ pub struct Args {
     /// unpublished --study.
     #[arg(long)]
     divergence: bool,
-    /// Models of rater quality to fit on each rating dimension of up to 11 points, instead of
-    /// the study's analysis.raters: dawid-skene gives each annotator's confusion matrix and
-    /// accuracy and each output's consensus score (comma-separated).
+    /// Models of rater quality to fit on every nominal answer (each rating dimension of up to
+    /// 11 points, each single-choice or Likert output question, the flag, a pair's choice),
+    /// instead of the study's analysis.raters: dawid-skene gives each annotator's confusion
+    /// matrix and accuracy and each unit's consensus; mace each annotator's competence
+    /// (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODEL")]
     raters: Vec<RaterFlag>,
     /// Models of each rating dimension to fit beside the paired tests, instead of the study's
@@ -109,6 +111,15 @@ pub struct Args {
     /// between systems) (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "MODEL")]
     models: Vec<ModelFlag>,
+    /// The intervals of the preferences' Bradley–Terry ratings, instead of the study's
+    /// analysis.bt_intervals: sandwich (the leaderboard, as arena-rank computes it), bootstrap
+    /// (the strengths' percentile intervals) or both.
+    #[arg(long, value_name = "KIND", value_parser = ["sandwich", "bootstrap", "both"])]
+    bt_intervals: Option<String>,
+    /// How the leaderboard counts a tie, instead of the study's analysis.ties: halves (half a
+    /// win to each side) or davidson (Davidson's model, with a fitted tie parameter).
+    #[arg(long, value_name = "MODEL", value_parser = ["halves", "davidson"])]
+    ties: Option<String>,
     /// Automatic judges' verdicts (tidy CSVs, ratings files, or JSON Lines: rows with the
     /// CSVs' fields, or verdicts on the trials of `juror trials`, which need --study), each
     /// judge named by its annotator_id; optional run and confidence. Read apart from the
@@ -136,9 +147,21 @@ pub struct Args {
 
 /// A model of rater quality (`--raters`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
-enum RaterFlag {
+pub(crate) enum RaterFlag {
     /// Dawid–Skene confusion matrices, fitted by EM.
     DawidSkene,
+    /// MACE competence, by variational Bayes.
+    Mace,
+}
+
+impl RaterFlag {
+    /// The plan's model this flag names.
+    pub(crate) fn model(self) -> RaterModel {
+        match self {
+            RaterFlag::DawidSkene => RaterModel::DawidSkene,
+            RaterFlag::Mace => RaterModel::Mace,
+        }
+    }
 }
 
 /// A model of each dimension (`--models`).
@@ -197,15 +220,13 @@ fn overrides(args: &Args) -> Result<analysis::overrides::Overrides, String> {
         overrides.divergence = Some(true);
     }
     if !args.raters.is_empty() {
-        overrides.raters = Some(
-            args.raters
-                .iter()
-                .map(|r| match r {
-                    RaterFlag::DawidSkene => RaterModel::DawidSkene,
-                })
-                .collect(),
-        );
+        overrides.raters = Some(args.raters.iter().map(|r| r.model()).collect());
     }
+    overrides.bt_intervals = args
+        .bt_intervals
+        .as_deref()
+        .and_then(BtIntervals::from_word);
+    overrides.ties = args.ties.as_deref().and_then(Ties::from_word);
     if !args.models.is_empty() {
         overrides.models = Some(
             args.models

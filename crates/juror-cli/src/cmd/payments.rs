@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use juror_core::analysis::payments::payments;
+use juror_core::analysis::report::raters::estimate_for_payments;
 use juror_core::analysis::run::parse_key;
 use juror_core::analysis::{Context, Input};
+use juror_core::study::analysis_plan::RaterModels;
 
 use crate::files::{load_opened, read, write_atomically};
 
@@ -36,6 +38,11 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also estimate each participant's rater quality on every nominal answer, as `juror
+    /// analyze --raters` does (dawid-skene: accuracy; mace: competence; comma-separated).
+    /// Default: the study's analysis.raters. A low value is a reason to look, not proof.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODEL")]
+    raters: Vec<super::analyze::RaterFlag>,
 }
 
 /// What `juror payments` writes.
@@ -79,7 +86,17 @@ pub fn run(args: Args) -> ExitCode {
         key: key.as_ref(),
         reveal_ids: true,
     };
-    let list = payments(&inputs, &context);
+    let mut list = payments(&inputs, &context);
+    let raters = if args.raters.is_empty() {
+        opened
+            .study
+            .analysis()
+            .map(|p| p.raters)
+            .unwrap_or_default()
+    } else {
+        RaterModels::of(&args.raters.iter().map(|r| r.model()).collect::<Vec<_>>())
+    };
+    estimate_for_payments(&mut list, &inputs, &context, raters);
     let text = match args.format {
         Format::Table => list.to_table(),
         Format::Csv => list.to_csv(),

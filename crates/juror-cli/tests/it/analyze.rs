@@ -1892,3 +1892,49 @@ fn the_plan_pre_registers_setting_unadjudicated_cells_aside() {
         assert!(d.get("set_aside").is_none(), "{}", d["dimension"]);
     }
 }
+
+/// `--ties davidson --bt-intervals sandwich`: the leaderboard by Davidson's model and no
+/// bootstrap; `--raters dawid-skene,mace`: one fit per nominal answer, both models; a word not
+/// known is a usage error that lists the words.
+#[test]
+fn rankings_and_rater_models_are_chosen_by_flags() {
+    let files: Vec<String> = (1..=3)
+        .map(|s| fixture(&format!("pandalm-slot{s}.json")))
+        .collect();
+    let out = juror(&args(
+        &[
+            "--ties",
+            "davidson",
+            "--bt-intervals",
+            "sandwich",
+            "--raters",
+            "dawid-skene,mace",
+        ],
+        &files,
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = json(&out);
+    let p = &r["preferences"];
+    assert_eq!(p["leaderboard"]["ties"], "davidson");
+    assert!(p["leaderboard"]["tie_parameter"]["nu"].as_f64().unwrap() > 0.0);
+    let scores = p["bradley_terry"]["scores"].as_object().unwrap();
+    assert!(scores.values().all(|s| s["ci"].is_null()), "no bootstrap");
+    assert_eq!(r["settings"]["plan"]["ties"], "davidson");
+    let choice = r["raters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["answer"] == "choice")
+        .expect("a fit of the choices");
+    assert_eq!(choice["models"], serde_json::json!(["dawid_skene", "mace"]));
+    let annotator = &choice["annotators"][0];
+    assert!(annotator["accuracy"].is_f64() && annotator["competence"].is_f64());
+
+    let out = juror(&args(&["--ties", "thirds"], &files));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("invalid value 'thirds' for '--ties <MODEL>'"),
+        "{}",
+        stderr(&out)
+    );
+}

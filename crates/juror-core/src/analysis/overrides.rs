@@ -64,6 +64,10 @@ pub struct Overrides {
     pub raters: Option<Vec<crate::study::analysis_plan::RaterModel>>,
     /// Models of each dimension to fit, instead of the plan's (`--models`).
     pub models: Option<Vec<crate::study::analysis_plan::AnalysisModel>>,
+    /// The intervals of the Bradley–Terry ratings, instead of the plan's (`--bt-intervals`).
+    pub bt_intervals: Option<crate::study::analysis_plan::BtIntervals>,
+    /// How the leaderboard counts a tie, instead of the plan's (`--ties`).
+    pub ties: Option<crate::study::analysis_plan::Ties>,
 }
 
 impl Overrides {
@@ -166,6 +170,12 @@ impl Overrides {
         }
         if let Some(m) = &self.models {
             out.models = crate::study::analysis_plan::AnalysisModels::of(m);
+        }
+        if let Some(b) = self.bt_intervals {
+            out.bt_intervals = b;
+        }
+        if let Some(t) = self.ties {
+            out.ties = t;
         }
         out.thresholds.extend(self.thresholds.iter().cloned());
         if let Some(q) = &self.by_intake {

@@ -51,6 +51,11 @@ pub struct Payment {
     pub file: String,
     /// The participant's files given, the one read and its superseded backups.
     pub files: usize,
+    /// The participant's estimated rater quality over every nominal answer, when asked
+    /// (`report::raters::estimate_for_payments`): Dawid–Skene's accuracy and MACE's competence, each
+    /// the mean over the answers fitted weighted by the participant's answers.
+    pub accuracy: Option<f64>,
+    pub competence: Option<f64>,
     /// What deserves a look before paying, in words (empty when nothing does).
     pub notes: Vec<String>,
 }
@@ -64,7 +69,7 @@ pub struct Payments {
 }
 
 /// The columns of [`Payments::to_csv`].
-const COLUMNS: [&str; 15] = [
+const COLUMNS: [&str; 17] = [
     "participant",
     "platform",
     "platform_study",
@@ -79,6 +84,8 @@ const COLUMNS: [&str; 15] = [
     "active_minutes",
     "file",
     "files",
+    "accuracy",
+    "competence",
     "notes",
 ];
 
@@ -214,6 +221,8 @@ fn row(opened: &Opened<'_>, files: usize, context: &Context) -> Payment {
         active_minutes,
         file: opened.name.clone(),
         files,
+        accuracy: None,
+        competence: None,
         notes,
     }
 }
@@ -289,6 +298,8 @@ impl Payments {
                 format!("{:.1}", r.active_minutes),
                 r.file.clone(),
                 r.files.to_string(),
+                r.accuracy.map(|a| format!("{a:.3}")).unwrap_or_default(),
+                r.competence.map(|c| format!("{c:.3}")).unwrap_or_default(),
                 r.notes.join("; "),
             ]));
         }
@@ -298,7 +309,9 @@ impl Payments {
     /// The list as a table for the terminal: columns padded to their widest cell, the notes
     /// last.
     pub fn to_table(&self) -> String {
-        let head = [
+        let accuracy = self.rows.iter().any(|r| r.accuracy.is_some());
+        let competence = self.rows.iter().any(|r| r.competence.is_some());
+        let mut head = vec![
             "participant",
             "session",
             "complete",
@@ -307,11 +320,18 @@ impl Payments {
             "minutes",
             "slot",
             "files",
-            "notes",
         ];
+        if accuracy {
+            head.push("accuracy");
+        }
+        if competence {
+            head.push("competence");
+        }
+        head.push("notes");
+        let estimate = |x: Option<f64>| x.map_or_else(|| "-".to_owned(), |x| format!("{x:.3}"));
         let mut cells: Vec<Vec<String>> = vec![head.iter().map(|h| (*h).to_owned()).collect()];
         for r in &self.rows {
-            cells.push(vec![
+            let mut row = vec![
                 r.participant.clone(),
                 r.session.clone().unwrap_or_else(|| "-".to_owned()),
                 if r.complete { "yes" } else { "no" }.to_owned(),
@@ -324,8 +344,15 @@ impl Payments {
                 format!("{:.1}", r.active_minutes),
                 r.slot.to_string(),
                 r.files.to_string(),
-                r.notes.join("; "),
-            ]);
+            ];
+            if accuracy {
+                row.push(estimate(r.accuracy));
+            }
+            if competence {
+                row.push(estimate(r.competence));
+            }
+            row.push(r.notes.join("; "));
+            cells.push(row);
         }
         let widths: Vec<usize> = (0..head.len())
             .map(|c| {

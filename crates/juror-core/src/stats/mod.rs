@@ -11,13 +11,13 @@
 //! type); on those, [`paired`] (Wilcoxon, the t-test, Holm and Bonferroni, effect sizes, the
 //! one-sample summary and bootstrap), [`trend`] (slope and Spearman over rounds), [`preference`]
 //! (win rates, binomial tests, Bradley–Terry; its `sandwich`: arena-scale ratings with sandwich
-//! intervals and rank sets), [`nominal`] (tests on counts and ranks),
+//! intervals and rank sets; its `davidson`: the same with ties as Davidson models them), [`nominal`] (tests on counts and ranks),
 //! [`agreement`] (kappas and Krippendorff's alpha), [`spans`] (error spans: character-level F1
 //! and alpha between annotators, the MQM score), [`mixed`] (linear mixed models: one random intercept, or
 //! annotators and items crossed), [`ordinal`]
 //! (the proportional odds model of ratings on a scale), [`divergence`] (TF-IDF as scikit-learn
 //! makes it, cosine distances between texts, the mean of groups with its interval),
-//! [`raters`] (rater quality: Dawid–Skene), [`sequential`] (anytime-valid confidence sequences), [`power`] (the power of the paired tests; its `preference`:
+//! [`raters`] (rater quality: Dawid–Skene, MACE), [`sequential`] (anytime-valid confidence sequences: normal mixture for means, betting for shares), [`power`] (the power of the paired tests; its `preference`:
 //! sizing of preference designs and of a judge beside humans) and
 //! [`judges`] (an automatic judge beside the
 //! humans: the alternative annotator test, Benjamini–Yekutieli, Kendall's tau-b, PPI++).

@@ -27,6 +27,7 @@ use super::math::Portable;
 use super::special;
 use crate::base::rng::Stream;
 
+pub mod davidson;
 pub mod sandwich;
 
 /// Who won one comparison of system `a` with system `b`.

@@ -25,8 +25,13 @@
 //!
 //! # Reference
 //! crowd-kit 1.4.2 (`crates/juror-core/tests/reference/raters`), within 1e-6.
+//!
+//! [`mace`] fits MACE (per rater, the probability of answering from knowledge rather than
+//! spamming) to the same [`Answer`]s.
 
 use super::math::Portable;
+
+pub mod mace;
 
 /// The smallest probability the fit lets a confusion entry, prior or posterior take.
 const EPS: f64 = 1e-10;
@@ -75,6 +80,8 @@ pub enum RatersError {
     OutOfRange,
     /// A unit with no answer.
     Unanswered(usize),
+    /// An option of a fit out of its range, by name.
+    InvalidOption(&'static str),
 }
 
 impl std::fmt::Display for RatersError {
@@ -85,6 +92,7 @@ impl std::fmt::Display for RatersError {
                 write!(f, "an answer outside the units, raters or categories")
             }
             RatersError::Unanswered(u) => write!(f, "unit {u} has no answer"),
+            RatersError::InvalidOption(name) => write!(f, "the option {name} is out of its range"),
         }
     }
 }

@@ -27,8 +27,15 @@
 //! quadrature, equals 1/α) and by simulation (normal and skewed values: the share of paths whose
 //! sequence ever misses the mean over 1..500 looks stays below α within its Monte Carlo error),
 //! in this module's tests.
+//!
+//! For a share (values in [0, 1]: wins, losses and ties as ½) [`share_sequence`], in
+//! [`betting`], is nonasymptotic instead: the betting confidence sequence of Waudby-Smith and
+//! Ramdas (2024), valid from the first value on.
 
 use super::math::Portable;
+
+pub mod betting;
+pub use betting::share_sequence;
 
 /// Below this many values the sequence leans on its asymptotics: with strongly skewed values
 /// (exponential) paths looked at from 10 values on miss the mean 9.8% of the time, from 30 on
@@ -44,6 +51,13 @@ pub enum SequenceError {
     BadSetting,
     /// A value that is not finite.
     NotFinite,
+    /// No values at all.
+    NoValues,
+    /// A share's value outside [0, 1], at position `index` (from 0).
+    OutOfRange { index: usize, value: f64 },
+    /// No candidate mean is left after `after` values: they are inconsistent with any one
+    /// mean.
+    Contradicted { after: usize },
 }
 
 impl std::fmt::Display for SequenceError {
@@ -58,6 +72,18 @@ impl std::fmt::Display for SequenceError {
                 "give α between 0 and 1 and a planned number of units of 1 or more"
             ),
             SequenceError::NotFinite => write!(f, "a value is not finite; fix or drop it"),
+            SequenceError::NoValues => write!(f, "no values yet: collect some first"),
+            SequenceError::OutOfRange { index, value } => write!(
+                f,
+                "value {value} at position {index} is outside [0, 1]: give a share as 1 for a \
+                 win, 0 for a loss and 0.5 for a tie"
+            ),
+            SequenceError::Contradicted { after } => write!(
+                f,
+                "after {after} values no share is consistent with all of them at once: values \
+                 with one fixed mean do this with probability at most α, so the share probably \
+                 drifted during the study; look at it period by period"
+            ),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::base::number::Num;
 
 mod models;
 
-pub use models::{AnalysisModel, AnalysisModels, RaterModel, RaterModels};
+pub use models::{AnalysisModel, AnalysisModels, BtIntervals, RaterModel, RaterModels, Ties};
 
 /// The study file's `analysis` section: the pre-registered analysis plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -102,9 +102,11 @@ pub struct RawAnalysis {
     /// outputs for different annotators (`docs/analysis.md`, "Output divergence").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub divergence: bool,
-    /// Models of rater quality to fit on each rating dimension of up to 11 points, its scores
-    /// read as categories: `["dawid_skene"]` gives each annotator's confusion matrix and
-    /// accuracy and each output's consensus score (`docs/analysis.md`, "Rater quality").
+    /// Models of rater quality to fit on every nominal answer read as categories (each rating
+    /// dimension of up to 11 points, each single-choice or Likert output question, the flag, a
+    /// pair's choice): `"dawid_skene"` gives each annotator's confusion matrix and accuracy and
+    /// each unit's consensus, `"mace"` each annotator's competence (`docs/analysis.md`, "Rater
+    /// quality").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub raters: Vec<RaterModel>,
     /// Models of each rating dimension beside the paired tests: `"crossed"` (a linear mixed
@@ -113,6 +115,19 @@ pub struct RawAnalysis {
     /// the scores). `docs/analysis.md`, "Models of the ratings".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<AnalysisModel>,
+    /// The intervals of the Bradley–Terry ratings of the preferences: `"sandwich"` (the
+    /// leaderboard's, as arena-rank computes them), `"bootstrap"` (the strengths' percentile
+    /// intervals) or `"both"`. Default `"both"`.
+    // Read as text and checked with the plan, as `standardise`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<BtIntervals>")]
+    pub bt_intervals: Option<String>,
+    /// How the leaderboard counts a tie: `"halves"` (half a win to each side, arena-rank's
+    /// default) or `"davidson"` (Davidson's model, with a fitted tie parameter). Default
+    /// `"halves"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Ties>")]
+    pub ties: Option<String>,
     /// Scopes the confirmatory analysis to the items of one value of one item grouping, as
     /// the items write it: `{"groups": {"domain": "skills"}}` (a named grouping of
     /// `items[].groups`) or `{"group": "skills"}` (the items' `group`). The comparisons,
@@ -721,6 +736,12 @@ pub struct AnalysisPlan {
     #[serde(skip_serializing_if = "AnalysisModels::is_empty")]
     #[schemars(with = "Vec<AnalysisModel>")]
     pub models: AnalysisModels,
+    /// The intervals of the Bradley–Terry ratings.
+    #[serde(skip_serializing_if = "models::is_default")]
+    pub bt_intervals: BtIntervals,
+    /// How the leaderboard counts a tie.
+    #[serde(skip_serializing_if = "models::is_default")]
+    pub ties: Ties,
     /// The items the confirmatory analysis is on; absent: every item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmatory: Option<Scope>,
@@ -753,6 +774,8 @@ impl Default for AnalysisPlan {
             divergence: false,
             raters: RaterModels::default(),
             models: AnalysisModels::default(),
+            bt_intervals: BtIntervals::Both,
+            ties: Ties::Halves,
             confirmatory: None,
         }
     }
@@ -863,6 +886,11 @@ impl AnalysisPlan {
                 Standardise::None
             }
         };
+        let (bt_intervals, ties) = models::rankings(
+            raw.bt_intervals.as_deref(),
+            raw.ties.as_deref(),
+            &mut problems,
+        );
         problems.extend(meaning_problems(raw, dimensions));
         if !problems.is_empty() {
             return Err(problems);
@@ -891,6 +919,8 @@ impl AnalysisPlan {
             divergence: raw.divergence,
             raters: RaterModels::of(&raw.raters),
             models: AnalysisModels::of(&raw.models),
+            bt_intervals,
+            ties,
             confirmatory: raw.confirmatory.as_ref().and_then(RawConfirmatory::scope),
         })
     }

@@ -149,7 +149,7 @@ const OBJECTS: &[(&str, &str, &str, &str)] = &[
         "RawAnalysis",
         r#"{"unit": "item", "comparisons": "all"}"#,
         "",
-        "unit, standardise, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, exclude_unadjudicated, adjudicate, judges, thresholds, mqm_weights, divergence, raters, models, confirmatory",
+        "unit, standardise, comparisons, alternative, tests, correction, family, primary, hypotheses, contrasts, by_group, by_intake, exclude_unadjudicated, adjudicate, judges, thresholds, mqm_weights, divergence, raters, models, bt_intervals, ties, confirmatory",
     ),
     (
         "RawConfirmatory",

@@ -1157,6 +1157,7 @@ fn preference_numbers_equal_direct_calls_through_the_seal_key() {
 
 #[test]
 fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
+    use juror_core::analysis::report::raters::Rated;
     use juror_core::stats::raters::{Answer, dawid_skene};
     use juror_core::study::analysis_plan::{AnalysisPlan, RaterModel, RaterModels};
     let files = inputs(&FINANCIAL);
@@ -1175,12 +1176,21 @@ fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
         .iter()
         .map(|d| d.dimension.as_str())
         .collect();
-    let fitted: Vec<&str> = report.raters.iter().map(|r| r.dimension.as_str()).collect();
+    let fitted: Vec<&str> = report
+        .raters
+        .iter()
+        .filter(|r| r.answer == Rated::Dimension)
+        .map(|r| r.name.as_str())
+        .collect();
     assert_eq!(fitted, dimensions);
     let ratings = ratings_of(&files);
-    for fit in &report.raters {
+    for fit in report
+        .raters
+        .iter()
+        .filter(|r| r.answer == Rated::Dimension)
+    {
         // By hand: outputs (item, system) and annotators in byte order, scores ascending.
-        let mine: Vec<&Rating> = ratings.iter().filter(|r| r.4 == fit.dimension).collect();
+        let mine: Vec<&Rating> = ratings.iter().filter(|r| r.4 == fit.name).collect();
         let outputs: BTreeSet<(&str, &str)> =
             mine.iter().map(|r| (r.2.as_str(), r.3.as_str())).collect();
         let outputs: Vec<_> = outputs.into_iter().collect();
@@ -1189,7 +1199,8 @@ fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
         let mut categories: Vec<f64> = mine.iter().map(|r| r.5).collect();
         categories.sort_by(f64::total_cmp);
         categories.dedup();
-        assert_eq!(fit.categories, categories);
+        let names: Vec<String> = categories.iter().map(f64::to_string).collect();
+        assert_eq!(fit.categories, names);
         let answers: Vec<Answer> = mine
             .iter()
             .map(|r| Answer {
@@ -1203,14 +1214,15 @@ fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
             .collect();
         let want =
             dawid_skene(&answers, outputs.len(), annotators.len(), categories.len()).unwrap();
-        assert_eq!(fit.ratings, mine.len());
-        assert_eq!(fit.outputs, outputs.len());
+        assert_eq!(fit.answers, mine.len());
+        assert_eq!(fit.units, outputs.len());
         assert_eq!(fit.rounds, want.rounds);
         assert_eq!(fit.prior, want.prior);
         for (w, a) in fit.annotators.iter().enumerate() {
             assert_eq!(a.annotator, annotators[w]);
-            assert_eq!(a.accuracy, want.accuracy[w]);
-            assert_eq!(a.confusion, want.confusion[w]);
+            assert_eq!(a.accuracy, Some(want.accuracy[w]));
+            assert_eq!(a.competence, None, "MACE only when asked");
+            assert_eq!(a.confusion.as_ref(), Some(&want.confusion[w]));
         }
         let changed = (0..outputs.len())
             .filter(|&u| want.consensus[u] != want.majority[u])
@@ -1223,7 +1235,7 @@ fn rater_quality_is_the_dawid_skene_fit_of_each_dimension() {
     assert!(md.contains("Dawid–Skene model (Dawid and Skene 1979)"));
     // Three annotators an output: a description, said so.
     assert!(
-        md.contains("With 3.0 rating(s) per output, the fit leans on"),
+        md.contains("With 3.0 answer(s) per unit, the fit leans on"),
         "{md}"
     );
     assert!(!markdown::render(&without).contains("Rater quality"));
@@ -3810,4 +3822,99 @@ fn only_the_plans_key_criteria_are_flagged() {
         markdown.contains("set aside from the systems"),
         "{markdown}"
     );
+}
+
+/// The leaderboard follows the plan: ties as halves with both kinds of interval by default;
+/// Davidson's model (its fit, ν and all) with the sandwich only; no leaderboard with the
+/// bootstrap only; and with `sequential`, each pair's betting sequence of its win rate, from
+/// the judgements in the order read.
+#[test]
+fn the_leaderboard_follows_the_plans_ties_and_intervals() {
+    use juror_core::analysis::report::comparisons;
+    use juror_core::stats::preference::Outcome;
+    use juror_core::stats::preference::davidson::davidson;
+    use juror_core::stats::preference::sandwich::SandwichOptions;
+    use juror_core::stats::sequential::share_sequence;
+    use juror_core::study::analysis_plan::{AnalysisPlan, BtIntervals, Ties};
+
+    let files = inputs(&PANDALM);
+    let with = |plan: AnalysisPlan| {
+        let options = Options {
+            plan: Some(plan),
+            ..OPTIONS
+        };
+        analyze(&files, &Context::default(), None, &options).1
+    };
+    let default = with(AnalysisPlan::default());
+    let p = default.preferences.as_ref().unwrap();
+    let board = p.leaderboard.as_ref().expect("a leaderboard by default");
+    assert_eq!(board.ties, Ties::Halves);
+    assert!(board.tie_parameter.is_none());
+    let bt = p.bradley_terry.as_ref().unwrap();
+    assert!(bt.scores.values().all(|s| s.ci.is_some()), "bootstrap too");
+    assert!(p.pairs.iter().all(|r| r.anytime_ci95.is_none()));
+
+    let report = with(AnalysisPlan {
+        bt_intervals: BtIntervals::Sandwich,
+        ties: Ties::Davidson,
+        sequential: Some(30),
+        ..AnalysisPlan::default()
+    });
+    let p = report.preferences.as_ref().unwrap();
+    let rows = read(&files, &Context::default()).preferences;
+    let judged = comparisons(&rows);
+    assert!(
+        judged.iter().any(|c| c.outcome == Outcome::Tie),
+        "PandaLM has ties"
+    );
+    let fit = davidson(&p.systems, &judged, None, &SandwichOptions::default()).unwrap();
+    let board = p.leaderboard.as_ref().unwrap();
+    assert_eq!(board.ties, Ties::Davidson);
+    assert!(board.note.is_none());
+    let tie = board.tie_parameter.as_ref().unwrap();
+    assert_eq!(tie.nu, fit.ties.nu);
+    assert_eq!(
+        (tie.ci95.low, tie.ci95.high),
+        (fit.ties.lower, fit.ties.upper)
+    );
+    assert_eq!(tie.tie_probability, fit.ties.nu / (2.0 + fit.ties.nu));
+    for row in &board.systems {
+        let want = fit.rating(&row.system).unwrap();
+        assert_eq!(row.rating, want.rating, "{}", row.system);
+        assert_eq!(row.ci95.low, want.lower);
+        assert_eq!(row.rank_interval, [want.rank_lower, want.rank_upper]);
+    }
+    let bt = p.bradley_terry.as_ref().unwrap();
+    assert!(bt.scores.values().all(|s| s.ci.is_none()), "no bootstrap");
+    for pair in &p.pairs {
+        let wins: Vec<f64> = judged
+            .iter()
+            .filter_map(|c| {
+                let forward = c.a == pair.system_a && c.b == pair.system_b;
+                let backward = c.a == pair.system_b && c.b == pair.system_a;
+                match c.outcome {
+                    _ if !(forward || backward) => None,
+                    Outcome::Tie => None,
+                    Outcome::A => Some(if forward { 1.0 } else { 0.0 }),
+                    Outcome::B => Some(if forward { 0.0 } else { 1.0 }),
+                }
+            })
+            .collect();
+        let want = share_sequence(&wins, 0.05).unwrap();
+        let got = pair.anytime_ci95.expect("a sequence per pair");
+        assert_eq!((got.low, got.high), (want.low, want.high));
+        let rate = pair.win_rate.unwrap();
+        assert!(got.low <= rate && rate <= got.high);
+    }
+    let md = markdown::render(&report);
+    assert!(md.contains("Davidson's extension of Bradley–Terry"), "{md}");
+    assert!(md.contains("Tie parameter ν = "));
+    assert!(md.contains("anytime-valid 95% confidence sequence of the win rate of A"));
+    assert!(md.contains("hedged-capital betting sequence of Waudby-Smith and Ramdas"));
+
+    let report = with(AnalysisPlan {
+        bt_intervals: BtIntervals::Bootstrap,
+        ..AnalysisPlan::default()
+    });
+    assert!(report.preferences.unwrap().leaderboard.is_none());
 }

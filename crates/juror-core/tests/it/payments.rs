@@ -124,3 +124,62 @@ fn a_completion_far_faster_than_the_estimate_is_noted() {
         paced.rows[0].notes
     );
 }
+
+/// With rater models asked, each participant's row carries their estimated accuracy and
+/// competence: the report's fits, weighted by the participant's answers, for the participant
+/// the row names (the ids revealed, as on the list).
+#[test]
+fn each_participant_gets_the_rater_quality_the_report_estimates() {
+    use juror_core::analysis::read;
+    use juror_core::analysis::report::raters::{estimate_for_payments, per_annotator, report};
+    use juror_core::study::analysis_plan::{AnalysisPlan, RaterModel, RaterModels};
+
+    let inputs: Vec<Input> = [
+        "financial-slot1.json",
+        "financial-slot2.json",
+        "financial-slot3.json",
+    ]
+    .iter()
+    .map(|f| crate::support::input(f))
+    .collect();
+    let mut list = payments(&inputs, &context());
+    assert!(list.rows.iter().all(|r| r.accuracy.is_none()));
+    assert!(
+        !list.to_table().contains("accuracy"),
+        "no column when not asked"
+    );
+    let raters = RaterModels::of(&[RaterModel::DawidSkene]);
+    estimate_for_payments(&mut list, &inputs, &context(), raters);
+    let data = read(&inputs, &context());
+    let mut dimensions: Vec<String> = data
+        .ratings
+        .iter()
+        .map(|r| r.dimension.to_string())
+        .collect();
+    dimensions.sort();
+    dimensions.dedup();
+    let plan = AnalysisPlan {
+        raters,
+        ..AnalysisPlan::default()
+    };
+    let fits = report(&data, &plan, &dimensions, None);
+    assert!(!fits.is_empty());
+    let want = per_annotator(&fits);
+    assert_eq!(list.rows.len(), 3);
+    for row in &list.rows {
+        let q = want
+            .get(&row.participant)
+            .expect("a participant of the fits");
+        assert_eq!(row.accuracy, q.accuracy);
+        assert!(row.accuracy.is_some_and(|a| (0.0..=1.0).contains(&a)));
+        assert_eq!(row.competence, None, "MACE only when asked");
+    }
+    assert!(list.to_table().lines().next().unwrap().contains("accuracy"));
+    let csv = list.to_csv();
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .contains(",accuracy,competence,notes")
+    );
+}

@@ -203,3 +203,185 @@ fn unusable_answers_are_refused() {
         Err(RatersError::Unanswered(1))
     );
 }
+
+/// The fit the report gives `name`, checked against `dawid_skene` on the units, annotators
+/// and categories built here by hand from `(unit, annotator, category)` triples.
+fn check_fit_of(
+    fits: &[juror_core::analysis::report::raters::RaterQuality],
+    name: &str,
+    triples: &[(String, String, usize)],
+    categories: usize,
+) {
+    let fit = fits
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no fit of {name}"));
+    let units: BTreeMap<&str, usize> = triples
+        .iter()
+        .map(|t| (t.0.as_str(), 0))
+        .collect::<BTreeMap<_, _>>()
+        .into_keys()
+        .enumerate()
+        .map(|(i, u)| (u, i))
+        .collect();
+    let raters: Vec<&str> = {
+        let mut r: Vec<&str> = triples.iter().map(|t| t.1.as_str()).collect();
+        r.sort_unstable();
+        r.dedup();
+        r
+    };
+    let answers: Vec<Answer> = triples
+        .iter()
+        .map(|(u, r, c)| Answer {
+            unit: units[u.as_str()],
+            rater: raters.iter().position(|x| x == r).unwrap(),
+            category: *c,
+        })
+        .collect();
+    // The categories no one gave are left out, the others keep their order.
+    let mut given: Vec<usize> = answers.iter().map(|a| a.category).collect();
+    given.sort_unstable();
+    given.dedup();
+    let answers: Vec<Answer> = answers
+        .into_iter()
+        .map(|a| Answer {
+            category: given.iter().position(|&c| c == a.category).unwrap(),
+            ..a
+        })
+        .collect();
+    let categories = given.len().min(categories);
+    let want = dawid_skene(&answers, units.len(), raters.len(), categories).unwrap();
+    assert_eq!(fit.units, units.len(), "{name}: units");
+    assert_eq!(fit.answers, triples.len(), "{name}: answers");
+    assert_eq!(fit.categories.len(), categories, "{name}: categories");
+    assert_eq!(fit.prior, want.prior, "{name}: prior");
+    for (w, a) in fit.annotators.iter().enumerate() {
+        assert_eq!(a.annotator, raters[w]);
+        assert_eq!(
+            a.accuracy,
+            Some(want.accuracy[w]),
+            "{name}: {}",
+            a.annotator
+        );
+    }
+    let changed = (0..units.len())
+        .filter(|&u| want.consensus[u] != want.majority[u])
+        .count();
+    assert_eq!(fit.differs_from_majority, changed, "{name}: changes");
+}
+
+/// Beside the dimensions, every nominal answer gets its fit: a per-output question's options
+/// (HARE's "useful"), and each pair's choice (PandaLM's), from the first system's side.
+#[test]
+fn every_nominal_answer_gets_a_fit() {
+    use juror_core::analysis::report::raters::{Rated, report};
+    use juror_core::analysis::{Context, Input, read};
+    use juror_core::stats::preference::Outcome;
+    use juror_core::study::analysis_plan::{AnalysisPlan, RaterModel, RaterModels};
+    use juror_core::study::{QuestionKind, parse_study};
+
+    let plan = AnalysisPlan {
+        raters: RaterModels::of(&[RaterModel::DawidSkene]),
+        ..AnalysisPlan::default()
+    };
+    let study_text = crate::support::read(
+        &crate::support::root().join("assets/studies/hare-personalization.json"),
+    );
+    let study = parse_study(&study_text).unwrap();
+    let hash = juror_core::base::digest::sha256_hex(&study_text);
+    let inputs: Vec<Input> = ["hare-slot1.json", "hare-slot2.json", "hare-slot3.json"]
+        .iter()
+        .map(|f| crate::support::input(f))
+        .collect();
+    let context = Context {
+        study: Some((&study, &hash)),
+        key: None,
+        reveal_ids: false,
+    };
+    let data = read(&inputs, &context);
+    let fits = report(&data, &plan, &[], Some(&study));
+    let useful = study
+        .rubric()
+        .output_questions
+        .iter()
+        .find(|q| q.id == "useful")
+        .unwrap();
+    let QuestionKind::SingleChoice(options) = &useful.kind else {
+        panic!("useful is a single choice");
+    };
+    let triples: Vec<(String, String, usize)> = data
+        .answers
+        .iter()
+        .filter(|r| r.question == "useful" && r.value != juror_core::session::CANNOT_JUDGE)
+        .map(|r| {
+            (
+                format!(
+                    "{}\u{1f}{}",
+                    r.item.as_ref().unwrap(),
+                    r.system.as_ref().unwrap()
+                ),
+                r.annotator.clone(),
+                options.iter().position(|o| *o == r.value).unwrap(),
+            )
+        })
+        .collect();
+    assert!(triples.len() > 10, "HARE answers \"useful\"");
+    let fit = fits.iter().find(|f| f.name == "useful").unwrap();
+    assert_eq!(fit.answer, Rated::Question);
+    let given: Vec<&String> = options
+        .iter()
+        .filter(|o| triples.iter().any(|t| options[t.2] == **o))
+        .collect();
+    assert_eq!(
+        fit.categories.iter().collect::<Vec<_>>(),
+        given,
+        "the options given, as declared"
+    );
+    check_fit_of(&fits, "useful", &triples, options.len());
+
+    // PandaLM: the choices of each pair, read from the first system's side in name order.
+    let inputs: Vec<Input> = [
+        "pandalm-slot1.json",
+        "pandalm-slot2.json",
+        "pandalm-slot3.json",
+    ]
+    .iter()
+    .map(|f| crate::support::input(f))
+    .collect();
+    let data = read(&inputs, &Context::default());
+    let fits = report(&data, &plan, &[], None);
+    let triples: Vec<(String, String, usize)> = data
+        .preferences
+        .iter()
+        .filter(|p| !p.derived)
+        .map(|p| {
+            let swap = p.system_a > p.system_b;
+            let (x, y) = if swap {
+                (&p.system_b, &p.system_a)
+            } else {
+                (&p.system_a, &p.system_b)
+            };
+            let category = match (p.outcome, swap) {
+                (Outcome::Tie, _) => 1,
+                (Outcome::A, false) | (Outcome::B, true) => 0,
+                (Outcome::B, false) | (Outcome::A, true) => 2,
+            };
+            (
+                format!("{}\u{1f}{x}\u{1f}{y}", p.item),
+                p.annotator.to_string(),
+                category,
+            )
+        })
+        .collect();
+    assert!(triples.len() > 10, "PandaLM has choices");
+    let fit = fits.iter().find(|f| f.answer == Rated::Choice).unwrap();
+    assert!(triples.iter().any(|t| t.2 == 1), "PandaLM has ties");
+    assert_eq!(fit.categories, ["first", "tie", "second"]);
+    check_fit_of(&fits, "preference", &triples, 3);
+    for c in &fit.changes {
+        assert!(c.system.contains(" vs "), "{}", c.system);
+        for side in [&c.majority, &c.consensus] {
+            assert!(side == "tie" || c.system.contains(side.as_str()), "{side}");
+        }
+    }
+}

@@ -106,6 +106,7 @@ fn preferences() -> PreferenceReport {
         wilson: None,
         clopper_pearson: None,
         p_value: None,
+        anytime_ci95: None,
     };
     let score = |score: f64, lo: f64, hi: f64| BradleyTerryScore {
         score,

@@ -81,7 +81,7 @@ pub fn methods(report: &Report) -> String {
         parts.push(super::tables::graded_method());
     }
     if !report.raters.is_empty() {
-        parts.push(super::tables::raters_method());
+        parts.push(super::tables::raters_method(&report.raters));
     }
     if let Some(m) = report.crossed.first() {
         parts.push(super::tables::crossed_method(m.method));
@@ -109,6 +109,20 @@ pub fn methods(report: &Report) -> String {
              often the files are analysed as they arrive, so a study may stop once it excludes 0.",
             report.settings.plan.sequential.unwrap_or_default()
         ));
+    }
+    let shares = report
+        .preferences
+        .iter()
+        .flat_map(|p| &p.pairs)
+        .any(|c| c.anytime_ci95.is_some());
+    if shares {
+        parts.push(
+            "Each pair's win rate also has an anytime-valid 95% confidence sequence, from the \
+             judgements in the order read (ties left out): the hedged-capital betting sequence of \
+             Waudby-Smith and Ramdas (2024), valid at every number of judgements, not only \
+             asymptotically."
+                .to_owned(),
+        );
     }
     if report.dimensions.iter().any(|d| d.rounds.is_some()) {
         parts.push(

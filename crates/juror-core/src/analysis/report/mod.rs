@@ -24,7 +24,8 @@ pub use divergence::DivergenceReport;
 pub use graded::CannotJudgeCount;
 pub use hypotheses::HypothesisTest;
 pub use preferences::{
-    Leaderboard, LeaderboardRow, comparisons, preference_code, preference_matrix, preference_unit,
+    Leaderboard, LeaderboardRow, TieReport, comparisons, preference_code, preference_matrix,
+    preference_unit,
 };
 pub use scope::{ScopeReport, SecondaryReport};
 pub use standardise::z_scores;
@@ -172,11 +173,12 @@ pub fn report_with_key(
 
     let criteria = thresholds::thresholds(data, &plan);
     let order: Vec<String> = dimensions.iter().map(|d| d.dimension.clone()).collect();
-    let raters = raters::report(all, &plan, &order);
+    let raters = raters::report(all, &plan, &order, study);
     let preferred = study.map(Study::systems).unwrap_or_default();
     let asked = options.reference.as_deref();
     let crossed = models::crossed_report(all, &plan, &order, preferred, asked);
     let ordinal = models::ordinal_report(all, &plan, &order, preferred, asked);
+    let preferences = preference_report(&data.preferences, options, &plan);
     let (divergence, divergence_comparisons) =
         divergence_of(study, key, (&plan, options), &mut problems);
     Report {
@@ -202,7 +204,7 @@ pub fn report_with_key(
         inputs: all.files.clone(),
         problems,
         dimensions,
-        preferences: preference_report(&data.preferences, options),
+        preferences,
         graded: graded::graded_report(&data.preferences),
         cannot_judge: graded::cannot_judge_counts(&data.skips),
         choices: super::choices::report(&data.choices, options.seed, options.resamples),

@@ -13,14 +13,17 @@ use crate::stats::agreement::{
     Metric, Ratings, fleiss_kappa, krippendorff_alpha, pairwise, percent_agreement,
 };
 use crate::stats::describe::Interval;
-use crate::stats::preference::sandwich::{SandwichOptions, bradley_terry_sandwich};
+use crate::stats::preference::davidson::davidson;
+use crate::stats::preference::sandwich::{Rating, SandwichOptions, bradley_terry_sandwich};
 use crate::stats::preference::{
     BradleyTerryOptions, Comparison, Outcome, Tally, bradley_terry, bradley_terry_bootstrap,
 };
+use crate::stats::sequential::share_sequence;
+use crate::study::analysis_plan::{AnalysisPlan, Ties};
 
 /// Bradley–Terry ratings as LMArena's leaderboard gives them (arena-rank's scale: 400 points a
 /// factor of 10 in odds, mean 1000), with sandwich 95% intervals, the same clustered by
-/// annotator, and confidence sets for ranks.
+/// annotator, and confidence sets for ranks; ties as halves, or by Davidson's model.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Leaderboard {
     /// Systems by rating, highest first.
@@ -29,6 +32,25 @@ pub struct Leaderboard {
     /// fewer than [`MIN_CLUSTERS`] annotators).
     pub annotators: usize,
     pub converged: bool,
+    /// How the ratings count a tie: `halves`, or `davidson` (Davidson's model).
+    pub ties: Ties,
+    /// Davidson's tie parameter, when the ratings are Davidson's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tie_parameter: Option<TieReport>,
+    /// Why Davidson's model was asked for but the ties are counted as halves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Davidson's tie parameter ν with its sandwich 95% interval, and how often two systems of
+/// equal rating tie, ν/(2 + ν).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct TieReport {
+    pub nu: f64,
+    pub se: f64,
+    pub ci95: Ci,
+    pub tie_probability: f64,
+    pub tie_probability_ci95: Ci,
 }
 
 /// One system on the leaderboard.
@@ -53,22 +75,73 @@ pub struct LeaderboardRow {
 /// (Cameron and Miller 2015, "A practitioner's guide to cluster-robust inference").
 pub const MIN_CLUSTERS: usize = 10;
 
+/// One fit of the leaderboard: its ratings, the clustered ratings, whether it converged, and
+/// Davidson's tie parameter.
+type Fitted = (Vec<Rating>, Option<Vec<Rating>>, bool, Option<TieReport>);
+
 /// The leaderboard of `rows`, or `None` when the ratings do not exist (a system that never won
-/// or never lost, comparisons in parts) or there are fewer than two systems.
+/// or never lost, comparisons in parts) or there are fewer than two systems. Davidson's model,
+/// when it has no fit (no tie, only ties), gives way to ties as halves, with a note saying why.
 fn leaderboard(
     systems: &[String],
     comparisons: &[Comparison],
     rows: &[PreferenceRow],
+    ties: Ties,
 ) -> Option<Leaderboard> {
     let options = SandwichOptions::default();
-    let fit = bradley_terry_sandwich(systems, comparisons, None, &options).ok()?;
     let annotators: Vec<String> = rows.iter().map(|r| r.annotator.to_string()).collect();
     let distinct = annotators.iter().collect::<BTreeSet<_>>().len();
-    let clustered = (distinct >= MIN_CLUSTERS)
-        .then(|| bradley_terry_sandwich(systems, comparisons, Some(&annotators), &options).ok())
-        .flatten();
-    let mut out: Vec<LeaderboardRow> = fit
-        .ratings
+    let clusters = (distinct >= MIN_CLUSTERS).then_some(annotators.as_slice());
+    let halves = || -> Option<Fitted> {
+        let fit = bradley_terry_sandwich(systems, comparisons, None, &options).ok()?;
+        let clustered = clusters
+            .and_then(|c| bradley_terry_sandwich(systems, comparisons, Some(c), &options).ok());
+        Some((
+            fit.ratings,
+            clustered.map(|c| c.ratings),
+            fit.converged,
+            None,
+        ))
+    };
+    let (fitted, used, note) = match ties {
+        Ties::Halves => (halves()?, Ties::Halves, None),
+        Ties::Davidson => match davidson(systems, comparisons, None, &options) {
+            Ok(fit) => {
+                let clustered =
+                    clusters.and_then(|c| davidson(systems, comparisons, Some(c), &options).ok());
+                let t = &fit.ties;
+                let tie = TieReport {
+                    nu: t.nu,
+                    se: t.se,
+                    ci95: Ci {
+                        low: t.lower,
+                        high: t.upper,
+                    },
+                    tie_probability: t.tie_probability,
+                    tie_probability_ci95: Ci {
+                        low: t.tie_lower,
+                        high: t.tie_upper,
+                    },
+                };
+                let fitted = (
+                    fit.ratings,
+                    clustered.map(|c| c.ratings),
+                    fit.converged,
+                    Some(tie),
+                );
+                (fitted, Ties::Davidson, None)
+            }
+            Err(e) => (
+                halves()?,
+                Ties::Halves,
+                Some(format!(
+                    "Davidson's model has no fit here ({e}); ties are counted as halves"
+                )),
+            ),
+        },
+    };
+    let (ratings, clustered, converged, tie_parameter) = fitted;
+    let mut out: Vec<LeaderboardRow> = ratings
         .iter()
         .map(|r| LeaderboardRow {
             system: r.system.clone(),
@@ -80,7 +153,7 @@ fn leaderboard(
             },
             ci95_clustered: clustered
                 .as_ref()
-                .and_then(|c| c.rating(&r.system))
+                .and_then(|c| c.iter().find(|x| x.system == r.system))
                 .map(|c| Ci {
                     low: c.lower,
                     high: c.upper,
@@ -93,7 +166,10 @@ fn leaderboard(
     Some(Leaderboard {
         systems: out,
         annotators: if clustered.is_some() { distinct } else { 0 },
-        converged: fit.converged,
+        converged,
+        ties: used,
+        tie_parameter,
+        note,
     })
 }
 
@@ -162,9 +238,34 @@ pub fn comparisons(rows: &[PreferenceRow]) -> Vec<Comparison> {
         .collect()
 }
 
+/// The anytime-valid 95% confidence sequence of `a`'s win rate against `b` (ties left out, as
+/// in the win rate), the judgements in the order read.
+fn win_sequence(comparisons: &[Comparison], a: &str, b: &str) -> Option<Ci> {
+    let wins: Vec<f64> = comparisons
+        .iter()
+        .filter_map(|c| {
+            let a_first = c.a == a && c.b == b;
+            let b_first = c.a == b && c.b == a;
+            if !(a_first || b_first) {
+                return None;
+            }
+            match (c.outcome, a_first) {
+                (Outcome::Tie, _) => None,
+                (Outcome::A, true) | (Outcome::B, false) => Some(1.0),
+                _ => Some(0.0),
+            }
+        })
+        .collect();
+    share_sequence(&wins, 1.0 - LEVEL).ok().map(|s| Ci {
+        low: s.low,
+        high: s.high,
+    })
+}
+
 pub(super) fn preference_report(
     rows: &[PreferenceRow],
     options: &Options,
+    plan: &AnalysisPlan,
 ) -> Option<PreferenceReport> {
     if rows.is_empty() {
         return None;
@@ -192,6 +293,9 @@ pub(super) fn preference_report(
                 wilson: rate.map(|r| r.wilson.into()),
                 clopper_pearson: rate.map(|r| r.clopper_pearson.into()),
                 p_value: rate.map(|r| r.p_value),
+                anytime_ci95: plan
+                    .sequential
+                    .and_then(|_| win_sequence(&comparisons, a, b)),
             });
         }
     }
@@ -203,7 +307,7 @@ pub(super) fn preference_report(
         // cap stopped, and a bootstrap of them would measure the cap, not the data (and run
         // every resample to it). Such a ranking gets no interval, as one in pieces gets none.
         let intervals: HashMap<String, (Option<Interval>, usize)> =
-            if whole && fit.strongly_connected {
+            if whole && fit.strongly_connected && plan.bt_intervals.bootstrap() {
                 bradley_terry_bootstrap(
                     &comparisons,
                     &bt_options,
@@ -277,7 +381,11 @@ pub(super) fn preference_report(
             percent_agreement: None,
         },
     };
-    let leaderboard = leaderboard(&systems, &comparisons, rows);
+    let leaderboard = plan
+        .bt_intervals
+        .sandwich()
+        .then(|| leaderboard(&systems, &comparisons, rows, plan.ties))
+        .flatten();
     Some(PreferenceReport {
         judgements: rows.len(),
         derived_from_choices: rows.iter().filter(|r| r.derived).count(),
@@ -304,6 +412,7 @@ mod tests {
             wilson: None,
             clopper_pearson: None,
             p_value: None,
+            anytime_ci95: None,
         }
     }
 

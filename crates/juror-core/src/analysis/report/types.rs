@@ -574,6 +574,11 @@ pub struct PreferencePair {
     pub clopper_pearson: Option<Ci>,
     /// Exact two-sided binomial test of win rate ½.
     pub p_value: Option<f64>,
+    /// The win rate's anytime-valid 95% confidence sequence (a betting sequence, valid at
+    /// every number of judgements), the judgements in the order read, when asked
+    /// (`--sequential`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anytime_ci95: Option<Ci>,
 }
 
 /// Bradley–Terry strengths (summing to 1) with bootstrap intervals.

@@ -250,7 +250,7 @@ fn list(systems: &[String]) -> String {
     quoted.join(", ")
 }
 
-fn check_options(o: &SandwichOptions) -> Result<(), SandwichError> {
+pub(super) fn check_options(o: &SandwichOptions) -> Result<(), SandwichError> {
     let bad = |name, value| Err(SandwichError::BadOption { name, value });
     if !(o.scale.is_finite() && o.scale > 0.0) {
         return bad("scale", o.scale);
@@ -275,28 +275,28 @@ fn check_options(o: &SandwichOptions) -> Result<(), SandwichError> {
 
 /// One comparison by indices: y = 1 when `a` won, 0 when `b` won, ½ for a tie.
 #[derive(Debug, Clone, Copy)]
-struct Row {
-    a: usize,
-    b: usize,
-    y: f64,
+pub(super) struct Row {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    pub(super) y: f64,
 }
 
 /// The records of the pairs i < j that met: wins of i, wins of j, ties.
 #[derive(Debug, Clone, Copy)]
-struct Pair {
-    i: usize,
-    j: usize,
-    wins_i: f64,
-    wins_j: f64,
-    ties: f64,
+pub(super) struct Pair {
+    pub(super) i: usize,
+    pub(super) j: usize,
+    pub(super) wins_i: f64,
+    pub(super) wins_j: f64,
+    pub(super) ties: f64,
 }
 
 impl Pair {
-    fn n(&self) -> f64 {
+    pub(super) fn n(&self) -> f64 {
         self.wins_i + self.wins_j + self.ties
     }
     /// Wins of i with ties as halves.
-    fn score_i(&self) -> f64 {
+    pub(super) fn score_i(&self) -> f64 {
         self.wins_i + 0.5 * self.ties
     }
 }
@@ -356,7 +356,10 @@ pub fn bradley_terry_sandwich(
 }
 
 /// The comparisons as rows of indices into `systems`.
-fn index(systems: &[String], comparisons: &[Comparison]) -> Result<Vec<Row>, SandwichError> {
+pub(super) fn index(
+    systems: &[String],
+    comparisons: &[Comparison],
+) -> Result<Vec<Row>, SandwichError> {
     let mut sorted: Vec<(&str, usize)> = systems
         .iter()
         .enumerate()
@@ -404,7 +407,7 @@ fn index(systems: &[String], comparisons: &[Comparison]) -> Result<Vec<Row>, San
 }
 
 /// Cluster numbers (in order of first appearance) and their count.
-fn number_clusters(labels: &[String]) -> (Vec<usize>, usize) {
+pub(super) fn number_clusters(labels: &[String]) -> (Vec<usize>, usize) {
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let ids = labels
         .iter()
@@ -417,7 +420,7 @@ fn number_clusters(labels: &[String]) -> (Vec<usize>, usize) {
 }
 
 /// The pairs that met, i < j, in order.
-fn tally(k: usize, rows: &[Row]) -> Vec<Pair> {
+pub(super) fn tally(k: usize, rows: &[Row]) -> Vec<Pair> {
     let mut grid = vec![[0.0f64; 3]; k * k];
     for r in rows {
         let (i, j, y) = if r.a < r.b {
@@ -454,7 +457,7 @@ fn tally(k: usize, rows: &[Row]) -> Vec<Pair> {
 
 /// The maximum-likelihood estimate exists (and is unique up to a shift) iff the digraph
 /// i → j, "i beat or tied j", is strongly connected (Ford 1957; Hunter 2004).
-fn check_existence(systems: &[String], pairs: &[Pair]) -> Result<(), SandwichError> {
+pub(super) fn check_existence(systems: &[String], pairs: &[Pair]) -> Result<(), SandwichError> {
     let k = systems.len();
     let mut seen = vec![false; k];
     let mut won = vec![false; k];
@@ -564,7 +567,7 @@ fn gradient_hessian(k: usize, pairs: &[Pair], theta: &[f64]) -> (Vec<f64>, Vec<f
 }
 
 /// m += w (eᵢ − eⱼ)(eᵢ − eⱼ)ᵀ.
-fn add_pair(m: &mut [f64], k: usize, i: usize, j: usize, w: f64) {
+pub(super) fn add_pair(m: &mut [f64], k: usize, i: usize, j: usize, w: f64) {
     m[i * k + i] += w;
     m[j * k + j] += w;
     m[i * k + j] -= w;
@@ -679,6 +682,16 @@ fn sandwich(
         }
     }
     let chol = cholesky(k, &m).ok_or(SandwichError::NotFinite { what: "Hessian" })?;
+    let c = sandwich_product(&chol, meat);
+    if c.iter().any(|v| !v.is_finite()) || (0..k).any(|i| c[i * k + i] < 0.0) {
+        return Err(SandwichError::NotFinite { what: "covariance" });
+    }
+    Ok(c)
+}
+
+/// M⁻¹BM⁻¹ from the Cholesky factor of M and the symmetric B (`meat`), symmetrised.
+pub(super) fn sandwich_product(chol: &Cholesky, meat: &[f64]) -> Vec<f64> {
+    let k = chol.k;
     // X = M⁻¹B (column by column; B is symmetric so its rows are its columns), then
     // C = M⁻¹Xᵀ = M⁻¹BM⁻¹.
     let mut x = vec![0.0; k * k];
@@ -703,19 +716,16 @@ fn sandwich(
             c[j * k + i] = s;
         }
     }
-    if c.iter().any(|v| !v.is_finite()) || (0..k).any(|i| c[i * k + i] < 0.0) {
-        return Err(SandwichError::NotFinite { what: "covariance" });
-    }
-    Ok(c)
+    c
 }
 
 /// z* = Φ⁻¹(1 − (1 − level)/(2m)), m = K(K − 1)/2.
-fn rank_z(k: usize, level: f64) -> f64 {
+pub(super) fn rank_z(k: usize, level: f64) -> f64 {
     let m = (k * (k - 1) / 2) as f64;
     special::normal_quantile(1.0 - (1.0 - level) / (2.0 * m))
 }
 
-fn rate(
+pub(super) fn rate(
     systems: &[String],
     theta: &[f64],
     cov: &[f64],
@@ -752,13 +762,13 @@ fn rate(
 }
 
 /// The lower Cholesky factor of a symmetric positive-definite matrix.
-struct Cholesky {
+pub(super) struct Cholesky {
     k: usize,
     l: Vec<f64>,
 }
 
 /// `None` when `m` is not (numerically) positive definite.
-fn cholesky(k: usize, m: &[f64]) -> Option<Cholesky> {
+pub(super) fn cholesky(k: usize, m: &[f64]) -> Option<Cholesky> {
     let mut l = vec![0.0; k * k];
     for i in 0..k {
         for j in 0..=i {
@@ -781,7 +791,7 @@ fn cholesky(k: usize, m: &[f64]) -> Option<Cholesky> {
 
 impl Cholesky {
     /// x with L Lᵀ x = b.
-    fn solve(&self, b: &[f64]) -> Vec<f64> {
+    pub(super) fn solve(&self, b: &[f64]) -> Vec<f64> {
         let (k, l) = (self.k, &self.l);
         let mut y = b.to_vec();
         for i in 0..k {

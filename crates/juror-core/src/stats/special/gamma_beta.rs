@@ -1,8 +1,13 @@
-//! ln Γ, ln B, the regularized incomplete beta function I_x(a, b) and its inverse: the
-//! distribution function and the quantiles of the beta distribution, on which Student's t and
-//! the exact binomial intervals are built.
+//! ln Γ, its derivative ψ, ln B, the regularized incomplete beta function I_x(a, b) and its
+//! inverse: the distribution function and the quantiles of the beta distribution, on which
+//! Student's t and the exact binomial intervals are built.
 //!
 //! # Algorithms and accuracy
+//! - [`digamma`]: ψ(x) = ψ(x + 1) − 1/x until the argument z is at least 10, then the
+//!   asymptotic series ψ(z) = ln z − 1/(2z) − Σₖ B₂ₖ / (2k z²ᵏ), k = 1..7 (the first omitted
+//!   term is below 5·10⁻¹⁷); the error is a few ulps of ln z plus the recurrence's sum.
+//!   Against `scipy.special.digamma` on a grid from 10⁻⁶ to 10⁶ (`tests/it/mace.rs`):
+//!   ≤ 4.4·10⁻¹⁶, relative (absolute where |ψ| < 1).
 //! - [`ln_gamma`]: Stirling's series with Bernoulli terms up to B₁₆ at z ≥ 10, reached by
 //!   the recurrence Γ(x + 1) = x Γ(x); the truncation error is below 2·10⁻¹⁸, so the error
 //!   is a few ulps of the result's magnitude (absolute ≲ 4·10⁻¹⁵ for x < 10, relative
@@ -62,6 +67,38 @@ fn stirling_tail(z: f64) -> f64 {
         tail = tail * inv2 + c;
     }
     tail * inv
+}
+
+/// ψ(x) = d ln Γ(x) / dx for x > 0 (NaN otherwise).
+pub fn digamma(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return f64::NAN;
+    }
+    if x.is_infinite() {
+        return f64::INFINITY;
+    }
+    let mut z = x;
+    let mut shift = 0.0;
+    while z < STIRLING_FROM {
+        shift -= 1.0 / z;
+        z += 1.0;
+    }
+    // B₂ₖ / (2k), k = 1..7.
+    const SERIES: [f64; 7] = [
+        1.0 / 12.0,
+        -1.0 / 120.0,
+        1.0 / 252.0,
+        -1.0 / 240.0,
+        1.0 / 132.0,
+        -691.0 / 32_760.0,
+        1.0 / 12.0,
+    ];
+    let inv2 = 1.0 / (z * z);
+    let mut tail = 0.0;
+    for c in SERIES.iter().rev() {
+        tail = tail * inv2 + c;
+    }
+    shift + z.ln_p() - 0.5 / z - tail * inv2
 }
 
 /// ln B(a, b) = ln Γ(a) + ln Γ(b) − ln Γ(a + b).
@@ -189,4 +226,38 @@ pub fn beta_inc_inv(a: f64, b: f64, p: f64) -> f64 {
         1.0,
         a / (a + b),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{digamma, ln_gamma};
+
+    /// The Euler–Mascheroni constant γ = −ψ(1).
+    const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
+
+    #[test]
+    fn digamma_meets_known_values_and_its_recurrence() {
+        let close = |a: f64, b: f64| (a - b).abs() <= 4e-15 * b.abs().max(1.0);
+        assert!(close(digamma(1.0), -EULER_GAMMA));
+        // ψ(½) = −γ − 2 ln 2.
+        assert!(close(digamma(0.5), -EULER_GAMMA - 1.386_294_361_119_890_6));
+        // ψ(n) = H(n − 1) − γ.
+        let harmonic: f64 = (1..20).map(|k| 1.0 / f64::from(k)).sum();
+        assert!(close(digamma(20.0), harmonic - EULER_GAMMA));
+        for &x in &[1e-3, 0.3, 2.5, 9.7, 10.2, 37.0, 1e4] {
+            // Within a few ulps of the largest term.
+            let scale = digamma(x).abs().max(1.0 / x).max(1.0);
+            let gap = (digamma(x + 1.0) - digamma(x) - 1.0 / x).abs();
+            assert!(gap <= 4e-15 * scale, "recurrence at {x}: {gap:e}");
+            // The slope of ln Γ, by a central difference.
+            let h = 1e-5 * x;
+            let slope = (ln_gamma(x + h) - ln_gamma(x - h)) / (2.0 * h);
+            assert!(
+                (slope - digamma(x)).abs() < 1e-6 * digamma(x).abs().max(1.0 / x),
+                "{x}"
+            );
+        }
+        assert!(digamma(0.0).is_nan() && digamma(-1.0).is_nan() && digamma(f64::NAN).is_nan());
+        assert_eq!(digamma(f64::INFINITY), f64::INFINITY);
+    }
 }

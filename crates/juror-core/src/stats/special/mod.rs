@@ -1,10 +1,10 @@
 //! The special functions behind Juror's statistics, written out so that the core needs no
 //! numerical library.
 //!
-//! One file per family, re-exported here: `gamma_beta` (ln Γ, ln B, the regularized incomplete
-//! beta function and its inverse), `normal` (erfc and the standard normal distribution), `t`
-//! (Student's t, central and noncentral) and `chi2` (the regularized upper incomplete gamma
-//! function and the chi-square distribution). Each file documents its algorithms and accuracy;
+//! One file per family, re-exported here: `gamma_beta` (ln Γ, the digamma function ψ, ln B,
+//! the regularized incomplete beta function and its inverse), `normal` (erfc and the standard
+//! normal distribution), `t` (Student's t, central and noncentral) and `chi2` (the regularized
+//! upper incomplete gamma function and the chi-square distribution). Each file documents its algorithms and accuracy;
 //! the root finder the quantiles share is here.
 //!
 //! # Algorithms and accuracy
@@ -16,7 +16,8 @@
 //! `tests/it/paired.rs` compares every function here with `scipy.special` (`gammaln`, `erfc`,
 //! `ndtr`, `ndtri`, `stdtr`, `stdtrit`, `betainc`, `betaincinv`) on a grid and prints the
 //! largest relative differences: ≤ 1.4·10⁻¹⁴ everywhere except Student's t with a huge df
-//! (documented with the incomplete beta function, in `gamma_beta`).
+//! (documented with the incomplete beta function, in `gamma_beta`). `tests/it/mace.rs` compares
+//! [`digamma`] with `scipy.special.digamma`.
 
 mod chi2;
 mod gamma_beta;
@@ -24,7 +25,7 @@ mod normal;
 mod t;
 
 pub use chi2::{chi2_sf, gamma_q};
-pub use gamma_beta::{beta_inc, beta_inc_inv, ln_beta, ln_gamma};
+pub use gamma_beta::{beta_inc, beta_inc_inv, digamma, ln_beta, ln_gamma};
 pub use normal::{erfc, normal_cdf, normal_pdf, normal_quantile, normal_sf};
 pub use t::{nct_cdf, t_cdf, t_pdf, t_quantile, t_sf};
 

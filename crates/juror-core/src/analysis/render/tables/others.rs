@@ -210,6 +210,20 @@ pub(super) fn preferences(doc: &mut Doc, p: &PreferenceReport) {
         ]);
     }
     doc.table(table);
+    for r in &p.pairs {
+        if let Some(s) = r.anytime_ci95 {
+            doc.paragraph(
+                Text::plain("- ")
+                    .and_input(&r.system_a)
+                    .and(" vs ")
+                    .and_input(&r.system_b)
+                    .and(format!(
+                        ": anytime-valid 95% confidence sequence of the win rate of A {}",
+                        ci(Some(s), 3)
+                    )),
+            );
+        }
+    }
     doc.figure(Figure::Preferences);
     if let Some(bt) = &p.bradley_terry {
         bradley_terry(doc, bt);
@@ -313,11 +327,15 @@ fn bradley_terry(doc: &mut Doc, bt: &BradleyTerryReport) {
 
 fn leaderboard(doc: &mut Doc, l: &Leaderboard) {
     doc.section(3, "Leaderboard");
+    let model = match &l.tie_parameter {
+        Some(_) => "Davidson's extension of Bradley–Terry (a tie an outcome of its own)",
+        None => "The Bradley–Terry ratings (a tie half a win to each side)",
+    };
     doc.paragraph(format!(
-        "The Bradley–Terry ratings on LMArena's scale (400 points a factor of 10 in the odds of \
-         winning, mean 1000), with sandwich 95% intervals as arena-rank computes them{}. The rank \
-         is Chatbot Arena's (1 + the systems surely above); the rank interval holds for every \
-         system at once (Bonferroni over every pair of systems).",
+        "{model} on LMArena's scale (400 points a factor of 10 in the odds of winning, mean \
+         1000), with sandwich 95% intervals as arena-rank computes them{}. The rank is Chatbot \
+         Arena's (1 + the systems surely above); the rank interval holds for every system at \
+         once (Bonferroni over every pair of systems).",
         if l.annotators > 0 {
             format!(
                 " and the same clustered by annotator ({} annotators)",
@@ -327,6 +345,19 @@ fn leaderboard(doc: &mut Doc, l: &Leaderboard) {
             String::new()
         }
     ));
+    if let Some(t) = &l.tie_parameter {
+        doc.paragraph(format!(
+            "Tie parameter ν = {} (95% CI {}): two systems of equal rating tie with probability \
+             {} (95% CI {}), systems further apart less often.",
+            num(Some(t.nu), 3),
+            ci(Some(t.ci95), 3),
+            num(Some(t.tie_probability), 3),
+            ci(Some(t.tie_probability_ci95), 3)
+        ));
+    }
+    if let Some(note) = &l.note {
+        doc.paragraph(Text::input(format!("{note}.")));
+    }
     let mut head = vec![
         numbers("Rank"),
         text("System"),
